@@ -1,0 +1,26 @@
+# Bindery on Node 24 LTS. Build: docker build -t bindery .   Run: docker run -p 8080:8080 -v bindery-data:/data -v /comics:/comics:ro bindery
+FROM node:24-slim AS build
+WORKDIR /app
+RUN apt-get update && apt-get install -y --no-install-recommends python3 make g++ && rm -rf /var/lib/apt/lists/*
+COPY package.json package-lock.json ./
+RUN npm ci --no-audit --no-fund
+COPY tsconfig.json tsconfig.build.json ./
+COPY src ./src
+RUN npm run build && npm prune --omit=dev
+
+FROM node:24-slim
+ENV NODE_ENV=production \
+    BINDERY_DATA_DIR=/data \
+    BINDERY_SERVER__HOST=0.0.0.0 \
+    BINDERY_SERVER__PORT=8080
+WORKDIR /app
+COPY --from=build /app/node_modules ./node_modules
+COPY --from=build /app/dist ./dist
+COPY package.json ./
+RUN mkdir -p /data && chown node:node /data
+USER node
+VOLUME ["/data"]
+EXPOSE 8080
+HEALTHCHECK --interval=30s --timeout=5s --start-period=20s --retries=3 \
+  CMD node -e "fetch('http://127.0.0.1:8080/health').then(r=>process.exit(r.ok?0:1),()=>process.exit(1))"
+CMD ["node", "dist/cli.js", "serve"]

@@ -1,0 +1,10 @@
+/** `npm run bench`: runs every benchmark that exists and prints its table. */
+const benches: Array<{ name: string; load: () => Promise<{ run: () => Promise<void> }> }> = [];
+
+if (benches.length === 0) {
+  console.log('No benchmark exists yet: the media, scanning, browsing and OPDS work adds them here.');
+}
+for (const bench of benches) {
+  console.log(`\n== ${bench.name} ==`);
+  await (await bench.load()).run();
+}

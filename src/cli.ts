@@ -1,0 +1,53 @@
+#!/usr/bin/env node
+import { writeFileSync } from 'node:fs';
+import { Command, CommanderError, Option } from 'commander';
+import { buildApp } from './app.js';
+import { ConfigError, loadConfig } from './config/load.js';
+import { openDatabase } from './db/connection.js';
+import { installShutdownHandlers, startServer } from './server.js';
+
+const program = new Command();
+program
+  .name('bindery')
+  .description('Self-hosted library server for comics, manga and ebooks')
+  .showHelpAfterError()
+  .exitOverride();
+
+program
+  .command('serve')
+  .description('Start the server (SQLite under ./data unless configured otherwise)')
+  .option('-c, --config <file>', 'YAML configuration file (env BINDERY_CONFIG)')
+  .action(async (opts: { config?: string }) => {
+    const config = loadConfig({ file: opts.config });
+    const server = await startServer(config);
+    installShutdownHandlers(server);
+  });
+
+program
+  .command('openapi')
+  .description('Write the OpenAPI description without starting a server or touching the database')
+  .option('-o, --output <file>', 'write to this file instead of standard output')
+  .addOption(new Option('-f, --format <format>', 'output format').choices(['json', 'yaml']).default('json'))
+  .option('-c, --config <file>', 'YAML configuration file (env BINDERY_CONFIG)')
+  .action(async (opts: { output?: string; format: 'json' | 'yaml'; config?: string }) => {
+    const config = loadConfig({ file: opts.config });
+    const app = await buildApp({ config, database: openDatabase(config), logger: false });
+    await app.ready();
+    const text = opts.format === 'yaml' ? app.swagger({ yaml: true }) : `${JSON.stringify(app.swagger(), null, 2)}\n`;
+    await app.close();
+    if (opts.output) writeFileSync(opts.output, text);
+    else process.stdout.write(text);
+  });
+
+program.parseAsync(process.argv).catch((err: unknown) => {
+  if (err instanceof CommanderError) {
+    // Help and version are successes; any other parse error is a usage error (exit 2, usage already printed).
+    process.exit(err.code === 'commander.helpDisplayed' || err.code === 'commander.version' || err.code === 'commander.help' ? 0 : 2);
+  }
+  if (err instanceof ConfigError) {
+    console.error(`bindery: ${err.message}`);
+    process.exit(1);
+  }
+  console.error(`bindery: ${err instanceof Error ? err.message : String(err)}`);
+  process.exit(1);
+});

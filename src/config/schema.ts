@@ -1,0 +1,128 @@
+import { z } from 'zod';
+
+/**
+ * The one configuration schema. Every key has a default, so an empty configuration serves on
+ * http://0.0.0.0:8080 with SQLite under ./data. Objects are strict: an unknown key is a typo that
+ * would otherwise be silently ignored, so it stops startup.
+ */
+
+// Env values are parsed as YAML scalars, so a numeric password arrives as a number: strings accept it back.
+const text = (schema: z.ZodString = z.string()) =>
+  z.preprocess((v) => (typeof v === 'number' || typeof v === 'boolean' ? String(v) : v), schema);
+
+const port = z.number().int().min(0).max(65535);
+
+const bucket = (rps: number, burst: number) =>
+  z
+    .strictObject({
+      requests_per_second: z.number().positive().default(rps),
+      burst: z.number().int().positive().default(burst),
+    })
+    .prefault({});
+
+export const ConfigSchema = z.strictObject({
+  server: z
+    .strictObject({
+      host: text().default('0.0.0.0'),
+      port: port.default(8080),
+      /** Believe X-Forwarded-For (only behind a reverse proxy you control). */
+      trust_proxy: z.boolean().default(false),
+      /** Largest accepted request body. */
+      body_limit_bytes: z.number().int().positive().default(1_048_576),
+      /** Public base URL used in e-mails (verification links). Derived from the request when absent. */
+      public_url: text().optional(),
+      cors: z
+        .strictObject({
+          enabled: z.boolean().default(false),
+          origins: z.array(text()).default([]),
+        })
+        .prefault({}),
+    })
+    .prefault({}),
+  data_dir: text().default('./data'),
+  database: z
+    .strictObject({
+      type: z.enum(['sqlite', 'postgres']).default('sqlite'),
+      /** SQLite file; defaults to <data_dir>/bindery.db. */
+      path: text().optional(),
+      host: text().default('localhost'),
+      port: port.default(5432),
+      name: text().default('bindery'),
+      user: text().default('bindery'),
+      password: text().optional(),
+      pool_size: z.number().int().min(1).max(200).default(10),
+      ssl: z.boolean().default(false),
+    })
+    .prefault({}),
+  auth: z
+    .strictObject({
+      /** HS256 secret. Generated once and kept in <data_dir>/jwt-secret when absent. */
+      jwt_secret: text(z.string().min(32, 'must be at least 32 characters')).optional(),
+      jwt_expiry_seconds: z.number().int().positive().default(86_400),
+      registration_enabled: z.boolean().default(false),
+      email_verification_required: z.boolean().default(false),
+    })
+    .prefault({}),
+  email: z
+    .strictObject({
+      from: text().default('Bindery <bindery@localhost>'),
+      smtp: z
+        .strictObject({
+          host: text().optional(),
+          port: port.default(587),
+          secure: z.boolean().default(false),
+          user: text().optional(),
+          password: text().optional(),
+        })
+        .prefault({}),
+    })
+    .prefault({}),
+  rate_limit: z
+    .strictObject({
+      enabled: z.boolean().default(true),
+      anonymous: bucket(10, 50),
+      authenticated: bucket(50, 200),
+    })
+    .prefault({}),
+  api: z
+    .strictObject({
+      enable_api_docs: z.boolean().default(false),
+      api_docs_path: text(z.string().regex(/^\/[A-Za-z0-9/_-]*$/, 'must be an absolute URL path such as /docs')).default('/docs'),
+    })
+    .prefault({}),
+  komga_api: z
+    .strictObject({
+      enabled: z.boolean().default(false),
+      prefix: text(z.string().regex(/^[A-Za-z0-9_-]+$/, 'must be a single path segment')).default('komga'),
+    })
+    .prefault({}),
+  scanner: z
+    .strictObject({
+      /** Worker threads analysing files; 0 means one per CPU core. */
+      workers: z.number().int().min(0).max(64).default(0),
+      /** Seconds one file may take to analyse before its worker is killed. */
+      file_timeout_seconds: z.number().positive().default(120),
+    })
+    .prefault({}),
+  tasks: z
+    .strictObject({
+      /** Tasks run at once by this process. */
+      concurrency: z.number().int().min(1).max(16).default(2),
+      poll_interval_ms: z.number().int().min(10).default(1000),
+    })
+    .prefault({}),
+  thumbnails: z
+    .strictObject({
+      width: z.number().int().min(16).max(4000).default(400),
+      format: z.enum(['webp', 'jpeg', 'png']).default('webp'),
+    })
+    .prefault({}),
+  logging: z
+    .strictObject({
+      level: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
+    })
+    .prefault({}),
+});
+
+export type Config = z.infer<typeof ConfigSchema>;
+export type ConfigInput = z.input<typeof ConfigSchema>;

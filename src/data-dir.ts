@@ -1,0 +1,17 @@
+import { accessSync, constants, mkdirSync } from 'node:fs';
+import path from 'node:path';
+import { ConfigError } from './config/load.js';
+import type { Config } from './config/schema.js';
+
+/** Creates data_dir (relative paths resolve against the working directory) or stops startup naming the key. */
+export function ensureDataDir(config: Config): string {
+  const dir = path.resolve(config.data_dir);
+  try {
+    mkdirSync(dir, { recursive: true });
+    accessSync(dir, constants.W_OK | constants.R_OK);
+  } catch (err) {
+    const code = (err as NodeJS.ErrnoException).code ?? String(err);
+    throw new ConfigError(`invalid configuration:\n  - config key "data_dir": cannot create or write ${dir} (${code})`);
+  }
+  return dir;
+}

@@ -1,0 +1,90 @@
+import { mkdirSync } from 'node:fs';
+import path from 'node:path';
+import SQLite from 'better-sqlite3';
+import { Kysely, PostgresDialect, SqliteDialect, sql } from 'kysely';
+import pg from 'pg';
+import type { Config } from '../config/schema.js';
+import type { DB } from './schema.js';
+
+export type Dialect = 'sqlite' | 'postgres';
+
+export interface Database {
+  db: Kysely<DB>;
+  dialect: Dialect;
+  /** Connection settings for a dedicated client (PostgreSQL LISTEN needs one outside the pool). */
+  pgConfig?: pg.PoolConfig;
+  /** Throws when the database cannot answer a trivial query. */
+  ping(): Promise<void>;
+  close(): Promise<void>;
+}
+
+// COUNT(*) and BIGINT come back from pg as strings; every count we keep fits a double.
+pg.types.setTypeParser(pg.types.builtins.INT8, (v) => Number(v));
+pg.types.setTypeParser(pg.types.builtins.NUMERIC, (v) => Number(v));
+
+export function sqlitePathFor(config: Config): string {
+  return config.database.path ?? path.join(config.data_dir, 'bindery.db');
+}
+
+/** Opens lazily: nothing connects or creates a file until the first query. */
+export function openDatabase(config: Config): Database {
+  return config.database.type === 'postgres' ? openPostgres(config) : openSqlite(config);
+}
+
+function openSqlite(config: Config): Database {
+  const file = sqlitePathFor(config);
+  let handle: SQLite.Database | undefined;
+  const db = new Kysely<DB>({
+    dialect: new SqliteDialect({
+      database: async () => {
+        if (file !== ':memory:') mkdirSync(path.dirname(path.resolve(file)), { recursive: true });
+        handle = new SQLite(file);
+        handle.pragma('journal_mode = WAL');
+        handle.pragma('synchronous = NORMAL');
+        handle.pragma('foreign_keys = ON');
+        handle.pragma('busy_timeout = 5000');
+        return handle;
+      },
+    }),
+  });
+  return {
+    db,
+    dialect: 'sqlite',
+    ping: async () => {
+      if (handle && !handle.open) throw new Error('database is closed');
+      await sql`select 1`.execute(db);
+    },
+    close: () => db.destroy(),
+  };
+}
+
+function openPostgres(config: Config): Database {
+  const { host, port, name, user, password, pool_size, ssl } = config.database;
+  const pgConfig: pg.PoolConfig = {
+    host,
+    port,
+    database: name,
+    user,
+    password,
+    ssl: ssl ? { rejectUnauthorized: false } : undefined,
+    connectionTimeoutMillis: 5000,
+  };
+  const pool = new pg.Pool({ ...pgConfig, max: pool_size });
+  // An idle client dropped by the server must not crash the process; the pool replaces it.
+  pool.on('error', () => undefined);
+  const db = new Kysely<DB>({ dialect: new PostgresDialect({ pool }) });
+  let closed = false;
+  return {
+    db,
+    dialect: 'postgres',
+    pgConfig,
+    ping: async () => {
+      if (closed) throw new Error('database is closed');
+      await sql`select 1`.execute(db);
+    },
+    close: async () => {
+      closed = true;
+      await db.destroy();
+    },
+  };
+}

@@ -1,0 +1,27 @@
+import { Migrator, type Kysely, type Migration, type MigrationProvider } from 'kysely';
+import type { Database, Dialect } from './connection.js';
+import { migrations } from './migrations/index.js';
+
+export interface DialectMigration {
+  up(db: Kysely<unknown>, dialect: Dialect): Promise<void>;
+}
+
+/** Applies every pending migration in name order; PostgreSQL instances starting together serialise on Kysely's lock. */
+export async function migrateToLatest(database: Database): Promise<string[]> {
+  const provider: MigrationProvider = {
+    getMigrations: async () =>
+      Object.fromEntries(
+        Object.entries(migrations).map(([name, m]): [string, Migration] => [
+          name,
+          { up: (db: Kysely<unknown>) => m.up(db, database.dialect) },
+        ]),
+      ),
+  };
+  const migrator = new Migrator({ db: database.db, provider, migrationTableName: 'bindery_migrations', migrationLockTableName: 'bindery_migrations_lock' });
+  const { error, results } = await migrator.migrateToLatest();
+  if (error) {
+    const failed = results?.find((r) => r.status === 'Error');
+    throw new Error(`database migration ${failed?.migrationName ?? ''} failed: ${error instanceof Error ? error.message : String(error)}`);
+  }
+  return (results ?? []).filter((r) => r.status === 'Success').map((r) => r.migrationName);
+}

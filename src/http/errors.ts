@@ -1,0 +1,102 @@
+import type { FastifyError, FastifyInstance } from 'fastify';
+import { hasZodFastifySchemaValidationErrors, isResponseSerializationError } from 'fastify-type-provider-zod';
+import { z } from 'zod';
+
+/** The one error body of the API: `{error, message, details}`. */
+export const ErrorBody = z
+  .object({
+    error: z.string().describe('Machine-readable code, PascalCase (`NotFound`, `BadRequest`...) or `rate_limit_exceeded`.'),
+    message: z.string(),
+    details: z.unknown().nullable(),
+  })
+  .meta({ id: 'Error' });
+export type ErrorBody = z.infer<typeof ErrorBody>;
+
+/** Throw from anywhere below a route; the error handler turns it into the error body. */
+export class AppError extends Error {
+  constructor(
+    readonly statusCode: number,
+    readonly code: string,
+    message: string,
+    readonly details: unknown = null,
+    readonly headers: Record<string, string> = {},
+  ) {
+    super(message);
+    this.name = 'AppError';
+  }
+}
+
+export const notFound = (what: string, details: unknown = null) => new AppError(404, 'NotFound', `${what} not found`, details);
+export const badRequest = (message: string, details: unknown = null) => new AppError(400, 'BadRequest', message, details);
+export const conflict = (message: string, details: unknown = null) => new AppError(409, 'Conflict', message, details);
+export const forbidden = (message: string, details: unknown = null) => new AppError(403, 'Forbidden', message, details);
+
+const CODE_BY_STATUS: Record<number, string> = {
+  400: 'BadRequest',
+  401: 'Unauthorized',
+  403: 'Forbidden',
+  404: 'NotFound',
+  405: 'MethodNotAllowed',
+  406: 'NotAcceptable',
+  409: 'Conflict',
+  413: 'PayloadTooLarge',
+  415: 'UnsupportedMediaType',
+  416: 'RangeNotSatisfiable',
+  429: 'rate_limit_exceeded',
+  503: 'ServiceUnavailable',
+};
+
+export function codeForStatus(status: number): string {
+  return CODE_BY_STATUS[status] ?? (status >= 500 ? 'InternalServerError' : 'BadRequest');
+}
+
+export function errorBody(code: string, message: string, details: unknown = null): ErrorBody {
+  return { error: code, message, details: details ?? null };
+}
+
+/** Maps every error (ours, zod's, Fastify's) to the error body; anything unexpected is a logged 500. */
+export function registerErrorHandling(app: FastifyInstance): void {
+  app.setErrorHandler((err: FastifyError | AppError | Error, request, reply) => {
+    if (err instanceof AppError) {
+      return reply.code(err.statusCode).headers(err.headers).send(errorBody(err.code, err.message, err.details));
+    }
+    if (hasZodFastifySchemaValidationErrors(err)) {
+      const details = err.validation.map((v) => ({
+        location: err.validationContext ?? 'request',
+        field: fieldOf(v.instancePath, v.params),
+        message: v.message ?? 'invalid value',
+      }));
+      const first = details[0];
+      const summary = first ? `${first.location} ${first.field ? `field "${first.field}"` : ''}: ${first.message}`.replace(/ {2}/g, ' ') : 'invalid request';
+      return reply.code(400).send(errorBody('BadRequest', `Invalid request: ${summary}`, details));
+    }
+    if (isResponseSerializationError(err)) {
+      request.log.error({ err, issues: err.cause.issues }, 'response did not match its schema');
+      return reply.code(500).send(errorBody('InternalServerError', 'The server produced an invalid response'));
+    }
+    const fastifyErr = err as FastifyError;
+    const status = typeof fastifyErr.statusCode === 'number' ? fastifyErr.statusCode : 500;
+    if (status >= 400 && status < 500) {
+      const message =
+        fastifyErr.code === 'FST_ERR_CTP_INVALID_JSON_BODY' || err instanceof SyntaxError
+          ? 'Malformed JSON in request body'
+          : fastifyErr.code === 'FST_ERR_CTP_BODY_TOO_LARGE'
+            ? 'Request body is too large'
+            : err.message;
+      return reply.code(status).send(errorBody(codeForStatus(status), message));
+    }
+    request.log.error({ err }, 'unhandled error');
+    return reply.code(500).send(errorBody('InternalServerError', 'An unexpected error occurred'));
+  });
+
+  app.setNotFoundHandler((request, reply) => {
+    reply.code(404).send(errorBody('NotFound', `No route for ${request.method} ${request.url.split('?')[0]}`));
+  });
+}
+
+function fieldOf(instancePath: string, params: Record<string, unknown>): string {
+  const fromPath = instancePath.replace(/^\//, '').replace(/\//g, '.');
+  const missing = params.missingProperty;
+  if (typeof missing === 'string') return fromPath ? `${fromPath}.${missing}` : missing;
+  return fromPath;
+}

@@ -1,0 +1,54 @@
+import fastifySwagger from '@fastify/swagger';
+import fastifySwaggerUi from '@fastify/swagger-ui';
+import type { FastifyInstance } from 'fastify';
+import { jsonSchemaTransform, jsonSchemaTransformObject } from 'fastify-type-provider-zod';
+
+export const API_VERSION = '2.5.0';
+
+const DESCRIPTION = `Bindery: a self-hosted library server for comics, manga and ebooks.
+
+All routes below are relative to the server root; the REST API lives under \`/api/v1\`.
+
+**Authentication.** JWT bearer token (\`POST /api/v1/auth/login\`), API key (\`X-API-Key\` header or
+\`Authorization: Bearer <key>\`), or HTTP Basic (username:password, or \`api\`:full API key).
+
+**Errors** always have the body \`{error, message, details}\`.
+
+**Pagination.** \`page\` (1-based, default 1), \`pageSize\` (default 50, values above 500 are capped at 500;
+\`page_size\` is accepted as an alias) always go in the query string, also for POST list endpoints. The
+envelope is \`{data, page, pageSize, total, totalPages, links}\`; \`links.prev\` and \`links.next\` are absent at the ends.`;
+
+export interface OpenApiOptions {
+  docsEnabled: boolean;
+  docsPath: string;
+  /** Extra text appended to the description (for example the permission table). */
+  extraDescription?: () => string;
+}
+
+/** Registers the OpenAPI generator (from the same zod schemas that validate requests) and, when enabled, the docs UI. */
+export async function registerOpenApi(app: FastifyInstance, options: OpenApiOptions): Promise<void> {
+  await app.register(fastifySwagger, {
+    openapi: {
+      openapi: '3.1.0',
+      info: { title: 'Bindery API', version: API_VERSION, description: DESCRIPTION },
+      components: {
+        securitySchemes: {
+          ApiKeyAuth: { type: 'apiKey', in: 'header', name: 'X-API-Key' },
+          BearerAuth: { type: 'http', scheme: 'bearer', bearerFormat: 'JWT or API key' },
+          BasicAuth: { type: 'http', scheme: 'basic' },
+        },
+      },
+      security: [{ ApiKeyAuth: [] }, { BearerAuth: [] }, { BasicAuth: [] }],
+    },
+    transform: jsonSchemaTransform,
+    transformObject: (documentObject) => {
+      const doc = jsonSchemaTransformObject(documentObject);
+      const extra = options.extraDescription?.();
+      if (extra && 'openapi' in doc && doc.info) doc.info.description = `${doc.info.description ?? ''}\n\n${extra}`;
+      return doc;
+    },
+  });
+  if (options.docsEnabled) {
+    await app.register(fastifySwaggerUi, { routePrefix: options.docsPath });
+  }
+}

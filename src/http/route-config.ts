@@ -1,0 +1,16 @@
+/**
+ * Per-route settings read by the generic hooks. `permission` is typed as a string here because http/
+ * knows no feature; modules/auth narrows and checks it.
+ */
+declare module 'fastify' {
+  interface FastifyContextConfig {
+    /** The permission a caller needs (kebab-case), checked after authentication. */
+    permission?: string;
+    /** Reachable without credentials (health, login, setup). */
+    public?: boolean;
+    /** `false` exempts the route from rate limiting (health, event streams). */
+    rateLimit?: boolean;
+  }
+}
+
+export {};

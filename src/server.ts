@@ -1,0 +1,56 @@
+import { buildApp } from './app.js';
+import type { Config } from './config/schema.js';
+import { ensureDataDir } from './data-dir.js';
+import { openDatabase } from './db/connection.js';
+import { migrateToLatest } from './db/migrate.js';
+import type { App } from './http/types.js';
+
+const SHUTDOWN_GRACE_MS = 10_000;
+
+export interface RunningServer {
+  app: App;
+  address: string;
+  stop(): Promise<void>;
+}
+
+/** Everything `bindery serve` does: data dir, database and migrations, the app, background work, listening. */
+export async function startServer(config: Config): Promise<RunningServer> {
+  ensureDataDir(config);
+  const database = openDatabase(config);
+  try {
+    await migrateToLatest(database);
+  } catch (err) {
+    await database.close().catch(() => undefined);
+    throw err;
+  }
+  const app = await buildApp({ config, database });
+  const address = await app.listen({ host: config.server.host, port: config.server.port });
+  return { app, address, stop: () => app.close() };
+}
+
+/**
+ * Stops accepting connections, lets in-flight requests finish, closes streams and the database; a
+ * shutdown that hangs past 10 s exits anyway so an orchestrator's stop never waits forever.
+ */
+export function installShutdownHandlers(server: RunningServer): void {
+  let stopping = false;
+  const shutdown = (signal: NodeJS.Signals) => {
+    if (stopping) return;
+    stopping = true;
+    server.app.log.info({ signal }, 'shutting down');
+    const force = setTimeout(() => {
+      server.app.log.error('shutdown took longer than 10 s; exiting');
+      process.exit(1);
+    }, SHUTDOWN_GRACE_MS);
+    force.unref();
+    server.stop().then(
+      () => process.exit(0),
+      (err: unknown) => {
+        server.app.log.error({ err }, 'error during shutdown');
+        process.exit(1);
+      },
+    );
+  };
+  process.on('SIGTERM', shutdown);
+  process.on('SIGINT', shutdown);
+}

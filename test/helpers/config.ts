@@ -1,0 +1,49 @@
+import { mkdtempSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { ConfigSchema, type Config } from '../../src/config/schema.js';
+
+export type DeepPartial<T> = { [K in keyof T]?: T[K] extends object ? (T[K] extends unknown[] ? T[K] : DeepPartial<T[K]>) : T[K] };
+
+export const testDatabaseType = (): 'sqlite' | 'postgres' => (process.env.BINDERY_TEST_DATABASE === 'postgres' ? 'postgres' : 'sqlite');
+
+export function pgAdminSettings() {
+  return {
+    host: process.env.BINDERY_TEST_PG_HOST ?? '127.0.0.1',
+    port: Number(process.env.BINDERY_TEST_PG_PORT ?? 5432),
+    user: process.env.BINDERY_TEST_PG_USER ?? 'bindery',
+    password: process.env.BINDERY_TEST_PG_PASSWORD ?? 'bindery',
+  };
+}
+
+export function makeTempDir(prefix = 'bindery-test-'): string {
+  return mkdtempSync(path.join(os.tmpdir(), prefix));
+}
+
+function merge(base: Record<string, unknown>, over: Record<string, unknown>): Record<string, unknown> {
+  const out: Record<string, unknown> = { ...base };
+  for (const [k, v] of Object.entries(over)) {
+    const cur = out[k];
+    out[k] =
+      v && typeof v === 'object' && !Array.isArray(v) && cur && typeof cur === 'object' && !Array.isArray(cur)
+        ? merge(cur as Record<string, unknown>, v as Record<string, unknown>)
+        : v;
+  }
+  return out;
+}
+
+/** A complete Config for tests: quiet logs, a fixed JWT secret, a temp data_dir, and the database under test. */
+export function testConfig(overrides: DeepPartial<Config> = {}, databaseName?: string): Config {
+  const dataDir = makeTempDir();
+  const database =
+    testDatabaseType() === 'postgres'
+      ? { type: 'postgres', ...pgAdminSettings(), name: databaseName ?? 'postgres', pool_size: 5 }
+      : { type: 'sqlite', path: path.join(dataDir, 'bindery.db') };
+  const base = {
+    data_dir: dataDir,
+    database,
+    logging: { level: 'silent' },
+    auth: { jwt_secret: 'test-secret-test-secret-test-secret-0123456789' },
+  };
+  return ConfigSchema.parse(merge(base, overrides as Record<string, unknown>));
+}

@@ -1,0 +1,12 @@
+import { defineConfig } from 'vitest/config';
+
+// Two cores on the target machines: two forks keep both busy without thrashing PostgreSQL or sharp.
+export default defineConfig({
+  test: {
+    include: ['test/**/*.test.ts'],
+    pool: 'forks',
+    maxWorkers: 2,
+    testTimeout: 30_000,
+    hookTimeout: 60_000,
+  },
+});
