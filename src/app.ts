@@ -1,18 +1,31 @@
+import cors from '@fastify/cors';
+import helmet from '@fastify/helmet';
 import Fastify, { type FastifyServerOptions } from 'fastify';
 import { serializerCompiler, validatorCompiler, type ZodTypeProvider } from 'fastify-type-provider-zod';
+import type { Transporter } from 'nodemailer';
 import type { Config } from './config/schema.js';
 import type { Database } from './db/connection.js';
 import { registerErrorHandling } from './http/errors.js';
-import { registerOpenApi } from './http/openapi.js';
+import { API_VERSION, registerOpenApi } from './http/openapi.js';
 import './http/route-config.js';
 import type { App } from './http/types.js';
+import { registerApiKeyRoutes } from './modules/api-keys/routes.js';
+import { permissionTable, registerAuthHooks, type RouteAccess } from './modules/auth/hooks.js';
+import { createIdentity } from './modules/auth/index.js';
+import { registerAuthRoutes } from './modules/auth/routes.js';
 import { registerHealthRoutes } from './modules/ops/health-routes.js';
+import { SettingsRepository } from './modules/settings/repository.js';
+import { SettingsService } from './modules/settings/service.js';
+import { registerSetupRoutes } from './modules/setup/routes.js';
+import { registerUserRoutes } from './modules/users/routes.js';
 
 export interface BuildAppOptions {
   config: Config;
   /** Owned by the app from now on: closed when the app closes. */
   database: Database;
   logger?: FastifyServerOptions['logger'];
+  /** Replaces SMTP (tests capture mail with nodemailer's JSON transport). */
+  mailTransport?: Transporter;
 }
 
 /** Headers and body fields that carry secrets never reach the logs. */
@@ -42,9 +55,38 @@ export async function buildApp(options: BuildAppOptions): Promise<App> {
   app.setValidatorCompiler(validatorCompiler);
   app.setSerializerCompiler(serializerCompiler);
   registerErrorHandling(app);
-  await registerOpenApi(app, { docsEnabled: config.api.enable_api_docs, docsPath: config.api.api_docs_path });
+
+  const db = database.db;
+  const settingsRepo = new SettingsRepository(db);
+  const settings = new SettingsService(settingsRepo, config);
+  const identity = createIdentity(db, config, app.log, { repo: settingsRepo, service: settings }, options.mailTransport);
+
+  let routes: RouteAccess[] = [];
+  await registerOpenApi(app, {
+    docsEnabled: config.api.enable_api_docs,
+    docsPath: config.api.api_docs_path,
+    extraDescription: () => permissionTable(routes),
+  });
+  await app.register(helmet, {
+    // The docs UI sets its own CSP for its pages; the API answers JSON and images only.
+    contentSecurityPolicy: { directives: { defaultSrc: ["'self'"], imgSrc: ["'self'", 'data:'], styleSrc: ["'self'", "'unsafe-inline'"], scriptSrc: ["'self'"] } },
+    crossOriginResourcePolicy: { policy: 'same-site' },
+  });
+  if (config.server.cors.enabled) await app.register(cors, { origin: config.server.cors.origins, credentials: true });
+
+  ({ routes } = registerAuthHooks(app, { resolver: identity.resolver, settings, isSetupRequired: () => identity.setup.isRequired() }));
 
   registerHealthRoutes(app, { pingDatabase: () => database.ping() });
+  await app.register(
+    async (api) => {
+      const v1 = api.withTypeProvider<ZodTypeProvider>();
+      registerSetupRoutes(v1, identity.setup, API_VERSION);
+      registerAuthRoutes(v1, identity.auth, config.server.public_url);
+      registerUserRoutes(v1, identity.users);
+      registerApiKeyRoutes(v1, identity.apiKeys);
+    },
+    { prefix: '/api/v1' },
+  );
 
   app.addHook('onClose', async () => {
     await database.close();

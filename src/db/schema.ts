@@ -1,25 +1,11 @@
+import type { CatalogTables } from './tables/catalog.js';
+import type { IdentityTables } from './tables/identity.js';
+import type { SettingsTables } from './tables/settings.js';
+import type { TaskTables } from './tables/tasks.js';
+
 /**
- * Table types for Kysely. Conventions on both engines: ids are UUID text, timestamps ISO 8601 UTC text
- * (sortable as text), booleans integers 0/1, JSON documents text. One shape, so repositories never branch.
+ * Table types for Kysely, one file per area under tables/. Conventions on both engines: ids are UUID text,
+ * timestamps ISO 8601 UTC text (sortable as text), booleans integers 0/1, JSON documents text. One shape,
+ * so repositories never branch on the engine except for full-text search.
  */
-
-export interface SettingsTable {
-  key: string;
-  value: string;
-  updated_at: string;
-  updated_by: string | null;
-}
-
-export interface SettingsHistoryTable {
-  id: string;
-  key: string;
-  old_value: string | null;
-  new_value: string | null;
-  changed_by: string | null;
-  changed_at: string;
-}
-
-export interface DB {
-  settings: SettingsTable;
-  settings_history: SettingsHistoryTable;
-}
+export interface DB extends SettingsTables, IdentityTables, CatalogTables, TaskTables {}

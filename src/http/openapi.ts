@@ -49,6 +49,12 @@ export async function registerOpenApi(app: FastifyInstance, options: OpenApiOpti
     },
   });
   if (options.docsEnabled) {
-    await app.register(fastifySwaggerUi, { routePrefix: options.docsPath });
+    // The reference is public when enabled: mark its routes so the auth hook lets browsers through.
+    await app.register(async (docs) => {
+      docs.addHook('onRoute', (route) => {
+        route.config = { ...(route.config ?? {}), public: true };
+      });
+      await docs.register(fastifySwaggerUi, { routePrefix: options.docsPath });
+    });
   }
 }

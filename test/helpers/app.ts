@@ -1,4 +1,5 @@
 import { randomBytes } from 'node:crypto';
+import type { Transporter } from 'nodemailer';
 import pg from 'pg';
 import { buildApp } from '../../src/app.js';
 import type { Config } from '../../src/config/schema.js';
@@ -41,10 +42,16 @@ export async function createTestDatabase(overrides: DeepPartial<Config> = {}): P
 }
 
 /** The real app over a real database; `close()` shuts the app and removes its database. */
-export async function createTestApp(overrides: DeepPartial<Config> = {}, extraRoutes?: (app: App) => void): Promise<TestApp> {
+export interface TestAppOptions {
+  /** Routes only the test needs, added before the app is ready. */
+  extraRoutes?: (app: App) => void;
+  mailTransport?: Transporter;
+}
+
+export async function createTestApp(overrides: DeepPartial<Config> = {}, options: TestAppOptions = {}): Promise<TestApp> {
   const { config, database, drop } = await createTestDatabase(overrides);
-  const app = await buildApp({ config, database, logger: false });
-  extraRoutes?.(app);
+  const app = await buildApp({ config, database, logger: false, mailTransport: options.mailTransport });
+  options.extraRoutes?.(app);
   await app.ready();
   return {
     app,

@@ -8,17 +8,17 @@ const ITEMS = Array.from({ length: 120 }, (_, i) => ({ n: i + 1 }));
 let t: TestApp;
 
 beforeAll(async () => {
-  t = await createTestApp({ server: { body_limit_bytes: 1024 } }, (app) => {
-    app.get('/test/items', { schema: { querystring: PaginationQuery.extend({ sort: z.string().optional() }), response: { 200: paginated(z.object({ n: z.number() })) } } }, (req) => {
+  t = await createTestApp({ server: { body_limit_bytes: 1024 } }, { extraRoutes: (app) => {
+    app.get('/test/items', { config: { public: true }, schema: { querystring: PaginationQuery.extend({ sort: z.string().optional() }), response: { 200: paginated(z.object({ n: z.number() })) } } }, (req) => {
       const page = pageRequest(req.query);
       return toPage(req.url, page, ITEMS.length, ITEMS.slice(page.offset, page.offset + page.pageSize));
     });
-    app.post('/test/items/list', { schema: { querystring: PaginationQuery, body: z.object({ name: z.string().min(1) }) } }, (req) => {
+    app.post('/test/items/list', { config: { public: true }, schema: { querystring: PaginationQuery, body: z.object({ name: z.string().min(1) }) } }, (req) => {
       const page = pageRequest(req.query);
       return toPage(req.url, page, 0, []);
     });
-    app.get('/test/things/:id', { schema: { params: IdParams } }, (req) => ({ id: req.params.id }));
-  });
+    app.get('/test/things/:id', { config: { public: true }, schema: { params: IdParams } }, (req) => ({ id: req.params.id }));
+  } });
 });
 afterAll(() => t.close());
 

@@ -1,7 +1,13 @@
 import type { DialectMigration } from '../migrate.js';
 import { settings } from './0001_settings.js';
+import { identity } from './0002_identity.js';
+import { catalog } from './0003_catalog.js';
+import { tasks } from './0004_tasks.js';
 
 /** Every migration, applied in key order. Append only: never edit one that has shipped. */
 export const migrations: Record<string, DialectMigration> = {
   '0001_settings': settings,
+  '0002_identity': identity,
+  '0003_catalog': catalog,
+  '0004_tasks': tasks,
 };

@@ -1,0 +1,25 @@
+import type { Permission } from './permissions.js';
+
+export interface CallerUser {
+  id: string;
+  username: string;
+  email: string;
+  role: string;
+}
+
+/** Who is calling, resolved once per request; services receive this, never the request. */
+export interface Caller {
+  user: CallerUser;
+  permissions: ReadonlySet<Permission>;
+  /** Set when the caller authenticated with an API key (directly, as Bearer, or as Basic `api`:key). */
+  apiKeyId: string | null;
+  /** JWT id when the caller used a token (logout revokes it). */
+  tokenId: string | null;
+  tokenExpiresAt: Date | null;
+  method: 'jwt' | 'api_key' | 'basic' | 'session';
+  isAdmin: boolean;
+}
+
+export function can(caller: Caller, permission: Permission): boolean {
+  return caller.permissions.has(permission);
+}

@@ -1,0 +1,133 @@
+import type { FastifyReply, FastifyRequest, RouteOptions } from 'fastify';
+import { AppError } from '../../http/errors.js';
+import { createRateLimitHook, TokenBuckets, type BucketLimits } from '../../http/rate-limit.js';
+import type { App } from '../../http/types.js';
+import type { SettingsService } from '../settings/service.js';
+import type { Caller } from './caller.js';
+import { isPermission, PERMISSION_GRANTS } from './permissions.js';
+import { readCredentials, type CallerResolver, type Credentials } from './resolve-caller.js';
+
+declare module 'fastify' {
+  interface FastifyRequest {
+    caller: Caller | null;
+    /** Why presented credentials were refused; reported only if the route needs a caller. */
+    authError: AppError | null;
+  }
+  interface FastifyContextConfig {
+    /** Which challenge a 401 carries: OPDS readers and Komga apps only prompt for Basic. */
+    authChallenge?: 'basic' | 'bearer';
+  }
+}
+
+export interface AuthHookDeps {
+  resolver: CallerResolver;
+  settings: SettingsService;
+  isSetupRequired(): Promise<boolean>;
+  /** Extra credential sources (the Komga session cookie); tried when no header credentials are present. */
+  extraCredentials?: (request: FastifyRequest) => Credentials | undefined;
+}
+
+/** Only these are exempt from rate limiting (spec: `/health` and `/api/v1/events`), plus routes that opt out. */
+const RATE_LIMIT_EXEMPT = /^\/api\/v1\/events(\/|\?|$)/;
+
+export function callerOf(request: FastifyRequest): Caller {
+  if (!request.caller) throw new AppError(401, 'Unauthorized', 'Authentication required');
+  return request.caller;
+}
+
+export interface RouteAccess {
+  method: string;
+  url: string;
+  permission: string | null;
+  public: boolean;
+}
+
+/**
+ * Three onRequest steps, in this order: resolve the caller from the headers, draw from the rate-limit bucket
+ * (per user when authenticated, per IP otherwise), then enforce the route's permission. Every route needs a
+ * caller unless it is marked public; unknown routes fall through to the 404 handler.
+ */
+export function registerAuthHooks(app: App, deps: AuthHookDeps): { routes: RouteAccess[]; buckets: TokenBuckets } {
+  const routes: RouteAccess[] = [];
+  const buckets = new TokenBuckets();
+  const sweep = setInterval(() => buckets.sweep(), 30_000);
+  sweep.unref();
+  app.addHook('onClose', async () => clearInterval(sweep));
+
+  app.decorateRequest('caller', null);
+  app.decorateRequest('authError', null);
+
+  app.addHook('onRoute', (route: RouteOptions) => {
+    const config = (route.config ?? {}) as { permission?: string; public?: boolean };
+    const methods = Array.isArray(route.method) ? route.method : [route.method];
+    if (methods.every((m) => m === 'HEAD')) return;
+    if (config.permission && !isPermission(config.permission)) throw new Error(`route ${route.url} declares unknown permission ${config.permission}`);
+    routes.push({ method: methods.filter((m) => m !== 'HEAD').join(','), url: route.url, permission: config.permission ?? null, public: config.public === true });
+    if (route.schema && !route.schema.hide) {
+      const note = config.public ? 'No authentication required.' : config.permission ? `Requires permission \`${config.permission}\`.` : 'Requires authentication.';
+      const schema = route.schema as { description?: string };
+      schema.description = schema.description ? `${schema.description}\n\n${note}` : note;
+    }
+  });
+
+  app.addHook('onRequest', async (request) => {
+    try {
+      const credentials = readCredentials(request.headers) ?? deps.extraCredentials?.(request);
+      if (credentials) request.caller = await deps.resolver.resolve(credentials);
+    } catch (err) {
+      if (!(err instanceof AppError)) throw err;
+      request.authError = err;
+    }
+  });
+
+  const limitsFrom = (kind: 'anonymous' | 'authenticated'): BucketLimits =>
+    kind === 'anonymous'
+      ? { rate: deps.settings.peek('rate_limit_anonymous_rps'), burst: deps.settings.peek('rate_limit_anonymous_burst') }
+      : { rate: deps.settings.peek('rate_limit_authenticated_rps'), burst: deps.settings.peek('rate_limit_authenticated_burst') };
+
+  app.addHook(
+    'onRequest',
+    createRateLimitHook(buckets, {
+      enabled: () => deps.settings.peek('rate_limit_enabled'),
+      bucketFor: (request) => {
+        if (request.routeOptions.config.rateLimit === false || RATE_LIMIT_EXEMPT.test(request.url)) return undefined;
+        return request.caller
+          ? { key: `user:${request.caller.user.id}`, limits: limitsFrom('authenticated') }
+          : { key: `ip:${request.ip}`, limits: limitsFrom('anonymous') };
+      },
+    }),
+  );
+
+  app.addHook('onRequest', async (request) => {
+    if (request.is404) return;
+    const config = request.routeOptions.config;
+    if (config.public) return;
+    if (!request.caller) {
+      if (request.authError) throw request.authError;
+      const hint = (await deps.isSetupRequired()) ? ' No administrator exists yet: complete setup with POST /api/v1/setup/initialize.' : '';
+      throw new AppError(401, 'Unauthorized', `Authentication required.${hint}`);
+    }
+    const permission = config.permission;
+    if (permission && isPermission(permission) && !request.caller.permissions.has(permission)) {
+      throw new AppError(403, 'Forbidden', `Missing permission "${permission}" (${PERMISSION_GRANTS[permission]})`, { required_permission: permission });
+    }
+  });
+
+  app.addHook('onSend', async (request: FastifyRequest, reply: FastifyReply) => {
+    if (reply.statusCode === 401 && !reply.hasHeader('www-authenticate')) {
+      const challenge = request.routeOptions.config?.authChallenge ?? 'bearer';
+      reply.header('WWW-Authenticate', challenge === 'basic' ? 'Basic realm="Bindery", charset="UTF-8"' : 'Bearer realm="Bindery", Basic realm="Bindery", charset="UTF-8"');
+    }
+  });
+
+  return { routes, buckets };
+}
+
+/** The permission table for the OpenAPI description: one row per route. */
+export function permissionTable(routes: RouteAccess[]): string {
+  const rows = routes
+    .filter((r) => r.url.startsWith('/api/'))
+    .sort((a, b) => a.url.localeCompare(b.url) || a.method.localeCompare(b.method))
+    .map((r) => `| ${r.method} | \`${r.url}\` | ${r.public ? 'public' : r.permission ? `\`${r.permission}\`` : 'any authenticated user'} |`);
+  return ['## Permissions by route', '', '| Method | Path | Needs |', '|---|---|---|', ...rows].join('\n');
+}

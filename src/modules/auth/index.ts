@@ -1,0 +1,50 @@
+import type { FastifyBaseLogger } from 'fastify';
+import type { Kysely } from 'kysely';
+import type { Transporter } from 'nodemailer';
+import type { Config } from '../../config/schema.js';
+import type { DB } from '../../db/schema.js';
+import { ApiKeysRepository } from '../api-keys/repository.js';
+import { ApiKeysService } from '../api-keys/service.js';
+import type { SettingsRepository } from '../settings/repository.js';
+import type { SettingsService } from '../settings/service.js';
+import { SetupService } from '../setup/service.js';
+import { UsersRepository } from '../users/repository.js';
+import { UsersService } from '../users/service.js';
+import { EmailTokens } from './email-tokens.js';
+import { resolveJwtSecret } from './jwt-secret.js';
+import { LoginThrottle } from './login-throttle.js';
+import { createMailer } from './mailer.js';
+import { CallerResolver } from './resolve-caller.js';
+import { RevocationsRepository } from './revocations.js';
+import { AuthService } from './service.js';
+import { TokenIssuer } from './tokens.js';
+
+export interface Identity {
+  resolver: CallerResolver;
+  auth: AuthService;
+  setup: SetupService;
+  users: UsersService;
+  apiKeys: ApiKeysService;
+}
+
+/** Wires the identity services (users, tokens, keys, setup) over one database. */
+export function createIdentity(
+  db: Kysely<DB>,
+  config: Config,
+  log: FastifyBaseLogger,
+  settings: { repo: SettingsRepository; service: SettingsService },
+  mailTransport?: Transporter,
+): Identity {
+  const usersRepo = new UsersRepository(db);
+  const keysRepo = new ApiKeysRepository(db);
+  const revocations = new RevocationsRepository(db);
+  const tokens = new TokenIssuer(() => resolveJwtSecret(config), config.auth.jwt_expiry_seconds);
+  const auth = new AuthService(usersRepo, tokens, revocations, new LoginThrottle(db), new EmailTokens(db), createMailer(config, log, mailTransport), settings.service);
+  return {
+    resolver: new CallerResolver(usersRepo, keysRepo, revocations, tokens),
+    auth,
+    setup: new SetupService(usersRepo, settings.repo, auth),
+    users: new UsersService(usersRepo, auth),
+    apiKeys: new ApiKeysService(keysRepo),
+  };
+}

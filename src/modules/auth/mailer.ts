@@ -1,0 +1,40 @@
+import nodemailer, { type Transporter } from 'nodemailer';
+import type { FastifyBaseLogger } from 'fastify';
+import type { Config } from '../../config/schema.js';
+
+export interface OutgoingMail {
+  to: string;
+  subject: string;
+  text: string;
+}
+
+export interface Mailer {
+  send(mail: OutgoingMail): Promise<void>;
+}
+
+/**
+ * SMTP through nodemailer when `email.smtp.host` is set; otherwise the message (with its link) goes to the
+ * log, so a server without mail can still verify accounts by reading its log.
+ */
+export function createMailer(config: Config, log: FastifyBaseLogger, transport?: Transporter): Mailer {
+  const { smtp, from } = config.email;
+  const transporter =
+    transport ??
+    (smtp.host
+      ? nodemailer.createTransport({
+          host: smtp.host,
+          port: smtp.port,
+          secure: smtp.secure,
+          auth: smtp.user ? { user: smtp.user, pass: smtp.password ?? '' } : undefined,
+        })
+      : undefined);
+  return {
+    async send(mail) {
+      if (!transporter) {
+        log.warn({ to: mail.to, subject: mail.subject, text: mail.text }, 'no SMTP server configured: e-mail written to the log instead');
+        return;
+      }
+      await transporter.sendMail({ from, ...mail });
+    },
+  };
+}

@@ -1,0 +1,146 @@
+import { z } from 'zod';
+
+/** The spec's 29 permission names, kebab-case on the wire. */
+export const PERMISSIONS = [
+  'libraries-read',
+  'libraries-write',
+  'libraries-delete',
+  'series-read',
+  'series-write',
+  'series-delete',
+  'books-read',
+  'books-write',
+  'books-delete',
+  'collections-read',
+  'collections-write',
+  'collections-delete',
+  'read-lists-read',
+  'read-lists-write',
+  'read-lists-delete',
+  'pages-read',
+  'progress-read',
+  'progress-write',
+  'users-read',
+  'users-write',
+  'users-delete',
+  'api-keys-read',
+  'api-keys-write',
+  'api-keys-delete',
+  'tasks-read',
+  'tasks-write',
+  'plugins-manage',
+  'system-health',
+  'system-admin',
+] as const;
+export type Permission = (typeof PERMISSIONS)[number];
+
+const KNOWN = new Set<string>(PERMISSIONS);
+
+/** What each permission grants, for the OpenAPI description and `GET /auth/me`. */
+export const PERMISSION_GRANTS: Record<Permission, string> = {
+  'libraries-read': 'View libraries',
+  'libraries-write': 'Create and update libraries, start scans',
+  'libraries-delete': 'Delete libraries (admin)',
+  'series-read': 'View series, want-to-read, recommendations, exports',
+  'series-write': 'Update series, queue analysis',
+  'series-delete': 'Delete series (admin)',
+  'books-read': 'View books, download files',
+  'books-write': 'Update book metadata, queue analysis',
+  'books-delete': 'Delete books (admin)',
+  'collections-read': 'Browse collections (admin)',
+  'collections-write': 'Manage collections (admin)',
+  'collections-delete': 'Delete collections (admin)',
+  'read-lists-read': 'Browse read lists (admin)',
+  'read-lists-write': 'Manage read lists (admin)',
+  'read-lists-delete': 'Delete read lists (admin)',
+  'pages-read': 'View page images',
+  'progress-read': 'View progress, history and statistics',
+  'progress-write': 'Update progress, mark read or unread, record sessions',
+  'users-read': 'View users (admin)',
+  'users-write': 'Create and update users (admin)',
+  'users-delete': 'Delete users (admin)',
+  'api-keys-read': 'View own API keys',
+  'api-keys-write': 'Create and update own API keys',
+  'api-keys-delete': 'Revoke own API keys',
+  'tasks-read': 'View background tasks',
+  'tasks-write': 'Manage (cancel) background tasks',
+  'plugins-manage': 'Manage metadata plugins (admin)',
+  'system-health': 'View metrics',
+  'system-admin': 'Full admin access: settings, filesystem, maintenance, duplicates',
+};
+
+const READER: Permission[] = [
+  'libraries-read',
+  'series-read',
+  'books-read',
+  'pages-read',
+  'progress-read',
+  'progress-write',
+  'api-keys-read',
+  'api-keys-write',
+  'api-keys-delete',
+];
+const MAINTAINER: Permission[] = [...READER, 'libraries-write', 'series-write', 'books-write', 'tasks-read', 'tasks-write', 'system-health'];
+
+export const ROLES = ['admin', 'maintainer', 'reader'] as const;
+export type Role = (typeof ROLES)[number];
+
+export const ROLE_PERMISSIONS: Record<Role, readonly Permission[]> = {
+  admin: PERMISSIONS,
+  maintainer: MAINTAINER,
+  reader: READER,
+};
+
+/** Only an administrator may hold these, whatever custom permissions say. */
+export const ADMIN_ONLY: ReadonlySet<Permission> = new Set(PERMISSIONS.filter((p) => !MAINTAINER.includes(p)));
+
+export const PRESETS = {
+  reader_app: ['libraries-read', 'series-read', 'books-read', 'pages-read', 'progress-read', 'progress-write'],
+  automation_script: ['libraries-read', 'libraries-write', 'tasks-read', 'tasks-write'],
+  mobile_app: ['libraries-read', 'series-read', 'books-read', 'books-write', 'pages-read'],
+  metadata_tool: ['libraries-read', 'series-read', 'series-write', 'books-read', 'books-write'],
+} as const satisfies Record<string, readonly Permission[]>;
+export type PresetName = keyof typeof PRESETS;
+export const PRESET_NAMES = Object.keys(PRESETS) as PresetName[];
+
+/** `libraries:read` and `LIBRARIES-READ` both become `libraries-read`; anything else stays as sent so it can be reported. */
+export function normalizePermissionName(name: string): string {
+  return name.trim().toLowerCase().replace(/:/g, '-').replace(/_/g, '-');
+}
+
+export function isPermission(name: string): name is Permission {
+  return KNOWN.has(name);
+}
+
+/** A request field holding permission names: kebab or colon form; unknown names are a 400 naming them. */
+export const PermissionName = z
+  .string()
+  .transform((raw, ctx) => {
+    const name = normalizePermissionName(raw);
+    if (!isPermission(name)) {
+      ctx.addIssue({ code: 'custom', message: `unknown permission "${raw}"` });
+      return z.NEVER;
+    }
+    return name;
+  })
+  .describe('Permission name, kebab-case (`libraries-read`); the colon form (`libraries:read`) is accepted.');
+
+export const PermissionList = z.array(PermissionName).max(PERMISSIONS.length * 2);
+
+/** Role permissions plus the user's custom ones; admin-only permissions stay admin-only. */
+export function userPermissions(role: string, custom: readonly string[]): Set<Permission> {
+  const base = ROLE_PERMISSIONS[role as Role] ?? [];
+  const out = new Set<Permission>(base);
+  for (const p of custom) if (isPermission(p) && (role === 'admin' || !ADMIN_ONLY.has(p))) out.add(p);
+  return out;
+}
+
+/** Rule 1: a key's effective permissions = (role ∪ custom) ∩ the key's requested permissions, every request. */
+export function keyPermissions(userPerms: ReadonlySet<Permission>, requested: readonly string[]): Set<Permission> {
+  return new Set(requested.filter((p): p is Permission => isPermission(p) && userPerms.has(p)));
+}
+
+export function sortPermissions(perms: Iterable<Permission>): Permission[] {
+  const order = new Map<string, number>(PERMISSIONS.map((p, i) => [p, i]));
+  return [...perms].sort((a, b) => (order.get(a) ?? 0) - (order.get(b) ?? 0));
+}

@@ -1,0 +1,147 @@
+import { createHash } from 'node:crypto';
+import { AppError } from '../../http/errors.js';
+import type { ApiKeysRepository, ApiKeyRow } from '../api-keys/repository.js';
+import { looksLikeApiKey, parseApiKey, secretMatches } from '../api-keys/key-format.js';
+import type { UserRow, UsersRepository } from '../users/repository.js';
+import type { Caller } from './caller.js';
+import { verifyPassword } from './passwords.js';
+import { keyPermissions, userPermissions } from './permissions.js';
+import type { RevocationsRepository } from './revocations.js';
+import { looksLikeJwt, type TokenIssuer } from './tokens.js';
+
+/** Credentials as found in the request headers, before anything is verified. */
+export type Credentials =
+  | { kind: 'bearer'; value: string }
+  | { kind: 'api_key'; value: string }
+  | { kind: 'basic'; username: string; password: string }
+  | { kind: 'session'; userId: string };
+
+export interface CredentialHeaders {
+  authorization?: string;
+  'x-api-key'?: string | string[];
+}
+
+export const invalidKeyFormat = () =>
+  new AppError(401, 'InvalidApiKeyFormat', 'Invalid API key format: expected bindery_<8-character prefix>_<secret>');
+const unauthorized = (message: string) => new AppError(401, 'Unauthorized', message);
+
+export function readCredentials(headers: CredentialHeaders): Credentials | undefined {
+  const apiKey = Array.isArray(headers['x-api-key']) ? headers['x-api-key'][0] : headers['x-api-key'];
+  if (apiKey !== undefined && apiKey !== '') return { kind: 'api_key', value: apiKey.trim() };
+  const auth = headers.authorization?.trim();
+  if (!auth) return undefined;
+  const space = auth.indexOf(' ');
+  const scheme = (space === -1 ? auth : auth.slice(0, space)).toLowerCase();
+  const value = space === -1 ? '' : auth.slice(space + 1).trim();
+  if (scheme === 'bearer') return { kind: 'bearer', value };
+  if (scheme === 'basic') {
+    const decoded = Buffer.from(value, 'base64').toString('utf8');
+    const colon = decoded.indexOf(':');
+    if (colon === -1) throw unauthorized('Malformed Basic credentials');
+    return { kind: 'basic', username: decoded.slice(0, colon), password: decoded.slice(colon + 1) };
+  }
+  throw unauthorized(`Unsupported authorization scheme "${scheme}"`);
+}
+
+// Basic auth sends the password on every request (OPDS readers page through feeds quickly); argon2 each time
+// would cost ~20 ms of CPU per page. A verified pair is remembered briefly, bound to the stored hash, so a
+// password change or reset invalidates it at once.
+const BASIC_CACHE_TTL_MS = 5 * 60_000;
+const BASIC_CACHE_MAX = 10_000;
+// last_used_at is written at most once a minute per key, so a busy reader app does not turn reads into writes.
+const TOUCH_INTERVAL_MS = 60_000;
+
+export class CallerResolver {
+  private readonly basicCache = new Map<string, { userId: string; passwordHash: string; at: number }>();
+  private readonly lastTouch = new Map<string, number>();
+
+  constructor(
+    private readonly users: UsersRepository,
+    private readonly apiKeys: ApiKeysRepository,
+    private readonly revocations: RevocationsRepository,
+    private readonly tokens: TokenIssuer,
+  ) {}
+
+  async resolve(credentials: Credentials): Promise<Caller> {
+    switch (credentials.kind) {
+      case 'api_key':
+        return this.fromApiKey(credentials.value, 'api_key');
+      case 'bearer':
+        if (looksLikeApiKey(credentials.value) || !looksLikeJwt(credentials.value)) return this.fromApiKey(credentials.value, 'api_key');
+        return this.fromJwt(credentials.value);
+      case 'basic':
+        if (credentials.username === 'api') return this.fromApiKey(credentials.password, 'basic');
+        return this.fromPassword(credentials.username, credentials.password);
+      case 'session':
+        return this.fromUserId(credentials.userId, 'session');
+    }
+  }
+
+  private async fromJwt(token: string): Promise<Caller> {
+    const verified = await this.tokens.verify(token);
+    if (!verified) throw unauthorized('Invalid or expired token');
+    if (await this.revocations.isRevoked(verified.jti)) throw unauthorized('Token has been revoked (logged out)');
+    const user = await this.activeUser(verified.userId);
+    return { ...this.base(user, 'jwt'), tokenId: verified.jti, tokenExpiresAt: verified.expiresAt };
+  }
+
+  private async fromApiKey(value: string, method: 'api_key' | 'basic'): Promise<Caller> {
+    const parsed = parseApiKey(value);
+    if (!parsed) throw invalidKeyFormat();
+    const row = await this.apiKeys.findByPrefix(parsed.prefix);
+    if (!row || !secretMatches(parsed.secret, row.secret_hash)) throw unauthorized('Invalid API key');
+    if (row.expires_at && Date.parse(row.expires_at) <= Date.now()) throw unauthorized('API key has expired');
+    const user = await this.activeUser(row.user_id);
+    this.touch(row);
+    const permissions = keyPermissions(this.base(user, method).permissions, JSON.parse(row.permissions) as string[]);
+    return { ...this.base(user, method), apiKeyId: row.id, permissions, isAdmin: permissions.has('system-admin') };
+  }
+
+  private async fromPassword(username: string, password: string): Promise<Caller> {
+    const cacheKey = createHash('sha256').update(`${username}\u0000${password}`).digest('hex');
+    const cached = this.basicCache.get(cacheKey);
+    if (cached && Date.now() - cached.at < BASIC_CACHE_TTL_MS) {
+      const user = await this.users.findById(cached.userId);
+      if (user && user.password_hash === cached.passwordHash && !user.disabled) return this.base(user, 'basic');
+      this.basicCache.delete(cacheKey);
+    }
+    const user = await this.users.findByLogin(username);
+    const ok = await verifyPassword(user?.password_hash, password);
+    if (!user || !ok || user.disabled) throw unauthorized('Invalid username or password');
+    if (this.basicCache.size >= BASIC_CACHE_MAX) this.basicCache.clear();
+    this.basicCache.set(cacheKey, { userId: user.id, passwordHash: user.password_hash, at: Date.now() });
+    return this.base(user, 'basic');
+  }
+
+  private async fromUserId(userId: string, method: Caller['method']): Promise<Caller> {
+    return this.base(await this.activeUser(userId), method);
+  }
+
+  private async activeUser(id: string): Promise<UserRow> {
+    const user = await this.users.findById(id);
+    // A deleted or disabled user's tokens and keys stop working at once.
+    if (!user || user.disabled) throw unauthorized('User no longer exists or is disabled');
+    return user;
+  }
+
+  private base(user: UserRow, method: Caller['method']): Caller {
+    const permissions = userPermissions(user.role, JSON.parse(user.permissions) as string[]);
+    return {
+      user: { id: user.id, username: user.username, email: user.email, role: user.role },
+      permissions,
+      apiKeyId: null,
+      tokenId: null,
+      tokenExpiresAt: null,
+      method,
+      isAdmin: permissions.has('system-admin'),
+    };
+  }
+
+  private touch(row: ApiKeyRow): void {
+    const now = Date.now();
+    const last = this.lastTouch.get(row.id) ?? (row.last_used_at ? Date.parse(row.last_used_at) : 0);
+    if (now - last < TOUCH_INTERVAL_MS) return;
+    this.lastTouch.set(row.id, now);
+    void this.apiKeys.touch(row.id, new Date(now).toISOString()).catch(() => undefined);
+  }
+}

@@ -1,0 +1,57 @@
+import { randomUUID } from 'node:crypto';
+import { SignJWT, errors as joseErrors, jwtVerify } from 'jose';
+
+export interface AccessToken {
+  token: string;
+  jti: string;
+  expiresIn: number;
+}
+
+export interface VerifiedToken {
+  userId: string;
+  jti: string;
+  expiresAt: Date;
+}
+
+/** HS256 JWTs carrying sub, role, jti, iat, exp. The role is informative: permissions are recomputed from the database. */
+export class TokenIssuer {
+  private keyBytes: Uint8Array | undefined;
+
+  /** The secret is read lazily: building the app (e.g. for `bindery openapi`) must not create files. */
+  constructor(
+    private readonly secret: () => string,
+    private readonly expirySeconds: number,
+  ) {}
+
+  private get key(): Uint8Array {
+    this.keyBytes ??= new TextEncoder().encode(this.secret());
+    return this.keyBytes;
+  }
+
+  async issue(userId: string, role: string): Promise<AccessToken> {
+    const jti = randomUUID();
+    const token = await new SignJWT({ role })
+      .setProtectedHeader({ alg: 'HS256', typ: 'JWT' })
+      .setSubject(userId)
+      .setJti(jti)
+      .setIssuedAt()
+      .setExpirationTime(`${this.expirySeconds}s`)
+      .setIssuer('bindery')
+      .sign(this.key);
+    return { token, jti, expiresIn: this.expirySeconds };
+  }
+
+  /** Returns undefined for any invalid, tampered or expired token. */
+  async verify(token: string): Promise<VerifiedToken | undefined> {
+    try {
+      const { payload } = await jwtVerify(token, this.key, { algorithms: ['HS256'], issuer: 'bindery' });
+      if (typeof payload.sub !== 'string' || typeof payload.jti !== 'string' || typeof payload.exp !== 'number') return undefined;
+      return { userId: payload.sub, jti: payload.jti, expiresAt: new Date(payload.exp * 1000) };
+    } catch (err) {
+      if (err instanceof joseErrors.JOSEError || err instanceof TypeError) return undefined;
+      throw err;
+    }
+  }
+}
+
+export const looksLikeJwt = (value: string): boolean => /^[A-Za-z0-9_-]+\.[A-Za-z0-9_-]+\.[A-Za-z0-9_-]+$/.test(value);

@@ -1,0 +1,41 @@
+import { z } from 'zod';
+import type { Config } from '../../config/schema.js';
+
+export interface SettingDefinition<T = unknown> {
+  schema: z.ZodType<T>;
+  description: string;
+  /** The default comes from the configuration file, so an operator's config stays the baseline. */
+  defaultFrom(config: Config): T;
+}
+
+const define = <T>(schema: z.ZodType<T>, description: string, defaultFrom: (config: Config) => T): SettingDefinition<T> => ({
+  schema,
+  description,
+  defaultFrom,
+});
+
+/** Every admin setting: key → value schema, meaning, default. Unknown keys are rejected. */
+export const SETTINGS = {
+  registration_enabled: define(z.boolean(), 'Anyone may create a reader account with POST /auth/register.', (c) => c.auth.registration_enabled),
+  email_verification_required: define(
+    z.boolean(),
+    'New accounts must verify their e-mail address before they can log in.',
+    (c) => c.auth.email_verification_required,
+  ),
+  rate_limit_enabled: define(z.boolean(), 'Token-bucket rate limiting on every API endpoint.', (c) => c.rate_limit.enabled),
+  rate_limit_anonymous_rps: define(z.number().positive().max(100_000), 'Anonymous clients (by IP): tokens refilled per second.', (c) => c.rate_limit.anonymous.requests_per_second),
+  rate_limit_anonymous_burst: define(z.number().int().positive().max(1_000_000), 'Anonymous clients (by IP): burst size.', (c) => c.rate_limit.anonymous.burst),
+  rate_limit_authenticated_rps: define(
+    z.number().positive().max(100_000),
+    'Authenticated clients (by user): tokens refilled per second.',
+    (c) => c.rate_limit.authenticated.requests_per_second,
+  ),
+  rate_limit_authenticated_burst: define(z.number().int().positive().max(1_000_000), 'Authenticated clients (by user): burst size.', (c) => c.rate_limit.authenticated.burst),
+} satisfies Record<string, SettingDefinition<never> | SettingDefinition<boolean> | SettingDefinition<number> | SettingDefinition<string>>;
+
+export type SettingKey = keyof typeof SETTINGS;
+export type SettingValue<K extends SettingKey> = z.infer<(typeof SETTINGS)[K]['schema']>;
+
+export function isSettingKey(key: string): key is SettingKey {
+  return Object.hasOwn(SETTINGS, key);
+}

@@ -1,0 +1,90 @@
+import { z } from 'zod';
+import { PaginationQuery, pageRequest, paginated, toPage } from '../../http/pagination.js';
+import { IdParams } from '../../http/params.js';
+import type { App } from '../../http/types.js';
+import { callerOf } from '../auth/hooks.js';
+import { PermissionList, ROLES } from '../auth/permissions.js';
+import { Email, Password, Username } from '../auth/schemas.js';
+import type { UsersService } from './service.js';
+import { UserView } from './views.js';
+
+const UserCreate = z
+  .object({
+    username: Username,
+    email: Email,
+    password: Password,
+    role: z.enum(ROLES).default('reader'),
+    permissions: PermissionList.optional().describe('Custom permissions on top of the role. Admin-only permissions take effect only for admins.'),
+  })
+  .meta({ id: 'UserCreate' });
+
+const UserUpdate = z
+  .object({
+    username: Username,
+    email: Email,
+    password: Password,
+    role: z.enum(ROLES),
+    permissions: PermissionList,
+    disabled: z.boolean(),
+    email_verified: z.boolean(),
+  })
+  .partial()
+  .meta({ id: 'UserUpdate' });
+
+export function registerUserRoutes(app: App, users: UsersService): void {
+  app.route({
+    method: 'GET',
+    url: '/users',
+    config: { permission: 'users-read' },
+    schema: { summary: 'List users', tags: ['users'], querystring: PaginationQuery, response: { 200: paginated(UserView) } },
+    handler: async (req) => {
+      const page = pageRequest(req.query);
+      const { items, total } = await users.list(page);
+      return toPage(req.url, page, total, items);
+    },
+  });
+
+  app.route({
+    method: 'POST',
+    url: '/users',
+    config: { permission: 'users-write' },
+    schema: { summary: 'Create a user', tags: ['users'], body: UserCreate, response: { 201: UserView } },
+    handler: async (req, reply) => reply.code(201).send(await users.create(req.body)),
+  });
+
+  app.route({
+    method: 'GET',
+    url: '/users/:id',
+    config: { permission: 'users-read' },
+    schema: { summary: 'User details', tags: ['users'], params: IdParams, response: { 200: UserView } },
+    handler: (req) => users.get(req.params.id),
+  });
+
+  for (const method of ['PUT', 'PATCH'] as const) {
+    app.route({
+      method,
+      url: '/users/:id',
+      config: { permission: 'users-write' },
+      schema: {
+        summary: method === 'PUT' ? 'Update a user' : 'Update a user (partial, same body as PUT)',
+        description: 'Every field is optional; only the fields sent change. The last administrator cannot be demoted or disabled (409).',
+        tags: ['users'],
+        params: IdParams,
+        body: UserUpdate,
+        response: { 200: UserView },
+      },
+      handler: (req) => users.update(callerOf(req), req.params.id, req.body),
+    });
+  }
+
+  app.route({
+    method: 'DELETE',
+    url: '/users/:id',
+    config: { permission: 'users-delete' },
+    schema: { summary: 'Delete a user', description: 'The last administrator cannot be deleted (409). The user\'s API keys go with it.', tags: ['users'], params: IdParams },
+    handler: async (req, reply) => {
+      await users.delete(req.params.id);
+      return reply.code(204).send();
+    },
+  });
+}
