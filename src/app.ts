@@ -13,11 +13,29 @@ import { registerApiKeyRoutes } from './modules/api-keys/routes.js';
 import { permissionTable, registerAuthHooks, type RouteAccess } from './modules/auth/hooks.js';
 import { createIdentity } from './modules/auth/index.js';
 import { registerAuthRoutes } from './modules/auth/routes.js';
+import { EventBus } from './events/bus.js';
+import { createCatalog, type Catalog } from './modules/libraries/compose.js';
+import { registerLibraryRoutes } from './modules/libraries/routes.js';
 import { registerHealthRoutes } from './modules/ops/health-routes.js';
+import { registerScanRoutes } from './modules/scans/routes.js';
+import { registerTaskRoutes } from './modules/tasks/routes.js';
+import { registerPreferenceRoutes } from './modules/preferences/routes.js';
+import { PreferencesRepository } from './modules/preferences/repository.js';
+import { PreferencesService } from './modules/preferences/service.js';
 import { SettingsRepository } from './modules/settings/repository.js';
+import { registerSettingsRoutes } from './modules/settings/routes.js';
 import { SettingsService } from './modules/settings/service.js';
 import { registerSetupRoutes } from './modules/setup/routes.js';
 import { registerUserRoutes } from './modules/users/routes.js';
+
+declare module 'fastify' {
+  interface FastifyInstance {
+    /** The in-process event bus (entity, scan and task events). */
+    events: EventBus;
+    /** Libraries, scanning and tasks; `catalog.start()` starts the background work (server.ts, tests). */
+    catalog: Catalog;
+  }
+}
 
 export interface BuildAppOptions {
   config: Config;
@@ -61,6 +79,11 @@ export async function buildApp(options: BuildAppOptions): Promise<App> {
   const settings = new SettingsService(settingsRepo, config);
   const identity = createIdentity(db, config, app.log, { repo: settingsRepo, service: settings }, options.mailTransport);
 
+  const events = new EventBus((err, event) => app.log.error({ err, event }, 'event listener failed'));
+  const catalog = createCatalog({ database, config, bus: events, log: app.log });
+  app.decorate('events', events);
+  app.decorate('catalog', catalog);
+
   let routes: RouteAccess[] = [];
   await registerOpenApi(app, {
     docsEnabled: config.api.enable_api_docs,
@@ -84,11 +107,17 @@ export async function buildApp(options: BuildAppOptions): Promise<App> {
       registerAuthRoutes(v1, identity.auth, config.server.public_url);
       registerUserRoutes(v1, identity.users);
       registerApiKeyRoutes(v1, identity.apiKeys);
+      registerLibraryRoutes(v1, catalog.libraries);
+      registerScanRoutes(v1, catalog.scans);
+      registerTaskRoutes(v1, catalog.tasks);
+      registerSettingsRoutes(v1, settings);
+      registerPreferenceRoutes(v1, new PreferencesService(new PreferencesRepository(db)));
     },
     { prefix: '/api/v1' },
   );
 
   app.addHook('onClose', async () => {
+    await catalog.stop();
     await database.close();
   });
   return app;

@@ -1,4 +1,4 @@
-import nodemailer from 'nodemailer';
+import nodemailer, { type SendMailOptions } from 'nodemailer';
 import { afterEach, describe, expect, it } from 'vitest';
 import { createTestApp, type TestApp } from '../helpers/app.js';
 import { adminHeaders } from '../helpers/auth.js';
@@ -13,7 +13,7 @@ function capturingTransport() {
   const sent: Captured[] = [];
   const transport = nodemailer.createTransport({ jsonTransport: true });
   const send = transport.sendMail.bind(transport);
-  transport.sendMail = (async (mail: nodemailer.SendMailOptions) => {
+  transport.sendMail = (async (mail: SendMailOptions) => {
     const info = await send(mail);
     const message = JSON.parse(String(info.message)) as { to: Array<{ address: string }>; text: string };
     sent.push({ to: message.to[0]!.address, text: message.text });

@@ -93,7 +93,7 @@ describe('Login and JWT', () => {
   });
 
   it('rejects a tampered or foreign-secret token', async () => {
-    const token = (await adminHeaders(t)).authorization.slice(7);
+    const token = (await adminHeaders(t)).authorization!.slice(7);
     const [h, p] = token.split('.');
     const forged = `${h}.${p}.AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA`;
     const res = await t.app.inject({ method: 'GET', url: '/api/v1/auth/me', headers: { authorization: `Bearer ${forged}` } });

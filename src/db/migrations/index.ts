@@ -3,6 +3,7 @@ import { settings } from './0001_settings.js';
 import { identity } from './0002_identity.js';
 import { catalog } from './0003_catalog.js';
 import { tasks } from './0004_tasks.js';
+import { preferences } from './0005_preferences.js';
 
 /** Every migration, applied in key order. Append only: never edit one that has shipped. */
 export const migrations: Record<string, DialectMigration> = {
@@ -10,4 +11,5 @@ export const migrations: Record<string, DialectMigration> = {
   '0002_identity': identity,
   '0003_catalog': catalog,
   '0004_tasks': tasks,
+  '0005_preferences': preferences,
 };

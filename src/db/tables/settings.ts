@@ -18,4 +18,13 @@ export interface SettingsHistoryTable {
 export interface SettingsTables {
   settings: SettingsTable;
   settings_history: SettingsHistoryTable;
+  user_preferences: UserPreferencesTable;
+}
+
+export interface UserPreferencesTable {
+  user_id: string;
+  key: string;
+  /** JSON text. */
+  value: string;
+  updated_at: string;
 }

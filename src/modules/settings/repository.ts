@@ -1,4 +1,4 @@
-import type { Kysely } from 'kysely';
+import type { Kysely, Transaction } from 'kysely';
 import { newId, nowIso } from '../../db/ids.js';
 import type { DB } from '../../db/schema.js';
 
@@ -7,6 +7,30 @@ export interface StoredSetting {
   value: unknown;
   updated_at: string;
   updated_by: string | null;
+}
+
+export interface HistoryRow {
+  id: string;
+  key: string;
+  old_value: string | null;
+  new_value: string | null;
+  changed_by: string | null;
+  changed_at: string;
+  username: string | null;
+}
+
+async function writeOne(trx: Transaction<DB>, key: string, value: unknown, actorId: string | null): Promise<void> {
+  const old = await trx.selectFrom('settings').select('value').where('key', '=', key).executeTakeFirst();
+  const now = nowIso();
+  const encoded = value === undefined ? null : JSON.stringify(value);
+  if (encoded === null) await trx.deleteFrom('settings').where('key', '=', key).execute();
+  else
+    await trx
+      .insertInto('settings')
+      .values({ key, value: encoded, updated_at: now, updated_by: actorId })
+      .onConflict((oc) => oc.column('key').doUpdateSet({ value: encoded, updated_at: now, updated_by: actorId }))
+      .execute();
+  await trx.insertInto('settings_history').values({ id: newId(), key, old_value: old?.value ?? null, new_value: encoded, changed_by: actorId, changed_at: now }).execute();
 }
 
 export class SettingsRepository {
@@ -24,23 +48,33 @@ export class SettingsRepository {
 
   /** Writes the value (or removes it when `value` is undefined: back to the default) and its history entry in one transaction. */
   async write(key: string, value: unknown, actorId: string | null): Promise<void> {
+    await this.writeMany([[key, value]], actorId);
+  }
+
+  /** All or nothing: a bulk update never leaves half of its values applied. */
+  async writeMany(entries: Array<[string, unknown]>, actorId: string | null): Promise<void> {
     await this.db.transaction().execute(async (trx) => {
-      const old = await trx.selectFrom('settings').select('value').where('key', '=', key).executeTakeFirst();
-      const now = nowIso();
-      const encoded = value === undefined ? null : JSON.stringify(value);
-      if (encoded === null) await trx.deleteFrom('settings').where('key', '=', key).execute();
-      else
-        await trx
-          .insertInto('settings')
-          .values({ key, value: encoded, updated_at: now, updated_by: actorId })
-          .onConflict((oc) => oc.column('key').doUpdateSet({ value: encoded, updated_at: now, updated_by: actorId }))
-          .execute();
-      await trx
-        .insertInto('settings_history')
-        .values({ id: newId(), key, old_value: old?.value ?? null, new_value: encoded, changed_by: actorId, changed_at: now })
-        .execute();
+      for (const [key, value] of entries) await writeOne(trx, key, value, actorId);
     });
   }
+
+  async history(key: string, offset: number, limit: number): Promise<{ rows: HistoryRow[]; total: number }> {
+    const [rows, count] = await Promise.all([
+      this.db
+        .selectFrom('settings_history as h')
+        .leftJoin('users as u', 'u.id', 'h.changed_by')
+        .select(['h.id', 'h.key', 'h.old_value', 'h.new_value', 'h.changed_by', 'h.changed_at', 'u.username'])
+        .where('h.key', '=', key)
+        .orderBy('h.changed_at', 'desc')
+        .orderBy('h.id', 'desc')
+        .offset(offset)
+        .limit(limit)
+        .execute(),
+      this.db.selectFrom('settings_history').select((eb) => eb.fn.countAll<number>().as('n')).where('key', '=', key).executeTakeFirstOrThrow(),
+    ]);
+    return { rows, total: Number(count.n) };
+  }
+
 
   /** Claims a one-time marker; false when it was already claimed (the primary key makes it race-free on both engines). */
   async claimMarker(key: string): Promise<boolean> {
