@@ -16,6 +16,8 @@ import { registerAuthRoutes } from './modules/auth/routes.js';
 import { EventBus } from './events/bus.js';
 import { createCatalog, type Catalog } from './modules/libraries/compose.js';
 import { registerLibraryRoutes } from './modules/libraries/routes.js';
+import { registerFilesystemRoutes } from './modules/filesystem/routes.js';
+import { FilesystemService } from './modules/filesystem/service.js';
 import { registerHealthRoutes } from './modules/ops/health-routes.js';
 import { registerScanRoutes } from './modules/scans/routes.js';
 import { registerTaskRoutes } from './modules/tasks/routes.js';
@@ -111,6 +113,7 @@ export async function buildApp(options: BuildAppOptions): Promise<App> {
       registerScanRoutes(v1, catalog.scans);
       registerTaskRoutes(v1, catalog.tasks);
       registerSettingsRoutes(v1, settings);
+      registerFilesystemRoutes(v1, new FilesystemService());
       registerPreferenceRoutes(v1, new PreferencesService(new PreferencesRepository(db)));
     },
     { prefix: '/api/v1' },

@@ -1,0 +1,65 @@
+/**
+ * Every event the server publishes, by name. Entity events carry the spec's payload; scan events feed
+ * `/scans/stream`; `task_progress` feeds `/tasks/stream`. Payloads are plain JSON so a bridge can ship them
+ * to other processes unchanged.
+ */
+export const ENTITY_EVENTS = [
+  'library_created',
+  'library_updated',
+  'library_deleted',
+  'series_created',
+  'series_updated',
+  'series_deleted',
+  'book_created',
+  'book_updated',
+  'book_deleted',
+  'cover_updated',
+] as const;
+export type EntityEventName = (typeof ENTITY_EVENTS)[number];
+
+/** The spec's entity event payload: `type` equals the event name; `book_id` only on book events. */
+export interface EntityEvent {
+  type: EntityEventName;
+  book_id?: string;
+  series_id?: string;
+  library_id: string;
+  timestamp: string;
+}
+
+export interface ScanCounters {
+  files_discovered: number;
+  files_processed: number;
+  series_created: number;
+  books_added: number;
+  books_updated: number;
+  books_deleted: number;
+  books_restored: number;
+  errors: number;
+}
+
+export type ScanMode = 'normal' | 'deep';
+
+export interface ScanEvent extends ScanCounters {
+  type: ScanEventName;
+  library_id: string;
+  task_id: string;
+  mode: ScanMode;
+  timestamp: string;
+  /** Only on scan_failed. */
+  error?: string;
+}
+
+export const SCAN_EVENTS = ['scan_started', 'scan_progress', 'scan_completed', 'scan_failed', 'scan_cancelled'] as const;
+export type ScanEventName = (typeof SCAN_EVENTS)[number];
+
+export interface TaskProgressEvent {
+  task_id: string;
+  task_type: string;
+  status: string;
+  progress: { current: number; total: number; message: string };
+}
+
+export type EventMap = { [K in EntityEventName]: EntityEvent } & { [K in ScanEventName]: ScanEvent } & {
+  task_progress: TaskProgressEvent;
+};
+export type EventName = keyof EventMap;

@@ -1,0 +1,144 @@
+import { availableParallelism } from 'node:os';
+import { fileURLToPath } from 'node:url';
+import { Piscina } from 'piscina';
+import type { AnalyzeOptions } from './analyze.js';
+import type { AnalyzeTask, CoverTask, HashTask, PageTask, WorkerResult } from './analysis-protocol.js';
+import { MediaError, errorMessage, isAbortError } from './errors.js';
+import type { MediaLimits } from './limits.js';
+import type { RenderPageOptions } from './render-page.js';
+import type { BookAnalysis, BookFormat, CoverRef, PageData } from './types.js';
+
+export interface AnalysisPoolOptions {
+  /** Worker threads; default the CPU count. */
+  threads?: number;
+  /** Heap limit of each worker; a file that needs more kills only its worker. */
+  maxOldGenerationSizeMb?: number;
+  maxYoungGenerationSizeMb?: number;
+  /** Per-file time limit for analysis, hashing and rendering. */
+  timeoutMs?: number;
+  /** Limits for every task unless a task brings its own. */
+  limits?: Partial<MediaLimits>;
+  /** Idle workers exit after this long (their memory goes back to the system). */
+  idleTimeoutMs?: number;
+}
+
+export const DEFAULT_POOL_TIMEOUT_MS = 120_000;
+export const DEFAULT_WORKER_HEAP_MB = 512;
+
+/**
+ * Compiled code runs `analysis-worker.js`; under vitest or tsx this file is TypeScript, so the worker is too
+ * and needs tsx's loader in its own thread.
+ */
+function workerEntry(): { filename: string; execArgv: string[] } {
+  const here = import.meta.url;
+  const typescript = here.endsWith('.ts');
+  const url = new URL(typescript ? './analysis-worker.ts' : './analysis-worker.js', here);
+  return { filename: fileURLToPath(url), execArgv: typescript ? ['--import', 'tsx'] : [] };
+}
+
+/** Structured cloning turns Buffers into plain Uint8Arrays. */
+function asBuffer(bytes: Uint8Array): Buffer {
+  return Buffer.isBuffer(bytes) ? bytes : Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+}
+
+export interface TaskOptions {
+  signal?: AbortSignal;
+  /** Overrides the pool's timeout for this task. */
+  timeoutMs?: number;
+}
+
+/**
+ * Worker threads for everything that parses untrusted files: analysis (pages, metadata, hash, cover), page
+ * rendering (PDF, CBR) and hashing. A task that loops is cut at its timeout and one that blows its heap dies
+ * alone; piscina replaces the worker and the caller gets a MediaError saying why.
+ */
+export class AnalysisPool {
+  private readonly pool: Piscina;
+  private readonly timeoutMs: number;
+  private readonly limits: Partial<MediaLimits> | undefined;
+  private readonly heapMb: number;
+
+  constructor(options: AnalysisPoolOptions = {}) {
+    const threads = Math.max(1, options.threads ?? availableParallelism());
+    this.timeoutMs = options.timeoutMs ?? DEFAULT_POOL_TIMEOUT_MS;
+    this.limits = options.limits;
+    this.heapMb = options.maxOldGenerationSizeMb ?? DEFAULT_WORKER_HEAP_MB;
+    const { filename, execArgv } = workerEntry();
+    this.pool = new Piscina({
+      filename,
+      execArgv,
+      minThreads: 0,
+      maxThreads: threads,
+      idleTimeout: options.idleTimeoutMs ?? 30_000,
+      resourceLimits: {
+        maxOldGenerationSizeMb: this.heapMb,
+        ...(options.maxYoungGenerationSizeMb ? { maxYoungGenerationSizeMb: options.maxYoungGenerationSizeMb } : {}),
+      },
+    });
+  }
+
+  get threads(): number {
+    return this.pool.threads.length;
+  }
+
+  private async run<T>(name: string, task: object, path: string, options: TaskOptions): Promise<T> {
+    const timeout = AbortSignal.timeout(options.timeoutMs ?? this.timeoutMs);
+    const signal = options.signal ? AbortSignal.any([options.signal, timeout]) : timeout;
+    let result: WorkerResult<T>;
+    try {
+      result = (await this.pool.run(task, { name, signal })) as WorkerResult<T>;
+    } catch (err) {
+      if (options.signal?.aborted) throw new MediaError('aborted', `${path}: cancelled`, { cause: err });
+      if (timeout.aborted || isAbortError(err)) {
+        throw new MediaError('timeout', `${path}: gave up after ${options.timeoutMs ?? this.timeoutMs} ms`, { cause: err });
+      }
+      const code = (err as { code?: unknown }).code;
+      if (code === 'ERR_WORKER_OUT_OF_MEMORY') {
+        throw new MediaError('too_large', `${path}: ran out of memory (worker heap limit ${this.heapMb} MB)`, { cause: err });
+      }
+      throw new MediaError('worker_crashed', `${path}: the worker died (${errorMessage(err)})`, { cause: err });
+    }
+    if (!result.ok) throw new MediaError(result.kind, result.message);
+    return result.value;
+  }
+
+  async analyze(path: string, options: Omit<AnalyzeOptions, 'signal'> & TaskOptions = {}): Promise<BookAnalysis> {
+    const { signal, timeoutMs, ...analyzeOptions } = options;
+    const task: AnalyzeTask = { path, options: { ...analyzeOptions, limits: analyzeOptions.limits ?? this.limits } };
+    const analysis = await this.run<BookAnalysis>('analyze', task, path, { signal, timeoutMs });
+    if (analysis.coverImage) analysis.coverImage.data = asBuffer(analysis.coverImage.data);
+    return analysis;
+  }
+
+  async renderPage(
+    path: string,
+    format: BookFormat | undefined,
+    pageNumber: number,
+    render: Omit<RenderPageOptions, 'signal'> & { knownPages?: string[] } & TaskOptions = {},
+  ): Promise<PageData> {
+    const { signal, timeoutMs, knownPages, ...rest } = render;
+    const task: PageTask = { path, format, pageNumber, knownPages, limits: this.limits, render: rest };
+    const page = await this.run<PageData>('page', task, path, { signal, timeoutMs });
+    return { data: asBuffer(page.data), mediaType: page.mediaType };
+  }
+
+  async cover(
+    path: string,
+    format?: BookFormat,
+    options: { width?: number; height?: number } & TaskOptions = {},
+  ): Promise<PageData & CoverRef> {
+    const { signal, timeoutMs, ...size } = options;
+    const task: CoverTask = { path, format, limits: this.limits, ...size };
+    const cover = await this.run<PageData & CoverRef>('cover', task, path, { signal, timeoutMs });
+    return { ...cover, data: asBuffer(cover.data) };
+  }
+
+  hash(path: string, options: TaskOptions = {}): Promise<string> {
+    const task: HashTask = { path };
+    return this.run<string>('hash', task, path, options);
+  }
+
+  async destroy(): Promise<void> {
+    await this.pool.destroy();
+  }
+}

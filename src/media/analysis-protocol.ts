@@ -1,0 +1,35 @@
+import type { AnalyzeOptions } from './analyze.js';
+import type { MediaErrorKind } from './errors.js';
+import type { MediaLimits } from './limits.js';
+import type { RenderPageOptions } from './render-page.js';
+import type { BookFormat } from './types.js';
+
+/** Messages between the analysis pool and its workers; everything here survives structured cloning. */
+export interface AnalyzeTask {
+  path: string;
+  options: Omit<AnalyzeOptions, 'signal'>;
+}
+
+export interface PageTask {
+  path: string;
+  format?: BookFormat;
+  pageNumber: number;
+  knownPages?: string[];
+  limits?: Partial<MediaLimits>;
+  render: Omit<RenderPageOptions, 'signal'>;
+}
+
+export interface CoverTask {
+  path: string;
+  format?: BookFormat;
+  limits?: Partial<MediaLimits>;
+  width?: number;
+  height?: number;
+}
+
+export interface HashTask {
+  path: string;
+}
+
+/** Errors cross the thread boundary as data: a thrown MediaError would arrive without its kind. */
+export type WorkerResult<T> = { ok: true; value: T } | { ok: false; kind: MediaErrorKind; message: string };

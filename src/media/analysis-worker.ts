@@ -1,0 +1,42 @@
+/**
+ * Worker-thread side of the analysis pool. Each export is a task piscina can run by name. A hostile file can
+ * only exhaust or hang this thread; the pool replaces it.
+ */
+import { analyzeFile } from './analyze.js';
+import type { AnalyzeTask, CoverTask, HashTask, PageTask, WorkerResult } from './analysis-protocol.js';
+import { asMediaError } from './errors.js';
+import { hashFile } from './hash.js';
+import { withBook } from './open-book.js';
+import { getCover, renderPage } from './render-page.js';
+import type { BookAnalysis, CoverRef, PageData } from './types.js';
+
+async function settle<T>(work: () => Promise<T>): Promise<WorkerResult<T>> {
+  try {
+    return { ok: true, value: await work() };
+  } catch (err) {
+    const error = asMediaError(err, 'corrupt', 'analysis');
+    return { ok: false, kind: error.kind, message: error.message };
+  }
+}
+
+export function analyze(task: AnalyzeTask): Promise<WorkerResult<BookAnalysis>> {
+  return settle(() => analyzeFile(task.path, task.options));
+}
+
+export function page(task: PageTask): Promise<WorkerResult<PageData>> {
+  return settle(() =>
+    withBook(task.path, task.format, { limits: task.limits, knownPages: task.knownPages }, (reader) =>
+      renderPage(reader, task.pageNumber, task.render),
+    ),
+  );
+}
+
+export function cover(task: CoverTask): Promise<WorkerResult<PageData & CoverRef>> {
+  return settle(() => getCover(task.path, task.format, task));
+}
+
+export function hash(task: HashTask): Promise<WorkerResult<string>> {
+  return settle(() => hashFile(task.path));
+}
+
+export default analyze;

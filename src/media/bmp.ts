@@ -1,0 +1,41 @@
+import { createCanvas, loadImage } from '@napi-rs/canvas';
+import { MediaError } from './errors.js';
+
+/**
+ * BMP is a page format sharp (libvips) does not load; Skia in @napi-rs/canvas does. The header holds the size
+ * at fixed offsets, which lets the pixel limit be checked before anything is decoded.
+ */
+export function bmpDimensions(head: Buffer): { width: number; height: number } | null {
+  if (head.length < 26 || head.toString('latin1', 0, 2) !== 'BM') return null;
+  const headerSize = head.readUInt32LE(14);
+  if (headerSize === 12) return { width: head.readUInt16LE(18), height: head.readUInt16LE(20) };
+  if (headerSize < 40) return null;
+  // A negative height marks a top-down bitmap.
+  return { width: Math.abs(head.readInt32LE(18)), height: Math.abs(head.readInt32LE(22)) };
+}
+
+export interface RawImage {
+  data: Buffer;
+  width: number;
+  height: number;
+  channels: 4;
+}
+
+export async function decodeBmp(input: Buffer, maxPixels: number): Promise<RawImage> {
+  const size = bmpDimensions(input);
+  if (!size || size.width === 0 || size.height === 0) throw new MediaError('corrupt', 'BMP header is damaged');
+  if (size.width * size.height > maxPixels) {
+    throw new MediaError('too_large', `image of ${size.width}×${size.height} pixels exceeds the limit of ${maxPixels}`);
+  }
+  let image: Awaited<ReturnType<typeof loadImage>>;
+  try {
+    image = await loadImage(input);
+  } catch (err) {
+    throw new MediaError('corrupt', 'BMP image cannot be decoded', { cause: err });
+  }
+  const canvas = createCanvas(image.width, image.height);
+  const context = canvas.getContext('2d');
+  context.drawImage(image, 0, 0);
+  const pixels = context.getImageData(0, 0, image.width, image.height).data;
+  return { data: Buffer.from(pixels.buffer, pixels.byteOffset, pixels.byteLength), width: image.width, height: image.height, channels: 4 };
+}

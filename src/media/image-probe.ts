@@ -1,0 +1,39 @@
+import sharp from 'sharp';
+import { bmpDimensions } from './bmp.js';
+import { sniffImageType } from './image-types.js';
+
+export interface ImageHeader {
+  mediaType: string | null;
+  width: number;
+  height: number;
+}
+
+/** Bytes enough for the header of nearly every JPEG and PNG; other formats fall back to the whole image. */
+export const PROBE_HEAD_BYTES = 64 * 1024;
+
+/** Netpbm header: magic, then width and height as ASCII, with `#` comments allowed between tokens. */
+function netpbmDimensions(head: Buffer): { width: number; height: number } | null {
+  const text = head.toString('latin1', 0, Math.min(head.length, 512)).replace(/#[^\n]*\n/g, ' ');
+  const match = /^P[1-6]\s+(\d+)\s+(\d+)/.exec(text);
+  return match ? { width: Number(match[1]), height: Number(match[2]) } : null;
+}
+
+/**
+ * Width and height as displayed (EXIF orientation applied), from the header only: nothing is decoded.
+ * Returns null when the bytes are not a readable image (or are a prefix too short to tell).
+ */
+export async function probeImage(bytes: Buffer): Promise<ImageHeader | null> {
+  const mediaType = sniffImageType(bytes);
+  if (mediaType === 'image/bmp' || mediaType === 'image/x-portable-anymap') {
+    const size = mediaType === 'image/bmp' ? bmpDimensions(bytes) : netpbmDimensions(bytes);
+    return size ? { mediaType, ...size } : null;
+  }
+  try {
+    const meta = await sharp(bytes, { limitInputPixels: false }).metadata();
+    const { width, height } = meta.autoOrient ?? meta;
+    if (!width || !height) return null;
+    return { mediaType, width, height };
+  } catch {
+    return null;
+  }
+}

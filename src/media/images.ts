@@ -1,0 +1,96 @@
+import sharp from 'sharp';
+import type { Sharp } from 'sharp';
+import { decodeBmp } from './bmp.js';
+import { MediaError, errorMessage } from './errors.js';
+import { sniffImageType } from './image-types.js';
+import { DEFAULT_LIMITS } from './limits.js';
+import type { ImageFormat, PageData } from './types.js';
+
+export interface ResizeOptions {
+  /** Maximum width; the aspect ratio is kept and images are never enlarged. */
+  width?: number;
+  /** Maximum height. */
+  height?: number;
+  /** Output format; by default the input's own when browsers show it, PNG or JPEG otherwise. */
+  format?: ImageFormat;
+  /** 1-100, for JPEG and WebP. */
+  quality?: number;
+  /** Refuse images with more pixels than this (pixel bombs). */
+  maxInputPixels?: number;
+  /** Give up after this many seconds of libvips work. */
+  timeoutSeconds?: number;
+}
+
+export const MEDIA_TYPE_BY_FORMAT: Record<ImageFormat, string> = {
+  jpeg: 'image/jpeg',
+  png: 'image/png',
+  webp: 'image/webp',
+};
+
+const DEFAULT_OUTPUT_BY_INPUT: Record<string, ImageFormat> = {
+  'image/jpeg': 'jpeg',
+  'image/png': 'png',
+  'image/webp': 'webp',
+  'image/gif': 'png',
+  'image/bmp': 'png',
+  'image/avif': 'jpeg',
+};
+
+export function formatFromMediaType(mediaType: string): ImageFormat | null {
+  const entry = Object.entries(MEDIA_TYPE_BY_FORMAT).find(([, type]) => type === mediaType);
+  return entry ? (entry[0] as ImageFormat) : null;
+}
+
+/** Translates a sharp/libvips failure into the media error vocabulary. */
+export function imageError(err: unknown): MediaError {
+  if (err instanceof MediaError) return err;
+  const message = errorMessage(err);
+  if (/pixel limit/i.test(message)) return new MediaError('too_large', `image exceeds the pixel limit (${message})`, { cause: err });
+  if (/timeout/i.test(message)) return new MediaError('timeout', `image processing timed out (${message})`, { cause: err });
+  if (/unsupported image format/i.test(message)) return new MediaError('unsupported', 'unsupported image format', { cause: err });
+  return new MediaError('corrupt', `image cannot be decoded (${message})`, { cause: err });
+}
+
+async function loadPipeline(input: Buffer, maxPixels: number): Promise<Sharp> {
+  // sharp reads only the first frame of an animated GIF or WebP unless asked for more: that is the page.
+  if (sniffImageType(input) === 'image/bmp') {
+    const raw = await decodeBmp(input, maxPixels);
+    return sharp(raw.data, { raw: { width: raw.width, height: raw.height, channels: raw.channels } });
+  }
+  return sharp(input, { limitInputPixels: maxPixels, failOn: 'error' });
+}
+
+/** Resize to fit inside width × height (either optional), apply EXIF orientation, and encode. */
+export async function resizeImage(input: Buffer, options: ResizeOptions = {}): Promise<PageData> {
+  const maxPixels = options.maxInputPixels ?? DEFAULT_LIMITS.maxInputPixels;
+  const inputType = sniffImageType(input);
+  const format = options.format ?? (inputType ? DEFAULT_OUTPUT_BY_INPUT[inputType] : undefined) ?? 'png';
+  try {
+    let pipeline = (await loadPipeline(input, maxPixels)).autoOrient();
+    if (options.timeoutSeconds) pipeline = pipeline.timeout({ seconds: options.timeoutSeconds });
+    if (options.width || options.height) {
+      pipeline = pipeline.resize({
+        width: options.width,
+        height: options.height,
+        fit: 'inside',
+        withoutEnlargement: true,
+      });
+    }
+    const quality = options.quality;
+    switch (format) {
+      case 'jpeg':
+        // JPEG has no alpha: flatten on white, as a page on paper.
+        pipeline = pipeline.flatten({ background: '#ffffff' }).jpeg({ quality: quality ?? 85, mozjpeg: false });
+        break;
+      case 'png':
+        pipeline = pipeline.png({ compressionLevel: 6 });
+        break;
+      case 'webp':
+        pipeline = pipeline.webp({ quality: quality ?? 82 });
+        break;
+    }
+    return { data: await pipeline.toBuffer(), mediaType: MEDIA_TYPE_BY_FORMAT[format] };
+  } catch (err) {
+    throw imageError(err);
+  }
+}

@@ -1,0 +1,100 @@
+import { XMLParser } from 'fast-xml-parser';
+import { MediaError, errorMessage } from './errors.js';
+
+/**
+ * Safe XML for metadata documents from untrusted books. Entity processing is off (no billion laughs, no XXE);
+ * the DOCTYPE is cut out before parsing since no metadata format needs one and the parser rejects external
+ * entity declarations outright. The five predefined entities and numeric references are decoded afterwards by
+ * `decodeXmlText`, which never expands anything user-defined.
+ */
+export type XmlNode = Record<string, unknown>;
+
+const DOCTYPE = /<!DOCTYPE(?:[^[>]|\[[\s\S]*?\])*>/gi;
+
+const parser = new XMLParser({
+  processEntities: false,
+  htmlEntities: false,
+  ignoreAttributes: false,
+  attributeNamePrefix: '@_',
+  removeNSPrefix: true,
+  parseTagValue: false,
+  parseAttributeValue: false,
+  trimValues: true,
+  ignoreDeclaration: true,
+  ignorePiTags: true,
+});
+
+export function parseXml(text: string, what: string): XmlNode {
+  try {
+    const parsed: unknown = parser.parse(text.replace(DOCTYPE, ''));
+    if (parsed && typeof parsed === 'object') return parsed as XmlNode;
+  } catch (err) {
+    throw new MediaError('corrupt', `${what} is not well-formed XML (${errorMessage(err)})`, { cause: err });
+  }
+  throw new MediaError('corrupt', `${what} is empty`);
+}
+
+const PREDEFINED: Record<string, string> = { amp: '&', lt: '<', gt: '>', quot: '"', apos: "'" };
+
+export function decodeXmlText(text: string): string {
+  return text.replace(/&(#x[0-9a-f]+|#[0-9]+|amp|lt|gt|quot|apos);/gi, (whole, ref: string) => {
+    if (ref.startsWith('#')) {
+      const code = ref[1] === 'x' || ref[1] === 'X' ? parseInt(ref.slice(2), 16) : parseInt(ref.slice(1), 10);
+      return code > 0 && code <= 0x10ffff ? String.fromCodePoint(code) : whole;
+    }
+    return PREDEFINED[ref.toLowerCase()] ?? whole;
+  });
+}
+
+export function isNode(value: unknown): value is XmlNode {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+/** Children of `node` named `name`, always as an array (the parser gives one child as a bare value). */
+export function childrenOf(node: unknown, name: string): unknown[] {
+  if (!isNode(node)) return [];
+  const value = node[name];
+  if (value === undefined) return [];
+  return Array.isArray(value) ? value : [value];
+}
+
+/** Text content of an element value, decoded and trimmed; null when empty. */
+export function textOf(value: unknown): string | null {
+  if (Array.isArray(value)) {
+    for (const item of value as unknown[]) {
+      const text = textOf(item);
+      if (text !== null) return text;
+    }
+    return null;
+  }
+  let raw: unknown = value;
+  if (isNode(value)) raw = value['#text'];
+  if (typeof raw === 'number' || typeof raw === 'boolean') raw = String(raw);
+  if (typeof raw !== 'string') return null;
+  const text = decodeXmlText(raw).trim();
+  return text === '' ? null : text;
+}
+
+/** Text of the first child named `name`. */
+export function childText(node: unknown, name: string): string | null {
+  for (const child of childrenOf(node, name)) {
+    const text = textOf(child);
+    if (text !== null) return text;
+  }
+  return null;
+}
+
+export function attrOf(node: unknown, name: string): string | null {
+  if (!isNode(node)) return null;
+  const value = node[`@_${name}`];
+  return typeof value === 'string' ? decodeXmlText(value).trim() : null;
+}
+
+/** Case-insensitive lookup of a child element, for producers that write `<series>` instead of `<Series>`. */
+export function childCaseless(node: unknown, name: string): unknown {
+  if (!isNode(node)) return undefined;
+  if (name in node) return node[name];
+  const lower = name.toLowerCase();
+  const key = Object.keys(node).find((k) => k.toLowerCase() === lower);
+  return key === undefined ? undefined : node[key];
+}

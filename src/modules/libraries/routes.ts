@@ -1,0 +1,117 @@
+import { z } from 'zod';
+import { ErrorBody } from '../../http/errors.js';
+import { pageRequest, PaginationQuery, paginated, toPage } from '../../http/pagination.js';
+import { IdParams } from '../../http/params.js';
+import type { App } from '../../http/types.js';
+import { LibraryCreate, LibraryPatch, LibraryReplace, LibraryView, PurgeResult } from './schemas.js';
+import type { LibraryService } from './service.js';
+
+const tags = ['libraries'];
+const errors = { 400: ErrorBody, 404: ErrorBody };
+
+export function registerLibraryRoutes(app: App, libraries: LibraryService): void {
+  app.route({
+    method: 'GET',
+    url: '/libraries',
+    config: { permission: 'libraries-read' },
+    schema: { summary: 'List libraries', tags, querystring: PaginationQuery, response: { 200: paginated(LibraryView) } },
+    handler: async (req) => {
+      const page = pageRequest(req.query);
+      const { total, data } = await libraries.list(page.offset, page.pageSize);
+      return toPage(req.url, page, total, data);
+    },
+  });
+
+  app.route({
+    method: 'POST',
+    url: '/libraries',
+    config: { permission: 'libraries-write' },
+    schema: {
+      summary: 'Create a library',
+      description: 'The path must be absolute, an existing readable directory, and must not overlap another library (identical or nested: 409).',
+      tags,
+      body: LibraryCreate,
+      response: { 201: LibraryView, 400: ErrorBody, 409: ErrorBody },
+    },
+    handler: async (req, reply) => reply.code(201).send(await libraries.create(req.body)),
+  });
+
+  app.route({
+    method: 'GET',
+    url: '/libraries/:id',
+    config: { permission: 'libraries-read' },
+    schema: { summary: 'Library details', tags, params: IdParams, response: { 200: LibraryView, ...errors } },
+    handler: (req) => libraries.get(req.params.id),
+  });
+
+  app.route({
+    method: 'PUT',
+    url: '/libraries/:id',
+    config: { permission: 'libraries-write' },
+    schema: {
+      summary: 'Update a library',
+      description: 'name and path are required; scanning_config fields that are sent replace the stored ones.',
+      tags,
+      params: IdParams,
+      body: LibraryReplace,
+      response: { 200: LibraryView, 409: ErrorBody, ...errors },
+    },
+    handler: (req) => libraries.replace(req.params.id, req.body),
+  });
+
+  app.route({
+    method: 'PATCH',
+    url: '/libraries/:id',
+    config: { permission: 'libraries-write' },
+    schema: { summary: 'Partially update a library', tags, params: IdParams, body: LibraryPatch, response: { 200: LibraryView, 409: ErrorBody, ...errors } },
+    handler: (req) => libraries.patch(req.params.id, req.body),
+  });
+
+  app.route({
+    method: 'DELETE',
+    url: '/libraries/:id',
+    config: { permission: 'libraries-delete' },
+    schema: {
+      summary: 'Delete a library',
+      description: "Cancels its running scan and removes its series, books and users' current progress in them; reading statistics are kept.",
+      tags,
+      params: IdParams,
+      response: { 204: z.null().describe('Deleted'), ...errors },
+    },
+    handler: async (req, reply) => {
+      await libraries.delete(req.params.id);
+      return reply.code(204).send(null);
+    },
+  });
+
+  app.route({
+    method: 'DELETE',
+    url: '/libraries/:id/purge-deleted',
+    config: { permission: 'libraries-delete' },
+    schema: {
+      summary: 'Purge soft-deleted books',
+      description: "Permanently removes the library's soft-deleted books (and users' current progress in them) and the soft-deleted series left without books. Statistics are kept.",
+      tags,
+      params: IdParams,
+      response: { 200: PurgeResult, ...errors },
+    },
+    handler: (req) => libraries.purgeDeleted(req.params.id),
+  });
+
+  app.route({
+    method: 'GET',
+    url: '/libraries/:id/thumbnail',
+    config: { permission: 'libraries-read' },
+    schema: {
+      summary: 'Library cover image',
+      description: 'The cover of the most recently added series; a generated image (SVG) when the library has none.',
+      tags,
+      params: IdParams,
+      response: { 200: z.any().describe('Image bytes'), ...errors },
+    },
+    handler: async (req, reply) => {
+      const image = await libraries.thumbnail(req.params.id);
+      return reply.header('content-type', image.mediaType).header('cache-control', 'private, max-age=60').send(image.data);
+    },
+  });
+}

@@ -1,0 +1,88 @@
+import { z } from 'zod';
+
+/** Renames camelCase keys of a request object to snake_case (requests accept both spellings; snake_case wins). */
+export function snakeCaseKeys(value: unknown): unknown {
+  if (!value || typeof value !== 'object' || Array.isArray(value)) return value;
+  const out: Record<string, unknown> = {};
+  const entries = Object.entries(value as Record<string, unknown>);
+  for (const [key, v] of entries) {
+    const snake = key.replace(/[A-Z]/g, (c) => `_${c.toLowerCase()}`);
+    if (snake !== key && Object.prototype.hasOwnProperty.call(value, snake)) continue;
+    out[snake] = v;
+  }
+  return out;
+}
+
+const withSnakeKeys = <T extends z.ZodType>(schema: T) => z.preprocess(snakeCaseKeys, schema);
+
+export const ScanMode = z.enum(['normal', 'deep']).meta({ id: 'ScanMode', description: '`normal` processes new or changed files only; `deep` re-processes every file.' });
+
+export const ScanningConfig = z
+  .object({
+    enabled: z.boolean().describe('Turns on automatic scanning on `cron_schedule`.'),
+    cron_schedule: z.string().nullable().describe('Cron expression with five fields (minute hour day-of-month month day-of-week).'),
+    default_mode: ScanMode,
+    scan_on_start: z.boolean().describe('Scan when the server starts.'),
+  })
+  .meta({ id: 'ScanningConfig' });
+export type ScanningConfig = z.infer<typeof ScanningConfig>;
+
+export const DEFAULT_SCANNING_CONFIG: ScanningConfig = { enabled: false, cron_schedule: null, default_mode: 'normal', scan_on_start: false };
+
+export const ScanningConfigInput = withSnakeKeys(
+  z.strictObject({
+    enabled: z.boolean().optional(),
+    cron_schedule: z.string().max(200).nullable().optional(),
+    default_mode: ScanMode.optional(),
+    scan_on_start: z.boolean().optional(),
+  }),
+).meta({ id: 'ScanningConfigUpdate', description: 'Any subset of the scanning configuration; omitted fields keep their value (or default).' });
+export type ScanningConfigInput = z.infer<typeof ScanningConfigInput>;
+
+export const LibraryView = z
+  .object({
+    id: z.uuid(),
+    name: z.string(),
+    path: z.string().describe('Absolute path of the library folder on the server.'),
+    scanning_config: ScanningConfig,
+    series_count: z.number().int().describe('Series present in the library.'),
+    book_count: z.number().int().describe('Books present in the library.'),
+    last_scanned_at: z.string().nullable().describe('When the last scan finished successfully.'),
+    created_at: z.string(),
+    updated_at: z.string(),
+  })
+  .meta({ id: 'Library' });
+export type LibraryView = z.infer<typeof LibraryView>;
+
+const name = z.string().trim().min(1, 'must not be empty').max(200);
+const path = z.string().min(1, 'must not be empty').max(4096);
+
+export const LibraryCreate = withSnakeKeys(
+  z.object({
+    name,
+    path,
+    scanning_config: ScanningConfigInput.optional(),
+  }),
+).meta({ id: 'LibraryCreate' });
+export type LibraryCreate = z.infer<typeof LibraryCreate>;
+
+/** PUT: name and path are required, like create; an omitted scanning_config keeps the current one. */
+export const LibraryReplace = LibraryCreate;
+
+export const LibraryPatch = withSnakeKeys(
+  z.object({
+    name: name.optional(),
+    path: path.optional(),
+    scanning_config: ScanningConfigInput.optional(),
+  }),
+).meta({ id: 'LibraryPatch' });
+export type LibraryPatch = z.infer<typeof LibraryPatch>;
+
+export const PurgeResult = z
+  .object({
+    library_id: z.uuid(),
+    books_purged: z.number().int(),
+    series_purged: z.number().int(),
+  })
+  .meta({ id: 'PurgeResult' });
+export type PurgeResult = z.infer<typeof PurgeResult>;

@@ -1,0 +1,122 @@
+import type { ScanCounters, ScanMode } from '../../events/types.js';
+import { conflict, notFound } from '../../http/errors.js';
+import type { TaskQueue, TaskRow } from '../../tasks/queue.js';
+import type { TaskWorker } from '../../tasks/worker.js';
+import type { ScanRepository } from '../../scanner/repository.js';
+import type { LibraryRepository } from '../libraries/repository.js';
+import { parseScanningConfig, type LibraryScanControl } from '../libraries/service.js';
+import { cancelTask } from '../tasks/service.js';
+import { taskView, type TaskView } from '../tasks/schemas.js';
+import type { ScanStatusView } from './schemas.js';
+
+export const SCAN_TASK = 'scan_library';
+export const scanKey = (libraryId: string) => `${SCAN_TASK}:${libraryId}`;
+
+const ZERO: ScanCounters = {
+  files_discovered: 0,
+  files_processed: 0,
+  series_created: 0,
+  books_added: 0,
+  books_updated: 0,
+  books_deleted: 0,
+  books_restored: 0,
+  errors: 0,
+};
+
+function parse(text: string | null): Record<string, unknown> {
+  try {
+    return text ? (JSON.parse(text) as Record<string, unknown>) : {};
+  } catch {
+    return {};
+  }
+}
+
+export function scanStatusOf(libraryId: string, task: TaskRow | undefined): ScanStatusView {
+  if (!task) {
+    return { library_id: libraryId, state: 'idle', task_id: null, mode: null, started_at: null, finished_at: null, error: null, counters: { ...ZERO }, progress: { current: 0, total: 0, message: '' } };
+  }
+  const result = parse(task.result);
+  const payload = parse(task.payload);
+  const counters = Object.fromEntries(Object.keys(ZERO).map((k) => [k, typeof result[k] === 'number' ? (result[k] as number) : 0])) as unknown as ScanCounters;
+  return {
+    library_id: libraryId,
+    state: task.status,
+    task_id: task.id,
+    mode: payload.mode === 'deep' ? 'deep' : 'normal',
+    started_at: task.started_at,
+    finished_at: task.finished_at,
+    error: task.error,
+    counters,
+    progress: { current: task.progress_current, total: task.progress_total, message: task.progress_message ?? '' },
+  };
+}
+
+/**
+ * Scan control: one scan per library at a time (a second request while one is pending or running returns
+ * that task, with 202 like the first); status from the latest scan task; cancel aborts the running scan.
+ * Also queues re-analysis of books and series.
+ */
+export class ScanService implements LibraryScanControl {
+  constructor(
+    private readonly deps: { queue: TaskQueue; worker: TaskWorker; libraries: LibraryRepository; catalog: ScanRepository },
+  ) {}
+
+  async requestScan(libraryId: string, mode: ScanMode | undefined, reason: string): Promise<{ task: TaskView; created: boolean }> {
+    const library = await this.deps.libraries.get(libraryId);
+    if (!library) throw notFound('Library');
+    const effective = mode ?? parseScanningConfig(library.scanning_config).default_mode ?? 'normal';
+    const { task, created } = await this.deps.queue.enqueue({
+      type: SCAN_TASK,
+      libraryId,
+      payload: { mode: effective, reason },
+      activeKey: scanKey(libraryId),
+      priority: 10,
+    });
+    return { task: taskView(task), created };
+  }
+
+  async status(libraryId: string): Promise<ScanStatusView> {
+    if (!(await this.deps.libraries.get(libraryId))) throw notFound('Library');
+    return scanStatusOf(libraryId, await this.deps.queue.latestForLibrary(SCAN_TASK, libraryId));
+  }
+
+  /** Cancels the library's pending or running scan; 409 when there is none. */
+  async cancel(libraryId: string): Promise<ScanStatusView> {
+    if (!(await this.deps.libraries.get(libraryId))) throw notFound('Library');
+    const active = await this.deps.queue.findActiveByKey(scanKey(libraryId));
+    if (!active) throw conflict('No scan of this library is pending or running');
+    const row = await cancelTask(this.deps.queue, this.deps.worker, active.id);
+    return scanStatusOf(libraryId, row ?? active);
+  }
+
+  async active(): Promise<ScanStatusView[]> {
+    const tasks = await this.deps.queue.active(SCAN_TASK);
+    return tasks.map((t) => scanStatusOf(t.library_id ?? '', t));
+  }
+
+  async cancelLibraryScans(libraryId: string): Promise<void> {
+    for (const task of await this.deps.queue.active(undefined, libraryId)) {
+      await cancelTask(this.deps.queue, this.deps.worker, task.id);
+    }
+  }
+
+  async analyzeBook(bookId: string): Promise<TaskView> {
+    const book = await this.deps.catalog.book(bookId);
+    if (!book || book.deleted_at !== null) throw notFound('Book');
+    const { task } = await this.deps.queue.enqueue({ type: 'analyze_book', libraryId: book.library_id, targetId: book.id, payload: { book_id: book.id }, activeKey: `analyze_book:${book.id}` });
+    return taskView(task);
+  }
+
+  async analyzeSeries(seriesId: string): Promise<TaskView> {
+    const series = await this.deps.catalog.series(seriesId);
+    if (!series || series.deleted_at !== null) throw notFound('Series');
+    const { task } = await this.deps.queue.enqueue({
+      type: 'analyze_series',
+      libraryId: series.library_id,
+      targetId: series.id,
+      payload: { series_id: series.id },
+      activeKey: `analyze_series:${series.id}`,
+    });
+    return taskView(task);
+  }
+}

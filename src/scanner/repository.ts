@@ -1,0 +1,157 @@
+import type { Insertable, Selectable, Updateable } from 'kysely';
+import type { Database } from '../db/connection.js';
+import type { BooksTable, LibrariesTable, SeriesTable } from '../db/tables/catalog.js';
+
+export type BookInsert = Insertable<BooksTable>;
+export type SeriesInsert = Insertable<SeriesTable>;
+export type SeriesRow = Selectable<SeriesTable>;
+
+/** What a scan compares the folder against: one light row per book of the library, present or soft-deleted. */
+export interface BookIndexRow {
+  id: string;
+  path: string;
+  size: number;
+  mtime_ms: number;
+  hash: string | null;
+  series_id: string;
+  deleted_at: string | null;
+  analysis_error: string | null;
+}
+
+export interface SeriesIndexRow {
+  id: string;
+  path: string;
+  name: string;
+  deleted_at: string | null;
+}
+
+export interface BookForSeries {
+  series_id: string;
+  path: string;
+  metadata: string;
+  number_sort: number | null;
+  size: number;
+  page_count: number;
+}
+
+export interface CatalogBatch {
+  newSeries: SeriesInsert[];
+  restoreSeries: string[];
+  insertBooks: BookInsert[];
+  updateBooks: { id: string; changes: Updateable<BooksTable> }[];
+}
+
+const INSERT_CHUNK = 100;
+const IN_CHUNK = 500;
+
+function chunks<T>(items: readonly T[], size: number): T[][] {
+  const out: T[][] = [];
+  for (let i = 0; i < items.length; i += size) out.push(items.slice(i, i + size));
+  return out;
+}
+
+/** The scanner's SQL: reads the library's current state, writes batches of changes in transactions. */
+export class ScanRepository {
+  constructor(private readonly database: Database) {}
+
+  private get db() {
+    return this.database.db;
+  }
+
+  library(id: string): Promise<Selectable<LibrariesTable> | undefined> {
+    return this.db.selectFrom('libraries').selectAll().where('id', '=', id).executeTakeFirst();
+  }
+
+  async bookIndex(libraryId: string): Promise<BookIndexRow[]> {
+    const rows = await this.db
+      .selectFrom('books')
+      .select(['id', 'path', 'size', 'mtime_ms', 'hash', 'series_id', 'deleted_at', 'analysis_error'])
+      .where('library_id', '=', libraryId)
+      .execute();
+    return rows.map((r) => ({ ...r, size: Number(r.size), mtime_ms: Number(r.mtime_ms) }));
+  }
+
+  seriesIndex(libraryId: string): Promise<SeriesIndexRow[]> {
+    return this.db.selectFrom('series').select(['id', 'path', 'name', 'deleted_at']).where('library_id', '=', libraryId).execute();
+  }
+
+  /** Applies one batch of scan results atomically: a cancelled or killed scan leaves whole batches only. */
+  async applyBatch(batch: CatalogBatch, now: string): Promise<void> {
+    await this.db.transaction().execute(async (trx) => {
+      for (const part of chunks(batch.newSeries, INSERT_CHUNK)) await trx.insertInto('series').values(part).execute();
+      for (const part of chunks(batch.restoreSeries, IN_CHUNK)) {
+        await trx.updateTable('series').set({ deleted_at: null, updated_at: now }).where('id', 'in', part).execute();
+      }
+      for (const part of chunks(batch.insertBooks, INSERT_CHUNK)) await trx.insertInto('books').values(part).execute();
+      for (const { id, changes } of batch.updateBooks) await trx.updateTable('books').set(changes).where('id', '=', id).execute();
+    });
+  }
+
+  /** Current values of the given columns, to skip updates that change nothing (deep scans). */
+  async currentBookValues(ids: readonly string[]): Promise<Map<string, Record<string, unknown>>> {
+    const out = new Map<string, Record<string, unknown>>();
+    for (const part of chunks(ids, IN_CHUNK)) {
+      const rows = await this.db.selectFrom('books').selectAll().where('id', 'in', part).execute();
+      for (const r of rows) out.set(r.id, { ...r, size: Number(r.size), mtime_ms: Number(r.mtime_ms), number_sort: r.number_sort === null ? null : Number(r.number_sort) });
+    }
+    return out;
+  }
+
+  async softDeleteBooks(ids: readonly string[], now: string): Promise<void> {
+    await this.db.transaction().execute(async (trx) => {
+      for (const part of chunks(ids, IN_CHUNK)) {
+        await trx.updateTable('books').set({ deleted_at: now, updated_at: now }).where('id', 'in', part).where('deleted_at', 'is', null).execute();
+      }
+    });
+  }
+
+  async presentBooksOfSeries(seriesIds: readonly string[]): Promise<BookForSeries[]> {
+    const out: BookForSeries[] = [];
+    for (const part of chunks(seriesIds, IN_CHUNK)) {
+      const rows = await this.db
+        .selectFrom('books')
+        .select(['series_id', 'path', 'metadata', 'number_sort', 'size', 'page_count'])
+        .where('series_id', 'in', part)
+        .where('deleted_at', 'is', null)
+        .execute();
+      for (const r of rows) out.push({ ...r, size: Number(r.size), number_sort: r.number_sort === null ? null : Number(r.number_sort) });
+    }
+    return out;
+  }
+
+  async seriesRows(ids: readonly string[]): Promise<SeriesRow[]> {
+    const out: SeriesRow[] = [];
+    for (const part of chunks(ids, IN_CHUNK)) out.push(...(await this.db.selectFrom('series').selectAll().where('id', 'in', part).execute()));
+    return out.map((r) => ({ ...r, total_size: Number(r.total_size) }));
+  }
+
+  async updateSeries(updates: readonly { id: string; changes: Updateable<SeriesTable> }[]): Promise<void> {
+    if (updates.length === 0) return;
+    await this.db.transaction().execute(async (trx) => {
+      for (const { id, changes } of updates) await trx.updateTable('series').set(changes).where('id', '=', id).execute();
+    });
+  }
+
+  async markScanned(libraryId: string, at: string): Promise<void> {
+    await this.db.updateTable('libraries').set({ last_scanned_at: at }).where('id', '=', libraryId).execute();
+  }
+
+  /** Books to re-analyse (analyze_book / analyze_series tasks). */
+  booksById(ids: readonly string[]): Promise<Selectable<BooksTable>[]> {
+    if (ids.length === 0) return Promise.resolve([]);
+    return this.db.selectFrom('books').selectAll().where('id', 'in', [...ids]).execute();
+  }
+
+  async presentBookIdsOfSeries(seriesId: string): Promise<string[]> {
+    const rows = await this.db.selectFrom('books').select('id').where('series_id', '=', seriesId).where('deleted_at', 'is', null).execute();
+    return rows.map((r) => r.id);
+  }
+
+  book(id: string): Promise<Selectable<BooksTable> | undefined> {
+    return this.db.selectFrom('books').selectAll().where('id', '=', id).executeTakeFirst();
+  }
+
+  series(id: string): Promise<SeriesRow | undefined> {
+    return this.db.selectFrom('series').selectAll().where('id', '=', id).executeTakeFirst();
+  }
+}

@@ -1,0 +1,274 @@
+import { randomUUID } from 'node:crypto';
+import type { FastifyBaseLogger } from 'fastify';
+import type { EventBus } from '../events/bus.js';
+import type { TaskProgressUpdate, TaskQueue, TaskRow } from './queue.js';
+
+export interface TaskContext {
+  task: TaskRow;
+  /** The parsed payload. */
+  payload: unknown;
+  /** Aborted when the task is cancelled or the worker stops: handlers pass it to everything long. */
+  signal: AbortSignal;
+  /** Reports progress (stored at most every `progressWriteMs`, published to the bus every time). */
+  progress(update: TaskProgressUpdate): void;
+}
+
+/** Does the work of one task type; the resolved value becomes the task's `result`. */
+export type TaskHandler = (ctx: TaskContext) => Promise<unknown>;
+
+export interface WorkerOptions {
+  concurrency: number;
+  pollIntervalMs: number;
+  /** How often this worker says it is alive and checks for cancel requests of its tasks. */
+  heartbeatMs?: number;
+  /** A running task whose heartbeat is older than this belongs to a dead process. */
+  staleAfterMs?: number;
+  /** At start, take back every running task (SQLite: one process owns the database). */
+  recoverAllOnStart?: boolean;
+  progressWriteMs?: number;
+  logger?: FastifyBaseLogger;
+}
+
+interface RunningTask {
+  task: TaskRow;
+  controller: AbortController;
+  done: Promise<void>;
+}
+
+/** The error a handler throws (or the signal reason) when it stopped because of a cancel. */
+export class TaskCancelledError extends Error {
+  constructor() {
+    super('Task cancelled');
+    this.name = 'AbortError';
+  }
+}
+
+/**
+ * Runs queued tasks with bounded concurrency using the handlers registered for their types (the worker knows
+ * no feature: app.ts registers `scan_library` and the others). A task is cancelled by aborting its signal:
+ * locally at once through `cancelLocal`, from another process through the flag the heartbeat reads.
+ */
+export class TaskWorker {
+  readonly id = `worker-${randomUUID()}`;
+  private readonly handlers = new Map<string, TaskHandler>();
+  private readonly running = new Map<string, RunningTask>();
+  private started = false;
+  private stopping = false;
+  private pollTimer: NodeJS.Timeout | undefined;
+  private heartbeatTimer: NodeJS.Timeout | undefined;
+  private filling: Promise<void> | null = null;
+  private refill = false;
+  private beats = 0;
+  private unsubscribe: (() => void) | undefined;
+
+  constructor(
+    private readonly queue: TaskQueue,
+    private readonly bus: EventBus,
+    private readonly options: WorkerOptions,
+  ) {}
+
+  register(type: string, handler: TaskHandler): void {
+    this.handlers.set(type, handler);
+  }
+
+  types(): string[] {
+    return [...this.handlers.keys()];
+  }
+
+  isStarted(): boolean {
+    return this.started;
+  }
+
+  async start(): Promise<void> {
+    if (this.started) return;
+    this.started = true;
+    this.stopping = false;
+    await this.recover(this.options.recoverAllOnStart ?? false);
+    this.unsubscribe = this.queue.onEnqueue(() => this.wake());
+    const heartbeatMs = this.options.heartbeatMs ?? 1000;
+    this.heartbeatTimer = setInterval(() => void this.beat(), heartbeatMs);
+    this.heartbeatTimer.unref();
+    this.schedulePoll(0);
+  }
+
+  /** Aborts running tasks and waits for them to settle. */
+  async stop(): Promise<void> {
+    if (!this.started) return;
+    this.stopping = true;
+    this.unsubscribe?.();
+    clearTimeout(this.pollTimer);
+    clearInterval(this.heartbeatTimer);
+    for (const run of this.running.values()) run.controller.abort(new TaskCancelledError());
+    await Promise.allSettled([...this.running.values()].map((r) => r.done));
+    await this.filling?.catch(() => undefined);
+    this.started = false;
+  }
+
+  /** Looks for work now instead of at the next poll. */
+  wake(): void {
+    if (!this.started || this.stopping) return;
+    if (this.filling) {
+      this.refill = true;
+      return;
+    }
+    this.filling = this.fill()
+      .catch((err: unknown) => this.options.logger?.error({ err }, 'task worker: claiming failed'))
+      .finally(() => {
+        this.filling = null;
+        if (this.refill) {
+          this.refill = false;
+          this.wake();
+        }
+      });
+  }
+
+  /** Aborts a task this process runs; false when it runs elsewhere (the heartbeat will see the flag). */
+  cancelLocal(taskId: string): boolean {
+    const run = this.running.get(taskId);
+    if (!run) return false;
+    run.controller.abort(new TaskCancelledError());
+    return true;
+  }
+
+  /** Resolves when the task, if it runs here, has settled. */
+  async settled(taskId: string): Promise<void> {
+    await this.running.get(taskId)?.done;
+  }
+
+  runningIds(): string[] {
+    return [...this.running.keys()];
+  }
+
+  private schedulePoll(delay: number): void {
+    clearTimeout(this.pollTimer);
+    if (this.stopping) return;
+    this.pollTimer = setTimeout(() => {
+      this.wake();
+      this.schedulePoll(this.options.pollIntervalMs);
+    }, delay);
+    this.pollTimer.unref();
+  }
+
+  private async recover(everyRunning: boolean): Promise<void> {
+    const staleAfter = this.options.staleAfterMs ?? 30_000;
+    const recovered = await this.queue.recoverAbandoned({
+      staleBefore: new Date(Date.now() - staleAfter).toISOString(),
+      everyRunning,
+      exceptWorker: this.id,
+    });
+    for (const task of recovered) {
+      this.options.logger?.warn({ taskId: task.id, type: task.type, status: task.status }, 'recovered a task left running by a stopped process');
+      this.publish(task);
+    }
+  }
+
+  private async fill(): Promise<void> {
+    while (!this.stopping) {
+      const free = this.options.concurrency - this.running.size;
+      if (free <= 0) return;
+      const claimed = await this.queue.claim(this.id, this.types(), free);
+      if (claimed.length === 0) return;
+      for (const task of claimed) this.run(task);
+    }
+  }
+
+  private run(task: TaskRow): void {
+    const controller = new AbortController();
+    const handler = this.handlers.get(task.type);
+    const entry: RunningTask = { task, controller, done: Promise.resolve() };
+    this.running.set(task.id, entry);
+    entry.done = this.execute(task, handler, controller).finally(() => {
+      this.running.delete(task.id);
+      this.wake();
+    });
+    // A cancel asked between claim and start still counts.
+    if (task.cancel_requested) controller.abort(new TaskCancelledError());
+  }
+
+  private async execute(task: TaskRow, handler: TaskHandler | undefined, controller: AbortController): Promise<void> {
+    let last: TaskProgressUpdate = { current: task.progress_current, total: task.progress_total, message: task.progress_message };
+    let lastWrite = 0;
+    let pendingWrite: Promise<void> = Promise.resolve();
+    const writeEvery = this.options.progressWriteMs ?? 500;
+    this.publish(task);
+    const ctx: TaskContext = {
+      task,
+      payload: safeParse(task.payload),
+      signal: controller.signal,
+      progress: (update) => {
+        last = update;
+        this.publish({ ...task, status: 'running', progress_current: update.current, progress_total: update.total, progress_message: update.message ?? null });
+        const now = Date.now();
+        if (now - lastWrite >= writeEvery) {
+          lastWrite = now;
+          pendingWrite = pendingWrite
+            .then(() => this.queue.progress(task.id, this.id, update))
+            .catch((err: unknown) => this.options.logger?.warn({ err, taskId: task.id }, 'could not store task progress'));
+        }
+      },
+    };
+    let final: TaskRow | undefined;
+    try {
+      if (!handler) throw new Error(`No handler for task type ${task.type}`);
+      const result = await handler(ctx);
+      await pendingWrite;
+      final = await this.queue.finish(task.id, this.id, 'completed', { result: result ?? null, progress: completedProgress(last) });
+    } catch (err) {
+      await pendingWrite;
+      const cancelled = controller.signal.aborted;
+      if (cancelled) {
+        // Stopping the process is not a cancel: the task goes back to the queue for the next start.
+        final = this.stopping && !(await this.cancelWasAsked(task.id))
+          ? await this.queue.release(task.id, this.id)
+          : await this.queue.finish(task.id, this.id, 'cancelled', { progress: last, ...liveDetails(last) });
+      } else {
+        const message = err instanceof Error ? err.message : String(err);
+        this.options.logger?.error({ err, taskId: task.id, type: task.type }, 'task failed');
+        final = await this.queue.finish(task.id, this.id, 'failed', { error: message, progress: last, ...liveDetails(last) });
+      }
+    }
+    if (final) this.publish(final);
+  }
+
+  private async cancelWasAsked(id: string): Promise<boolean> {
+    const row = await this.queue.get(id);
+    return row?.cancel_requested === 1;
+  }
+
+  private async beat(): Promise<void> {
+    if (this.stopping) return;
+    try {
+      const ids = this.runningIds();
+      const cancel = await this.queue.heartbeat(this.id, ids);
+      for (const id of cancel) this.cancelLocal(id);
+      if (++this.beats % 10 === 0) await this.recover(false);
+    } catch (err) {
+      this.options.logger?.warn({ err }, 'task worker heartbeat failed');
+    }
+  }
+
+  private publish(task: TaskRow): void {
+    this.bus.publish('task_progress', {
+      task_id: task.id,
+      task_type: task.type,
+      status: task.status,
+      progress: { current: task.progress_current, total: task.progress_total, message: task.progress_message ?? '' },
+    });
+  }
+}
+
+function safeParse(text: string): unknown {
+  try {
+    return JSON.parse(text);
+  } catch {
+    return {};
+  }
+}
+
+function completedProgress(last: TaskProgressUpdate): TaskProgressUpdate {
+  return { ...last, current: last.total > 0 ? last.total : last.current, message: last.message ?? 'Done' };
+}
+
+function liveDetails(last: TaskProgressUpdate): { result?: unknown } {
+  return last.details !== undefined ? { result: last.details } : {};
+}
