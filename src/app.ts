@@ -19,6 +19,9 @@ import { registerLibraryRoutes } from './modules/libraries/routes.js';
 import { registerFilesystemRoutes } from './modules/filesystem/routes.js';
 import { FilesystemService } from './modules/filesystem/service.js';
 import { registerHealthRoutes } from './modules/ops/health-routes.js';
+import { registerEventRoutes } from './modules/events/routes.js';
+import { SseHub } from './http/sse.js';
+import { startPgEventBridge, type EventBridge } from './events/pg-bridge.js';
 import { registerScanRoutes } from './modules/scans/routes.js';
 import { registerTaskRoutes } from './modules/tasks/routes.js';
 import { registerPreferenceRoutes } from './modules/preferences/routes.js';
@@ -36,6 +39,10 @@ declare module 'fastify' {
     events: EventBus;
     /** Libraries, scanning and tasks; `catalog.start()` starts the background work (server.ts, tests). */
     catalog: Catalog;
+    /** Open SSE streams (metrics count them; shutdown closes them). */
+    sse: SseHub;
+    /** On PostgreSQL: carry bus events to and from other instances (server.ts and tests start it). */
+    startEventBridge(): Promise<void>;
   }
 }
 
@@ -85,6 +92,19 @@ export async function buildApp(options: BuildAppOptions): Promise<App> {
   const catalog = createCatalog({ database, config, bus: events, log: app.log });
   app.decorate('events', events);
   app.decorate('catalog', catalog);
+  const sse = new SseHub(config.events.keepalive_seconds * 1000);
+  app.decorate('sse', sse);
+  let bridge: EventBridge | undefined;
+  app.decorate('startEventBridge', async () => {
+    if (database.dialect === 'postgres' && database.pgConfig && !bridge) {
+      bridge = await startPgEventBridge(database.pgConfig, events, (err) => app.log.warn({ err }, 'event bridge error'));
+    }
+  });
+  // Streams never end on their own: close them first so shutdown does not wait for clients.
+  app.addHook('preClose', async () => {
+    sse.closeAll();
+    await bridge?.stop();
+  });
 
   let routes: RouteAccess[] = [];
   await registerOpenApi(app, {
@@ -114,6 +134,7 @@ export async function buildApp(options: BuildAppOptions): Promise<App> {
       registerTaskRoutes(v1, catalog.tasks);
       registerSettingsRoutes(v1, settings);
       registerFilesystemRoutes(v1, new FilesystemService());
+      registerEventRoutes(v1, events, sse);
       registerPreferenceRoutes(v1, new PreferencesService(new PreferencesRepository(db)));
     },
     { prefix: '/api/v1' },

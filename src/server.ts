@@ -25,6 +25,7 @@ export async function startServer(config: Config): Promise<RunningServer> {
   }
   const app = await buildApp({ config, database });
   const address = await app.listen({ host: config.server.host, port: config.server.port });
+  await app.startEventBridge();
   // Task worker, cron schedules and scan_on_start scans run once the server accepts requests.
   await app.catalog.start();
   return { app, address, stop: () => app.close() };

@@ -117,6 +117,12 @@ export const ConfigSchema = z.strictObject({
       format: z.enum(['webp', 'jpeg', 'png']).default('webp'),
     })
     .prefault({}),
+  events: z
+    .strictObject({
+      /** Seconds between `: keep-alive` comments on every SSE connection. */
+      keepalive_seconds: z.number().positive().max(3600).default(15),
+    })
+    .prefault({}),
   logging: z
     .strictObject({
       level: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),

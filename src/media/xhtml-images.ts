@@ -23,7 +23,7 @@ function walk(node: XmlNode, visit: (name: string, node: unknown) => void): void
  * parser, so `xlink:href` arrives as `href`). Image-only comic EPUBs wrap each page in such a document.
  */
 export function documentContent(xhtml: string, documentPath: string): DocumentContent {
-  const root = parseXml(xhtml, documentPath);
+  const root = parseXml(xhtml, documentPath, { lenient: true });
   const html = root['html'];
   const body = isNode(html) && isNode(html['body']) ? html['body'] : root;
   const images: string[] = [];

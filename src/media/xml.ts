@@ -1,4 +1,4 @@
-import { XMLParser } from 'fast-xml-parser';
+import { XMLParser, XMLValidator } from 'fast-xml-parser';
 import { MediaError, errorMessage } from './errors.js';
 
 /**
@@ -24,9 +24,20 @@ const parser = new XMLParser({
   ignorePiTags: true,
 });
 
-export function parseXml(text: string, what: string): XmlNode {
+/**
+ * Parses `text`. Metadata documents are validated first (the parser alone accepts unclosed elements and
+ * would return half a record); `lenient` skips that for XHTML pages, which are often sloppy and only scanned.
+ */
+export function parseXml(text: string, what: string, options: { lenient?: boolean } = {}): XmlNode {
+  const source = text.replace(DOCTYPE, '');
+  if (!options.lenient) {
+    const verdict = XMLValidator.validate(source);
+    if (verdict !== true) {
+      throw new MediaError('corrupt', `${what} is not well-formed XML (${verdict.err.msg}, line ${verdict.err.line})`);
+    }
+  }
   try {
-    const parsed: unknown = parser.parse(text.replace(DOCTYPE, ''));
+    const parsed: unknown = parser.parse(source);
     if (parsed && typeof parsed === 'object') return parsed as XmlNode;
   } catch (err) {
     throw new MediaError('corrupt', `${what} is not well-formed XML (${errorMessage(err)})`, { cause: err });

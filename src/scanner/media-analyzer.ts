@@ -1,29 +1,23 @@
-import { analyzeFile } from '../media/analyze.js';
-import { hashFile } from '../media/hash.js';
+import { AnalysisPool } from '../media/index.js';
 import type { FileAnalyzer } from './analyzer.js';
 
 export interface MediaAnalyzerOptions {
-  /** Seconds one file may take before it is given up as an error. */
+  /** Worker threads. */
+  threads: number;
+  /** Seconds one file may take before its worker is stopped and the file recorded as an error. */
   fileTimeoutSeconds: number;
 }
 
 /**
- * The media engine's analysis for the scanner. Runs `analyzeFile` with a per-file timeout and the scan's
- * AbortSignal. (Replace with the media worker pool once it exports one: same interface.)
+ * The media engine's analysis pool for the scanner: every file is hashed and analysed in a worker thread
+ * (large reads, isolated from hostile files, per-file timeout), and the scan's AbortSignal cancels in-flight
+ * work.
  */
 export function createMediaAnalyzer(options: MediaAnalyzerOptions): FileAnalyzer {
+  const pool = new AnalysisPool({ threads: options.threads, timeoutMs: options.fileTimeoutSeconds * 1000 });
   return {
-    analyze: async (absolutePath, { signal, libraryRoot }) => {
-      const timeout = AbortSignal.timeout(options.fileTimeoutSeconds * 1000);
-      const combined = signal ? AbortSignal.any([signal, timeout]) : timeout;
-      try {
-        return await analyzeFile(absolutePath, { signal: combined, libraryRoot });
-      } catch (err) {
-        if (timeout.aborted && !signal?.aborted) throw new Error(`analysis timed out after ${options.fileTimeoutSeconds} s`, { cause: err });
-        throw err;
-      }
-    },
-    hash: (absolutePath, signal) => hashFile(absolutePath, signal),
-    close: async () => undefined,
+    analyze: (absolutePath, { signal, libraryRoot }) => pool.analyze(absolutePath, { libraryRoot, signal }),
+    hash: (absolutePath, signal) => pool.hash(absolutePath, { signal }),
+    close: () => pool.destroy(),
   };
 }

@@ -139,22 +139,22 @@ export class TaskQueue {
       .orderBy('created_at')
       .orderBy('id')
       .limit(limit);
+    // One statement: SQLite runs it as a single write (writers are serialised), PostgreSQL skips rows
+    // another transaction is claiming instead of waiting for them.
+    // On PostgreSQL the LIMIT must run once: `id IN (subquery)` may be re-evaluated per row and overshoot it,
+    // so the candidates go through a materialised CTE.
     if (this.database.dialect === 'postgres') {
       return this.db
+        .with((cte) => cte('picked').materialized(), () => candidates.forUpdate().skipLocked())
         .updateTable('tasks')
         .set(claimed)
-        .where('id', 'in', candidates.forUpdate().skipLocked())
-        .where('status', '=', 'pending')
-        .returningAll()
+        .from('picked')
+        .whereRef('tasks.id', '=', 'picked.id')
+        .where('tasks.status', '=', 'pending')
+        .returningAll('tasks')
         .execute();
     }
-    const ids = (await candidates.execute()).map((r) => r.id);
-    const out: TaskRow[] = [];
-    for (const id of ids) {
-      const row = await this.db.updateTable('tasks').set(claimed).where('id', '=', id).where('status', '=', 'pending').returningAll().executeTakeFirst();
-      if (row) out.push(row);
-    }
-    return out;
+    return this.db.updateTable('tasks').set(claimed).where('id', 'in', candidates).where('status', '=', 'pending').returningAll().execute();
   }
 
   /** Records progress of a task this worker runs. */

@@ -4,6 +4,8 @@ import { identity } from './0002_identity.js';
 import { catalog } from './0003_catalog.js';
 import { tasks } from './0004_tasks.js';
 import { preferences } from './0005_preferences.js';
+import { reading } from './0006_reading.js';
+import { search } from './0007_search.js';
 
 /** Every migration, applied in key order. Append only: never edit one that has shipped. */
 export const migrations: Record<string, DialectMigration> = {
@@ -12,4 +14,6 @@ export const migrations: Record<string, DialectMigration> = {
   '0003_catalog': catalog,
   '0004_tasks': tasks,
   '0005_preferences': preferences,
+  '0006_reading': reading,
+  '0007_search': search,
 };

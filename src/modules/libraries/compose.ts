@@ -53,7 +53,7 @@ export function createCatalog(deps: { database: Database; config: Config; bus: E
   const scanner = new LibraryScanner({
     repo: scanRepo,
     bus,
-    analyzer: () => (analyzer ??= createMediaAnalyzer({ fileTimeoutSeconds: config.scanner.file_timeout_seconds })),
+    analyzer: () => (analyzer ??= createMediaAnalyzer({ threads, fileTimeoutSeconds: config.scanner.file_timeout_seconds })),
     analysisConcurrency: threads * 2,
     log,
   });

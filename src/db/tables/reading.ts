@@ -1,0 +1,72 @@
+/**
+ * Reading: current progress per user and book, and the statistics records (read-throughs, daily activity,
+ * devices).
+ *
+ * Purge rules (see tables/catalog.ts): `read_progress` references books with ON DELETE CASCADE, so a purged
+ * book takes the users' current progress with it. The statistics tables have no foreign key to books and keep
+ * the book title and series name, so finished read-throughs and reading time survive a purge and are shown
+ * under "Removed from library". Every table cascades with its user.
+ */
+export interface ReadProgressTable {
+  user_id: string;
+  book_id: string;
+  /** 1-based page the reader is on (0 only for a book without pages). */
+  current_page: number;
+  /** 0/1. */
+  is_completed: number;
+  started_at: string;
+  updated_at: string;
+  completed_at: string | null;
+  /** Device of the last update (see modules/progress/device.ts). */
+  device_id: string | null;
+}
+
+/** One finished reading of a book (each completion adds one). */
+export interface ReadThroughsTable {
+  id: string;
+  user_id: string;
+  book_id: string;
+  series_id: string;
+  library_id: string;
+  book_title: string;
+  series_name: string;
+  page_count: number;
+  started_at: string;
+  completed_at: string;
+  device_id: string;
+}
+
+/** Pages and time per user, UTC day, book and device; incremented by every progress update. */
+export interface ReadingActivityTable {
+  user_id: string;
+  /** YYYY-MM-DD, UTC. */
+  day: string;
+  book_id: string;
+  device_id: string;
+  series_id: string;
+  library_id: string;
+  book_title: string;
+  series_name: string;
+  pages_read: number;
+  seconds: number;
+  updates: number;
+  last_at: string;
+}
+
+/** Devices seen per user: `key:<api key id>`, `hdr:<X-Device-Id>` or `ua:<hash of the User-Agent>`. */
+export interface ReadingDevicesTable {
+  user_id: string;
+  device_id: string;
+  /** api_key | header | user_agent. */
+  kind: string;
+  name: string;
+  first_seen_at: string;
+  last_seen_at: string;
+}
+
+export interface ReadingTables {
+  read_progress: ReadProgressTable;
+  read_throughs: ReadThroughsTable;
+  reading_activity: ReadingActivityTable;
+  reading_devices: ReadingDevicesTable;
+}

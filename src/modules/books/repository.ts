@@ -1,0 +1,223 @@
+import { sql, type Expression, type RawBuilder, type Selectable, type SelectQueryBuilder, type SqlBool } from 'kysely';
+import type { Database } from '../../db/connection.js';
+import type { DB } from '../../db/schema.js';
+import type { BooksTable } from '../../db/tables/catalog.js';
+import type { ReadProgressTable } from '../../db/tables/reading.js';
+import { compileCondition, idLeaf, listLeaf, textLeaf, type Condition, type Leaf, type ReadStatus } from '../search/conditions.js';
+import type { FullTextSearch } from '../search/fts.js';
+import type { Sort } from '../search/sort.js';
+import type { LibraryScope } from './access.js';
+import type { BookFilterField, BookSortField } from './schemas.js';
+
+export type BookRow = Selectable<BooksTable>;
+export type ProgressRow = Selectable<ReadProgressTable>;
+/** A present book with what file access needs: its library root. */
+export type BookWithLibrary = BookRow & { library_path: string; series_name: string };
+
+/** Lists with a fixed meaning: in progress (latest first), recently read (finished, latest first), recently added. */
+export type BookListMode = 'in_progress' | 'recently_read' | 'recently_added';
+
+export interface BookListQuery {
+  userId: string;
+  scope: LibraryScope;
+  libraryId?: string;
+  seriesId?: string;
+  condition?: Condition<BookFilterField> | null;
+  fullText?: string | null;
+  sort: Sort<BookSortField> | null;
+  mode?: BookListMode;
+  offset: number;
+  limit: number;
+}
+
+type FtsDB = DB & { fts: { id: string; rank: number } };
+type BookQuery = SelectQueryBuilder<FtsDB, 'books', object>;
+
+const nullsLast = (column: RawBuilder<unknown>) => sql`case when ${column} is null then 1 else 0 end`;
+
+/** SQL of book lists, On Deck, and single books. */
+export class BooksRepository {
+  constructor(
+    private readonly database: Database,
+    private readonly fts: FullTextSearch,
+  ) {}
+
+  private get db() {
+    return this.database.db;
+  }
+
+  private readStatus(userId: string, status: ReadStatus): Expression<SqlBool> {
+    const progress = (extra: RawBuilder<unknown>) => sql<SqlBool>`exists (select 1 from read_progress p where p.book_id = books.id and p.user_id = ${userId}${extra})`;
+    if (status === 'unread') return sql<SqlBool>`not ${progress(sql``)}`;
+    if (status === 'read') return progress(sql` and p.is_completed = 1`);
+    return progress(sql` and p.is_completed = 0`);
+  }
+
+  private leaf(userId: string, leaf: Leaf<BookFilterField>): Expression<SqlBool> {
+    const { operator, value } = leaf;
+    switch (leaf.field) {
+      case 'libraryId':
+        return idLeaf(sql`books.library_id`, operator, value);
+      case 'seriesId':
+        return idLeaf(sql`books.series_id`, operator, value);
+      case 'genre':
+        return listLeaf(this.database.dialect, sql`books.genres`, operator, value);
+      case 'tag':
+        return listLeaf(this.database.dialect, sql`books.tags`, operator, value);
+      case 'title':
+        return textLeaf(sql`books.title`, operator, value);
+      case 'readStatus': {
+        const match = this.readStatus(userId, value as ReadStatus);
+        return operator === 'isNot' ? sql<SqlBool>`not ${match}` : match;
+      }
+      case 'hasError': {
+        const wantsError = (value === true) === (operator === 'is');
+        return wantsError ? sql<SqlBool>`books.analysis_error is not null` : sql<SqlBool>`books.analysis_error is null`;
+      }
+    }
+  }
+
+  private sortColumn(field: BookSortField): RawBuilder<unknown> {
+    switch (field) {
+      case 'title':
+        return sql`books.title`;
+      case 'number':
+        return sql`books.number_sort`;
+      case 'file_size':
+        return sql`books.size`;
+      case 'page_count':
+        return sql`books.page_count`;
+      case 'created_at':
+        return sql`books.created_at`;
+      case 'modified_at':
+        return sql`books.updated_at`;
+    }
+  }
+
+  private filtered(q: BookListQuery): { query: BookQuery; ranked: boolean } {
+    let query = this.db.selectFrom('books').where('books.deleted_at', 'is', null) as unknown as BookQuery;
+    if (!q.scope.all) query = q.scope.libraryIds.length ? query.where('books.library_id', 'in', [...q.scope.libraryIds]) : query.where(sql<SqlBool>`1 = 0`);
+    if (q.libraryId) query = query.where('books.library_id', '=', q.libraryId);
+    if (q.seriesId) query = query.where('books.series_id', '=', q.seriesId);
+    if (q.condition) {
+      const condition = q.condition;
+      query = query.where(() => compileCondition(condition, (l) => this.leaf(q.userId, l)));
+    }
+    if (q.mode === 'in_progress' || q.mode === 'recently_read') {
+      query = query.innerJoin('read_progress as rp', (join) =>
+        join
+          .onRef('rp.book_id', '=', 'books.id')
+          .on('rp.user_id', '=', q.userId)
+          .on('rp.is_completed', '=', q.mode === 'in_progress' ? 0 : 1),
+      ) as unknown as BookQuery;
+    }
+    let ranked = false;
+    if (q.fullText) {
+      const matches = this.fts.books(q.fullText);
+      if (!matches) return { query: query.where(sql<SqlBool>`1 = 0`), ranked };
+      query = query.innerJoin(matches.as('fts'), (join) => join.onRef('fts.id', '=', 'books.id')) as unknown as BookQuery;
+      ranked = true;
+    }
+    return { query, ranked };
+  }
+
+  async list(q: BookListQuery): Promise<{ total: number; rows: BookRow[] }> {
+    const { query, ranked } = this.filtered(q);
+    let page = query.selectAll('books');
+    if (q.sort) {
+      const column = this.sortColumn(q.sort.field);
+      if (q.sort.field === 'number') page = page.orderBy(nullsLast(column)).orderBy(column, q.sort.direction).orderBy('books.title', q.sort.direction);
+      else page = page.orderBy(column, q.sort.direction);
+      page = page.orderBy('books.id', q.sort.direction);
+    } else if (q.mode === 'in_progress') {
+      page = page.orderBy(sql`rp.updated_at`, 'desc').orderBy('books.id');
+    } else if (q.mode === 'recently_read') {
+      page = page.orderBy(sql`rp.completed_at`, 'desc').orderBy('books.id');
+    } else if (q.mode === 'recently_added') {
+      page = page.orderBy('books.created_at', 'desc').orderBy('books.id', 'desc');
+    } else if (ranked) {
+      page = page.orderBy(sql`fts.rank`, 'desc').orderBy('books.title').orderBy('books.id');
+    } else if (q.seriesId) {
+      page = page.orderBy(nullsLast(sql`books.number_sort`)).orderBy('books.number_sort').orderBy('books.title').orderBy('books.id');
+    } else {
+      page = page.orderBy('books.title').orderBy('books.id');
+    }
+    const [count, rows] = await Promise.all([
+      query.select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow(),
+      page.offset(q.offset).limit(q.limit).execute(),
+    ]);
+    return { total: Number(count.n), rows: rows as BookRow[] };
+  }
+
+  /** A present book with its library root and series name. */
+  get(id: string): Promise<BookWithLibrary | undefined> {
+    return this.db
+      .selectFrom('books')
+      .innerJoin('libraries', 'libraries.id', 'books.library_id')
+      .innerJoin('series', 'series.id', 'books.series_id')
+      .selectAll('books')
+      .select(['libraries.path as library_path', 'series.name as series_name'])
+      .where('books.id', '=', id)
+      .where('books.deleted_at', 'is', null)
+      .executeTakeFirst();
+  }
+
+  /** The first present book of a series (by number, then title): its cover is the series cover. */
+  firstOfSeries(seriesId: string): Promise<BookWithLibrary | undefined> {
+    return this.db
+      .selectFrom('books')
+      .innerJoin('libraries', 'libraries.id', 'books.library_id')
+      .innerJoin('series', 'series.id', 'books.series_id')
+      .selectAll('books')
+      .select(['libraries.path as library_path', 'series.name as series_name'])
+      .where('books.series_id', '=', seriesId)
+      .where('books.deleted_at', 'is', null)
+      .orderBy(nullsLast(sql`books.number_sort`))
+      .orderBy('books.number_sort')
+      .orderBy('books.title')
+      .orderBy('books.id')
+      .limit(1)
+      .executeTakeFirst();
+  }
+
+  async progressOf(userId: string, bookIds: readonly string[]): Promise<Map<string, ProgressRow>> {
+    const out = new Map<string, ProgressRow>();
+    if (bookIds.length === 0) return out;
+    const rows = await this.db.selectFrom('read_progress').selectAll().where('user_id', '=', userId).where('book_id', 'in', [...bookIds]).execute();
+    for (const r of rows) out.set(r.book_id, r);
+    return out;
+  }
+
+  /**
+   * On Deck: for each series where the user finished at least one present book and has none in progress, the
+   * first present book without progress (by number, then title). Series most recently active first.
+   */
+  async onDeck(userId: string, scope: LibraryScope, offset: number, limit: number): Promise<{ total: number; rows: BookRow[] }> {
+    const scopeFilter = scope.all ? sql`` : scope.libraryIds.length ? sql` and b.library_id in (${sql.join([...scope.libraryIds])})` : sql` and 1 = 0`;
+    const candidates = sql`
+      with activity as (
+        select b.series_id, max(p.updated_at) as last_at
+        from read_progress p join books b on b.id = p.book_id
+        where p.user_id = ${userId} and b.deleted_at is null${scopeFilter}
+        group by b.series_id
+        having sum(case when p.is_completed = 1 then 1 else 0 end) > 0 and sum(case when p.is_completed = 0 then 1 else 0 end) = 0
+      ),
+      next_books as (
+        select b.id, a.last_at, b.series_id,
+          row_number() over (partition by b.series_id order by case when b.number_sort is null then 1 else 0 end, b.number_sort, b.title, b.id) as position
+        from books b join activity a on a.series_id = b.series_id
+        join series s on s.id = b.series_id and s.deleted_at is null
+        where b.deleted_at is null
+          and not exists (select 1 from read_progress p where p.user_id = ${userId} and p.book_id = b.id)
+      )`;
+    const [count, page] = await Promise.all([
+      sql<{ n: number }>`${candidates} select count(*) as n from next_books where position = 1`.execute(this.db),
+      sql<{ id: string }>`${candidates} select id from next_books where position = 1 order by last_at desc, series_id limit ${limit} offset ${offset}`.execute(this.db),
+    ]);
+    const ids = page.rows.map((r) => r.id);
+    if (ids.length === 0) return { total: Number(count.rows[0]?.n ?? 0), rows: [] };
+    const rows = await this.db.selectFrom('books').selectAll().where('id', 'in', ids).execute();
+    const byId = new Map(rows.map((r) => [r.id, r]));
+    return { total: Number(count.rows[0]?.n ?? 0), rows: ids.map((id) => byId.get(id)).filter((r): r is BookRow => r !== undefined) };
+  }
+}

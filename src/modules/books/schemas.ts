@@ -1,0 +1,87 @@
+import { z } from 'zod';
+import { PaginationQuery } from '../../http/pagination.js';
+import { Uuid } from '../../http/params.js';
+import { filterBodySchema, type FieldKind } from '../search/conditions.js';
+
+export const BOOK_SORT_FIELDS = ['title', 'number', 'file_size', 'page_count', 'created_at', 'modified_at'] as const;
+export type BookSortField = (typeof BOOK_SORT_FIELDS)[number];
+
+export const BOOK_FILTER_FIELDS = {
+  libraryId: 'id',
+  seriesId: 'id',
+  genre: 'list',
+  tag: 'list',
+  title: 'text',
+  readStatus: 'readStatus',
+  hasError: 'boolean',
+} as const satisfies Record<string, FieldKind>;
+export type BookFilterField = keyof typeof BOOK_FILTER_FIELDS;
+
+export const BookProgressSummary = z
+  .object({
+    current_page: z.number().int(),
+    is_completed: z.boolean(),
+    progress: z.number().describe('Fraction read, 0..1.'),
+    updated_at: z.string(),
+    completed_at: z.string().nullable(),
+  })
+  .meta({ id: 'BookProgressSummary' });
+
+export const BookMetadataView = z
+  .object({
+    title: z.string(),
+    summary: z.string().nullable(),
+    number: z.string().nullable(),
+    volume: z.number().int().nullable(),
+    year: z.number().int().nullable(),
+    publisher: z.string().nullable(),
+    language: z.string().nullable(),
+    isbn: z.string().nullable(),
+    genres: z.array(z.string()),
+    tags: z.array(z.string()),
+    authors: z.array(z.object({ name: z.string(), role: z.string() })),
+  })
+  .meta({ id: 'BookMetadata' });
+
+export const BookView = z
+  .object({
+    id: z.string(),
+    series_id: z.string(),
+    library_id: z.string(),
+    title: z.string(),
+    number: z.string().nullable().describe('As written ("12.5", "1a"); lists sort by its numeric value.'),
+    volume: z.number().int().nullable(),
+    path: z.string().describe('File path relative to the library root.'),
+    file_name: z.string(),
+    file_size: z.number(),
+    format: z.string().nullable().describe('cbz, cbr, epub or pdf; null when the file could not be identified.'),
+    page_count: z.number().int(),
+    hash: z.string().nullable().describe('SHA-256 of the file, lowercase hex.'),
+    metadata: BookMetadataView,
+    analysis_error: z.string().nullable(),
+    file_modified_at: z.string(),
+    created_at: z.string(),
+    updated_at: z.string(),
+    progress: BookProgressSummary.nullable().describe("The caller's progress; null when not started."),
+  })
+  .meta({ id: 'Book' });
+export type BookView = z.infer<typeof BookView>;
+
+export const BookListQuery = PaginationQuery.extend({
+  sort: z
+    .string()
+    .optional()
+    .describe(`Sort field (${BOOK_SORT_FIELDS.join(', ')}), optionally \`field,direction\`. modified_at is the record's last change. Default: title.`),
+  order: z.enum(['asc', 'desc']).optional().describe('Sort direction when `sort` has none. Default asc.'),
+  library_id: Uuid.optional(),
+  libraryId: Uuid.optional().describe('Alias of library_id.'),
+  series_id: Uuid.optional(),
+  seriesId: Uuid.optional().describe('Alias of series_id.'),
+}).meta({ id: 'BookListQuery' });
+
+export const BookFilterQuery = PaginationQuery.extend({
+  sort: z.string().optional().describe('Sort, `field,direction`. Default: rank when fullTextSearch is given, else title.'),
+  order: z.enum(['asc', 'desc']).optional(),
+}).meta({ id: 'BookFilterQuery' });
+
+export const BookFilterBody = filterBodySchema('Book', BOOK_FILTER_FIELDS);

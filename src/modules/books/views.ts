@@ -1,0 +1,69 @@
+import { toBool } from '../../db/ids.js';
+import { progressFraction } from '../progress/fraction.js';
+import type { BookRow, ProgressRow } from './repository.js';
+import type { BookView } from './schemas.js';
+
+export function parseList(text: string | null | undefined): string[] {
+  try {
+    const value: unknown = JSON.parse(text ?? '[]');
+    return Array.isArray(value) ? value.filter((v): v is string => typeof v === 'string') : [];
+  } catch {
+    return [];
+  }
+}
+
+function parseAuthors(text: string): { name: string; role: string }[] {
+  try {
+    const value: unknown = JSON.parse(text);
+    if (!Array.isArray(value)) return [];
+    return value
+      .filter((a): a is { name: unknown; role?: unknown } => !!a && typeof a === 'object' && 'name' in a)
+      .map((a) => ({ name: String(a.name), role: typeof a.role === 'string' ? a.role : 'other' }));
+  } catch {
+    return [];
+  }
+}
+
+export function bookView(row: BookRow, progress: ProgressRow | undefined): BookView {
+  const num = (v: number | string | null) => (v === null ? null : Number(v));
+  return {
+    id: row.id,
+    series_id: row.series_id,
+    library_id: row.library_id,
+    title: row.title,
+    number: row.number,
+    volume: num(row.volume),
+    path: row.path,
+    file_name: row.file_name,
+    file_size: Number(row.size),
+    format: row.format,
+    page_count: Number(row.page_count),
+    hash: row.hash,
+    metadata: {
+      title: row.title,
+      summary: row.summary,
+      number: row.number,
+      volume: num(row.volume),
+      year: num(row.year),
+      publisher: row.publisher,
+      language: row.language,
+      isbn: row.isbn,
+      genres: parseList(row.genres),
+      tags: parseList(row.tags),
+      authors: parseAuthors(row.authors),
+    },
+    analysis_error: row.analysis_error,
+    file_modified_at: new Date(Number(row.mtime_ms)).toISOString(),
+    created_at: row.created_at,
+    updated_at: row.updated_at,
+    progress: progress
+      ? {
+          current_page: progress.current_page,
+          is_completed: toBool(progress.is_completed),
+          progress: progressFraction(progress.current_page, Number(row.page_count), toBool(progress.is_completed)),
+          updated_at: progress.updated_at,
+          completed_at: progress.completed_at,
+        }
+      : null,
+  };
+}

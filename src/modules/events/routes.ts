@@ -1,0 +1,72 @@
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import { z } from 'zod';
+import type { EventBus } from '../../events/bus.js';
+import { ENTITY_EVENTS, SCAN_EVENTS, type EntityEventName, type EventMap, type ScanEventName } from '../../events/types.js';
+import type { SseHub } from '../../http/sse.js';
+import type { App } from '../../http/types.js';
+import type { Caller } from '../auth/caller.js';
+import { callerOf } from '../auth/hooks.js';
+
+/** Whether a caller may hear about a library. Every library is visible to libraries-read today; narrow it here. */
+export const mayWatchLibrary = (caller: Caller, _libraryId: string): boolean => caller.permissions.has('libraries-read');
+
+const SSE_HEADERS = z.object({ accept: z.string().optional() });
+
+const STREAM_DOC =
+  'Server-sent events: send `Accept: text/event-stream`. Each message is `event: <name>` then `data: <JSON>`; every connection receives the comment `: keep-alive` every 15 seconds (config `events.keepalive_seconds`).';
+
+const ENTITY_DOC = `${STREAM_DOC}
+
+Events (data: \`{type, book_id?, series_id, library_id, timestamp}\`, \`type\` equal to the event name), and what emits them:
+- \`library_created\` (POST /libraries), \`library_updated\` (PUT/PATCH /libraries/{id}, and when a scan finishes), \`library_deleted\` (DELETE /libraries/{id})
+- \`series_created\`, \`series_updated\`, \`series_deleted\` (scans: a new folder, changed metadata or book count, a folder whose books all disappeared; library deletion and purge)
+- \`book_created\`, \`book_updated\`, \`book_deleted\` (scans: new file, changed/re-analysed/restored/moved file, missing file; analysis tasks; purge)
+- \`cover_updated\` (a book's cover changed during a scan or analysis)
+
+Only events about libraries the caller may see are sent. Not rate limited.`;
+
+const TASK_DOC = `${STREAM_DOC}
+
+Event \`task_progress\` with data \`{task_id, task_type, status, progress: {current, total, message}}\`, sent when a task starts, reports progress, and ends (status \`completed\`, \`failed\` or \`cancelled\`).`;
+
+const SCAN_DOC = `${STREAM_DOC}
+
+Events \`scan_started\`, \`scan_progress\`, \`scan_completed\`, \`scan_failed\` (with \`error\`), \`scan_cancelled\`, each with data \`{type, library_id, task_id, mode, timestamp, files_discovered, files_processed, series_created, books_added, books_updated, books_deleted, books_restored, errors}\`.`;
+
+export function registerEventRoutes(app: App, bus: EventBus, hub: SseHub): void {
+  const stream = <K extends keyof EventMap>(names: readonly K[], filter: (caller: Caller, payload: EventMap[K]) => boolean) =>
+    (req: FastifyRequest, reply: FastifyReply): void => {
+      const caller = callerOf(req);
+      const sse = hub.open(reply);
+      for (const name of names) {
+        const off = bus.on(name, (payload) => {
+          if (filter(caller, payload)) sse.send(name, payload);
+        });
+        sse.onClose(off);
+      }
+    };
+
+  app.route({
+    method: 'GET',
+    url: '/events/stream',
+    config: { permission: 'libraries-read', rateLimit: false },
+    schema: { summary: 'SSE stream of entity events', description: ENTITY_DOC, tags: ['events'], headers: SSE_HEADERS, produces: ['text/event-stream'] },
+    handler: stream<EntityEventName>(ENTITY_EVENTS, (caller, e) => mayWatchLibrary(caller, e.library_id)),
+  });
+
+  app.route({
+    method: 'GET',
+    url: '/tasks/stream',
+    config: { permission: 'tasks-read' },
+    schema: { summary: 'SSE stream of task progress', description: TASK_DOC, tags: ['events', 'tasks'], headers: SSE_HEADERS, produces: ['text/event-stream'] },
+    handler: stream(['task_progress'], () => true),
+  });
+
+  app.route({
+    method: 'GET',
+    url: '/scans/stream',
+    config: { permission: 'libraries-read' },
+    schema: { summary: 'SSE stream of scan progress', description: SCAN_DOC, tags: ['events', 'scans'], headers: SSE_HEADERS, produces: ['text/event-stream'] },
+    handler: stream<ScanEventName>(SCAN_EVENTS, (caller, e) => mayWatchLibrary(caller, e.library_id)),
+  });
+}

@@ -1,0 +1,142 @@
+import { readFile } from 'node:fs/promises';
+import { getOrCreateCached } from '../../media/derived-cache.js';
+import { isMediaError, type MediaError } from '../../media/errors.js';
+import { sniffImageType } from '../../media/image-types.js';
+import { renderPage } from '../../media/render-page.js';
+import { getThumbnail, thumbnailFormatFor } from '../../media/thumbnails.js';
+import type { BookFormat, ImageFormat, PageInfo } from '../../media/types.js';
+import { AppError, notFound } from '../../http/errors.js';
+import type { Caller } from '../auth/caller.js';
+import { libraryScopeFor } from '../books/access.js';
+import { resolveBookFile } from '../books/files.js';
+import type { BooksRepository, BookWithLibrary } from '../books/repository.js';
+import type { ReaderPool } from './reader-pool.js';
+
+export interface PageRequestOptions {
+  width?: number;
+  height?: number;
+  format?: ImageFormat;
+}
+
+/** An image to send: bytes, media type and a strong validator derived from the book's content hash. */
+export interface ImageResult {
+  data: Buffer;
+  mediaType: string;
+  etag: string;
+}
+
+/** What a conditional request learns before any file is read. */
+export interface ImageLookup {
+  etag: string;
+  load(): Promise<ImageResult>;
+}
+
+export interface PagesDeps {
+  books: BooksRepository;
+  readers: ReaderPool;
+  /** Folder of derived images (resized pages, thumbnails) under data_dir. */
+  cacheDir: string;
+  thumbnailWidth: number;
+}
+
+function mediaFailure(err: MediaError): AppError {
+  if (err.kind === 'not_found') return notFound('Page', { reason: err.message });
+  if (err.kind === 'too_large') return new AppError(413, 'PayloadTooLarge', `The image is too large to process: ${err.message}`);
+  return new AppError(422, 'UnprocessableEntity', `The book cannot be read: ${err.message}`, { kind: err.kind });
+}
+
+async function mediaCall<T>(fn: () => Promise<T>): Promise<T> {
+  try {
+    return await fn();
+  } catch (err) {
+    throw isMediaError(err) ? mediaFailure(err) : err;
+  }
+}
+
+export function parsePages(text: string): PageInfo[] {
+  try {
+    const value: unknown = JSON.parse(text);
+    return Array.isArray(value) ? (value as PageInfo[]) : [];
+  } catch {
+    return [];
+  }
+}
+
+/** Page lists, page images (original or resized, cached on disk), and covers. */
+export class PagesService {
+  constructor(private readonly deps: PagesDeps) {}
+
+  /** A present book the caller may see, or 404 NotFound. */
+  async book(caller: Caller, id: string): Promise<BookWithLibrary> {
+    const book = await this.deps.books.get(id);
+    const scope = libraryScopeFor(caller);
+    if (!book || (!scope.all && !scope.libraryIds.includes(book.library_id))) throw notFound('Book');
+    return book;
+  }
+
+  async list(caller: Caller, bookId: string): Promise<PageInfo[]> {
+    const book = await this.book(caller, bookId);
+    return parsePages(book.pages).map((p, i) => ({
+      number: p.number ?? i + 1,
+      file_name: p.file_name,
+      media_type: p.media_type,
+      width: p.width ?? null,
+      height: p.height ?? null,
+      size: p.size ?? 0,
+    }));
+  }
+
+  /**
+   * Page `n` (1-based). Without options the original bytes go out with their own media type; with width,
+   * height or format the page is resized (never enlarged) and converted, and the result is cached on disk by
+   * the book's content hash. The ETag is known before anything is read, so a 304 costs one query.
+   */
+  async page(caller: Caller, bookId: string, n: number, options: PageRequestOptions): Promise<ImageLookup> {
+    const book = await this.book(caller, bookId);
+    if (!Number.isInteger(n) || n < 1 || n > Number(book.page_count)) {
+      throw notFound('Page', { page_number: n, page_count: Number(book.page_count) });
+    }
+    const transformed = options.width !== undefined || options.height !== undefined || options.format !== undefined;
+    const variant = transformed ? `page-${n}-w${options.width ?? 0}-h${options.height ?? 0}-${options.format ?? 'auto'}` : `page-${n}`;
+    const version = book.hash ?? `${book.size}-${book.mtime_ms}`;
+    const etag = `"${version.slice(0, 40)}-${variant}"`;
+    const knownPages = parsePages(book.pages).map((p) => p.file_name);
+    const read = async (): Promise<{ data: Buffer; mediaType: string }> => {
+      const file = await resolveBookFile(book);
+      return mediaCall(() => this.deps.readers.use(file, (book.format ?? undefined) as BookFormat | undefined, knownPages, (reader) => renderPage(reader, n, options)));
+    };
+    return {
+      etag,
+      load: async () => {
+        if (!transformed || !book.hash) return { ...(await read()), etag };
+        const cached = await mediaCall(() => getOrCreateCached(this.deps.cacheDir, book.hash!, variant, async () => (await read()).data));
+        const data = await readFile(cached.path);
+        return { data, mediaType: sniffImageType(data) ?? 'application/octet-stream', etag };
+      },
+    };
+  }
+
+  /** The cover at thumbnail size (WebP for clients that accept it, else JPEG), cached by content hash. */
+  async thumbnail(book: BookWithLibrary, accept: string | undefined): Promise<ImageLookup> {
+    if (!book.hash || Number(book.page_count) === 0) throw notFound('Thumbnail', { reason: 'the book has no readable pages' });
+    const imageFormat = thumbnailFormatFor(accept);
+    const etag = `"${book.hash.slice(0, 40)}-thumb-${this.deps.thumbnailWidth}-${imageFormat}"`;
+    return {
+      etag,
+      load: async () => {
+        const file = await resolveBookFile(book);
+        const thumb = await mediaCall(() =>
+          getThumbnail({
+            cacheDir: this.deps.cacheDir,
+            hash: book.hash!,
+            path: file.absolutePath,
+            format: (book.format ?? undefined) as BookFormat | undefined,
+            width: this.deps.thumbnailWidth,
+            imageFormat,
+          }),
+        );
+        return { data: await readFile(thumb.path), mediaType: thumb.mediaType, etag };
+      },
+    };
+  }
+}

@@ -1,0 +1,181 @@
+import { sql, type Expression, type RawBuilder, type SqlBool } from 'kysely';
+import { z } from 'zod';
+import type { Dialect } from '../../db/connection.js';
+import { badRequest } from '../../http/errors.js';
+
+/**
+ * The filter request body of `POST /series/list` and `POST /books/list`: a condition tree of `allOf` (AND) and
+ * `anyOf` (OR) nodes whose leaves are `{<field>: {operator, value}}`. Parsing checks every field and operator
+ * against the resource's allow-list (400 naming the offender); compiling turns leaves into parameterized SQL
+ * through the repository's column map, so no input ever becomes SQL text.
+ */
+export const OPERATORS = ['is', 'isNot', 'isNull', 'isNotNull', 'contains', 'beginsWith'] as const;
+export type Operator = (typeof OPERATORS)[number];
+
+/** readStatus values: `unread` (no progress), `in_progress` (started, not finished), `read` (finished). */
+export const READ_STATUSES = ['unread', 'in_progress', 'read'] as const;
+export type ReadStatus = (typeof READ_STATUSES)[number];
+
+/** Nesting depth and leaf count a condition may have. */
+export const MAX_CONDITION_DEPTH = 8;
+export const MAX_CONDITION_LEAVES = 100;
+
+/** What a field holds decides its operators and value type. */
+export type FieldKind = 'id' | 'text' | 'list' | 'readStatus' | 'boolean';
+
+const OPERATORS_BY_KIND: Record<FieldKind, readonly Operator[]> = {
+  id: ['is', 'isNot'],
+  text: OPERATORS,
+  list: OPERATORS,
+  readStatus: ['is', 'isNot'],
+  boolean: ['is', 'isNot'],
+};
+
+export function operatorsFor(kind: FieldKind): readonly Operator[] {
+  return OPERATORS_BY_KIND[kind];
+}
+
+export interface Leaf<F extends string = string> {
+  field: F;
+  kind: FieldKind;
+  operator: Operator;
+  /** string for id/text/list/readStatus; boolean for boolean fields; null for isNull/isNotNull. */
+  value: string | boolean | null;
+}
+
+export type Condition<F extends string = string> = { allOf: Condition<F>[] } | { anyOf: Condition<F>[] } | { leaf: Leaf<F> };
+
+/** The body schema (documentation; the tree itself is checked by parseCondition so errors can name fields). */
+export function filterBodySchema(resource: string, fields: Record<string, FieldKind>) {
+  const fieldList = Object.entries(fields)
+    .map(([f, k]) => `\`${f}\` (${operatorsFor(k).join(', ')})`)
+    .join('; ');
+  return z
+    .object({
+      condition: z
+        .record(z.string(), z.unknown())
+        .nullish()
+        .describe(
+          `A tree: \`{"allOf": [...]}\` (AND) or \`{"anyOf": [...]}\` (OR) of conditions, nested up to ${MAX_CONDITION_DEPTH} levels, ` +
+            `or a leaf \`{"<field>": {"operator": "...", "value": ...}}\`. ${resource} fields and their operators: ${fieldList}. ` +
+            'Text comparisons are case-insensitive; genre/tag operators test each element of the list (isNull: the list is empty). ' +
+            '`readStatus` values: `unread`, `in_progress`, `read` (for the caller). Unknown fields or operators are a 400 naming them.',
+        ),
+      fullTextSearch: z.string().max(500).nullish().describe('Full-text query combined with the condition (AND); results are ranked when no sort is given.'),
+    })
+    .meta({ id: `${resource}FilterBody` });
+}
+
+/** Validates a condition tree against the allow-list; throws a 400 naming the field or operator at fault. */
+export function parseCondition<F extends string>(raw: unknown, fields: Record<F, FieldKind>, path = 'condition'): Condition<F> | null {
+  if (raw === undefined || raw === null) return null;
+  let leaves = 0;
+  const walk = (node: unknown, at: string, depth: number): Condition<F> => {
+    if (depth > MAX_CONDITION_DEPTH) throw badRequest(`Condition is nested deeper than ${MAX_CONDITION_DEPTH} levels at ${at}`, { path: at });
+    if (!node || typeof node !== 'object' || Array.isArray(node)) throw badRequest(`${at} must be an object`, { path: at });
+    const keys = Object.keys(node);
+    if (keys.length !== 1) throw badRequest(`${at} must hold exactly one of allOf, anyOf or a filter field (found ${keys.length} keys)`, { path: at, keys });
+    const key = keys[0]!;
+    const value = (node as Record<string, unknown>)[key];
+    if (key === 'allOf' || key === 'anyOf') {
+      if (!Array.isArray(value)) throw badRequest(`${at}.${key} must be an array of conditions`, { path: `${at}.${key}` });
+      const children = value.map((child, i) => walk(child, `${at}.${key}[${i}]`, depth + 1));
+      return key === 'allOf' ? { allOf: children } : { anyOf: children };
+    }
+    if (!Object.hasOwn(fields, key)) {
+      throw badRequest(`Unknown filter field "${key}" at ${at}; allowed: ${Object.keys(fields).join(', ')}`, { path: at, field: key, allowed: Object.keys(fields) });
+    }
+    leaves += 1;
+    if (leaves > MAX_CONDITION_LEAVES) throw badRequest(`Condition has more than ${MAX_CONDITION_LEAVES} leaves`, { path: at });
+    return { leaf: parseLeaf(key as F, fields[key as F], value, `${at}.${key}`) };
+  };
+  return walk(raw, path, 1);
+}
+
+function parseLeaf<F extends string>(field: F, kind: FieldKind, raw: unknown, at: string): Leaf<F> {
+  if (!raw || typeof raw !== 'object' || Array.isArray(raw)) throw badRequest(`${at} must be an object {operator, value}`, { path: at, field });
+  const { operator, value } = raw as { operator?: unknown; value?: unknown };
+  if (typeof operator !== 'string' || !(OPERATORS as readonly string[]).includes(operator)) {
+    throw badRequest(`Unknown operator "${String(operator)}" for filter field "${field}"; operators: ${OPERATORS.join(', ')}`, { path: at, field, operator: operator ?? null });
+  }
+  const allowed = operatorsFor(kind);
+  if (!allowed.includes(operator as Operator)) {
+    throw badRequest(`Operator "${operator}" does not apply to filter field "${field}"; allowed: ${allowed.join(', ')}`, { path: at, field, operator, allowed });
+  }
+  const op = operator as Operator;
+  if (op === 'isNull' || op === 'isNotNull') return { field, kind, operator: op, value: null };
+  if (kind === 'boolean') {
+    const b = value === true || value === 'true' ? true : value === false || value === 'false' ? false : null;
+    if (b === null) throw badRequest(`${at}.value must be true or false`, { path: `${at}.value`, field });
+    return { field, kind, operator: op, value: b };
+  }
+  if (typeof value !== 'string' && typeof value !== 'number') throw badRequest(`${at}.value must be a string`, { path: `${at}.value`, field });
+  const text = String(value);
+  if (kind === 'readStatus' && !(READ_STATUSES as readonly string[]).includes(text)) {
+    throw badRequest(`${at}.value must be one of ${READ_STATUSES.join(', ')}`, { path: `${at}.value`, field, allowed: READ_STATUSES });
+  }
+  if (text.length > 500) throw badRequest(`${at}.value is too long`, { path: `${at}.value`, field });
+  return { field, kind, operator: op, value: text };
+}
+
+/** Folds the tree into one SQL condition; `leaf` compiles each leaf (the repository's column map). */
+export function compileCondition<F extends string>(condition: Condition<F>, leaf: (l: Leaf<F>) => Expression<SqlBool>): Expression<SqlBool> {
+  if ('leaf' in condition) return leaf(condition.leaf);
+  if ('allOf' in condition) {
+    if (condition.allOf.length === 0) return sql<SqlBool>`1 = 1`;
+    return sql<SqlBool>`(${sql.join(condition.allOf.map((c) => compileCondition(c, leaf)), sql` and `)})`;
+  }
+  if (condition.anyOf.length === 0) return sql<SqlBool>`1 = 0`;
+  return sql<SqlBool>`(${sql.join(condition.anyOf.map((c) => compileCondition(c, leaf)), sql` or `)})`;
+}
+
+const escapeLike = (text: string) => text.replace(/[\\%_]/g, (c) => `\\${c}`);
+
+/** Text column leaf: case-insensitive comparisons; isNull also matches the empty string. */
+export function textLeaf(column: RawBuilder<unknown>, operator: Operator, value: string | boolean | null): Expression<SqlBool> {
+  const v = String(value ?? '');
+  switch (operator) {
+    case 'is':
+      return sql<SqlBool>`lower(${column}) = lower(${v})`;
+    case 'isNot':
+      return sql<SqlBool>`(${column} is null or lower(${column}) <> lower(${v}))`;
+    case 'contains':
+      return sql<SqlBool>`lower(${column}) like lower(${`%${escapeLike(v)}%`}) escape '\\'`;
+    case 'beginsWith':
+      return sql<SqlBool>`lower(${column}) like lower(${`${escapeLike(v)}%`}) escape '\\'`;
+    case 'isNull':
+      return sql<SqlBool>`(${column} is null or ${column} = '')`;
+    case 'isNotNull':
+      return sql<SqlBool>`(${column} is not null and ${column} <> '')`;
+  }
+}
+
+/** Exact-id leaf. */
+export function idLeaf(column: RawBuilder<unknown>, operator: Operator, value: string | boolean | null): Expression<SqlBool> {
+  return operator === 'isNot' ? sql<SqlBool>`${column} <> ${String(value)}` : sql<SqlBool>`${column} = ${String(value)}`;
+}
+
+/**
+ * Leaf over a JSON array of strings (genres, tags): is/contains/beginsWith match when some element does,
+ * isNot when no element equals the value; isNull means an empty list. The element table function is the one
+ * place besides full-text search where the SQL differs between engines.
+ */
+export function listLeaf(dialect: Dialect, column: RawBuilder<unknown>, operator: Operator, value: string | boolean | null): Expression<SqlBool> {
+  const elements = dialect === 'sqlite' ? sql`json_each(${column}) as j` : sql`jsonb_array_elements_text(${column}::jsonb) as j(value)`;
+  const some = (test: RawBuilder<SqlBool>) => sql<SqlBool>`exists (select 1 from ${elements} where ${test})`;
+  const v = String(value ?? '');
+  switch (operator) {
+    case 'is':
+      return some(sql<SqlBool>`lower(j.value) = lower(${v})`);
+    case 'isNot':
+      return sql<SqlBool>`not ${some(sql<SqlBool>`lower(j.value) = lower(${v})`)}`;
+    case 'contains':
+      return some(sql<SqlBool>`lower(j.value) like lower(${`%${escapeLike(v)}%`}) escape '\\'`);
+    case 'beginsWith':
+      return some(sql<SqlBool>`lower(j.value) like lower(${`${escapeLike(v)}%`}) escape '\\'`);
+    case 'isNull':
+      return sql<SqlBool>`(${column} is null or ${column} = '[]')`;
+    case 'isNotNull':
+      return sql<SqlBool>`(${column} is not null and ${column} <> '[]')`;
+  }
+}

@@ -1,0 +1,177 @@
+import { sql, type Expression, type RawBuilder, type Selectable, type SelectQueryBuilder, type SqlBool } from 'kysely';
+import type { Database } from '../../db/connection.js';
+import type { DB } from '../../db/schema.js';
+import type { SeriesTable } from '../../db/tables/catalog.js';
+import type { LibraryScope } from '../books/access.js';
+import { compileCondition, idLeaf, listLeaf, textLeaf, type Condition, type Leaf, type ReadStatus } from '../search/conditions.js';
+import type { FullTextSearch } from '../search/fts.js';
+import type { Sort } from '../search/sort.js';
+import type { SeriesFilterField, SeriesSortField } from './schemas.js';
+
+export type SeriesRow = Selectable<SeriesTable>;
+
+export interface SeriesReadCounts {
+  read: number;
+  inProgress: number;
+}
+
+export interface SeriesListQuery {
+  userId: string;
+  scope: LibraryScope;
+  libraryId?: string;
+  condition?: Condition<SeriesFilterField> | null;
+  fullText?: string | null;
+  sort: Sort<SeriesSortField> | null;
+  /** Series where the caller has a book in progress, most recently active first. */
+  inProgressOnly?: boolean;
+  offset: number;
+  limit: number;
+}
+
+type FtsDB = DB & { fts: { id: string; rank: number } };
+type SeriesQuery = SelectQueryBuilder<FtsDB, 'series', object>;
+
+/** Nulls last in both directions on both engines (SQLite and PostgreSQL disagree by default). */
+const nullsLast = (column: RawBuilder<unknown>) => sql`case when ${column} is null then 1 else 0 end`;
+
+/** SQL of series lists: filters, full-text join, sorts, per-caller read counts. */
+export class SeriesRepository {
+  constructor(
+    private readonly database: Database,
+    private readonly fts: FullTextSearch,
+  ) {}
+
+  private get db() {
+    return this.database.db;
+  }
+
+  /** The caller's latest progress update in the series (date_read). */
+  private lastRead(userId: string) {
+    return sql`(select max(p.updated_at) from read_progress p join books b on b.id = p.book_id where b.series_id = series.id and b.deleted_at is null and p.user_id = ${userId})`;
+  }
+
+  private sortColumn(field: SeriesSortField, userId: string): RawBuilder<unknown> {
+    switch (field) {
+      case 'name':
+        return sql`series.sort_name`;
+      case 'date_added':
+        return sql`series.created_at`;
+      case 'date_updated':
+        return sql`series.updated_at`;
+      case 'release_date':
+        return sql`series.year`;
+      case 'date_read':
+        return this.lastRead(userId);
+      case 'book_count':
+        return sql`series.book_count`;
+      case 'file_size':
+        return sql`series.total_size`;
+      case 'filename':
+        return sql`series.path`;
+      case 'page_count':
+        return sql`series.total_pages`;
+    }
+  }
+
+  private readStatus(userId: string, status: ReadStatus): Expression<SqlBool> {
+    const completed = sql`(select count(*) from read_progress p join books b on b.id = p.book_id where b.series_id = series.id and b.deleted_at is null and p.user_id = ${userId} and p.is_completed = 1)`;
+    const started = sql`exists (select 1 from read_progress p join books b on b.id = p.book_id where b.series_id = series.id and b.deleted_at is null and p.user_id = ${userId})`;
+    const read = sql<SqlBool>`(series.book_count > 0 and ${completed} >= series.book_count)`;
+    if (status === 'read') return read;
+    if (status === 'unread') return sql<SqlBool>`not ${started}`;
+    return sql<SqlBool>`(${started} and not ${read})`;
+  }
+
+  private leaf(userId: string, leaf: Leaf<SeriesFilterField>): Expression<SqlBool> {
+    const { operator, value } = leaf;
+    switch (leaf.field) {
+      case 'libraryId':
+        return idLeaf(sql`series.library_id`, operator, value);
+      case 'genre':
+        return listLeaf(this.database.dialect, sql`series.genres`, operator, value);
+      case 'tag':
+        return listLeaf(this.database.dialect, sql`series.tags`, operator, value);
+      case 'status':
+        return textLeaf(sql`series.status`, operator, value);
+      case 'publisher':
+        return textLeaf(sql`series.publisher`, operator, value);
+      case 'language':
+        return textLeaf(sql`series.language`, operator, value);
+      case 'name':
+        return textLeaf(sql`series.name`, operator, value);
+      case 'readStatus': {
+        const match = this.readStatus(userId, value as ReadStatus);
+        return operator === 'isNot' ? sql<SqlBool>`not ${match}` : match;
+      }
+    }
+  }
+
+  private filtered(q: SeriesListQuery): { query: SeriesQuery; ranked: boolean } {
+    let query = this.db.selectFrom('series').where('series.deleted_at', 'is', null) as unknown as SeriesQuery;
+    if (!q.scope.all) query = q.scope.libraryIds.length ? query.where('series.library_id', 'in', [...q.scope.libraryIds]) : query.where(sql<SqlBool>`1 = 0`);
+    if (q.libraryId) query = query.where('series.library_id', '=', q.libraryId);
+    if (q.condition) {
+      const condition = q.condition;
+      query = query.where(() => compileCondition(condition, (l) => this.leaf(q.userId, l)));
+    }
+    if (q.inProgressOnly) {
+      query = query.where(
+        sql<SqlBool>`exists (select 1 from read_progress p join books b on b.id = p.book_id where b.series_id = series.id and b.deleted_at is null and p.user_id = ${q.userId} and p.is_completed = 0)`,
+      );
+    }
+    let ranked = false;
+    if (q.fullText) {
+      const matches = this.fts.series(q.fullText);
+      if (!matches) return { query: query.where(sql<SqlBool>`1 = 0`), ranked };
+      query = query.innerJoin(matches.as('fts'), (join) => join.onRef('fts.id', '=', 'series.id')) as unknown as SeriesQuery;
+      ranked = true;
+    }
+    return { query, ranked };
+  }
+
+  async list(q: SeriesListQuery): Promise<{ total: number; rows: SeriesRow[] }> {
+    const { query, ranked } = this.filtered(q);
+    let page = query.selectAll('series');
+    if (q.sort) {
+      const column = this.sortColumn(q.sort.field, q.userId);
+      if (q.sort.field === 'release_date' || q.sort.field === 'date_read') page = page.orderBy(nullsLast(column));
+      page = page.orderBy(column, q.sort.direction).orderBy('series.id', q.sort.direction);
+    } else if (q.inProgressOnly) {
+      page = page.orderBy(this.lastRead(q.userId), 'desc').orderBy('series.id');
+    } else if (ranked) {
+      page = page.orderBy(sql`fts.rank`, 'desc').orderBy('series.sort_name').orderBy('series.id');
+    } else {
+      page = page.orderBy('series.sort_name').orderBy('series.id');
+    }
+    const [count, rows] = await Promise.all([
+      query.select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow(),
+      page.offset(q.offset).limit(q.limit).execute(),
+    ]);
+    return { total: Number(count.n), rows: rows as SeriesRow[] };
+  }
+
+  get(id: string): Promise<SeriesRow | undefined> {
+    return this.db.selectFrom('series').selectAll().where('id', '=', id).where('deleted_at', 'is', null).executeTakeFirst();
+  }
+
+  /** Finished and started-not-finished present books of each series, for one user. */
+  async readCounts(userId: string, seriesIds: readonly string[]): Promise<Map<string, SeriesReadCounts>> {
+    const out = new Map<string, SeriesReadCounts>();
+    if (seriesIds.length === 0) return out;
+    const rows = await this.db
+      .selectFrom('read_progress as p')
+      .innerJoin('books as b', 'b.id', 'p.book_id')
+      .select([
+        'b.series_id',
+        sql<number>`sum(case when p.is_completed = 1 then 1 else 0 end)`.as('read'),
+        sql<number>`sum(case when p.is_completed = 0 then 1 else 0 end)`.as('in_progress'),
+      ])
+      .where('p.user_id', '=', userId)
+      .where('b.series_id', 'in', [...seriesIds])
+      .where('b.deleted_at', 'is', null)
+      .groupBy('b.series_id')
+      .execute();
+    for (const r of rows) out.set(r.series_id, { read: Number(r.read), inProgress: Number(r.in_progress) });
+    return out;
+  }
+}

@@ -1,0 +1,80 @@
+import { z } from 'zod';
+import { PaginationQuery } from '../../http/pagination.js';
+import { Uuid } from '../../http/params.js';
+import { filterBodySchema, type FieldKind } from '../search/conditions.js';
+
+export const SERIES_SORT_FIELDS = ['name', 'date_added', 'date_updated', 'release_date', 'date_read', 'book_count', 'file_size', 'filename', 'page_count'] as const;
+export type SeriesSortField = (typeof SERIES_SORT_FIELDS)[number];
+
+export const SERIES_FILTER_FIELDS = {
+  libraryId: 'id',
+  genre: 'list',
+  tag: 'list',
+  status: 'text',
+  publisher: 'text',
+  language: 'text',
+  name: 'text',
+  readStatus: 'readStatus',
+} as const satisfies Record<string, FieldKind>;
+export type SeriesFilterField = keyof typeof SERIES_FILTER_FIELDS;
+
+export const SeriesMetadata = z
+  .object({
+    title: z.string().describe('The title set by the user or a provider, else the name.'),
+    summary: z.string().nullable(),
+    publisher: z.string().nullable(),
+    genres: z.array(z.string()),
+    tags: z.array(z.string()),
+    status: z.string().nullable(),
+    language: z.string().nullable(),
+    year: z.number().int().nullable(),
+    reading_direction: z.string().nullable(),
+    age_rating: z.string().nullable(),
+  })
+  .meta({ id: 'SeriesMetadata' });
+
+export const SeriesView = z
+  .object({
+    id: z.string(),
+    library_id: z.string(),
+    name: z.string(),
+    path: z.string().describe('Folder of the series relative to the library root.'),
+    book_count: z.number().int(),
+    books_read_count: z.number().int().describe('Books the caller finished.'),
+    books_unread_count: z.number().int().describe('Books the caller has not started.'),
+    books_in_progress_count: z.number().int().describe('Books the caller started and has not finished.'),
+    file_size: z.number().describe('Sum of the present books\' file sizes, bytes.'),
+    page_count: z.number().int(),
+    metadata: SeriesMetadata,
+    created_at: z.string(),
+    updated_at: z.string(),
+  })
+  .meta({ id: 'Series' });
+export type SeriesView = z.infer<typeof SeriesView>;
+
+const sortDoc = `\`field,direction\`; fields: ${SERIES_SORT_FIELDS.join(', ')}; direction asc (default) or desc.`;
+
+export const SeriesListQuery = PaginationQuery.extend({
+  sort: z.string().optional().describe(`Sort, ${sortDoc} Default: name.`),
+  library_id: Uuid.optional().describe('Only series of this library.'),
+  libraryId: Uuid.optional().describe('Alias of library_id.'),
+}).meta({ id: 'SeriesListQuery' });
+
+export const SeriesFilterQuery = PaginationQuery.extend({
+  sort: z.string().optional().describe(`Sort, ${sortDoc} Default: rank when fullTextSearch is given, else name.`),
+}).meta({ id: 'SeriesFilterQuery' });
+
+export const SeriesFilterBody = filterBodySchema('Series', SERIES_FILTER_FIELDS);
+
+export const SeriesSearchBody = z
+  .object({
+    query: z.string().min(1).max(500).describe('Words to find (prefixes match; case and accents are ignored).'),
+    library_id: Uuid.optional(),
+    libraryId: Uuid.optional().describe('Alias of library_id.'),
+  })
+  .meta({ id: 'SeriesSearch' });
+
+export const SeriesBooksQuery = PaginationQuery.extend({
+  sort: z.string().optional().describe('Sort, `field,direction` over the book sort fields. Default: number.'),
+  order: z.enum(['asc', 'desc']).optional(),
+}).meta({ id: 'SeriesBooksQuery' });

@@ -1,0 +1,229 @@
+import { readFile, mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { analyzeFile } from '../../src/media/analyze.js';
+import { MediaError } from '../../src/media/errors.js';
+import { openBook, withBook } from '../../src/media/open-book.js';
+import { renderPage } from '../../src/media/render-page.js';
+import { getThumbnail } from '../../src/media/thumbnails.js';
+import {
+  makeCbz,
+  makeEncryptedCbz,
+  makeEpub,
+  makeImage,
+  makePdf,
+  makePixelBombPng,
+  makeZeroByteFile,
+  makeZipBomb,
+  setDeclaredSizes,
+  truncateCopy,
+  writeZip,
+} from './fixtures.js';
+import { SHARED_FIXTURES_MISSING, hasSharedFixtures, sharedFixture } from './shared-fixtures.js';
+
+let dir: string;
+beforeAll(async () => {
+  dir = await mkdtemp(join(tmpdir(), 'bindery-hostile-'));
+});
+afterAll(async () => {
+  await rm(dir, { recursive: true, force: true });
+});
+
+/** Opens and fully analyses the file; every failure must be a MediaError of the given kind. */
+async function expectKind(path: string, kind: MediaError['kind'], options: Parameters<typeof analyzeFile>[1] = {}): Promise<MediaError> {
+  const error = await analyzeFile(path, options).then(
+    () => null,
+    (err: unknown) => err,
+  );
+  expect(error).toBeInstanceOf(MediaError);
+  expect(error).toMatchObject({ kind });
+  return error as MediaError;
+}
+
+describe('hostile input gives a typed MediaError, never a crash or a hang', () => {
+  it('corrupt archive: random bytes behind a .cbz name', async () => {
+    const path = join(dir, 'random.cbz');
+    await writeFile(path, Buffer.alloc(4096, 0x5a));
+    await expectKind(path, 'corrupt');
+  });
+
+  it('truncated archive: a CBZ cut in half', async () => {
+    const full = await makeCbz(dir, 'full.cbz', { pages: 4, noise: true, pageSize: { width: 200, height: 300 } });
+    const size = (await readFile(full)).length;
+    await expectKind(await truncateCopy(full, join(dir, 'half.cbz'), Math.floor(size / 2)), 'corrupt');
+  });
+
+  it('zero-byte file', async () => {
+    await expectKind(await makeZeroByteFile(dir, 'zero.cbz'), 'corrupt');
+    await expectKind(await makeZeroByteFile(dir, 'zero.pdf'), 'corrupt');
+  });
+
+  it('archive with zero images', async () => {
+    const path = await writeZip(join(dir, 'noimages.cbz'), [
+      { name: 'ComicInfo.xml', data: '<ComicInfo><Title>x</Title></ComicInfo>' },
+      { name: 'readme.txt', data: 'hello' },
+    ]);
+    await expectKind(path, 'no_pages');
+  });
+
+  it('encrypted entries', async () => {
+    await expectKind(await makeEncryptedCbz(dir, 'encrypted.cbz'), 'encrypted');
+  });
+
+  it('zip bomb: an entry inflating 1000:1 past the size limit', async () => {
+    const path = await makeZipBomb(dir, 'bomb.cbz', 32 * 1024 * 1024);
+    const error = await expectKind(path, 'too_large');
+    expect(error.message).toMatch(/ratio|limit/);
+  });
+
+  it('zip bomb: a huge declared uncompressed size', async () => {
+    const honest = await makeCbz(dir, 'declared-src.cbz', { pages: 2 });
+    const path = join(dir, 'declared.cbz');
+    await writeFile(path, setDeclaredSizes(await readFile(honest), 0xfffffff0));
+    await expectKind(path, 'too_large');
+  });
+
+  it('zip bomb: limits are configurable', async () => {
+    const path = await makeCbz(dir, 'limits.cbz', { pages: 3, pageSize: { width: 300, height: 300 }, noise: true });
+    await expectKind(path, 'too_large', { limits: { maxEntryBytes: 1000 } });
+    await expectKind(path, 'too_large', { limits: { maxEntries: 2 } });
+    await expectKind(path, 'too_large', { limits: { maxTotalBytes: 1000 } });
+  });
+
+  it('zip bomb: the limit holds while streaming, against an entry that lies about its size', async () => {
+    const honest = await writeZip(join(dir, 'liar-src.cbz'), [{ name: 'page.png', data: Buffer.alloc(2 * 1024 * 1024) }]);
+    const path = join(dir, 'liar.cbz');
+    await writeFile(path, setDeclaredSizes(await readFile(honest), 100));
+    await withBook(path, 'cbz', {}, async (reader) => {
+      await expect(reader.readPage(1)).rejects.toMatchObject({ kind: 'too_large' });
+    });
+  });
+
+  it('entries with ../ paths are never pages and do not break the listing', async () => {
+    const image = await makeImage({ width: 10, height: 10 });
+    const source = await writeZip(join(dir, 'dots-src.cbz'), [
+      { name: 'xx/evil.jpg', data: image },
+      { name: 'ok.jpg', data: image },
+    ]);
+    const path = join(dir, 'dots.cbz');
+    const bytes = await readFile(source);
+    await writeFile(path, Buffer.from(bytes.toString('latin1').replaceAll('xx/evil', '../evil'), 'latin1'));
+    const analysis = await analyzeFile(path);
+    expect(analysis.pages.map((p) => p.file_name)).toEqual(['ok.jpg']);
+
+    const onlyEvil = join(dir, 'only-dots.cbz');
+    const evilSource = await writeZip(join(dir, 'only-dots-src.cbz'), [{ name: 'xx/evil.jpg', data: image }]);
+    await writeFile(onlyEvil, Buffer.from((await readFile(evilSource)).toString('latin1').replaceAll('xx/evil', '../evil'), 'latin1'));
+    await expectKind(onlyEvil, 'no_pages');
+  });
+
+  it('ComicInfo.xml with a DOCTYPE and entities: parsed without expansion', async () => {
+    const laughs = Array.from({ length: 9 }, (_, i) => `<!ENTITY l${i + 1} "${`&l${i};`.repeat(10)}">`).join('\n');
+    const xml = `<?xml version="1.0"?>
+<!DOCTYPE ComicInfo [
+  <!ENTITY l0 "lol">
+  ${laughs}
+  <!ENTITY xxe SYSTEM "file:///etc/passwd">
+]>
+<ComicInfo><Title>&l9;</Title><Series>&xxe;</Series><Number>3</Number></ComicInfo>`;
+    const path = await makeCbz(dir, 'laughs.cbz', { pages: 1, comicInfo: xml });
+    const analysis = await analyzeFile(path);
+    expect(analysis.metadata.title).toBe('&l9;');
+    expect(analysis.metadata.series).toBe('&xxe;');
+    expect(analysis.metadata.number).toBe('3');
+  });
+
+  it('a ComicInfo.xml that is not XML costs the metadata, not the book', async () => {
+    const path = await makeCbz(dir, 'Broken Info 012.cbz', { pages: 1, comicInfo: '<ComicInfo><Title>unclosed' });
+    await withBook(path, 'cbz', {}, async (reader) => {
+      await expect(reader.metadata()).rejects.toMatchObject({ kind: 'corrupt' });
+    });
+    const analysis = await analyzeFile(path);
+    expect(analysis.warnings.join()).toMatch(/metadata ignored/);
+    expect(analysis.metadata).toMatchObject({ series: 'Broken Info', number: '12' });
+  });
+
+  it('EPUB with a missing OPF', async () => {
+    await expectKind(await makeEpub(dir, 'noopf.epub', { omitOpf: true }), 'corrupt');
+  });
+
+  it('EPUB without container.xml nor any OPF', async () => {
+    const path = await writeZip(join(dir, 'bare.epub'), [
+      { name: 'mimetype', data: 'application/epub+zip', store: true },
+      { name: 'OEBPS/chapter1.xhtml', data: '<html/>' },
+    ]);
+    await expectKind(path, 'corrupt');
+  });
+
+  it('EPUB protected by DRM (encryption.xml over its content)', async () => {
+    const source = await makeEpub(dir, 'drm-src.epub');
+    const { default: yauzl } = await import('yauzl');
+    const zip = await yauzl.openPromise(source, { lazyEntries: true });
+    const items: Array<{ name: string; data: Buffer }> = [];
+    for await (const entry of zip.eachEntry()) {
+      const stream = await zip.openReadStreamPromise(entry);
+      const chunks: Buffer[] = [];
+      for await (const chunk of stream) chunks.push(chunk as Buffer);
+      items.push({ name: entry.fileName, data: Buffer.concat(chunks) });
+    }
+    zip.close();
+    items.push({
+      name: 'META-INF/encryption.xml',
+      data: Buffer.from(`<encryption xmlns="urn:oasis:names:tc:opendocument:xmlns:container" xmlns:enc="http://www.w3.org/2001/04/xmlenc#">
+  <enc:EncryptedData><enc:EncryptionMethod Algorithm="http://www.w3.org/2001/04/xmlenc#aes128-cbc"/>
+  <enc:CipherData><enc:CipherReference URI="OEBPS/chapter1.xhtml"/></enc:CipherData></enc:EncryptedData>
+</encryption>`),
+    });
+    await expectKind(await writeZip(join(dir, 'drm.epub'), items), 'encrypted');
+  });
+
+  it('a PDF that throws', async () => {
+    const path = join(dir, 'broken.pdf');
+    await writeFile(path, '%PDF-1.7\n1 0 obj << /Type /Catalog /Pages 9 0 R >>\ngarbage garbage\n%%EOF\n');
+    await expectKind(path, 'corrupt');
+  });
+
+  it('a truncated PDF', async () => {
+    const full = await makePdf(dir, 'whole.pdf', { pages: 3 });
+    const cut = await truncateCopy(full, join(dir, 'cut.pdf'), 40);
+    await expectKind(cut, 'corrupt');
+  });
+
+  it('a 30000×30000 image: listed from its header, refused when decoded', async () => {
+    const path = await makeCbz(dir, 'pixels.cbz', { pages: [{ name: 'huge.png', data: makePixelBombPng(30000, 30000) }] });
+    const analysis = await analyzeFile(path);
+    expect(analysis.pages[0]).toMatchObject({ width: 30000, height: 30000 });
+    await withBook(path, 'cbz', {}, async (reader) => {
+      await expect(renderPage(reader, 1, { width: 800 })).rejects.toMatchObject({ kind: 'too_large' });
+    });
+    await expect(getThumbnail({ cacheDir: join(dir, 'cache'), hash: analysis.hash, path })).rejects.toMatchObject({ kind: 'too_large' });
+  });
+
+  it('7z archives are detected and reported unsupported', async () => {
+    const path = join(dir, 'book.cb7');
+    await writeFile(path, Buffer.from([0x37, 0x7a, 0xbc, 0xaf, 0x27, 0x1c, 0x00, 0x04, 1, 2, 3, 4]));
+    await expectKind(path, 'unsupported');
+  });
+
+  it('a missing file', async () => {
+    await expectKind(join(dir, 'gone.cbz'), 'not_found');
+    await expect(openBook(join(dir, 'gone.cbz'), 'cbz')).rejects.toMatchObject({ kind: 'not_found' });
+  });
+
+  it('random bytes behind a .cbr name', async () => {
+    const path = join(dir, 'random.cbr');
+    await writeFile(path, Buffer.alloc(2048, 0x33));
+    await expectKind(path, 'corrupt');
+  });
+
+  it.skipIf(!hasSharedFixtures)(`a truncated RAR (skipped when ${SHARED_FIXTURES_MISSING})`, async () => {
+    const cut = await truncateCopy(sharedFixture('test_comic_with_info.cbr'), join(dir, 'cut.cbr'), 200);
+    const error = await analyzeFile(cut).then(
+      () => null,
+      (err: unknown) => err,
+    );
+    expect(error).toBeInstanceOf(MediaError);
+    expect(['corrupt', 'no_pages']).toContain((error as MediaError).kind);
+  });
+});
