@@ -19,6 +19,9 @@ import { registerLibraryRoutes } from './modules/libraries/routes.js';
 import { registerFilesystemRoutes } from './modules/filesystem/routes.js';
 import { FilesystemService } from './modules/filesystem/service.js';
 import { registerHealthRoutes } from './modules/ops/health-routes.js';
+import { registerDuplicateRoutes } from './modules/duplicates/routes.js';
+import { DuplicatesRepository } from './modules/duplicates/repository.js';
+import { DuplicatesService } from './modules/duplicates/service.js';
 import { registerEventRoutes } from './modules/events/routes.js';
 import { SseHub } from './http/sse.js';
 import { startPgEventBridge, type EventBridge } from './events/pg-bridge.js';
@@ -92,6 +95,8 @@ export async function buildApp(options: BuildAppOptions): Promise<App> {
   const catalog = createCatalog({ database, config, bus: events, log: app.log });
   app.decorate('events', events);
   app.decorate('catalog', catalog);
+  const duplicates = new DuplicatesService(new DuplicatesRepository(db), catalog.queue);
+  catalog.worker.register('detect_duplicates', (ctx) => duplicates.detect(ctx.signal, (update) => ctx.progress(update)));
   const sse = new SseHub(config.events.keepalive_seconds * 1000);
   app.decorate('sse', sse);
   let bridge: EventBridge | undefined;
@@ -135,6 +140,7 @@ export async function buildApp(options: BuildAppOptions): Promise<App> {
       registerSettingsRoutes(v1, settings);
       registerFilesystemRoutes(v1, new FilesystemService());
       registerEventRoutes(v1, events, sse);
+      registerDuplicateRoutes(v1, duplicates);
       registerPreferenceRoutes(v1, new PreferencesService(new PreferencesRepository(db)));
     },
     { prefix: '/api/v1' },

@@ -1,8 +1,16 @@
+import { open as openFile } from 'node:fs/promises';
 import type { Readable } from 'node:stream';
+import { promisify } from 'node:util';
+import { inflateRaw } from 'node:zlib';
 import yauzl from 'yauzl';
 import type { Entry, ZipFile } from 'yauzl';
 import { MediaError, asMediaError, errorMessage, throwIfAborted } from './errors.js';
 import type { MediaLimits } from './limits.js';
+import { BlockCachedReader } from './zip-file-reader.js';
+
+const inflateRawAsync = promisify(inflateRaw);
+const STORED = 0;
+const DEFLATED = 8;
 
 /** One file of a zip archive, with its name decoded and normalised to forward slashes. */
 export interface ZipMember {
@@ -34,9 +42,11 @@ function isDirectory(entry: Entry, name: string): boolean {
  */
 export class ZipArchive {
   private readonly byName = new Map<string, ZipMember>();
+  private readonly dataStarts = new Map<ZipMember, Promise<number>>();
 
   private constructor(
     private readonly zip: ZipFile,
+    private readonly file: BlockCachedReader,
     readonly members: readonly ZipMember[],
     private readonly limits: MediaLimits,
     private readonly label: string,
@@ -46,10 +56,19 @@ export class ZipArchive {
 
   static async open(path: string, limits: MediaLimits): Promise<ZipArchive> {
     let zip: ZipFile;
+    let file: BlockCachedReader;
     try {
-      // decodeStrings is off so that a hostile name ("../x", "C:\x") is data we skip, not an error that
-      // aborts the whole listing; names are decoded below exactly as yauzl would, minus the validation.
-      zip = await yauzl.openPromise(path, { lazyEntries: true, autoClose: false, decodeStrings: false });
+      const handle = await openFile(path, 'r');
+      file = new BlockCachedReader(handle);
+      try {
+        const { size } = await handle.stat();
+        // decodeStrings is off so that a hostile name ("../x", "C:\x") is data we skip, not an error that
+        // aborts the whole listing; names are decoded below exactly as yauzl would, minus the validation.
+        zip = await yauzl.fromRandomAccessReaderPromise(file, size, { lazyEntries: true, autoClose: false, decodeStrings: false });
+      } catch (err) {
+        await handle.close();
+        throw err;
+      }
     } catch (err) {
       throw asMediaError(err, 'corrupt', `${path}: not a readable zip archive`);
     }
@@ -75,7 +94,7 @@ export class ZipArchive {
           entry,
         });
       }
-      return new ZipArchive(zip, members, limits, path);
+      return new ZipArchive(zip, file, members, limits, path);
     } catch (err) {
       zip.close();
       throw asMediaError(err, 'corrupt', `${path}: broken zip central directory`);
@@ -111,13 +130,59 @@ export class ZipArchive {
     }
   }
 
+  private dataStart(member: ZipMember): Promise<number> {
+    let start = this.dataStarts.get(member);
+    if (!start) {
+      start = this.zip.readLocalFileHeaderPromise(member.entry, { minimal: true }).then((header) => header.fileDataStart);
+      this.dataStarts.set(member, start);
+    }
+    return start;
+  }
+
+  /** `length` bytes of the file at `position`, in one positioned read. */
+  private async readRaw(position: number, length: number): Promise<Buffer> {
+    const buffer = Buffer.allocUnsafe(length);
+    const bytesRead = await this.file.readAt(buffer, 0, length, position);
+    if (bytesRead !== length) throw new MediaError('corrupt', `${this.label}: the archive is truncated`);
+    return buffer;
+  }
+
   /**
-   * Reads one entry into memory. The size limit is enforced on the bytes actually inflated too, since a
-   * hostile archive can declare a small size and expand to a huge one.
+   * Reads one entry into memory. Whole entries bypass streams: a stored entry is one positioned read (as cheap
+   * as reading a plain file), a deflated one is one read plus one inflate capped at the declared size, so an
+   * entry that expands past what it declares (a bomb's trick) is cut off, not buffered.
    */
   async read(member: ZipMember, options: ReadOptions = {}): Promise<Buffer> {
     const { signal, headBytes } = options;
     throwIfAborted(signal);
+    this.assertReadable(member);
+    const where = `${this.label}: entry "${member.name}"`;
+    const method = member.entry.compressionMethod;
+    try {
+      if (method === STORED) {
+        const length = headBytes === undefined ? member.size : Math.min(headBytes, member.size);
+        return await this.readRaw(await this.dataStart(member), length);
+      }
+      if (method === DEFLATED && headBytes === undefined) {
+        if (member.compressedSize > this.limits.maxEntryBytes) throw new MediaError('too_large', `${where} is larger than ${this.limits.maxEntryBytes} bytes`);
+        const compressed = await this.readRaw(await this.dataStart(member), member.compressedSize);
+        throwIfAborted(signal);
+        const data = await inflateRawAsync(compressed, { maxOutputLength: Math.max(1, member.size) });
+        if (data.length !== member.size) throw new MediaError('corrupt', `${where} inflates to ${data.length} bytes, not the ${member.size} it declares`);
+        return data;
+      }
+    } catch (err) {
+      if (err instanceof RangeError || (err as { code?: unknown }).code === 'ERR_BUFFER_TOO_LARGE') {
+        throw new MediaError('too_large', `${where} inflates past its declared size`, { cause: err });
+      }
+      throw asMediaError(err, 'corrupt', `${where} is damaged`);
+    }
+    return this.readStreamed(member, options);
+  }
+
+  /** The first bytes of a compressed entry, inflating no more than needed. */
+  private async readStreamed(member: ZipMember, options: ReadOptions): Promise<Buffer> {
+    const { signal, headBytes } = options;
     const stream = await this.openStream(member);
     const limit = this.limits.maxEntryBytes;
     const chunks: Buffer[] = [];

@@ -1,10 +1,10 @@
-import { createReadStream } from 'node:fs';
 import type { FileHandle } from 'node:fs/promises';
-import type { Readable } from 'node:stream';
+import { Readable } from 'node:stream';
 import yauzl from 'yauzl';
 
 const BLOCK_BYTES = 64 * 1024;
 const MAX_CACHED_BLOCKS = 64;
+const STREAM_CHUNK_BYTES = 256 * 1024;
 /** Reads at least this large skip the block cache: they are entry data, read once. */
 const DIRECT_READ_BYTES = BLOCK_BYTES;
 
@@ -63,7 +63,21 @@ export class BlockCachedReader extends yauzl.RandomAccessReader {
   }
 
   override _readStreamForRange(start: number, end: number): Readable {
-    return createReadStream('', { fd: this.handle.fd, start, end: end - 1, autoClose: false, highWaterMark: 1024 * 1024 });
+    // Positioned reads on the shared handle. An fs read stream over the same descriptor would close it when
+    // destroyed (autoClose only governs closing at the end), and the archive must stay open for the next page.
+    const handle = this.handle;
+    async function* range(): AsyncGenerator<Buffer> {
+      let position = start;
+      while (position < end) {
+        const length = Math.min(STREAM_CHUNK_BYTES, end - position);
+        const buffer = Buffer.allocUnsafe(length);
+        const { bytesRead } = await handle.read(buffer, 0, length, position);
+        if (bytesRead === 0) throw new Error('unexpected end of file');
+        position += bytesRead;
+        yield buffer.subarray(0, bytesRead);
+      }
+    }
+    return Readable.from(range(), { objectMode: false });
   }
 
   override close(callback: (err: Error | null) => void): void {

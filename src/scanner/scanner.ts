@@ -143,32 +143,36 @@ class ScanRun {
   }
 
   async scanFolder(): Promise<ScanResult> {
-    const [books, series] = await Promise.all([this.deps.repo.bookIndex(this.libraryId), this.deps.repo.seriesIndex(this.libraryId)]);
+    // 1. Walk the folder while the database index loads, then compare: unchanged files are done here.
+    const index = Promise.all([this.deps.repo.bookIndex(this.libraryId), this.deps.repo.seriesIndex(this.libraryId)]);
+    index.catch(() => undefined);
+    const foundFiles: FoundFile[] = [];
+    for await (const found of walkLibrary(this.root, { signal: this.signal, concurrency: 64, onError: (dir, err) => this.deps.log?.warn({ dir, err }, 'scan: folder not readable') })) {
+      for (const file of found) foundFiles.push(file);
+      this.counters.files_discovered = foundFiles.length;
+      this.report('Discovering files');
+    }
+    const [books, series] = await index;
     for (const b of books) this.byPath.set(b.path, b);
     for (const s of series) this.seriesByKey.set(s.path, s);
 
-    // 1. Walk and compare: unchanged files are done here and now.
     const seen = new Set<string>();
     const work: WorkItem[] = [];
-    for await (const found of walkLibrary(this.root, { signal: this.signal, onError: (dir, err) => this.deps.log?.warn({ dir, err }, 'scan: folder not readable') })) {
-      for (const file of found) {
-        seen.add(file.relPath);
-        this.counters.files_discovered++;
-        const existing = this.byPath.get(file.relPath);
-        const same = existing !== undefined && existing.size === file.size && existing.mtime_ms === file.mtimeMs;
-        if (same && this.mode === 'normal') {
-          if (existing.deleted_at === null) {
-            this.counters.files_processed++;
-            continue;
-          }
-          if (existing.hash !== null) {
-            work.push({ file, existing, restoreOnly: true });
-            continue;
-          }
+    for (const file of foundFiles) {
+      seen.add(file.relPath);
+      const existing = this.byPath.get(file.relPath);
+      const same = existing !== undefined && existing.size === file.size && existing.mtime_ms === file.mtimeMs;
+      if (same && this.mode === 'normal') {
+        if (existing.deleted_at === null) {
+          this.counters.files_processed++;
+          continue;
         }
-        work.push({ file, existing });
+        if (existing.hash !== null) {
+          work.push({ file, existing, restoreOnly: true });
+          continue;
+        }
       }
-      this.report('Discovering files');
+      work.push({ file, existing });
     }
 
     // 2. Books whose file is gone: candidates for a move (by hash) before they are soft-deleted.

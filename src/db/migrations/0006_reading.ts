@@ -46,7 +46,7 @@ export const reading: DialectMigration = {
       .addColumn('book_title', 'text', (c) => c.notNull())
       .addColumn('series_name', 'text', (c) => c.notNull())
       .addColumn('pages_read', 'integer', (c) => c.notNull().defaultTo(0))
-      .addColumn('seconds', 'integer', (c) => c.notNull().defaultTo(0))
+      .addColumn('reading_ms', 'integer', (c) => c.notNull().defaultTo(0))
       .addColumn('updates', 'integer', (c) => c.notNull().defaultTo(0))
       .addColumn('last_at', 'text', (c) => c.notNull())
       .addPrimaryKeyConstraint('reading_activity_pk', ['user_id', 'day', 'book_id', 'device_id'])

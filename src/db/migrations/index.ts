@@ -6,6 +6,7 @@ import { tasks } from './0004_tasks.js';
 import { preferences } from './0005_preferences.js';
 import { reading } from './0006_reading.js';
 import { search } from './0007_search.js';
+import { duplicates } from './0008_duplicates.js';
 
 /** Every migration, applied in key order. Append only: never edit one that has shipped. */
 export const migrations: Record<string, DialectMigration> = {
@@ -16,4 +17,5 @@ export const migrations: Record<string, DialectMigration> = {
   '0005_preferences': preferences,
   '0006_reading': reading,
   '0007_search': search,
+  '0008_duplicates': duplicates,
 };

@@ -48,7 +48,8 @@ export interface ReadingActivityTable {
   book_title: string;
   series_name: string;
   pages_read: number;
-  seconds: number;
+  /** Milliseconds between consecutive updates of one reading session (see modules/progress/service.ts). */
+  reading_ms: number;
   updates: number;
   last_at: string;
 }

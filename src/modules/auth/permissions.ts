@@ -66,7 +66,7 @@ export const PERMISSION_GRANTS: Record<Permission, string> = {
   'tasks-write': 'Manage (cancel) background tasks',
   'plugins-manage': 'Manage metadata plugins (admin)',
   'system-health': 'View metrics',
-  'system-admin': 'Full admin access: settings, filesystem, maintenance, duplicates',
+  'system-admin': 'Full admin access: settings, filesystem, maintenance',
 };
 
 const READER: Permission[] = [

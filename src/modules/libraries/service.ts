@@ -158,7 +158,9 @@ export class LibraryService {
       const scanning = parseScanningConfig(library.scanning_config);
       this.syncSchedule(library.id, scanning);
       if (options.startup && scanning.scan_on_start) {
-        await this.deps.scans.requestScan(library.id, scanning.default_mode, 'scan_on_start');
+        await this.deps.scans
+          .requestScan(library.id, scanning.default_mode, 'scan_on_start')
+          .catch((err: unknown) => this.deps.onError?.(err, `scan_on_start: could not queue the scan of library ${library.id}`));
       }
     }
   }

@@ -1,0 +1,84 @@
+import type { PageRequest } from '../../http/pagination.js';
+import type { Caller } from '../auth/caller.js';
+import type { ImageLookup, PagesService } from '../pages/service.js';
+import { parseCondition } from '../search/conditions.js';
+import { parseSort, type SortDirection } from '../search/sort.js';
+import { libraryScopeFor } from './access.js';
+import { resolveBookFile, type BookFile } from './files.js';
+import type { BookListMode, BookListQuery, BookRow, BooksRepository } from './repository.js';
+import { BOOK_FILTER_FIELDS, BOOK_SORT_FIELDS, type BookView } from './schemas.js';
+import { bookView } from './views.js';
+
+export interface BookListInput {
+  sort?: string;
+  order?: SortDirection;
+  library_id?: string;
+  series_id?: string;
+}
+
+export interface FilterInput {
+  condition?: Record<string, unknown> | null;
+  fullTextSearch?: string | null;
+}
+
+/** Book lists (plain, filtered, searched, and the reading lists), details, covers and file downloads. */
+export class BooksService {
+  constructor(
+    private readonly repo: BooksRepository,
+    private readonly pages: PagesService,
+  ) {}
+
+  private async views(caller: Caller, rows: BookRow[]): Promise<BookView[]> {
+    const progress = await this.repo.progressOf(caller.user.id, rows.map((r) => r.id));
+    return rows.map((r) => bookView(r, progress.get(r.id)));
+  }
+
+  private async run(caller: Caller, query: Omit<BookListQuery, 'userId' | 'scope' | 'offset' | 'limit'>, page: PageRequest): Promise<{ total: number; data: BookView[] }> {
+    const { total, rows } = await this.repo.list({ ...query, userId: caller.user.id, scope: libraryScopeFor(caller), offset: page.offset, limit: page.pageSize });
+    return { total, data: await this.views(caller, rows) };
+  }
+
+  list(caller: Caller, input: BookListInput, page: PageRequest) {
+    return this.run(caller, { libraryId: input.library_id, seriesId: input.series_id, sort: parseSort(input.sort, input.order, BOOK_SORT_FIELDS) }, page);
+  }
+
+  filter(caller: Caller, body: FilterInput, sort: { sort?: string; order?: SortDirection }, page: PageRequest) {
+    return this.run(
+      caller,
+      { condition: parseCondition(body.condition, BOOK_FILTER_FIELDS), fullText: body.fullTextSearch?.trim() || null, sort: parseSort(sort.sort, sort.order, BOOK_SORT_FIELDS) },
+      page,
+    );
+  }
+
+  readingList(caller: Caller, mode: BookListMode, page: PageRequest) {
+    return this.run(caller, { mode, sort: null }, page);
+  }
+
+  async onDeck(caller: Caller, page: PageRequest): Promise<{ total: number; data: BookView[] }> {
+    const { total, rows } = await this.repo.onDeck(caller.user.id, libraryScopeFor(caller), page.offset, page.pageSize);
+    return { total, data: await this.views(caller, rows) };
+  }
+
+  async get(caller: Caller, id: string): Promise<BookView> {
+    const book = await this.pages.book(caller, id);
+    return (await this.views(caller, [book]))[0]!;
+  }
+
+  async thumbnail(caller: Caller, id: string, accept: string | undefined): Promise<ImageLookup> {
+    return this.pages.thumbnail(await this.pages.book(caller, id), accept);
+  }
+
+  /** The original file: where it is, its size, and the name to offer the client. */
+  async file(caller: Caller, id: string): Promise<BookFile & { fileName: string; etag: string; mediaType: string }> {
+    const book = await this.pages.book(caller, id);
+    const file = await resolveBookFile(book);
+    return { ...file, fileName: book.file_name, etag: `"${book.hash ?? `${file.size}-${Math.floor(file.mtimeMs)}`}"`, mediaType: MEDIA_TYPES[book.format ?? ''] ?? 'application/octet-stream' };
+  }
+}
+
+const MEDIA_TYPES: Record<string, string> = {
+  cbz: 'application/vnd.comicbook+zip',
+  cbr: 'application/vnd.comicbook-rar',
+  epub: 'application/epub+zip',
+  pdf: 'application/pdf',
+};

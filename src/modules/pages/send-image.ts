@@ -1,0 +1,21 @@
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import type { ImageLookup } from './service.js';
+
+/** Page images and covers may be kept by the client for an hour; the ETag changes with the file's content. */
+export const IMAGE_CACHE_CONTROL = 'private, max-age=3600';
+
+function matches(ifNoneMatch: string | undefined, etag: string): boolean {
+  if (!ifNoneMatch) return false;
+  return ifNoneMatch.split(',').some((t) => {
+    const tag = t.trim().replace(/^W\//, '');
+    return tag === '*' || tag === etag;
+  });
+}
+
+/** Answers 304 when the client's If-None-Match holds the image's ETag, else sends the image with its validators. */
+export async function sendImage(request: FastifyRequest, reply: FastifyReply, lookup: ImageLookup): Promise<FastifyReply> {
+  reply.header('etag', lookup.etag).header('cache-control', IMAGE_CACHE_CONTROL);
+  if (matches(request.headers['if-none-match'], lookup.etag)) return reply.code(304).send();
+  const image = await lookup.load();
+  return reply.header('content-type', image.mediaType).send(image.data);
+}

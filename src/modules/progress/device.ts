@@ -1,0 +1,27 @@
+import { createHash } from 'node:crypto';
+
+/** What the request says about the device; the route reads it from the headers. */
+export interface DeviceHint {
+  /** `X-Device-Id`: a reader app's own stable device identity. */
+  deviceId?: string;
+  userAgent?: string;
+}
+
+export interface Device {
+  /** `key:<api key id>`, `hdr:<X-Device-Id>` or `ua:<first 16 hex of SHA-256(User-Agent)>`. */
+  id: string;
+  kind: 'api_key' | 'header' | 'user_agent';
+  name: string;
+}
+
+/**
+ * Spec, Authentication rule 9: reading statistics are attributed to the API key when one is used, otherwise to
+ * the identity a reader app sends (`X-Device-Id`), otherwise to a hash of the User-Agent.
+ */
+export function resolveDevice(apiKey: { id: string; name: string } | null, hint: DeviceHint): Device {
+  if (apiKey) return { id: `key:${apiKey.id}`, kind: 'api_key', name: apiKey.name };
+  const header = hint.deviceId?.trim().slice(0, 100);
+  if (header) return { id: `hdr:${header}`, kind: 'header', name: header };
+  const agent = hint.userAgent?.trim() ?? '';
+  return { id: `ua:${createHash('sha256').update(agent).digest('hex').slice(0, 16)}`, kind: 'user_agent', name: agent.slice(0, 120) || 'Unknown device' };
+}

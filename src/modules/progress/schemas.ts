@@ -1,0 +1,48 @@
+import { z } from 'zod';
+
+/** snake_case is the API's spelling; camelCase is accepted too (a snake_case key wins when both are sent). */
+export const ProgressUpdate = z
+  .preprocess(
+    (raw) => {
+      if (!raw || typeof raw !== 'object' || Array.isArray(raw)) return raw;
+      const body = raw as Record<string, unknown>;
+      return { current_page: body.current_page ?? body.currentPage, is_completed: body.is_completed ?? body.isCompleted };
+    },
+    z.object({
+      current_page: z.number().int().min(0).optional().describe('1-based page the reader is on; must be within 1..page_count. Alias currentPage.'),
+      is_completed: z
+        .boolean()
+        .optional()
+        .describe('true finishes the book (current_page becomes the last page); omitted means "completed when current_page is the last page". Alias isCompleted.'),
+    }),
+  )
+  .meta({ id: 'ProgressUpdate' });
+export type ProgressUpdate = { current_page?: number; is_completed?: boolean };
+
+export const ProgressView = z
+  .object({
+    book_id: z.string(),
+    user_id: z.string(),
+    current_page: z.number().int(),
+    page_count: z.number().int(),
+    is_completed: z.boolean(),
+    progress: z.number().describe('Fraction read, 0..1 (current_page / page_count; 1 when completed).'),
+    started_at: z.string(),
+    updated_at: z.string(),
+    completed_at: z.string().nullable(),
+    device_id: z.string().nullable().describe('Device of the last update: `key:<api key id>`, `hdr:<X-Device-Id>` or `ua:<hash>`.'),
+  })
+  .meta({ id: 'Progress' });
+export type ProgressView = z.infer<typeof ProgressView>;
+
+export const ProgressListItem = ProgressView.extend({
+  book: z.object({
+    id: z.string(),
+    title: z.string(),
+    number: z.string().nullable(),
+    series_id: z.string(),
+    series_name: z.string(),
+    library_id: z.string(),
+  }),
+}).meta({ id: 'ProgressWithBook' });
+export type ProgressListItem = z.infer<typeof ProgressListItem>;

@@ -1,0 +1,177 @@
+import { toBool, newId, nowIso } from '../../db/ids.js';
+import { badRequest, notFound } from '../../http/errors.js';
+import type { PageRequest } from '../../http/pagination.js';
+import type { Caller } from '../auth/caller.js';
+import { libraryScopeFor } from '../books/access.js';
+import type { BooksRepository, BookWithLibrary } from '../books/repository.js';
+import { resolveDevice, type Device, type DeviceHint } from './device.js';
+import { progressFraction } from './fraction.js';
+import type { ProgressRepository, ProgressRow, ProgressWithBook } from './repository.js';
+import type { ProgressListItem, ProgressUpdate, ProgressView } from './schemas.js';
+
+/**
+ * Time between two updates of the same book counts as reading when it is at most this long; a longer pause
+ * ends the session and the next update starts a new one (counted from then).
+ */
+export const SESSION_GAP_MS = 10 * 60 * 1000;
+
+function view(row: ProgressRow, pageCount: number): ProgressView {
+  const completed = toBool(row.is_completed);
+  return {
+    book_id: row.book_id,
+    user_id: row.user_id,
+    current_page: row.current_page,
+    page_count: pageCount,
+    is_completed: completed,
+    progress: progressFraction(row.current_page, pageCount, completed),
+    started_at: row.started_at,
+    updated_at: row.updated_at,
+    completed_at: row.completed_at,
+    device_id: row.device_id,
+  };
+}
+
+function listItem(row: ProgressWithBook): ProgressListItem {
+  return {
+    ...view(row, Number(row.page_count)),
+    book: { id: row.book_id, title: row.title, number: row.number, series_id: row.series_id, series_name: row.series_name, library_id: row.library_id },
+  };
+}
+
+/**
+ * Reading progress rules. Progress belongs to one user and one book; every change also records statistics:
+ * a read-through per completion, and pages and time per UTC day and device.
+ */
+export class ProgressService {
+  constructor(
+    private readonly repo: ProgressRepository,
+    private readonly books: BooksRepository,
+  ) {}
+
+  private async book(caller: Caller, id: string): Promise<BookWithLibrary> {
+    const book = await this.books.get(id);
+    const scope = libraryScopeFor(caller);
+    if (!book || (!scope.all && !scope.libraryIds.includes(book.library_id))) throw notFound('Book');
+    return book;
+  }
+
+  private async device(caller: Caller, hint: DeviceHint): Promise<Device> {
+    const apiKey = caller.apiKeyId ? { id: caller.apiKeyId, name: (await this.repo.apiKeyName(caller.apiKeyId)) ?? 'API key' } : null;
+    return resolveDevice(apiKey, hint);
+  }
+
+  async get(caller: Caller, bookId: string): Promise<ProgressView> {
+    const book = await this.book(caller, bookId);
+    const row = await this.repo.get(caller.user.id, bookId);
+    if (!row) throw notFound('Progress', { book_id: bookId });
+    return view(row, Number(book.page_count));
+  }
+
+  async update(caller: Caller, bookId: string, input: ProgressUpdate, hint: DeviceHint): Promise<ProgressView> {
+    if (input.current_page === undefined && input.is_completed === undefined) throw badRequest('Send current_page, is_completed, or both', { fields: ['current_page', 'is_completed'] });
+    const book = await this.book(caller, bookId);
+    return this.apply(caller, book, input, await this.device(caller, hint));
+  }
+
+  async markRead(caller: Caller, bookId: string, hint: DeviceHint): Promise<ProgressView> {
+    return this.update(caller, bookId, { is_completed: true }, hint);
+  }
+
+  async markUnread(caller: Caller, bookId: string): Promise<void> {
+    await this.book(caller, bookId);
+    await this.repo.delete(caller.user.id, [bookId]);
+  }
+
+  /** Clears the progress (statistics already recorded stay). */
+  async clear(caller: Caller, bookId: string): Promise<void> {
+    return this.markUnread(caller, bookId);
+  }
+
+  /** Marks every present book of the series (whose existence the caller checked) read (each completion is a read-through) or unread. */
+  async markSeries(caller: Caller, seriesId: string, read: boolean, hint: DeviceHint): Promise<{ series_id: string; books_updated: number }> {
+    const { rows } = await this.books.list({ userId: caller.user.id, scope: libraryScopeFor(caller), seriesId, sort: null, offset: 0, limit: 100_000 });
+    if (!read) return { series_id: seriesId, books_updated: await this.repo.delete(caller.user.id, rows.map((r) => r.id)) };
+    const device = await this.device(caller, hint);
+    let updated = 0;
+    for (const row of rows) {
+      const book = await this.books.get(row.id);
+      if (!book) continue;
+      const current = await this.repo.get(caller.user.id, book.id);
+      if (current && toBool(current.is_completed)) continue;
+      await this.apply(caller, book, { is_completed: true }, device);
+      updated += 1;
+    }
+    return { series_id: seriesId, books_updated: updated };
+  }
+
+  async list(caller: Caller, page: PageRequest, inProgressOnly: boolean): Promise<{ total: number; data: ProgressListItem[] }> {
+    const { total, rows } = await this.repo.list(caller.user.id, libraryScopeFor(caller), inProgressOnly, page.offset, page.pageSize);
+    return { total, data: rows.map(listItem) };
+  }
+
+  /**
+   * The rules: current_page must lie within 1..page_count; completing sets current_page to the last page;
+   * without is_completed, reaching the last page completes the book; un-completing starts a new reading.
+   */
+  private async apply(caller: Caller, book: BookWithLibrary, input: ProgressUpdate, device: Device): Promise<ProgressView> {
+    const pageCount = Number(book.page_count);
+    const userId = caller.user.id;
+    if (input.current_page !== undefined) {
+      const min = pageCount > 0 ? 1 : 0;
+      if (input.current_page < min || input.current_page > pageCount) {
+        throw badRequest(`current_page must be between ${min} and ${pageCount} (the book's page count)`, { field: 'current_page', value: input.current_page, page_count: pageCount });
+      }
+    }
+    const current = await this.repo.get(userId, book.id);
+    const wasCompleted = current ? toBool(current.is_completed) : false;
+    const completed = input.is_completed ?? (input.current_page !== undefined ? pageCount > 0 && input.current_page === pageCount : wasCompleted);
+    const page = completed ? pageCount : (input.current_page ?? (current && !wasCompleted ? current.current_page : Math.min(1, pageCount)));
+    const now = nowIso();
+    const restarted = wasCompleted && !completed;
+    const row: ProgressRow = {
+      user_id: userId,
+      book_id: book.id,
+      current_page: page,
+      is_completed: completed ? 1 : 0,
+      started_at: current && !restarted ? current.started_at : now,
+      updated_at: now,
+      completed_at: completed ? (wasCompleted && current?.completed_at ? current.completed_at : now) : null,
+      device_id: device.id,
+    };
+    await this.repo.save(row);
+
+    // Statistics: they keep the titles, so they outlive a purge of the book.
+    const previousPage = current && !restarted ? current.current_page : 0;
+    const gap = current ? Date.parse(now) - Date.parse(current.updated_at) : Number.POSITIVE_INFINITY;
+    await this.repo.touchDevice(userId, device, now);
+    await this.repo.addActivity({
+      user_id: userId,
+      day: now.slice(0, 10),
+      book_id: book.id,
+      device_id: device.id,
+      series_id: book.series_id,
+      library_id: book.library_id,
+      book_title: book.title,
+      series_name: book.series_name,
+      pages_read: Math.max(0, page - previousPage),
+      reading_ms: gap <= SESSION_GAP_MS ? Math.max(0, gap) : 0,
+      last_at: now,
+    });
+    if (completed && !wasCompleted) {
+      await this.repo.addReadThrough({
+        id: newId(),
+        user_id: userId,
+        book_id: book.id,
+        series_id: book.series_id,
+        library_id: book.library_id,
+        book_title: book.title,
+        series_name: book.series_name,
+        page_count: pageCount,
+        started_at: row.started_at,
+        completed_at: now,
+        device_id: device.id,
+      });
+    }
+    return view(row, pageCount);
+  }
+}
