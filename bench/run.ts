@@ -1,5 +1,7 @@
 /** `npm run bench`: runs every benchmark that exists and prints its table. */
-const benches: Array<{ name: string; load: () => Promise<{ run: () => Promise<void> }> }> = [];
+const benches: Array<{ name: string; load: () => Promise<{ run: () => Promise<void> }> }> = [
+  { name: 'scan (libraries, scanner, tasks)', load: () => import('./scan.js') },
+];
 
 if (benches.length === 0) {
   console.log('No benchmark exists yet: the media, scanning, browsing and OPDS work adds them here.');

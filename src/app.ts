@@ -19,6 +19,14 @@ import { registerLibraryRoutes } from './modules/libraries/routes.js';
 import { registerFilesystemRoutes } from './modules/filesystem/routes.js';
 import { FilesystemService } from './modules/filesystem/service.js';
 import { registerHealthRoutes } from './modules/ops/health-routes.js';
+import { createBrowsing, registerBrowsingRoutes } from './modules/books/compose.js';
+import { MaintenanceService } from './modules/ops/maintenance-service.js';
+import { MetricsRepository } from './modules/ops/metrics-repository.js';
+import { MetricsService } from './modules/ops/metrics-service.js';
+import { registerOpsRoutes } from './modules/ops/routes.js';
+import { RequestMetrics } from './http/request-metrics.js';
+import { derivedCacheDir } from './data-dir.js';
+import { sqlitePathFor } from './db/connection.js';
 import { registerDuplicateRoutes } from './modules/duplicates/routes.js';
 import { DuplicatesRepository } from './modules/duplicates/repository.js';
 import { DuplicatesService } from './modules/duplicates/service.js';
@@ -126,6 +134,21 @@ export async function buildApp(options: BuildAppOptions): Promise<App> {
 
   ({ routes } = registerAuthHooks(app, { resolver: identity.resolver, settings, isSetupRequired: () => identity.setup.isRequired() }));
 
+  const requestMetrics = new RequestMetrics();
+  requestMetrics.register(app);
+  const metrics = new MetricsService({
+    repo: new MetricsRepository(database, sqlitePathFor(config)),
+    requests: requestMetrics,
+    version: API_VERSION,
+    dialect: database.dialect,
+    cacheDir: derivedCacheDir(config),
+    sseConnections: () => sse.size,
+  });
+  app.addHook('onClose', async () => metrics.close());
+  const maintenance = new MaintenanceService(db, derivedCacheDir(config));
+
+  const browsing = createBrowsing({ database, config });
+  app.addHook('onClose', async () => browsing.close());
   registerHealthRoutes(app, { pingDatabase: () => database.ping() });
   await app.register(
     async (api) => {
@@ -141,7 +164,9 @@ export async function buildApp(options: BuildAppOptions): Promise<App> {
       registerFilesystemRoutes(v1, new FilesystemService());
       registerEventRoutes(v1, events, sse);
       registerDuplicateRoutes(v1, duplicates);
+      registerOpsRoutes(v1, metrics, maintenance);
       registerPreferenceRoutes(v1, new PreferencesService(new PreferencesRepository(db)));
+      registerBrowsingRoutes(v1, browsing);
     },
     { prefix: '/api/v1' },
   );

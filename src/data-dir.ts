@@ -15,3 +15,8 @@ export function ensureDataDir(config: Config): string {
   }
   return dir;
 }
+
+/** Derived images (thumbnails, resized pages), keyed by book content hash; shared by instances sharing data_dir. */
+export function derivedCacheDir(config: Config): string {
+  return path.join(path.resolve(config.data_dir), 'cache', 'derived');
+}

@@ -34,11 +34,19 @@ export async function analyzeFile(path: string, options: AnalyzeOptions = {}): P
     throw asMediaError(err, 'not_found', path);
   }
   const format = options.format ?? (await detectFormat(path));
-  // Hashing is I/O-bound and parsing mostly CPU-bound: overlap them.
-  const hashing = options.hash ? Promise.resolve(options.hash) : hashFile(path, signal);
+  // Hashing is I/O-bound and parsing mostly CPU-bound: overlap them; a book that fails stops its hashing too.
+  const stopHashing = new AbortController();
+  const hashSignal = signal ? AbortSignal.any([signal, stopHashing.signal]) : stopHashing.signal;
+  const hashing = options.hash ? Promise.resolve(options.hash) : hashFile(path, hashSignal);
   hashing.catch(() => undefined);
   const warnings: string[] = [];
-  const reader = await openBook(path, format, { limits: options.limits });
+  let reader;
+  try {
+    reader = await openBook(path, format, { limits: options.limits });
+  } catch (err) {
+    stopHashing.abort();
+    throw err;
+  }
   try {
     const pages = await reader.pages(signal);
     let embedded: EmbeddedMetadata | null = null;
@@ -72,6 +80,9 @@ export async function analyzeFile(path: string, options: AnalyzeOptions = {}): P
       ...(coverImage ? { coverImage } : {}),
       warnings,
     };
+  } catch (err) {
+    stopHashing.abort();
+    throw err;
   } finally {
     await reader.close();
   }

@@ -80,13 +80,14 @@ export async function resizeImage(input: Buffer, options: ResizeOptions = {}): P
     switch (format) {
       case 'jpeg':
         // JPEG has no alpha: flatten on white, as a page on paper.
-        pipeline = pipeline.flatten({ background: '#ffffff' }).jpeg({ quality: quality ?? 85, mozjpeg: false });
+        pipeline = pipeline.flatten({ background: '#ffffff' }).jpeg({ quality: quality ?? 85 });
         break;
       case 'png':
         pipeline = pipeline.png({ compressionLevel: 6 });
         break;
       case 'webp':
-        pipeline = pipeline.webp({ quality: quality ?? 82 });
+        // Effort 2 halves the encoding time of effort 4 for about 5% more bytes: pages are encoded per request.
+        pipeline = pipeline.webp({ quality: quality ?? 82, effort: 2 });
         break;
     }
     return { data: await pipeline.toBuffer(), mediaType: MEDIA_TYPE_BY_FORMAT[format] };

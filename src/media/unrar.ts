@@ -1,5 +1,4 @@
 import { readFile } from 'node:fs/promises';
-import { UnrarError, createExtractorFromData } from 'node-unrar-js';
 import type { FileHeader } from 'node-unrar-js';
 import { MediaError, asMediaError } from './errors.js';
 
@@ -10,6 +9,41 @@ import { MediaError, asMediaError } from './errors.js';
  */
 let queue: Promise<unknown> = Promise.resolve();
 
+type UnrarLibrary = typeof import('node-unrar-js');
+let library: Promise<UnrarLibrary> | undefined;
+
+/**
+ * Loads node-unrar-js on first use. Its Emscripten glue, when the WASM starts, adds process-wide
+ * `uncaughtException` and `unhandledRejection` listeners that rethrow; they would override whatever the
+ * server decides about such errors, so they are taken off again right after start-up.
+ */
+function unrarLibrary(): Promise<UnrarLibrary> {
+  library ??= (async () => {
+    const before = {
+      exception: new Set(process.listeners('uncaughtException')),
+      rejection: new Set(process.listeners('unhandledRejection')),
+    };
+    const loaded = await import('node-unrar-js');
+    await loaded.createExtractorFromData({ data: new ArrayBuffer(0) });
+    for (const listener of process.listeners('uncaughtException')) {
+      if (!before.exception.has(listener)) process.removeListener('uncaughtException', listener);
+    }
+    for (const listener of process.listeners('unhandledRejection')) {
+      if (!before.rejection.has(listener)) process.removeListener('unhandledRejection', listener);
+    }
+    return loaded;
+  })();
+  return library;
+}
+
+async function createExtractorFromData(options: { data: ArrayBuffer }) {
+  return (await unrarLibrary()).createExtractorFromData(options);
+}
+
+function isUnrarError(err: unknown): err is { reason: string; message: string } {
+  return err instanceof Error && err.name !== 'MediaError' && typeof (err as { reason?: unknown }).reason === 'string';
+}
+
 function exclusively<T>(work: () => Promise<T>): Promise<T> {
   const run = queue.then(work, work);
   queue = run.catch(() => undefined);
@@ -17,7 +51,7 @@ function exclusively<T>(work: () => Promise<T>): Promise<T> {
 }
 
 export function unrarError(err: unknown, context: string): MediaError {
-  if (err instanceof UnrarError) {
+  if (isUnrarError(err)) {
     switch (err.reason) {
       case 'ERAR_MISSING_PASSWORD':
       case 'ERAR_BAD_PASSWORD':

@@ -22,6 +22,19 @@ async function books(libraryId: string) {
 async function series(libraryId: string) {
   return t.database.db.selectFrom('series').selectAll().where('library_id', '=', libraryId).orderBy('path').execute();
 }
+async function adminId(): Promise<string> {
+  return (await t.database.db.selectFrom('users').select('id').where('role', '=', 'admin').executeTakeFirstOrThrow()).id;
+}
+async function addProgress(bookId: string, page: number): Promise<void> {
+  const now = new Date().toISOString();
+  await t.database.db
+    .insertInto('read_progress')
+    .values({ user_id: await adminId(), book_id: bookId, current_page: page, is_completed: 0, started_at: now, updated_at: now, completed_at: null, device_id: null })
+    .execute();
+}
+async function progressOf(bookId: string) {
+  return t.database.db.selectFrom('read_progress').select(['current_page', 'book_id']).where('book_id', '=', bookId).execute();
+}
 const present = <T extends { deleted_at: string | null }>(rows: T[]) => rows.filter((r) => r.deleted_at === null);
 
 /** Records entity and scan events of one library while `fn` runs. */
@@ -189,8 +202,9 @@ describe('Book file lifecycle: present → soft-deleted → restored; move by ha
 
   it('a file with the same hash at a new path is recognised as a move: same id, metadata kept, new series', async () => {
     const before = (await books(libraryId)).find((b) => b.path === 'Saga/Saga 002.cbz')!;
-    // Metadata edited in the catalog (as a metadata tool would) must survive the move.
+    // Metadata edited in the catalog (as a metadata tool would) and reading progress must survive the move.
     await t.database.db.updateTable('books').set({ summary: 'kept through the move' }).where('id', '=', before.id).execute();
+    await addProgress(before.id, 2);
     await mkdir(path.join(dir, 'Saga Archive'), { recursive: true });
     await rename(path.join(dir, 'Saga/Saga 002.cbz'), path.join(dir, 'Saga Archive/Saga 002 (moved).cbz'));
     const task = await scan(t, libraryId);
@@ -202,6 +216,7 @@ describe('Book file lifecycle: present → soft-deleted → restored; move by ha
     const archive = (await series(libraryId)).find((s) => s.path === 'Saga Archive')!;
     expect(moved.series_id).toBe(archive.id);
     expect((await series(libraryId)).find((s) => s.path === 'Saga')).toMatchObject({ book_count: 1, deleted_at: null });
+    expect(await progressOf(before.id)).toEqual([{ book_id: before.id, current_page: 2 }]);
   });
 
   it('a soft-deleted book whose file comes back elsewhere (same hash) is restored by the move', async () => {
@@ -216,16 +231,28 @@ describe('Book file lifecycle: present → soft-deleted → restored; move by ha
   });
 
   it('DELETE /libraries/{id}/purge-deleted removes soft-deleted books and emptied series for good', async () => {
+    const saga1 = (await books(libraryId)).find((b) => b.path === 'Saga/Saga 001.cbz')!;
+    await addProgress(saga1.id, 1);
+    const now = new Date().toISOString();
+    await t.database.db
+      .insertInto('read_throughs')
+      .values({ id: crypto.randomUUID(), user_id: await adminId(), book_id: saga1.id, series_id: saga1.series_id, library_id: libraryId, book_title: saga1.title, series_name: 'Saga', page_count: 1, started_at: now, completed_at: now, device_id: 'test' })
+      .execute();
     await rm(path.join(dir, 'Saga/Saga 001.cbz'));
     await scan(t, libraryId);
     const deleted = (await books(libraryId)).filter((b) => b.deleted_at !== null);
     expect(deleted.map((b) => b.path)).toEqual(['Saga/Saga 001.cbz']);
+    // Soft-deleted: progress kept.
+    expect(await progressOf(saga1.id)).toHaveLength(1);
     const res = await api(t, 'DELETE', `/api/v1/libraries/${libraryId}/purge-deleted`);
     expect(res.status).toBe(200);
     expect(res.body).toEqual({ library_id: libraryId, books_purged: 1, series_purged: 2 });
     expect((await books(libraryId)).map((b) => b.path).sort()).toEqual(['Saga Archive/Saga 002 (moved).cbz', 'Solo 01 again.cbz']);
     expect(present(await series(libraryId)).map((s) => s.path).sort()).toEqual(['Saga Archive', 'Solo 01 again.cbz']);
     expect((await series(libraryId)).every((s) => s.deleted_at === null)).toBe(true);
+    // Purged: the current progress goes with the book; finished read-throughs stay in statistics.
+    expect(await progressOf(saga1.id)).toEqual([]);
+    expect(await t.database.db.selectFrom('read_throughs').select('book_title').where('book_id', '=', saga1.id).execute()).toEqual([{ book_title: saga1.title }]);
     expect((await api(t, 'DELETE', `/api/v1/libraries/0190a0a0-0000-7000-8000-000000000000/purge-deleted`)).status).toBe(404);
   });
 });

@@ -1,0 +1,51 @@
+import type { Config } from '../../config/schema.js';
+import { derivedCacheDir } from '../../data-dir.js';
+import type { Database } from '../../db/connection.js';
+import type { App } from '../../http/types.js';
+import { ReaderPool } from '../pages/reader-pool.js';
+import { registerPageRoutes } from '../pages/routes.js';
+import { PagesService } from '../pages/service.js';
+import { ProgressRepository } from '../progress/repository.js';
+import { registerProgressRoutes } from '../progress/routes.js';
+import { ProgressService } from '../progress/service.js';
+import { FullTextSearch } from '../search/fts.js';
+import { SeriesRepository } from '../series/repository.js';
+import { registerSeriesRoutes } from '../series/routes.js';
+import { SeriesService } from '../series/service.js';
+import { StatsRepository } from '../stats/repository.js';
+import { registerStatsRoutes } from '../stats/routes.js';
+import { StatsService } from '../stats/service.js';
+import { BooksRepository } from './repository.js';
+import { registerBookRoutes } from './routes.js';
+import { BooksService } from './service.js';
+
+export interface Browsing {
+  series: SeriesService;
+  books: BooksService;
+  pages: PagesService;
+  progress: ProgressService;
+  stats: StatsService;
+  close(): Promise<void>;
+}
+
+/** Wires series, books, pages, progress, search and statistics over one database. */
+export function createBrowsing(deps: { database: Database; config: Config }): Browsing {
+  const { database, config } = deps;
+  const fts = new FullTextSearch(database.dialect);
+  const booksRepo = new BooksRepository(database, fts);
+  const readers = new ReaderPool();
+  const pages = new PagesService({ books: booksRepo, readers, cacheDir: derivedCacheDir(config), thumbnailWidth: config.thumbnails.width });
+  const books = new BooksService(booksRepo, pages);
+  const progress = new ProgressService(new ProgressRepository(database), booksRepo);
+  const series = new SeriesService({ repo: new SeriesRepository(database, fts), books: booksRepo, booksService: books, pages, progress });
+  const stats = new StatsService(new StatsRepository(database));
+  return { series, books, pages, progress, stats, close: () => readers.close() };
+}
+
+export function registerBrowsingRoutes(app: App, browsing: Browsing): void {
+  registerSeriesRoutes(app, browsing.series);
+  registerBookRoutes(app, browsing.books);
+  registerPageRoutes(app, browsing.pages);
+  registerProgressRoutes(app, browsing.progress);
+  registerStatsRoutes(app, browsing.stats);
+}

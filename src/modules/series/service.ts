@@ -1,0 +1,124 @@
+import { notFound } from '../../http/errors.js';
+import type { PageRequest } from '../../http/pagination.js';
+import type { Caller } from '../auth/caller.js';
+import { libraryScopeFor } from '../books/access.js';
+import type { BooksRepository } from '../books/repository.js';
+import type { BooksService } from '../books/service.js';
+import type { BookView } from '../books/schemas.js';
+import { parseList } from '../books/views.js';
+import type { ImageLookup, PagesService } from '../pages/service.js';
+import type { DeviceHint } from '../progress/device.js';
+import type { ProgressService } from '../progress/service.js';
+import { parseCondition } from '../search/conditions.js';
+import { parseSort, type SortDirection } from '../search/sort.js';
+import type { SeriesListQuery, SeriesRepository, SeriesRow } from './repository.js';
+import { SERIES_FILTER_FIELDS, SERIES_SORT_FIELDS, type SeriesView } from './schemas.js';
+
+export interface SeriesDeps {
+  repo: SeriesRepository;
+  books: BooksRepository;
+  booksService: BooksService;
+  pages: PagesService;
+  progress: ProgressService;
+}
+
+/** Series lists (plain, filtered, searched, reading lists), details, books, covers, and marking read/unread. */
+export class SeriesService {
+  constructor(private readonly deps: SeriesDeps) {}
+
+  private async views(caller: Caller, rows: SeriesRow[]): Promise<SeriesView[]> {
+    const counts = await this.deps.repo.readCounts(caller.user.id, rows.map((r) => r.id));
+    return rows.map((r) => {
+      const c = counts.get(r.id) ?? { read: 0, inProgress: 0 };
+      const bookCount = Number(r.book_count);
+      return {
+        id: r.id,
+        library_id: r.library_id,
+        name: r.name,
+        path: r.path,
+        book_count: bookCount,
+        books_read_count: c.read,
+        books_in_progress_count: c.inProgress,
+        books_unread_count: Math.max(0, bookCount - c.read - c.inProgress),
+        file_size: Number(r.total_size),
+        page_count: Number(r.total_pages),
+        metadata: {
+          title: r.title ?? r.name,
+          summary: r.summary,
+          publisher: r.publisher,
+          genres: parseList(r.genres),
+          tags: parseList(r.tags),
+          status: r.status,
+          language: r.language,
+          year: r.year === null ? null : Number(r.year),
+          reading_direction: r.reading_direction,
+          age_rating: r.age_rating,
+        },
+        created_at: r.created_at,
+        updated_at: r.updated_at,
+      };
+    });
+  }
+
+  private async run(caller: Caller, query: Omit<SeriesListQuery, 'userId' | 'scope' | 'offset' | 'limit'>, page: PageRequest): Promise<{ total: number; data: SeriesView[] }> {
+    const { total, rows } = await this.deps.repo.list({ ...query, userId: caller.user.id, scope: libraryScopeFor(caller), offset: page.offset, limit: page.pageSize });
+    return { total, data: await this.views(caller, rows) };
+  }
+
+  list(caller: Caller, input: { sort?: string; library_id?: string }, page: PageRequest) {
+    return this.run(caller, { libraryId: input.library_id, sort: parseSort(input.sort, undefined, SERIES_SORT_FIELDS) }, page);
+  }
+
+  filter(caller: Caller, body: { condition?: Record<string, unknown> | null; fullTextSearch?: string | null }, sort: string | undefined, page: PageRequest) {
+    return this.run(
+      caller,
+      { condition: parseCondition(body.condition, SERIES_FILTER_FIELDS), fullText: body.fullTextSearch?.trim() || null, sort: parseSort(sort, undefined, SERIES_SORT_FIELDS) },
+      page,
+    );
+  }
+
+  search(caller: Caller, body: { query: string; library_id?: string }, page: PageRequest) {
+    return this.run(caller, { fullText: body.query, libraryId: body.library_id, sort: null }, page);
+  }
+
+  inProgress(caller: Caller, page: PageRequest) {
+    return this.run(caller, { inProgressOnly: true, sort: null }, page);
+  }
+
+  recentlyAdded(caller: Caller, page: PageRequest) {
+    return this.run(caller, { sort: { field: 'date_added', direction: 'desc' } }, page);
+  }
+
+  recentlyUpdated(caller: Caller, page: PageRequest) {
+    return this.run(caller, { sort: { field: 'date_updated', direction: 'desc' } }, page);
+  }
+
+  private async require(caller: Caller, id: string): Promise<SeriesRow> {
+    const row = await this.deps.repo.get(id);
+    const scope = libraryScopeFor(caller);
+    if (!row || (!scope.all && !scope.libraryIds.includes(row.library_id))) throw notFound('Series');
+    return row;
+  }
+
+  async get(caller: Caller, id: string): Promise<SeriesView> {
+    return (await this.views(caller, [await this.require(caller, id)]))[0]!;
+  }
+
+  async books(caller: Caller, id: string, sort: { sort?: string; order?: SortDirection }, page: PageRequest): Promise<{ total: number; data: BookView[] }> {
+    await this.require(caller, id);
+    return this.deps.booksService.list(caller, { ...sort, series_id: id }, page);
+  }
+
+  /** The cover of the series' first book. */
+  async thumbnail(caller: Caller, id: string, accept: string | undefined): Promise<ImageLookup> {
+    await this.require(caller, id);
+    const book = await this.deps.books.firstOfSeries(id);
+    if (!book) throw notFound('Thumbnail', { reason: 'the series has no books' });
+    return this.deps.pages.thumbnail(book, accept);
+  }
+
+  async markRead(caller: Caller, id: string, read: boolean, hint: DeviceHint): Promise<{ series_id: string; books_updated: number }> {
+    await this.require(caller, id);
+    return this.deps.progress.markSeries(caller, id, read, hint);
+  }
+}
