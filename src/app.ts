@@ -100,7 +100,7 @@ export async function buildApp(options: BuildAppOptions): Promise<App> {
   const identity = createIdentity(db, config, app.log, { repo: settingsRepo, service: settings }, options.mailTransport);
 
   const events = new EventBus((err, event) => app.log.error({ err, event }, 'event listener failed'));
-  const catalog = createCatalog({ database, config, bus: events, log: app.log });
+  const catalog = createCatalog({ database, config, bus: events, log: app.log, taskRetentionDays: () => settings.peek('task_retention_days') });
   app.decorate('events', events);
   app.decorate('catalog', catalog);
   const duplicates = new DuplicatesService(new DuplicatesRepository(db), catalog.queue);

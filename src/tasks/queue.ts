@@ -338,4 +338,14 @@ export class TaskQueue {
       average_duration_ms: r.average_duration_ms === null ? null : Math.round(Number(r.average_duration_ms)),
     }));
   }
+
+  /** Removes finished tasks (completed, failed, cancelled) that ended before the cutoff; returns how many. */
+  async pruneFinished(before: string): Promise<number> {
+    const result = await this.db
+      .deleteFrom('tasks')
+      .where('status', 'in', ['completed', 'failed', 'cancelled'])
+      .where('finished_at', '<', before)
+      .executeTakeFirst();
+    return Number(result.numDeletedRows);
+  }
 }

@@ -119,3 +119,9 @@ describe('an invalid configuration stops startup with a message naming the key',
     expect(ensureDataDir(config)).toBe(path.join(dir, 'sub', 'data'));
   });
 });
+
+describe('bindery.example.yaml documents a valid configuration', () => {
+  it('loads without error and equals the defaults', () => {
+    expect(loadConfig({ file: path.resolve('bindery.example.yaml'), env: {} })).toEqual(loadConfig({ env: {} }));
+  });
+});

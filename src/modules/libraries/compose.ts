@@ -36,8 +36,21 @@ export interface Catalog {
  * Wires libraries, scanning and tasks together. Nothing runs until `start()` (server.ts calls it; tests call it
  * when they need the worker), so building the app for `bindery openapi` starts no thread or timer.
  */
-export function createCatalog(deps: { database: Database; config: Config; bus: EventBus; log: FastifyBaseLogger }): Catalog {
+export function createCatalog(deps: {
+  database: Database;
+  config: Config;
+  bus: EventBus;
+  log: FastifyBaseLogger;
+  /** Finished tasks older than this many days are pruned (admin setting `task_retention_days`). */
+  taskRetentionDays?: () => number;
+}): Catalog {
   const { database, config, bus, log } = deps;
+  let pruneTimer: NodeJS.Timeout | undefined;
+  const pruneTasks = async () => {
+    const days = deps.taskRetentionDays?.() ?? 30;
+    const removed = await queue.pruneFinished(new Date(Date.now() - days * 86_400_000).toISOString());
+    if (removed > 0) log.info({ removed, days }, 'pruned finished tasks');
+  };
   const threads = config.scanner.workers || os.availableParallelism();
   const queue = new TaskQueue(database);
   const worker = new TaskWorker(queue, bus, {
@@ -92,8 +105,13 @@ export function createCatalog(deps: { database: Database; config: Config; bus: E
       await worker.start();
       scheduler.start();
       await libraries.scheduleAll({ startup: true });
+      // Finished tasks accumulate with every scan; prune them at start and then hourly.
+      void pruneTasks().catch((err: unknown) => log.warn({ err }, 'task pruning failed'));
+      pruneTimer = setInterval(() => void pruneTasks().catch((err: unknown) => log.warn({ err }, 'task pruning failed')), 3_600_000);
+      pruneTimer.unref();
     },
     async stop() {
+      clearInterval(pruneTimer);
       scheduler.stop();
       await worker.stop();
       await analyzer?.close();
