@@ -43,6 +43,7 @@ import { registerSettingsRoutes } from './modules/settings/routes.js';
 import { SettingsService } from './modules/settings/service.js';
 import { registerSetupRoutes } from './modules/setup/routes.js';
 import { registerUserRoutes } from './modules/users/routes.js';
+import { registerFeeds } from './feeds/shared/register.js';
 
 declare module 'fastify' {
   interface FastifyInstance {
@@ -170,6 +171,8 @@ export async function buildApp(options: BuildAppOptions): Promise<App> {
     },
     { prefix: '/api/v1' },
   );
+  // OPDS feeds live at the server root, outside /api/v1, behind the same auth and rate-limit hooks.
+  await registerFeeds(app, { libraries: catalog.libraries, ...browsing });
 
   app.addHook('onClose', async () => {
     await catalog.stop();

@@ -1,7 +1,7 @@
 import { open as openFile } from 'node:fs/promises';
 import type { Readable } from 'node:stream';
 import { promisify } from 'node:util';
-import { inflateRaw } from 'node:zlib';
+import { constants as zlibConstants, inflateRaw } from 'node:zlib';
 import yauzl from 'yauzl';
 import type { Entry, ZipFile } from 'yauzl';
 import { MediaError, asMediaError, errorMessage, throwIfAborted } from './errors.js';
@@ -163,7 +163,13 @@ export class ZipArchive {
         const length = headBytes === undefined ? member.size : Math.min(headBytes, member.size);
         return await this.readRaw(await this.dataStart(member), length);
       }
-      if (method === DEFLATED && headBytes === undefined) {
+      if (method === DEFLATED && headBytes !== undefined) {
+        // Header probing: inflate a prefix of the compressed bytes; a sync flush returns what they hold.
+        const prefix = await this.readRaw(await this.dataStart(member), Math.min(member.compressedSize, headBytes + 4096));
+        const data = await inflateRawAsync(prefix, { finishFlush: zlibConstants.Z_SYNC_FLUSH, maxOutputLength: Math.max(1, member.size) });
+        return data.subarray(0, headBytes);
+      }
+      if (method === DEFLATED) {
         if (member.compressedSize > this.limits.maxEntryBytes) throw new MediaError('too_large', `${where} is larger than ${this.limits.maxEntryBytes} bytes`);
         const compressed = await this.readRaw(await this.dataStart(member), member.compressedSize);
         throwIfAborted(signal);

@@ -99,3 +99,18 @@ describe('analysis in worker threads', () => {
     expect((await pool.analyze(small)).pages).toHaveLength(3);
   });
 });
+
+describe('memory isolation', () => {
+  it('a file that blows the worker heap kills only its worker: too_large, and the pool goes on', async () => {
+    const tight = new AnalysisPool({ threads: 1, maxOldGenerationSizeMb: 64, timeoutMs: 60_000, limits: { maxXmlBytes: 256 * 1024 * 1024 } });
+    try {
+      // A ComicInfo.xml of a million page records: tens of MB of XML, hundreds of MB of parsed objects.
+      const pages = Array.from({ length: 1_000_000 }, (_, i) => `<Page Image="${i}" Type="Story"/>`).join('');
+      const hog = await makeCbz(dir, 'hog.cbz', { pages: 1, comicInfo: `<ComicInfo><Title>x</Title><Pages>${pages}</Pages></ComicInfo>` });
+      await expect(tight.analyze(hog)).rejects.toMatchObject({ name: 'MediaError', kind: 'too_large', message: expect.stringMatching(/out of memory/) });
+      expect((await tight.analyze(small)).pages).toHaveLength(3);
+    } finally {
+      await tight.destroy();
+    }
+  });
+});

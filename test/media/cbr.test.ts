@@ -3,6 +3,14 @@ import { openBook, withBook } from '../../src/media/open-book.js';
 import { SHARED_FIXTURES_MISSING, hasSharedFixtures, sharedFixture } from './shared-fixtures.js';
 
 describe.skipIf(!hasSharedFixtures)(`CBR reader on the real RAR5 fixtures (skipped when ${SHARED_FIXTURES_MISSING})`, () => {
+  it('leaves the process-wide error listeners as they were (the WASM glue adds rethrowing ones)', async () => {
+    const before = [process.listenerCount('uncaughtException'), process.listenerCount('unhandledRejection')];
+    await withBook(sharedFixture('test_comic.cbr'), 'cbr', {}, async (reader) => {
+      expect(reader.listPages()).toHaveLength(3);
+    });
+    expect([process.listenerCount('uncaughtException'), process.listenerCount('unhandledRejection')]).toEqual(before);
+  });
+
   it('lists the pages in natural order with their sizes and dimensions', async () => {
     await withBook(sharedFixture('test_comic.cbr'), undefined, {}, async (reader) => {
       expect(reader.format).toBe('cbr');

@@ -116,6 +116,15 @@ describe('CBZ reader: pages from the central directory, in natural order', () =>
     }
   });
 
+  it('stays open after probing page headers of a deflated archive', async () => {
+    const path = await makeCbz(dir, 'probe-then-read.cbz', { pages: 4, noise: true, pageSize: { width: 400, height: 400 }, store: false });
+    await withBook(path, 'cbz', {}, async (reader) => {
+      expect((await reader.pages()).map((p) => p.width)).toEqual([400, 400, 400, 400]);
+      expect((await reader.readPage(4)).data.length).toBe(reader.listPages()[3]?.size);
+      expect((await reader.pages()).length).toBe(4);
+    });
+  });
+
   it('keeps the archive open for random access: reads in any order, concurrently', async () => {
     const path = await makeCbz(dir, 'random.cbz', { pages: 8 });
     await withBook(path, 'cbz', {}, async (reader) => {

@@ -76,6 +76,37 @@ export async function makeImage(spec: ImageSpec): Promise<Buffer> {
   }
 }
 
+/**
+ * A page that compresses like a real scan (panels, lines of text, shading) rather than like noise, which
+ * is the worst case for every encoder. `seed` varies the layout.
+ */
+export async function makeScanLikePage(width: number, height: number, seed = 1): Promise<Buffer> {
+  let state = seed * 9301 + 49297;
+  const random = () => {
+    state = (state * 9301 + 49297) % 233280;
+    return state / 233280;
+  };
+  const panels: string[] = [];
+  const rows = 3;
+  const gap = Math.round(width * 0.03);
+  const rowHeight = (height - gap * (rows + 1)) / rows;
+  for (let row = 0; row < rows; row++) {
+    const y = gap + row * (rowHeight + gap);
+    const split = 0.3 + random() * 0.4;
+    const widths = [(width - 3 * gap) * split, (width - 3 * gap) * (1 - split)];
+    let x = gap;
+    for (const panelWidth of widths) {
+      const shade = Math.round(180 + random() * 60);
+      panels.push(`<rect x="${x}" y="${y}" width="${panelWidth}" height="${rowHeight}" fill="rgb(${shade},${shade},${shade - 20})" stroke="black" stroke-width="4"/>`);
+      panels.push(`<circle cx="${x + panelWidth * random()}" cy="${y + rowHeight * random()}" r="${rowHeight * (0.1 + random() * 0.3)}" fill="rgb(${Math.round(random() * 255)},90,120)"/>`);
+      panels.push(`<text x="${x + 20}" y="${y + 50}" font-size="${Math.round(width / 40)}" font-family="sans-serif">Panel text ${Math.round(random() * 1000)} — it was a dark night.</text>`);
+      x += panelWidth + gap;
+    }
+  }
+  const svg = `<svg xmlns="http://www.w3.org/2000/svg" width="${width}" height="${height}"><rect width="100%" height="100%" fill="white"/>${panels.join('')}</svg>`;
+  return sharp(Buffer.from(svg)).jpeg({ quality: 88 }).toBuffer();
+}
+
 /** A PNG with a JPEG EXIF orientation is not possible; this JPEG says "rotate 90°" (orientation 6). */
 export async function makeRotatedJpeg(width: number, height: number): Promise<Buffer> {
   return sharp({ create: { width, height, channels: 3, background: '#888888' } })

@@ -14,7 +14,8 @@ export type Credentials =
   | { kind: 'bearer'; value: string }
   | { kind: 'api_key'; value: string }
   | { kind: 'basic'; username: string; password: string }
-  | { kind: 'session'; userId: string };
+  /** A session established earlier (the Komga session cookie); `apiKeyId` when it was opened with an API key. */
+  | { kind: 'session'; userId: string; apiKeyId?: string };
 
 export interface CredentialHeaders {
   authorization?: string;
@@ -73,7 +74,7 @@ export class CallerResolver {
         if (credentials.username === 'api') return this.fromApiKey(credentials.password, 'basic');
         return this.fromPassword(credentials.username, credentials.password);
       case 'session':
-        return this.fromUserId(credentials.userId, 'session');
+        return credentials.apiKeyId ? this.fromKeySession(credentials.userId, credentials.apiKeyId) : this.fromUserId(credentials.userId, 'session');
     }
   }
 
@@ -111,6 +112,16 @@ export class CallerResolver {
     if (this.basicCache.size >= BASIC_CACHE_MAX) this.basicCache.clear();
     this.basicCache.set(cacheKey, { userId: user.id, passwordHash: user.password_hash, at: Date.now() });
     return this.base(user, 'basic');
+  }
+
+  /** A session opened with an API key keeps the key's limits: revoked or expired key, no session; permissions narrowed. */
+  private async fromKeySession(userId: string, apiKeyId: string): Promise<Caller> {
+    const row = await this.apiKeys.findOwned(userId, apiKeyId);
+    if (!row) throw unauthorized('The API key of this session has been revoked');
+    if (row.expires_at && Date.parse(row.expires_at) <= Date.now()) throw unauthorized('The API key of this session has expired');
+    const user = await this.activeUser(userId);
+    const permissions = keyPermissions(this.base(user, 'session').permissions, JSON.parse(row.permissions) as string[]);
+    return { ...this.base(user, 'session'), apiKeyId: row.id, permissions, isAdmin: permissions.has('system-admin') };
   }
 
   private async fromUserId(userId: string, method: Caller['method']): Promise<Caller> {

@@ -1,0 +1,159 @@
+/**
+ * Browsing benchmark (`npx tsx bench/browse.ts`): a synthesized SQLite catalog of 10,000 series / 50,000 books
+ * (bulk inserts; the FTS triggers index them), a real HTTP port, autocannon at 20 connections against the
+ * browsing endpoints, then page serving (original bytes vs a plain file route) and cached resized WebP pages.
+ * Goals (issue 6): p95 < 25 ms for the lists; page/plain ratio ≥ 0.6; cached resized page p50 < 2 ms.
+ */
+import { mkdtempSync } from 'node:fs';
+import { readFile, writeFile } from 'node:fs/promises';
+import { createRequire } from 'node:module';
+import os from 'node:os';
+import path from 'node:path';
+import { buildApp } from '../src/app.js';
+import { ConfigSchema } from '../src/config/schema.js';
+import { openDatabase } from '../src/db/connection.js';
+import { newId } from '../src/db/ids.js';
+import { migrateToLatest } from '../src/db/migrate.js';
+import { hashFile } from '../src/media/hash.js';
+import { openBook } from '../src/media/open-book.js';
+import { makeCbz, makeImage } from '../test/media/fixtures.js';
+
+interface Latency {
+  p50: number;
+  p90: number;
+  p97_5: number;
+  p99: number;
+}
+interface CannonResult {
+  latency: Latency;
+  requests: { average: number };
+  non2xx: number;
+  errors: number;
+}
+type Cannon = (opts: Record<string, unknown>) => Promise<CannonResult>;
+const autocannon = createRequire(import.meta.url)('autocannon') as Cannon;
+
+const SERIES = Number(process.env.BENCH_SERIES ?? 10_000);
+const BOOKS_PER_SERIES = 5;
+const DURATION = Number(process.env.BENCH_SECONDS ?? 5);
+const GENRES = ['Action', 'Adventure', 'Comedy', 'Drama', 'Fantasy', 'Horror', 'Mystery', 'Romance', 'Sci-Fi', 'Slice of Life'];
+const WORDS = ['Dragon', 'Shadow', 'Knight', 'Café', 'Star', 'Ocean', 'Iron', 'Crimson', 'Silent', 'Golden', 'Wolf', 'Storm', 'Éclair', 'River', 'Moon'];
+
+export interface BrowseBenchResult {
+  endpoints: Array<{ name: string; p50: number; p90: number; p97_5: number; p99: number; rps: number; errors: number }>;
+  pages: { pageRps: number; plainRps: number; ratio: number; resizedCachedP50Ms: number };
+}
+
+export async function run(): Promise<BrowseBenchResult> {
+  const dataDir = mkdtempSync(path.join(os.tmpdir(), 'bindery-bench-browse-'));
+  const libraryDir = path.join(dataDir, 'library');
+  const config = ConfigSchema.parse({ data_dir: dataDir, logging: { level: 'silent' }, rate_limit: { enabled: false }, auth: { jwt_secret: 'bench-secret-bench-secret-bench-secret-0123' } });
+  const database = openDatabase(config);
+  await migrateToLatest(database);
+  const db = database.db;
+
+  // A real CBZ for page serving, plus the raw image for the plain-file comparison.
+  const pageImage = await makeImage({ width: 1200, height: 1800, format: 'jpeg', noise: true });
+  const plainFile = path.join(dataDir, 'plain.jpg');
+  await writeFile(plainFile, pageImage);
+  const cbz = await makeCbz(path.join(libraryDir, 'Real'), 'Real 001.cbz', { pages: [{ name: '001.jpg', data: pageImage }, { name: '002.jpg', data: pageImage }], store: true });
+  const reader = await openBook(cbz, 'cbz');
+  const realPages = await reader.pages();
+  await reader.close();
+
+  const t0 = Date.now();
+  const now = new Date().toISOString();
+  const libraryId = newId();
+  await db.insertInto('libraries').values({ id: libraryId, name: 'Bench', path: libraryDir, scanning_config: '{}', settings: '{}', created_at: now, updated_at: now, last_scanned_at: now }).execute();
+  const seriesIds: string[] = [];
+  const firstBooks: string[] = [];
+  let realBookId = '';
+  await db.transaction().execute(async (trx) => {
+    for (let start = 0; start < SERIES; start += 500) {
+      const series = [];
+      const books = [];
+      for (let i = start; i < Math.min(SERIES, start + 500); i++) {
+        const id = newId();
+        seriesIds.push(id);
+        const name = `${WORDS[i % WORDS.length]} ${WORDS[(i * 7) % WORDS.length]} ${i}`;
+        const genres = [GENRES[i % GENRES.length]!, GENRES[(i * 3 + 1) % GENRES.length]!].sort();
+        const created = new Date(Date.parse('2020-01-01') + i * 60_000).toISOString();
+        series.push({
+          id, library_id: libraryId, path: `S${i}`, name, sort_name: name.toLowerCase(), title: null, summary: `The story of ${name}, a tale of ${WORDS[(i * 5) % WORDS.length]}.`,
+          publisher: ['Marvel', 'DC Comics', 'Shueisha', 'Dargaud'][i % 4]!, status: i % 3 === 0 ? 'Ended' : 'Ongoing', language: ['en', 'fr', 'ja'][i % 3]!, age_rating: null,
+          reading_direction: null, year: 1960 + (i % 60), genres: JSON.stringify(genres), tags: JSON.stringify(i % 2 ? ['classic'] : []), external_id: null, metadata: '{}',
+          book_count: BOOKS_PER_SERIES, total_size: 5_000_000, total_pages: 100, created_at: created, updated_at: created, deleted_at: null,
+        });
+        for (let n = 1; n <= BOOKS_PER_SERIES; n++) {
+          const bookId = newId();
+          if (n === 1) firstBooks.push(bookId);
+          const real = i === 0 && n === 1;
+          if (real) realBookId = bookId;
+          books.push({
+            id: bookId, library_id: libraryId, series_id: id, path: real ? 'Real/Real 001.cbz' : `S${i}/${n}.cbz`, file_name: real ? 'Real 001.cbz' : `${n}.cbz`, format: 'cbz',
+            size: 1_000_000 + n, mtime_ms: 0, hash: real ? await hashFile(cbz) : null, page_count: real ? 2 : 20, pages: real ? JSON.stringify(realPages) : '[]', title: `${name} #${n}`,
+            number: String(n), number_sort: n, volume: null, year: null, summary: null, publisher: null, language: null, isbn: null, genres: JSON.stringify(genres), tags: '[]', authors: '[]',
+            metadata: '{}', cover_page: null, analysis_error: null, analyzed_at: created, created_at: created, updated_at: created, deleted_at: null,
+          });
+        }
+      }
+      await trx.insertInto('series').values(series).execute();
+      for (let b = 0; b < books.length; b += 250) await trx.insertInto('books').values(books.slice(b, b + 250)).execute();
+    }
+  });
+  console.log(`synthesized ${SERIES} series / ${SERIES * BOOKS_PER_SERIES} books in ${Date.now() - t0} ms`);
+
+  const app = await buildApp({ config, database, logger: false });
+  app.get('/bench/plain', async (_req, reply) => reply.header('content-type', 'image/jpeg').send(await readFile(plainFile)));
+  await app.ready();
+  const setup = await app.inject({ method: 'POST', url: '/api/v1/setup/initialize', payload: { username: 'admin', email: 'a@example.org', password: 'bench password 123' } });
+  const token = setup.json<{ access_token: string; user: { id: string } }>();
+  const userId = token.user.id;
+  // The admin finished the first book of 300 series (so On Deck has 300 series), and is reading 50 others.
+  const progress = [];
+  for (let i = 0; i < 350; i++) {
+    const at = new Date(Date.parse('2024-01-01') + i * 1000).toISOString();
+    progress.push({ user_id: userId, book_id: firstBooks[i * 7]!, current_page: i < 300 ? 20 : 5, is_completed: i < 300 ? 1 : 0, started_at: at, updated_at: at, completed_at: i < 300 ? at : null, device_id: null });
+  }
+  for (let b = 0; b < progress.length; b += 100) await db.insertInto('read_progress').values(progress.slice(b, b + 100)).execute();
+  await app.listen({ port: 0, host: '127.0.0.1' });
+  const address = app.server.address();
+  const base = `http://127.0.0.1:${typeof address === 'object' && address ? address.port : 0}`;
+  const headers = { authorization: `Bearer ${token.access_token}`, 'content-type': 'application/json' };
+
+  const cannon = async (name: string, url: string, method = 'GET', body?: unknown) => {
+    const r = await autocannon({ url: base + url, method, headers, body: body === undefined ? undefined : JSON.stringify(body), connections: 20, duration: DURATION });
+    const row = { name, p50: r.latency.p50, p90: r.latency.p90, p97_5: r.latency.p97_5, p99: r.latency.p99, rps: Math.round(r.requests.average), errors: r.non2xx + r.errors };
+    console.log(`${name.padEnd(44)} p50 ${row.p50} ms  p90 ${row.p90} ms  p97.5 ${row.p97_5} ms  p99 ${row.p99} ms  ${row.rps} req/s${row.errors ? `  ERRORS ${row.errors}` : ''}`);
+    return row;
+  };
+  console.log('autocannon, 20 connections (p95 lies between p90 and p97.5)');
+  const endpoints = [
+    await cannon('GET /series?pageSize=50', '/api/v1/series?pageSize=50'),
+    await cannon('POST /series/list (3-leaf condition)', '/api/v1/series/list?pageSize=50', 'POST', {
+      condition: { allOf: [{ genre: { operator: 'is', value: 'Fantasy' } }, { language: { operator: 'is', value: 'en' } }, { anyOf: [{ status: { operator: 'is', value: 'Ended' } }] }] },
+    }),
+    await cannon('POST /series/search (full text)', '/api/v1/series/search?pageSize=50', 'POST', { query: 'drag kni' }),
+    await cannon('GET /books/on-deck', '/api/v1/books/on-deck?pageSize=50'),
+  ];
+
+  const pageRun = await cannon('GET /books/{id}/pages/1 (original)', `/api/v1/books/${realBookId}/pages/1`);
+  const plainRun = await cannon('GET /bench/plain (same bytes from a file)', '/bench/plain');
+  const resizedUrl = `${base}/api/v1/books/${realBookId}/pages/2?width=800&format=webp`;
+  await fetch(resizedUrl, { headers });
+  const times: number[] = [];
+  for (let i = 0; i < 300; i++) {
+    const start = process.hrtime.bigint();
+    const res = await fetch(resizedUrl, { headers });
+    await res.arrayBuffer();
+    times.push(Number(process.hrtime.bigint() - start) / 1e6);
+  }
+  times.sort((a, b) => a - b);
+  const resizedP50 = Math.round(times[Math.floor(times.length / 2)]! * 100) / 100;
+  const ratio = Math.round((pageRun.rps / plainRun.rps) * 100) / 100;
+  console.log(`page/plain req/s ratio ${ratio} (goal ≥ 0.6); cached resized WebP width 800: p50 ${resizedP50} ms (goal < 2 ms)`);
+  await app.close();
+  return { endpoints, pages: { pageRps: pageRun.rps, plainRps: plainRun.rps, ratio, resizedCachedP50Ms: resizedP50 } };
+}
+
+if (import.meta.url === `file://${process.argv[1]}`) await run();

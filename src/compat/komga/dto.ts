@@ -1,0 +1,461 @@
+import type { Caller } from '../../modules/auth/caller.js';
+import type { BookView } from '../../modules/books/schemas.js';
+import type { LibraryView } from '../../modules/libraries/schemas.js';
+import type { SeriesView } from '../../modules/series/schemas.js';
+import type { PageInfo } from '../../media/types.js';
+
+/**
+ * Komga's DTOs (camelCase, as in Komga's OpenAPI description) built from our views. Komga's strings are never
+ * null: a missing value is an empty string; optional values Komga types as plain integers or dates (ageRating,
+ * releaseDate, totalBookCount, width, height) are left out when unknown.
+ */
+
+export interface AuthorDto {
+  name: string;
+  role: string;
+}
+
+export interface LibraryDto {
+  id: string;
+  name: string;
+  root: string;
+  importComicInfoBook: boolean;
+  importComicInfoSeries: boolean;
+  importComicInfoCollection: boolean;
+  importComicInfoReadList: boolean;
+  importComicInfoSeriesAppendVolume: boolean;
+  importEpubBook: boolean;
+  importEpubSeries: boolean;
+  importMylarSeries: boolean;
+  importLocalArtwork: boolean;
+  importBarcodeIsbn: boolean;
+  scanForceModifiedTime: boolean;
+  scanInterval: 'DISABLED' | 'HOURLY' | 'EVERY_6H' | 'EVERY_12H' | 'DAILY' | 'WEEKLY';
+  scanOnStartup: boolean;
+  scanCbx: boolean;
+  scanPdf: boolean;
+  scanEpub: boolean;
+  scanDirectoryExclusions: string[];
+  repairExtensions: boolean;
+  convertToCbz: boolean;
+  emptyTrashAfterScan: boolean;
+  seriesCover: 'FIRST' | 'FIRST_UNREAD_OR_FIRST' | 'FIRST_UNREAD_OR_LAST' | 'LAST';
+  hashFiles: boolean;
+  hashPages: boolean;
+  hashKoreader: boolean;
+  analyzeDimensions: boolean;
+  unavailable: boolean;
+}
+
+export interface SeriesMetadataDto {
+  status: string;
+  statusLock: boolean;
+  title: string;
+  titleLock: boolean;
+  titleSort: string;
+  titleSortLock: boolean;
+  summary: string;
+  summaryLock: boolean;
+  readingDirection: string;
+  readingDirectionLock: boolean;
+  publisher: string;
+  publisherLock: boolean;
+  ageRating?: number;
+  ageRatingLock: boolean;
+  language: string;
+  languageLock: boolean;
+  genres: string[];
+  genresLock: boolean;
+  tags: string[];
+  tagsLock: boolean;
+  totalBookCount?: number;
+  totalBookCountLock: boolean;
+  sharingLabels: string[];
+  sharingLabelsLock: boolean;
+  links: { label: string; url: string }[];
+  linksLock: boolean;
+  alternateTitles: { label: string; title: string }[];
+  alternateTitlesLock: boolean;
+  created: string;
+  lastModified: string;
+}
+
+export interface BookMetadataAggregationDto {
+  authors: AuthorDto[];
+  tags: string[];
+  releaseDate?: string;
+  summary: string;
+  summaryNumber: string;
+  created: string;
+  lastModified: string;
+}
+
+export interface SeriesDto {
+  id: string;
+  libraryId: string;
+  name: string;
+  url: string;
+  created: string;
+  lastModified: string;
+  fileLastModified: string;
+  booksCount: number;
+  booksReadCount: number;
+  booksUnreadCount: number;
+  booksInProgressCount: number;
+  metadata: SeriesMetadataDto;
+  booksMetadata: BookMetadataAggregationDto;
+  deleted: boolean;
+  oneshot: boolean;
+}
+
+export interface MediaDto {
+  status: 'READY' | 'ERROR' | 'UNSUPPORTED' | 'UNKNOWN' | 'OUTDATED';
+  mediaType: string;
+  pagesCount: number;
+  comment: string;
+  mediaProfile: 'DIVINA' | 'EPUB' | 'PDF';
+  epubDivinaCompatible: boolean;
+  epubIsKepub: boolean;
+}
+
+export interface BookMetadataDto {
+  title: string;
+  titleLock: boolean;
+  summary: string;
+  summaryLock: boolean;
+  number: string;
+  numberLock: boolean;
+  numberSort: number;
+  numberSortLock: boolean;
+  releaseDate?: string;
+  releaseDateLock: boolean;
+  authors: AuthorDto[];
+  authorsLock: boolean;
+  tags: string[];
+  tagsLock: boolean;
+  isbn: string;
+  isbnLock: boolean;
+  links: { label: string; url: string }[];
+  linksLock: boolean;
+  created: string;
+  lastModified: string;
+}
+
+export interface ReadProgressDto {
+  page: number;
+  completed: boolean;
+  readDate: string;
+  created: string;
+  lastModified: string;
+  deviceId: string;
+  deviceName: string;
+}
+
+export interface BookDto {
+  id: string;
+  seriesId: string;
+  seriesTitle: string;
+  libraryId: string;
+  name: string;
+  url: string;
+  number: number;
+  created: string;
+  lastModified: string;
+  fileLastModified: string;
+  sizeBytes: number;
+  size: string;
+  media: MediaDto;
+  metadata: BookMetadataDto;
+  readProgress?: ReadProgressDto;
+  deleted: boolean;
+  fileHash: string;
+  oneshot: boolean;
+}
+
+export interface PageDto {
+  number: number;
+  fileName: string;
+  mediaType: string;
+  width?: number;
+  height?: number;
+  sizeBytes?: number;
+  size: string;
+}
+
+export interface UserDto {
+  id: string;
+  email: string;
+  roles: string[];
+  sharedAllLibraries: boolean;
+  sharedLibrariesIds: string[];
+  labelsAllow: string[];
+  labelsExclude: string[];
+}
+
+export interface TachiyomiReadProgressV2Dto {
+  booksCount: number;
+  booksReadCount: number;
+  booksUnreadCount: number;
+  booksInProgressCount: number;
+  lastReadContinuousNumberSort: number;
+  maxNumberSort: number;
+}
+
+const UNITS = ['B', 'KiB', 'MiB', 'GiB', 'TiB'];
+
+/** Komga's human-readable size ("1.2 MiB"). */
+export function humanSize(bytes: number): string {
+  let value = bytes;
+  let unit = 0;
+  while (value >= 1024 && unit < UNITS.length - 1) {
+    value /= 1024;
+    unit += 1;
+  }
+  return unit === 0 ? `${value} B` : `${Math.round(value * 10) / 10} ${UNITS[unit]}`;
+}
+
+const text = (v: string | null | undefined) => v ?? '';
+const dateOfYear = (year: number | null) => (year !== null && year > 0 && year < 10000 ? `${String(year).padStart(4, '0')}-01-01` : undefined);
+const withoutUndefined = <T extends object>(value: T): T => Object.fromEntries(Object.entries(value).filter(([, v]) => v !== undefined)) as T;
+
+/** Series status values Komga knows (ComicInfo and OPF use free text). */
+export function seriesStatus(status: string | null): string {
+  const v = (status ?? '').trim().toUpperCase();
+  if (v === 'ENDED' || v === 'COMPLETED' || v === 'COMPLETE' || v === 'FINISHED') return 'ENDED';
+  if (v === 'ABANDONED' || v === 'CANCELLED' || v === 'CANCELED') return 'ABANDONED';
+  if (v === 'HIATUS' || v === 'ON HIATUS') return 'HIATUS';
+  return 'ONGOING';
+}
+
+const DIRECTIONS: Record<string, string> = { ltr: 'LEFT_TO_RIGHT', rtl: 'RIGHT_TO_LEFT', vertical: 'VERTICAL', webtoon: 'WEBTOON' };
+
+/** ComicInfo age ratings as Komga maps them to ages. */
+const AGE_BY_RATING: Record<string, number> = {
+  'adults only 18+': 18,
+  'early childhood': 3,
+  everyone: 0,
+  'everyone 10+': 10,
+  g: 0,
+  'kids to adults': 6,
+  m: 17,
+  'ma15+': 15,
+  'mature 17+': 17,
+  pg: 8,
+  'r18+': 18,
+  teen: 13,
+  'x18+': 18,
+};
+
+export function ageOf(rating: string | null): number | undefined {
+  if (rating === null) return undefined;
+  const known = AGE_BY_RATING[rating.trim().toLowerCase()];
+  if (known !== undefined) return known;
+  const digits = /\d{1,2}/.exec(rating);
+  return digits ? Number(digits[0]) : undefined;
+}
+
+export function libraryDto(l: LibraryView): LibraryDto {
+  return {
+    id: l.id,
+    name: l.name,
+    root: l.path,
+    importComicInfoBook: true,
+    importComicInfoSeries: true,
+    importComicInfoCollection: false,
+    importComicInfoReadList: false,
+    importComicInfoSeriesAppendVolume: false,
+    importEpubBook: true,
+    importEpubSeries: true,
+    importMylarSeries: false,
+    importLocalArtwork: false,
+    importBarcodeIsbn: false,
+    scanForceModifiedTime: false,
+    scanInterval: l.scanning_config.enabled ? 'DAILY' : 'DISABLED',
+    scanOnStartup: l.scanning_config.scan_on_start,
+    scanCbx: true,
+    scanPdf: true,
+    scanEpub: true,
+    scanDirectoryExclusions: [],
+    repairExtensions: false,
+    convertToCbz: false,
+    emptyTrashAfterScan: false,
+    seriesCover: 'FIRST',
+    hashFiles: true,
+    hashPages: false,
+    hashKoreader: false,
+    analyzeDimensions: true,
+    unavailable: false,
+  };
+}
+
+/** What a series' books contribute to its DTO (`booksMetadata`). */
+export interface SeriesBooksAggregate {
+  authors: AuthorDto[];
+  tags: string[];
+  releaseYear: number | null;
+}
+
+export function seriesDto(s: SeriesView, books: SeriesBooksAggregate): SeriesDto {
+  const m = s.metadata;
+  const metadata: SeriesMetadataDto = withoutUndefined({
+    status: seriesStatus(m.status),
+    statusLock: false,
+    title: m.title,
+    titleLock: false,
+    titleSort: m.title,
+    titleSortLock: false,
+    summary: text(m.summary),
+    summaryLock: false,
+    readingDirection: DIRECTIONS[m.reading_direction ?? ''] ?? '',
+    readingDirectionLock: false,
+    publisher: text(m.publisher),
+    publisherLock: false,
+    ageRating: ageOf(m.age_rating),
+    ageRatingLock: false,
+    language: text(m.language),
+    languageLock: false,
+    genres: m.genres,
+    genresLock: false,
+    tags: m.tags,
+    tagsLock: false,
+    totalBookCountLock: false,
+    sharingLabels: [],
+    sharingLabelsLock: false,
+    links: [],
+    linksLock: false,
+    alternateTitles: [],
+    alternateTitlesLock: false,
+    created: s.created_at,
+    lastModified: s.updated_at,
+  });
+  return {
+    id: s.id,
+    libraryId: s.library_id,
+    name: s.name,
+    url: s.path,
+    created: s.created_at,
+    lastModified: s.updated_at,
+    fileLastModified: s.updated_at,
+    booksCount: s.book_count,
+    booksReadCount: s.books_read_count,
+    booksUnreadCount: s.books_unread_count,
+    booksInProgressCount: s.books_in_progress_count,
+    metadata,
+    booksMetadata: withoutUndefined({
+      authors: books.authors,
+      tags: books.tags,
+      releaseDate: dateOfYear(books.releaseYear ?? m.year),
+      summary: '',
+      summaryNumber: '',
+      created: s.created_at,
+      lastModified: s.updated_at,
+    }),
+    deleted: false,
+    oneshot: false,
+  };
+}
+
+const MEDIA_TYPES: Record<string, string> = {
+  cbz: 'application/zip',
+  cbr: 'application/x-rar-compressed',
+  epub: 'application/epub+zip',
+  pdf: 'application/pdf',
+};
+
+function mediaDto(b: BookView): MediaDto {
+  const profile = b.format === 'epub' ? 'EPUB' : b.format === 'pdf' ? 'PDF' : 'DIVINA';
+  return {
+    status: b.analysis_error !== null ? 'ERROR' : b.format === null ? 'UNSUPPORTED' : 'READY',
+    mediaType: MEDIA_TYPES[b.format ?? ''] ?? 'application/octet-stream',
+    pagesCount: b.page_count,
+    comment: text(b.analysis_error),
+    mediaProfile: profile,
+    // Our EPUB pages are served as images, so image readers can show them.
+    epubDivinaCompatible: profile === 'EPUB' && b.page_count > 0,
+    epubIsKepub: false,
+  };
+}
+
+/** Where a book stands in its series: Komga's `number` (1-based position) and `numberSort`. */
+export interface BookPlace {
+  position: number;
+  numberSort: number;
+}
+
+const baseName = (fileName: string) => fileName.replace(/\.[^.]+$/, '');
+
+export function bookDto(b: BookView, seriesTitle: string, place: BookPlace): BookDto {
+  const progress = b.progress;
+  return withoutUndefined({
+    id: b.id,
+    seriesId: b.series_id,
+    seriesTitle,
+    libraryId: b.library_id,
+    name: baseName(b.file_name),
+    url: b.path,
+    number: place.position,
+    created: b.created_at,
+    lastModified: b.updated_at,
+    fileLastModified: b.file_modified_at,
+    sizeBytes: b.file_size,
+    size: humanSize(b.file_size),
+    media: mediaDto(b),
+    metadata: withoutUndefined({
+      title: b.metadata.title,
+      titleLock: false,
+      summary: text(b.metadata.summary),
+      summaryLock: false,
+      number: b.metadata.number ?? String(place.position),
+      numberLock: false,
+      numberSort: place.numberSort,
+      numberSortLock: false,
+      releaseDate: dateOfYear(b.metadata.year),
+      releaseDateLock: false,
+      authors: b.metadata.authors,
+      authorsLock: false,
+      tags: b.metadata.tags,
+      tagsLock: false,
+      isbn: text(b.metadata.isbn),
+      isbnLock: false,
+      links: [],
+      linksLock: false,
+      created: b.created_at,
+      lastModified: b.updated_at,
+    }),
+    readProgress: progress
+      ? {
+          page: progress.current_page,
+          completed: progress.is_completed,
+          readDate: progress.updated_at,
+          created: progress.updated_at,
+          lastModified: progress.updated_at,
+          deviceId: '',
+          deviceName: '',
+        }
+      : undefined,
+    deleted: false,
+    fileHash: text(b.hash),
+    oneshot: false,
+  });
+}
+
+export function pageDto(p: PageInfo): PageDto {
+  return withoutUndefined({
+    number: p.number,
+    fileName: p.file_name,
+    mediaType: p.media_type,
+    width: p.width ?? undefined,
+    height: p.height ?? undefined,
+    sizeBytes: p.size || undefined,
+    size: humanSize(p.size ?? 0),
+  });
+}
+
+/** Komga roles from our permissions: ADMIN, FILE_DOWNLOAD (books-read), PAGE_STREAMING (pages-read). */
+export function userDto(caller: Caller): UserDto {
+  const roles = ['USER'];
+  if (caller.isAdmin) roles.push('ADMIN');
+  if (caller.permissions.has('books-read')) roles.push('FILE_DOWNLOAD');
+  if (caller.permissions.has('pages-read')) roles.push('PAGE_STREAMING');
+  return { id: caller.user.id, email: caller.user.email, roles, sharedAllLibraries: true, sharedLibrariesIds: [], labelsAllow: [], labelsExclude: [] };
+}

@@ -1,0 +1,164 @@
+import { AppError, notFound } from '../../http/errors.js';
+import type { PageRequest } from '../../http/pagination.js';
+import { numberSortOf } from '../../media/metadata-values.js';
+import type { Caller } from '../../modules/auth/caller.js';
+import type { BookView } from '../../modules/books/schemas.js';
+import type { BooksService } from '../../modules/books/service.js';
+import type { LibraryService } from '../../modules/libraries/service.js';
+import type { PagesService } from '../../modules/pages/service.js';
+import type { DeviceHint } from '../../modules/progress/device.js';
+import type { ProgressService } from '../../modules/progress/service.js';
+import type { SeriesView } from '../../modules/series/schemas.js';
+import type { SeriesService } from '../../modules/series/service.js';
+import { allOf, type Node } from './conditions.js';
+import { bookDto, seriesDto, type AuthorDto, type BookDto, type BookPlace, type SeriesBooksAggregate, type SeriesDto, type TachiyomiReadProgressV2Dto } from './dto.js';
+import { UNPAGED_LIMIT } from './paging.js';
+
+export interface KomgaServices {
+  series: SeriesService;
+  books: BooksService;
+  pages: PagesService;
+  progress: ProgressService;
+  libraries: LibraryService;
+}
+
+/** One page holding everything (a series' books, facets). */
+export const EVERYTHING: PageRequest = { page: 1, pageSize: UNPAGED_LIMIT, offset: 0 };
+/** Conditions hold at most 100 leaves: id lists are sent in chunks. */
+const ID_CHUNK = 90;
+
+const chunks = <T>(items: T[], size: number): T[][] => Array.from({ length: Math.ceil(items.length / size) }, (_, i) => items.slice(i * size, (i + 1) * size));
+const distinct = <T>(items: T[]): T[] => [...new Set(items)];
+const byText = (a: string, b: string) => a.localeCompare(b);
+
+/**
+ * The Komga API's view of our catalog: it calls the series, books, pages and progress services (which own the
+ * rules, permissions scope and SQL) and assembles Komga's DTOs from their results. Per request it caches what
+ * several DTOs share (series titles, the order of a series' books).
+ */
+export class KomgaPresenter {
+  constructor(readonly services: KomgaServices) {}
+
+  /** A series' present books in reading order (number, then title): what Komga's `number` counts. */
+  async seriesBooks(caller: Caller, seriesId: string): Promise<BookView[]> {
+    return (await this.services.books.list(caller, { series_id: seriesId }, EVERYTHING)).data;
+  }
+
+  /** Books of many series at once, in reading order within each series (one query per 90 series). */
+  private async booksOfSeries(caller: Caller, seriesIds: string[]): Promise<BookView[]> {
+    const out: BookView[] = [];
+    for (const ids of chunks(distinct(seriesIds), ID_CHUNK)) {
+      const condition = { anyOf: ids.map((id) => ({ seriesId: { operator: 'is', value: id } })) };
+      out.push(...(await this.services.books.filter(caller, { condition }, { sort: 'number' }, EVERYTHING)).data);
+    }
+    return out;
+  }
+
+  /** Position (1-based, in reading order) and numberSort (the number's value, else the position) of each book. */
+  private async places(caller: Caller, books: BookView[]): Promise<Map<string, BookPlace>> {
+    const places = new Map<string, BookPlace>();
+    const all = await this.booksOfSeries(caller, books.map((b) => b.series_id));
+    const bySeries = new Map<string, BookView[]>();
+    for (const b of all) bySeries.set(b.series_id, [...(bySeries.get(b.series_id) ?? []), b]);
+    for (const list of bySeries.values()) {
+      list.forEach((b, i) => places.set(b.id, { position: i + 1, numberSort: numberSortOf(b.number) ?? i + 1 }));
+    }
+    return places;
+  }
+
+  private async seriesTitles(caller: Caller, seriesIds: string[]): Promise<Map<string, string>> {
+    const titles = new Map<string, string>();
+    for (const id of distinct(seriesIds)) {
+      const series = await this.services.series.get(caller, id).catch((err: unknown) => {
+        if (err instanceof AppError && err.statusCode === 404) return null;
+        throw err;
+      });
+      titles.set(id, series?.metadata.title ?? '');
+    }
+    return titles;
+  }
+
+  async bookDtos(caller: Caller, books: BookView[]): Promise<BookDto[]> {
+    if (books.length === 0) return [];
+    const [titles, places] = await Promise.all([this.seriesTitles(caller, books.map((b) => b.series_id)), this.places(caller, books)]);
+    return books.map((b) => bookDto(b, titles.get(b.series_id) ?? '', places.get(b.id) ?? { position: 1, numberSort: numberSortOf(b.number) ?? 1 }));
+  }
+
+  async bookDto(caller: Caller, book: BookView): Promise<BookDto> {
+    return (await this.bookDtos(caller, [book]))[0]!;
+  }
+
+  /** Series DTOs with `booksMetadata` aggregated from their books (authors, tags, earliest release year). */
+  async seriesDtos(caller: Caller, series: SeriesView[]): Promise<SeriesDto[]> {
+    if (series.length === 0) return [];
+    const books = await this.booksOfSeries(caller, series.map((s) => s.id));
+    const aggregates = new Map<string, { authors: Map<string, AuthorDto>; tags: Set<string>; releaseYear: number | null }>();
+    for (const b of books) {
+      const a = aggregates.get(b.series_id) ?? { authors: new Map(), tags: new Set(), releaseYear: null };
+      for (const author of b.metadata.authors) a.authors.set(`${author.name}\u0000${author.role}`, author);
+      for (const tag of b.metadata.tags) a.tags.add(tag);
+      if (b.metadata.year !== null && (a.releaseYear === null || b.metadata.year < a.releaseYear)) a.releaseYear = b.metadata.year;
+      aggregates.set(b.series_id, a);
+    }
+    return series.map((s) => {
+      const a = aggregates.get(s.id);
+      const aggregate: SeriesBooksAggregate = a ? { authors: [...a.authors.values()], tags: [...a.tags].sort(byText), releaseYear: a.releaseYear } : { authors: [], tags: [], releaseYear: null };
+      return seriesDto(s, aggregate);
+    });
+  }
+
+  async seriesDto(caller: Caller, series: SeriesView): Promise<SeriesDto> {
+    return (await this.seriesDtos(caller, [series]))[0]!;
+  }
+
+  /** The book before (-1) or after (+1) this one in its series; 404 at either end. */
+  async neighbour(caller: Caller, bookId: string, step: 1 | -1): Promise<BookDto> {
+    const book = await this.services.books.get(caller, bookId);
+    const order = await this.seriesBooks(caller, book.series_id);
+    const target = order[order.findIndex((b) => b.id === book.id) + step];
+    if (!target) throw notFound(step === 1 ? 'Next book' : 'Previous book');
+    return this.bookDto(caller, target);
+  }
+
+  /** Every series matching a condition (facet lists: genres, tags, publishers...). */
+  async allSeries(caller: Caller, condition: Node | null): Promise<SeriesView[]> {
+    return (await this.services.series.filter(caller, { condition: allOf(condition) }, undefined, EVERYTHING)).data;
+  }
+
+  async allBooks(caller: Caller, condition: Node | null): Promise<BookView[]> {
+    return (await this.services.books.filter(caller, { condition: allOf(condition) }, {}, EVERYTHING)).data;
+  }
+
+  /** Mihon's tracker view of a series: counts, and how far the caller has read without a gap (by numberSort). */
+  async tachiyomiProgress(caller: Caller, seriesId: string): Promise<TachiyomiReadProgressV2Dto> {
+    const series = await this.services.series.get(caller, seriesId);
+    const books = await this.numbered(caller, seriesId);
+    let lastRead = 0;
+    for (const { book, numberSort } of books) {
+      if (!book.progress?.is_completed) break;
+      lastRead = numberSort;
+    }
+    return {
+      booksCount: series.book_count,
+      booksReadCount: series.books_read_count,
+      booksUnreadCount: series.books_unread_count,
+      booksInProgressCount: series.books_in_progress_count,
+      lastReadContinuousNumberSort: lastRead,
+      maxNumberSort: books.reduce((max, b) => Math.max(max, b.numberSort), 0),
+    };
+  }
+
+  /** Marks read every book of the series whose numberSort is at most `upTo` (those not finished yet). */
+  async tachiyomiMarkRead(caller: Caller, seriesId: string, upTo: number, hint: DeviceHint): Promise<void> {
+    await this.services.series.get(caller, seriesId);
+    for (const { book, numberSort } of await this.numbered(caller, seriesId)) {
+      if (numberSort <= upTo && !book.progress?.is_completed) await this.services.progress.markRead(caller, book.id, hint);
+    }
+  }
+
+  private async numbered(caller: Caller, seriesId: string): Promise<{ book: BookView; numberSort: number }[]> {
+    return (await this.seriesBooks(caller, seriesId))
+      .map((book, i) => ({ book, numberSort: numberSortOf(book.number) ?? i + 1 }))
+      .sort((a, b) => a.numberSort - b.numberSort);
+  }
+}

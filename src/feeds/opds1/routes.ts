@@ -1,0 +1,276 @@
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import { z } from 'zod';
+import { ErrorBody } from '../../http/errors.js';
+import { Uuid } from '../../http/params.js';
+import type { App } from '../../http/types.js';
+import type { Caller } from '../../modules/auth/caller.js';
+import { callerOf } from '../../modules/auth/hooks.js';
+import { sendBookFile } from '../../modules/books/download.js';
+import { sendImage } from '../../modules/pages/send-image.js';
+import { deviceHint } from '../../modules/progress/routes.js';
+import { sendFeed, type FeedValidators } from '../shared/conditional.js';
+import type { FeedBook, FeedCatalog, Listing } from '../shared/feed-catalog.js';
+import { ATOM_ACQUISITION, ATOM_ENTRY, ATOM_NAVIGATION, OPENSEARCH_DESCRIPTION } from '../shared/media-types.js';
+import { parseMaxWidth, recordPageRead } from '../shared/page-stream.js';
+import { FeedPageQuery, feedConfig, feedPage, pageHref } from '../shared/routes.js';
+import { bookEntry, latest, libraryEntry, navigationEntry, REL, renderEntry, renderFeed, seriesEntry, type AtomFeed } from './atom.js';
+import { OPDS1_PREFIXES, Opds1Paths } from './paths.js';
+import { el, textEl, xmlDocument } from './xml.js';
+
+export interface Opds1Deps {
+  catalog: FeedCatalog;
+  validators: FeedValidators;
+}
+
+const tags = ['opds'];
+const Xml = z.any().describe('Atom XML');
+const errors = { 400: ErrorBody, 401: ErrorBody, 404: ErrorBody };
+const IdParams = z.object({ id: Uuid });
+const SearchQuery = FeedPageQuery.extend({
+  q: z.string().max(500).optional().describe('Search terms (OpenSearch `{searchTerms}`): series and books whose words start with them.'),
+});
+const PageStreamParams = z.object({ id: Uuid, pageNumber: z.coerce.number().int().min(0).describe('0-based page number (PSE).') });
+const PageStreamQuery = z.object({
+  maxWidth: z.string().optional().describe('Largest width wanted, pixels; a value that is not a number (an unfilled `{maxWidth}`) is ignored.'),
+  convert: z.enum(['jpeg']).optional().describe('Convert the page to JPEG (set in the template when the book has pages PSE cannot declare).'),
+});
+
+/**
+ * OPDS 1.2 (Atom) under `/opds/v1` and `/opds/v1.2`: navigation feeds (root, libraries, series lists),
+ * acquisition feeds (a series' books, recently added, keep reading, on deck, search), OpenSearch, downloads,
+ * covers and OPDS-PSE page streaming. The `/opds/v1.2` copy is hidden from the OpenAPI description.
+ */
+export function registerOpds1Routes(app: App, deps: Opds1Deps): void {
+  for (const prefix of OPDS1_PREFIXES) registerTree(app, prefix, deps);
+}
+
+function registerTree(app: App, prefix: string, deps: Opds1Deps): void {
+  const { catalog, validators } = deps;
+  const paths = new Opds1Paths(prefix);
+  const hide = prefix !== OPDS1_PREFIXES[0];
+  const send = (req: FastifyRequest, reply: FastifyReply, feed: AtomFeed) =>
+    sendFeed(req, reply, validators, renderFeed(paths, feed), feed.kind === 'navigation' ? ATOM_NAVIGATION : ATOM_ACQUISITION);
+
+  const acquisitionList = (req: FastifyRequest, page: ReturnType<typeof feedPage>, listing: Listing<FeedBook>, head: Pick<AtomFeed, 'id' | 'title'>) => ({
+    ...head,
+    kind: 'acquisition' as const,
+    selfHref: pageHref(req.url, page.page, page.pageSize),
+    upHref: paths.catalog(),
+    updated: latest(listing.data.map((b) => latest([b.book.updated_at, b.book.progress?.updated_at]))),
+    pagination: { page, total: listing.total, hrefFor: (n: number) => pageHref(req.url, n, page.pageSize) },
+    entries: listing.data.map((b) => bookEntry(paths, b)),
+  });
+
+  const root = async (req: FastifyRequest, reply: FastifyReply) => {
+    const caller = callerOf(req);
+    const libraries = await catalog.libraries(caller);
+    const updated = latest(libraries.flatMap((l) => [l.updated_at, l.last_scanned_at]));
+    const fixed = (id: string, title: string, href: string, kind: 'navigation' | 'acquisition', content: string, rel?: string) =>
+      navigationEntry({ id: `urn:bindery:opds:${id}`, title, updated, href, kind, content, rel });
+    return send(req, reply, {
+      id: 'urn:bindery:opds:catalog',
+      title: 'Bindery',
+      kind: 'navigation',
+      selfHref: paths.catalog(),
+      updated,
+      entries: [
+        fixed('keep-reading', 'Keep reading', paths.keepReading(), 'acquisition', 'Books you started and have not finished'),
+        fixed('on-deck', 'On deck', paths.onDeck(), 'acquisition', 'The next book of the series you are reading'),
+        fixed('recently-added', 'Recently added books', paths.recentlyAdded(), 'acquisition', 'The newest books first', REL.sortNew),
+        fixed('series', 'All series', paths.allSeries(), 'navigation', 'Every series, by name'),
+        fixed('libraries', 'Libraries', paths.libraries(), 'navigation', `${libraries.length} libraries`),
+        ...libraries.map((l) => libraryEntry(paths, l)),
+      ],
+    });
+  };
+
+  const route = (url: string, summary: string, permission: Parameters<typeof feedConfig>[0], handler: (req: FastifyRequest, reply: FastifyReply) => Promise<unknown>, schema: Record<string, unknown> = {}) =>
+    app.route({ method: 'GET', url: `${prefix}${url}`, config: feedConfig(permission), schema: { summary, tags, hide, response: { 200: Xml, 304: z.null(), ...errors }, ...schema }, handler });
+
+  // The catalog root answers at `<prefix>/catalog` and at `<prefix>` itself, with or without a trailing slash
+  // (the router ignores trailing slashes), and never redirects: KOReader does not follow redirects.
+  route('/catalog', 'OPDS 1.2 catalog root (navigation feed)', 'series-read', root);
+  app.route({ method: 'GET', url: prefix, config: feedConfig('series-read'), schema: { summary: 'OPDS 1.2 catalog root (alias)', tags, hide: true }, handler: root });
+
+  route('/libraries', 'Libraries (navigation feed)', 'series-read', async (req, reply) => {
+    const libraries = await catalog.libraries(callerOf(req));
+    return send(req, reply, {
+      id: 'urn:bindery:opds:libraries',
+      title: 'Libraries',
+      kind: 'navigation',
+      selfHref: paths.libraries(),
+      upHref: paths.catalog(),
+      updated: latest(libraries.flatMap((l) => [l.updated_at, l.last_scanned_at])),
+      entries: libraries.map((l) => libraryEntry(paths, l)),
+    });
+  });
+
+  const seriesList = async (req: FastifyRequest, reply: FastifyReply, caller: Caller, libraryId: string | undefined, head: Pick<AtomFeed, 'id' | 'title' | 'upHref'>) => {
+    const page = feedPage(req.query as z.infer<typeof FeedPageQuery>);
+    const { total, data } = await catalog.series(caller, libraryId, page);
+    return send(req, reply, {
+      ...head,
+      kind: 'navigation',
+      selfHref: pageHref(req.url, page.page, page.pageSize),
+      updated: latest(data.map((s) => s.updated_at)),
+      pagination: { page, total, hrefFor: (n) => pageHref(req.url, n, page.pageSize) },
+      entries: data.map((s) => seriesEntry(paths, s)),
+    });
+  };
+
+  route(
+    '/libraries/:id',
+    "A library's series (navigation feed, paginated)",
+    'series-read',
+    async (req, reply) => {
+      const caller = callerOf(req);
+      const { id } = req.params as z.infer<typeof IdParams>;
+      const library = await catalog.library(caller, id);
+      return seriesList(req, reply, caller, id, { id: `urn:uuid:${library.id}`, title: library.name, upHref: paths.catalog() });
+    },
+    { params: IdParams, querystring: FeedPageQuery },
+  );
+
+  route('/series', 'All series (navigation feed, paginated)', 'series-read', (req, reply) => seriesList(req, reply, callerOf(req), undefined, { id: 'urn:bindery:opds:series', title: 'All series', upHref: paths.catalog() }), {
+    querystring: FeedPageQuery,
+  });
+
+  route(
+    '/series/:id',
+    "A series' books by number (acquisition feed, paginated)",
+    'books-read',
+    async (req, reply) => {
+      const caller = callerOf(req);
+      const { id } = req.params as z.infer<typeof IdParams>;
+      const page = feedPage(req.query as z.infer<typeof FeedPageQuery>);
+      const series = await catalog.oneSeries(caller, id);
+      const listing = await catalog.seriesBooks(caller, series, page);
+      const feed = acquisitionList(req, page, listing, { id: `urn:uuid:${series.id}`, title: series.metadata.title });
+      return send(req, reply, { ...feed, upHref: paths.library(series.library_id), updated: latest([feed.updated, series.updated_at]) });
+    },
+    { params: IdParams, querystring: FeedPageQuery },
+  );
+
+  const bookList = (url: string, id: string, title: string, list: (caller: Caller, page: ReturnType<typeof feedPage>) => Promise<Listing<FeedBook>>) =>
+    route(
+      url,
+      `${title} (acquisition feed, paginated)`,
+      'books-read',
+      async (req, reply) => {
+        const page = feedPage(req.query as z.infer<typeof FeedPageQuery>);
+        return send(req, reply, acquisitionList(req, page, await list(callerOf(req), page), { id: `urn:bindery:opds:${id}`, title }));
+      },
+      { querystring: FeedPageQuery },
+    );
+  bookList('/books/recently-added', 'recently-added', 'Recently added books', (c, p) => catalog.recentlyAdded(c, p));
+  bookList('/books/keep-reading', 'keep-reading', 'Keep reading', (c, p) => catalog.keepReading(c, p));
+  bookList('/books/on-deck', 'on-deck', 'On deck', (c, p) => catalog.onDeck(c, p));
+
+  route(
+    '/search',
+    'Search series and books (acquisition feed: matching series first, then books)',
+    'books-read',
+    async (req, reply) => {
+      const caller = callerOf(req);
+      const query = req.query as z.infer<typeof SearchQuery>;
+      const page = feedPage(query);
+      const terms = query.q?.trim() ?? '';
+      const [series, books] = terms
+        ? await Promise.all([catalog.searchSeries(caller, terms, page), catalog.searchBooks(caller, terms, page)])
+        : [{ total: 0, data: [] }, { total: 0, data: [] }];
+      // Both lists are paged with the same page number; the totals add up.
+      const total = series.total + books.total;
+      const largest = Math.max(series.total, books.total);
+      return send(req, reply, {
+        id: `urn:bindery:opds:search:${encodeURIComponent(terms)}`,
+        title: terms ? `Search: ${terms}` : 'Search',
+        kind: 'acquisition',
+        selfHref: pageHref(req.url, page.page, page.pageSize),
+        upHref: paths.catalog(),
+        updated: latest([...series.data.map((s) => s.updated_at), ...books.data.map((b) => b.book.updated_at)]),
+        pagination: { page, total: largest, totalResults: total, hrefFor: (n) => pageHref(req.url, n, page.pageSize) },
+        entries: [...series.data.map((s) => seriesEntry(paths, s)), ...books.data.map((b) => bookEntry(paths, b))],
+      });
+    },
+    { querystring: SearchQuery },
+  );
+
+  route('/opensearch.xml', 'OpenSearch description of the search feed', 'books-read', async (req, reply) => {
+    const doc = xmlDocument(
+      el('OpenSearchDescription', { xmlns: 'http://a9.com/-/spec/opensearch/1.1/' }, [
+        textEl('ShortName', 'Bindery'),
+        textEl('LongName', 'Bindery library search'),
+        textEl('Description', 'Search series and books by title, author, publisher, genre or tag'),
+        textEl('InputEncoding', 'UTF-8'),
+        textEl('OutputEncoding', 'UTF-8'),
+        el('Url', { type: ATOM_ACQUISITION, template: `${paths.search()}?q={searchTerms}&page={startPage?}`, pageOffset: 1 }),
+        el('Url', { type: 'application/atom+xml', template: `${paths.search()}?q={searchTerms}` }),
+      ]),
+    );
+    return sendFeed(req, reply, validators, doc, OPENSEARCH_DESCRIPTION);
+  });
+
+  route(
+    '/books/:id',
+    'One book (OPDS entry document)',
+    'books-read',
+    async (req, reply) => {
+      const { id } = req.params as z.infer<typeof IdParams>;
+      return sendFeed(req, reply, validators, renderEntry(paths, await catalog.book(callerOf(req), id)), ATOM_ENTRY);
+    },
+    { params: IdParams },
+  );
+
+  const binary = z.any().describe('Bytes');
+  app.route({
+    method: 'GET',
+    url: `${prefix}/books/:id/file`,
+    config: feedConfig('books-read'),
+    schema: {
+      summary: 'Download the book file (acquisition link)',
+      description: 'Content-Disposition with the file name, Content-Length, ETag (304 on If-None-Match), a single `Range: bytes=` gives 206 (416 outside the file).',
+      tags,
+      hide,
+      params: IdParams,
+      response: { 200: binary, 206: binary, 304: z.null(), 416: ErrorBody, ...errors },
+    },
+    handler: async (req, reply) => sendBookFile(req, reply, await catalog.file(callerOf(req), req.params.id)),
+  });
+
+  const image = (url: string, summary: string, permission: Parameters<typeof feedConfig>[0], lookup: (caller: Caller, id: string) => ReturnType<FeedCatalog['bookCover']>) =>
+    app.route({
+      method: 'GET',
+      url: `${prefix}${url}`,
+      config: feedConfig(permission),
+      schema: { summary, tags, hide, params: IdParams, response: { 200: binary, 304: z.null(), ...errors } },
+      handler: async (req, reply) => sendImage(req, reply, await lookup(callerOf(req), req.params.id)),
+    });
+  image('/books/:id/cover', 'Book cover, full size JPEG (http://opds-spec.org/image)', 'books-read', (c, id) => catalog.bookCover(c, id));
+  image('/books/:id/thumbnail', 'Book cover, thumbnail JPEG (http://opds-spec.org/image/thumbnail)', 'books-read', (c, id) => catalog.bookThumbnail(c, id));
+  image('/series/:id/thumbnail', 'Series cover, thumbnail JPEG', 'series-read', (c, id) => catalog.seriesThumbnail(c, id));
+
+  app.route({
+    method: 'GET',
+    url: `${prefix}/books/:id/pages/:pageNumber`,
+    config: feedConfig('pages-read'),
+    schema: {
+      summary: 'OPDS-PSE page image',
+      description:
+        '`pageNumber` is 0-based (PSE); `maxWidth` scales the page down to at most that width. Streaming a page moves the ' +
+        "caller's progress forward to it (see README, OPDS page streaming).",
+      tags,
+      hide,
+      params: PageStreamParams,
+      querystring: PageStreamQuery,
+      response: { 200: binary, 304: z.null(), ...errors },
+    },
+    handler: async (req, reply) => {
+      const caller = callerOf(req);
+      const n = req.params.pageNumber + 1;
+      const width = parseMaxWidth(req.query.maxWidth);
+      const lookup = await catalog.page(caller, req.params.id, n, { width, format: req.query.convert });
+      if (req.method === 'GET') await recordPageRead(catalog, caller, req.params.id, n, deviceHint(req), req.log);
+      return sendImage(req, reply, lookup);
+    },
+  });
+}

@@ -1,0 +1,147 @@
+import { notFound } from '../../http/errors.js';
+import type { PageRequest } from '../../http/pagination.js';
+import type { PageInfo } from '../../media/types.js';
+import type { Caller } from '../../modules/auth/caller.js';
+import { libraryScopeFor } from '../../modules/books/access.js';
+import type { BookView } from '../../modules/books/schemas.js';
+import type { BooksService } from '../../modules/books/service.js';
+import type { LibraryView } from '../../modules/libraries/schemas.js';
+import type { LibraryService } from '../../modules/libraries/service.js';
+import type { ImageLookup, PagesService } from '../../modules/pages/service.js';
+import type { DeviceHint } from '../../modules/progress/device.js';
+import type { ProgressView } from '../../modules/progress/schemas.js';
+import type { ProgressService } from '../../modules/progress/service.js';
+import type { SeriesView } from '../../modules/series/schemas.js';
+import type { SeriesService } from '../../modules/series/service.js';
+
+export interface FeedServices {
+  libraries: LibraryService;
+  series: SeriesService;
+  books: BooksService;
+  pages: PagesService;
+  progress: ProgressService;
+}
+
+/** A book as a feed entry needs it: the book, its series' title, and its page list (PSE type, cover size). */
+export interface FeedBook {
+  book: BookView;
+  seriesTitle: string;
+  pages: PageInfo[];
+}
+
+export interface Listing<T> {
+  total: number;
+  data: T[];
+}
+
+/** Libraries are few: one list call is enough for a feed. */
+const MAX_LIBRARIES = 500;
+
+/**
+ * What the OPDS feeds show, composed from the browsing services (which own visibility, ordering and progress
+ * rules). The feeds never read the database themselves; everything here is a call into a service.
+ */
+export class FeedCatalog {
+  constructor(private readonly services: FeedServices) {}
+
+  /** The libraries the caller may see, by name. */
+  async libraries(caller: Caller): Promise<LibraryView[]> {
+    const scope = libraryScopeFor(caller);
+    const { data } = await this.services.libraries.list(0, MAX_LIBRARIES);
+    return scope.all ? data : data.filter((l) => scope.libraryIds.includes(l.id));
+  }
+
+  async library(caller: Caller, id: string): Promise<LibraryView> {
+    const scope = libraryScopeFor(caller);
+    if (!scope.all && !scope.libraryIds.includes(id)) throw notFound('Library');
+    return this.services.libraries.get(id);
+  }
+
+  series(caller: Caller, libraryId: string | undefined, page: PageRequest): Promise<Listing<SeriesView>> {
+    return this.services.series.list(caller, { library_id: libraryId }, page);
+  }
+
+  oneSeries(caller: Caller, id: string): Promise<SeriesView> {
+    return this.services.series.get(caller, id);
+  }
+
+  /** The series' books by number (the browsing default), with their page lists. */
+  async seriesBooks(caller: Caller, series: SeriesView, page: PageRequest): Promise<Listing<FeedBook>> {
+    const { total, data } = await this.services.series.books(caller, series.id, {}, page);
+    return { total, data: await this.withPages(caller, data, new Map([[series.id, series.metadata.title]])) };
+  }
+
+  async recentlyAdded(caller: Caller, page: PageRequest): Promise<Listing<FeedBook>> {
+    return this.expand(caller, await this.services.books.readingList(caller, 'recently_added', page));
+  }
+
+  /** Books the caller started and has not finished, latest first. */
+  async keepReading(caller: Caller, page: PageRequest): Promise<Listing<FeedBook>> {
+    return this.expand(caller, await this.services.books.readingList(caller, 'in_progress', page));
+  }
+
+  async onDeck(caller: Caller, page: PageRequest): Promise<Listing<FeedBook>> {
+    return this.expand(caller, await this.services.books.onDeck(caller, page));
+  }
+
+  searchSeries(caller: Caller, query: string, page: PageRequest): Promise<Listing<SeriesView>> {
+    return this.services.series.search(caller, { query }, page);
+  }
+
+  async searchBooks(caller: Caller, query: string, page: PageRequest): Promise<Listing<FeedBook>> {
+    return this.expand(caller, await this.services.books.filter(caller, { fullTextSearch: query }, {}, page));
+  }
+
+  async book(caller: Caller, id: string): Promise<FeedBook> {
+    const book = await this.services.books.get(caller, id);
+    const [series, pages] = await Promise.all([this.services.series.get(caller, book.series_id), this.services.pages.list(caller, id)]);
+    return { book, seriesTitle: series.metadata.title, pages };
+  }
+
+  /** The book alone (with the caller's progress), for the cheap checks of page streaming. */
+  bookView(caller: Caller, id: string): Promise<BookView> {
+    return this.services.books.get(caller, id);
+  }
+
+  /** A page image (1-based), original or resized/converted. */
+  page(caller: Caller, bookId: string, n: number, options: { width?: number; format?: 'jpeg' }): Promise<ImageLookup> {
+    return this.services.pages.page(caller, bookId, n, options);
+  }
+
+  /** The cover at thumbnail size, always JPEG (e-readers often cannot decode WebP). */
+  async bookThumbnail(caller: Caller, id: string): Promise<ImageLookup> {
+    return this.services.books.thumbnail(caller, id, 'image/jpeg');
+  }
+
+  async seriesThumbnail(caller: Caller, id: string): Promise<ImageLookup> {
+    return this.services.series.thumbnail(caller, id, 'image/jpeg');
+  }
+
+  /** The cover at full size as JPEG: the first page when it is an image, else the thumbnail. */
+  async bookCover(caller: Caller, id: string): Promise<ImageLookup> {
+    const pages = await this.services.pages.list(caller, id);
+    if (pages[0]?.media_type.startsWith('image/')) return this.services.pages.page(caller, id, 1, { format: 'jpeg' });
+    return this.bookThumbnail(caller, id);
+  }
+
+  file(caller: Caller, id: string) {
+    return this.services.books.file(caller, id);
+  }
+
+  updateProgress(caller: Caller, bookId: string, input: { current_page?: number; is_completed?: boolean }, hint: DeviceHint): Promise<ProgressView> {
+    return this.services.progress.update(caller, bookId, input, hint);
+  }
+
+  private async expand(caller: Caller, listing: Listing<BookView>): Promise<Listing<FeedBook>> {
+    const titles = new Map<string, string>();
+    const seriesIds = [...new Set(listing.data.map((b) => b.series_id))];
+    const series = await Promise.all(seriesIds.map((id) => this.services.series.get(caller, id).catch(() => null)));
+    for (const s of series) if (s) titles.set(s.id, s.metadata.title);
+    return { total: listing.total, data: await this.withPages(caller, listing.data, titles) };
+  }
+
+  private async withPages(caller: Caller, books: BookView[], titles: ReadonlyMap<string, string>): Promise<FeedBook[]> {
+    const pages = await Promise.all(books.map((b) => this.services.pages.list(caller, b.id).catch(() => [] as PageInfo[])));
+    return books.map((book, i) => ({ book, seriesTitle: titles.get(book.series_id) ?? book.title, pages: pages[i] ?? [] }));
+  }
+}

@@ -1,0 +1,36 @@
+import { z } from 'zod';
+import { DEFAULT_PAGE_SIZE, MAX_PAGE_SIZE, type PageRequest } from '../../http/pagination.js';
+
+/**
+ * Route settings every feed route shares: the permission is the route's own; `authChallenge: 'basic'` makes a
+ * 401 carry `WWW-Authenticate: Basic realm="Bindery"` (readers only prompt for credentials after that), and an
+ * unauthenticated request always gets that 401, never a 403 or a redirect (the auth hook's order).
+ */
+export function feedConfig(permission: 'books-read' | 'series-read' | 'pages-read' | 'progress-read' | 'progress-write') {
+  return { permission, authChallenge: 'basic' as const };
+}
+
+const positiveInt = z.coerce.number().int().min(1);
+
+/** `page` (1-based) and `pageSize` in the query string, as in the native API. */
+export const FeedPageQuery = z.object({
+  page: positiveInt.default(1).describe('1-based page number. Default 1.'),
+  pageSize: positiveInt.optional().describe(`Entries per page. Default ${DEFAULT_PAGE_SIZE}, at most ${MAX_PAGE_SIZE}.`),
+});
+
+export function feedPage(query: { page?: number; pageSize?: number }): PageRequest {
+  const page = query.page ?? 1;
+  const pageSize = Math.min(query.pageSize ?? DEFAULT_PAGE_SIZE, MAX_PAGE_SIZE);
+  return { page, pageSize, offset: (page - 1) * pageSize };
+}
+
+/** The request URL with `page` (and `pageSize`) replaced; other query parameters (the search terms) are kept. */
+export function pageHref(url: string, page: number, pageSize: number): string {
+  const [pathname, search = ''] = url.split('?', 2) as [string, string | undefined];
+  const params = new URLSearchParams(search);
+  params.delete('page');
+  params.delete('pageSize');
+  params.set('page', String(page));
+  if (pageSize !== DEFAULT_PAGE_SIZE) params.set('pageSize', String(pageSize));
+  return `${pathname.replace(/\/+$/, '') || '/'}?${params.toString()}`;
+}
