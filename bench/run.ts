@@ -1,5 +1,12 @@
 /** `npm run bench`: runs every benchmark that exists and prints its table. */
-const benches: Array<{ name: string; load: () => Promise<{ run: () => Promise<void> }> }> = [
+const benches: Array<{ name: string; load: () => Promise<{ run: () => Promise<unknown> }> }> = [
+  {
+    name: 'media (CBZ listing, page reads, resizing)',
+    load: async () => {
+      const media = await import('./media.js');
+      return { run: async () => console.log(media.formatMediaBench(await media.runMediaBench())) };
+    },
+  },
   { name: 'scan (libraries, scanner, tasks)', load: () => import('./scan.js') },
 ];
 
