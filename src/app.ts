@@ -44,6 +44,10 @@ import { SettingsService } from './modules/settings/service.js';
 import { registerSetupRoutes } from './modules/setup/routes.js';
 import { registerUserRoutes } from './modules/users/routes.js';
 import { registerFeeds } from './feeds/shared/register.js';
+import { registerKomgaGate } from './compat/komga/gate.js';
+import { registerKomgaApi } from './compat/komga/routes.js';
+import { KomgaSessions } from './compat/komga/session.js';
+import { resolveJwtSecret } from './modules/auth/jwt-secret.js';
 
 declare module 'fastify' {
   interface FastifyInstance {
@@ -133,7 +137,16 @@ export async function buildApp(options: BuildAppOptions): Promise<App> {
   });
   if (config.server.cors.enabled) await app.register(cors, { origin: config.server.cors.origins, credentials: true });
 
-  ({ routes } = registerAuthHooks(app, { resolver: identity.resolver, settings, isSetupRequired: () => identity.setup.isRequired() }));
+  // The Komga API's prefix gate runs before authentication (a disabled or moved API is a 404, not a 401), and
+  // its session cookie is one more credential source for its own routes.
+  const komgaSessions = new KomgaSessions(() => resolveJwtSecret(config));
+  const komgaGate = registerKomgaGate(app, { settings, sessions: komgaSessions });
+  ({ routes } = registerAuthHooks(app, {
+    resolver: identity.resolver,
+    settings,
+    isSetupRequired: () => identity.setup.isRequired(),
+    extraCredentials: komgaGate.credentials,
+  }));
 
   const requestMetrics = new RequestMetrics();
   requestMetrics.register(app);
@@ -172,7 +185,9 @@ export async function buildApp(options: BuildAppOptions): Promise<App> {
     { prefix: '/api/v1' },
   );
   // OPDS feeds live at the server root, outside /api/v1, behind the same auth and rate-limit hooks.
-  await registerFeeds(app, { libraries: catalog.libraries, ...browsing });
+  await registerFeeds(app, { libraries: catalog.libraries, ...browsing }, { thumbnailWidth: config.thumbnails.width });
+  // The Komga-compatible API under /{prefix}/api/v1 (and v2): off unless the admin setting enables it.
+  await registerKomgaApi(app, { libraries: catalog.libraries, ...browsing, sessions: komgaSessions });
 
   app.addHook('onClose', async () => {
     await catalog.stop();

@@ -36,10 +36,14 @@ export function readCookie(header: string | undefined, name: string): string | u
  * resolver (a disabled user or a revoked key ends the session at once).
  */
 export class KomgaSessions {
-  private readonly key: Buffer;
+  private keyBytes: Buffer | undefined;
 
-  constructor(secret: string) {
-    this.key = createHmac('sha256', secret).update('bindery komga session v1').digest();
+  /** The secret is read lazily: building the app (e.g. for `bindery openapi`) must not touch data_dir. */
+  constructor(private readonly secret: () => string) {}
+
+  private get key(): Buffer {
+    this.keyBytes ??= createHmac('sha256', this.secret()).update('bindery komga session v1').digest();
+    return this.keyBytes;
   }
 
   private sign(payload: string): string {

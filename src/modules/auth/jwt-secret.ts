@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { readFileSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import type { Config } from '../../config/schema.js';
 
@@ -17,6 +17,7 @@ export function resolveJwtSecret(config: Config): string {
     // first start: generate below
   }
   const secret = randomBytes(48).toString('base64url');
+  mkdirSync(path.dirname(file), { recursive: true });
   try {
     // `wx` fails if another instance wrote it first; then that one wins.
     writeFileSync(file, `${secret}\n`, { mode: 0o600, flag: 'wx' });

@@ -77,11 +77,11 @@ export const BookListQuery = PaginationQuery.extend({
   libraryId: Uuid.optional().describe('Alias of library_id.'),
   series_id: Uuid.optional(),
   seriesId: Uuid.optional().describe('Alias of series_id.'),
-}).meta({ id: 'BookListQuery' });
+});
 
 export const BookFilterQuery = PaginationQuery.extend({
   sort: z.string().optional().describe('Sort, `field,direction`. Default: rank when fullTextSearch is given, else title.'),
   order: z.enum(['asc', 'desc']).optional(),
-}).meta({ id: 'BookFilterQuery' });
+});
 
 export const BookFilterBody = filterBodySchema('Book', BOOK_FILTER_FIELDS);

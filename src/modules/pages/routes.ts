@@ -26,8 +26,7 @@ const PageQuery = z
     width: z.coerce.number().int().min(1).max(10_000).optional().describe('Maximum width, pixels (never enlarged).'),
     height: z.coerce.number().int().min(1).max(10_000).optional().describe('Maximum height, pixels (never enlarged).'),
     format: z.enum(['jpeg', 'png', 'webp']).optional().describe('Output format; default: the page\'s own.'),
-  })
-  .meta({ id: 'PageImageQuery' });
+  });
 
 export function registerPageRoutes(app: App, pages: PagesService): void {
   app.route({

@@ -2,7 +2,8 @@ import { z } from 'zod';
 import { ScanMode } from '../libraries/schemas.js';
 
 export const ScanQuery = z.object({
-  mode: ScanMode.optional().describe("Default: the library's scanning_config.default_mode (normal unless set)."),
+  // A fresh enum: a named ($ref) schema inside query parameters breaks the OpenAPI generator.
+  mode: z.enum(ScanMode.options).optional().describe("Default: the library's scanning_config.default_mode (normal unless set)."),
 });
 
 export const ScanCountersView = z

@@ -58,11 +58,11 @@ export const SeriesListQuery = PaginationQuery.extend({
   sort: z.string().optional().describe(`Sort, ${sortDoc} Default: name.`),
   library_id: Uuid.optional().describe('Only series of this library.'),
   libraryId: Uuid.optional().describe('Alias of library_id.'),
-}).meta({ id: 'SeriesListQuery' });
+});
 
 export const SeriesFilterQuery = PaginationQuery.extend({
   sort: z.string().optional().describe(`Sort, ${sortDoc} Default: rank when fullTextSearch is given, else name.`),
-}).meta({ id: 'SeriesFilterQuery' });
+});
 
 export const SeriesFilterBody = filterBodySchema('Series', SERIES_FILTER_FIELDS);
 
@@ -77,4 +77,4 @@ export const SeriesSearchBody = z
 export const SeriesBooksQuery = PaginationQuery.extend({
   sort: z.string().optional().describe('Sort, `field,direction` over the book sort fields. Default: number.'),
   order: z.enum(['asc', 'desc']).optional(),
-}).meta({ id: 'SeriesBooksQuery' });
+});

@@ -36,7 +36,8 @@ export const TaskView = z
 export type TaskView = z.infer<typeof TaskView>;
 
 export const TaskListQuery = PaginationQuery.extend({
-  status: TaskStatus.optional(),
+  // A fresh enum: a named ($ref) schema inside query parameters breaks the OpenAPI generator.
+  status: z.enum(TaskStatus.options).optional(),
   type: z.string().max(100).optional(),
   task_type: z.string().max(100).optional().describe('Alias of type.'),
   library_id: z.uuid().optional(),
