@@ -37,7 +37,7 @@ const and = (nodes: (Node | null)[]): Node | null => {
 };
 
 /** `GET series` filters. `author` has no counterpart in our series filters and is refused rather than ignored. */
-export function seriesQueryCondition(q: KomgaListQuery): Node | null {
+export function seriesQueryCondition(q: Partial<KomgaListQuery>): Node | null {
   if (q.author !== undefined) throw badRequest('Filtering series by author is not supported', { parameter: 'author' });
   return and([
     anyIs('libraryId', listParam(q.library_id)),
@@ -53,7 +53,7 @@ export function seriesQueryCondition(q: KomgaListQuery): Node | null {
 }
 
 /** `GET books` and `GET series/{id}/books` filters. */
-export function bookQueryCondition(q: KomgaListQuery, seriesId?: string): Node | null {
+export function bookQueryCondition(q: Partial<KomgaListQuery>, seriesId?: string): Node | null {
   if (q.author !== undefined) throw badRequest('Filtering books by author is not supported', { parameter: 'author' });
   const media = listParam(q.media_status);
   return and([

@@ -1,0 +1,118 @@
+import { z } from 'zod';
+import { notFound } from '../../http/errors.js';
+import type { App } from '../../http/types.js';
+import { callerOf } from '../../modules/auth/hooks.js';
+import { registerKomgaBookRoutes } from './book-routes.js';
+import { libraryDto, userDto } from './dto.js';
+import { PREFIX_PARAM, registerSessionIssuing } from './gate.js';
+import { KomgaPaging, komgaPageRequest, pageOfList } from './paging.js';
+import { KomgaPresenter, type KomgaServices } from './presenter.js';
+import { AnyIdParams, hidden, komgaRoute } from './route-config.js';
+import { registerKomgaSeriesRoutes } from './series-routes.js';
+import { SESSION_COOKIE, type KomgaSessions } from './session.js';
+
+export interface KomgaApiDeps extends KomgaServices {
+  sessions: KomgaSessions;
+}
+
+const ListQuery = KomgaPaging.extend({ search: z.string().optional(), library_id: z.union([z.string(), z.array(z.string())]).optional() });
+
+/**
+ * The Komga-compatible API: registered once under `/:komgaPrefix`, and served only while the prefix matches the
+ * admin setting (see gate.ts, which must be registered before the auth hooks). A thin presenter: every answer
+ * comes from the native services.
+ */
+export async function registerKomgaApi(app: App, deps: KomgaApiDeps): Promise<void> {
+  const komga = new KomgaPresenter(deps);
+  await app.register(
+    async (scope) => {
+      const api = scope as unknown as App;
+      // Komga clients POST without a body but with a JSON content type (mark series read): an empty body is no body.
+      api.removeContentTypeParser('application/json');
+      api.addContentTypeParser('application/json', { parseAs: 'string' }, (_req, body, done) => {
+        const text = String(body);
+        if (text.trim() === '') return done(null, undefined);
+        try {
+          done(null, JSON.parse(text));
+        } catch {
+          done(Object.assign(new SyntaxError('Malformed JSON in request body'), { statusCode: 400 }), undefined);
+        }
+      });
+      registerSessionIssuing(api, deps.sessions);
+      registerKomgaSeriesRoutes(api, komga);
+      registerKomgaBookRoutes(api, komga);
+      registerKomgaOtherRoutes(api, komga);
+    },
+    { prefix: `/:${PREFIX_PARAM}` },
+  );
+}
+
+function registerKomgaOtherRoutes(app: App, komga: KomgaPresenter): void {
+  const { libraries } = komga.services;
+
+  app.route({
+    method: 'GET',
+    url: '/api/v1/libraries',
+    config: komgaRoute('libraries-read'),
+    schema: { ...hidden, summary: 'Libraries (Komga)' },
+    handler: async () => (await libraries.list(0, 10_000)).data.map(libraryDto),
+  });
+
+  app.route({
+    method: 'GET',
+    url: '/api/v1/libraries/:libraryId',
+    config: komgaRoute('libraries-read'),
+    schema: { ...hidden, summary: 'One library (Komga)', params: z.object({ libraryId: z.uuid() }) },
+    handler: async (req) => libraryDto(await libraries.get(req.params.libraryId)),
+  });
+
+  for (const version of ['v1', 'v2']) {
+    app.route({
+      method: 'GET',
+      url: `/api/${version}/users/me`,
+      config: komgaRoute(),
+      schema: { ...hidden, summary: 'The current user (Komga)' },
+      handler: (req) => userDto(callerOf(req)),
+    });
+  }
+
+  app.route({
+    method: 'GET',
+    url: '/api/v1/login/set-cookie',
+    config: komgaRoute(),
+    schema: { ...hidden, summary: 'Open a session cookie (Komga)' },
+    handler: async (_req, reply) => reply.code(204).send(),
+  });
+
+  app.route({
+    method: ['GET', 'POST'],
+    url: '/api/logout',
+    config: { ...komgaRoute(), public: true },
+    schema: { ...hidden, summary: 'Forget the session cookie (Komga)' },
+    handler: async (_req, reply) => reply.header('set-cookie', `${SESSION_COOKIE}=; Path=/; Max-Age=0; HttpOnly; SameSite=Lax`).code(204).send(),
+  });
+
+  // Collections and read lists do not exist here yet: the lists are empty and every id is unknown.
+  for (const kind of ['collections', 'readlists'] as const) {
+    app.route({
+      method: 'GET',
+      url: `/api/v1/${kind}`,
+      config: komgaRoute('series-read'),
+      schema: { ...hidden, summary: `${kind === 'collections' ? 'Collections' : 'Read lists'} (Komga; none yet)`, querystring: ListQuery },
+      handler: (req) => pageOfList(komgaPageRequest(req.query), []),
+    });
+    const what = kind === 'collections' ? 'Collection' : 'Read list';
+    for (const suffix of ['', '/series', '/books', '/thumbnail', '/read-progress/tachiyomi']) {
+      if ((kind === 'collections' && (suffix === '/books' || suffix === '/read-progress/tachiyomi')) || (kind === 'readlists' && suffix === '/series')) continue;
+      app.route({
+        method: 'GET',
+        url: `/api/v1/${kind}/:id${suffix}`,
+        config: komgaRoute('series-read'),
+        schema: { ...hidden, summary: `${what} (Komga; none yet)`, params: AnyIdParams },
+        handler: async () => {
+          throw notFound(what);
+        },
+      });
+    }
+  }
+}
