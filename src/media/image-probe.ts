@@ -1,5 +1,5 @@
-import sharp from 'sharp';
-import { bmpDimensions } from './bmp.js';
+import { bmpDimensions } from './bmp-header.js';
+import { parseImageHeader } from './image-header.js';
 import { sniffImageType } from './image-types.js';
 
 export interface ImageHeader {
@@ -19,16 +19,31 @@ function netpbmDimensions(head: Buffer): { width: number; height: number } | nul
 }
 
 /**
+ * sharp is loaded on first need: most pages are answered by the plain-JS header parser, and a worker thread
+ * that never meets an odd image never pays for libvips' start-up and memory.
+ */
+let sharpModule: Promise<typeof import('sharp')> | undefined;
+function loadSharp(): Promise<typeof import('sharp')> {
+  sharpModule ??= import('sharp');
+  return sharpModule;
+}
+
+/**
  * Width and height as displayed (EXIF orientation applied), from the header only: nothing is decoded.
  * Returns null when the bytes are not a readable image (or are a prefix too short to tell).
+ * Common JPEG/PNG/WebP headers are read in plain JS (`image-header.ts`); anything else goes to sharp.
+ * `totalBytes` is the size of the whole image when `bytes` is a prefix of it.
  */
-export async function probeImage(bytes: Buffer): Promise<ImageHeader | null> {
+export async function probeImage(bytes: Buffer, totalBytes: number = bytes.length): Promise<ImageHeader | null> {
   const mediaType = sniffImageType(bytes);
   if (mediaType === 'image/bmp' || mediaType === 'image/x-portable-anymap') {
     const size = mediaType === 'image/bmp' ? bmpDimensions(bytes) : netpbmDimensions(bytes);
     return size ? { mediaType, ...size } : null;
   }
+  const parsed = parseImageHeader(bytes, totalBytes);
+  if (parsed.kind === 'size') return { mediaType, width: parsed.width, height: parsed.height };
   try {
+    const { default: sharp } = await loadSharp();
     const meta = await sharp(bytes, { limitInputPixels: false }).metadata();
     const { width, height } = meta.autoOrient ?? meta;
     if (!width || !height) return null;

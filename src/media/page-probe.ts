@@ -1,5 +1,7 @@
 import { throwIfAborted } from './errors.js';
+import { parseImageHeader } from './image-header.js';
 import { PROBE_HEAD_BYTES, probeImage } from './image-probe.js';
+import { sniffImageType } from './image-types.js';
 import type { PageEntry, PageInfo } from './types.js';
 
 export interface PageBytesSource {
@@ -9,22 +11,39 @@ export interface PageBytesSource {
 }
 
 /**
- * Adds width and height to each page from its header. Most JPEG and PNG headers sit in the first 64 KiB, so a
- * page is read whole only when its prefix did not tell (WebP, GIF, JPEG with large EXIF blocks).
+ * First read of a page when listing: a JPEG or PNG header (markers, IHDR, a typical EXIF block) almost always
+ * fits, and it is a small fraction of a page, so analysis reads little beyond what hashing reads anyway.
+ */
+const FIRST_HEAD_BYTES = 8 * 1024;
+/** Re-reads allowed when a header runs on (big EXIF thumbnails, ICC profiles) before giving up to sharp. */
+const MAX_HEAD_READS = 4;
+
+/**
+ * Adds width and height to each page from its header. The header is parsed in plain JS from the first
+ * bytes of the page, reading a little more when it runs on; formats or variants the parser does not vouch
+ * for go to sharp as before: the first 64 KiB, then the whole page when that did not tell (GIF, AVIF...).
  * The media type is corrected from the bytes when the name lied (a JPEG called page.png).
  */
 export async function probePages(pages: readonly PageEntry[], source: PageBytesSource, signal?: AbortSignal): Promise<PageInfo[]> {
   const result: PageInfo[] = [];
   for (const page of pages) {
     throwIfAborted(signal);
-    let header = await probeImage(await source.head(page, PROBE_HEAD_BYTES));
-    if (!header && page.size > PROBE_HEAD_BYTES) header = await probeImage(await source.whole(page));
-    result.push({
-      ...page,
-      media_type: header?.mediaType ?? page.media_type,
-      width: header?.width ?? null,
-      height: header?.height ?? null,
-    });
+    result.push({ ...page, ...(await probePage(page, source)) });
   }
   return result;
+}
+
+async function probePage(page: PageEntry, source: PageBytesSource): Promise<Pick<PageInfo, 'media_type' | 'width' | 'height'>> {
+  let head = await source.head(page, Math.min(FIRST_HEAD_BYTES, Math.max(page.size, 1)));
+  for (let reads = 1; ; reads++) {
+    const parsed = parseImageHeader(head, Math.max(page.size, head.length));
+    if (parsed.kind === 'size') return { media_type: sniffImageType(head) ?? page.media_type, width: parsed.width, height: parsed.height };
+    if (parsed.kind === 'unknown' || reads >= MAX_HEAD_READS || parsed.bytes <= head.length) break;
+    head = await source.head(page, Math.min(page.size, Math.max(parsed.bytes, head.length * 2)));
+  }
+  // The sharp path, exactly as before the plain-JS parser existed.
+  if (head.length < Math.min(PROBE_HEAD_BYTES, page.size)) head = await source.head(page, PROBE_HEAD_BYTES);
+  let header = await probeImage(head);
+  if (!header && page.size > PROBE_HEAD_BYTES) header = await probeImage(await source.whole(page));
+  return { media_type: header?.mediaType ?? page.media_type, width: header?.width ?? null, height: header?.height ?? null };
 }

@@ -3,6 +3,7 @@ import type { App } from '../../http/types.js';
 import { callerOf } from '../../modules/auth/hooks.js';
 import { sendImage } from '../../modules/pages/send-image.js';
 import { deviceHint } from '../../modules/progress/routes.js';
+import { ageOf } from './dto.js';
 import { allOf, bookQueryCondition, seriesBodyCondition, seriesQueryCondition, type Node } from './conditions.js';
 import { BOOK_SORTS, KomgaListQuery, KomgaMulti, KomgaPaging, komgaPage, komgaPageRequest, listParam, mapSort, SERIES_SORTS } from './paging.js';
 import type { KomgaPresenter } from './presenter.js';
@@ -181,7 +182,8 @@ export function registerKomgaSeriesRoutes(app: App, komga: KomgaPresenter): void
   facet('/api/v1/tags/series', 'Series tags (Komga)', (s) => s.metadata.tags);
   facet('/api/v1/publishers', 'Publishers (Komga)', (s) => [s.metadata.publisher]);
   facet('/api/v1/languages', 'Languages (Komga)', (s) => [s.metadata.language]);
-  facet('/api/v1/age-ratings', 'Age ratings (Komga)', (s) => [s.metadata.age_rating]);
+  // Komga lists ages (ComicInfo ratings become ages), and "None" for series without one.
+  facet('/api/v1/age-ratings', 'Age ratings (Komga)', (s) => [ageOf(s.metadata.age_rating)?.toString() ?? 'None']);
 
   app.route({
     method: 'GET',

@@ -7,6 +7,7 @@ import { preferences } from './0005_preferences.js';
 import { reading } from './0006_reading.js';
 import { search } from './0007_search.js';
 import { duplicates } from './0008_duplicates.js';
+import { browsePerf } from './0010_browse_perf.js';
 
 /** Every migration, applied in key order. Append only: never edit one that has shipped. */
 export const migrations: Record<string, DialectMigration> = {
@@ -18,4 +19,5 @@ export const migrations: Record<string, DialectMigration> = {
   '0006_reading': reading,
   '0007_search': search,
   '0008_duplicates': duplicates,
+  '0010_browse_perf': browsePerf,
 };

@@ -5,9 +5,9 @@ import { Uuid } from '../../http/params.js';
 import type { App } from '../../http/types.js';
 import type { Caller } from '../../modules/auth/caller.js';
 import { callerOf } from '../../modules/auth/hooks.js';
-import { sendBookFile } from '../../modules/books/download.js';
 import { sendImage } from '../../modules/pages/send-image.js';
 import { deviceHint } from '../../modules/progress/routes.js';
+import { registerBookResources } from '../shared/book-resources.js';
 import { sendFeed, type FeedValidators } from '../shared/conditional.js';
 import type { FeedBook, FeedCatalog, Listing } from '../shared/feed-catalog.js';
 import { ATOM_ACQUISITION, ATOM_ENTRY, ATOM_NAVIGATION, OPENSEARCH_DESCRIPTION } from '../shared/media-types.js';
@@ -78,7 +78,7 @@ function registerTree(app: App, prefix: string, deps: Opds1Deps): void {
         fixed('on-deck', 'On deck', paths.onDeck(), 'acquisition', 'The next book of the series you are reading'),
         fixed('recently-added', 'Recently added books', paths.recentlyAdded(), 'acquisition', 'The newest books first', REL.sortNew),
         fixed('series', 'All series', paths.allSeries(), 'navigation', 'Every series, by name'),
-        fixed('libraries', 'Libraries', paths.libraries(), 'navigation', `${libraries.length} libraries`),
+        fixed('libraries', 'Libraries', paths.libraries(), 'navigation', libraries.length === 1 ? '1 library' : `${libraries.length} libraries`),
         ...libraries.map((l) => libraryEntry(paths, l)),
       ],
     });
@@ -221,33 +221,7 @@ function registerTree(app: App, prefix: string, deps: Opds1Deps): void {
     { params: IdParams },
   );
 
-  const binary = z.any().describe('Bytes');
-  app.route({
-    method: 'GET',
-    url: `${prefix}/books/:id/file`,
-    config: feedConfig('books-read'),
-    schema: {
-      summary: 'Download the book file (acquisition link)',
-      description: 'Content-Disposition with the file name, Content-Length, ETag (304 on If-None-Match), a single `Range: bytes=` gives 206 (416 outside the file).',
-      tags,
-      hide,
-      params: IdParams,
-      response: { 200: binary, 206: binary, 304: z.null(), 416: ErrorBody, ...errors },
-    },
-    handler: async (req, reply) => sendBookFile(req, reply, await catalog.file(callerOf(req), req.params.id)),
-  });
-
-  const image = (url: string, summary: string, permission: Parameters<typeof feedConfig>[0], lookup: (caller: Caller, id: string) => ReturnType<FeedCatalog['bookCover']>) =>
-    app.route({
-      method: 'GET',
-      url: `${prefix}${url}`,
-      config: feedConfig(permission),
-      schema: { summary, tags, hide, params: IdParams, response: { 200: binary, 304: z.null(), ...errors } },
-      handler: async (req, reply) => sendImage(req, reply, await lookup(callerOf(req), req.params.id)),
-    });
-  image('/books/:id/cover', 'Book cover, full size JPEG (http://opds-spec.org/image)', 'books-read', (c, id) => catalog.bookCover(c, id));
-  image('/books/:id/thumbnail', 'Book cover, thumbnail JPEG (http://opds-spec.org/image/thumbnail)', 'books-read', (c, id) => catalog.bookThumbnail(c, id));
-  image('/series/:id/thumbnail', 'Series cover, thumbnail JPEG', 'series-read', (c, id) => catalog.seriesThumbnail(c, id));
+  registerBookResources(app, prefix, catalog, hide);
 
   app.route({
     method: 'GET',
@@ -262,7 +236,7 @@ function registerTree(app: App, prefix: string, deps: Opds1Deps): void {
       hide,
       params: PageStreamParams,
       querystring: PageStreamQuery,
-      response: { 200: binary, 304: z.null(), ...errors },
+      response: { 200: z.any().describe('Image bytes'), 304: z.null(), ...errors },
     },
     handler: async (req, reply) => {
       const caller = callerOf(req);

@@ -10,6 +10,7 @@ export interface Xml {
 }
 
 // Characters XML 1.0 forbids (C0 controls other than tab, LF, CR; lone surrogates; U+FFFE/U+FFFF).
+// eslint-disable-next-line no-control-regex -- matching control characters is the point
 const INVALID = /[^\u0009\u000A\u000D\u0020-\uD7FF\uE000-\uFFFD\u{10000}-\u{10FFFF}]/gu;
 
 export function escapeXml(text: string): string {

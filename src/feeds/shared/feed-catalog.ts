@@ -128,6 +128,12 @@ export class FeedCatalog {
     return this.services.books.file(caller, id);
   }
 
+  /** The caller's progress record in a book (with its device), or null before the first update. */
+  async progression(caller: Caller, bookId: string): Promise<ProgressView | null> {
+    const book = await this.services.books.get(caller, bookId);
+    return book.progress ? this.services.progress.get(caller, bookId) : null;
+  }
+
   updateProgress(caller: Caller, bookId: string, input: { current_page?: number; is_completed?: boolean }, hint: DeviceHint): Promise<ProgressView> {
     return this.services.progress.update(caller, bookId, input, hint);
   }

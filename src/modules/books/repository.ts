@@ -3,7 +3,7 @@ import type { Database } from '../../db/connection.js';
 import type { DB } from '../../db/schema.js';
 import type { BooksTable } from '../../db/tables/catalog.js';
 import type { ReadProgressTable } from '../../db/tables/reading.js';
-import { compileCondition, idLeaf, listLeaf, textLeaf, type Condition, type Leaf, type ReadStatus } from '../search/conditions.js';
+import { compileCondition, idLeaf, listValuesLeaf, textLeaf, type Condition, type Leaf, type ReadStatus } from '../search/conditions.js';
 import type { FullTextSearch } from '../search/fts.js';
 import type { Sort } from '../search/sort.js';
 import type { LibraryScope } from './access.js';
@@ -61,9 +61,9 @@ export class BooksRepository {
       case 'seriesId':
         return idLeaf(sql`books.series_id`, operator, value);
       case 'genre':
-        return listLeaf(this.database.dialect, sql`books.genres`, operator, value);
+        return listValuesLeaf(sql`books.id`, sql`books.genres`, { table: 'book_list_values', key: 'book_id', field: 'genres' }, operator, value);
       case 'tag':
-        return listLeaf(this.database.dialect, sql`books.tags`, operator, value);
+        return listValuesLeaf(sql`books.id`, sql`books.tags`, { table: 'book_list_values', key: 'book_id', field: 'tags' }, operator, value);
       case 'title':
         return textLeaf(sql`books.title`, operator, value);
       case 'readStatus': {
@@ -191,33 +191,41 @@ export class BooksRepository {
   /**
    * On Deck: for each series where the user finished at least one present book and has none in progress, the
    * first present book without progress (by number, then title). Series most recently active first.
+   *
+   * Driven by the user's own progress (grouped per series), then one indexed probe per candidate series
+   * (books_series_order) for its next book: the cost grows with what the user read, not with the catalog.
+   * `materialized` keeps the probe from being evaluated twice (once for the filter, once for the column).
    */
   async onDeck(userId: string, scope: LibraryScope, offset: number, limit: number): Promise<{ total: number; rows: BookRow[] }> {
     const scopeFilter = scope.all ? sql`` : scope.libraryIds.length ? sql` and b.library_id in (${sql.join([...scope.libraryIds])})` : sql` and 1 = 0`;
-    const candidates = sql`
+    const deck = sql`
       with activity as (
         select b.series_id, max(p.updated_at) as last_at
-        from read_progress p join books b on b.id = p.book_id
-        where p.user_id = ${userId} and b.deleted_at is null${scopeFilter}
+        from read_progress p join books b on b.id = p.book_id join series s on s.id = b.series_id
+        where p.user_id = ${userId} and b.deleted_at is null and s.deleted_at is null${scopeFilter}
         group by b.series_id
         having sum(case when p.is_completed = 1 then 1 else 0 end) > 0 and sum(case when p.is_completed = 0 then 1 else 0 end) = 0
       ),
-      next_books as (
-        select b.id, a.last_at, b.series_id,
-          row_number() over (partition by b.series_id order by case when b.number_sort is null then 1 else 0 end, b.number_sort, b.title, b.id) as position
-        from books b join activity a on a.series_id = b.series_id
-        join series s on s.id = b.series_id and s.deleted_at is null
-        where b.deleted_at is null
-          and not exists (select 1 from read_progress p where p.user_id = ${userId} and p.book_id = b.id)
+      deck as materialized (
+        select a.series_id, a.last_at,
+          (select b.id from books b
+            where b.series_id = a.series_id and b.deleted_at is null
+              and not exists (select 1 from read_progress p where p.user_id = ${userId} and p.book_id = b.id)
+            order by case when b.number_sort is null then 1 else 0 end, b.number_sort, b.title, b.id
+            limit 1) as id
+        from activity a
       )`;
-    const [count, page] = await Promise.all([
-      sql<{ n: number }>`${candidates} select count(*) as n from next_books where position = 1`.execute(this.db),
-      sql<{ id: string }>`${candidates} select id from next_books where position = 1 order by last_at desc, series_id limit ${limit} offset ${offset}`.execute(this.db),
-    ]);
+    const page = await sql<{ id: string; total: number }>`${deck}
+      select id, count(*) over () as total from deck where id is not null order by last_at desc, series_id limit ${limit} offset ${offset}`.execute(this.db);
+    let total = Number(page.rows[0]?.total ?? 0);
+    if (page.rows.length === 0 && offset > 0) {
+      const count = await sql<{ n: number }>`${deck} select count(*) as n from deck where id is not null`.execute(this.db);
+      total = Number(count.rows[0]?.n ?? 0);
+    }
     const ids = page.rows.map((r) => r.id);
-    if (ids.length === 0) return { total: Number(count.rows[0]?.n ?? 0), rows: [] };
+    if (ids.length === 0) return { total, rows: [] };
     const rows = await this.db.selectFrom('books').selectAll().where('id', 'in', ids).execute();
     const byId = new Map(rows.map((r) => [r.id, r]));
-    return { total: Number(count.rows[0]?.n ?? 0), rows: ids.map((id) => byId.get(id)).filter((r): r is BookRow => r !== undefined) };
+    return { total, rows: ids.map((id) => byId.get(id)).filter((r): r is BookRow => r !== undefined) };
   }
 }

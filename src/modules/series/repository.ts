@@ -3,7 +3,7 @@ import type { Database } from '../../db/connection.js';
 import type { DB } from '../../db/schema.js';
 import type { SeriesTable } from '../../db/tables/catalog.js';
 import type { LibraryScope } from '../books/access.js';
-import { compileCondition, idLeaf, listLeaf, textLeaf, type Condition, type Leaf, type ReadStatus } from '../search/conditions.js';
+import { compileCondition, idLeaf, listValuesLeaf, textLeaf, type Condition, type Leaf, type ReadStatus } from '../search/conditions.js';
 import type { FullTextSearch } from '../search/fts.js';
 import type { Sort } from '../search/sort.js';
 import type { SeriesFilterField, SeriesSortField } from './schemas.js';
@@ -88,9 +88,9 @@ export class SeriesRepository {
       case 'libraryId':
         return idLeaf(sql`series.library_id`, operator, value);
       case 'genre':
-        return listLeaf(this.database.dialect, sql`series.genres`, operator, value);
+        return listValuesLeaf(sql`series.id`, sql`series.genres`, { table: 'series_list_values', key: 'series_id', field: 'genres' }, operator, value);
       case 'tag':
-        return listLeaf(this.database.dialect, sql`series.tags`, operator, value);
+        return listValuesLeaf(sql`series.id`, sql`series.tags`, { table: 'series_list_values', key: 'series_id', field: 'tags' }, operator, value);
       case 'status':
         return textLeaf(sql`series.status`, operator, value);
       case 'publisher':
@@ -154,24 +154,22 @@ export class SeriesRepository {
     return this.db.selectFrom('series').selectAll().where('id', '=', id).where('deleted_at', 'is', null).executeTakeFirst();
   }
 
-  /** Finished and started-not-finished present books of each series, for one user. */
+  /**
+   * Finished and started-not-finished present books of each series, for one user. Driven by the page's
+   * series (books_series_order, then the progress primary key per book): `cross join` fixes that order on
+   * SQLite, whose planner otherwise walks all of the user's progress; on PostgreSQL it is a plain inner join.
+   */
   async readCounts(userId: string, seriesIds: readonly string[]): Promise<Map<string, SeriesReadCounts>> {
     const out = new Map<string, SeriesReadCounts>();
     if (seriesIds.length === 0) return out;
-    const rows = await this.db
-      .selectFrom('read_progress as p')
-      .innerJoin('books as b', 'b.id', 'p.book_id')
-      .select([
-        'b.series_id',
-        sql<number>`sum(case when p.is_completed = 1 then 1 else 0 end)`.as('read'),
-        sql<number>`sum(case when p.is_completed = 0 then 1 else 0 end)`.as('in_progress'),
-      ])
-      .where('p.user_id', '=', userId)
-      .where('b.series_id', 'in', [...seriesIds])
-      .where('b.deleted_at', 'is', null)
-      .groupBy('b.series_id')
-      .execute();
-    for (const r of rows) out.set(r.series_id, { read: Number(r.read), inProgress: Number(r.in_progress) });
+    const rows = await sql<{ series_id: string; read: number; in_progress: number }>`
+      select b.series_id,
+        sum(case when p.is_completed = 1 then 1 else 0 end) as read,
+        sum(case when p.is_completed = 0 then 1 else 0 end) as in_progress
+      from books b cross join read_progress p
+      where b.series_id in (${sql.join([...seriesIds])}) and b.deleted_at is null and p.user_id = ${userId} and p.book_id = b.id
+      group by b.series_id`.execute(this.db);
+    for (const r of rows.rows) out.set(r.series_id, { read: Number(r.read), inProgress: Number(r.in_progress) });
     return out;
   }
 }

@@ -1,0 +1,50 @@
+import { z } from 'zod';
+import { ErrorBody } from '../../http/errors.js';
+import { Uuid } from '../../http/params.js';
+import type { App } from '../../http/types.js';
+import type { Caller } from '../../modules/auth/caller.js';
+import { callerOf } from '../../modules/auth/hooks.js';
+import { sendBookFile } from '../../modules/books/download.js';
+import type { ImageLookup } from '../../modules/pages/service.js';
+import { sendImage } from '../../modules/pages/send-image.js';
+import type { FeedCatalog } from './feed-catalog.js';
+import { feedConfig } from './routes.js';
+
+const tags = ['opds'];
+const binary = z.any().describe('Bytes');
+const IdParams = z.object({ id: Uuid });
+const errors = { 400: ErrorBody, 401: ErrorBody, 404: ErrorBody };
+
+/**
+ * What feed links point at, under one feed prefix: the book file (acquisition), the cover, the thumbnail and a
+ * series' thumbnail. Each feed version has its own copy so a reader never leaves the tree (and its Basic
+ * challenge) it was configured with.
+ */
+export function registerBookResources(app: App, prefix: string, catalog: FeedCatalog, hide: boolean): void {
+  app.route({
+    method: 'GET',
+    url: `${prefix}/books/:id/file`,
+    config: feedConfig('books-read'),
+    schema: {
+      summary: 'Download the book file (acquisition link)',
+      description: 'Content-Disposition with the file name, Content-Length, ETag (304 on If-None-Match); a single `Range: bytes=` gives 206 (416 outside the file).',
+      tags,
+      hide,
+      params: IdParams,
+      response: { 200: binary, 206: binary, 304: z.null(), 416: ErrorBody, ...errors },
+    },
+    handler: async (req, reply) => sendBookFile(req, reply, await catalog.file(callerOf(req), req.params.id)),
+  });
+
+  const image = (url: string, summary: string, permission: 'books-read' | 'series-read', lookup: (caller: Caller, id: string) => Promise<ImageLookup>) =>
+    app.route({
+      method: 'GET',
+      url: `${prefix}${url}`,
+      config: feedConfig(permission),
+      schema: { summary, tags, hide, params: IdParams, response: { 200: binary, 304: z.null(), ...errors } },
+      handler: async (req, reply) => sendImage(req, reply, await lookup(callerOf(req), req.params.id)),
+    });
+  image('/books/:id/cover', 'Book cover, full size JPEG', 'books-read', (c, id) => catalog.bookCover(c, id));
+  image('/books/:id/thumbnail', 'Book cover, thumbnail JPEG', 'books-read', (c, id) => catalog.bookThumbnail(c, id));
+  image('/series/:id/thumbnail', 'Series cover, thumbnail JPEG', 'series-read', (c, id) => catalog.seriesThumbnail(c, id));
+}
