@@ -20,6 +20,8 @@ import { registerFilesystemRoutes } from './modules/filesystem/routes.js';
 import { FilesystemService } from './modules/filesystem/service.js';
 import { registerHealthRoutes } from './modules/ops/health-routes.js';
 import { createBrowsing, registerBrowsingRoutes } from './modules/books/compose.js';
+import { CoversRepository } from './modules/covers/repository.js';
+import { CoverService } from './modules/covers/service.js';
 import { MaintenanceService } from './modules/ops/maintenance-service.js';
 import { MetricsRepository } from './modules/ops/metrics-repository.js';
 import { MetricsService } from './modules/ops/metrics-service.js';
@@ -163,6 +165,15 @@ export async function buildApp(options: BuildAppOptions): Promise<App> {
 
   const browsing = createBrowsing({ database, config });
   app.addHook('onClose', async () => browsing.close());
+  const covers = new CoverService({ repo: new CoversRepository(db), queue: catalog.queue, bus: events, cacheDir: derivedCacheDir(config), width: () => config.thumbnails.width });
+  catalog.worker.register('generate_thumbnails', (ctx) =>
+    covers.generate({ libraryId: ctx.task.library_id ?? undefined, seriesId: ctx.task.target_id ?? undefined }, ctx.signal, (update) => ctx.progress(update)),
+  );
+  if (config.thumbnails.pregenerate) {
+    events.on('scan_completed', (scan) => {
+      if (scan.books_added + scan.books_updated + scan.books_restored > 0) void covers.request(scan.library_id).catch((err: unknown) => app.log.warn({ err }, 'could not queue cover generation'));
+    });
+  }
   registerHealthRoutes(app, { pingDatabase: () => database.ping() });
   await app.register(
     async (api) => {

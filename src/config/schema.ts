@@ -115,6 +115,8 @@ export const ConfigSchema = z.strictObject({
     .strictObject({
       width: z.number().int().min(16).max(4000).default(400),
       format: z.enum(['webp', 'jpeg', 'png']).default('webp'),
+      /** Make covers in the background after a scan adds or changes books (a `generate_thumbnails` task). */
+      pregenerate: z.boolean().default(true),
     })
     .prefault({}),
   events: z

@@ -1,11 +1,11 @@
 import { stat } from 'node:fs/promises';
 import { errorMessage, asMediaError, throwIfAborted } from './errors.js';
-import { hashFile } from './hash.js';
+import { hashFile, readAndHashFile } from './hash.js';
 import type { MediaLimits } from './limits.js';
 import { buildBookMetadata } from './metadata.js';
 import { openBook } from './open-book.js';
-import type { BookAnalysis, BookFormat, CoverRef, EmbeddedMetadata, PageData } from './types.js';
-import { detectFormat } from './detect.js';
+import type { BookAnalysis, BookFormat, BookReader, CoverRef, EmbeddedMetadata, PageData } from './types.js';
+import { detectFormat, detectFormatFromBytes } from './detect.js';
 
 export interface AnalyzeOptions {
   /** The library folder, so a book at its root does not take the library's name as its series. */
@@ -21,6 +21,17 @@ export interface AnalyzeOptions {
 }
 
 /**
+ * Books up to this size are read once, whole, into a buffer that is hashed on the way and then parsed from
+ * memory: one pass over the file instead of a hashing pass plus a positioned read per page (each a trip to
+ * the libuv thread pool), which on small books costs more than the hashing. Larger books are hashed in a
+ * stream while the reader reads only the directory and page headers, so memory stays bounded.
+ */
+export const WHOLE_FILE_BYTES = 16 * 1024 * 1024;
+
+/** Formats whose readers parse from a buffer (zip-based); CBR and PDF load the file their own way. */
+const IN_MEMORY_FORMATS: ReadonlySet<BookFormat> = new Set(['cbz', 'epub']);
+
+/**
  * Everything the scanner stores about a book: format, size, SHA-256, pages with dimensions, merged metadata and
  * where the cover is. Runs in the calling thread; use the analysis pool to isolate hostile files.
  */
@@ -33,13 +44,26 @@ export async function analyzeFile(path: string, options: AnalyzeOptions = {}): P
   } catch (err) {
     throw asMediaError(err, 'not_found', path);
   }
+  if (!options.hash && info.size <= WHOLE_FILE_BYTES) {
+    // One read of the whole book; the buffer goes back to the pool once the reader is closed.
+    const whole = await readAndHashFile(path, info.size, signal);
+    if (whole) {
+      try {
+        const format = options.format ?? detectFormatFromBytes(whole.data.subarray(0, 1024), path);
+        const data = IN_MEMORY_FORMATS.has(format) ? whole.data : undefined;
+        const reader = await openBook(path, format, { limits: options.limits, data });
+        return await describe(path, info, format, reader, Promise.resolve(whole.hash), options, () => undefined);
+      } finally {
+        whole.release();
+      }
+    }
+  }
   const format = options.format ?? (await detectFormat(path));
   // Hashing is I/O-bound and parsing mostly CPU-bound: overlap them; a book that fails stops its hashing too.
   const stopHashing = new AbortController();
   const hashSignal = signal ? AbortSignal.any([signal, stopHashing.signal]) : stopHashing.signal;
   const hashing = options.hash ? Promise.resolve(options.hash) : hashFile(path, hashSignal);
   hashing.catch(() => undefined);
-  const warnings: string[] = [];
   let reader;
   try {
     reader = await openBook(path, format, { limits: options.limits });
@@ -47,6 +71,21 @@ export async function analyzeFile(path: string, options: AnalyzeOptions = {}): P
     stopHashing.abort();
     throw err;
   }
+  return describe(path, info, format, reader, hashing, options, () => stopHashing.abort());
+}
+
+/** Pages, metadata and cover of an open book; closes the reader. */
+async function describe(
+  path: string,
+  info: { size: number; mtimeMs: number },
+  format: BookFormat,
+  reader: BookReader,
+  hashing: Promise<string>,
+  options: AnalyzeOptions,
+  stopHashing: () => void,
+): Promise<BookAnalysis> {
+  const { signal } = options;
+  const warnings: string[] = [];
   try {
     const pages = await reader.pages(signal);
     let embedded: EmbeddedMetadata | null = null;
@@ -81,7 +120,7 @@ export async function analyzeFile(path: string, options: AnalyzeOptions = {}): P
       warnings,
     };
   } catch (err) {
-    stopHashing.abort();
+    stopHashing();
     throw err;
   } finally {
     await reader.close();

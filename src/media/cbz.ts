@@ -113,7 +113,7 @@ class CbzReader implements BookReader {
 
 export async function openCbz(path: string, options: ReaderOptions = {}): Promise<BookReader> {
   const limits = resolveLimits(options.limits);
-  const archive = await ZipArchive.open(path, limits);
+  const archive = await ZipArchive.open(path, limits, options.data);
   try {
     const members = pageMembers(archive, options.knownPages);
     if (members.length === 0) throw new MediaError('no_pages', `${path}: the archive holds no images`);

@@ -182,7 +182,7 @@ function toPages(archive: ZipArchive, paths: ReadonlyArray<{ path: string; media
 
 export async function openEpub(path: string, options: ReaderOptions = {}): Promise<BookReader> {
   const limits = resolveLimits(options.limits);
-  const archive = await ZipArchive.open(path, limits);
+  const archive = await ZipArchive.open(path, limits, options.data);
   try {
     const opfPath = await findOpfPath(archive, limits, path);
     const opfMember = archive.get(opfPath);

@@ -30,3 +30,66 @@ export async function hashFile(path: string, signal?: AbortSignal): Promise<stri
   }
   return hash.digest('hex');
 }
+
+/**
+ * Buffers for whole-file reads, reused from book to book (a worker analyses one book at a time), so a scan
+ * does not fault in fresh memory per book. Only modest ones are kept: an idle thread holds at most this much.
+ */
+const spareBuffers: Buffer[] = [];
+const MAX_SPARE_BUFFERS = 2;
+const MAX_SPARE_BUFFER_BYTES = 4 * 1024 * 1024;
+
+export interface WholeFile {
+  /** The file's bytes; valid until `release()`. */
+  data: Buffer;
+  hash: string;
+  /** Returns the buffer for reuse: nothing may refer to `data` afterwards. */
+  release(): void;
+}
+
+/**
+ * Reads a whole file of about `expectedBytes` into a reused buffer, in 1 MiB blocks, hashing (SHA-256) as it
+ * goes. Returns null when the file turns out larger than expected (it changed since it was stat()ed): the
+ * caller then takes the streaming path.
+ */
+export async function readAndHashFile(path: string, expectedBytes: number, signal?: AbortSignal): Promise<WholeFile | null> {
+  throwIfAborted(signal);
+  let handle;
+  try {
+    handle = await open(path, 'r');
+  } catch (err) {
+    throw asMediaError(err, 'corrupt', path);
+  }
+  // One byte of room tells a file that grew from one that is exactly the expected size.
+  const capacity = expectedBytes + 1;
+  const index = spareBuffers.findIndex((buffer) => buffer.length >= capacity);
+  // Round up so that a buffer serves the next, slightly larger, book too.
+  let buffer = index >= 0 ? spareBuffers.splice(index, 1)[0]! : Buffer.allocUnsafeSlow(Math.ceil(capacity / CHUNK_BYTES) * CHUNK_BYTES);
+  const release = () => {
+    if (spareBuffers.length < MAX_SPARE_BUFFERS && buffer.length <= MAX_SPARE_BUFFER_BYTES) spareBuffers.push(buffer);
+    buffer = Buffer.alloc(0);
+  };
+  const hash = createHash('sha256');
+  let total = 0;
+  try {
+    for (;;) {
+      throwIfAborted(signal);
+      const length = Math.min(CHUNK_BYTES, capacity - total);
+      if (length === 0) break;
+      const { bytesRead } = await handle.read(buffer, total, length, null);
+      if (bytesRead === 0) break;
+      hash.update(buffer.subarray(total, total + bytesRead));
+      total += bytesRead;
+    }
+  } catch (err) {
+    release();
+    throw asMediaError(err, 'corrupt', path);
+  } finally {
+    await handle.close();
+  }
+  if (total > expectedBytes) {
+    release();
+    return null;
+  }
+  return { data: buffer.subarray(0, total), hash: hash.digest('hex'), release };
+}

@@ -6,7 +6,8 @@ import yauzl from 'yauzl';
 import type { Entry, ZipFile } from 'yauzl';
 import { MediaError, asMediaError, errorMessage, throwIfAborted } from './errors.js';
 import type { MediaLimits } from './limits.js';
-import { BlockCachedReader } from './zip-file-reader.js';
+import { BlockCachedReader, MemoryReader } from './zip-file-reader.js';
+import type { ZipByteSource } from './zip-file-reader.js';
 
 const inflateRawAsync = promisify(inflateRaw);
 const STORED = 0;
@@ -46,7 +47,7 @@ export class ZipArchive {
 
   private constructor(
     private readonly zip: ZipFile,
-    private readonly file: BlockCachedReader,
+    private readonly file: ZipByteSource,
     readonly members: readonly ZipMember[],
     private readonly limits: MediaLimits,
     private readonly label: string,
@@ -54,21 +55,15 @@ export class ZipArchive {
     for (const member of members) if (!this.byName.has(member.name)) this.byName.set(member.name, member);
   }
 
-  static async open(path: string, limits: MediaLimits): Promise<ZipArchive> {
+  /**
+   * @param data the whole file, when the caller has already read it (then the file is not opened again);
+   *   it must stay unchanged until `close()`.
+   */
+  static async open(path: string, limits: MediaLimits, data?: Buffer): Promise<ZipArchive> {
     let zip: ZipFile;
-    let file: BlockCachedReader;
+    let file: ZipByteSource;
     try {
-      const handle = await openFile(path, 'r');
-      file = new BlockCachedReader(handle);
-      try {
-        const { size } = await handle.stat();
-        // decodeStrings is off so that a hostile name ("../x", "C:\x") is data we skip, not an error that
-        // aborts the whole listing; names are decoded below exactly as yauzl would, minus the validation.
-        zip = await yauzl.fromRandomAccessReaderPromise(file, size, { lazyEntries: true, autoClose: false, decodeStrings: false });
-      } catch (err) {
-        await handle.close();
-        throw err;
-      }
+      ({ zip, file } = data ? await ZipArchive.fromReader(new MemoryReader(data), data.length) : await ZipArchive.fromFile(path));
     } catch (err) {
       throw asMediaError(err, 'corrupt', `${path}: not a readable zip archive`);
     }
@@ -99,6 +94,24 @@ export class ZipArchive {
       zip.close();
       throw asMediaError(err, 'corrupt', `${path}: broken zip central directory`);
     }
+  }
+
+  private static async fromFile(path: string): Promise<{ zip: ZipFile; file: ZipByteSource }> {
+    const handle = await openFile(path, 'r');
+    try {
+      const { size } = await handle.stat();
+      return await ZipArchive.fromReader(new BlockCachedReader(handle), size);
+    } catch (err) {
+      await handle.close();
+      throw err;
+    }
+  }
+
+  private static async fromReader(file: ZipByteSource, size: number): Promise<{ zip: ZipFile; file: ZipByteSource }> {
+    // decodeStrings is off so that a hostile name ("../x", "C:\x") is data we skip, not an error that aborts
+    // the whole listing; names are decoded below exactly as yauzl would, minus the validation.
+    const zip = await yauzl.fromRandomAccessReaderPromise(file, size, { lazyEntries: true, autoClose: false, decodeStrings: false });
+    return { zip, file };
   }
 
   get(name: string): ZipMember | undefined {

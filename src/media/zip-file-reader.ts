@@ -13,7 +13,7 @@ const DIRECT_READ_BYTES = BLOCK_BYTES;
  * by default, every read goes through a new stream; here small reads are served from 64 KiB blocks read once,
  * so listing a 200-page book costs a handful of syscalls instead of hundreds of streams.
  */
-export class BlockCachedReader extends yauzl.RandomAccessReader {
+export class BlockCachedReader extends yauzl.RandomAccessReader implements ZipByteSource {
   private readonly blocks = new Map<number, Promise<Buffer>>();
 
   constructor(readonly handle: FileHandle) {
@@ -86,5 +86,51 @@ export class BlockCachedReader extends yauzl.RandomAccessReader {
       () => callback(null),
       (err: unknown) => callback(err instanceof Error ? err : new Error(String(err))),
     );
+  }
+}
+
+/** What ZipArchive reads through: yauzl's reader interface plus positioned reads into a caller's buffer. */
+export interface ZipByteSource extends yauzl.RandomAccessReader {
+  readAt(buffer: Buffer, offset: number, length: number, position: number): Promise<number>;
+}
+
+/**
+ * A zip file whose bytes are already in memory: analysis reads a small book once (hashing it on the way) and
+ * parses it from that buffer, with no second open and no thread-pool round trip per page. Every read copies,
+ * so nothing handed out aliases the buffer, which the caller reuses for the next book.
+ */
+export class MemoryReader extends yauzl.RandomAccessReader implements ZipByteSource {
+  constructor(private readonly data: Buffer) {
+    super();
+  }
+
+  readAtSync(buffer: Buffer, offset: number, length: number, position: number): number {
+    if (position >= this.data.length) return 0;
+    return this.data.copy(buffer, offset, position, Math.min(this.data.length, position + length));
+  }
+
+  async readAt(buffer: Buffer, offset: number, length: number, position: number): Promise<number> {
+    return this.readAtSync(buffer, offset, length, position);
+  }
+
+  override read(buffer: Buffer, offset: number, length: number, position: number, callback: (err: Error | null, bytesRead?: number) => void): void {
+    // yauzl expects the callback later, not during the call.
+    const bytesRead = this.readAtSync(buffer, offset, length, position);
+    queueMicrotask(() => callback(null, bytesRead));
+  }
+
+  override _readStreamForRange(start: number, end: number): Readable {
+    if (end > this.data.length) throw new Error('unexpected end of file');
+    const data = this.data;
+    function* range(): Generator<Buffer> {
+      for (let position = start; position < end; position += STREAM_CHUNK_BYTES) {
+        yield Buffer.from(data.subarray(position, Math.min(end, position + STREAM_CHUNK_BYTES)));
+      }
+    }
+    return Readable.from(range(), { objectMode: false });
+  }
+
+  override close(callback: (err: Error | null) => void): void {
+    queueMicrotask(() => callback(null));
   }
 }

@@ -44,6 +44,8 @@ export function testConfig(overrides: DeepPartial<Config> = {}, databaseName?: s
     database,
     logging: { level: 'silent' },
     auth: { jwt_secret: 'test-secret-test-secret-test-secret-0123456789' },
+    // Background cover generation after scans would race with tests that count tasks; its own test turns it on.
+    thumbnails: { pregenerate: false },
     // Generous limits so feature tests never trip them; rate-limit tests set their own.
     rate_limit: { anonymous: { requests_per_second: 1000, burst: 10_000 }, authenticated: { requests_per_second: 1000, burst: 10_000 } },
   };

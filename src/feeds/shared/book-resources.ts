@@ -21,8 +21,10 @@ const errors = { 400: ErrorBody, 401: ErrorBody, 404: ErrorBody };
  * challenge) it was configured with.
  */
 export function registerBookResources(app: App, prefix: string, catalog: FeedCatalog, hide: boolean): void {
+  // GET and HEAD declared together: Fastify's automatic HEAD route fails on the download's empty HEAD body
+  // (and would report Content-Length 0); an explicit HEAD keeps the file's Content-Length and reads nothing.
   app.route({
-    method: 'GET',
+    method: ['GET', 'HEAD'],
     url: `${prefix}/books/:id/file`,
     config: feedConfig('books-read'),
     schema: {

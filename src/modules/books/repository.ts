@@ -6,6 +6,7 @@ import type { ReadProgressTable } from '../../db/tables/reading.js';
 import { compileCondition, idLeaf, listValuesLeaf, textLeaf, type Condition, type Leaf, type ReadStatus } from '../search/conditions.js';
 import type { FullTextSearch } from '../search/fts.js';
 import type { Sort } from '../search/sort.js';
+import { ListTotals } from '../search/totals.js';
 import type { LibraryScope } from './access.js';
 import type { BookFilterField, BookSortField } from './schemas.js';
 
@@ -37,10 +38,14 @@ const nullsLast = (column: RawBuilder<unknown>) => sql`case when ${column} is nu
 
 /** SQL of book lists, On Deck, and single books. */
 export class BooksRepository {
+  private readonly totals: ListTotals;
+
   constructor(
     private readonly database: Database,
     private readonly fts: FullTextSearch,
-  ) {}
+  ) {
+    this.totals = new ListTotals(database);
+  }
 
   private get db() {
     return this.database.db;
@@ -142,11 +147,8 @@ export class BooksRepository {
     } else {
       page = page.orderBy('books.title').orderBy('books.id');
     }
-    const [count, rows] = await Promise.all([
-      query.select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow(),
-      page.offset(q.offset).limit(q.limit).execute(),
-    ]);
-    return { total: Number(count.n), rows: rows as BookRow[] };
+    const [total, rows] = await Promise.all([this.totals.count(query.select((eb) => eb.fn.countAll<number>().as('n'))), page.offset(q.offset).limit(q.limit).execute()]);
+    return { total, rows: rows as BookRow[] };
   }
 
   /** A present book with its library root and series name. */

@@ -6,6 +6,7 @@ import type { LibraryScope } from '../books/access.js';
 import { compileCondition, idLeaf, listValuesLeaf, textLeaf, type Condition, type Leaf, type ReadStatus } from '../search/conditions.js';
 import type { FullTextSearch } from '../search/fts.js';
 import type { Sort } from '../search/sort.js';
+import { ListTotals } from '../search/totals.js';
 import type { SeriesFilterField, SeriesSortField } from './schemas.js';
 
 export type SeriesRow = Selectable<SeriesTable>;
@@ -36,10 +37,14 @@ const nullsLast = (column: RawBuilder<unknown>) => sql`case when ${column} is nu
 
 /** SQL of series lists: filters, full-text join, sorts, per-caller read counts. */
 export class SeriesRepository {
+  private readonly totals: ListTotals;
+
   constructor(
     private readonly database: Database,
     private readonly fts: FullTextSearch,
-  ) {}
+  ) {
+    this.totals = new ListTotals(database);
+  }
 
   private get db() {
     return this.database.db;
@@ -143,11 +148,8 @@ export class SeriesRepository {
     } else {
       page = page.orderBy('series.sort_name').orderBy('series.id');
     }
-    const [count, rows] = await Promise.all([
-      query.select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow(),
-      page.offset(q.offset).limit(q.limit).execute(),
-    ]);
-    return { total: Number(count.n), rows: rows as SeriesRow[] };
+    const [total, rows] = await Promise.all([this.totals.count(query.select((eb) => eb.fn.countAll<number>().as('n'))), page.offset(q.offset).limit(q.limit).execute()]);
+    return { total, rows: rows as SeriesRow[] };
   }
 
   get(id: string): Promise<SeriesRow | undefined> {

@@ -1,0 +1,65 @@
+import type { EventBus } from '../../events/bus.js';
+import { getThumbnail, type ThumbnailFormat } from '../../media/thumbnails.js';
+import type { BookFormat } from '../../media/types.js';
+import type { TaskProgressUpdate, TaskQueue } from '../../tasks/queue.js';
+import { resolveBookFile } from '../books/files.js';
+import type { CoversRepository } from './repository.js';
+
+export interface CoverDeps {
+  repo: CoversRepository;
+  queue: TaskQueue;
+  bus: EventBus;
+  cacheDir: string;
+  /** Width the thumbnail endpoints serve, so the pre-made files are the ones requested. */
+  width: () => number;
+}
+
+// Browsers get WebP, e-readers JPEG: make both so the first feed page of a fresh library is already fast.
+const FORMATS: ThumbnailFormat[] = ['webp', 'jpeg'];
+
+export interface CoverResult {
+  books: number;
+  generated: number;
+  failed: number;
+}
+
+/**
+ * Thumbnails made ahead of time: after a scan adds or changes books, a `generate_thumbnails` task makes the
+ * covers that are not cached yet, so readers never wait for them. Covers are keyed by content hash, so an
+ * unchanged book costs one cache lookup.
+ */
+export class CoverService {
+  constructor(private readonly deps: CoverDeps) {}
+
+  /** Queues the task for a library (one pending or running per library). */
+  async request(libraryId: string): Promise<void> {
+    await this.deps.queue.enqueue({ type: 'generate_thumbnails', libraryId, activeKey: `generate_thumbnails:${libraryId}`, priority: -1, maxAttempts: 1 });
+  }
+
+  async generate(scope: { libraryId?: string; seriesId?: string }, signal: AbortSignal, progress: (update: TaskProgressUpdate) => void): Promise<CoverResult> {
+    const books = await this.deps.repo.sources(scope);
+    let generated = 0;
+    let failed = 0;
+    const width = this.deps.width();
+    for (const [i, book] of books.entries()) {
+      signal.throwIfAborted();
+      try {
+        const file = await resolveBookFile(book);
+        let made = false;
+        for (const imageFormat of FORMATS) {
+          const thumb = await getThumbnail({ cacheDir: this.deps.cacheDir, hash: book.hash, path: file.absolutePath, format: (book.format ?? undefined) as BookFormat | undefined, width, imageFormat });
+          made ||= thumb.generated;
+        }
+        if (made) {
+          generated += 1;
+          this.deps.bus.publish('cover_updated', { type: 'cover_updated', book_id: book.id, series_id: book.series_id, library_id: book.library_id, timestamp: new Date().toISOString() });
+        }
+      } catch {
+        // An unreadable cover is the reader's 404 later; it must not stop the others.
+        failed += 1;
+      }
+      if (i % 10 === 9 || i === books.length - 1) progress({ current: i + 1, total: books.length, message: `Covers: ${i + 1} of ${books.length}` });
+    }
+    return { books: books.length, generated, failed };
+  }
+}
