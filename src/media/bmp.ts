@@ -1,6 +1,6 @@
-import { createCanvas, loadImage } from '@napi-rs/canvas';
 import { bmpDimensions } from './bmp-header.js';
 import { MediaError } from './errors.js';
+import { loadCanvas } from './native-modules.js';
 
 /** BMP is a page format sharp (libvips) does not load; Skia in @napi-rs/canvas does. */
 export { bmpDimensions } from './bmp-header.js';
@@ -18,6 +18,7 @@ export async function decodeBmp(input: Buffer, maxPixels: number): Promise<RawIm
   if (size.width * size.height > maxPixels) {
     throw new MediaError('too_large', `image of ${size.width}×${size.height} pixels exceeds the limit of ${maxPixels}`);
   }
+  const { createCanvas, loadImage } = await loadCanvas();
   let image: Awaited<ReturnType<typeof loadImage>>;
   try {
     image = await loadImage(input);

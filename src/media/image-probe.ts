@@ -1,6 +1,7 @@
 import { bmpDimensions } from './bmp-header.js';
 import { parseImageHeader } from './image-header.js';
 import { sniffImageType } from './image-types.js';
+import { loadSharp } from './native-modules.js';
 
 export interface ImageHeader {
   mediaType: string | null;
@@ -19,16 +20,6 @@ function netpbmDimensions(head: Buffer): { width: number; height: number } | nul
 }
 
 /**
- * sharp is loaded on first need: most pages are answered by the plain-JS header parser, and a worker thread
- * that never meets an odd image never pays for libvips' start-up and memory.
- */
-let sharpModule: Promise<typeof import('sharp')> | undefined;
-function loadSharp(): Promise<typeof import('sharp')> {
-  sharpModule ??= import('sharp');
-  return sharpModule;
-}
-
-/**
  * Width and height as displayed (EXIF orientation applied), from the header only: nothing is decoded.
  * Returns null when the bytes are not a readable image (or are a prefix too short to tell).
  * Common JPEG/PNG/WebP headers are read in plain JS (`image-header.ts`); anything else goes to sharp.
@@ -43,7 +34,8 @@ export async function probeImage(bytes: Buffer, totalBytes: number = bytes.lengt
   const parsed = parseImageHeader(bytes, totalBytes);
   if (parsed.kind === 'size') return { mediaType, width: parsed.width, height: parsed.height };
   try {
-    const { default: sharp } = await loadSharp();
+    // sharp is loaded on first need: most pages are answered by the plain-JS header parser.
+    const sharp = await loadSharp();
     const meta = await sharp(bytes, { limitInputPixels: false }).metadata();
     const { width, height } = meta.autoOrient ?? meta;
     if (!width || !height) return null;

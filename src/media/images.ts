@@ -1,9 +1,9 @@
-import sharp from 'sharp';
 import type { Sharp } from 'sharp';
 import { decodeBmp } from './bmp.js';
 import { MediaError, errorMessage } from './errors.js';
 import { sniffImageType } from './image-types.js';
 import { DEFAULT_LIMITS } from './limits.js';
+import { loadSharp } from './native-modules.js';
 import type { ImageFormat, PageData } from './types.js';
 
 export interface ResizeOptions {
@@ -52,6 +52,7 @@ export function imageError(err: unknown): MediaError {
 }
 
 async function loadPipeline(input: Buffer, maxPixels: number): Promise<Sharp> {
+  const sharp = await loadSharp();
   // sharp reads only the first frame of an animated GIF or WebP unless asked for more: that is the page.
   if (sniffImageType(input) === 'image/bmp') {
     const raw = await decodeBmp(input, maxPixels);

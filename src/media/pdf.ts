@@ -1,10 +1,10 @@
 import { readFile } from 'node:fs/promises';
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
-import { getDocument } from 'pdfjs-dist/legacy/build/pdf.mjs';
 import type { PDFDocumentProxy, PDFPageProxy } from 'pdfjs-dist/legacy/build/pdf.mjs';
 import { MediaError, asMediaError, throwIfAborted } from './errors.js';
 import { MEDIA_TYPE_BY_FORMAT } from './images.js';
+import { loadPdfjs } from './native-modules.js';
 import { resolveLimits } from './limits.js';
 import type { MediaLimits } from './limits.js';
 import { pdfPropertiesFromInfo, pdfPropertiesToFields } from './pdf-properties.js';
@@ -174,6 +174,7 @@ export async function openPdf(path: string, options: ReaderOptions = {}): Promis
     throw asMediaError(err, 'corrupt', path);
   }
   if (bytes.length === 0) throw new MediaError('corrupt', `${path}: empty file`);
+  const { getDocument } = await loadPdfjs();
   const task = getDocument({
     data: new Uint8Array(bytes.buffer, bytes.byteOffset, bytes.byteLength),
     ...assets,

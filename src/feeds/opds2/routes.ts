@@ -76,7 +76,9 @@ export function registerOpds2Routes(app: App, deps: Opds2Deps): void {
   const root = async (req: FastifyRequest, reply: FastifyReply) => {
     const caller = callerOf(req);
     const firstPage = { page: 1, pageSize: ROOT_GROUP_SIZE, offset: 0 };
-    const [libraries, reading, recent] = await Promise.all([catalog.libraries(caller), catalog.keepReading(caller, firstPage), catalog.recentlyAdded(caller, firstPage)]);
+    // One group only (keep reading: the caller's own short list); recently added stays a navigation link, so the
+    // root never sorts the whole catalog.
+    const [libraries, reading] = await Promise.all([catalog.libraries(caller), catalog.keepReading(caller, firstPage)]);
     const group = (title: string, href: string, list: Listing<FeedBook>): Group[] =>
       list.data.length ? [{ metadata: { title, numberOfItems: list.total }, links: [{ rel: 'self', href, type: OPDS2_FEED, title }], publications: list.data.map(pub) }] : [];
     return send(
@@ -93,7 +95,7 @@ export function registerOpds2Routes(app: App, deps: Opds2Deps): void {
           { href: paths.libraries(), type: OPDS2_FEED, title: 'Libraries', rel: 'subsection', properties: { numberOfItems: libraries.length } },
           ...libraries.map(libraryLink),
         ],
-        groups: [...group('Keep reading', paths.keepReading(), reading), ...group('Recently added books', paths.recentlyAdded(), recent)],
+        groups: group('Keep reading', paths.keepReading(), reading),
       }),
     );
   };

@@ -36,18 +36,31 @@ export interface Listing<T> {
 
 /** Libraries are few: one list call is enough for a feed. */
 const MAX_LIBRARIES = 500;
+/**
+ * The library list (with its series and book counts, which cost a count over every book) is kept this long:
+ * every reader opens the catalog root first, often, and the counts may lag a scan by this much.
+ */
+const LIBRARIES_TTL_MS = 10_000;
 
 /**
  * What the OPDS feeds show, composed from the browsing services (which own visibility, ordering and progress
  * rules). The feeds never read the database themselves; everything here is a call into a service.
  */
 export class FeedCatalog {
+  private librariesCache: { at: number; data: Promise<LibraryView[]> } | null = null;
+
   constructor(private readonly services: FeedServices) {}
 
   /** The libraries the caller may see, by name. */
   async libraries(caller: Caller): Promise<LibraryView[]> {
     const scope = libraryScopeFor(caller);
-    const { data } = await this.services.libraries.list(0, MAX_LIBRARIES);
+    const now = Date.now();
+    if (!this.librariesCache || now - this.librariesCache.at > LIBRARIES_TTL_MS) {
+      const data = this.services.libraries.list(0, MAX_LIBRARIES).then((r) => r.data);
+      this.librariesCache = { at: now, data };
+      data.catch(() => (this.librariesCache = null));
+    }
+    const data = await this.librariesCache.data;
     return scope.all ? data : data.filter((l) => scope.libraryIds.includes(l.id));
   }
 

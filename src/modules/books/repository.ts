@@ -6,7 +6,7 @@ import type { ReadProgressTable } from '../../db/tables/reading.js';
 import { compileCondition, idLeaf, listValuesLeaf, textLeaf, type Condition, type Leaf, type ReadStatus } from '../search/conditions.js';
 import type { FullTextSearch } from '../search/fts.js';
 import type { Sort } from '../search/sort.js';
-import { ListTotals } from '../search/totals.js';
+import { ListTotals, UnchangedDatabaseCache } from '../search/totals.js';
 import type { LibraryScope } from './access.js';
 import type { BookFilterField, BookSortField } from './schemas.js';
 
@@ -39,12 +39,14 @@ const nullsLast = (column: RawBuilder<unknown>) => sql`case when ${column} is nu
 /** SQL of book lists, On Deck, and single books. */
 export class BooksRepository {
   private readonly totals: ListTotals;
+  private readonly decks: UnchangedDatabaseCache<{ total: number; ids: string[] }>;
 
   constructor(
     private readonly database: Database,
     private readonly fts: FullTextSearch,
   ) {
     this.totals = new ListTotals(database);
+    this.decks = new UnchangedDatabaseCache(database);
   }
 
   private get db() {
@@ -197,8 +199,18 @@ export class BooksRepository {
    * Driven by the user's own progress (grouped per series), then one indexed probe per candidate series
    * (books_series_order) for its next book: the cost grows with what the user read, not with the catalog.
    * `materialized` keeps the probe from being evaluated twice (once for the filter, once for the column).
+   * The page of ids and the total are remembered until the database changes (search/totals.ts).
    */
   async onDeck(userId: string, scope: LibraryScope, offset: number, limit: number): Promise<{ total: number; rows: BookRow[] }> {
+    const key = JSON.stringify([userId, scope, offset, limit]);
+    const { total, ids } = await this.decks.remember(key, () => this.onDeckIds(userId, scope, offset, limit));
+    if (ids.length === 0) return { total, rows: [] };
+    const rows = await this.db.selectFrom('books').selectAll().where('id', 'in', ids).execute();
+    const byId = new Map(rows.map((r) => [r.id, r]));
+    return { total, rows: ids.map((id) => byId.get(id)).filter((r): r is BookRow => r !== undefined) };
+  }
+
+  private async onDeckIds(userId: string, scope: LibraryScope, offset: number, limit: number): Promise<{ total: number; ids: string[] }> {
     const scopeFilter = scope.all ? sql`` : scope.libraryIds.length ? sql` and b.library_id in (${sql.join([...scope.libraryIds])})` : sql` and 1 = 0`;
     const deck = sql`
       with activity as (
@@ -224,10 +236,6 @@ export class BooksRepository {
       const count = await sql<{ n: number }>`${deck} select count(*) as n from deck where id is not null`.execute(this.db);
       total = Number(count.rows[0]?.n ?? 0);
     }
-    const ids = page.rows.map((r) => r.id);
-    if (ids.length === 0) return { total, rows: [] };
-    const rows = await this.db.selectFrom('books').selectAll().where('id', 'in', ids).execute();
-    const byId = new Map(rows.map((r) => [r.id, r]));
-    return { total, rows: ids.map((id) => byId.get(id)).filter((r): r is BookRow => r !== undefined) };
+    return { total, ids: page.rows.map((r) => r.id) };
   }
 }

@@ -6,6 +6,7 @@ import type { App } from '../../http/types.js';
 import { callerOf } from '../auth/hooks.js';
 import { sendImage } from '../pages/send-image.js';
 import { sendBookFile } from './download.js';
+import { listSerializerCompiler } from './list-serializer.js';
 import { BookFilterBody, BookFilterQuery, BookListQuery, BookView } from './schemas.js';
 import type { BookListInput, BooksService, FilterInput } from './service.js';
 
@@ -17,6 +18,7 @@ export function registerBookRoutes(app: App, books: BooksService): void {
   app.route({
     method: 'GET',
     url: '/books',
+    serializerCompiler: listSerializerCompiler,
     config: { permission: 'books-read' },
     schema: { summary: 'List books', tags, querystring: BookListQuery, response: { 200: BookPage, 400: ErrorBody } },
     handler: async (req) => {
@@ -31,6 +33,7 @@ export function registerBookRoutes(app: App, books: BooksService): void {
   app.route({
     method: 'POST',
     url: '/books/list',
+    serializerCompiler: listSerializerCompiler,
     config: { permission: 'books-read' },
     schema: {
       summary: 'Filtered list of books',
@@ -51,6 +54,7 @@ export function registerBookRoutes(app: App, books: BooksService): void {
     app.route({
       method: 'GET',
       url,
+      serializerCompiler: listSerializerCompiler,
       config: { permission: 'books-read' },
       schema: { summary, description, tags, querystring: PaginationQuery, response: { 200: BookPage } },
       handler: async (req) => {
@@ -66,6 +70,7 @@ export function registerBookRoutes(app: App, books: BooksService): void {
   app.route({
     method: 'GET',
     url: '/books/on-deck',
+    serializerCompiler: listSerializerCompiler,
     config: { permission: 'books-read' },
     schema: {
       summary: 'Next unread book in started series',

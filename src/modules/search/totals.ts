@@ -1,22 +1,22 @@
 import { sql, type Compilable } from 'kysely';
 import type { Database } from '../../db/connection.js';
 
-/** Distinct list totals kept per database version (a page of a list is one query; its total is another). */
-const MAX_TOTALS = 512;
+/** Entries kept per database version. */
+const MAX_ENTRIES = 512;
 
 /**
- * The `total` of paginated lists without recounting on every page. Counting a filtered list visits every
- * matching row, and on SQLite that work runs on the event loop; the same count is asked again and again while
- * a client pages or polls. So on SQLite a total is kept until the database changes: the version is the
- * connection's `total_changes()` (every row this process inserted, updated or deleted, triggers included)
- * with `PRAGMA data_version` (commits by any other connection or process). Any write anywhere starts afresh,
- * so a total is never stale; it only saves work while nothing is written.
+ * Results of expensive read queries kept until the database changes, on SQLite only. There every query runs on
+ * the event loop, and the same answers are asked again and again while clients page or poll (a list's total,
+ * On Deck). The version is the connection's `total_changes()` (every row this process inserted, updated or
+ * deleted, triggers included) with `PRAGMA data_version` (commits by any other connection or process): any
+ * write anywhere starts afresh, so an answer is never stale; the cache only saves work while nothing is
+ * written. A result is kept only when no write happened while it was computed.
  *
- * On PostgreSQL the count runs in the server, off the event loop, and instances share no memory: it always counts.
+ * On PostgreSQL queries run in the server, off the event loop, and instances share no memory: always computed.
  */
-export class ListTotals {
+export class UnchangedDatabaseCache<T> {
   private version: string | null = null;
-  private readonly totals = new Map<string, number>();
+  private readonly entries = new Map<string, T>();
 
   constructor(private readonly database: Database) {}
 
@@ -25,24 +25,34 @@ export class ListTotals {
     return String(rows[0]?.v ?? '');
   }
 
-  /** The `n` column of a `select count(*) as n ...` query. */
-  async count(query: Compilable<{ n: number | string | bigint }> & { executeTakeFirstOrThrow(): Promise<{ n: number | string | bigint }> }): Promise<number> {
-    if (this.database.dialect !== 'sqlite') return Number((await query.executeTakeFirstOrThrow()).n);
-    const compiled = query.compile();
-    const key = `${compiled.sql}\0${JSON.stringify(compiled.parameters)}`;
+  async remember(key: string, compute: () => Promise<T>): Promise<T> {
+    if (this.database.dialect !== 'sqlite') return compute();
     const before = await this.currentVersion();
     if (before !== this.version) {
-      this.totals.clear();
+      this.entries.clear();
       this.version = before;
     }
-    const known = this.totals.get(key);
-    if (known !== undefined) return known;
-    const n = Number((await query.executeTakeFirstOrThrow()).n);
-    // Kept only when nothing was written while counting (another request may have run in between).
+    if (this.entries.has(key)) return this.entries.get(key)!;
+    const value = await compute();
     if ((await this.currentVersion()) === before && this.version === before) {
-      if (this.totals.size >= MAX_TOTALS) this.totals.delete(this.totals.keys().next().value!);
-      this.totals.set(key, n);
+      if (this.entries.size >= MAX_ENTRIES) this.entries.delete(this.entries.keys().next().value!);
+      this.entries.set(key, value);
     }
-    return n;
+    return value;
+  }
+}
+
+/** The `total` of paginated lists: counting a filtered list visits every matching row, so it is remembered. */
+export class ListTotals {
+  private readonly cache: UnchangedDatabaseCache<number>;
+
+  constructor(database: Database) {
+    this.cache = new UnchangedDatabaseCache(database);
+  }
+
+  /** The `n` column of a `select count(*) as n ...` query. */
+  count(query: Compilable<{ n: number | string | bigint }> & { executeTakeFirstOrThrow(): Promise<{ n: number | string | bigint }> }): Promise<number> {
+    const compiled = query.compile();
+    return this.cache.remember(`${compiled.sql}\0${JSON.stringify(compiled.parameters)}`, async () => Number((await query.executeTakeFirstOrThrow()).n));
   }
 }

@@ -4,6 +4,7 @@ import { pageRequest, PaginationQuery, paginated, toPage } from '../../http/pagi
 import { IdParams } from '../../http/params.js';
 import type { App } from '../../http/types.js';
 import { callerOf } from '../auth/hooks.js';
+import { listSerializerCompiler } from '../books/list-serializer.js';
 import { BookView } from '../books/schemas.js';
 import { sendImage } from '../pages/send-image.js';
 import { deviceHint } from '../progress/routes.js';
@@ -20,6 +21,7 @@ export function registerSeriesRoutes(app: App, series: SeriesService): void {
   app.route({
     method: 'GET',
     url: '/series',
+    serializerCompiler: listSerializerCompiler,
     config: { permission: 'series-read' },
     schema: { summary: 'List series', tags, querystring: SeriesListQuery, response: { 200: SeriesPage, 400: ErrorBody } },
     handler: async (req) => {
@@ -32,6 +34,7 @@ export function registerSeriesRoutes(app: App, series: SeriesService): void {
   app.route({
     method: 'POST',
     url: '/series/list',
+    serializerCompiler: listSerializerCompiler,
     config: { permission: 'series-read' },
     schema: {
       summary: 'Filtered list of series',
@@ -51,6 +54,7 @@ export function registerSeriesRoutes(app: App, series: SeriesService): void {
   app.route({
     method: 'POST',
     url: '/series/search',
+    serializerCompiler: listSerializerCompiler,
     config: { permission: 'series-read' },
     schema: {
       summary: 'Full-text search of series',
@@ -71,6 +75,7 @@ export function registerSeriesRoutes(app: App, series: SeriesService): void {
     app.route({
       method: 'GET',
       url,
+      serializerCompiler: listSerializerCompiler,
       config: { permission: 'series-read' },
       schema: { summary, description, tags, querystring: PaginationQuery, response: { 200: SeriesPage } },
       handler: async (req) => {
@@ -94,6 +99,7 @@ export function registerSeriesRoutes(app: App, series: SeriesService): void {
   app.route({
     method: 'GET',
     url: '/series/:id/books',
+    serializerCompiler: listSerializerCompiler,
     config: { permission: 'books-read' },
     schema: { summary: 'Books of a series', description: 'Default order: number, then title.', tags, params: IdParams, querystring: SeriesBooksQuery, response: { 200: paginated(BookView), ...errors } },
     handler: async (req) => {
