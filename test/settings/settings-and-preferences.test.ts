@@ -51,12 +51,12 @@ describe('Settings (admin only): registry, validation, history', () => {
 
   it('bulk update is all or nothing', async () => {
     const admin = await adminHeaders(t);
-    const bad = await t.app.inject({ method: 'POST', url: '/api/v1/admin/settings/bulk', headers: admin, payload: { settings: { thumbnail_width: 300, thumbnail_format: 'gif' } } });
+    const bad = await t.app.inject({ method: 'POST', url: '/api/v1/admin/settings/bulk', headers: admin, payload: { settings: { thumbnail_width: 300, task_retention_days: 0 } } });
     expect(bad.statusCode).toBe(400);
     expect((await t.app.inject({ method: 'GET', url: '/api/v1/admin/settings/thumbnail_width', headers: admin })).json().value).toBe(400);
-    const ok = await t.app.inject({ method: 'POST', url: '/api/v1/admin/settings/bulk', headers: admin, payload: { settings: { thumbnail_width: 300, thumbnail_format: 'jpeg' } } });
+    const ok = await t.app.inject({ method: 'POST', url: '/api/v1/admin/settings/bulk', headers: admin, payload: { settings: { thumbnail_width: 300, task_retention_days: 14 } } });
     expect(ok.statusCode).toBe(200);
-    expect(ok.json().map((s: { value: unknown }) => s.value)).toEqual([300, 'jpeg']);
+    expect(ok.json().map((s: { value: unknown }) => s.value)).toEqual([300, 14]);
   });
 
   it('rate limit figures apply at runtime', async () => {

@@ -31,9 +31,7 @@ export const SETTINGS = {
     (c) => c.rate_limit.authenticated.requests_per_second,
   ),
   rate_limit_authenticated_burst: define(z.number().int().positive().max(1_000_000), 'Authenticated clients (by user): burst size.', (c) => c.rate_limit.authenticated.burst),
-  thumbnail_width: define(z.number().int().min(16).max(4000), 'Width in pixels of generated cover thumbnails.', (c) => c.thumbnails.width),
-  thumbnail_format: define(z.enum(['webp', 'jpeg', 'png']), 'Format of generated cover thumbnails (JPEG is served to clients that do not accept WebP).', (c) => c.thumbnails.format),
-  scanner_workers: define(z.number().int().min(0).max(64), 'Analysis worker threads (0 = one per CPU core); applies to the next scan.', (c) => c.scanner.workers),
+  thumbnail_width: define(z.number().int().min(16).max(4000), 'Width in pixels of cover thumbnails (the API, OPDS and Komga serve and pre-generate this size); takes effect at once.', (c) => c.thumbnails.width),
   komga_api_enabled: define(z.boolean(), 'Serve the Komga-compatible API.', (c) => c.komga_api.enabled),
   komga_api_prefix: define(
     z.string().regex(/^[A-Za-z0-9_-]{1,64}$/, 'a single path segment of letters, digits, _ or -'),
