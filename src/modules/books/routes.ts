@@ -111,7 +111,8 @@ export function registerBookRoutes(app: App, books: BooksService): void {
   });
 
   app.route({
-    method: 'GET',
+    // HEAD declared explicitly: Fastify's implicit HEAD cannot take the null body a HEAD download sends.
+    method: ['GET', 'HEAD'],
     url: '/books/:id/file',
     config: { permission: 'books-read' },
     schema: {
