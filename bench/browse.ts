@@ -44,7 +44,8 @@ export interface BrowseBenchResult {
   pages: { pageRps: number; plainRps: number; ratio: number; resizedCachedP50Ms: number };
 }
 
-export async function run(): Promise<BrowseBenchResult> {
+/** The synthesized catalog served on a real port, for the benchmark and for profiling scripts. */
+export async function prepareBrowseBench() {
   const dataDir = mkdtempSync(path.join(os.tmpdir(), 'bindery-bench-browse-'));
   const libraryDir = path.join(dataDir, 'library');
   const config = ConfigSchema.parse({ data_dir: dataDir, logging: { level: 'silent' }, rate_limit: { enabled: false }, auth: { jwt_secret: 'bench-secret-bench-secret-bench-secret-0123' } });
@@ -120,8 +121,18 @@ export async function run(): Promise<BrowseBenchResult> {
   const address = app.server.address();
   const base = `http://127.0.0.1:${typeof address === 'object' && address ? address.port : 0}`;
   const headers = { authorization: `Bearer ${token.access_token}`, 'content-type': 'application/json' };
+  return { app, base, headers, realBookId, userId, seriesIds, database };
+}
 
+/** `BENCH_ONLY=on-deck,search` runs only the measurements whose name contains one of the words. */
+const ONLY = (process.env.BENCH_ONLY ?? '').split(',').map((w) => w.trim().toLowerCase()).filter(Boolean);
+const selected = (name: string) => ONLY.length === 0 || ONLY.some((w) => name.toLowerCase().includes(w));
+
+export async function run(): Promise<BrowseBenchResult> {
+  const { app, base, headers, realBookId } = await prepareBrowseBench();
+  const skipped = { name: '', p50: 0, p90: 0, p97_5: 0, p99: 0, rps: 0, errors: 0 };
   const cannon = async (name: string, url: string, method = 'GET', body?: unknown) => {
+    if (!selected(name)) return { ...skipped, name };
     const r = await autocannon({ url: base + url, method, headers, body: body === undefined ? undefined : JSON.stringify(body), connections: 20, duration: DURATION });
     const row = { name, p50: r.latency.p50, p90: r.latency.p90, p97_5: r.latency.p97_5, p99: r.latency.p99, rps: Math.round(r.requests.average), errors: r.non2xx + r.errors };
     console.log(`${name.padEnd(44)} p50 ${row.p50} ms  p90 ${row.p90} ms  p97.5 ${row.p97_5} ms  p99 ${row.p99} ms  ${row.rps} req/s${row.errors ? `  ERRORS ${row.errors}` : ''}`);
@@ -142,15 +153,15 @@ export async function run(): Promise<BrowseBenchResult> {
   const resizedUrl = `${base}/api/v1/books/${realBookId}/pages/2?width=800&format=webp`;
   await fetch(resizedUrl, { headers });
   const times: number[] = [];
-  for (let i = 0; i < 300; i++) {
+  for (let i = 0; selected('resized') && i < 300; i++) {
     const start = process.hrtime.bigint();
     const res = await fetch(resizedUrl, { headers });
     await res.arrayBuffer();
     times.push(Number(process.hrtime.bigint() - start) / 1e6);
   }
   times.sort((a, b) => a - b);
-  const resizedP50 = Math.round(times[Math.floor(times.length / 2)]! * 100) / 100;
-  const ratio = Math.round((pageRun.rps / plainRun.rps) * 100) / 100;
+  const resizedP50 = times.length ? Math.round(times[Math.floor(times.length / 2)]! * 100) / 100 : 0;
+  const ratio = plainRun.rps ? Math.round((pageRun.rps / plainRun.rps) * 100) / 100 : 0;
   console.log(`page/plain req/s ratio ${ratio} (goal ≥ 0.6); cached resized WebP width 800: p50 ${resizedP50} ms (goal < 2 ms)`);
   await app.close();
   return { endpoints, pages: { pageRps: pageRun.rps, plainRps: plainRun.rps, ratio, resizedCachedP50Ms: resizedP50 } };
