@@ -8,6 +8,7 @@ const benches: Array<{ name: string; load: () => Promise<{ run: () => Promise<un
     },
   },
   { name: 'scan (libraries, scanner, tasks)', load: () => import('./scan.js') },
+  { name: 'browse (series/books lists, search, On Deck, pages)', load: () => import('./browse.js') },
   { name: 'opds feeds', load: () => import('./opds.js') },
 ];
 

@@ -43,6 +43,7 @@ function openSqlite(config: Config): Database {
         handle.pragma('synchronous = NORMAL');
         handle.pragma('foreign_keys = ON');
         handle.pragma('busy_timeout = 5000');
+        reusePreparedStatements(handle);
         return handle;
       },
     }),
@@ -56,6 +57,32 @@ function openSqlite(config: Config): Database {
     },
     close: () => db.destroy(),
   };
+}
+
+/** Distinct SQL texts whose prepared statements are kept per SQLite connection. */
+const MAX_STATEMENTS = 500;
+
+/**
+ * Kysely's SQLite driver prepares every query afresh; preparing (parsing and planning) costs about as much
+ * as running a small indexed query, on the event loop. Statements are kept by SQL text (parameters are
+ * bound per run) and reused, least recently used dropped past MAX_STATEMENTS. Safe because every statement
+ * runs to completion synchronously (`all`/`run`, never an open `iterate`), and SQLite re-prepares a
+ * statement itself when the schema changes.
+ */
+function reusePreparedStatements(handle: SQLite.Database): void {
+  const prepare = handle.prepare.bind(handle);
+  const statements = new Map<string, SQLite.Statement>();
+  handle.prepare = ((source: string) => {
+    let statement = statements.get(source);
+    if (statement) {
+      statements.delete(source);
+    } else {
+      statement = prepare(source);
+      if (statements.size >= MAX_STATEMENTS) statements.delete(statements.keys().next().value!);
+    }
+    statements.set(source, statement);
+    return statement;
+  }) as typeof handle.prepare;
 }
 
 function openPostgres(config: Config): Database {

@@ -1,4 +1,3 @@
-import type { BrowseTables } from './tables/browse.js';
 import type { DuplicateTables } from './tables/duplicates.js';
 import type { CatalogTables } from './tables/catalog.js';
 import type { IdentityTables } from './tables/identity.js';
@@ -11,4 +10,4 @@ import type { TaskTables } from './tables/tasks.js';
  * timestamps ISO 8601 UTC text (sortable as text), booleans integers 0/1, JSON documents text. One shape,
  * so repositories never branch on the engine except for full-text search.
  */
-export interface DB extends SettingsTables, IdentityTables, CatalogTables, TaskTables, ReadingTables, DuplicateTables, BrowseTables {}
+export interface DB extends SettingsTables, IdentityTables, CatalogTables, TaskTables, ReadingTables, DuplicateTables {}

@@ -3,7 +3,7 @@ import type { Database } from '../../db/connection.js';
 import type { DB } from '../../db/schema.js';
 import type { BooksTable } from '../../db/tables/catalog.js';
 import type { ReadProgressTable } from '../../db/tables/reading.js';
-import { compileCondition, idLeaf, listValuesLeaf, textLeaf, type Condition, type Leaf, type ReadStatus } from '../search/conditions.js';
+import { compileCondition, idLeaf, listLeaf, textLeaf, type Condition, type Leaf, type ReadStatus } from '../search/conditions.js';
 import type { FullTextSearch } from '../search/fts.js';
 import type { Sort } from '../search/sort.js';
 import { ListTotals, UnchangedDatabaseCache } from '../search/totals.js';
@@ -11,6 +11,18 @@ import type { LibraryScope } from './access.js';
 import type { BookFilterField, BookSortField } from './schemas.js';
 
 export type BookRow = Selectable<BooksTable>;
+
+/**
+ * The columns a book view shows. Lists and On Deck read only these: not the page list (a JSON document of
+ * every page, kilobytes for a long book), the raw metadata or bookkeeping columns. Turning each column of
+ * each row into a JavaScript value is a large part of a list's cost.
+ */
+export const BOOK_VIEW_COLUMNS = [
+  'id', 'series_id', 'library_id', 'title', 'number', 'volume', 'path', 'file_name', 'size', 'format', 'page_count', 'hash', 'summary', 'year',
+  'publisher', 'language', 'isbn', 'genres', 'tags', 'authors', 'analysis_error', 'mtime_ms', 'created_at', 'updated_at',
+] as const satisfies ReadonlyArray<keyof BookRow>;
+export type BookViewRow = Pick<BookRow, (typeof BOOK_VIEW_COLUMNS)[number]>;
+const bookViewColumns = BOOK_VIEW_COLUMNS.map((c) => `books.${c}` as const);
 export type ProgressRow = Selectable<ReadProgressTable>;
 /** A present book with what file access needs: its library root. */
 export type BookWithLibrary = BookRow & { library_path: string; series_name: string };
@@ -68,9 +80,9 @@ export class BooksRepository {
       case 'seriesId':
         return idLeaf(sql`books.series_id`, operator, value);
       case 'genre':
-        return listValuesLeaf(sql`books.id`, sql`books.genres`, { table: 'book_list_values', key: 'book_id', field: 'genres' }, operator, value);
+        return listLeaf(this.database.dialect, sql`books.genres`, operator, value);
       case 'tag':
-        return listValuesLeaf(sql`books.id`, sql`books.tags`, { table: 'book_list_values', key: 'book_id', field: 'tags' }, operator, value);
+        return listLeaf(this.database.dialect, sql`books.tags`, operator, value);
       case 'title':
         return textLeaf(sql`books.title`, operator, value);
       case 'readStatus': {
@@ -128,9 +140,9 @@ export class BooksRepository {
     return { query, ranked };
   }
 
-  async list(q: BookListQuery): Promise<{ total: number; rows: BookRow[] }> {
+  async list(q: BookListQuery): Promise<{ total: number; rows: BookViewRow[] }> {
     const { query, ranked } = this.filtered(q);
-    let page = query.selectAll('books');
+    let page = query.select(bookViewColumns);
     if (q.sort) {
       const column = this.sortColumn(q.sort.field);
       if (q.sort.field === 'number') page = page.orderBy(nullsLast(column)).orderBy(column, q.sort.direction).orderBy('books.title', q.sort.direction);
@@ -150,7 +162,7 @@ export class BooksRepository {
       page = page.orderBy('books.title').orderBy('books.id');
     }
     const [total, rows] = await Promise.all([this.totals.count(query.select((eb) => eb.fn.countAll<number>().as('n'))), page.offset(q.offset).limit(q.limit).execute()]);
-    return { total, rows: rows as BookRow[] };
+    return { total, rows: rows as BookViewRow[] };
   }
 
   /** A present book with its library root and series name. */
@@ -201,13 +213,13 @@ export class BooksRepository {
    * `materialized` keeps the probe from being evaluated twice (once for the filter, once for the column).
    * The page of ids and the total are remembered until the database changes (search/totals.ts).
    */
-  async onDeck(userId: string, scope: LibraryScope, offset: number, limit: number): Promise<{ total: number; rows: BookRow[] }> {
+  async onDeck(userId: string, scope: LibraryScope, offset: number, limit: number): Promise<{ total: number; rows: BookViewRow[] }> {
     const key = JSON.stringify([userId, scope, offset, limit]);
     const { total, ids } = await this.decks.remember(key, () => this.onDeckIds(userId, scope, offset, limit));
     if (ids.length === 0) return { total, rows: [] };
-    const rows = await this.db.selectFrom('books').selectAll().where('id', 'in', ids).execute();
+    const rows = await this.db.selectFrom('books').select(bookViewColumns).where('books.id', 'in', ids).execute();
     const byId = new Map(rows.map((r) => [r.id, r]));
-    return { total, rows: ids.map((id) => byId.get(id)).filter((r): r is BookRow => r !== undefined) };
+    return { total, rows: ids.map((id) => byId.get(id)).filter((r): r is BookViewRow => r !== undefined) };
   }
 
   private async onDeckIds(userId: string, scope: LibraryScope, offset: number, limit: number): Promise<{ total: number; ids: string[] }> {

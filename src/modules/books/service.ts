@@ -5,7 +5,7 @@ import { parseCondition } from '../search/conditions.js';
 import { parseSort, type SortDirection } from '../search/sort.js';
 import { libraryScopeFor } from './access.js';
 import { resolveBookFile, type BookFile } from './files.js';
-import type { BookListMode, BookListQuery, BookRow, BooksRepository } from './repository.js';
+import type { BookListMode, BookListQuery, BooksRepository, BookViewRow } from './repository.js';
 import { BOOK_FILTER_FIELDS, BOOK_SORT_FIELDS, type BookView } from './schemas.js';
 import { bookView } from './views.js';
 
@@ -28,7 +28,7 @@ export class BooksService {
     private readonly pages: PagesService,
   ) {}
 
-  private async views(caller: Caller, rows: BookRow[]): Promise<BookView[]> {
+  private async views(caller: Caller, rows: BookViewRow[]): Promise<BookView[]> {
     const progress = await this.repo.progressOf(caller.user.id, rows.map((r) => r.id));
     return rows.map((r) => bookView(r, progress.get(r.id)));
   }

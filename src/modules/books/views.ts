@@ -1,6 +1,6 @@
 import { toBool } from '../../db/ids.js';
 import { progressFraction } from '../progress/fraction.js';
-import type { BookRow, ProgressRow } from './repository.js';
+import type { BookViewRow, ProgressRow } from './repository.js';
 import type { BookView } from './schemas.js';
 
 export function parseList(text: string | null | undefined): string[] {
@@ -24,7 +24,7 @@ function parseAuthors(text: string): { name: string; role: string }[] {
   }
 }
 
-export function bookView(row: BookRow, progress: ProgressRow | undefined): BookView {
+export function bookView(row: BookViewRow, progress: ProgressRow | undefined): BookView {
   const num = (v: number | string | null) => (v === null ? null : Number(v));
   return {
     id: row.id,

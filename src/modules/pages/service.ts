@@ -10,7 +10,9 @@ import type { Caller } from '../auth/caller.js';
 import { libraryScopeFor } from '../books/access.js';
 import { resolveBookFile } from '../books/files.js';
 import type { BooksRepository, BookWithLibrary } from '../books/repository.js';
+import { DerivedImagesInMemory } from './derived-memory.js';
 import type { ReaderPool } from './reader-pool.js';
+import { RecentBookFiles } from './recent-files.js';
 
 export interface PageRequestOptions {
   width?: number;
@@ -64,6 +66,9 @@ export function parsePages(text: string): PageInfo[] {
 
 /** Page lists, page images (original or resized, cached on disk), and covers. */
 export class PagesService {
+  private readonly recentFiles = new RecentBookFiles();
+  private readonly derived = new DerivedImagesInMemory();
+
   constructor(private readonly deps: PagesDeps) {}
 
   /** A present book the caller may see, or 404 NotFound. */
@@ -89,7 +94,8 @@ export class PagesService {
   /**
    * Page `n` (1-based). Without options the original bytes go out with their own media type; with width,
    * height or format the page is resized (never enlarged) and converted, and the result is cached on disk by
-   * the book's content hash. The ETag is known before anything is read, so a 304 costs one query.
+   * the book's content hash (and the most recent ones in memory). The ETag is known before anything is read,
+   * so a 304 costs one query.
    */
   async page(caller: Caller, bookId: string, n: number, options: PageRequestOptions): Promise<ImageLookup> {
     const book = await this.book(caller, bookId);
@@ -102,16 +108,21 @@ export class PagesService {
     const etag = `"${version.slice(0, 40)}-${variant}"`;
     const knownPages = parsePages(book.pages).map((p) => p.file_name);
     const read = async (): Promise<{ data: Buffer; mediaType: string }> => {
-      const file = await resolveBookFile(book);
+      const file = await this.recentFiles.resolve(book);
       return mediaCall(() => this.deps.readers.use(file, (book.format ?? undefined) as BookFormat | undefined, knownPages, (reader) => renderPage(reader, n, options)));
     };
     return {
       etag,
       load: async () => {
         if (!transformed || !book.hash) return { ...(await read()), etag };
-        const cached = await mediaCall(() => getOrCreateCached(this.deps.cacheDir, book.hash!, variant, async () => (await read()).data));
+        const hash = book.hash;
+        const remembered = this.derived.get(hash, variant);
+        if (remembered) return { ...remembered, etag };
+        const cached = await mediaCall(() => getOrCreateCached(this.deps.cacheDir, hash, variant, async () => (await read()).data));
         const data = await readFile(cached.path);
-        return { data, mediaType: sniffImageType(data) ?? 'application/octet-stream', etag };
+        const image = { data, mediaType: sniffImageType(data) ?? 'application/octet-stream' };
+        this.derived.set(hash, variant, image);
+        return { ...image, etag };
       },
     };
   }

@@ -179,39 +179,3 @@ export function listLeaf(dialect: Dialect, column: RawBuilder<unknown>, operator
       return sql<SqlBool>`(${column} is not null and ${column} <> '[]')`;
   }
 }
-
-/** The side tables of migration 0010_browse_perf: each element of a JSON list column, lower-cased. */
-export interface ListValues {
-  /** `series_list_values` or `book_list_values`. */
-  table: 'series_list_values' | 'book_list_values';
-  /** The side table's owner column (`series_id` or `book_id`). */
-  key: 'series_id' | 'book_id';
-  /** The list column (`genres` or `tags`). */
-  field: 'genres' | 'tags';
-}
-
-/**
- * The same leaf as listLeaf, answered from the list's side table (an index lookup instead of a JSON function
- * per row): is/contains/beginsWith match when some element does, isNot when no element equals the value;
- * isNull means an empty list. `value_lower` holds the engine's own `lower()` of each element, so results are
- * those of listLeaf. The SQL is the same on both engines.
- */
-export function listValuesLeaf(owner: RawBuilder<unknown>, column: RawBuilder<unknown>, list: ListValues, operator: Operator, value: string | boolean | null): Expression<SqlBool> {
-  const ids = (test: RawBuilder<SqlBool>) =>
-    sql`(select v.${sql.ref(list.key)} from ${sql.table(list.table)} v where v.field = ${list.field} and ${test})`;
-  const v = String(value ?? '');
-  switch (operator) {
-    case 'is':
-      return sql<SqlBool>`${owner} in ${ids(sql<SqlBool>`v.value_lower = lower(${v})`)}`;
-    case 'isNot':
-      return sql<SqlBool>`${owner} not in ${ids(sql<SqlBool>`v.value_lower = lower(${v})`)}`;
-    case 'contains':
-      return sql<SqlBool>`${owner} in ${ids(sql<SqlBool>`v.value_lower like lower(${`%${escapeLike(v)}%`}) escape '\\'`)}`;
-    case 'beginsWith':
-      return sql<SqlBool>`${owner} in ${ids(sql<SqlBool>`v.value_lower like lower(${`${escapeLike(v)}%`}) escape '\\'`)}`;
-    case 'isNull':
-      return sql<SqlBool>`(${column} is null or ${column} = '[]')`;
-    case 'isNotNull':
-      return sql<SqlBool>`(${column} is not null and ${column} <> '[]')`;
-  }
-}

@@ -3,13 +3,21 @@ import type { Database } from '../../db/connection.js';
 import type { DB } from '../../db/schema.js';
 import type { SeriesTable } from '../../db/tables/catalog.js';
 import type { LibraryScope } from '../books/access.js';
-import { compileCondition, idLeaf, listValuesLeaf, textLeaf, type Condition, type Leaf, type ReadStatus } from '../search/conditions.js';
+import { compileCondition, idLeaf, listLeaf, textLeaf, type Condition, type Leaf, type ReadStatus } from '../search/conditions.js';
 import type { FullTextSearch } from '../search/fts.js';
 import type { Sort } from '../search/sort.js';
 import { ListTotals } from '../search/totals.js';
 import type { SeriesFilterField, SeriesSortField } from './schemas.js';
 
 export type SeriesRow = Selectable<SeriesTable>;
+
+/** The columns a series view shows; lists read only these (not the raw metadata document or bookkeeping). */
+export const SERIES_VIEW_COLUMNS = [
+  'id', 'library_id', 'name', 'path', 'book_count', 'total_size', 'total_pages', 'title', 'summary', 'publisher', 'genres', 'tags', 'status',
+  'language', 'year', 'reading_direction', 'age_rating', 'created_at', 'updated_at',
+] as const satisfies ReadonlyArray<keyof SeriesRow>;
+export type SeriesViewRow = Pick<SeriesRow, (typeof SERIES_VIEW_COLUMNS)[number]>;
+const seriesViewColumns = SERIES_VIEW_COLUMNS.map((c) => `series.${c}` as const);
 
 export interface SeriesReadCounts {
   read: number;
@@ -93,9 +101,9 @@ export class SeriesRepository {
       case 'libraryId':
         return idLeaf(sql`series.library_id`, operator, value);
       case 'genre':
-        return listValuesLeaf(sql`series.id`, sql`series.genres`, { table: 'series_list_values', key: 'series_id', field: 'genres' }, operator, value);
+        return listLeaf(this.database.dialect, sql`series.genres`, operator, value);
       case 'tag':
-        return listValuesLeaf(sql`series.id`, sql`series.tags`, { table: 'series_list_values', key: 'series_id', field: 'tags' }, operator, value);
+        return listLeaf(this.database.dialect, sql`series.tags`, operator, value);
       case 'status':
         return textLeaf(sql`series.status`, operator, value);
       case 'publisher':
@@ -134,9 +142,9 @@ export class SeriesRepository {
     return { query, ranked };
   }
 
-  async list(q: SeriesListQuery): Promise<{ total: number; rows: SeriesRow[] }> {
+  async list(q: SeriesListQuery): Promise<{ total: number; rows: SeriesViewRow[] }> {
     const { query, ranked } = this.filtered(q);
-    let page = query.selectAll('series');
+    let page = query.select(seriesViewColumns);
     if (q.sort) {
       const column = this.sortColumn(q.sort.field, q.userId);
       if (q.sort.field === 'release_date' || q.sort.field === 'date_read') page = page.orderBy(nullsLast(column));
@@ -149,7 +157,7 @@ export class SeriesRepository {
       page = page.orderBy('series.sort_name').orderBy('series.id');
     }
     const [total, rows] = await Promise.all([this.totals.count(query.select((eb) => eb.fn.countAll<number>().as('n'))), page.offset(q.offset).limit(q.limit).execute()]);
-    return { total, rows: rows as SeriesRow[] };
+    return { total, rows: rows as SeriesViewRow[] };
   }
 
   get(id: string): Promise<SeriesRow | undefined> {

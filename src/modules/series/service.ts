@@ -11,7 +11,7 @@ import type { DeviceHint } from '../progress/device.js';
 import type { ProgressService } from '../progress/service.js';
 import { parseCondition } from '../search/conditions.js';
 import { parseSort, type SortDirection } from '../search/sort.js';
-import type { SeriesListQuery, SeriesRepository, SeriesRow } from './repository.js';
+import type { SeriesListQuery, SeriesRepository, SeriesRow, SeriesViewRow } from './repository.js';
 import { SERIES_FILTER_FIELDS, SERIES_SORT_FIELDS, type SeriesView } from './schemas.js';
 
 export interface SeriesDeps {
@@ -26,7 +26,7 @@ export interface SeriesDeps {
 export class SeriesService {
   constructor(private readonly deps: SeriesDeps) {}
 
-  private async views(caller: Caller, rows: SeriesRow[]): Promise<SeriesView[]> {
+  private async views(caller: Caller, rows: SeriesViewRow[]): Promise<SeriesView[]> {
     const counts = await this.deps.repo.readCounts(caller.user.id, rows.map((r) => r.id));
     return rows.map((r) => {
       const c = counts.get(r.id) ?? { read: 0, inProgress: 0 };
@@ -38,8 +38,8 @@ export class SeriesService {
         path: r.path,
         book_count: bookCount,
         books_read_count: c.read,
-        books_in_progress_count: c.inProgress,
         books_unread_count: Math.max(0, bookCount - c.read - c.inProgress),
+        books_in_progress_count: c.inProgress,
         file_size: Number(r.total_size),
         page_count: Number(r.total_pages),
         metadata: {
