@@ -1,4 +1,4 @@
-import { randomUUID } from 'node:crypto';
+import { createSecretKey, randomUUID, type KeyObject } from 'node:crypto';
 import { SignJWT, errors as joseErrors, jwtVerify } from 'jose';
 
 export interface AccessToken {
@@ -15,7 +15,7 @@ export interface VerifiedToken {
 
 /** HS256 JWTs carrying sub, role, jti, iat, exp. The role is informative: permissions are recomputed from the database. */
 export class TokenIssuer {
-  private keyBytes: Uint8Array | undefined;
+  private keyObject: KeyObject | undefined;
 
   /** The secret is read lazily: building the app (e.g. for `bindery openapi`) must not create files. */
   constructor(
@@ -23,9 +23,10 @@ export class TokenIssuer {
     private readonly expirySeconds: number,
   ) {}
 
-  private get key(): Uint8Array {
-    this.keyBytes ??= new TextEncoder().encode(this.secret());
-    return this.keyBytes;
+  // A KeyObject made once: given raw bytes, jose would import the key again on every verification.
+  private get key(): KeyObject {
+    this.keyObject ??= createSecretKey(Buffer.from(this.secret(), 'utf8'));
+    return this.keyObject;
   }
 
   async issue(userId: string, role: string): Promise<AccessToken> {
