@@ -163,7 +163,7 @@ export async function buildApp(options: BuildAppOptions): Promise<App> {
   app.addHook('onClose', async () => metrics.close());
   const maintenance = new MaintenanceService(db, derivedCacheDir(config));
 
-  const browsing = createBrowsing({ database, config });
+  const browsing = createBrowsing({ database, config, thumbnailWidth: () => settings.peek('thumbnail_width') });
   app.addHook('onClose', async () => browsing.close());
   const covers = new CoverService({ repo: new CoversRepository(db), queue: catalog.queue, bus: events, cacheDir: derivedCacheDir(config), width: () => settings.peek('thumbnail_width') });
   catalog.worker.register('generate_thumbnails', (ctx) =>
@@ -196,7 +196,7 @@ export async function buildApp(options: BuildAppOptions): Promise<App> {
     { prefix: '/api/v1' },
   );
   // OPDS feeds live at the server root, outside /api/v1, behind the same auth and rate-limit hooks.
-  await registerFeeds(app, { libraries: catalog.libraries, ...browsing }, { thumbnailWidth: config.thumbnails.width });
+  await registerFeeds(app, { libraries: catalog.libraries, ...browsing }, { thumbnailWidth: () => settings.peek('thumbnail_width') });
   // The Komga-compatible API under /{prefix}/api/v1 (and v2): off unless the admin setting enables it.
   await registerKomgaApi(app, { libraries: catalog.libraries, ...browsing, sessions: komgaSessions });
 

@@ -33,7 +33,8 @@ import { ProgressionBody, readProgression, writeProgression } from './progressio
 export interface Opds2Deps {
   catalog: FeedCatalog;
   validators: FeedValidators;
-  thumbnailWidth: number;
+  /** The thumbnail width served now (admin setting `thumbnail_width`). */
+  thumbnailWidth: () => number;
 }
 
 const tags = ['opds'];
@@ -68,7 +69,7 @@ function withItems(feed: Opds2Feed): Opds2Feed {
  */
 export function registerOpds2Routes(app: App, deps: Opds2Deps): void {
   const { catalog, validators, thumbnailWidth } = deps;
-  const pub = (b: FeedBook) => publication(b, thumbnailWidth);
+  const pub = (b: FeedBook) => publication(b, thumbnailWidth());
   const send = (req: FastifyRequest, reply: FastifyReply, doc: unknown, type = OPDS2_FEED) => sendFeed(req, reply, validators, JSON.stringify(doc), type);
   const route = (url: string, summary: string, permission: Parameters<typeof feedConfig>[0], handler: (req: FastifyRequest, reply: FastifyReply) => Promise<unknown>, schema: Record<string, unknown> = {}) =>
     app.route({ method: 'GET', url: `${PREFIX}${url}`, config: feedConfig(permission), schema: { summary, tags, response: { 200: Json, 304: z.null(), ...errors }, ...schema }, handler });
@@ -210,7 +211,7 @@ export function registerOpds2Routes(app: App, deps: Opds2Deps): void {
     '/books/:id/manifest',
     'DiViNa manifest of the page images (comics)',
     'pages-read',
-    async (req, reply) => send(req, reply, divinaManifest(await catalog.book(callerOf(req), (req.params as z.infer<typeof IdParams>).id), thumbnailWidth), DIVINA_MANIFEST),
+    async (req, reply) => send(req, reply, divinaManifest(await catalog.book(callerOf(req), (req.params as z.infer<typeof IdParams>).id), thumbnailWidth()), DIVINA_MANIFEST),
     { params: IdParams },
   );
 

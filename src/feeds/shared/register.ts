@@ -9,7 +9,7 @@ import { FeedCatalog, type FeedServices } from './feed-catalog.js';
  * the same global hooks as the API: caller resolution (Basic, Bearer, X-API-Key), rate limiting, permissions.
  * Registered in their own plugin scope so the OPDS Progression body type is parsed here only.
  */
-export async function registerFeeds(app: App, services: FeedServices, options: { thumbnailWidth: number }): Promise<void> {
+export async function registerFeeds(app: App, services: FeedServices, options: { thumbnailWidth: () => number }): Promise<void> {
   const catalog = new FeedCatalog(services);
   const validators = new FeedValidators();
   await app.register(async (feeds) => {

@@ -29,12 +29,13 @@ export interface Browsing {
 }
 
 /** Wires series, books, pages, progress, search and statistics over one database. */
-export function createBrowsing(deps: { database: Database; config: Config }): Browsing {
+export function createBrowsing(deps: { database: Database; config: Config; thumbnailWidth?: () => number }): Browsing {
   const { database, config } = deps;
+  const thumbnailWidth = deps.thumbnailWidth ?? (() => config.thumbnails.width);
   const fts = new FullTextSearch(database.dialect);
   const booksRepo = new BooksRepository(database, fts);
   const readers = new ReaderPool();
-  const pages = new PagesService({ books: booksRepo, readers, cacheDir: derivedCacheDir(config), thumbnailWidth: config.thumbnails.width });
+  const pages = new PagesService({ books: booksRepo, readers, cacheDir: derivedCacheDir(config), thumbnailWidth });
   const books = new BooksService(booksRepo, pages);
   const progress = new ProgressService(new ProgressRepository(database), booksRepo);
   const series = new SeriesService({ repo: new SeriesRepository(database, fts), books: booksRepo, booksService: books, pages, progress });

@@ -38,7 +38,8 @@ export interface PagesDeps {
   readers: ReaderPool;
   /** Folder of derived images (resized pages, thumbnails) under data_dir. */
   cacheDir: string;
-  thumbnailWidth: number;
+  /** Read per request: the admin setting `thumbnail_width` changes it at runtime. */
+  thumbnailWidth: () => number;
 }
 
 function mediaFailure(err: MediaError): AppError {
@@ -131,7 +132,8 @@ export class PagesService {
   async thumbnail(book: BookWithLibrary, accept: string | undefined): Promise<ImageLookup> {
     if (!book.hash || Number(book.page_count) === 0) throw notFound('Thumbnail', { reason: 'the book has no readable pages' });
     const imageFormat = thumbnailFormatFor(accept);
-    const etag = `"${book.hash.slice(0, 40)}-thumb-${this.deps.thumbnailWidth}-${imageFormat}"`;
+    const width = this.deps.thumbnailWidth();
+    const etag = `"${book.hash.slice(0, 40)}-thumb-${width}-${imageFormat}"`;
     return {
       etag,
       load: async () => {
@@ -142,7 +144,7 @@ export class PagesService {
             hash: book.hash!,
             path: file.absolutePath,
             format: (book.format ?? undefined) as BookFormat | undefined,
-            width: this.deps.thumbnailWidth,
+            width,
             imageFormat,
           }),
         );
