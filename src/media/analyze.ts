@@ -1,4 +1,6 @@
+import { statSync } from 'node:fs';
 import { stat } from 'node:fs/promises';
+import { isMainThread } from 'node:worker_threads';
 import { errorMessage, asMediaError, throwIfAborted } from './errors.js';
 import { hashFile, readAndHashFile } from './hash.js';
 import type { MediaLimits } from './limits.js';
@@ -40,7 +42,8 @@ export async function analyzeFile(path: string, options: AnalyzeOptions = {}): P
   throwIfAborted(signal);
   let info;
   try {
-    info = await stat(path);
+    // Blocking in a worker thread (see readAndHashFile), asynchronous on the main thread.
+    info = isMainThread ? await stat(path) : statSync(path);
   } catch (err) {
     throw asMediaError(err, 'not_found', path);
   }

@@ -1,7 +1,7 @@
 import { open as openFile } from 'node:fs/promises';
 import type { Readable } from 'node:stream';
 import { promisify } from 'node:util';
-import { constants as zlibConstants, inflateRaw } from 'node:zlib';
+import { constants as zlibConstants, inflateRaw, inflateRawSync } from 'node:zlib';
 import yauzl from 'yauzl';
 import type { Entry, ZipFile } from 'yauzl';
 import { MediaError, asMediaError, errorMessage, throwIfAborted } from './errors.js';
@@ -10,6 +10,23 @@ import { BlockCachedReader, MemoryReader } from './zip-file-reader.js';
 import type { ZipByteSource } from './zip-file-reader.js';
 
 const inflateRawAsync = promisify(inflateRaw);
+/**
+ * Small inflates (ComicInfo.xml, OPF, container.xml, the first KiB of a page for its header) run synchronously:
+ * for a few KiB, a thread-pool round trip and a zlib stream object cost far more than the inflating itself.
+ */
+const SYNC_INFLATE_BYTES = 64 * 1024;
+
+function inflate(data: Buffer, options: { finishFlush?: number; maxOutputLength: number }): Promise<Buffer> {
+  const headerProbe = options.finishFlush !== undefined; // a prefix: the output is a few times the input at most in practice
+  if (data.length <= SYNC_INFLATE_BYTES && (headerProbe || options.maxOutputLength <= 4 * SYNC_INFLATE_BYTES)) {
+    try {
+      return Promise.resolve(inflateRawSync(data, options));
+    } catch (err) {
+      return Promise.reject(err);
+    }
+  }
+  return inflateRawAsync(data, options);
+}
 const STORED = 0;
 const DEFLATED = 8;
 
@@ -179,14 +196,14 @@ export class ZipArchive {
       if (method === DEFLATED && headBytes !== undefined) {
         // Header probing: inflate a prefix of the compressed bytes; a sync flush returns what they hold.
         const prefix = await this.readRaw(await this.dataStart(member), Math.min(member.compressedSize, headBytes + 4096));
-        const data = await inflateRawAsync(prefix, { finishFlush: zlibConstants.Z_SYNC_FLUSH, maxOutputLength: Math.max(1, member.size) });
+        const data = await inflate(prefix, { finishFlush: zlibConstants.Z_SYNC_FLUSH, maxOutputLength: Math.max(1, member.size) });
         return data.subarray(0, headBytes);
       }
       if (method === DEFLATED) {
         if (member.compressedSize > this.limits.maxEntryBytes) throw new MediaError('too_large', `${where} is larger than ${this.limits.maxEntryBytes} bytes`);
         const compressed = await this.readRaw(await this.dataStart(member), member.compressedSize);
         throwIfAborted(signal);
-        const data = await inflateRawAsync(compressed, { maxOutputLength: Math.max(1, member.size) });
+        const data = await inflate(compressed, { maxOutputLength: Math.max(1, member.size) });
         if (data.length !== member.size) throw new MediaError('corrupt', `${where} inflates to ${data.length} bytes, not the ${member.size} it declares`);
         return data;
       }
