@@ -10,9 +10,9 @@ import type { DeviceHint } from '../../modules/progress/device.js';
 import type { ProgressService } from '../../modules/progress/service.js';
 import type { SeriesView } from '../../modules/series/schemas.js';
 import type { SeriesService } from '../../modules/series/service.js';
-import { allOf, type Node } from './conditions.js';
+import { conditionMentions, needsAgeRatings, seriesBodyCondition, seriesQueryCondition, type KomgaFilterContext, type Node } from './conditions.js';
 import { bookDto, seriesDto, type AuthorDto, type BookDto, type BookPlace, type SeriesBooksAggregate, type SeriesDto, type TachiyomiReadProgressV2Dto } from './dto.js';
-import { UNPAGED_LIMIT } from './paging.js';
+import { UNPAGED_LIMIT, type KomgaListQuery } from './paging.js';
 
 export interface KomgaServices {
   series: SeriesService;
@@ -120,13 +120,19 @@ export class KomgaPresenter {
     return this.bookDto(caller, target);
   }
 
-  /** Every series matching a condition (facet lists: genres, tags, publishers...). */
-  async allSeries(caller: Caller, condition: Node | null): Promise<SeriesView[]> {
-    return (await this.services.series.filter(caller, { condition: allOf(condition) }, undefined, EVERYTHING)).data;
+  /** What translating Komga's filters needs from the catalog; the age ratings only when a filter uses them. */
+  private async filterContext(caller: Caller, ageRatings: boolean): Promise<KomgaFilterContext> {
+    return { ageRatings: ageRatings ? await this.services.series.facet(caller, 'ageRating') : [] };
   }
 
-  async allBooks(caller: Caller, condition: Node | null): Promise<BookView[]> {
-    return (await this.services.books.filter(caller, { condition: allOf(condition) }, {}, EVERYTHING)).data;
+  /** `GET series` query filters as our condition. */
+  async seriesQueryFilter(caller: Caller, query: Partial<KomgaListQuery>): Promise<Node | null> {
+    return seriesQueryCondition(query, await this.filterContext(caller, needsAgeRatings(query)));
+  }
+
+  /** `POST series/list` condition body as ours. */
+  async seriesBodyFilter(caller: Caller, raw: unknown): Promise<Node | null> {
+    return seriesBodyCondition(raw, await this.filterContext(caller, conditionMentions(raw, 'ageRating')));
   }
 
   /** Mihon's tracker view of a series: counts, and how far the caller has read without a gap (by numberSort). */

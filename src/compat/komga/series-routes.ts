@@ -3,8 +3,9 @@ import type { App } from '../../http/types.js';
 import { callerOf } from '../../modules/auth/hooks.js';
 import { sendImage } from '../../modules/pages/send-image.js';
 import { deviceHint } from '../../modules/progress/routes.js';
+import type { SeriesFacetField } from '../../modules/series/repository.js';
 import { ageOf } from './dto.js';
-import { allOf, bookQueryCondition, seriesBodyCondition, seriesQueryCondition, type Node } from './conditions.js';
+import { allOf, bookQueryCondition, seriesQueryCondition, type Node } from './conditions.js';
 import { BOOK_SORTS, KomgaListQuery, KomgaMulti, KomgaPaging, komgaPage, komgaPageRequest, listParam, mapSort, SERIES_SORTS } from './paging.js';
 import type { KomgaPresenter } from './presenter.js';
 import { hidden, komgaRoute, SeriesParams } from './route-config.js';
@@ -29,7 +30,10 @@ export function registerKomgaSeriesRoutes(app: App, komga: KomgaPresenter): void
     url: '/api/v1/series',
     config: komgaRoute('series-read'),
     schema: { ...hidden, summary: 'Series (Komga): search, filters, sort, 0-based pages', querystring: KomgaListQuery },
-    handler: (req) => listSeries(req, callerOf(req), seriesQueryCondition(req.query), req.query.search?.trim() || null, mapSort(req.query.sort, SERIES_SORTS)),
+    handler: async (req) => {
+      const caller = callerOf(req);
+      return listSeries(req, caller, await komga.seriesQueryFilter(caller, req.query), req.query.search?.trim() || null, mapSort(req.query.sort, SERIES_SORTS));
+    },
   });
 
   app.route({
@@ -37,7 +41,10 @@ export function registerKomgaSeriesRoutes(app: App, komga: KomgaPresenter): void
     url: '/api/v1/series/list',
     config: komgaRoute('series-read'),
     schema: { ...hidden, summary: 'Series by a Komga condition body', querystring: KomgaPaging, body: SeriesSearchBody },
-    handler: (req) => listSeries(req, callerOf(req), seriesBodyCondition(req.body?.condition), req.body?.fullTextSearch?.trim() || null, mapSort(req.query.sort, SERIES_SORTS)),
+    handler: async (req) => {
+      const caller = callerOf(req);
+      return listSeries(req, caller, await komga.seriesBodyFilter(caller, req.body?.condition), req.body?.fullTextSearch?.trim() || null, mapSort(req.query.sort, SERIES_SORTS));
+    },
   });
 
   const recent = (url: string, summary: string, sort: string) =>
@@ -58,8 +65,9 @@ export function registerKomgaSeriesRoutes(app: App, komga: KomgaPresenter): void
     config: komgaRoute('series-read'),
     schema: { ...hidden, summary: 'Release years of series (Komga)', querystring: z.object({ library_id: KomgaMulti, collection_id: z.string().optional() }) },
     handler: async (req) => {
-      const all = await komga.allSeries(callerOf(req), seriesQueryCondition({ library_id: req.query.library_id, collection_id: req.query.collection_id }));
-      return [...new Set(all.map((s) => s.metadata.year).filter((y): y is number => y !== null))].sort((a, b) => b - a).map(String);
+      // Collections do not exist here: a collection's facets are empty.
+      if (req.query.collection_id) return [];
+      return (await series.releaseYears(callerOf(req), { library_ids: listParam(req.query.library_id) })).map(String);
     },
   });
 
@@ -162,28 +170,29 @@ export function registerKomgaSeriesRoutes(app: App, komga: KomgaPresenter): void
     },
   });
 
-  // Facets of the series the caller can see (Komga's filter option lists).
-  const facet = (url: string, summary: string, values: (s: Awaited<ReturnType<typeof komga.allSeries>>[number]) => (string | null | undefined)[]) =>
+  // Facets of the series the caller can see (Komga's filter option lists), by the series service's facet queries.
+  const FacetQuery = z.object({ library_id: KomgaMulti, collection_id: z.string().optional() });
+  const facet = (url: string, summary: string, field: SeriesFacetField, present: (values: (string | null)[]) => string[] = (values) => values.filter((v): v is string => v !== null)) =>
     app.route({
       method: 'GET',
       url,
       config: komgaRoute('series-read'),
-      schema: { ...hidden, summary, querystring: z.object({ library_id: KomgaMulti, collection_id: z.string().optional() }) },
+      schema: { ...hidden, summary, querystring: FacetQuery },
       handler: async (req) => {
-        const condition = seriesQueryCondition({ library_id: req.query.library_id, collection_id: req.query.collection_id });
-        const all = await komga.allSeries(callerOf(req), condition);
-        const set = new Set<string>();
-        for (const s of all) for (const v of values(s)) if (v) set.add(v);
-        return [...set].sort((a, b) => a.localeCompare(b));
+        if (req.query.collection_id) return [];
+        return present(await series.facet(callerOf(req), field, { library_ids: listParam(req.query.library_id) }));
       },
     });
-  facet('/api/v1/genres', 'Genres (Komga)', (s) => s.metadata.genres);
-  facet('/api/v1/tags', 'Tags (Komga)', (s) => s.metadata.tags);
-  facet('/api/v1/tags/series', 'Series tags (Komga)', (s) => s.metadata.tags);
-  facet('/api/v1/publishers', 'Publishers (Komga)', (s) => [s.metadata.publisher]);
-  facet('/api/v1/languages', 'Languages (Komga)', (s) => [s.metadata.language]);
-  // Komga lists ages (ComicInfo ratings become ages), and "None" for series without one.
-  facet('/api/v1/age-ratings', 'Age ratings (Komga)', (s) => [ageOf(s.metadata.age_rating)?.toString() ?? 'None']);
+  facet('/api/v1/genres', 'Genres (Komga)', 'genre');
+  facet('/api/v1/tags', 'Tags (Komga)', 'tag');
+  facet('/api/v1/tags/series', 'Series tags (Komga)', 'tag');
+  facet('/api/v1/publishers', 'Publishers (Komga)', 'publisher');
+  facet('/api/v1/languages', 'Languages (Komga)', 'language');
+  // Komga lists ages (ComicInfo ratings become ages), and "None" for series without one (or with a rating that has no age).
+  facet('/api/v1/age-ratings', 'Age ratings (Komga)', 'ageRating', (values) => {
+    const ages = [...new Set(values.map((v) => (v === null ? undefined : ageOf(v))))];
+    return [...ages.filter((a): a is number => a !== undefined).sort((a, b) => a - b).map(String), ...(ages.includes(undefined) ? ['None'] : [])];
+  });
 
   app.route({
     method: 'GET',
@@ -195,13 +204,8 @@ export function registerKomgaSeriesRoutes(app: App, komga: KomgaPresenter): void
       querystring: z.object({ search: z.string().optional(), library_id: KomgaMulti, series_id: KomgaMulti, collection_id: z.string().optional() }),
     },
     handler: async (req) => {
-      const ids = (field: string, values: string[]): Node | null => (values.length ? { anyOf: values.map((v) => ({ [field]: { operator: 'is', value: v } })) } : null);
-      const condition = req.query.collection_id ? { anyOf: [] } : allOf(ids('libraryId', listParam(req.query.library_id)), ids('seriesId', listParam(req.query.series_id)));
-      const all = await komga.allBooks(callerOf(req), condition as Node | null);
-      const search = req.query.search?.trim().toLowerCase() ?? '';
-      const authors = new Map<string, { name: string; role: string }>();
-      for (const b of all) for (const a of b.metadata.authors) if (!search || a.name.toLowerCase().includes(search)) authors.set(`${a.name}\u0000${a.role}`, a);
-      return [...authors.values()].sort((a, b) => a.name.localeCompare(b.name) || a.role.localeCompare(b.role));
+      if (req.query.collection_id) return [];
+      return books.authors(callerOf(req), { library_ids: listParam(req.query.library_id), series_ids: listParam(req.query.series_id), search: req.query.search });
     },
   });
 }

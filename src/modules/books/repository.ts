@@ -3,7 +3,7 @@ import type { Database } from '../../db/connection.js';
 import type { DB } from '../../db/schema.js';
 import type { BooksTable } from '../../db/tables/catalog.js';
 import type { ReadProgressTable } from '../../db/tables/reading.js';
-import { compileCondition, idLeaf, listLeaf, textLeaf, type Condition, type Leaf, type ReadStatus } from '../search/conditions.js';
+import { authorLeaf, compileCondition, escapeLike, idLeaf, jsonMember, jsonObjectElements, listLeaf, textLeaf, yearLeaf, type Condition, type Leaf, type ReadStatus } from '../search/conditions.js';
 import type { FullTextSearch } from '../search/fts.js';
 import type { Sort } from '../search/sort.js';
 import { ListTotals, UnchangedDatabaseCache } from '../search/totals.js';
@@ -29,6 +29,15 @@ export type BookWithLibrary = BookRow & { library_path: string; series_name: str
 
 /** Lists with a fixed meaning: in progress (latest first), recently read (finished, latest first), recently added. */
 export type BookListMode = 'in_progress' | 'recently_read' | 'recently_added';
+
+/** Which books an author list covers: the caller's libraries, optionally some libraries or series, a name part. */
+export interface AuthorFacetQuery {
+  scope: LibraryScope;
+  libraryIds?: readonly string[];
+  seriesIds?: readonly string[];
+  /** Case-insensitive part of the name. */
+  search?: string | null;
+}
 
 export interface BookListQuery {
   userId: string;
@@ -93,6 +102,10 @@ export class BooksRepository {
         const wantsError = (value === true) === (operator === 'is');
         return wantsError ? sql<SqlBool>`books.analysis_error is not null` : sql<SqlBool>`books.analysis_error is null`;
       }
+      case 'releaseYear':
+        return yearLeaf(sql`books.year`, operator, value);
+      case 'author':
+        return authorLeaf(this.database.dialect, sql`books.authors`, leaf);
     }
   }
 
@@ -163,6 +176,22 @@ export class BooksRepository {
     }
     const [total, rows] = await Promise.all([this.totals.count(query.select((eb) => eb.fn.countAll<number>().as('n'))), page.offset(q.offset).limit(q.limit).execute()]);
     return { total, rows: rows as BookViewRow[] };
+  }
+
+  /** Distinct (name, role) pairs of the authors of present books. */
+  async authors(q: AuthorFacetQuery): Promise<{ name: string; role: string }[]> {
+    const dialect = this.database.dialect;
+    const name = jsonMember(dialect, 'a', 'name');
+    const role = jsonMember(dialect, 'a', 'role');
+    const parts: RawBuilder<unknown>[] = [sql`b.deleted_at is null and ${name} is not null and ${name} <> ''`];
+    if (!q.scope.all) parts.push(q.scope.libraryIds.length ? sql`b.library_id in (${sql.join([...q.scope.libraryIds])})` : sql`1 = 0`);
+    if (q.libraryIds?.length) parts.push(sql`b.library_id in (${sql.join([...q.libraryIds])})`);
+    if (q.seriesIds?.length) parts.push(sql`b.series_id in (${sql.join([...q.seriesIds])})`);
+    if (q.search) parts.push(sql`lower(${name}) like lower(${`%${escapeLike(q.search)}%`}) escape '\\'`);
+    const rows = await sql<{ name: string; role: string | null }>`
+      select distinct ${name} as name, ${role} as role from books b, ${jsonObjectElements(dialect, sql`b.authors`, 'a')}
+      where ${sql.join(parts, sql` and `)}`.execute(this.db);
+    return rows.rows.map((r) => ({ name: r.name, role: r.role ?? '' }));
   }
 
   /** A present book with its library root and series name. */

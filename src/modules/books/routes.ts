@@ -37,7 +37,9 @@ export function registerBookRoutes(app: App, books: BooksService): void {
     config: { permission: 'books-read' },
     schema: {
       summary: 'Filtered list of books',
-      description: 'Pagination and sort in the query string; the body holds the condition tree and an optional full-text query.',
+      description:
+        'Pagination and sort in the query string; the body holds the condition tree and an optional full-text query. ' +
+        "`releaseYear` and `author` are extensions beyond the spec's list of book fields.",
       tags,
       querystring: BookFilterQuery,
       body: BookFilterBody,

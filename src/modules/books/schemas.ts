@@ -14,6 +14,8 @@ export const BOOK_FILTER_FIELDS = {
   title: 'text',
   readStatus: 'readStatus',
   hasError: 'boolean',
+  releaseYear: 'year',
+  author: 'author',
 } as const satisfies Record<string, FieldKind>;
 export type BookFilterField = keyof typeof BOOK_FILTER_FIELDS;
 

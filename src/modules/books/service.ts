@@ -54,6 +54,15 @@ export class BooksService {
     return this.run(caller, { mode, sort: null }, page);
   }
 
+  /**
+   * Distinct authors (name and role) of the present books the caller can see, optionally of some libraries or
+   * series, with a case-insensitive name part; sorted by name, then role.
+   */
+  async authors(caller: Caller, input: { library_ids?: readonly string[]; series_ids?: readonly string[]; search?: string | null } = {}): Promise<{ name: string; role: string }[]> {
+    const rows = await this.repo.authors({ scope: libraryScopeFor(caller), libraryIds: input.library_ids, seriesIds: input.series_ids, search: input.search?.trim() || null });
+    return rows.sort((a, b) => a.name.localeCompare(b.name) || a.role.localeCompare(b.role));
+  }
+
   async onDeck(caller: Caller, page: PageRequest): Promise<{ total: number; data: BookView[] }> {
     const { total, rows } = await this.repo.onDeck(caller.user.id, libraryScopeFor(caller), page.offset, page.pageSize);
     return { total, data: await this.views(caller, rows) };

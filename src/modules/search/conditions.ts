@@ -21,7 +21,7 @@ export const MAX_CONDITION_DEPTH = 8;
 export const MAX_CONDITION_LEAVES = 100;
 
 /** What a field holds decides its operators and value type. */
-export type FieldKind = 'id' | 'text' | 'list' | 'readStatus' | 'boolean';
+export type FieldKind = 'id' | 'text' | 'list' | 'readStatus' | 'boolean' | 'year' | 'author';
 
 const OPERATORS_BY_KIND: Record<FieldKind, readonly Operator[]> = {
   id: ['is', 'isNot'],
@@ -29,7 +29,12 @@ const OPERATORS_BY_KIND: Record<FieldKind, readonly Operator[]> = {
   list: OPERATORS,
   readStatus: ['is', 'isNot'],
   boolean: ['is', 'isNot'],
+  year: ['is', 'isNot', 'isNull', 'isNotNull'],
+  author: ['is', 'isNot', 'contains', 'beginsWith'],
 };
+
+/** Largest year a `year` leaf accepts (and the smallest is 0). */
+const MAX_YEAR = 9999;
 
 export function operatorsFor(kind: FieldKind): readonly Operator[] {
   return OPERATORS_BY_KIND[kind];
@@ -39,8 +44,13 @@ export interface Leaf<F extends string = string> {
   field: F;
   kind: FieldKind;
   operator: Operator;
-  /** string for id/text/list/readStatus; boolean for boolean fields; null for isNull/isNotNull. */
+  /**
+   * string for id/text/list/readStatus and for the author's name (empty: any name); the year as a decimal
+   * string for year fields; boolean for boolean fields; null for isNull/isNotNull.
+   */
   value: string | boolean | null;
+  /** Author leaves only: the role the author must have (case-insensitive), or null for any role. */
+  role?: string | null;
 }
 
 export type Condition<F extends string = string> = { allOf: Condition<F>[] } | { anyOf: Condition<F>[] } | { leaf: Leaf<F> };
@@ -59,7 +69,16 @@ export function filterBodySchema(resource: string, fields: Record<string, FieldK
           `A tree: \`{"allOf": [...]}\` (AND) or \`{"anyOf": [...]}\` (OR) of conditions, nested up to ${MAX_CONDITION_DEPTH} levels, ` +
             `or a leaf \`{"<field>": {"operator": "...", "value": ...}}\`. ${resource} fields and their operators: ${fieldList}. ` +
             'Text comparisons are case-insensitive; genre/tag operators test each element of the list (isNull: the list is empty). ' +
-            '`readStatus` values: `unread`, `in_progress`, `read` (for the caller). Unknown fields or operators are a 400 naming them.',
+            '`readStatus` values: `unread`, `in_progress`, `read` (for the caller). ' +
+            (Object.values(fields).includes('year') ? 'Year fields take an integer year (`releaseYear`: the release year). ' : '') +
+            (Object.values(fields).includes('author')
+              ? '`author` (an extension beyond the spec\'s list of fields) takes `{"name": "...", "role": "..."}` or just the name as a string; ' +
+                'the operator applies to the name (is, isNot, contains, beginsWith; case-insensitive), `role` (optional: writer, penciller, inker, ' +
+                'colorist, letterer, cover, editor, translator...) must then be the role of that same author; `{"role": "writer"}` alone with `is` ' +
+                'matches any name. ' +
+                (resource === 'Series' ? 'A series matches when one of its present books does; `isNot`: when none does. ' : 'isNot: no author of the book matches. ')
+              : '') +
+            'Unknown fields or operators are a 400 naming them.',
         ),
       fullTextSearch: z.string().max(500).nullish().describe('Full-text query combined with the condition (AND); results are ranked when no sort is given.'),
     })
@@ -104,6 +123,12 @@ function parseLeaf<F extends string>(field: F, kind: FieldKind, raw: unknown, at
   }
   const op = operator as Operator;
   if (op === 'isNull' || op === 'isNotNull') return { field, kind, operator: op, value: null };
+  if (kind === 'author') return parseAuthorLeaf(field, op, value, at);
+  if (kind === 'year') {
+    const year = typeof value === 'number' ? value : typeof value === 'string' && /^\s*\d{1,4}\s*$/.test(value) ? Number(value) : NaN;
+    if (!Number.isInteger(year) || year < 0 || year > MAX_YEAR) throw badRequest(`${at}.value must be a year (an integer from 0 to ${MAX_YEAR})`, { path: `${at}.value`, field });
+    return { field, kind, operator: op, value: String(year) };
+  }
   if (kind === 'boolean') {
     const b = value === true || value === 'true' ? true : value === false || value === 'false' ? false : null;
     if (b === null) throw badRequest(`${at}.value must be true or false`, { path: `${at}.value`, field });
@@ -118,6 +143,30 @@ function parseLeaf<F extends string>(field: F, kind: FieldKind, raw: unknown, at
   return { field, kind, operator: op, value: text };
 }
 
+/** An author leaf's value: the name as a string, or `{name?, role?}` (at least one; a name for contains/beginsWith). */
+function parseAuthorLeaf<F extends string>(field: F, op: Operator, value: unknown, at: string): Leaf<F> {
+  const text = (v: unknown, where: string): string | null => {
+    if (v === undefined || v === null) return null;
+    if (typeof v !== 'string') throw badRequest(`${where} must be a string`, { path: where, field });
+    if (v.length > 500) throw badRequest(`${where} is too long`, { path: where, field });
+    return v.trim() === '' ? null : v.trim();
+  };
+  let name: string | null;
+  let role: string | null = null;
+  if (value && typeof value === 'object' && !Array.isArray(value)) {
+    const extra = Object.keys(value).filter((k) => k !== 'name' && k !== 'role');
+    if (extra.length) throw badRequest(`${at}.value has unknown keys ${extra.join(', ')}; an author is {name, role}`, { path: `${at}.value`, field, keys: extra });
+    name = text((value as { name?: unknown }).name, `${at}.value.name`);
+    role = text((value as { role?: unknown }).role, `${at}.value.role`);
+  } else {
+    name = text(value, `${at}.value`);
+  }
+  if (name === null && (role === null || op === 'contains' || op === 'beginsWith')) {
+    throw badRequest(`${at}.value needs an author name${op === 'is' || op === 'isNot' ? ' or a role' : ''}`, { path: `${at}.value`, field });
+  }
+  return { field, kind: 'author', operator: op, value: name ?? '', role };
+}
+
 /** Folds the tree into one SQL condition; `leaf` compiles each leaf (the repository's column map). */
 export function compileCondition<F extends string>(condition: Condition<F>, leaf: (l: Leaf<F>) => Expression<SqlBool>): Expression<SqlBool> {
   if ('leaf' in condition) return leaf(condition.leaf);
@@ -129,7 +178,8 @@ export function compileCondition<F extends string>(condition: Condition<F>, leaf
   return sql<SqlBool>`(${sql.join(condition.anyOf.map((c) => compileCondition(c, leaf)), sql` or `)})`;
 }
 
-const escapeLike = (text: string) => text.replace(/[\\%_]/g, (c) => `\\${c}`);
+/** Escapes LIKE wildcards (pair with `escape '\\'`). */
+export const escapeLike = (text: string) => text.replace(/[\\%_]/g, (c) => `\\${c}`);
 
 /** Text column leaf: case-insensitive comparisons; isNull also matches the empty string. */
 export function textLeaf(column: RawBuilder<unknown>, operator: Operator, value: string | boolean | null): Expression<SqlBool> {
@@ -153,6 +203,56 @@ export function textLeaf(column: RawBuilder<unknown>, operator: Operator, value:
 /** Exact-id leaf. */
 export function idLeaf(column: RawBuilder<unknown>, operator: Operator, value: string | boolean | null): Expression<SqlBool> {
   return operator === 'isNot' ? sql<SqlBool>`${column} <> ${String(value)}` : sql<SqlBool>`${column} = ${String(value)}`;
+}
+
+/** Year leaf over an integer column (the value was checked to be an integer). */
+export function yearLeaf(column: RawBuilder<unknown>, operator: Operator, value: string | boolean | null): Expression<SqlBool> {
+  const year = Number(value);
+  switch (operator) {
+    case 'isNull':
+      return sql<SqlBool>`${column} is null`;
+    case 'isNotNull':
+      return sql<SqlBool>`${column} is not null`;
+    case 'isNot':
+      return sql<SqlBool>`(${column} is null or ${column} <> ${year})`;
+    default:
+      return sql<SqlBool>`${column} = ${year}`;
+  }
+}
+
+/**
+ * The elements of a JSON array of objects as rows of `alias.value` (from-clause item: `from books, <this>`),
+ * and a text member of such an element. Engine-specific like listLeaf's element function.
+ */
+export function jsonObjectElements(dialect: Dialect, column: RawBuilder<unknown>, alias: string): RawBuilder<unknown> {
+  return dialect === 'sqlite' ? sql`json_each(${column}) as ${sql.raw(alias)}` : sql`jsonb_array_elements(${column}::jsonb) as ${sql.raw(alias)}(value)`;
+}
+
+export function jsonMember(dialect: Dialect, alias: string, member: 'name' | 'role'): RawBuilder<string> {
+  return dialect === 'sqlite' ? sql<string>`json_extract(${sql.raw(alias)}.value, ${`$.${member}`})` : sql<string>`(${sql.raw(alias)}.value->>${member})`;
+}
+
+/**
+ * "Some author of the book matches": over a JSON array of `{name, role}` (books.authors). The operator applies
+ * to the name (is/isNot compare equal, contains/beginsWith as text; case-insensitive); a role narrows the match to
+ * that same author. isNot is true when no author matches `is`. `column` is the books row's authors column.
+ */
+export function authorLeaf(dialect: Dialect, column: RawBuilder<unknown>, leaf: Pick<Leaf, 'operator' | 'value' | 'role'>): Expression<SqlBool> {
+  return leaf.operator === 'isNot' ? sql<SqlBool>`not ${authorMatch(dialect, column, { ...leaf, operator: 'is' })}` : authorMatch(dialect, column, leaf);
+}
+
+function authorMatch(dialect: Dialect, column: RawBuilder<unknown>, leaf: Pick<Leaf, 'operator' | 'value' | 'role'>): Expression<SqlBool> {
+  const name = jsonMember(dialect, 'a', 'name');
+  const v = String(leaf.value ?? '');
+  const tests: RawBuilder<SqlBool>[] = [];
+  if (v !== '') {
+    if (leaf.operator === 'contains') tests.push(sql<SqlBool>`lower(${name}) like lower(${`%${escapeLike(v)}%`}) escape '\\'`);
+    else if (leaf.operator === 'beginsWith') tests.push(sql<SqlBool>`lower(${name}) like lower(${`${escapeLike(v)}%`}) escape '\\'`);
+    else tests.push(sql<SqlBool>`lower(${name}) = lower(${v})`);
+  }
+  if (leaf.role) tests.push(sql<SqlBool>`lower(${jsonMember(dialect, 'a', 'role')}) = lower(${leaf.role})`);
+  if (tests.length === 0) tests.push(sql<SqlBool>`1 = 1`);
+  return sql<SqlBool>`exists (select 1 from ${jsonObjectElements(dialect, column, 'a')} where ${sql.join(tests, sql` and `)})`;
 }
 
 /**

@@ -3,7 +3,7 @@ import type { Database } from '../../db/connection.js';
 import type { DB } from '../../db/schema.js';
 import type { SeriesTable } from '../../db/tables/catalog.js';
 import type { LibraryScope } from '../books/access.js';
-import { compileCondition, idLeaf, listLeaf, textLeaf, type Condition, type Leaf, type ReadStatus } from '../search/conditions.js';
+import { authorLeaf, compileCondition, idLeaf, listLeaf, textLeaf, yearLeaf, type Condition, type Leaf, type ReadStatus } from '../search/conditions.js';
 import type { FullTextSearch } from '../search/fts.js';
 import type { Sort } from '../search/sort.js';
 import { ListTotals } from '../search/totals.js';
@@ -18,6 +18,15 @@ export const SERIES_VIEW_COLUMNS = [
 ] as const satisfies ReadonlyArray<keyof SeriesRow>;
 export type SeriesViewRow = Pick<SeriesRow, (typeof SERIES_VIEW_COLUMNS)[number]>;
 const seriesViewColumns = SERIES_VIEW_COLUMNS.map((c) => `series.${c}` as const);
+
+/** Fields whose distinct values the facet lists show. */
+export type SeriesFacetField = 'genre' | 'tag' | 'publisher' | 'language' | 'ageRating';
+
+/** What a facet list covers: the caller's libraries, optionally narrowed to some of them. */
+export interface FacetScope {
+  scope: LibraryScope;
+  libraryIds?: readonly string[];
+}
 
 export interface SeriesReadCounts {
   read: number;
@@ -116,6 +125,16 @@ export class SeriesRepository {
         const match = this.readStatus(userId, value as ReadStatus);
         return operator === 'isNot' ? sql<SqlBool>`not ${match}` : match;
       }
+      case 'ageRating':
+        return textLeaf(sql`series.age_rating`, operator, value);
+      case 'releaseYear':
+        return yearLeaf(sql`series.year`, operator, value);
+      case 'author': {
+        // A series matches when one of its present books does; isNot when none does.
+        const some = (test: Expression<SqlBool>) => sql<SqlBool>`exists (select 1 from books fb where fb.series_id = series.id and fb.deleted_at is null and ${test})`;
+        const match = some(authorLeaf(this.database.dialect, sql`fb.authors`, { ...leaf, operator: operator === 'isNot' ? 'is' : operator }));
+        return operator === 'isNot' ? sql<SqlBool>`not ${match}` : match;
+      }
     }
   }
 
@@ -158,6 +177,38 @@ export class SeriesRepository {
     }
     const [total, rows] = await Promise.all([this.totals.count(query.select((eb) => eb.fn.countAll<number>().as('n'))), page.offset(q.offset).limit(q.limit).execute()]);
     return { total, rows: rows as SeriesViewRow[] };
+  }
+
+  /** `and ...` restricting series rows (alias `s`) to the scope and the asked libraries. */
+  private facetScope(f: FacetScope): RawBuilder<unknown> {
+    const parts: RawBuilder<unknown>[] = [];
+    if (!f.scope.all) parts.push(f.scope.libraryIds.length ? sql` and s.library_id in (${sql.join([...f.scope.libraryIds])})` : sql` and 1 = 0`);
+    if (f.libraryIds?.length) parts.push(sql` and s.library_id in (${sql.join([...f.libraryIds])})`);
+    return sql.join(parts, sql``);
+  }
+
+  /**
+   * Distinct values of a field over present series (genres and tags: their elements). Scalar fields include
+   * null when some series has no value (or an empty one); list fields never do.
+   */
+  async facet(field: SeriesFacetField, f: FacetScope): Promise<(string | null)[]> {
+    const where = sql`s.deleted_at is null${this.facetScope(f)}`;
+    let query: RawBuilder<{ value: string | null }>;
+    if (field === 'genre' || field === 'tag') {
+      const column = field === 'genre' ? sql`s.genres` : sql`s.tags`;
+      const elements = this.database.dialect === 'sqlite' ? sql`json_each(${column}) as j` : sql`jsonb_array_elements_text(${column}::jsonb) as j(value)`;
+      query = sql<{ value: string | null }>`select distinct j.value as value from series s, ${elements} where ${where} and j.value <> ''`;
+    } else {
+      const column = field === 'publisher' ? sql`s.publisher` : field === 'language' ? sql`s.language` : sql`s.age_rating`;
+      query = sql<{ value: string | null }>`select distinct case when ${column} = '' then null else ${column} end as value from series s where ${where}`;
+    }
+    return (await query.execute(this.db)).rows.map((r) => r.value);
+  }
+
+  /** Distinct release years of present series. */
+  async releaseYears(f: FacetScope): Promise<number[]> {
+    const rows = await sql<{ year: number }>`select distinct s.year as year from series s where s.deleted_at is null and s.year is not null${this.facetScope(f)}`.execute(this.db);
+    return rows.rows.map((r) => Number(r.year));
   }
 
   get(id: string): Promise<SeriesRow | undefined> {

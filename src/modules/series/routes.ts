@@ -38,7 +38,9 @@ export function registerSeriesRoutes(app: App, series: SeriesService): void {
     config: { permission: 'series-read' },
     schema: {
       summary: 'Filtered list of series',
-      description: 'Pagination and sort in the query string; the body holds the condition tree and an optional full-text query.',
+      description:
+        'Pagination and sort in the query string; the body holds the condition tree and an optional full-text query. ' +
+        "`ageRating`, `releaseYear` and `author` (a series matches when one of its present books has the author) are extensions beyond the spec's list of series fields.",
       tags,
       querystring: SeriesFilterQuery,
       body: SeriesFilterBody,

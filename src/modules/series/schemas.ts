@@ -15,6 +15,9 @@ export const SERIES_FILTER_FIELDS = {
   language: 'text',
   name: 'text',
   readStatus: 'readStatus',
+  ageRating: 'text',
+  releaseYear: 'year',
+  author: 'author',
 } as const satisfies Record<string, FieldKind>;
 export type SeriesFilterField = keyof typeof SERIES_FILTER_FIELDS;
 

@@ -11,7 +11,7 @@ import type { DeviceHint } from '../progress/device.js';
 import type { ProgressService } from '../progress/service.js';
 import { parseCondition } from '../search/conditions.js';
 import { parseSort, type SortDirection } from '../search/sort.js';
-import type { SeriesListQuery, SeriesRepository, SeriesRow, SeriesViewRow } from './repository.js';
+import type { SeriesFacetField, SeriesListQuery, SeriesRepository, SeriesRow, SeriesViewRow } from './repository.js';
 import { SERIES_FILTER_FIELDS, SERIES_SORT_FIELDS, type SeriesView } from './schemas.js';
 
 export interface SeriesDeps {
@@ -91,6 +91,21 @@ export class SeriesService {
 
   recentlyUpdated(caller: Caller, page: PageRequest) {
     return this.run(caller, { sort: { field: 'date_updated', direction: 'desc' } }, page);
+  }
+
+  /**
+   * The distinct values of a field over the present series the caller can see (optionally of some libraries):
+   * genres and tags by element; publisher, language and age rating as stored, with null (last) when some
+   * series has none. Sorted by text.
+   */
+  async facet(caller: Caller, field: SeriesFacetField, input: { library_ids?: readonly string[] } = {}): Promise<(string | null)[]> {
+    const values = await this.deps.repo.facet(field, { scope: libraryScopeFor(caller), libraryIds: input.library_ids });
+    return values.sort((a, b) => (a === null ? 1 : b === null ? -1 : a.localeCompare(b)));
+  }
+
+  /** The distinct release years of the present series the caller can see, newest first. */
+  async releaseYears(caller: Caller, input: { library_ids?: readonly string[] } = {}): Promise<number[]> {
+    return (await this.deps.repo.releaseYears({ scope: libraryScopeFor(caller), libraryIds: input.library_ids })).sort((a, b) => b - a);
   }
 
   private async require(caller: Caller, id: string): Promise<SeriesRow> {
