@@ -45,6 +45,18 @@ export async function writeAtomically(path: string, data: Buffer): Promise<void>
 
 const inFlight = new Map<string, Promise<void>>();
 
+/** Lookups of derived images in this process (for the metrics' hit ratio): found cached vs produced. */
+const lookups = { hits: 0, misses: 0 };
+
+export function derivedCacheStats(): { hits: number; misses: number } {
+  return { ...lookups };
+}
+
+/** A hit served by a cache in front of this one (the page service keeps recent images in memory). */
+export function recordDerivedCacheHit(): void {
+  lookups.hits += 1;
+}
+
 export interface CachedFile {
   path: string;
   /** False when this call found the file already on disk. */
@@ -65,15 +77,21 @@ export async function getOrCreateCached(
   const pending = inFlight.get(path);
   if (pending) {
     await pending;
+    lookups.hits += 1;
     return { path, generated: false };
   }
-  if (await exists(path)) return { path, generated: false };
+  if (await exists(path)) {
+    lookups.hits += 1;
+    return { path, generated: false };
+  }
   // Checked again: another call may have started producing while we looked at the disk.
   const raced = inFlight.get(path);
   if (raced) {
     await raced;
+    lookups.hits += 1;
     return { path, generated: false };
   }
+  lookups.misses += 1;
   const production = (async () => writeAtomically(path, await produce()))();
   inFlight.set(path, production);
   try {

@@ -2,6 +2,7 @@ import { monitorEventLoopDelay, type IntervalHistogram } from 'node:perf_hooks';
 import { readdir, stat } from 'node:fs/promises';
 import path from 'node:path';
 import client from 'prom-client';
+import { derivedCacheStats } from '../../media/derived-cache.js';
 import type { RequestMetrics, RouteLatency } from '../../http/request-metrics.js';
 import type { CatalogCounts, MetricsRepository } from './metrics-repository.js';
 
@@ -18,7 +19,7 @@ export interface MetricsSnapshot {
   tasks: { by_status: Record<string, number>; queue_depth: number; finished_last_hour: number; failed_last_hour: number };
   catalog: CatalogCounts;
   database: { type: string; size_bytes: number };
-  cache: { files: number; size_bytes: number };
+  cache: { files: number; size_bytes: number; hits: number; misses: number; hit_ratio: number | null };
   sse_connections: number;
 }
 
@@ -71,6 +72,18 @@ export class MetricsService {
     });
     gauge('bindery_database_size_bytes', 'Database size on disk', [], async (g) => g.set(await deps.repo.databaseSize()));
     gauge('bindery_cache_size_bytes', 'Derived image cache size on disk', [], async (g) => g.set((await this.cacheSize()).size_bytes));
+    new client.Counter({
+      name: 'bindery_derived_cache_lookups_total',
+      help: 'Derived image (thumbnail, resized page) lookups by result',
+      labelNames: ['result'],
+      registers: [this.registry],
+      collect() {
+        const { hits, misses } = derivedCacheStats();
+        this.reset();
+        this.inc({ result: 'hit' }, hits);
+        this.inc({ result: 'miss' }, misses);
+      },
+    });
     gauge('bindery_sse_connections', 'Open server-sent event streams', [], async (g) => g.set(deps.sseConnections()));
   }
 
@@ -92,7 +105,7 @@ export class MetricsService {
       tasks: { ...tasks, queue_depth: tasks.by_status.pending ?? 0 },
       catalog,
       database: { type: this.deps.dialect, size_bytes: dbSize },
-      cache,
+      cache: { ...cache, ...cacheLookups(), hit_ratio: hitRatio() },
       sse_connections: this.deps.sseConnections(),
     };
   }
@@ -120,6 +133,13 @@ export class MetricsService {
   invalidateCacheSize(): void {
     this.cacheScan = undefined;
   }
+}
+
+const cacheLookups = () => derivedCacheStats();
+
+function hitRatio(): number | null {
+  const { hits, misses } = derivedCacheStats();
+  return hits + misses === 0 ? null : Math.round((hits / (hits + misses)) * 1000) / 1000;
 }
 
 async function folderSize(dir: string): Promise<{ files: number; size_bytes: number }> {

@@ -21,7 +21,9 @@ const Metrics = z
     tasks: z.object({ by_status: z.record(z.string(), z.number()), queue_depth: z.number().int(), finished_last_hour: z.number().int(), failed_last_hour: z.number().int() }),
     catalog: z.object({ libraries: z.number().int(), series: z.number().int(), books: z.number().int(), pages: z.number().int(), books_with_errors: z.number().int() }),
     database: z.object({ type: z.string(), size_bytes: z.number() }),
-    cache: z.object({ files: z.number().int(), size_bytes: z.number() }).describe('Derived images on disk (refreshed at most once a minute).'),
+    cache: z
+      .object({ files: z.number().int(), size_bytes: z.number(), hits: z.number().int(), misses: z.number().int(), hit_ratio: z.number().nullable() })
+      .describe('Derived images (thumbnails, resized pages): files and bytes on disk (refreshed at most once a minute), and this process\'s lookups since start.'),
     sse_connections: z.number().int(),
   })
   .meta({ id: 'Metrics' });

@@ -1,5 +1,5 @@
 import { readFile } from 'node:fs/promises';
-import { getOrCreateCached } from '../../media/derived-cache.js';
+import { getOrCreateCached, recordDerivedCacheHit } from '../../media/derived-cache.js';
 import { isMediaError, type MediaError } from '../../media/errors.js';
 import { sniffImageType } from '../../media/image-types.js';
 import { renderPage } from '../../media/render-page.js';
@@ -118,7 +118,10 @@ export class PagesService {
         if (!transformed || !book.hash) return { ...(await read()), etag };
         const hash = book.hash;
         const remembered = this.derived.get(hash, variant);
-        if (remembered) return { ...remembered, etag };
+        if (remembered) {
+          recordDerivedCacheHit();
+          return { ...remembered, etag };
+        }
         const cached = await mediaCall(() => getOrCreateCached(this.deps.cacheDir, hash, variant, async () => (await read()).data));
         const data = await readFile(cached.path);
         const image = { data, mediaType: sniffImageType(data) ?? 'application/octet-stream' };
