@@ -4,12 +4,11 @@
  * browsing endpoints, then page serving (original bytes vs a plain file route) and cached resized WebP pages.
  * Goals (issue 6): p95 < 25 ms for the lists; page/plain ratio ≥ 0.6; cached resized page p50 < 2 ms.
  * BENCH_SECONDS (default 5) per endpoint; BENCH_ONLY=deck,search runs only the measurements whose name holds a
- * word. autocannon runs in the server's process (as the plain-file comparison needs): on a busy machine, read
- * the numbers next to `uptime`.
+ * word. autocannon runs in a child process (its own core on a 2-core machine; the plain-file route still lives
+ * in the server's process for the comparison): on a busy machine, read the numbers next to `uptime`.
  */
 import { mkdtempSync } from 'node:fs';
 import { readFile, rm, writeFile } from 'node:fs/promises';
-import { createRequire } from 'node:module';
 import os from 'node:os';
 import path from 'node:path';
 import { buildApp } from '../src/app.js';
@@ -20,21 +19,7 @@ import { migrateToLatest } from '../src/db/migrate.js';
 import { hashFile } from '../src/media/hash.js';
 import { openBook } from '../src/media/open-book.js';
 import { makeCbz, makeImage } from '../test/media/fixtures.js';
-
-interface Latency {
-  p50: number;
-  p90: number;
-  p97_5: number;
-  p99: number;
-}
-interface CannonResult {
-  latency: Latency;
-  requests: { average: number };
-  non2xx: number;
-  errors: number;
-}
-type Cannon = (opts: Record<string, unknown>) => Promise<CannonResult>;
-const autocannon = createRequire(import.meta.url)('autocannon') as Cannon;
+import { runLoad } from './load-client.js';
 
 const SERIES = Number(process.env.BENCH_SERIES ?? 10_000);
 const BOOKS_PER_SERIES = 5;
@@ -136,7 +121,7 @@ export async function run(): Promise<BrowseBenchResult> {
   const skipped = { name: '', p50: 0, p90: 0, p97_5: 0, p99: 0, rps: 0, errors: 0 };
   const cannon = async (name: string, url: string, method = 'GET', body?: unknown) => {
     if (!selected(name)) return { ...skipped, name };
-    const r = await autocannon({ url: base + url, method, headers, body: body === undefined ? undefined : JSON.stringify(body), connections: 20, duration: DURATION });
+    const r = await runLoad({ url: base + url, method, headers, body: body === undefined ? undefined : JSON.stringify(body), connections: 20, duration: DURATION });
     const row = { name, p50: r.latency.p50, p90: r.latency.p90, p97_5: r.latency.p97_5, p99: r.latency.p99, rps: Math.round(r.requests.average), errors: r.non2xx + r.errors };
     console.log(`${name.padEnd(44)} p50 ${row.p50} ms  p90 ${row.p90} ms  p97.5 ${row.p97_5} ms  p99 ${row.p99} ms  ${row.rps} req/s${row.errors ? `  ERRORS ${row.errors}` : ''}`);
     return row;

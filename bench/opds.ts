@@ -5,17 +5,9 @@
  * between its p90 and p97.5). Authentication is HTTP Basic with the password, as OPDS readers send it.
  * Goal (issue 8): both feed roots, /opds/v1.2/catalog and /opds/v2, p95 < 50 ms.
  */
-import { createRequire } from 'node:module';
 import { prepareBrowseBench } from './browse.js';
+import { runLoad } from './load-client.js';
 
-interface CannonResult {
-  latency: { p50: number; p90: number; p97_5: number; p99: number };
-  requests: { average: number };
-  non2xx: number;
-  errors: number;
-}
-type Cannon = (opts: Record<string, unknown>) => Promise<CannonResult>;
-const autocannon = createRequire(import.meta.url)('autocannon') as Cannon;
 
 const DURATION = Number(process.env.BENCH_SECONDS ?? 3);
 const SEQUENTIAL = Number(process.env.BENCH_OPDS_REQUESTS ?? 300);
@@ -57,7 +49,7 @@ export async function run(): Promise<OpdsBenchRow[]> {
       if (i >= 10) times.push(Number(process.hrtime.bigint() - start) / 1e6);
     }
     times.sort((a, b) => a - b);
-    const r = await autocannon({ url: base + feed.url, headers, connections: 10, duration: DURATION });
+    const r = await runLoad({ url: base + feed.url, headers, connections: 10, duration: DURATION });
     const row: OpdsBenchRow = {
       name: feed.name,
       p50: round(times[Math.floor(times.length * 0.5)]!),
