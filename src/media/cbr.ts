@@ -1,4 +1,5 @@
 import type { FileHeader } from 'node-unrar-js';
+import { comicCoverRef, comicInfoMetadata } from './comic-archive.js';
 import { parseComicInfo } from './comicinfo.js';
 import { findComicInfoName } from './cbz.js';
 import { MediaError } from './errors.js';
@@ -102,19 +103,11 @@ class CbrReader implements BookReader {
   }
 
   async metadata(): Promise<EmbeddedMetadata | null> {
-    const info = await this.readComicInfo();
-    return info ? { source: 'comicinfo', fields: info.fields } : null;
+    return comicInfoMetadata(await this.readComicInfo());
   }
 
-  async coverRef(): Promise<CoverRef> {
-    let index = 0;
-    try {
-      index = (await this.readComicInfo())?.frontCoverIndex ?? 0;
-    } catch {
-      // A broken ComicInfo.xml costs the FrontCover hint, not the cover.
-    }
-    const number = index < this.members.length ? index + 1 : 1;
-    return { pageNumber: number, fileName: this.memberOf(number).name };
+  coverRef(): Promise<CoverRef> {
+    return comicCoverRef(() => this.readComicInfo(), this.members.length, (n) => this.memberOf(n).name);
   }
 
   async cover(): Promise<PageData & CoverRef> {
