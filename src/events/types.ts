@@ -37,6 +37,18 @@ export interface ScanCounters {
   errors: number;
 }
 
+/** Counters of a scan that has processed nothing yet. */
+export const emptyScanCounters = (): ScanCounters => ({
+  files_discovered: 0,
+  files_processed: 0,
+  series_created: 0,
+  books_added: 0,
+  books_updated: 0,
+  books_deleted: 0,
+  books_restored: 0,
+  errors: 0,
+});
+
 export type ScanMode = 'normal' | 'deep';
 
 export interface ScanEvent extends ScanCounters {

@@ -4,7 +4,7 @@ import type { Updateable } from 'kysely';
 import type { BooksTable } from '../db/tables/catalog.js';
 import { newId, nowIso } from '../db/ids.js';
 import type { EventBus } from '../events/bus.js';
-import type { EntityEvent, EntityEventName, ScanCounters, ScanEventName, ScanMode } from '../events/types.js';
+import { emptyScanCounters, type EntityEvent, type EntityEventName, type ScanCounters, type ScanEventName, type ScanMode } from '../events/types.js';
 import { isAbortError, isMediaError } from '../media/errors.js';
 import type { BookAnalysis } from '../media/types.js';
 import { titleFromFileName, type FileAnalyzer } from './analyzer.js';
@@ -48,16 +48,6 @@ export class LibraryNotFoundError extends Error {
   }
 }
 
-const emptyCounters = (): ScanCounters => ({
-  files_discovered: 0,
-  files_processed: 0,
-  series_created: 0,
-  books_added: 0,
-  books_updated: 0,
-  books_deleted: 0,
-  books_restored: 0,
-  errors: 0,
-});
 
 /**
  * Scans libraries: walk the folder -> compare path, size and mtime with the database -> hash and analyse new
@@ -116,7 +106,7 @@ interface PendingUpdate {
 }
 
 class ScanRun {
-  private readonly counters = emptyCounters();
+  private readonly counters = emptyScanCounters();
   private readonly byPath = new Map<string, BookIndexRow>();
   private readonly seriesByKey = new Map<string, SeriesIndexRow>();
   private readonly touchedSeries = new Set<string>();

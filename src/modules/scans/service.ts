@@ -1,4 +1,4 @@
-import type { ScanCounters, ScanMode } from '../../events/types.js';
+import { emptyScanCounters, type ScanCounters, type ScanMode } from '../../events/types.js';
 import { conflict, notFound } from '../../http/errors.js';
 import type { TaskQueue, TaskRow } from '../../tasks/queue.js';
 import type { TaskWorker } from '../../tasks/worker.js';
@@ -12,16 +12,7 @@ import type { ScanStatusView } from './schemas.js';
 export const SCAN_TASK = 'scan_library';
 export const scanKey = (libraryId: string) => `${SCAN_TASK}:${libraryId}`;
 
-const ZERO: ScanCounters = {
-  files_discovered: 0,
-  files_processed: 0,
-  series_created: 0,
-  books_added: 0,
-  books_updated: 0,
-  books_deleted: 0,
-  books_restored: 0,
-  errors: 0,
-};
+const ZERO: ScanCounters = emptyScanCounters();
 
 function parse(text: string | null): Record<string, unknown> {
   try {
