@@ -194,14 +194,19 @@ export class BooksRepository {
     return rows.rows.map((r) => ({ name: r.name, role: r.role ?? '' }));
   }
 
-  /** A present book with its library root and series name. */
-  get(id: string): Promise<BookWithLibrary | undefined> {
+  /** Books with their library root and series name (what file access and covers need). */
+  private withLibrary() {
     return this.db
       .selectFrom('books')
       .innerJoin('libraries', 'libraries.id', 'books.library_id')
       .innerJoin('series', 'series.id', 'books.series_id')
       .selectAll('books')
-      .select(['libraries.path as library_path', 'series.name as series_name'])
+      .select(['libraries.path as library_path', 'series.name as series_name']);
+  }
+
+  /** A present book with its library root and series name. */
+  get(id: string): Promise<BookWithLibrary | undefined> {
+    return this.withLibrary()
       .where('books.id', '=', id)
       .where('books.deleted_at', 'is', null)
       .executeTakeFirst();
@@ -209,12 +214,7 @@ export class BooksRepository {
 
   /** The first present book of a series (by number, then title): its cover is the series cover. */
   firstOfSeries(seriesId: string): Promise<BookWithLibrary | undefined> {
-    return this.db
-      .selectFrom('books')
-      .innerJoin('libraries', 'libraries.id', 'books.library_id')
-      .innerJoin('series', 'series.id', 'books.series_id')
-      .selectAll('books')
-      .select(['libraries.path as library_path', 'series.name as series_name'])
+    return this.withLibrary()
       .where('books.series_id', '=', seriesId)
       .where('books.deleted_at', 'is', null)
       .orderBy(nullsLast(sql`books.number_sort`))
