@@ -2,6 +2,7 @@ import { availableParallelism } from 'node:os';
 import { fileURLToPath } from 'node:url';
 import { Piscina } from 'piscina';
 import type { AnalyzeOptions } from './analyze.js';
+import type { CatalogAnalysis } from './catalog-analysis.js';
 import type { AnalyzeTask, CoverTask, HashTask, PageTask, WorkerResult } from './analysis-protocol.js';
 import { MediaError, errorMessage, isAbortError } from './errors.js';
 import type { MediaLimits } from './limits.js';
@@ -148,6 +149,16 @@ export class AnalysisPool {
     const analysis = await this.run<BookAnalysis>('analyze', task, path, { signal, timeoutMs });
     if (analysis.coverImage) analysis.coverImage.data = asBuffer(analysis.coverImage.data);
     return analysis;
+  }
+
+  /**
+   * The same analysis, returned with its page list and metadata already serialised to JSON (what the scanner
+   * stores): less to clone between threads and nothing to re-serialise on the main thread. No cover image.
+   */
+  analyzeForCatalog(path: string, options: Omit<AnalyzeOptions, 'signal' | 'withCover'> & TaskOptions = {}): Promise<CatalogAnalysis> {
+    const { signal, timeoutMs, ...analyzeOptions } = options;
+    const task: AnalyzeTask = { path, options: { ...analyzeOptions, limits: analyzeOptions.limits ?? this.limits } };
+    return this.run<CatalogAnalysis>('analyzeForCatalog', task, path, { signal, timeoutMs });
   }
 
   async renderPage(

@@ -4,6 +4,8 @@
  */
 import { analyzeFile } from './analyze.js';
 import type { AnalyzeTask, CoverTask, HashTask, PageTask, WorkerResult } from './analysis-protocol.js';
+import { toCatalogAnalysis } from './catalog-analysis.js';
+import type { CatalogAnalysis } from './catalog-analysis.js';
 import { asMediaError } from './errors.js';
 import { hashFile } from './hash.js';
 import { withBook } from './open-book.js';
@@ -21,6 +23,11 @@ async function settle<T>(work: () => Promise<T>): Promise<WorkerResult<T>> {
 
 export function analyze(task: AnalyzeTask): Promise<WorkerResult<BookAnalysis>> {
   return settle(() => analyzeFile(task.path, task.options));
+}
+
+/** Analysis for the scanner: the page list and metadata serialised here, in the worker (see CatalogAnalysis). */
+export function analyzeForCatalog(task: AnalyzeTask): Promise<WorkerResult<CatalogAnalysis>> {
+  return settle(async () => toCatalogAnalysis(await analyzeFile(task.path, task.options)));
 }
 
 export function page(task: PageTask): Promise<WorkerResult<PageData>> {

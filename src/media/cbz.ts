@@ -57,7 +57,7 @@ class CbzReader implements BookReader {
     return probePages(
       this.entries,
       {
-        head: (page, bytes) => this.archive.read(this.memberOf(page.number), { headBytes: bytes, signal }),
+        head: (page, bytes) => this.archive.read(this.memberOf(page.number), { headBytes: bytes, transient: true, signal }),
         whole: (page) => this.archive.read(this.memberOf(page.number), { signal }),
       },
       signal,

@@ -101,7 +101,7 @@ class EpubReader implements BookReader {
     const probed = await probePages(
       images.map((page) => page.entry),
       {
-        head: (entry, bytes) => this.archive.read(this.pageOf(entry.number).member, { headBytes: bytes, signal }),
+        head: (entry, bytes) => this.archive.read(this.pageOf(entry.number).member, { headBytes: bytes, transient: true, signal }),
         whole: (entry) => this.archive.read(this.pageOf(entry.number).member, { signal }),
       },
       signal,

@@ -3,6 +3,8 @@ export { AnalysisPool, DEFAULT_POOL_TIMEOUT_MS, DEFAULT_WORKER_HEAP_MB } from '.
 export type { AnalysisPoolOptions, TaskOptions } from './analysis-pool.js';
 export { analyzeFile } from './analyze.js';
 export type { AnalyzeOptions } from './analyze.js';
+export { toCatalogAnalysis } from './catalog-analysis.js';
+export type { CatalogAnalysis } from './catalog-analysis.js';
 export { parseComicInfo } from './comicinfo.js';
 export type { ComicInfo } from './comicinfo.js';
 export { cachedPath, getOrCreateCached, listCachedHashes, removeCachedForHash, writeAtomically } from './derived-cache.js';

@@ -43,6 +43,11 @@ export interface ReadOptions {
   signal?: AbortSignal;
   /** Stop after this many bytes (for header probing); the result is then a prefix of the entry. */
   headBytes?: number;
+  /**
+   * The caller reads the bytes at once and keeps none of them past the archive's close (header probing): an
+   * archive parsed from memory may then return a view of its buffer instead of a copy.
+   */
+  transient?: boolean;
 }
 
 function normaliseName(raw: string): string {
@@ -169,8 +174,13 @@ export class ZipArchive {
     return start;
   }
 
-  /** `length` bytes of the file at `position`, in one positioned read. */
-  private async readRaw(position: number, length: number): Promise<Buffer> {
+  /**
+   * `length` bytes of the file at `position`, in one positioned read. `transient`: the caller consumes them
+   * before the archive closes (see ReadOptions), so an in-memory archive hands out a view, not a copy.
+   */
+  private async readRaw(position: number, length: number, transient = false): Promise<Buffer> {
+    const view = transient ? this.file.view?.(position, length) : null;
+    if (view) return view;
     const buffer = Buffer.allocUnsafe(length);
     const bytesRead = await this.file.readAt(buffer, 0, length, position);
     if (bytesRead !== length) throw new MediaError('corrupt', `${this.label}: the archive is truncated`);
@@ -183,7 +193,7 @@ export class ZipArchive {
    * entry that expands past what it declares (a bomb's trick) is cut off, not buffered.
    */
   async read(member: ZipMember, options: ReadOptions = {}): Promise<Buffer> {
-    const { signal, headBytes } = options;
+    const { signal, headBytes, transient } = options;
     throwIfAborted(signal);
     this.assertReadable(member);
     const where = `${this.label}: entry "${member.name}"`;
@@ -191,17 +201,17 @@ export class ZipArchive {
     try {
       if (method === STORED) {
         const length = headBytes === undefined ? member.size : Math.min(headBytes, member.size);
-        return await this.readRaw(await this.dataStart(member), length);
+        return await this.readRaw(await this.dataStart(member), length, transient);
       }
       if (method === DEFLATED && headBytes !== undefined) {
         // Header probing: inflate a prefix of the compressed bytes; a sync flush returns what they hold.
-        const prefix = await this.readRaw(await this.dataStart(member), Math.min(member.compressedSize, headBytes + 4096));
+        const prefix = await this.readRaw(await this.dataStart(member), Math.min(member.compressedSize, headBytes + 4096), true);
         const data = await inflate(prefix, { finishFlush: zlibConstants.Z_SYNC_FLUSH, maxOutputLength: Math.max(1, member.size) });
         return data.subarray(0, headBytes);
       }
       if (method === DEFLATED) {
         if (member.compressedSize > this.limits.maxEntryBytes) throw new MediaError('too_large', `${where} is larger than ${this.limits.maxEntryBytes} bytes`);
-        const compressed = await this.readRaw(await this.dataStart(member), member.compressedSize);
+        const compressed = await this.readRaw(await this.dataStart(member), member.compressedSize, true);
         throwIfAborted(signal);
         const data = await inflate(compressed, { maxOutputLength: Math.max(1, member.size) });
         if (data.length !== member.size) throw new MediaError('corrupt', `${where} inflates to ${data.length} bytes, not the ${member.size} it declares`);
@@ -247,7 +257,7 @@ export class ZipArchive {
 
   async readText(member: ZipMember, maxBytes: number): Promise<string> {
     if (member.size > maxBytes) throw new MediaError('too_large', `${this.label}: "${member.name}" is larger than ${maxBytes} bytes`);
-    return (await this.read(member)).toString('utf8');
+    return (await this.read(member, { transient: true })).toString('utf8');
   }
 
   close(): void {

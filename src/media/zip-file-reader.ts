@@ -92,12 +92,19 @@ export class BlockCachedReader extends yauzl.RandomAccessReader implements ZipBy
 /** What ZipArchive reads through: yauzl's reader interface plus positioned reads into a caller's buffer. */
 export interface ZipByteSource extends yauzl.RandomAccessReader {
   readAt(buffer: Buffer, offset: number, length: number, position: number): Promise<number>;
+  /**
+   * `length` bytes at `position` without a copy, when the bytes are already in memory (null otherwise, or when
+   * the range runs past the end). The view is only valid until the source is closed: callers use it for bytes
+   * they consume at once (inflating, header probing) and never hand it out.
+   */
+  view?(position: number, length: number): Buffer | null;
 }
 
 /**
  * A zip file whose bytes are already in memory: analysis reads a small book once (hashing it on the way) and
  * parses it from that buffer, with no second open and no thread-pool round trip per page. Every read copies,
- * so nothing handed out aliases the buffer, which the caller reuses for the next book.
+ * so nothing handed out aliases the buffer, which the caller reuses for the next book; only `view` does not,
+ * for bytes consumed before the archive closes.
  */
 export class MemoryReader extends yauzl.RandomAccessReader implements ZipByteSource {
   constructor(private readonly data: Buffer) {
@@ -111,6 +118,11 @@ export class MemoryReader extends yauzl.RandomAccessReader implements ZipByteSou
 
   async readAt(buffer: Buffer, offset: number, length: number, position: number): Promise<number> {
     return this.readAtSync(buffer, offset, length, position);
+  }
+
+  view(position: number, length: number): Buffer | null {
+    if (position < 0 || length < 0 || position + length > this.data.length) return null;
+    return this.data.subarray(position, position + length);
   }
 
   override read(buffer: Buffer, offset: number, length: number, position: number, callback: (err: Error | null, bytesRead?: number) => void): void {

@@ -1,15 +1,18 @@
 import { createHash } from 'node:crypto';
 import { open } from 'node:fs/promises';
 import path from 'node:path';
-import type { BookAnalysis } from '../media/types.js';
+import type { CatalogAnalysis } from '../media/catalog-analysis.js';
 
 /**
  * What the scanner needs from the media engine: hash + analyse one file (in worker threads, cancellable),
  * and hash alone (for files that cannot be analysed: they still get a content hash).
  */
 export interface FileAnalyzer {
-  /** Format, size, mtime, SHA-256, pages and metadata (spec precedence, folder name included). Throws MediaError. */
-  analyze(absolutePath: string, options: { signal?: AbortSignal; libraryRoot?: string }): Promise<BookAnalysis>;
+  /**
+   * Format, size, mtime, SHA-256, pages and metadata (spec precedence, folder name included), the page list and
+   * metadata already as the JSON the catalog stores. Throws MediaError.
+   */
+  analyze(absolutePath: string, options: { signal?: AbortSignal; libraryRoot?: string }): Promise<CatalogAnalysis>;
   hash(absolutePath: string, signal?: AbortSignal): Promise<string>;
   close(): Promise<void>;
 }

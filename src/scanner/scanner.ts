@@ -6,7 +6,7 @@ import { newId, nowIso } from '../db/ids.js';
 import type { EventBus } from '../events/bus.js';
 import { emptyScanCounters, type EntityEvent, type EntityEventName, type ScanCounters, type ScanEventName, type ScanMode } from '../events/types.js';
 import { isAbortError, isMediaError } from '../media/errors.js';
-import type { BookAnalysis } from '../media/types.js';
+import type { CatalogAnalysis } from '../media/catalog-analysis.js';
 import { titleFromFileName, type FileAnalyzer } from './analyzer.js';
 import type { BookIndexRow, BookInsert, CatalogBatch, ScanRepository, SeriesIndexRow, SeriesInsert } from './repository.js';
 import { aggregateSeries, initialSeriesName, seriesKeyOf, sortNameOf } from './series-rules.js';
@@ -93,7 +93,7 @@ interface WorkItem {
 }
 
 type Outcome =
-  | { ok: true; analysis: BookAnalysis }
+  | { ok: true; analysis: CatalogAnalysis }
   | { ok: false; hash: string | null; error: string };
 
 interface PendingUpdate {
@@ -277,7 +277,7 @@ class ScanRun {
     const now = nowIso();
     const { file } = item;
     const fileName = path.posix.basename(file.relPath);
-    const metadata = outcome?.ok ? outcome.analysis.metadata : null;
+    const metadata = outcome?.ok ? outcome.analysis.fields : null;
     const seriesId = this.ensureSeries(file.relPath, metadata);
     this.counters.files_processed++;
     if (outcome && !outcome.ok) this.counters.errors++;
@@ -379,14 +379,14 @@ class ScanRun {
       };
     }
     const a = outcome.analysis;
-    const m = a.metadata;
+    const m = a.fields;
     return {
       hash: a.hash,
       analysis_error: null,
       analyzed_at: now,
       format: a.format,
-      page_count: a.pages.length,
-      pages: JSON.stringify(a.pages),
+      page_count: a.pageCount,
+      pages: a.pagesJson,
       title: m.title?.trim() || titleFromFileName(fileName),
       number: m.number,
       number_sort: m.number_sort,
@@ -396,11 +396,11 @@ class ScanRun {
       publisher: m.publisher,
       language: m.language,
       isbn: m.isbn,
-      genres: JSON.stringify(m.genres ?? []),
-      tags: JSON.stringify(m.tags ?? []),
-      authors: JSON.stringify(m.authors ?? []),
-      metadata: JSON.stringify(m),
-      cover_page: a.cover?.pageNumber ?? null,
+      genres: a.genresJson,
+      tags: a.tagsJson,
+      authors: a.authorsJson,
+      metadata: a.metadataJson,
+      cover_page: a.coverPage,
     };
   }
 
@@ -417,7 +417,7 @@ class ScanRun {
     return book;
   }
 
-  private ensureSeries(relPath: string, metadata: BookAnalysis['metadata'] | null): string {
+  private ensureSeries(relPath: string, metadata: CatalogAnalysis['fields'] | null): string {
     const key = seriesKeyOf(relPath);
     const now = nowIso();
     let series = this.seriesByKey.get(key);

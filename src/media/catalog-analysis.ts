@@ -1,0 +1,58 @@
+import type { BookMetadata } from './metadata-types.js';
+import type { BookAnalysis, BookFormat } from './types.js';
+
+/**
+ * A book analysis in the shape a catalog stores it: the page list and the metadata already serialised to the
+ * JSON the database keeps. Built in the worker thread, so that what crosses to the main thread is a few strings
+ * (cheap to clone) instead of an object graph the main thread would clone and then serialise again.
+ */
+export interface CatalogAnalysis {
+  format: BookFormat;
+  size: number;
+  mtimeMs: number;
+  /** SHA-256 of the whole file, lowercase hex. */
+  hash: string;
+  pageCount: number;
+  /** `JSON.stringify(analysis.pages)`. */
+  pagesJson: string;
+  /** The scalar metadata fields the catalog keeps in their own columns. */
+  fields: Pick<BookMetadata, 'title' | 'series' | 'number' | 'number_sort' | 'volume' | 'year' | 'summary' | 'publisher' | 'language' | 'isbn'>;
+  /** `JSON.stringify` of the metadata record and of its lists. */
+  metadataJson: string;
+  genresJson: string;
+  tagsJson: string;
+  authorsJson: string;
+  /** Page number of the cover, when known. */
+  coverPage: number | null;
+  warnings: string[];
+}
+
+export function toCatalogAnalysis(analysis: BookAnalysis): CatalogAnalysis {
+  const m = analysis.metadata;
+  return {
+    format: analysis.format,
+    size: analysis.size,
+    mtimeMs: analysis.mtimeMs,
+    hash: analysis.hash,
+    pageCount: analysis.pages.length,
+    pagesJson: JSON.stringify(analysis.pages),
+    fields: {
+      title: m.title,
+      series: m.series,
+      number: m.number,
+      number_sort: m.number_sort,
+      volume: m.volume,
+      year: m.year,
+      summary: m.summary,
+      publisher: m.publisher,
+      language: m.language,
+      isbn: m.isbn,
+    },
+    metadataJson: JSON.stringify(m),
+    genresJson: JSON.stringify(m.genres ?? []),
+    tagsJson: JSON.stringify(m.tags ?? []),
+    authorsJson: JSON.stringify(m.authors ?? []),
+    coverPage: analysis.cover?.pageNumber ?? null,
+    warnings: analysis.warnings,
+  };
+}
