@@ -175,9 +175,7 @@ function registerTree(app: App, prefix: string, deps: Opds1Deps): void {
       const query = req.query as z.infer<typeof SearchQuery>;
       const page = feedPage(query);
       const terms = query.q?.trim() ?? '';
-      const [series, books] = terms
-        ? await Promise.all([catalog.searchSeries(caller, terms, page), catalog.searchBooks(caller, terms, page)])
-        : [{ total: 0, data: [] }, { total: 0, data: [] }];
+      const { series, books } = await catalog.search(caller, terms, page);
       // Both lists are paged with the same page number; the totals add up.
       const total = series.total + books.total;
       const largest = Math.max(series.total, books.total);

@@ -178,9 +178,7 @@ export function registerOpds2Routes(app: App, deps: Opds2Deps): void {
       const query = req.query as z.infer<typeof SearchQuery>;
       const page = feedPage(query);
       const terms = query.query?.trim() ?? '';
-      const [series, books] = terms
-        ? await Promise.all([catalog.searchSeries(caller, terms, page), catalog.searchBooks(caller, terms, page)])
-        : [{ total: 0, data: [] }, { total: 0, data: [] }];
+      const { series, books } = await catalog.search(caller, terms, page);
       const hrefFor = (n: number) => pageHref(req.url, n, page.pageSize);
       const largest = Math.max(series.total, books.total);
       const groups: Group[] = [];

@@ -105,6 +105,13 @@ export class FeedCatalog {
     return this.expand(caller, await this.services.books.filter(caller, { fullTextSearch: query }, {}, page));
   }
 
+  /** Search results of both feeds: matching series and books, paged with the same page; empty terms find nothing. */
+  async search(caller: Caller, terms: string, page: PageRequest): Promise<{ series: Listing<SeriesView>; books: Listing<FeedBook> }> {
+    if (!terms) return { series: { total: 0, data: [] }, books: { total: 0, data: [] } };
+    const [series, books] = await Promise.all([this.searchSeries(caller, terms, page), this.searchBooks(caller, terms, page)]);
+    return { series, books };
+  }
+
   async book(caller: Caller, id: string): Promise<FeedBook> {
     const book = await this.services.books.get(caller, id);
     const [series, pages] = await Promise.all([this.services.series.get(caller, book.series_id), this.services.pages.list(caller, id)]);
