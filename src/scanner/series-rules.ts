@@ -1,4 +1,5 @@
 import path from 'node:path';
+import type { SeriesTable } from '../db/tables/catalog.js';
 import type { BookMetadata } from '../media/metadata-types.js';
 import { titleFromFileName } from './analyzer.js';
 import type { BookForSeries, SeriesRow } from './repository.js';
@@ -36,22 +37,11 @@ function parseMetadata(text: string): StoredMetadata {
   }
 }
 
-export interface SeriesAggregate {
-  name: string;
-  sort_name: string;
-  summary: string | null;
-  publisher: string | null;
-  status: string | null;
-  language: string | null;
-  age_rating: string | null;
-  reading_direction: string | null;
-  year: number | null;
-  genres: string;
-  tags: string;
-  book_count: number;
-  total_size: number;
-  total_pages: number;
-}
+/** The series columns a scan derives from the series' present books. */
+export type SeriesAggregate = Pick<
+  SeriesTable,
+  'name' | 'sort_name' | 'summary' | 'publisher' | 'status' | 'language' | 'age_rating' | 'reading_direction' | 'year' | 'genres' | 'tags' | 'book_count' | 'total_size' | 'total_pages'
+>;
 
 /**
  * Series fields derived from its present books, first book (by number, then path) first: the name follows

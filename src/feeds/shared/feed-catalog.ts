@@ -97,11 +97,11 @@ export class FeedCatalog {
     return this.expand(caller, await this.services.books.onDeck(caller, page));
   }
 
-  searchSeries(caller: Caller, query: string, page: PageRequest): Promise<Listing<SeriesView>> {
+  private searchSeries(caller: Caller, query: string, page: PageRequest): Promise<Listing<SeriesView>> {
     return this.services.series.search(caller, { query }, page);
   }
 
-  async searchBooks(caller: Caller, query: string, page: PageRequest): Promise<Listing<FeedBook>> {
+  private async searchBooks(caller: Caller, query: string, page: PageRequest): Promise<Listing<FeedBook>> {
     return this.expand(caller, await this.services.books.filter(caller, { fullTextSearch: query }, {}, page));
   }
 
