@@ -1,5 +1,4 @@
 import cors from '@fastify/cors';
-import helmet from '@fastify/helmet';
 import Fastify, { type FastifyServerOptions } from 'fastify';
 import { serializerCompiler, validatorCompiler, type ZodTypeProvider } from 'fastify-type-provider-zod';
 import type { Transporter } from 'nodemailer';
@@ -35,6 +34,7 @@ import { DuplicatesService } from './modules/duplicates/service.js';
 import { registerEventRoutes } from './modules/events/routes.js';
 import { SseHub } from './http/sse.js';
 import { startPgEventBridge, type EventBridge } from './events/pg-bridge.js';
+import { registerSecurityHeaders } from './http/security-headers.js';
 import { registerScanRoutes } from './modules/scans/routes.js';
 import { registerTaskRoutes } from './modules/tasks/routes.js';
 import { registerPreferenceRoutes } from './modules/preferences/routes.js';
@@ -132,7 +132,7 @@ export async function buildApp(options: BuildAppOptions): Promise<App> {
     docsPath: config.api.api_docs_path,
     extraDescription: () => permissionTable(routes),
   });
-  await app.register(helmet, {
+  registerSecurityHeaders(app, {
     // The docs UI sets its own CSP for its pages; the API answers JSON and images only.
     contentSecurityPolicy: { directives: { defaultSrc: ["'self'"], imgSrc: ["'self'", 'data:'], styleSrc: ["'self'", "'unsafe-inline'"], scriptSrc: ["'self'"] } },
     crossOriginResourcePolicy: { policy: 'same-site' },

@@ -101,6 +101,10 @@ export class AnalysisPool {
         maxYoungGenerationSizeMb: options.maxYoungGenerationSizeMb ?? DEFAULT_WORKER_YOUNG_MB,
       },
     });
+    // piscina emits 'error' when a worker answers a task that was aborted meanwhile (a cancelled scan races its
+    // workers' last results). Nobody waits for that answer any more; unheard, the emit would throw and take the
+    // whole process down.
+    this.pool.on('error', () => undefined);
   }
 
   get threads(): number {

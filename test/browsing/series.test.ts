@@ -209,6 +209,16 @@ describe('POST /series/list: the condition tree', () => {
     }
   }
 
+  it('list values with LIKE wildcards or JSON-escaped characters match literally', async () => {
+    for (const [operator, value] of [['contains', '%'], ['contains', '_'], ['beginsWith', '%'], ['is', 'Hum_r'], ['is', '"Humor"'], ['contains', '\\']] as const) {
+      const res = await filter({ condition: { genre: { operator, value } } }, '?pageSize=500');
+      expect(res.status).toBe(200);
+      expect(names(res.body.data), `${operator} ${value}`).toEqual([]);
+    }
+    const humor = await filter({ condition: { genre: { operator: 'is', value: 'HUMOR' } } }, '?pageSize=500');
+    expect(names(humor.body.data)).toEqual(all.filter((x) => x.metadata.genres.includes('Humor')).map((x) => x.name));
+  });
+
   it('nested allOf/anyOf', async () => {
     const condition = {
       allOf: [

@@ -1,5 +1,5 @@
 import { decodeJwt } from 'jose';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { createTestApp, type TestApp } from '../helpers/app.js';
 import { ADMIN, adminHeaders, createUser } from '../helpers/auth.js';
 
@@ -108,6 +108,21 @@ describe('Login and JWT', () => {
     const other = await createUser(t, 'reader');
     await t.app.inject({ method: 'DELETE', url: `/api/v1/users/${other.id}`, headers: await adminHeaders(t) });
     expect((await t.app.inject({ method: 'GET', url: '/api/v1/auth/me', headers: other.headers })).statusCode).toBe(401);
+  });
+
+  it('a token that worked (and was remembered as verified) is refused once it expires', async () => {
+    const short = await createTestApp({ auth: { jwt_expiry_seconds: 60 } });
+    try {
+      const headers = await adminHeaders(short);
+      for (let i = 0; i < 2; i++) expect((await short.app.inject({ method: 'GET', url: '/api/v1/auth/me', headers })).statusCode).toBe(200);
+      vi.useFakeTimers({ toFake: ['Date'], now: Date.now() + 61_000 });
+      const late = await short.app.inject({ method: 'GET', url: '/api/v1/auth/me', headers });
+      expect(late.statusCode).toBe(401);
+      expect(late.json().error).toBe('Unauthorized');
+    } finally {
+      vi.useRealTimers();
+      await short.close();
+    }
   });
 
   it('HTTP Basic with username and password authenticates', async () => {

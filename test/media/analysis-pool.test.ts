@@ -99,6 +99,19 @@ describe('analysis in worker threads', () => {
     await expect(pending).rejects.toMatchObject({ kind: 'aborted' });
     expect((await pool.analyze(small)).pages).toHaveLength(3);
   });
+
+  it("a worker's late answer to an aborted task does not throw out of the pool", async () => {
+    // piscina reports such an answer (a cancelled scan racing its workers' last results) as an 'error' event
+    // on the pool; an EventEmitter with no 'error' listener throws, which would crash the process.
+    const local = new AnalysisPool({ threads: 1 });
+    try {
+      const inner = (local as unknown as { pool: { emit(event: string, err: Error): boolean } }).pool;
+      expect(() => inner.emit('error', new Error('Unexpected message from Worker: { taskId: 1 }'))).not.toThrow();
+      expect((await local.analyze(small)).pages).toHaveLength(3);
+    } finally {
+      await local.destroy();
+    }
+  });
 });
 
 describe('memory isolation', () => {

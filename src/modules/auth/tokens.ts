@@ -14,8 +14,17 @@ export interface VerifiedToken {
 }
 
 /** HS256 JWTs carrying sub, role, jti, iat, exp. The role is informative: permissions are recomputed from the database. */
+/** Verified tokens remembered, so a client's every request does not pay the HMAC and JOSE parsing again. */
+const MAX_REMEMBERED = 10_000;
+
 export class TokenIssuer {
   private keyObject: KeyObject | undefined;
+  /**
+   * Token text → its verified claims. A token's signature and claims never change, so a hit is as good as a
+   * verification until `exp` (checked on every hit); revocation is not cached (the caller resolver asks the
+   * database each time). Insertion order is the eviction order; a hit moves the entry to the end.
+   */
+  private readonly verified = new Map<string, VerifiedToken>();
 
   /** The secret is read lazily: building the app (e.g. for `bindery openapi`) must not create files. */
   constructor(
@@ -44,10 +53,20 @@ export class TokenIssuer {
 
   /** Returns undefined for any invalid, tampered or expired token. */
   async verify(token: string): Promise<VerifiedToken | undefined> {
+    const known = this.verified.get(token);
+    if (known) {
+      this.verified.delete(token);
+      if (known.expiresAt.getTime() <= Date.now()) return undefined;
+      this.verified.set(token, known);
+      return known;
+    }
     try {
       const { payload } = await jwtVerify(token, this.key, { algorithms: ['HS256'], issuer: 'bindery' });
       if (typeof payload.sub !== 'string' || typeof payload.jti !== 'string' || typeof payload.exp !== 'number') return undefined;
-      return { userId: payload.sub, jti: payload.jti, expiresAt: new Date(payload.exp * 1000) };
+      const result = { userId: payload.sub, jti: payload.jti, expiresAt: new Date(payload.exp * 1000) };
+      if (this.verified.size >= MAX_REMEMBERED) this.verified.delete(this.verified.keys().next().value!);
+      this.verified.set(token, result);
+      return result;
     } catch (err) {
       if (err instanceof joseErrors.JOSEError || err instanceof TypeError) return undefined;
       throw err;
