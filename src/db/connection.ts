@@ -4,6 +4,7 @@ import SQLite from 'better-sqlite3';
 import { Kysely, PostgresDialect, SqliteDialect, sql } from 'kysely';
 import pg from 'pg';
 import type { Config } from '../config/schema.js';
+import { rowBuilder, type RowBuilder } from './row-builder.js';
 import type { DB } from './schema.js';
 
 export type Dialect = 'sqlite' | 'postgres';
@@ -72,8 +73,8 @@ const DDL = /^\s*(create|alter|drop)\b/i;
  * runs to completion synchronously (`all`/`run`, never an open `iterate`).
  *
  * Reads run in raw mode (rows as arrays) and become objects here: better-sqlite3 builds row objects through
- * the native API one property at a time, which cost ~40% of a 50-row, 19-column list query; plain JS
- * assignments in column order give every row the same hidden class, at a third of that cost.
+ * the native API one property at a time, which cost ~40% of a 50-row, 19-column list query; a generated
+ * object literal per statement (see rowBuilder) does the same in a fraction of that.
  */
 function reusePreparedStatements(handle: SQLite.Database): void {
   const prepare = handle.prepare.bind(handle);
@@ -98,7 +99,8 @@ function reusePreparedStatements(handle: SQLite.Database): void {
 
 function readRowsAsArrays(statement: SQLite.Statement): void {
   const all = statement.all.bind(statement) as (...params: unknown[]) => unknown[][];
-  let names: string[] | undefined;
+  let width = -1;
+  let toObject: RowBuilder = () => ({});
   statement.all = ((...params: unknown[]) => {
     statement.raw(true);
     let rows: unknown[][];
@@ -108,15 +110,12 @@ function readRowsAsArrays(statement: SQLite.Statement): void {
       statement.raw(false);
     }
     if (rows.length === 0) return rows;
-    if (names?.length !== rows[0]!.length) names = statement.columns().map((c) => c.name);
-    const columns = names;
-    const out = new Array<Record<string, unknown>>(rows.length);
-    for (let i = 0; i < rows.length; i++) {
-      const row = rows[i]!;
-      const object: Record<string, unknown> = {};
-      for (let j = 0; j < columns.length; j++) object[columns[j]!] = row[j];
-      out[i] = object;
+    if (rows[0]!.length !== width) {
+      width = rows[0]!.length;
+      toObject = rowBuilder(statement.columns().map((c) => c.name));
     }
+    const out = new Array<Record<string, unknown>>(rows.length);
+    for (let i = 0; i < rows.length; i++) out[i] = toObject(rows[i]!);
     return out;
   }) as typeof statement.all;
 }
