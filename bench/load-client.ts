@@ -2,7 +2,7 @@ import { execFile } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 
 export interface LoadResult {
-  latency: { p50: number; p90: number; p97_5: number; p99: number };
+  latency: { p50: number; p90: number; p97_5: number; p99: number; exact: { p50: number; p95: number; p99: number } };
   requests: { average: number };
   non2xx: number;
   errors: number;
@@ -15,6 +15,8 @@ export interface LoadOptions {
   body?: string;
   connections: number;
   duration: number;
+  /** Unmeasured load first (autocannon's warmup), so the numbers describe a warm server, not JIT compilation. */
+  warmup?: { connections: number; duration: number };
 }
 
 const SCRIPT = fileURLToPath(new URL('./autocannon-worker.mjs', import.meta.url));
