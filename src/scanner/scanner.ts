@@ -10,7 +10,8 @@ import type { CatalogAnalysis } from '../media/catalog-analysis.js';
 import { titleFromFileName, type FileAnalyzer } from './analyzer.js';
 import type { BookIndexRow, BookInsert, CatalogBatch, ScanRepository, SeriesIndexRow, SeriesInsert } from './repository.js';
 import { aggregateSeries, initialSeriesName, seriesKeyOf, sortNameOf } from './series-rules.js';
-import { walkLibrary, type FoundFile } from './walk.js';
+import type { FoundFile } from './walk.js';
+import { releaseWalkThread, walkLibraryOffThread } from './walk-thread.js';
 
 export interface ScannerDeps {
   repo: ScanRepository;
@@ -137,7 +138,8 @@ class ScanRun {
     const index = Promise.all([this.deps.repo.bookIndex(this.libraryId), this.deps.repo.seriesIndex(this.libraryId)]);
     index.catch(() => undefined);
     const foundFiles: FoundFile[] = [];
-    for await (const found of walkLibrary(this.root, { signal: this.signal, concurrency: 64, onError: (dir, err) => this.deps.log?.warn({ dir, err }, 'scan: folder not readable') })) {
+    // The walk runs in its own thread while this one loads the index (see walkLibraryOffThread).
+    for await (const found of walkLibraryOffThread(this.root, { signal: this.signal, onError: (dir, err) => this.deps.log?.warn({ dir, err }, 'scan: folder not readable') })) {
       for (const file of found) foundFiles.push(file);
       this.counters.files_discovered = foundFiles.length;
       this.report('Discovering files');
@@ -176,7 +178,8 @@ class ScanRun {
       }
     }
 
-    // 3. Analyse and write.
+    // 3. Analyse and write. The walk thread is kept for unchanged rescans; here the media workers need the memory.
+    if (work.some((w) => !w.restoreOnly)) releaseWalkThread();
     await this.process(work, true);
 
     // 4. Soft-delete what is still missing, then refresh the series that changed.

@@ -1,4 +1,4 @@
-import { readdir, stat } from 'node:fs';
+import { readdir, readdirSync, stat, statSync } from 'node:fs';
 import type { Dirent } from 'node:fs';
 import path from 'node:path';
 import { isBookFileName } from '../media/detect.js';
@@ -95,6 +95,54 @@ function statFiles(io: IoQueue, root: string, files: readonly string[]): Promise
   });
 }
 
+/** A folder's entries split into book files and subfolders to visit, each in name order. */
+function sortEntries(dir: string, entries: readonly Dirent[]): { files: string[]; subdirs: string[] } {
+  const files: string[] = [];
+  const subdirs: string[] = [];
+  for (const entry of entries) {
+    if (entry.name.startsWith('.') || entry.name === '__MACOSX') continue;
+    const rel = dir === '' ? entry.name : `${dir}/${entry.name}`;
+    if (entry.isDirectory()) subdirs.push(rel);
+    else if ((entry.isFile() || entry.isSymbolicLink()) && isBookFileName(entry.name)) files.push(rel);
+  }
+  files.sort();
+  subdirs.sort();
+  return { files, subdirs };
+}
+
+/**
+ * `walkLibrary` in blocking calls, for a thread that has nothing else to do (see walk-thread.ts): the same files,
+ * the same rules, the same order. `found` gets each folder's books; a folder other than the root that cannot be
+ * read goes to `onError`, an unreadable root throws.
+ */
+export function walkLibrarySync(root: string, found: (files: FoundFile[]) => void, onError?: (relPath: string, err: unknown) => void): void {
+  const pending = [''];
+  while (pending.length > 0) {
+    const dir = pending.pop()!;
+    let entries: Dirent[];
+    try {
+      entries = readdirSync(path.join(root, dir), { withFileTypes: true });
+    } catch (err) {
+      if (dir === '') throw err;
+      onError?.(dir, err);
+      continue;
+    }
+    const { files, subdirs } = sortEntries(dir, entries);
+    const books: FoundFile[] = [];
+    for (const rel of files) {
+      let s;
+      try {
+        s = statSync(path.join(root, rel));
+      } catch {
+        continue; // gone or unreadable since the listing: skipped, as by the asynchronous walk
+      }
+      if (s.isFile()) books.push({ relPath: rel, size: s.size, mtimeMs: Math.floor(s.mtimeMs) });
+    }
+    if (books.length > 0) found(books);
+    for (let i = subdirs.length - 1; i >= 0; i--) pending.push(subdirs[i]!);
+  }
+}
+
 /**
  * Streams every book file under `root` (by extension), depth-first in name order, one batch per folder.
  * Hidden entries (dot files and folders, `__MACOSX`) are skipped; symbolic links to files are followed,
@@ -121,16 +169,7 @@ export async function* walkLibrary(root: string, options: WalkOptions = {}): Asy
       );
     }).then(
       (entries) => {
-        const files: string[] = [];
-        const subdirs: string[] = [];
-        for (const entry of entries ?? []) {
-          if (entry.name.startsWith('.') || entry.name === '__MACOSX') continue;
-          const rel = dir === '' ? entry.name : `${dir}/${entry.name}`;
-          if (entry.isDirectory()) subdirs.push(rel);
-          else if ((entry.isFile() || entry.isSymbolicLink()) && isBookFileName(entry.name)) files.push(rel);
-        }
-        files.sort();
-        subdirs.sort();
+        const { files, subdirs } = sortEntries(dir, entries ?? []);
         return { found: statFiles(io, root, files), subdirs: subdirs.map(visit) };
       },
       (err: unknown) => {
