@@ -8,6 +8,7 @@ import { reading } from './0006_reading.js';
 import { search } from './0007_search.js';
 import { duplicates } from './0008_duplicates.js';
 import { browsePerf } from './0010_browse_perf.js';
+import { seriesReadCounts } from './0011_series_read_counts.js';
 
 /** Every migration, applied in key order. Append only: never edit one that has shipped. */
 export const migrations: Record<string, DialectMigration> = {
@@ -20,4 +21,5 @@ export const migrations: Record<string, DialectMigration> = {
   '0007_search': search,
   '0008_duplicates': duplicates,
   '0010_browse_perf': browsePerf,
+  '0011_series_read_counts': seriesReadCounts,
 };

@@ -216,19 +216,25 @@ export class SeriesRepository {
   }
 
   /**
-   * Finished and started-not-finished present books of each series, for one user. Driven by the page's
-   * series (books_series_order, then the progress primary key per book): `cross join` fixes that order on
-   * SQLite, whose planner otherwise walks all of the user's progress; on PostgreSQL it is a plain inner join.
+   * Finished and started-not-finished present books of each series, for one user. SQLite keeps them per user
+   * and series in `series_read_counts` (migration 0011, maintained by triggers): one row per series. PostgreSQL
+   * counts them here, driven by the page's series (books_series_order, then the progress key per book).
    */
   async readCounts(userId: string, seriesIds: readonly string[]): Promise<Map<string, SeriesReadCounts>> {
     const out = new Map<string, SeriesReadCounts>();
     if (seriesIds.length === 0) return out;
+    if (this.database.dialect === 'sqlite') {
+      const kept = await sql<{ series_id: string; read_count: number; in_progress_count: number }>`
+        select series_id, read_count, in_progress_count from series_read_counts where user_id = ${userId} and series_id in (${sql.join([...seriesIds])})`.execute(this.db);
+      for (const r of kept.rows) out.set(r.series_id, { read: r.read_count, inProgress: r.in_progress_count });
+      return out;
+    }
     const rows = await sql<{ series_id: string; read: number; in_progress: number }>`
       select b.series_id,
         sum(case when p.is_completed = 1 then 1 else 0 end) as read,
         sum(case when p.is_completed = 0 then 1 else 0 end) as in_progress
-      from books b cross join read_progress p
-      where b.series_id in (${sql.join([...seriesIds])}) and b.deleted_at is null and p.user_id = ${userId} and p.book_id = b.id
+      from books b join read_progress p on p.book_id = b.id
+      where b.series_id in (${sql.join([...seriesIds])}) and b.deleted_at is null and p.user_id = ${userId}
       group by b.series_id`.execute(this.db);
     for (const r of rows.rows) out.set(r.series_id, { read: Number(r.read), inProgress: Number(r.in_progress) });
     return out;
