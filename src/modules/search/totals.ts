@@ -10,7 +10,9 @@ const MAX_ENTRIES = 512;
  * On Deck). The version is the connection's `total_changes()` (every row this process inserted, updated or
  * deleted, triggers included) with `PRAGMA data_version` (commits by any other connection or process): any
  * write anywhere starts afresh, so an answer is never stale; the cache only saves work while nothing is
- * written. A result is kept only when no write happened while it was computed.
+ * written. A result is kept only when no write happened while it was computed. Once the connection is open the
+ * version comes without a query (Database.changeVersion: a count of write statements run by this process in
+ * place of total_changes()).
  *
  * On PostgreSQL queries run in the server, off the event loop, and instances share no memory: always computed.
  */
@@ -21,6 +23,8 @@ export class UnchangedDatabaseCache<T> {
   constructor(private readonly database: Database) {}
 
   private async currentVersion(): Promise<string> {
+    const known = this.database.changeVersion?.();
+    if (known !== undefined) return known;
     const { rows } = await sql<{ v: string }>`select total_changes() || ':' || (select data_version from pragma_data_version) as v`.execute(this.database.db);
     return String(rows[0]?.v ?? '');
   }
