@@ -104,7 +104,7 @@ export async function buildApp(options: BuildAppOptions): Promise<App> {
   const db = database.db;
   const settingsRepo = new SettingsRepository(db);
   const settings = new SettingsService(settingsRepo, config);
-  const identity = createIdentity(db, config, app.log, { repo: settingsRepo, service: settings }, options.mailTransport);
+  const identity = createIdentity(database, config, app.log, { repo: settingsRepo, service: settings }, options.mailTransport);
 
   const events = new EventBus((err, event) => app.log.error({ err, event }, 'event listener failed'));
   const catalog = createCatalog({ database, config, bus: events, log: app.log, taskRetentionDays: () => settings.peek('task_retention_days') });

@@ -1,10 +1,10 @@
 import type { FastifyBaseLogger } from 'fastify';
-import type { Kysely } from 'kysely';
 import type { Transporter } from 'nodemailer';
 import type { Config } from '../../config/schema.js';
-import type { DB } from '../../db/schema.js';
+import type { Database } from '../../db/connection.js';
 import { ApiKeysRepository } from '../api-keys/repository.js';
 import { ApiKeysService } from '../api-keys/service.js';
+import { UnchangedDatabaseCache } from '../search/totals.js';
 import type { SettingsRepository } from '../settings/repository.js';
 import type { SettingsService } from '../settings/service.js';
 import { SetupService } from '../setup/service.js';
@@ -29,19 +29,20 @@ export interface Identity {
 
 /** Wires the identity services (users, tokens, keys, setup) over one database. */
 export function createIdentity(
-  db: Kysely<DB>,
+  database: Database,
   config: Config,
   log: FastifyBaseLogger,
   settings: { repo: SettingsRepository; service: SettingsService },
   mailTransport?: Transporter,
 ): Identity {
+  const db = database.db;
   const usersRepo = new UsersRepository(db);
   const keysRepo = new ApiKeysRepository(db);
   const revocations = new RevocationsRepository(db);
   const tokens = new TokenIssuer(() => resolveJwtSecret(config), config.auth.jwt_expiry_seconds);
   const auth = new AuthService(usersRepo, tokens, revocations, new LoginThrottle(db), new EmailTokens(db), createMailer(config, log, mailTransport), settings.service);
   return {
-    resolver: new CallerResolver(usersRepo, keysRepo, revocations, tokens),
+    resolver: new CallerResolver(usersRepo, keysRepo, revocations, tokens, new UnchangedDatabaseCache(database)),
     auth,
     setup: new SetupService(usersRepo, settings.repo, auth),
     users: new UsersService(usersRepo, auth),

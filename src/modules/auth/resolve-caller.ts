@@ -6,6 +6,7 @@ import type { UserRow, UsersRepository } from '../users/repository.js';
 import type { Caller } from './caller.js';
 import { verifyPassword } from './passwords.js';
 import { keyPermissions, userPermissions } from './permissions.js';
+import { UnchangedDatabaseCache } from '../search/totals.js';
 import type { RevocationsRepository } from './revocations.js';
 import { looksLikeJwt, type TokenIssuer } from './tokens.js';
 
@@ -61,6 +62,12 @@ export class CallerResolver {
     private readonly apiKeys: ApiKeysRepository,
     private readonly revocations: RevocationsRepository,
     private readonly tokens: TokenIssuer,
+    /**
+     * Users and revocations as last read, until the database changes (SQLite; see search/totals.ts): a client's
+     * every request would otherwise ask for the same user row and the same token's revocation. Any write (a user
+     * disabled or deleted, a logout) starts afresh, so both still take effect at once.
+     */
+    private readonly lookups?: UnchangedDatabaseCache<UserRow | boolean | undefined>,
   ) {}
 
   async resolve(credentials: Credentials): Promise<Caller> {
@@ -81,7 +88,7 @@ export class CallerResolver {
   private async fromJwt(token: string): Promise<Caller> {
     const verified = await this.tokens.verify(token);
     if (!verified) throw unauthorized('Invalid or expired token');
-    if (await this.revocations.isRevoked(verified.jti)) throw unauthorized('Token has been revoked (logged out)');
+    if (await this.isRevoked(verified.jti)) throw unauthorized('Token has been revoked (logged out)');
     const user = await this.activeUser(verified.userId);
     return { ...this.base(user, 'jwt'), tokenId: verified.jti, tokenExpiresAt: verified.expiresAt };
   }
@@ -128,8 +135,15 @@ export class CallerResolver {
     return this.base(await this.activeUser(userId), method);
   }
 
+  private async isRevoked(jti: string): Promise<boolean> {
+    if (!this.lookups) return this.revocations.isRevoked(jti);
+    return (await this.lookups.remember(`revoked:${jti}`, () => this.revocations.isRevoked(jti))) === true;
+  }
+
   private async activeUser(id: string): Promise<UserRow> {
-    const user = await this.users.findById(id);
+    const user = this.lookups
+      ? ((await this.lookups.remember(`user:${id}`, () => this.users.findById(id))) as UserRow | undefined)
+      : await this.users.findById(id);
     // A deleted or disabled user's tokens and keys stop working at once.
     if (!user || user.disabled) throw unauthorized('User no longer exists or is disabled');
     return user;
