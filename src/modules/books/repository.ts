@@ -6,7 +6,7 @@ import type { ReadProgressTable } from '../../db/tables/reading.js';
 import { authorLeaf, compileCondition, escapeLike, idLeaf, jsonMember, jsonObjectElements, listLeaf, textLeaf, yearLeaf, type Condition, type Leaf, type ReadStatus } from '../search/conditions.js';
 import type { FullTextSearch } from '../search/fts.js';
 import type { Sort } from '../search/sort.js';
-import { ListTotals, UnchangedDatabaseCache } from '../search/totals.js';
+import { ListTotals, totalKey, UnchangedDatabaseCache } from '../search/totals.js';
 import type { LibraryScope } from './access.js';
 import type { BookFilterField, BookSortField } from './schemas.js';
 
@@ -174,7 +174,7 @@ export class BooksRepository {
     } else {
       page = page.orderBy('books.title').orderBy('books.id');
     }
-    const [total, rows] = await Promise.all([this.totals.count(query.select((eb) => eb.fn.countAll<number>().as('n'))), page.offset(q.offset).limit(q.limit).execute()]);
+    const [total, rows] = await Promise.all([this.totals.count(totalKey(q), () => query.select((eb) => eb.fn.countAll<number>().as('n'))), page.offset(q.offset).limit(q.limit).execute()]);
     return { total, rows: rows as BookViewRow[] };
   }
 

@@ -1,4 +1,4 @@
-import { sql, type Compilable } from 'kysely';
+import { sql } from 'kysely';
 import type { Database } from '../../db/connection.js';
 
 /** Entries kept per database version. */
@@ -54,9 +54,16 @@ export class ListTotals {
     this.cache = new UnchangedDatabaseCache(database);
   }
 
-  /** The `n` column of a `select count(*) as n ...` query. */
-  count(query: Compilable<{ n: number | string | bigint }> & { executeTakeFirstOrThrow(): Promise<{ n: number | string | bigint }> }): Promise<number> {
-    const compiled = query.compile();
-    return this.cache.remember(`${compiled.sql}\0${JSON.stringify(compiled.parameters)}`, async () => Number((await query.executeTakeFirstOrThrow()).n));
+  /**
+   * The `n` column of a `select count(*) as n ...` query. `key` names the list (everything its rows depend on,
+   * not its order or page): the query is built and compiled only when the count is not known.
+   */
+  count(key: string, query: () => { executeTakeFirstOrThrow(): Promise<{ n: number | string | bigint }> }): Promise<number> {
+    return this.cache.remember(key, async () => Number((await query().executeTakeFirstOrThrow()).n));
   }
+}
+
+/** The key of a list's total: its query without the order and the page. */
+export function totalKey(q: { sort?: unknown; offset: number; limit: number }): string {
+  return JSON.stringify({ ...q, sort: undefined, offset: undefined, limit: undefined });
 }

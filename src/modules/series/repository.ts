@@ -6,7 +6,7 @@ import type { LibraryScope } from '../books/access.js';
 import { authorLeaf, compileCondition, idLeaf, listLeaf, textLeaf, yearLeaf, type Condition, type Leaf, type ReadStatus } from '../search/conditions.js';
 import type { FullTextSearch } from '../search/fts.js';
 import type { Sort } from '../search/sort.js';
-import { ListTotals } from '../search/totals.js';
+import { ListTotals, totalKey } from '../search/totals.js';
 import type { SeriesFilterField, SeriesSortField } from './schemas.js';
 
 export type SeriesRow = Selectable<SeriesTable>;
@@ -175,7 +175,7 @@ export class SeriesRepository {
     } else {
       page = page.orderBy('series.sort_name').orderBy('series.id');
     }
-    const [total, rows] = await Promise.all([this.totals.count(query.select((eb) => eb.fn.countAll<number>().as('n'))), page.offset(q.offset).limit(q.limit).execute()]);
+    const [total, rows] = await Promise.all([this.totals.count(totalKey(q), () => query.select((eb) => eb.fn.countAll<number>().as('n'))), page.offset(q.offset).limit(q.limit).execute()]);
     return { total, rows: rows as SeriesViewRow[] };
   }
 
