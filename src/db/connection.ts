@@ -15,8 +15,8 @@ export interface Database {
   /** Connection settings for a dedicated client (PostgreSQL LISTEN needs one outside the pool). */
   pgConfig?: pg.PoolConfig;
   /**
-   * SQLite only, once the connection is open: a text that changes whenever the database may have changed (any
-   * write statement this process ran, or a commit by another connection), read without a query.
+   * SQLite only, once the connection is open: a text that changes whenever the database has changed (rows this
+   * connection changed, triggers included, or a commit by another connection), from one kept statement.
    */
   changeVersion?(): string | undefined;
   /** Throws when the database cannot answer a trivial query. */
@@ -40,8 +40,7 @@ export function openDatabase(config: Config): Database {
 function openSqlite(config: Config): Database {
   const file = sqlitePathFor(config);
   let handle: SQLite.Database | undefined;
-  let writes: { count: number } | undefined;
-  let dataVersion: SQLite.Statement | undefined;
+  let version: SQLite.Statement | undefined;
   const db = new Kysely<DB>({
     dialect: new SqliteDialect({
       database: async () => {
@@ -51,8 +50,9 @@ function openSqlite(config: Config): Database {
         handle.pragma('synchronous = NORMAL');
         handle.pragma('foreign_keys = ON');
         handle.pragma('busy_timeout = 5000');
-        dataVersion = handle.prepare('PRAGMA data_version').pluck();
-        writes = reusePreparedStatements(handle);
+        // total_changes(): rows this connection changed (triggers included); data_version: commits by others.
+        version = handle.prepare("SELECT total_changes() || ':' || (SELECT data_version FROM pragma_data_version)").pluck();
+        reusePreparedStatements(handle);
         return handle;
       },
     }),
@@ -60,7 +60,7 @@ function openSqlite(config: Config): Database {
   return {
     db,
     dialect: 'sqlite',
-    changeVersion: () => (handle?.open && writes && dataVersion ? `${writes.count}:${String(dataVersion.get())}` : undefined),
+    changeVersion: () => (handle?.open && version ? String(version.get()) : undefined),
     ping: async () => {
       if (handle && !handle.open) throw new Error('database is closed');
       await sql`select 1`.execute(db);
@@ -85,14 +85,13 @@ const DDL = /^\s*(create|alter|drop)\b/i;
  * the native API one property at a time, which cost ~40% of a 50-row, 19-column list query; a generated
  * object literal per statement (see rowBuilder) does the same in a fraction of that.
  */
-function reusePreparedStatements(handle: SQLite.Database): { count: number } {
+function reusePreparedStatements(handle: SQLite.Database): void {
   const prepare = handle.prepare.bind(handle);
   const statements = new Map<string, SQLite.Statement>();
-  const writes = { count: 0 };
   handle.prepare = ((source: string) => {
     if (DDL.test(source)) {
       statements.clear();
-      return countWrites(prepare(source), writes);
+      return prepare(source);
     }
     let statement = statements.get(source);
     if (statement) {
@@ -100,32 +99,11 @@ function reusePreparedStatements(handle: SQLite.Database): { count: number } {
     } else {
       statement = prepare(source);
       if (statement.reader) readRowsAsArrays(statement);
-      if (!statement.readonly) countWrites(statement, writes);
       if (statements.size >= MAX_STATEMENTS) statements.delete(statements.keys().next().value!);
     }
     statements.set(source, statement);
     return statement;
   }) as typeof handle.prepare;
-  return writes;
-}
-
-/**
- * Counts every execution of a statement that may write (SQLite's own judgement, sqlite3_stmt_readonly: an
- * INSERT … RETURNING reads rows and writes, a WITH … SELECT only reads), for Database.changeVersion. Counted when it runs, committed or not: a rolled-back write only costs
- * a cache a needless refresh.
- */
-function countWrites(statement: SQLite.Statement, writes: { count: number }): SQLite.Statement {
-  const run = statement.run.bind(statement);
-  const all = statement.all.bind(statement);
-  statement.run = ((...params: unknown[]) => {
-    writes.count += 1;
-    return run(...params);
-  }) as typeof statement.run;
-  statement.all = ((...params: unknown[]) => {
-    writes.count += 1;
-    return all(...params);
-  }) as typeof statement.all;
-  return statement;
 }
 
 function readRowsAsArrays(statement: SQLite.Statement): void {

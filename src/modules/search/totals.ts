@@ -11,8 +11,7 @@ const MAX_ENTRIES = 512;
  * deleted, triggers included) with `PRAGMA data_version` (commits by any other connection or process): any
  * write anywhere starts afresh, so an answer is never stale; the cache only saves work while nothing is
  * written. A result is kept only when no write happened while it was computed. Once the connection is open the
- * version comes without a query (Database.changeVersion: a count of write statements run by this process in
- * place of total_changes()).
+ * version is read through one kept statement (Database.changeVersion), not a query built and compiled anew.
  *
  * On PostgreSQL queries run in the server, off the event loop, and instances share no memory: always computed.
  */
