@@ -106,6 +106,8 @@ export async function prepareBrowseBench() {
     progress.push({ user_id: userId, book_id: firstBooks[i * 7]!, current_page: i < 300 ? 20 : 5, is_completed: i < 300 ? 1 : 0, started_at: at, updated_at: at, completed_at: i < 300 ? at : null, device_id: null });
   }
   for (let b = 0; b < progress.length; b += 100) await db.insertInto('read_progress').values(progress.slice(b, b + 100)).execute();
+  // As `bindery serve` runs: the task worker polling and the scheduler running in the background.
+  await app.catalog.start();
   await app.listen({ port: 0, host: '127.0.0.1' });
   const address = app.server.address();
   const base = `http://127.0.0.1:${typeof address === 'object' && address ? address.port : 0}`;
