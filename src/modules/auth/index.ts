@@ -4,7 +4,7 @@ import type { Config } from '../../config/schema.js';
 import type { Database } from '../../db/connection.js';
 import { ApiKeysRepository } from '../api-keys/repository.js';
 import { ApiKeysService } from '../api-keys/service.js';
-import { UnchangedDatabaseCache } from '../search/totals.js';
+import { UnchangedDatabaseCache } from '../../db/unchanged-cache.js';
 import type { SettingsRepository } from '../settings/repository.js';
 import type { SettingsService } from '../settings/service.js';
 import { SetupService } from '../setup/service.js';

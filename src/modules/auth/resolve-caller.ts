@@ -6,7 +6,7 @@ import type { UserRow, UsersRepository } from '../users/repository.js';
 import type { Caller } from './caller.js';
 import { verifyPassword } from './passwords.js';
 import { keyPermissions, userPermissions } from './permissions.js';
-import { UnchangedDatabaseCache } from '../search/totals.js';
+import { UnchangedDatabaseCache } from '../../db/unchanged-cache.js';
 import type { RevocationsRepository } from './revocations.js';
 import { looksLikeJwt, type TokenIssuer } from './tokens.js';
 
@@ -63,7 +63,7 @@ export class CallerResolver {
     private readonly revocations: RevocationsRepository,
     private readonly tokens: TokenIssuer,
     /**
-     * Users and revocations as last read, until the database changes (SQLite; see search/totals.ts): a client's
+     * Users and revocations as last read, until the database changes (SQLite; see db/unchanged-cache.ts): a client's
      * every request would otherwise ask for the same user row and the same token's revocation. Any write (a user
      * disabled or deleted, a logout) starts afresh, so both still take effect at once.
      */

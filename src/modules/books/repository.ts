@@ -6,7 +6,8 @@ import type { ReadProgressTable } from '../../db/tables/reading.js';
 import { authorLeaf, compileCondition, escapeLike, idLeaf, jsonMember, jsonObjectElements, listLeaf, textLeaf, yearLeaf, type Condition, type Leaf, type ReadStatus } from '../search/conditions.js';
 import type { FullTextSearch } from '../search/fts.js';
 import type { Sort } from '../search/sort.js';
-import { ListTotals, totalKey, UnchangedDatabaseCache } from '../search/totals.js';
+import { UnchangedDatabaseCache } from '../../db/unchanged-cache.js';
+import { ListTotals, totalKey } from '../search/totals.js';
 import type { LibraryScope } from './access.js';
 import type { BookFilterField, BookSortField } from './schemas.js';
 
@@ -240,7 +241,7 @@ export class BooksRepository {
    * Driven by the user's own progress (grouped per series), then one indexed probe per candidate series
    * (books_series_order) for its next book: the cost grows with what the user read, not with the catalog.
    * `materialized` keeps the probe from being evaluated twice (once for the filter, once for the column).
-   * The page of ids and the total are remembered until the database changes (search/totals.ts).
+   * The page of ids and the total are remembered until the database changes (db/unchanged-cache.ts).
    */
   async onDeck(userId: string, scope: LibraryScope, offset: number, limit: number): Promise<{ total: number; rows: BookViewRow[] }> {
     const key = JSON.stringify([userId, scope, offset, limit]);

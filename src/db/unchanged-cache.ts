@@ -1,0 +1,46 @@
+import { sql } from 'kysely';
+import type { Database } from './connection.js';
+
+/** Entries kept per database version. */
+const MAX_ENTRIES = 512;
+
+/**
+ * Results of expensive read queries kept until the database changes, on SQLite only. There every query runs on
+ * the event loop, and the same answers are asked again and again while clients page or poll (a list's total,
+ * On Deck). The version is the connection's `total_changes()` (every row this process inserted, updated or
+ * deleted, triggers included) with `PRAGMA data_version` (commits by any other connection or process): any
+ * write anywhere starts afresh, so an answer is never stale; the cache only saves work while nothing is
+ * written. A result is kept only when no write happened while it was computed. Once the connection is open the
+ * version is read through one kept statement (Database.changeVersion), not a query built and compiled anew.
+ *
+ * On PostgreSQL queries run in the server, off the event loop, and instances share no memory: always computed.
+ */
+export class UnchangedDatabaseCache<T> {
+  private version: string | null = null;
+  private readonly entries = new Map<string, T>();
+
+  constructor(private readonly database: Database) {}
+
+  private async currentVersion(): Promise<string> {
+    const known = this.database.changeVersion?.();
+    if (known !== undefined) return known;
+    const { rows } = await sql<{ v: string }>`select total_changes() || ':' || (select data_version from pragma_data_version) as v`.execute(this.database.db);
+    return String(rows[0]?.v ?? '');
+  }
+
+  async remember(key: string, compute: () => Promise<T>): Promise<T> {
+    if (this.database.dialect !== 'sqlite') return compute();
+    const before = await this.currentVersion();
+    if (before !== this.version) {
+      this.entries.clear();
+      this.version = before;
+    }
+    if (this.entries.has(key)) return this.entries.get(key)!;
+    const value = await compute();
+    if ((await this.currentVersion()) === before && this.version === before) {
+      if (this.entries.size >= MAX_ENTRIES) this.entries.delete(this.entries.keys().next().value!);
+      this.entries.set(key, value);
+    }
+    return value;
+  }
+}
