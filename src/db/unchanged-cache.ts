@@ -1,7 +1,7 @@
 import { sql } from 'kysely';
 import type { Database } from './connection.js';
 
-/** Entries kept per database version. */
+/** Entries kept per database version, unless a cache says otherwise. */
 const MAX_ENTRIES = 512;
 
 /**
@@ -19,7 +19,10 @@ export class UnchangedDatabaseCache<T> {
   private version: string | null = null;
   private readonly entries = new Map<string, T>();
 
-  constructor(private readonly database: Database) {}
+  constructor(
+    private readonly database: Database,
+    private readonly maxEntries = MAX_ENTRIES,
+  ) {}
 
   private async currentVersion(): Promise<string> {
     const known = this.database.changeVersion?.();
@@ -38,7 +41,7 @@ export class UnchangedDatabaseCache<T> {
     if (this.entries.has(key)) return this.entries.get(key)!;
     const value = await compute();
     if ((await this.currentVersion()) === before && this.version === before) {
-      if (this.entries.size >= MAX_ENTRIES) this.entries.delete(this.entries.keys().next().value!);
+      if (this.entries.size >= this.maxEntries) this.entries.delete(this.entries.keys().next().value!);
       this.entries.set(key, value);
     }
     return value;

@@ -1,7 +1,10 @@
+import SQLite from 'better-sqlite3';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { sqlitePathFor } from '../../src/db/connection.js';
 import { makeCbz } from '../media/fixtures.js';
 import { api, call, createCatalogApp, scannedLibrary, type CatalogTestApp, type Paged } from '../helpers/catalog.js';
 import { createUser } from '../helpers/auth.js';
+import { testDatabaseType } from '../helpers/config.js';
 import { writeCorpus } from './corpus.js';
 
 interface Series {
@@ -304,6 +307,42 @@ describe('Full-text search', () => {
     expect(await search('gotham')).toEqual(['Batman']);
     await t.database.db.updateTable('series').set({ title: null }).where('id', '=', byName('Batman').id).execute();
     expect(await search('gotham')).toEqual([]);
+  });
+});
+
+describe('Remembered pages never outlive a change', () => {
+  // List pages (and totals) are kept while the database is unchanged: every kind of write must show at once.
+  const condition = { condition: { allOf: [{ genre: { operator: 'is', value: 'Adventure' } }, { language: { operator: 'is', value: 'fr' } }] } };
+  const listed = async () => {
+    const res = await filter(condition);
+    expect(res.status).toBe(200);
+    return { names: names(res.body.data), total: res.body.total, publisher: res.body.data.find((s) => s.name === 'Astérix')?.metadata.publisher };
+  };
+  const asterix = () => byName('Astérix').id;
+
+  it('a write through the server\'s own connection', async () => {
+    const before = await listed();
+    expect(before).toMatchObject({ names: ['Astérix'], total: 1, publisher: 'Dargaud' });
+    expect(await listed()).toEqual(before);
+    await t.database.db.updateTable('series').set({ publisher: 'Hachette' }).where('id', '=', asterix()).execute();
+    expect((await listed()).publisher).toBe('Hachette');
+    await t.database.db.updateTable('series').set({ language: 'en' }).where('id', '=', asterix()).execute();
+    expect(await listed()).toMatchObject({ names: [], total: 0 });
+    await t.database.db.updateTable('series').set({ language: 'fr', publisher: 'Dargaud' }).where('id', '=', asterix()).execute();
+    expect(await listed()).toEqual(before);
+  });
+
+  it.runIf(testDatabaseType() === 'sqlite')('a commit by another process (SQLite)', async () => {
+    const before = await listed();
+    const other = new SQLite(sqlitePathFor(t.config));
+    try {
+      other.prepare('update series set deleted_at = ? where id = ?').run(new Date().toISOString(), asterix());
+      expect(await listed()).toMatchObject({ names: [], total: 0 });
+      other.prepare('update series set deleted_at = null where id = ?').run(asterix());
+      expect(await listed()).toEqual(before);
+    } finally {
+      other.close();
+    }
   });
 });
 

@@ -58,17 +58,20 @@ type BookQuery = SelectQueryBuilder<FtsDB, 'books', object>;
 
 const nullsLast = (column: RawBuilder<unknown>) => sql`case when ${column} is null then 1 else 0 end`;
 
+/** On Deck pages kept while the database is unchanged (50 books are ~35 KB of rows). */
+const DECK_PAGES_KEPT = 128;
+
 /** SQL of book lists, On Deck, and single books. */
 export class BooksRepository {
   private readonly totals: ListTotals;
-  private readonly decks: UnchangedDatabaseCache<{ total: number; ids: string[] }>;
+  private readonly decks: UnchangedDatabaseCache<{ total: number; rows: readonly BookViewRow[] }>;
 
   constructor(
     private readonly database: Database,
     private readonly fts: FullTextSearch,
   ) {
     this.totals = new ListTotals(database);
-    this.decks = new UnchangedDatabaseCache(database);
+    this.decks = new UnchangedDatabaseCache(database, DECK_PAGES_KEPT);
   }
 
   private get db() {
@@ -241,15 +244,18 @@ export class BooksRepository {
    * Driven by the user's own progress (grouped per series), then one indexed probe per candidate series
    * (books_series_order) for its next book: the cost grows with what the user read, not with the catalog.
    * `materialized` keeps the probe from being evaluated twice (once for the filter, once for the column).
-   * The page of ids and the total are remembered until the database changes (db/unchanged-cache.ts).
+   * The page's rows and the total are remembered until the database changes (db/unchanged-cache.ts); the
+   * rows are never modified by their users.
    */
-  async onDeck(userId: string, scope: LibraryScope, offset: number, limit: number): Promise<{ total: number; rows: BookViewRow[] }> {
+  onDeck(userId: string, scope: LibraryScope, offset: number, limit: number): Promise<{ total: number; rows: readonly BookViewRow[] }> {
     const key = JSON.stringify([userId, scope, offset, limit]);
-    const { total, ids } = await this.decks.remember(key, () => this.onDeckIds(userId, scope, offset, limit));
-    if (ids.length === 0) return { total, rows: [] };
-    const rows = await this.db.selectFrom('books').select(bookViewColumns).where('books.id', 'in', ids).execute();
-    const byId = new Map(rows.map((r) => [r.id, r]));
-    return { total, rows: ids.map((id) => byId.get(id)).filter((r): r is BookViewRow => r !== undefined) };
+    return this.decks.remember(key, async () => {
+      const { total, ids } = await this.onDeckIds(userId, scope, offset, limit);
+      if (ids.length === 0) return { total, rows: [] };
+      const rows = await this.db.selectFrom('books').select(bookViewColumns).where('books.id', 'in', ids).execute();
+      const byId = new Map(rows.map((r) => [r.id, r]));
+      return { total, rows: ids.map((id) => byId.get(id)).filter((r): r is BookViewRow => r !== undefined) };
+    });
   }
 
   private async onDeckIds(userId: string, scope: LibraryScope, offset: number, limit: number): Promise<{ total: number; ids: string[] }> {

@@ -28,7 +28,7 @@ export class BooksService {
     private readonly pages: PagesService,
   ) {}
 
-  private async views(caller: Caller, rows: BookViewRow[]): Promise<BookView[]> {
+  private async views(caller: Caller, rows: readonly BookViewRow[]): Promise<BookView[]> {
     const progress = await this.repo.progressOf(caller.user.id, rows.map((r) => r.id));
     return rows.map((r) => bookView(r, progress.get(r.id)));
   }

@@ -7,6 +7,7 @@ import { authorLeaf, compileCondition, idLeaf, listLeaf, textLeaf, yearLeaf, typ
 import type { FullTextSearch } from '../search/fts.js';
 import type { Sort } from '../search/sort.js';
 import { ListTotals, totalKey } from '../search/totals.js';
+import { UnchangedDatabaseCache } from '../../db/unchanged-cache.js';
 import type { SeriesFilterField, SeriesSortField } from './schemas.js';
 
 export type SeriesRow = Selectable<SeriesTable>;
@@ -49,18 +50,24 @@ export interface SeriesListQuery {
 type FtsDB = DB & { fts: { id: string; rank: number } };
 type SeriesQuery = SelectQueryBuilder<FtsDB, 'series', object>;
 
+/** Pages of 50 series are ~30 KB of rows: at most ~4 MB kept. */
+const PAGES_KEPT = 128;
+
 /** Nulls last in both directions on both engines (SQLite and PostgreSQL disagree by default). */
 const nullsLast = (column: RawBuilder<unknown>) => sql`case when ${column} is null then 1 else 0 end`;
 
 /** SQL of series lists: filters, full-text join, sorts, per-caller read counts. */
 export class SeriesRepository {
   private readonly totals: ListTotals;
+  /** Rows of list pages while the database is unchanged (see list). */
+  private readonly pages: UnchangedDatabaseCache<readonly SeriesViewRow[]>;
 
   constructor(
     private readonly database: Database,
     private readonly fts: FullTextSearch,
   ) {
     this.totals = new ListTotals(database);
+    this.pages = new UnchangedDatabaseCache(database, PAGES_KEPT);
   }
 
   private get db() {
@@ -161,7 +168,22 @@ export class SeriesRepository {
     return { query, ranked };
   }
 
-  async list(q: SeriesListQuery): Promise<{ total: number; rows: SeriesViewRow[] }> {
+  /**
+   * A page of a list and the list's total. Finding a page is the costly part of a list: a filter walks the
+   * sort order until it has a page of matches, a search ranks every match before the first page is known
+   * (~3 ms for 1,300 matches). So pages are remembered while the database is unchanged, as totals and On Deck
+   * are (see UnchangedDatabaseCache: any write anywhere forgets them all). The key is the whole query, the
+   * caller included, so per-user filters and sorts stay per user; the rows are never modified by their users.
+   */
+  async list(q: SeriesListQuery): Promise<{ total: number; rows: readonly SeriesViewRow[] }> {
+    const [total, rows] = await Promise.all([
+      this.totals.count(totalKey(q), () => this.filtered(q).query.select((eb) => eb.fn.countAll<number>().as('n'))),
+      this.pages.remember(JSON.stringify(q), () => this.page(q)),
+    ]);
+    return { total, rows };
+  }
+
+  private async page(q: SeriesListQuery): Promise<SeriesViewRow[]> {
     const { query, ranked } = this.filtered(q);
     let page = query.select(seriesViewColumns);
     if (q.sort) {
@@ -175,8 +197,7 @@ export class SeriesRepository {
     } else {
       page = page.orderBy('series.sort_name').orderBy('series.id');
     }
-    const [total, rows] = await Promise.all([this.totals.count(totalKey(q), () => query.select((eb) => eb.fn.countAll<number>().as('n'))), page.offset(q.offset).limit(q.limit).execute()]);
-    return { total, rows: rows as SeriesViewRow[] };
+    return (await page.offset(q.offset).limit(q.limit).execute()) as SeriesViewRow[];
   }
 
   /** `and ...` restricting series rows (alias `s`) to the scope and the asked libraries. */

@@ -26,7 +26,7 @@ export interface SeriesDeps {
 export class SeriesService {
   constructor(private readonly deps: SeriesDeps) {}
 
-  private async views(caller: Caller, rows: SeriesViewRow[]): Promise<SeriesView[]> {
+  private async views(caller: Caller, rows: readonly SeriesViewRow[]): Promise<SeriesView[]> {
     const counts = await this.deps.repo.readCounts(caller.user.id, rows.map((r) => r.id));
     return rows.map((r) => {
       const c = counts.get(r.id) ?? { read: 0, inProgress: 0 };
