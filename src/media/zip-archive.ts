@@ -6,6 +6,7 @@ import yauzl from 'yauzl';
 import type { Entry, ZipFile } from 'yauzl';
 import { MediaError, asMediaError, errorMessage, throwIfAborted } from './errors.js';
 import type { MediaLimits } from './limits.js';
+import { readCentralDirectory } from './zip-directory.js';
 import { BlockCachedReader, MemoryReader } from './zip-file-reader.js';
 import type { ZipByteSource } from './zip-file-reader.js';
 
@@ -36,7 +37,11 @@ export interface ZipMember {
   size: number;
   compressedSize: number;
   encrypted: boolean;
-  entry: Entry;
+  /** Compression method (0 stored, 8 deflated). */
+  method: number;
+  localHeaderOffset: number;
+  /** yauzl's record, when yauzl read the directory (see ZipArchive.open). */
+  entry?: Entry;
 }
 
 export interface ReadOptions {
@@ -54,9 +59,9 @@ function normaliseName(raw: string): string {
   return raw.replaceAll('\\', '/').replace(/^(\.\/)+/, '');
 }
 
-function isDirectory(entry: Entry, name: string): boolean {
+function isDirectory(externalFileAttributes: number, name: string): boolean {
   // MS-DOS directory attribute, for archivers that do not end directory names with a slash.
-  return name.endsWith('/') || (entry.externalFileAttributes & 0x10) !== 0;
+  return name.endsWith('/') || (externalFileAttributes & 0x10) !== 0;
 }
 
 /**
@@ -68,8 +73,10 @@ export class ZipArchive {
   private readonly dataStarts = new Map<ZipMember, number | Promise<number>>();
 
   private constructor(
-    private readonly zip: ZipFile,
+    /** Absent when the directory was read from memory without yauzl (readCentralDirectory). */
+    private readonly zip: ZipFile | null,
     private readonly file: ZipByteSource,
+    private readonly fileSize: number,
     readonly members: readonly ZipMember[],
     private readonly limits: MediaLimits,
     private readonly label: string,
@@ -79,9 +86,15 @@ export class ZipArchive {
 
   /**
    * @param data the whole file, when the caller has already read it (then the file is not opened again);
-   *   it must stay unchanged until `close()`.
+   *   it must stay unchanged until `close()`. Its directory is read synchronously when it is an ordinary one
+   *   (readCentralDirectory), else by yauzl, as files on disk are.
    */
   static async open(path: string, limits: MediaLimits, data?: Buffer): Promise<ZipArchive> {
+    const direct = data ? readCentralDirectory(data) : null;
+    if (data && direct) {
+      const members = ZipArchive.members(direct, path, limits);
+      return new ZipArchive(null, new MemoryReader(data), data.length, members, limits, path);
+    }
     let zip: ZipFile;
     let file: ZipByteSource;
     try {
@@ -90,32 +103,59 @@ export class ZipArchive {
       throw asMediaError(err, 'corrupt', `${path}: not a readable zip archive`);
     }
     try {
-      if (zip.entryCount > limits.maxEntries) {
-        throw new MediaError('too_large', `${path}: ${zip.entryCount} entries exceed the limit of ${limits.maxEntries}`);
-      }
-      const members: ZipMember[] = [];
-      let declaredTotal = 0;
-      for await (const entry of zip.eachEntry()) {
-        const rawName = entry.fileName as unknown as Buffer;
-        const name = normaliseName(yauzl.getFileNameLowLevel(entry.generalPurposeBitFlag, rawName, entry.extraFields, false));
-        if (isDirectory(entry, name)) continue;
-        declaredTotal += entry.uncompressedSize;
-        if (declaredTotal > limits.maxTotalBytes) {
-          throw new MediaError('too_large', `${path}: declared uncompressed size exceeds ${limits.maxTotalBytes} bytes`);
+      const records: Array<{ name: string; method: number; generalPurposeBitFlag: number; externalFileAttributes: number; compressedSize: number; uncompressedSize: number; localHeaderOffset: number; entry: Entry }> = [];
+      if (zip.entryCount <= limits.maxEntries) {
+        for await (const entry of zip.eachEntry()) {
+          const rawName = entry.fileName as unknown as Buffer;
+          records.push({
+            name: yauzl.getFileNameLowLevel(entry.generalPurposeBitFlag, rawName, entry.extraFields, false),
+            method: entry.compressionMethod,
+            generalPurposeBitFlag: entry.generalPurposeBitFlag,
+            externalFileAttributes: entry.externalFileAttributes,
+            compressedSize: entry.compressedSize,
+            uncompressedSize: entry.uncompressedSize,
+            localHeaderOffset: entry.relativeOffsetOfLocalHeader,
+            entry,
+          });
         }
-        members.push({
-          name,
-          size: entry.uncompressedSize,
-          compressedSize: entry.compressedSize,
-          encrypted: entry.isEncrypted(),
-          entry,
-        });
       }
-      return new ZipArchive(zip, file, members, limits, path);
+      return new ZipArchive(zip, file, zip.fileSize, ZipArchive.members(records, path, limits, zip.entryCount), limits, path);
     } catch (err) {
       zip.close();
       throw asMediaError(err, 'corrupt', `${path}: broken zip central directory`);
     }
+  }
+
+  /** The files of a directory (not its folders), within the limits on entries and declared size. */
+  private static members(
+    records: ReadonlyArray<{ name: string; method: number; generalPurposeBitFlag: number; externalFileAttributes: number; compressedSize: number; uncompressedSize: number; localHeaderOffset: number; entry?: Entry }>,
+    path: string,
+    limits: MediaLimits,
+    entryCount = records.length,
+  ): ZipMember[] {
+    if (entryCount > limits.maxEntries) {
+      throw new MediaError('too_large', `${path}: ${entryCount} entries exceed the limit of ${limits.maxEntries}`);
+    }
+    const members: ZipMember[] = [];
+    let declaredTotal = 0;
+    for (const record of records) {
+      const name = normaliseName(record.name);
+      if (isDirectory(record.externalFileAttributes, name)) continue;
+      declaredTotal += record.uncompressedSize;
+      if (declaredTotal > limits.maxTotalBytes) {
+        throw new MediaError('too_large', `${path}: declared uncompressed size exceeds ${limits.maxTotalBytes} bytes`);
+      }
+      members.push({
+        name,
+        size: record.uncompressedSize,
+        compressedSize: record.compressedSize,
+        encrypted: (record.generalPurposeBitFlag & 0x1) !== 0,
+        method: record.method,
+        localHeaderOffset: record.localHeaderOffset,
+        ...(record.entry ? { entry: record.entry } : {}),
+      });
+    }
+    return members;
   }
 
   private static async fromFile(path: string): Promise<{ zip: ZipFile; file: ZipByteSource }> {
@@ -144,8 +184,8 @@ export class ZipArchive {
   assertReadable(member: ZipMember): void {
     const where = `${this.label}: entry "${member.name}"`;
     if (member.encrypted) throw new MediaError('encrypted', `${where} is encrypted`);
-    if (!member.entry.canDecodeFileData()) {
-      throw new MediaError('unsupported', `${where} uses unsupported compression method ${member.entry.compressionMethod}`);
+    if (member.method !== STORED && member.method !== DEFLATED) {
+      throw new MediaError('unsupported', `${where} uses unsupported compression method ${member.method}`);
     }
     if (member.size > this.limits.maxEntryBytes) {
       throw new MediaError('too_large', `${where} declares ${member.size} bytes, over the limit of ${this.limits.maxEntryBytes}`);
@@ -158,6 +198,7 @@ export class ZipArchive {
 
   async openStream(member: ZipMember): Promise<Readable> {
     this.assertReadable(member);
+    if (!this.zip || !member.entry) throw new MediaError('unsupported', `${this.label}: entry "${member.name}" cannot be streamed`);
     try {
       return await this.zip.openReadStreamPromise(member.entry);
     } catch (err) {
@@ -168,10 +209,15 @@ export class ZipArchive {
   private dataStart(member: ZipMember): number | Promise<number> {
     let start = this.dataStarts.get(member);
     if (start === undefined) {
-      start = this.localDataStart(member) ?? this.zip.readLocalFileHeaderPromise(member.entry, { minimal: true }).then((header) => header.fileDataStart);
+      start = this.localDataStart(member) ?? this.headerFromYauzl(member);
       this.dataStarts.set(member, start);
     }
     return start;
+  }
+
+  private headerFromYauzl(member: ZipMember): Promise<number> {
+    if (!this.zip || !member.entry) return Promise.reject(new Error(`local file header out of bounds: ${member.localHeaderOffset}`));
+    return this.zip.readLocalFileHeaderPromise(member.entry, { minimal: true }).then((header) => header.fileDataStart);
   }
 
   /**
@@ -180,14 +226,14 @@ export class ZipArchive {
    * way is a copy, a callback and a promise for 30 bytes that are already here. Same checks, same messages.
    */
   private localDataStart(member: ZipMember): number | null {
-    const offset = member.entry.relativeOffsetOfLocalHeader;
+    const offset = member.localHeaderOffset;
     const header = this.file.view?.(offset, 30);
     if (!header) return null;
     const signature = header.readUInt32LE(0);
     if (signature !== 0x04034b50) throw new Error(`invalid local file header signature: 0x${signature.toString(16)}`);
     const fileDataStart = offset + 30 + header.readUInt16LE(26) + header.readUInt16LE(28);
-    if (fileDataStart + member.compressedSize > this.zip.fileSize) {
-      throw new Error(`file data overflows file bounds: ${fileDataStart} + ${member.compressedSize} > ${this.zip.fileSize}`);
+    if (fileDataStart + member.compressedSize > this.fileSize) {
+      throw new Error(`file data overflows file bounds: ${fileDataStart} + ${member.compressedSize} > ${this.fileSize}`);
     }
     return fileDataStart;
   }
@@ -215,7 +261,7 @@ export class ZipArchive {
     throwIfAborted(signal);
     this.assertReadable(member);
     const where = `${this.label}: entry "${member.name}"`;
-    const method = member.entry.compressionMethod;
+    const { method } = member;
     try {
       if (method === STORED) {
         const length = headBytes === undefined ? member.size : Math.min(headBytes, member.size);
@@ -279,6 +325,6 @@ export class ZipArchive {
   }
 
   close(): void {
-    this.zip.close();
+    this.zip?.close();
   }
 }
