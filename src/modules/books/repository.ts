@@ -7,6 +7,7 @@ import { authorLeaf, compileCondition, escapeLike, idLeaf, jsonMember, jsonObjec
 import type { FullTextSearch } from '../search/fts.js';
 import type { Sort } from '../search/sort.js';
 import { UnchangedDatabaseCache } from '../../db/unchanged-cache.js';
+import { ListPages } from '../search/pages.js';
 import { ListTotals, totalKey } from '../search/totals.js';
 import type { LibraryScope } from './access.js';
 import type { BookFilterField, BookSortField } from './schemas.js';
@@ -65,6 +66,7 @@ const DECK_PAGES_KEPT = 128;
 export class BooksRepository {
   private readonly totals: ListTotals;
   private readonly decks: UnchangedDatabaseCache<{ total: number; rows: readonly BookViewRow[] }>;
+  private readonly pages: ListPages<BookViewRow>;
 
   constructor(
     private readonly database: Database,
@@ -72,6 +74,7 @@ export class BooksRepository {
   ) {
     this.totals = new ListTotals(database);
     this.decks = new UnchangedDatabaseCache(database, DECK_PAGES_KEPT);
+    this.pages = new ListPages(database);
   }
 
   private get db() {
@@ -157,7 +160,16 @@ export class BooksRepository {
     return { query, ranked };
   }
 
-  async list(q: BookListQuery): Promise<{ total: number; rows: BookViewRow[] }> {
+  /** A page of a list (remembered while the database is unchanged: ListPages) and the list's total. */
+  async list(q: BookListQuery): Promise<{ total: number; rows: readonly BookViewRow[] }> {
+    const [total, rows] = await Promise.all([
+      this.totals.count(totalKey(q), () => this.filtered(q).query.select((eb) => eb.fn.countAll<number>().as('n'))),
+      this.pages.rows(q, () => this.page(q)),
+    ]);
+    return { total, rows };
+  }
+
+  private async page(q: BookListQuery): Promise<BookViewRow[]> {
     const { query, ranked } = this.filtered(q);
     let page = query.select(bookViewColumns);
     if (q.sort) {
@@ -178,8 +190,7 @@ export class BooksRepository {
     } else {
       page = page.orderBy('books.title').orderBy('books.id');
     }
-    const [total, rows] = await Promise.all([this.totals.count(totalKey(q), () => query.select((eb) => eb.fn.countAll<number>().as('n'))), page.offset(q.offset).limit(q.limit).execute()]);
-    return { total, rows: rows as BookViewRow[] };
+    return (await page.offset(q.offset).limit(q.limit).execute()) as BookViewRow[];
   }
 
   /** Distinct (name, role) pairs of the authors of present books. */

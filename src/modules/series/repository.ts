@@ -6,8 +6,8 @@ import type { LibraryScope } from '../books/access.js';
 import { authorLeaf, compileCondition, idLeaf, listLeaf, textLeaf, yearLeaf, type Condition, type Leaf, type ReadStatus } from '../search/conditions.js';
 import type { FullTextSearch } from '../search/fts.js';
 import type { Sort } from '../search/sort.js';
+import { ListPages } from '../search/pages.js';
 import { ListTotals, totalKey } from '../search/totals.js';
-import { UnchangedDatabaseCache } from '../../db/unchanged-cache.js';
 import type { SeriesFilterField, SeriesSortField } from './schemas.js';
 
 export type SeriesRow = Selectable<SeriesTable>;
@@ -50,24 +50,20 @@ export interface SeriesListQuery {
 type FtsDB = DB & { fts: { id: string; rank: number } };
 type SeriesQuery = SelectQueryBuilder<FtsDB, 'series', object>;
 
-/** Pages of 50 series are ~30 KB of rows: at most ~4 MB kept. */
-const PAGES_KEPT = 128;
-
 /** Nulls last in both directions on both engines (SQLite and PostgreSQL disagree by default). */
 const nullsLast = (column: RawBuilder<unknown>) => sql`case when ${column} is null then 1 else 0 end`;
 
 /** SQL of series lists: filters, full-text join, sorts, per-caller read counts. */
 export class SeriesRepository {
   private readonly totals: ListTotals;
-  /** Rows of list pages while the database is unchanged (see list). */
-  private readonly pages: UnchangedDatabaseCache<readonly SeriesViewRow[]>;
+  private readonly pages: ListPages<SeriesViewRow>;
 
   constructor(
     private readonly database: Database,
     private readonly fts: FullTextSearch,
   ) {
     this.totals = new ListTotals(database);
-    this.pages = new UnchangedDatabaseCache(database, PAGES_KEPT);
+    this.pages = new ListPages(database);
   }
 
   private get db() {
@@ -168,17 +164,11 @@ export class SeriesRepository {
     return { query, ranked };
   }
 
-  /**
-   * A page of a list and the list's total. Finding a page is the costly part of a list: a filter walks the
-   * sort order until it has a page of matches, a search ranks every match before the first page is known
-   * (~3 ms for 1,300 matches). So pages are remembered while the database is unchanged, as totals and On Deck
-   * are (see UnchangedDatabaseCache: any write anywhere forgets them all). The key is the whole query, the
-   * caller included, so per-user filters and sorts stay per user; the rows are never modified by their users.
-   */
+  /** A page of a list (remembered while the database is unchanged: ListPages) and the list's total. */
   async list(q: SeriesListQuery): Promise<{ total: number; rows: readonly SeriesViewRow[] }> {
     const [total, rows] = await Promise.all([
       this.totals.count(totalKey(q), () => this.filtered(q).query.select((eb) => eb.fn.countAll<number>().as('n'))),
-      this.pages.remember(JSON.stringify(q), () => this.page(q)),
+      this.pages.rows(q, () => this.page(q)),
     ]);
     return { total, rows };
   }
