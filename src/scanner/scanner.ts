@@ -93,6 +93,54 @@ interface WorkItem {
   restoreOnly?: boolean;
 }
 
+/** Work handed out to the analysis loops: all of it at once, or as a walk finds it (a library's first scan). */
+class WorkQueue {
+  private readonly items: WorkItem[] = [];
+  private next = 0;
+  private closed = false;
+  private wake: (() => void) | null = null;
+
+  static of(items: readonly WorkItem[]): WorkQueue {
+    const queue = new WorkQueue();
+    for (const item of items) queue.push(item);
+    queue.close();
+    return queue;
+  }
+
+  push(item: WorkItem): void {
+    this.items.push(item);
+    this.wakeUp();
+  }
+
+  /** No more items; `dropPending` also forgets those not yet taken. */
+  close(options: { dropPending?: boolean } = {}): void {
+    if (options.dropPending) this.next = this.items.length;
+    this.closed = true;
+    this.wakeUp();
+  }
+
+  /** The next item, waiting for one while the queue is open; undefined once it is closed and empty. */
+  async take(): Promise<WorkItem | undefined> {
+    for (;;) {
+      if (this.next < this.items.length) return this.items[this.next++];
+      if (this.closed) return undefined;
+      await new Promise<void>((resolve) => {
+        const previous = this.wake;
+        this.wake = () => {
+          previous?.();
+          resolve();
+        };
+      });
+    }
+  }
+
+  private wakeUp(): void {
+    const wake = this.wake;
+    this.wake = null;
+    wake?.();
+  }
+}
+
 type Outcome =
   | { ok: true; analysis: CatalogAnalysis }
   | { ok: false; hash: string | null; error: string };
@@ -139,14 +187,45 @@ class ScanRun {
     index.catch(() => undefined);
     const foundFiles: FoundFile[] = [];
     // The walk runs in its own thread while this one loads the index (see walkLibraryOffThread).
-    for await (const found of walkLibraryOffThread(this.root, { signal: this.signal, onError: (dir, err) => this.deps.log?.warn({ dir, err }, 'scan: folder not readable') })) {
-      for (const file of found) foundFiles.push(file);
-      this.counters.files_discovered = foundFiles.length;
-      this.report('Discovering files');
-    }
+    const walk = walkLibraryOffThread(this.root, { signal: this.signal, onError: (dir, err) => this.deps.log?.warn({ dir, err }, 'scan: folder not readable') });
+    const firstFound = walk.next();
+    firstFound.catch(() => undefined);
     const [books, series] = await index;
     for (const b of books) this.byPath.set(b.path, b);
     for (const s of series) this.seriesByKey.set(s.path, s);
+    const discovered = async (each: (file: FoundFile) => void) => {
+      for (let found = await firstFound; !found.done; found = await walk.next()) {
+        for (const file of found.value) {
+          foundFiles.push(file);
+          each(file);
+        }
+        this.counters.files_discovered = foundFiles.length;
+        this.report('Discovering files');
+      }
+    };
+
+    if (books.length === 0) {
+      // A library's first scan: nothing to compare, move or delete, so analysis starts with the first files found
+      // instead of after the whole walk (stat()ing thousands of files takes a while).
+      const queue = new WorkQueue();
+      const processing = this.process(queue, true, true);
+      processing.catch(() => undefined);
+      try {
+        await discovered((file) => queue.push({ file, existing: undefined }));
+      } catch (err) {
+        // The walk failed or was cancelled: what is being analysed is finished and written, nothing more.
+        queue.close({ dropPending: true });
+        await processing.catch(() => undefined);
+        throw err;
+      }
+      queue.close();
+      if (foundFiles.length > 0) releaseWalkThread();
+      await processing;
+      await this.refreshSeries();
+      this.report('Scan complete', true);
+      return this.result();
+    }
+    await discovered(() => undefined);
 
     const seen = new Set<string>();
     const work: WorkItem[] = [];
@@ -179,8 +258,9 @@ class ScanRun {
     }
 
     // 3. Analyse and write. The walk thread is kept for unchanged rescans; here the media workers need the memory.
-    if (work.some((w) => !w.restoreOnly)) releaseWalkThread();
-    await this.process(work, true);
+    const needsAnalysis = work.some((w) => !w.restoreOnly);
+    if (needsAnalysis) releaseWalkThread();
+    await this.process(WorkQueue.of(work), true, needsAnalysis);
 
     // 4. Soft-delete what is still missing, then refresh the series that changed.
     this.signal.throwIfAborted();
@@ -221,7 +301,7 @@ class ScanRun {
       work.push({ file: { relPath: row.path, size: info?.size ?? index.size, mtimeMs: info ? Math.floor(info.mtimeMs) : index.mtime_ms }, existing: index });
       this.counters.files_discovered++;
     }
-    await this.process(work, false);
+    await this.process(WorkQueue.of(work), false, work.some((w) => !w.restoreOnly));
     await this.refreshSeries();
     this.report('Analysis complete', true);
     return this.result();
@@ -232,13 +312,11 @@ class ScanRun {
   }
 
   /** Analyses work items with bounded concurrency; results are staged in order of completion and flushed in batches. */
-  private async process(work: readonly WorkItem[], allowMoves: boolean): Promise<void> {
-    let next = 0;
+  private async process(work: WorkQueue, allowMoves: boolean, needsAnalysis: boolean): Promise<void> {
     const batchSize = this.deps.batchSize ?? 200;
     const worker = async () => {
-      while (next < work.length) {
+      for (let item = await work.take(); item; item = await work.take()) {
         this.signal.throwIfAborted();
-        const item = work[next++]!;
         const outcome = item.restoreOnly ? null : await this.analyze(item.file);
         this.signal.throwIfAborted();
         this.stage(item, outcome, allowMoves);
@@ -246,9 +324,8 @@ class ScanRun {
         this.report('Analysing files');
       }
     };
-    const needsAnalysis = work.some((w) => !w.restoreOnly);
     const concurrency = needsAnalysis ? Math.max(1, this.deps.analysisConcurrency) : 1;
-    const results = await Promise.allSettled(Array.from({ length: Math.min(concurrency, Math.max(1, work.length)) }, worker));
+    const results = await Promise.allSettled(Array.from({ length: concurrency }, worker));
     // Let in-flight writes settle before deciding the outcome, so nothing writes after the task has ended.
     await this.writing.catch(() => undefined);
     const failure = results.find((r): r is PromiseRejectedResult => r.status === 'rejected');

@@ -9,6 +9,8 @@ import type { WalkReply, WalkRequest } from './walk-thread.js';
 
 /** Found files are posted in batches of about this many: one message per folder costs more than the folder. */
 const BATCH = 1024;
+/** The first batch is posted sooner: a library's first scan starts analysing with it (see the scanner). */
+const FIRST_BATCH = 64;
 
 function errorData(err: unknown): { message: string; code?: string } {
   const code = (err as { code?: unknown } | null)?.code;
@@ -19,14 +21,16 @@ const port = parentPort!;
 port.on('message', ({ id, root }: WalkRequest) => {
   const post = (reply: WalkReply) => port.postMessage(reply);
   let batch: FoundFile[] = [];
+  let limit = FIRST_BATCH;
   try {
     walkLibrarySync(
       root,
       (files) => {
         for (const file of files) batch.push(file);
-        if (batch.length >= BATCH) {
+        if (batch.length >= limit) {
           post({ id, type: 'found', files: batch });
           batch = [];
+          limit = BATCH;
         }
       },
       (dir, err) => post({ id, type: 'folderError', dir, error: errorData(err) }),
