@@ -58,6 +58,7 @@ class CbzReader implements BookReader {
       this.entries,
       {
         head: (page, bytes) => this.archive.read(this.memberOf(page.number), { headBytes: bytes, transient: true, signal }),
+        headAtHand: (page, bytes) => this.archive.headAtHand(this.memberOf(page.number), bytes),
         whole: (page) => this.archive.read(this.memberOf(page.number), { signal }),
       },
       signal,

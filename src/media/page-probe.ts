@@ -7,6 +7,8 @@ import type { PageEntry, PageInfo } from './types.js';
 export interface PageBytesSource {
   /** The first `bytes` of the page, or all of it when shorter. */
   head(page: PageEntry, bytes: number): Promise<Buffer>;
+  /** The same, when it is at hand without waiting (a stored entry of an archive in memory); null otherwise. */
+  headAtHand?(page: PageEntry, bytes: number): Buffer | null;
   whole(page: PageEntry): Promise<Buffer>;
 }
 
@@ -28,9 +30,20 @@ export async function probePages(pages: readonly PageEntry[], source: PageBytesS
   const result: PageInfo[] = [];
   for (const page of pages) {
     throwIfAborted(signal);
-    result.push({ ...page, ...(await probePage(page, source)) });
+    result.push({ ...page, ...(probeAtHand(page, source) ?? (await probePage(page, source))) });
   }
   return result;
+}
+
+/**
+ * The common case without a promise: the header is in the first bytes and those are at hand. Awaiting each
+ * page's bytes cost ~4 µs a page in promise hops, ten times the parsing; a 20-page book is probed per scan.
+ */
+function probeAtHand(page: PageEntry, source: PageBytesSource): Pick<PageInfo, 'media_type' | 'width' | 'height'> | null {
+  const head = source.headAtHand?.(page, Math.min(FIRST_HEAD_BYTES, Math.max(page.size, 1)));
+  if (!head) return null;
+  const parsed = parseImageHeader(head, Math.max(page.size, head.length));
+  return parsed.kind === 'size' ? { media_type: sniffImageType(head) ?? page.media_type, width: parsed.width, height: parsed.height } : null;
 }
 
 async function probePage(page: PageEntry, source: PageBytesSource): Promise<Pick<PageInfo, 'media_type' | 'width' | 'height'>> {

@@ -252,6 +252,30 @@ export class ZipArchive {
   }
 
   /**
+   * The first `bytes` of a stored entry of an archive held in memory, as a view of its buffer (valid until
+   * close, see ReadOptions.transient), checked as `read` checks it; null when the entry would have to be read
+   * or inflated (then use `read`).
+   */
+  headAtHand(member: ZipMember, bytes: number): Buffer | null {
+    if (member.method !== STORED || !this.file.view) return null;
+    this.assertReadable(member);
+    const cached = this.dataStarts.get(member);
+    let start: number | null;
+    if (typeof cached === 'number') start = cached;
+    else if (cached) return null;
+    else {
+      try {
+        start = this.localDataStart(member);
+      } catch (err) {
+        throw asMediaError(err, 'corrupt', `${this.label}: entry "${member.name}" is damaged`);
+      }
+      if (start === null) return null;
+      this.dataStarts.set(member, start);
+    }
+    return this.file.view(start, Math.min(bytes, member.size));
+  }
+
+  /**
    * Reads one entry into memory. Whole entries bypass streams: a stored entry is one positioned read (as cheap
    * as reading a plain file), a deflated one is one read plus one inflate capped at the declared size, so an
    * entry that expands past what it declares (a bomb's trick) is cut off, not buffered.
