@@ -6,7 +6,7 @@ import yauzl from 'yauzl';
 import type { Entry, ZipFile } from 'yauzl';
 import { MediaError, asMediaError, errorMessage, throwIfAborted } from './errors.js';
 import type { MediaLimits } from './limits.js';
-import { readCentralDirectory } from './zip-directory.js';
+import { directoryEntryOf, readCentralDirectory, type DirectoryEntry } from './zip-directory.js';
 import { BlockCachedReader, MemoryReader } from './zip-file-reader.js';
 import type { ZipByteSource } from './zip-file-reader.js';
 
@@ -103,21 +103,9 @@ export class ZipArchive {
       throw asMediaError(err, 'corrupt', `${path}: not a readable zip archive`);
     }
     try {
-      const records: Array<{ name: string; method: number; generalPurposeBitFlag: number; externalFileAttributes: number; compressedSize: number; uncompressedSize: number; localHeaderOffset: number; entry: Entry }> = [];
+      const records: Array<DirectoryEntry & { entry: Entry }> = [];
       if (zip.entryCount <= limits.maxEntries) {
-        for await (const entry of zip.eachEntry()) {
-          const rawName = entry.fileName as unknown as Buffer;
-          records.push({
-            name: yauzl.getFileNameLowLevel(entry.generalPurposeBitFlag, rawName, entry.extraFields, false),
-            method: entry.compressionMethod,
-            generalPurposeBitFlag: entry.generalPurposeBitFlag,
-            externalFileAttributes: entry.externalFileAttributes,
-            compressedSize: entry.compressedSize,
-            uncompressedSize: entry.uncompressedSize,
-            localHeaderOffset: entry.relativeOffsetOfLocalHeader,
-            entry,
-          });
-        }
+        for await (const entry of zip.eachEntry()) records.push({ ...directoryEntryOf(entry), entry });
       }
       return new ZipArchive(zip, file, zip.fileSize, ZipArchive.members(records, path, limits, zip.entryCount), limits, path);
     } catch (err) {
@@ -128,7 +116,7 @@ export class ZipArchive {
 
   /** The files of a directory (not its folders), within the limits on entries and declared size. */
   private static members(
-    records: ReadonlyArray<{ name: string; method: number; generalPurposeBitFlag: number; externalFileAttributes: number; compressedSize: number; uncompressedSize: number; localHeaderOffset: number; entry?: Entry }>,
+    records: ReadonlyArray<DirectoryEntry & { entry?: Entry }>,
     path: string,
     limits: MediaLimits,
     entryCount = records.length,

@@ -1,4 +1,5 @@
 import yauzl from 'yauzl';
+import type { Entry } from 'yauzl';
 
 /** One central directory record, as ZipArchive needs it. */
 export interface DirectoryEntry {
@@ -10,6 +11,19 @@ export interface DirectoryEntry {
   compressedSize: number;
   uncompressedSize: number;
   localHeaderOffset: number;
+}
+
+/** The same record from an entry yauzl read (opened with decodeStrings off, as ZipArchive does). */
+export function directoryEntryOf(entry: Entry): DirectoryEntry {
+  return {
+    name: yauzl.getFileNameLowLevel(entry.generalPurposeBitFlag, entry.fileName as unknown as Buffer, entry.extraFields, false),
+    method: entry.compressionMethod,
+    generalPurposeBitFlag: entry.generalPurposeBitFlag,
+    externalFileAttributes: entry.externalFileAttributes,
+    compressedSize: entry.compressedSize,
+    uncompressedSize: entry.uncompressedSize,
+    localHeaderOffset: entry.relativeOffsetOfLocalHeader,
+  };
 }
 
 const EOCDR_SIGNATURE = 0x06054b50;

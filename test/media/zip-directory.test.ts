@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import yauzl from 'yauzl';
 import yazl from 'yazl';
-import { readCentralDirectory, type DirectoryEntry } from '../../src/media/zip-directory.js';
+import { directoryEntryOf, readCentralDirectory, type DirectoryEntry } from '../../src/media/zip-directory.js';
 
 interface Item {
   name: string;
@@ -39,17 +39,7 @@ async function viaYauzl(data: Buffer): Promise<DirectoryEntry[]> {
   })();
   const zip = await yauzl.fromRandomAccessReaderPromise(reader, data.length, { lazyEntries: true, decodeStrings: false });
   const out: DirectoryEntry[] = [];
-  for await (const entry of zip.eachEntry()) {
-    out.push({
-      name: yauzl.getFileNameLowLevel(entry.generalPurposeBitFlag, entry.fileName as unknown as Buffer, entry.extraFields, false),
-      method: entry.compressionMethod,
-      generalPurposeBitFlag: entry.generalPurposeBitFlag,
-      externalFileAttributes: entry.externalFileAttributes,
-      compressedSize: entry.compressedSize,
-      uncompressedSize: entry.uncompressedSize,
-      localHeaderOffset: entry.relativeOffsetOfLocalHeader,
-    });
-  }
+  for await (const entry of zip.eachEntry()) out.push(directoryEntryOf(entry));
   zip.close();
   return out;
 }
