@@ -1,4 +1,4 @@
-import { copyFile, mkdir } from 'node:fs/promises';
+import { copyFile, mkdir, rm } from 'node:fs/promises';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { TaskProgressEvent } from '../../src/events/types.js';
@@ -118,6 +118,20 @@ describe('Cancelling a scan really stops the work: cancelled within 2 s, committ
     expect(rescan.result).toMatchObject({ files_discovered: count, books_added: count - committed.length, books_deleted: 0, errors: 0 });
     const total = await t.database.db.selectFrom('books').select('id').where('library_id', '=', lib.id).where('deleted_at', 'is', null).execute();
     expect(total).toHaveLength(count);
+  });
+
+  it('a first scan whose walk fails (the folder is gone) fails with the reason and writes nothing', async () => {
+    // A library's first scan analyses files while the walk runs: a failing walk must not leave work behind.
+    const dir = libraryDir();
+    await makeCbz(dir, 'one.cbz', { pages: 1, pageSize: { width: 64, height: 96 } });
+    const lib = await createLibrary(t, dir);
+    await rm(dir, { recursive: true, force: true });
+    const started = await api<TaskBody>(t, 'POST', `/api/v1/libraries/${lib.id}/scan`);
+    const ended = await waitForTask(t, started.body.id);
+    expect(ended.status).toBe('failed');
+    expect(ended.error).toMatch(/ENOENT|no such file/i);
+    const books = await t.database.db.selectFrom('books').select('id').where('library_id', '=', lib.id).execute();
+    expect(books).toHaveLength(0);
   });
 
   it('POST /libraries/{id}/scan/cancel with no active scan is a 409', async () => {
