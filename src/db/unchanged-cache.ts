@@ -31,7 +31,8 @@ export class UnchangedDatabaseCache<T> {
     return String(rows[0]?.v ?? '');
   }
 
-  async remember(key: string, compute: () => Promise<T>): Promise<T> {
+  /** `keep`: whether a computed value is worth keeping (a cache of pages skips whole-series listings, say). */
+  async remember(key: string, compute: () => Promise<T>, keep: (value: T) => boolean = () => true): Promise<T> {
     if (this.database.dialect !== 'sqlite') return compute();
     const before = await this.currentVersion();
     if (before !== this.version) {
@@ -40,7 +41,7 @@ export class UnchangedDatabaseCache<T> {
     }
     if (this.entries.has(key)) return this.entries.get(key)!;
     const value = await compute();
-    if ((await this.currentVersion()) === before && this.version === before) {
+    if (keep(value) && (await this.currentVersion()) === before && this.version === before) {
       if (this.entries.size >= this.maxEntries) this.entries.delete(this.entries.keys().next().value!);
       this.entries.set(key, value);
     }

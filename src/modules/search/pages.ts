@@ -1,8 +1,10 @@
 import type { Database } from '../../db/connection.js';
 import { UnchangedDatabaseCache } from '../../db/unchanged-cache.js';
 
-/** Pages of 50 rows are ~30 KB: at most a few MB kept per list kind. */
+/** Pages of 50 rows are ~30 KB: a few MB kept per list kind. */
 const PAGES_KEPT = 128;
+/** The API's largest page. Longer listings (every book of a series, for marking it read) are not kept. */
+const MAX_ROWS_KEPT = 500;
 
 /**
  * Rows of list pages while the database is unchanged. Finding a page is the costly part of a list: a filter
@@ -19,6 +21,6 @@ export class ListPages<Row> {
   }
 
   rows(query: object, read: () => Promise<readonly Row[]>): Promise<readonly Row[]> {
-    return this.cache.remember(JSON.stringify(query), read);
+    return this.cache.remember(JSON.stringify(query), read, (rows) => rows.length <= MAX_ROWS_KEPT);
   }
 }
