@@ -1,4 +1,4 @@
-import type { Insertable, Selectable, Updateable } from 'kysely';
+import { sql, type Insertable, type Selectable, type SqlBool, type Updateable } from 'kysely';
 import type { Database } from '../db/connection.js';
 import type { BooksTable, LibrariesTable, SeriesTable } from '../db/tables/catalog.js';
 
@@ -100,7 +100,14 @@ export class ScanRepository {
   async softDeleteBooks(ids: readonly string[], now: string): Promise<void> {
     await this.db.transaction().execute(async (trx) => {
       for (const part of chunks(ids, IN_CHUNK)) {
-        await trx.updateTable('books').set({ deleted_at: now, updated_at: now }).where('id', 'in', part).where('deleted_at', 'is', null).execute();
+        // `coalesce(...)` rather than `deleted_at is null`: the same test, but one SQLite cannot mistake for a
+        // selective index condition (see BooksRepository.pagesOf); the ids are looked up by primary key.
+        await trx
+          .updateTable('books')
+          .set({ deleted_at: now, updated_at: now })
+          .where('id', 'in', part)
+          .where(sql<SqlBool>`coalesce(deleted_at, '') = ''`)
+          .execute();
       }
     });
   }

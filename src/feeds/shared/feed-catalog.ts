@@ -159,15 +159,13 @@ export class FeedCatalog {
   }
 
   private async expand(caller: Caller, listing: Listing<BookView>): Promise<Listing<FeedBook>> {
-    const titles = new Map<string, string>();
-    const seriesIds = [...new Set(listing.data.map((b) => b.series_id))];
-    const series = await Promise.all(seriesIds.map((id) => this.services.series.get(caller, id).catch(() => null)));
-    for (const s of series) if (s) titles.set(s.id, s.metadata.title);
+    const titles = await this.services.series.titles(caller, [...new Set(listing.data.map((b) => b.series_id))]);
     return { total: listing.total, data: await this.withPages(caller, listing.data, titles) };
   }
 
+  /** Each book with its series' title (else its own) and its page list (empty when it cannot be listed), in one query each. */
   private async withPages(caller: Caller, books: BookView[], titles: ReadonlyMap<string, string>): Promise<FeedBook[]> {
-    const pages = await Promise.all(books.map((b) => this.services.pages.list(caller, b.id).catch(() => [] as PageInfo[])));
-    return books.map((book, i) => ({ book, seriesTitle: titles.get(book.series_id) ?? book.title, pages: pages[i] ?? [] }));
+    const pages = await this.services.pages.listMany(caller, books.map((b) => b.id));
+    return books.map((book) => ({ book, seriesTitle: titles.get(book.series_id) ?? book.title, pages: pages.get(book.id) ?? [] }));
   }
 }

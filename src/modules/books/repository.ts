@@ -227,6 +227,18 @@ export class BooksRepository {
       .executeTakeFirst();
   }
 
+  /**
+   * The stored page lists of present books (feeds list them for a page of books at once). Deleted books are left
+   * out here, not in SQL: without statistics SQLite takes `deleted_at is null` for a selective index condition
+   * and, from about ten ids on, scans every present book through an index starting with deleted_at instead of
+   * looking the ids up (measured: 14 ms instead of 0.04 ms for ten ids among 50,000 books).
+   */
+  async pagesOf(ids: readonly string[]): Promise<Array<{ id: string; library_id: string; pages: string }>> {
+    if (ids.length === 0) return [];
+    const rows = await this.db.selectFrom('books').select(['id', 'library_id', 'pages', 'deleted_at']).where('id', 'in', [...ids]).execute();
+    return rows.filter((r) => r.deleted_at === null);
+  }
+
   /** The first present book of a series (by number, then title): its cover is the series cover. */
   firstOfSeries(seriesId: string): Promise<BookWithLibrary | undefined> {
     return this.withLibrary()

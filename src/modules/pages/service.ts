@@ -56,6 +56,18 @@ async function mediaCall<T>(fn: () => Promise<T>): Promise<T> {
   }
 }
 
+/** A stored page list as the API shows it (older rows may lack numbers and sizes). */
+function pageInfos(text: string): PageInfo[] {
+  return parsePages(text).map((p, i) => ({
+    number: p.number ?? i + 1,
+    file_name: p.file_name,
+    media_type: p.media_type,
+    width: p.width ?? null,
+    height: p.height ?? null,
+    size: p.size ?? 0,
+  }));
+}
+
 export function parsePages(text: string): PageInfo[] {
   try {
     const value: unknown = JSON.parse(text);
@@ -81,15 +93,17 @@ export class PagesService {
   }
 
   async list(caller: Caller, bookId: string): Promise<PageInfo[]> {
-    const book = await this.book(caller, bookId);
-    return parsePages(book.pages).map((p, i) => ({
-      number: p.number ?? i + 1,
-      file_name: p.file_name,
-      media_type: p.media_type,
-      width: p.width ?? null,
-      height: p.height ?? null,
-      size: p.size ?? 0,
-    }));
+    return pageInfos((await this.book(caller, bookId)).pages);
+  }
+
+  /** The page lists of several books the caller can see (missing or hidden books are left out), in one query. */
+  async listMany(caller: Caller, bookIds: readonly string[]): Promise<Map<string, PageInfo[]>> {
+    const scope = libraryScopeFor(caller);
+    const out = new Map<string, PageInfo[]>();
+    for (const book of await this.deps.books.pagesOf(bookIds)) {
+      if (scope.all || scope.libraryIds.includes(book.library_id)) out.set(book.id, pageInfos(book.pages));
+    }
+    return out;
   }
 
   /**

@@ -222,6 +222,13 @@ export class SeriesRepository {
     return rows.rows.map((r) => Number(r.year));
   }
 
+  /** Names and titles of present series (feeds show a book's series title); deleted ones filtered as in BooksRepository.pagesOf. */
+  async titles(ids: readonly string[]): Promise<Array<{ id: string; library_id: string; name: string; title: string | null }>> {
+    if (ids.length === 0) return [];
+    const rows = await this.db.selectFrom('series').select(['id', 'library_id', 'name', 'title', 'deleted_at']).where('id', 'in', [...ids]).execute();
+    return rows.filter((r) => r.deleted_at === null);
+  }
+
   get(id: string): Promise<SeriesRow | undefined> {
     return this.db.selectFrom('series').selectAll().where('id', '=', id).where('deleted_at', 'is', null).executeTakeFirst();
   }

@@ -108,6 +108,14 @@ export class SeriesService {
     return (await this.deps.repo.releaseYears({ scope: libraryScopeFor(caller), libraryIds: input.library_ids })).sort((a, b) => b - a);
   }
 
+  /** The display titles (`metadata.title`) of the series the caller can see among `ids`. */
+  async titles(caller: Caller, ids: readonly string[]): Promise<Map<string, string>> {
+    const scope = libraryScopeFor(caller);
+    const out = new Map<string, string>();
+    for (const r of await this.deps.repo.titles(ids)) if (scope.all || scope.libraryIds.includes(r.library_id)) out.set(r.id, r.title ?? r.name);
+    return out;
+  }
+
   private async require(caller: Caller, id: string): Promise<SeriesRow> {
     const row = await this.deps.repo.get(id);
     const scope = libraryScopeFor(caller);
