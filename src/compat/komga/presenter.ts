@@ -1,4 +1,4 @@
-import { AppError, notFound } from '../../http/errors.js';
+import { notFound } from '../../http/errors.js';
 import type { PageRequest } from '../../http/pagination.js';
 import { numberSortOf } from '../../media/metadata-values.js';
 import type { Caller } from '../../modules/auth/caller.js';
@@ -66,21 +66,9 @@ export class KomgaPresenter {
     return places;
   }
 
-  private async seriesTitles(caller: Caller, seriesIds: string[]): Promise<Map<string, string>> {
-    const titles = new Map<string, string>();
-    for (const id of distinct(seriesIds)) {
-      const series = await this.services.series.get(caller, id).catch((err: unknown) => {
-        if (err instanceof AppError && err.statusCode === 404) return null;
-        throw err;
-      });
-      titles.set(id, series?.metadata.title ?? '');
-    }
-    return titles;
-  }
-
   async bookDtos(caller: Caller, books: BookView[]): Promise<BookDto[]> {
     if (books.length === 0) return [];
-    const [titles, places] = await Promise.all([this.seriesTitles(caller, books.map((b) => b.series_id)), this.places(caller, books)]);
+    const [titles, places] = await Promise.all([this.services.series.titles(caller, distinct(books.map((b) => b.series_id))), this.places(caller, books)]);
     return books.map((b) => bookDto(b, titles.get(b.series_id) ?? '', places.get(b.id) ?? { position: 1, numberSort: numberSortOf(b.number) ?? 1 }));
   }
 
