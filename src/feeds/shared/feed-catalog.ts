@@ -2,7 +2,7 @@ import { notFound } from '../../http/errors.js';
 import type { PageRequest } from '../../http/pagination.js';
 import type { PageInfo } from '../../media/types.js';
 import type { Caller } from '../../modules/auth/caller.js';
-import { libraryScopeFor } from '../../modules/books/access.js';
+import { inScope, libraryScopeFor } from '../../modules/books/access.js';
 import type { BookView } from '../../modules/books/schemas.js';
 import type { BooksService } from '../../modules/books/service.js';
 import type { LibraryView } from '../../modules/libraries/schemas.js';
@@ -61,12 +61,12 @@ export class FeedCatalog {
       data.catch(() => (this.librariesCache = null));
     }
     const data = await this.librariesCache.data;
-    return scope.all ? data : data.filter((l) => scope.libraryIds.includes(l.id));
+    return data.filter((l) => inScope(scope, l.id));
   }
 
   async library(caller: Caller, id: string): Promise<LibraryView> {
     const scope = libraryScopeFor(caller);
-    if (!scope.all && !scope.libraryIds.includes(id)) throw notFound('Library');
+    if (!inScope(scope, id)) throw notFound('Library');
     return this.services.libraries.get(id);
   }
 

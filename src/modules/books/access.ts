@@ -11,3 +11,8 @@ export type LibraryScope = { all: true } | { all: false; libraryIds: readonly st
 export function libraryScopeFor(_caller: Caller): LibraryScope {
   return { all: true };
 }
+
+/** Whether a library is within the scope. */
+export function inScope(scope: LibraryScope, libraryId: string): boolean {
+  return scope.all || scope.libraryIds.includes(libraryId);
+}

@@ -7,7 +7,7 @@ import { getThumbnail, thumbnailFormatFor } from '../../media/thumbnails.js';
 import type { BookFormat, ImageFormat, PageInfo } from '../../media/types.js';
 import { AppError, notFound } from '../../http/errors.js';
 import type { Caller } from '../auth/caller.js';
-import { libraryScopeFor } from '../books/access.js';
+import { inScope, libraryScopeFor } from '../books/access.js';
 import { resolveBookFile } from '../books/files.js';
 import type { BooksRepository, BookWithLibrary } from '../books/repository.js';
 import { DerivedImagesInMemory } from './derived-memory.js';
@@ -88,7 +88,7 @@ export class PagesService {
   async book(caller: Caller, id: string): Promise<BookWithLibrary> {
     const book = await this.deps.books.get(id);
     const scope = libraryScopeFor(caller);
-    if (!book || (!scope.all && !scope.libraryIds.includes(book.library_id))) throw notFound('Book');
+    if (!book || !inScope(scope, book.library_id)) throw notFound('Book');
     return book;
   }
 
@@ -101,7 +101,7 @@ export class PagesService {
     const scope = libraryScopeFor(caller);
     const out = new Map<string, PageInfo[]>();
     for (const book of await this.deps.books.pagesOf(bookIds)) {
-      if (scope.all || scope.libraryIds.includes(book.library_id)) out.set(book.id, pageInfos(book.pages));
+      if (inScope(scope, book.library_id)) out.set(book.id, pageInfos(book.pages));
     }
     return out;
   }

@@ -2,7 +2,7 @@ import { toBool, newId, nowIso } from '../../db/ids.js';
 import { badRequest, notFound } from '../../http/errors.js';
 import type { PageRequest } from '../../http/pagination.js';
 import type { Caller } from '../auth/caller.js';
-import { libraryScopeFor } from '../books/access.js';
+import { inScope, libraryScopeFor } from '../books/access.js';
 import type { BooksRepository, BookWithLibrary } from '../books/repository.js';
 import { resolveDevice, type Device, type DeviceHint } from './device.js';
 import { progressFraction } from './fraction.js';
@@ -51,7 +51,7 @@ export class ProgressService {
   private async book(caller: Caller, id: string): Promise<BookWithLibrary> {
     const book = await this.books.get(id);
     const scope = libraryScopeFor(caller);
-    if (!book || (!scope.all && !scope.libraryIds.includes(book.library_id))) throw notFound('Book');
+    if (!book || !inScope(scope, book.library_id)) throw notFound('Book');
     return book;
   }
 

@@ -1,7 +1,7 @@
 import { notFound } from '../../http/errors.js';
 import type { PageRequest } from '../../http/pagination.js';
 import type { Caller } from '../auth/caller.js';
-import { libraryScopeFor } from '../books/access.js';
+import { inScope, libraryScopeFor } from '../books/access.js';
 import type { BooksRepository } from '../books/repository.js';
 import type { BooksService } from '../books/service.js';
 import type { BookView } from '../books/schemas.js';
@@ -112,14 +112,14 @@ export class SeriesService {
   async titles(caller: Caller, ids: readonly string[]): Promise<Map<string, string>> {
     const scope = libraryScopeFor(caller);
     const out = new Map<string, string>();
-    for (const r of await this.deps.repo.titles(ids)) if (scope.all || scope.libraryIds.includes(r.library_id)) out.set(r.id, r.title ?? r.name);
+    for (const r of await this.deps.repo.titles(ids)) if (inScope(scope, r.library_id)) out.set(r.id, r.title ?? r.name);
     return out;
   }
 
   private async require(caller: Caller, id: string): Promise<SeriesRow> {
     const row = await this.deps.repo.get(id);
     const scope = libraryScopeFor(caller);
-    if (!row || (!scope.all && !scope.libraryIds.includes(row.library_id))) throw notFound('Series');
+    if (!row || !inScope(scope, row.library_id)) throw notFound('Series');
     return row;
   }
 
