@@ -62,6 +62,12 @@ export class ScanRepository {
     return this.db.selectFrom('libraries').selectAll().where('id', '=', id).executeTakeFirst();
   }
 
+  /** Whether the library has any book row, deleted ones included (none: its first scan). */
+  async hasBooks(libraryId: string): Promise<boolean> {
+    const row = await this.db.selectFrom('books').select('id').where('library_id', '=', libraryId).limit(1).executeTakeFirst();
+    return row !== undefined;
+  }
+
   async bookIndex(libraryId: string): Promise<BookIndexRow[]> {
     const rows = await this.db
       .selectFrom('books')

@@ -10,7 +10,7 @@ import type { CatalogAnalysis } from '../media/catalog-analysis.js';
 import { titleFromFileName, type FileAnalyzer } from './analyzer.js';
 import type { BookIndexRow, BookInsert, CatalogBatch, ScanRepository, SeriesIndexRow, SeriesInsert } from './repository.js';
 import { aggregateSeries, initialSeriesName, seriesKeyOf, sortNameOf } from './series-rules.js';
-import type { FoundFile } from './walk.js';
+import { walkLibrary, type FoundFile } from './walk.js';
 import { releaseWalkThread, walkLibraryOffThread } from './walk-thread.js';
 
 export interface ScannerDeps {
@@ -183,11 +183,15 @@ class ScanRun {
 
   async scanFolder(): Promise<ScanResult> {
     // 1. Walk the folder while the database index loads, then compare: unchanged files are done here.
+    const firstScan = !(await this.deps.repo.hasBooks(this.libraryId));
     const index = Promise.all([this.deps.repo.bookIndex(this.libraryId), this.deps.repo.seriesIndex(this.libraryId)]);
     index.catch(() => undefined);
     const foundFiles: FoundFile[] = [];
-    // The walk runs in its own thread while this one loads the index (see walkLibraryOffThread).
-    const walk = walkLibraryOffThread(this.root, { signal: this.signal, onError: (dir, err) => this.deps.log?.warn({ dir, err }, 'scan: folder not readable') });
+    const walkOptions = { signal: this.signal, onError: (dir: string, err: unknown) => this.deps.log?.warn({ dir, err }, 'scan: folder not readable') };
+    // A rescan walks in its own thread while this one loads the index (see walkLibraryOffThread). A first scan
+    // walks here: starting that thread takes ~80 ms before the first file is known, and analysis waits for it,
+    // while the first folders' stat() calls take a few ms through libuv.
+    const walk = firstScan ? walkLibrary(this.root, { ...walkOptions, concurrency: 64 }) : walkLibraryOffThread(this.root, walkOptions);
     const firstFound = walk.next();
     firstFound.catch(() => undefined);
     const [books, series] = await index;
