@@ -67,7 +67,10 @@ export class LibraryScanner {
     run.publishScan('scan_started');
     try {
       const result = await run.scanFolder();
-      await this.deps.repo.markScanned(library.id, nowIso());
+      const finishedAt = nowIso();
+      await this.deps.repo.markScanned(library.id, finishedAt);
+      // The library's last_scanned_at changed (and its counts, most likely).
+      this.deps.bus.publish('library_updated', { type: 'library_updated', library_id: library.id, timestamp: finishedAt });
       run.publishScan('scan_completed');
       return result;
     } catch (err) {
@@ -187,7 +190,18 @@ class ScanRun {
     const index = Promise.all([this.deps.repo.bookIndex(this.libraryId), this.deps.repo.seriesIndex(this.libraryId)]);
     index.catch(() => undefined);
     const foundFiles: FoundFile[] = [];
-    const walkOptions = { signal: this.signal, onError: (dir: string, err: unknown) => this.deps.log?.warn({ dir, err }, 'scan: folder not readable') };
+    // A folder that cannot be read (permissions, I/O errors, too many open files) is not a folder whose books
+    // are gone: they are kept as they are, neither soft-deleted nor taken for the source of a move.
+    const unreadable: string[] = [];
+    const walkOptions = {
+      signal: this.signal,
+      onError: (dir: string, err: unknown) => {
+        if ((err as { code?: unknown } | null)?.code === 'ENOENT') return; // removed during the walk: gone indeed
+        unreadable.push(`${dir}/`);
+        this.counters.errors++;
+        this.deps.log?.warn({ dir, err }, 'scan: folder not readable, its books are kept as they are');
+      },
+    };
     // A rescan walks in its own thread while this one loads the index (see walkLibraryOffThread). A first scan
     // walks here: starting that thread takes ~80 ms before the first file is known, and analysis waits for it,
     // while the first folders' stat() calls take a few ms through libuv.
@@ -252,7 +266,7 @@ class ScanRun {
 
     // 2. Books whose file is gone: candidates for a move (by hash) before they are soft-deleted.
     for (const book of books) {
-      if (seen.has(book.path)) continue;
+      if (seen.has(book.path) || unreadable.some((dir) => book.path.startsWith(dir))) continue;
       if (book.deleted_at === null) this.missing.set(book.id, book);
       if (book.hash) {
         const list = this.moveCandidates.get(book.hash) ?? [];

@@ -134,14 +134,30 @@ describe('Scanning: a folder that contains books becomes a series; nested folder
     expect(task!.result).toMatchObject({ files_discovered: 8, files_processed: 8, series_created: 0, books_added: 0, books_updated: 0, books_deleted: 0, books_restored: 0, errors: 0 });
     expect(await books(libraryId)).toEqual(beforeBooks);
     expect(await series(libraryId)).toEqual(beforeSeries);
-    expect(events.filter((e) => !e.name.startsWith('scan_'))).toEqual([]);
+    // Only the library itself changed: its last_scanned_at.
+    expect(events.filter((e) => !e.name.startsWith('scan_')).map((e) => e.name)).toEqual(['library_updated']);
+    expect(task!.result).toMatchObject({ books_unchanged: 0 });
   });
 
   it('a deep rescan re-processes every file but writes nothing when nothing changed', async () => {
     const beforeBooks = await books(libraryId);
     const task = await scan(t, libraryId, 'deep');
-    expect(task.result).toMatchObject({ files_processed: 8, books_added: 0, books_updated: 0, errors: 0 });
+    expect(task.result).toMatchObject({ files_processed: 8, books_added: 0, books_updated: 0, books_unchanged: 8, errors: 0 });
     expect((await books(libraryId)).map((b) => [b.id, b.updated_at])).toEqual(beforeBooks.map((b) => [b.id, b.updated_at]));
+  });
+
+  it('normal mode trusts unchanged files; deep mode reads every file again and updates what differs', async () => {
+    const target = (await books(libraryId)).find((b) => b.path === 'Batman/Batman 001.cbz')!;
+    // Stored metadata that no longer matches the file, as after an older analyser or a hand edit of the database.
+    await t.database.db.updateTable('books').set({ title: 'Stale title', page_count: 99 }).where('id', '=', target.id).execute();
+
+    const normal = await scan(t, libraryId, 'normal');
+    expect(normal.result).toMatchObject({ books_updated: 0, books_unchanged: 0 });
+    expect((await books(libraryId)).find((b) => b.id === target.id)).toMatchObject({ title: 'Stale title', page_count: 99 });
+
+    const deep = await scan(t, libraryId, 'deep');
+    expect(deep.result).toMatchObject({ books_updated: 1, books_unchanged: 7, errors: 0 });
+    expect((await books(libraryId)).find((b) => b.id === target.id)).toMatchObject({ title: 'The Court of Owls', page_count: 3 });
   });
 
   it('normal mode re-analyses a changed file: same id, new hash, book_updated and cover_updated', async () => {

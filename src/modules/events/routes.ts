@@ -20,7 +20,7 @@ const ENTITY_DOC = `${STREAM_DOC}
 Events (data: \`{type, book_id?, series_id, library_id, timestamp}\`, \`type\` equal to the event name), and what emits them:
 - \`library_created\` (POST /libraries), \`library_updated\` (PUT/PATCH /libraries/{id}, and when a scan finishes), \`library_deleted\` (DELETE /libraries/{id})
 - \`series_created\`, \`series_updated\`, \`series_deleted\` (scans: a new folder, changed metadata or book count, a folder whose books all disappeared; library deletion and purge)
-- \`book_created\`, \`book_updated\`, \`book_deleted\` (scans: new file, changed/re-analysed/restored/moved file, missing file; analysis tasks; purge)
+- \`book_created\`, \`book_updated\`, \`book_deleted\` (scans: new or restored file, changed/re-analysed/moved file, missing file; analysis tasks; purge). A restored book (its file back after a soft delete) is \`book_created\` and its series, if it was soft-deleted too, \`series_created\`: they reappear in lists as if new, keeping their ids. Deleting a library sends \`series_deleted\` per series and \`library_deleted\`, not one \`book_deleted\` per book
 - \`cover_updated\` (a book's cover changed during a scan or analysis)
 
 Only events about libraries the caller may see are sent. Not rate limited.`;
