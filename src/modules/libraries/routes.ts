@@ -5,8 +5,17 @@ import { IdParams } from '../../http/params.js';
 import type { App } from '../../http/types.js';
 import { LibraryCreate, LibraryPatch, LibraryReplace, LibraryView, PurgeResult } from './schemas.js';
 import type { LibraryService } from './service.js';
+import { TaskView } from '../tasks/schemas.js';
 
 const tags = ['libraries'];
+
+const PurgeQuery = z.object({
+  background: z
+    .enum(['true', 'false'])
+    .default('false')
+    .transform((v) => v === 'true')
+    .describe('Run the purge as a `purge_deleted` task and answer 202 with it.'),
+});
 const errors = { 400: ErrorBody, 404: ErrorBody };
 
 export function registerLibraryRoutes(app: App, libraries: LibraryService): void {
@@ -90,12 +99,17 @@ export function registerLibraryRoutes(app: App, libraries: LibraryService): void
     config: { permission: 'libraries-delete' },
     schema: {
       summary: 'Purge soft-deleted books',
-      description: "Permanently removes the library's soft-deleted books (and users' current progress in them) and the soft-deleted series left without books. Statistics are kept.",
+      description:
+        "Permanently removes the library's soft-deleted books (and users' current progress in them) and the soft-deleted series left without books. Statistics are kept. Answers 200 with the counts once done; with `background=true` it queues a `purge_deleted` task instead and answers 202 with it (the counts become the task's result; while one is pending or running, the same request answers with that task).",
       tags,
       params: IdParams,
-      response: { 200: PurgeResult, ...errors },
+      querystring: PurgeQuery,
+      response: { 200: PurgeResult, 202: TaskView, ...errors },
     },
-    handler: (req) => libraries.purgeDeleted(req.params.id),
+    handler: async (req, reply) => {
+      if (req.query.background) return reply.code(202).send(await libraries.requestPurge(req.params.id));
+      return reply.code(200).send(await libraries.purgeDeleted(req.params.id));
+    },
   });
 
   app.route({

@@ -4,6 +4,7 @@ import type { EntityEventName } from '../../events/types.js';
 import { newId, nowIso } from '../../db/ids.js';
 import { badRequest, notFound } from '../../http/errors.js';
 import { cronError, type Scheduler } from '../../tasks/scheduler.js';
+import type { TaskView } from '../tasks/schemas.js';
 import { checkLibraryPath } from './paths.js';
 import type { LibraryRepository, LibraryRow } from './repository.js';
 import { DEFAULT_SCANNING_CONFIG, type LibraryCreate, type LibraryPatch, type LibraryView, type PurgeResult, type ScanningConfig, type ScanningConfigInput } from './schemas.js';
@@ -14,6 +15,8 @@ export interface LibraryScanControl {
   requestScan(libraryId: string, mode: 'normal' | 'deep' | undefined, reason: string): Promise<unknown>;
   /** Cancels the library's pending or running scans and waits (up to a few seconds) for them to stop. */
   cancelLibraryScans(libraryId: string): Promise<void>;
+  /** Queues a `purge_deleted` task (or returns the library's active one). */
+  requestPurge(libraryId: string): Promise<TaskView>;
 }
 
 /** Produces a cover image for a book file, or null when it has none. */
@@ -135,6 +138,12 @@ export class LibraryService {
     for (const book of purged.books) this.emit('book_deleted', id, { book_id: book.id, series_id: book.series_id });
     for (const seriesId of purged.series) this.emit('series_deleted', id, { series_id: seriesId });
     return { library_id: id, books_purged: purged.books.length, series_purged: purged.series.length };
+  }
+
+  /** The same as a `purge_deleted` task, for libraries with many deleted books: 202 with the task. */
+  async requestPurge(id: string): Promise<TaskView> {
+    await this.require(id);
+    return this.deps.scans.requestPurge(id);
   }
 
   /** Cover of the most recently added series, or a generated placeholder when the library has none. */

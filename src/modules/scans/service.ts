@@ -98,6 +98,12 @@ export class ScanService implements LibraryScanControl {
     return taskView(task);
   }
 
+  /** Queues a `purge_deleted` task for a library (the caller checked that it exists). */
+  async requestPurge(libraryId: string): Promise<TaskView> {
+    const { task } = await this.deps.queue.enqueue({ type: 'purge_deleted', libraryId, targetId: libraryId, payload: { library_id: libraryId }, activeKey: `purge_deleted:${libraryId}` });
+    return taskView(task);
+  }
+
   async analyzeSeries(seriesId: string): Promise<TaskView> {
     const series = await this.deps.catalog.series(seriesId);
     if (!series || series.deleted_at !== null) throw notFound('Series');
