@@ -3,7 +3,7 @@ import { fileURLToPath } from 'node:url';
 import { Piscina } from 'piscina';
 import type { AnalyzeOptions } from './analyze.js';
 import type { CatalogAnalysis } from './catalog-analysis.js';
-import type { AnalyzeTask, CoverTask, HashTask, PageTask, WorkerResult } from './analysis-protocol.js';
+import type { AnalyzeManyTask, AnalyzeTask, CoverTask, HashTask, PageTask, WorkerResult } from './analysis-protocol.js';
 import { MediaError, errorMessage, isAbortError } from './errors.js';
 import type { MediaLimits } from './limits.js';
 import type { RenderPageOptions } from './render-page.js';
@@ -41,6 +41,12 @@ function workerEntry(): { filename: string; execArgv: string[] } {
   const typescript = here.endsWith('.ts');
   const url = new URL(typescript ? './analysis-worker.ts' : './analysis-worker.js', here);
   return { filename: fileURLToPath(url), execArgv: typescript ? ['--import', 'tsx'] : [] };
+}
+
+/** A book's failed analysis as a value; cancellation still rejects. */
+function settledError(err: unknown): MediaError {
+  if (err instanceof MediaError && err.kind !== 'aborted') return err;
+  throw err;
 }
 
 /** Structured cloning turns Buffers into plain Uint8Arrays. */
@@ -163,6 +169,28 @@ export class AnalysisPool {
     const { signal, timeoutMs, ...analyzeOptions } = options;
     const task: AnalyzeTask = { path, options: { ...analyzeOptions, limits: analyzeOptions.limits ?? this.limits } };
     return this.run<CatalogAnalysis>('analyzeForCatalog', task, path, { signal, timeoutMs });
+  }
+
+  /**
+   * `analyzeForCatalog` of several books in one task: each task costs the main thread a message each way and
+   * wakes a sleeping worker, which for small books is a good part of their cost (about 90 µs of CPU per book;
+   * four books a task measured 7% less CPU for a whole scan). Each book settles on its own: an analysis error
+   * comes back as that book's MediaError. Should the task as a whole fail (the time limit, which applies to the
+   * whole task, or a worker killed by one hostile file), every book is analysed again in a task of its own, so
+   * that only the guilty one fails. Cancellation rejects.
+   */
+  async analyzeManyForCatalog(paths: readonly string[], options: Omit<AnalyzeOptions, 'signal' | 'withCover'> & TaskOptions = {}): Promise<Array<CatalogAnalysis | MediaError>> {
+    if (paths.length === 1) return [await this.analyzeForCatalog(paths[0]!, options).catch(settledError)];
+    const { signal, timeoutMs, ...analyzeOptions } = options;
+    const task: AnalyzeManyTask = { paths: [...paths], options: { ...analyzeOptions, limits: analyzeOptions.limits ?? this.limits } };
+    let results: WorkerResult<CatalogAnalysis>[];
+    try {
+      results = await this.run<WorkerResult<CatalogAnalysis>[]>('analyzeManyForCatalog', task, `${paths[0]} and ${paths.length - 1} more`, { signal, timeoutMs });
+    } catch (err) {
+      if (signal?.aborted || (err instanceof MediaError && err.kind === 'aborted')) throw err;
+      return Promise.all(paths.map((path) => this.analyzeForCatalog(path, options).catch(settledError)));
+    }
+    return results.map((result) => (result.ok ? result.value : new MediaError(result.kind, result.message)));
   }
 
   async renderPage(

@@ -10,6 +10,12 @@ export interface AnalyzeTask {
   options: Omit<AnalyzeOptions, 'signal'>;
 }
 
+/** Several books analysed one after the other in one task (see AnalysisPool.analyzeManyForCatalog). */
+export interface AnalyzeManyTask {
+  paths: string[];
+  options: Omit<AnalyzeOptions, 'signal'>;
+}
+
 export interface PageTask {
   path: string;
   format?: BookFormat;

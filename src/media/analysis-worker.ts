@@ -3,7 +3,7 @@
  * only exhaust or hang this thread; the pool replaces it.
  */
 import { analyzeFile } from './analyze.js';
-import type { AnalyzeTask, CoverTask, HashTask, PageTask, WorkerResult } from './analysis-protocol.js';
+import type { AnalyzeManyTask, AnalyzeTask, CoverTask, HashTask, PageTask, WorkerResult } from './analysis-protocol.js';
 import { toCatalogAnalysis } from './catalog-analysis.js';
 import type { CatalogAnalysis } from './catalog-analysis.js';
 import { asMediaError } from './errors.js';
@@ -28,6 +28,13 @@ export function analyze(task: AnalyzeTask): Promise<WorkerResult<BookAnalysis>> 
 /** Analysis for the scanner: the page list and metadata serialised here, in the worker (see CatalogAnalysis). */
 export function analyzeForCatalog(task: AnalyzeTask): Promise<WorkerResult<CatalogAnalysis>> {
   return settle(async () => toCatalogAnalysis(await analyzeFile(task.path, task.options)));
+}
+
+/** The same for several books: each settles on its own, so one unreadable book does not fail the others. */
+export async function analyzeManyForCatalog(task: AnalyzeManyTask): Promise<WorkerResult<WorkerResult<CatalogAnalysis>[]>> {
+  const results: WorkerResult<CatalogAnalysis>[] = [];
+  for (const path of task.paths) results.push(await analyzeForCatalog({ path, options: task.options }));
+  return { ok: true, value: results };
 }
 
 export function page(task: PageTask): Promise<WorkerResult<PageData>> {

@@ -10,9 +10,10 @@ import type { CatalogAnalysis } from '../media/catalog-analysis.js';
 export interface FileAnalyzer {
   /**
    * Format, size, mtime, SHA-256, pages and metadata (spec precedence, folder name included), the page list and
-   * metadata already as the JSON the catalog stores. Throws MediaError.
+   * metadata already as the JSON the catalog stores, for several files at once (fewer trips between threads):
+   * one result per file, in order, a file that cannot be analysed as its MediaError. Rejects only when cancelled.
    */
-  analyze(absolutePath: string, options: { signal?: AbortSignal; libraryRoot?: string }): Promise<CatalogAnalysis>;
+  analyzeMany(absolutePaths: readonly string[], options: { signal?: AbortSignal; libraryRoot?: string }): Promise<Array<CatalogAnalysis | Error>>;
   hash(absolutePath: string, signal?: AbortSignal): Promise<string>;
   close(): Promise<void>;
 }

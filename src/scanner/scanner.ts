@@ -5,7 +5,7 @@ import type { BooksTable } from '../db/tables/catalog.js';
 import { newId, nowIso } from '../db/ids.js';
 import type { EventBus } from '../events/bus.js';
 import { emptyScanCounters, type EntityEvent, type EntityEventName, type ScanCounters, type ScanEventName, type ScanMode } from '../events/types.js';
-import { isAbortError, isMediaError } from '../media/errors.js';
+import { isAbortError } from '../media/errors.js';
 import type { CatalogAnalysis } from '../media/catalog-analysis.js';
 import { titleFromFileName, type FileAnalyzer } from './analyzer.js';
 import type { BookIndexRow, BookInsert, CatalogBatch, ScanRepository, SeriesIndexRow, SeriesInsert } from './repository.js';
@@ -122,11 +122,15 @@ class WorkQueue {
     this.wakeUp();
   }
 
-  /** The next item, waiting for one while the queue is open; undefined once it is closed and empty. */
-  async take(): Promise<WorkItem | undefined> {
+  /** Up to `count` items, waiting for at least one while the queue is open; empty once it is closed and empty. */
+  async take(count: number): Promise<WorkItem[]> {
     for (;;) {
-      if (this.next < this.items.length) return this.items[this.next++];
-      if (this.closed) return undefined;
+      if (this.next < this.items.length) {
+        const taken = this.items.slice(this.next, this.next + count);
+        this.next += taken.length;
+        return taken;
+      }
+      if (this.closed) return [];
       await new Promise<void>((resolve) => {
         const previous = this.wake;
         this.wake = () => {
@@ -143,6 +147,13 @@ class WorkQueue {
     wake?.();
   }
 }
+
+/**
+ * Files per trip to the media workers. Each trip costs a message each way and often wakes a sleeping worker;
+ * for small books that was a good part of their cost. A few per trip keep each worker's queue short enough
+ * that the workers still share the last files of a scan.
+ */
+const FILES_PER_TASK = 4;
 
 type Outcome =
   | { ok: true; analysis: CatalogAnalysis }
@@ -333,11 +344,11 @@ class ScanRun {
   private async process(work: WorkQueue, allowMoves: boolean, needsAnalysis: boolean): Promise<void> {
     const batchSize = this.deps.batchSize ?? 200;
     const worker = async () => {
-      for (let item = await work.take(); item; item = await work.take()) {
+      for (let items = await work.take(FILES_PER_TASK); items.length > 0; items = await work.take(FILES_PER_TASK)) {
         this.signal.throwIfAborted();
-        const outcome = item.restoreOnly ? null : await this.analyze(item.file);
+        const outcomes = await this.analyze(items.filter((item) => !item.restoreOnly).map((item) => item.file));
         this.signal.throwIfAborted();
-        this.stage(item, outcome, allowMoves);
+        for (const item of items) this.stage(item, item.restoreOnly ? null : outcomes.shift()!, allowMoves);
         if (this.batch.size >= batchSize) await this.flush();
         this.report('Analysing files');
       }
@@ -352,22 +363,29 @@ class ScanRun {
     await this.flush();
   }
 
-  private async analyze(file: FoundFile): Promise<Outcome> {
-    const absolute = path.join(this.root, file.relPath);
+  /** Analyses files in one trip to the workers; a file that cannot be analysed still gets its hash if it can be read. */
+  private async analyze(files: readonly FoundFile[]): Promise<Outcome[]> {
+    if (files.length === 0) return [];
+    const absolute = files.map((file) => path.join(this.root, file.relPath));
+    let results: Array<CatalogAnalysis | Error>;
     try {
-      const analysis = await this.deps.analyzer().analyze(absolute, { signal: this.signal, libraryRoot: this.root });
-      return { ok: true, analysis };
+      results = await this.deps.analyzer().analyzeMany(absolute, { signal: this.signal, libraryRoot: this.root });
     } catch (err) {
-      if (this.signal.aborted || (isMediaError(err) && err.kind === 'aborted') || isAbortError(err)) throw this.signal.reason ?? err;
-      const message = err instanceof Error ? err.message : String(err);
-      let hash: string | null = null;
-      try {
-        hash = await this.deps.analyzer().hash(absolute, this.signal);
-      } catch (hashErr) {
-        if (this.signal.aborted) throw this.signal.reason ?? hashErr;
-      }
-      return { ok: false, hash, error: message };
+      // Only cancellation rejects; the scan ends with the reason it was given.
+      throw this.signal.aborted ? (this.signal.reason ?? err) : err;
     }
+    return Promise.all(
+      results.map(async (result, i): Promise<Outcome> => {
+        if (!(result instanceof Error)) return { ok: true, analysis: result };
+        let hash: string | null = null;
+        try {
+          hash = await this.deps.analyzer().hash(absolute[i]!, this.signal);
+        } catch (hashErr) {
+          if (this.signal.aborted) throw this.signal.reason ?? hashErr;
+        }
+        return { ok: false, hash, error: result.message };
+      }),
+    );
   }
 
   /** Turns one result into rows of the current batch (synchronous: the in-memory state stays consistent). */

@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import { mkdtemp, readFile, rm } from 'node:fs/promises';
+import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import sharp from 'sharp';
@@ -114,13 +114,53 @@ describe('analysis in worker threads', () => {
   });
 });
 
+describe('several books in one task (analyzeManyForCatalog)', () => {
+  it('gives each book the same result as a task of its own, in order; an unreadable book is its own MediaError', async () => {
+    const broken = join(dir, 'broken.cbz');
+    await writeFile(broken, 'not a zip at all');
+    const results = await pool.analyzeManyForCatalog([small, broken, small], { libraryRoot: join(dir, 'lib') });
+    const alone = await pool.analyzeForCatalog(small, { libraryRoot: join(dir, 'lib') });
+    expect(results).toHaveLength(3);
+    expect(results[0]).toEqual(alone);
+    expect(results[2]).toEqual(alone);
+    expect(results[1]).toMatchObject({ name: 'MediaError', kind: 'corrupt' });
+  });
+
+  it('a task cut at its time limit is done again book by book: only the slow book fails', async () => {
+    await Promise.all([pool.hash(small), pool.hash(small)]);
+    const results = await pool.analyzeManyForCatalog([small, big, small], { timeoutMs: 400 });
+    expect(results[0]).toMatchObject({ hash: expect.stringMatching(/^[0-9a-f]{64}$/), pageCount: 3 });
+    expect(results[1]).toMatchObject({ name: 'MediaError', kind: 'timeout' });
+    expect(results[2]).toMatchObject({ pageCount: 3 });
+  });
+
+  it('a book that kills its worker fails alone; cancellation rejects the whole call', async () => {
+    const tight = new AnalysisPool({ threads: 1, maxOldGenerationSizeMb: 64, timeoutMs: 60_000, limits: { maxXmlBytes: 256 * 1024 * 1024 } });
+    try {
+      const hog = await hogCbz();
+      const results = await tight.analyzeManyForCatalog([small, hog, small]);
+      expect(results.map((r) => (r instanceof Error ? (r as { kind?: string }).kind : 'ok'))).toEqual(['ok', 'too_large', 'ok']);
+    } finally {
+      await tight.destroy();
+    }
+    const controller = new AbortController();
+    const pending = pool.analyzeManyForCatalog([big, small], { signal: controller.signal });
+    setTimeout(() => controller.abort(), 200);
+    await expect(pending).rejects.toMatchObject({ kind: 'aborted' });
+  });
+});
+
+/** A ComicInfo.xml of a million page records: tens of MB of XML, hundreds of MB of parsed objects. */
+async function hogCbz(): Promise<string> {
+  const pages = Array.from({ length: 1_000_000 }, (_, i) => `<Page Image="${i}" Type="Story"/>`).join('');
+  return makeCbz(dir, 'hog.cbz', { pages: 1, comicInfo: `<ComicInfo><Title>x</Title><Pages>${pages}</Pages></ComicInfo>` });
+}
+
 describe('memory isolation', () => {
   it('a file that blows the worker heap kills only its worker: too_large, and the pool goes on', async () => {
     const tight = new AnalysisPool({ threads: 1, maxOldGenerationSizeMb: 64, timeoutMs: 60_000, limits: { maxXmlBytes: 256 * 1024 * 1024 } });
     try {
-      // A ComicInfo.xml of a million page records: tens of MB of XML, hundreds of MB of parsed objects.
-      const pages = Array.from({ length: 1_000_000 }, (_, i) => `<Page Image="${i}" Type="Story"/>`).join('');
-      const hog = await makeCbz(dir, 'hog.cbz', { pages: 1, comicInfo: `<ComicInfo><Title>x</Title><Pages>${pages}</Pages></ComicInfo>` });
+      const hog = await hogCbz();
       await expect(tight.analyze(hog)).rejects.toMatchObject({ name: 'MediaError', kind: 'too_large', message: expect.stringMatching(/out of memory/) });
       expect((await tight.analyze(small)).pages).toHaveLength(3);
     } finally {
