@@ -83,6 +83,60 @@ describe('GET /libraries/{id}/scan-status', () => {
   });
 });
 
+interface ScanStatus {
+  state: string;
+  task_id: string | null;
+  mode: string | null;
+  started_at: string | null;
+  finished_at: string | null;
+  counters: { files_discovered: number; files_processed: number; books_added: number; errors: number };
+}
+
+describe('GET /libraries/{id}/scan-status during a scan', () => {
+  it('reports state running with counters that move while the scan runs, then the final counters', async () => {
+    const count = 1500;
+    const lib = await createLibrary(t, await bigLibrary(count));
+    // A floor under the scan's duration that does not depend on the machine: the bus runs listeners
+    // synchronously, so a listener that holds each book_created for 2 ms keeps this scan running at least
+    // 2 × count ms (the scanner publishes after each committed batch of books, 200 at a time).
+    const pause = new Int32Array(new SharedArrayBuffer(4));
+    const off = t.app.events.on('book_created', (e) => {
+      if (e.library_id === lib.id) Atomics.wait(pause, 0, 0, 2);
+    });
+    const seen: ScanStatus[] = [];
+    let started: TaskBody;
+    try {
+      started = (await api<TaskBody>(t, 'POST', `/api/v1/libraries/${lib.id}/scan`)).body;
+      const deadline = Date.now() + 60_000;
+      for (;;) {
+        const res = await api<ScanStatus>(t, 'GET', `/api/v1/libraries/${lib.id}/scan-status`);
+        expect(res.status).toBe(200);
+        seen.push(res.body);
+        if (!['pending', 'running'].includes(res.body.state)) break;
+        if (Date.now() > deadline) throw new Error(`scan still ${res.body.state} after 60 s`);
+        await new Promise((r) => setTimeout(r, 20));
+      }
+    } finally {
+      off();
+    }
+    const running = seen.filter((s) => s.state === 'running');
+    expect(running.length, JSON.stringify(seen.map((s) => [s.state, s.counters.files_discovered, s.counters.files_processed]))).toBeGreaterThan(1);
+    for (const s of running) expect(s).toMatchObject({ task_id: started.id, mode: 'normal', started_at: expect.any(String), finished_at: null });
+    // Files are discovered and processed while the scan runs, and the processed count grows from poll to poll.
+    const working = running.filter((s) => s.counters.files_discovered > 0 && s.counters.files_processed > 0 && s.counters.files_processed < count);
+    expect(working.length).toBeGreaterThan(0);
+    const processed = running.map((s) => s.counters.files_processed);
+    expect(processed).toEqual([...processed].sort((a, b) => a - b));
+    expect(new Set(processed).size, `processed while running: ${processed.join(',')}`).toBeGreaterThanOrEqual(2);
+    expect(seen.at(-1)).toMatchObject({
+      state: 'completed',
+      task_id: started.id,
+      finished_at: expect.any(String),
+      counters: { files_discovered: count, files_processed: count, books_added: count, errors: 0 },
+    });
+  });
+});
+
 describe('Cancelling a scan really stops the work: cancelled within 2 s, committed work consistent, rescan completes', () => {
   it('cancel mid-scan then rescan completes', async () => {
     const count = 1200;

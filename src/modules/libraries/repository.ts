@@ -1,4 +1,4 @@
-import type { Insertable, Selectable, Updateable } from 'kysely';
+import { sql, type Insertable, type Selectable, type Updateable } from 'kysely';
 import type { Database } from '../../db/connection.js';
 import type { LibrariesTable } from '../../db/tables/catalog.js';
 
@@ -109,20 +109,42 @@ export class LibraryRepository {
     });
   }
 
-  /** The most recently added present series that has a readable book, with that first book. */
+  /**
+   * The book whose cover stands for the library: the first readable book of its most recently added present
+   * series. The series is chosen first (the newest one holding a present book, whatever the state of its
+   * books), so when every book of that series failed analysis there is no cover book (the caller shows the
+   * generated image) rather than the cover of an older series. Inside the series, books go in the order of the
+   * series cover (books repository `firstOfSeries`): by number with unnumbered books last on both SQLite and
+   * PostgreSQL (which otherwise put NULLs first and last respectively), then title, then id.
+   */
   async latestSeriesCoverBook(libraryId: string): Promise<{ series_id: string; book_id: string; path: string; format: string | null; cover_page: number | null } | undefined> {
-    return this.db
+    const latestSeries = this.db
       .selectFrom('series')
-      .innerJoin('books', 'books.series_id', 'series.id')
-      .select(['series.id as series_id', 'books.id as book_id', 'books.path', 'books.format', 'books.cover_page'])
+      .select('series.id')
       .where('series.library_id', '=', libraryId)
       .where('series.deleted_at', 'is', null)
-      .where('books.deleted_at', 'is', null)
-      .where('books.analysis_error', 'is', null)
+      .where((eb) =>
+        eb.exists(
+          eb
+            .selectFrom('books as present')
+            .select('present.id')
+            .whereRef('present.series_id', '=', 'series.id')
+            .where('present.deleted_at', 'is', null),
+        ),
+      )
       .orderBy('series.created_at', 'desc')
       .orderBy('series.id', 'desc')
+      .limit(1);
+    return this.db
+      .selectFrom('books')
+      .select(['books.series_id', 'books.id as book_id', 'books.path', 'books.format', 'books.cover_page'])
+      .where('books.series_id', '=', latestSeries)
+      .where('books.deleted_at', 'is', null)
+      .where('books.analysis_error', 'is', null)
+      .orderBy(sql`case when books.number_sort is null then 1 else 0 end`)
       .orderBy('books.number_sort')
-      .orderBy('books.path')
+      .orderBy('books.title')
+      .orderBy('books.id')
       .limit(1)
       .executeTakeFirst();
   }
