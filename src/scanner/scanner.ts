@@ -122,12 +122,22 @@ class WorkQueue {
     this.wakeUp();
   }
 
-  /** Up to `count` items, waiting for at least one while the queue is open; empty once it is closed and empty. */
-  async take(count: number): Promise<WorkItem[]> {
+  /**
+   * Up to `count` items of at most `bytes` together (at least one item), waiting for one while the queue is
+   * open; empty once it is closed and empty.
+   */
+  async take(count: number, bytes: number): Promise<WorkItem[]> {
     for (;;) {
       if (this.next < this.items.length) {
-        const taken = this.items.slice(this.next, this.next + count);
-        this.next += taken.length;
+        const taken: WorkItem[] = [];
+        let size = 0;
+        while (this.next < this.items.length && taken.length < count) {
+          const item = this.items[this.next]!;
+          if (taken.length > 0 && size + item.file.size > bytes) break;
+          size += item.file.size;
+          taken.push(item);
+          this.next++;
+        }
         return taken;
       }
       if (this.closed) return [];
@@ -149,11 +159,14 @@ class WorkQueue {
 }
 
 /**
- * Files per trip to the media workers. Each trip costs a message each way and often wakes a sleeping worker;
- * for small books that was a good part of their cost. A few per trip keep each worker's queue short enough
- * that the workers still share the last files of a scan.
+ * Files per trip to the media workers, and their size together. Each trip costs a message each way and often
+ * wakes a sleeping worker: for small books a good part of their cost (2,000 books of 1 MB: 4 per trip scanned
+ * ~7% faster than one, and 16 per trip ~8% faster again). The size cap keeps a trip short (tens of ms), so that the workers
+ * share the last files of a scan, progress moves steadily, and a trip stays far inside the time limit, which
+ * applies to the trip as a whole (one that overruns is redone file by file: see analyzeManyForCatalog).
  */
-const FILES_PER_TASK = 4;
+const FILES_PER_TASK = 16;
+const BYTES_PER_TASK = 32 * 1024 * 1024;
 
 type Outcome =
   | { ok: true; analysis: CatalogAnalysis }
@@ -344,7 +357,7 @@ class ScanRun {
   private async process(work: WorkQueue, allowMoves: boolean, needsAnalysis: boolean): Promise<void> {
     const batchSize = this.deps.batchSize ?? 200;
     const worker = async () => {
-      for (let items = await work.take(FILES_PER_TASK); items.length > 0; items = await work.take(FILES_PER_TASK)) {
+      for (let items = await work.take(FILES_PER_TASK, BYTES_PER_TASK); items.length > 0; items = await work.take(FILES_PER_TASK, BYTES_PER_TASK)) {
         this.signal.throwIfAborted();
         const outcomes = await this.analyze(items.filter((item) => !item.restoreOnly).map((item) => item.file));
         this.signal.throwIfAborted();
