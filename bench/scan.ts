@@ -309,8 +309,9 @@ export async function run(): Promise<void> {
   console.log(`code: ${code.label}; ${threads} CPUs; load average ${os.loadavg().map((l) => l.toFixed(2)).join(' ')}`);
   const app = await createApp(code);
   try {
-    // Warm the worker pool (thread start-up is not scanning).
-    const warm = await ensureCorpus({ out: path.resolve('.bench/corpus-warmup'), series: 1, books: 4, pages: 2 });
+    // Warm the worker pool (thread start-up is not scanning): enough books that every worker gets some (the
+    // scanner hands out up to 16 per task, and piscina starts a thread only when a task waits for one).
+    const warm = await ensureCorpus({ out: path.resolve('.bench/corpus-warmup-64'), series: 1, books: 64, pages: 2 });
     const warmLib = await app.catalog.libraries.create({ name: 'warm-up', path: warm.root });
     await scanOnce(app, warmLib.id);
 
