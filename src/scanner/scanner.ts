@@ -161,9 +161,10 @@ class WorkQueue {
 /**
  * Files per trip to the media workers, and their size together. Each trip costs a message each way and often
  * wakes a sleeping worker: for small books a good part of their cost (2,000 books of 1 MB: 4 per trip scanned
- * ~7% faster than one, and 16 per trip ~8% faster again). The size cap keeps a trip short (tens of ms), so that the workers
- * share the last files of a scan, progress moves steadily, and a trip stays far inside the time limit, which
- * applies to the trip as a whole (one that overruns is redone file by file: see analyzeManyForCatalog).
+ * ~7% faster than one, and 16 per trip ~8% faster again). The size cap keeps a trip short (tens of ms), so
+ * that the workers share the last files of a scan, progress moves steadily, and a trip stays far inside the
+ * time limit, which applies to the trip as a whole (one that overruns is redone file by file: see
+ * analyzeManyForCatalog).
  */
 const FILES_PER_TASK = 16;
 const BYTES_PER_TASK = 32 * 1024 * 1024;
