@@ -4,7 +4,7 @@ import { serializerCompiler, validatorCompiler, type ZodTypeProvider } from 'fas
 import type { Transporter } from 'nodemailer';
 import type { Config } from './config/schema.js';
 import type { Database } from './db/connection.js';
-import { registerErrorHandling } from './http/errors.js';
+import { frameworkErrorHandler, registerErrorHandling } from './http/errors.js';
 import { API_VERSION, registerOpenApi } from './http/openapi.js';
 import './http/route-config.js';
 import type { App } from './http/types.js';
@@ -95,6 +95,7 @@ export async function buildApp(options: BuildAppOptions): Promise<App> {
     // Komga clients and Paperback append a trailing slash; never answer those with a redirect.
     routerOptions: { ignoreTrailingSlash: true, maxParamLength: 500 },
     forceCloseConnections: 'idle',
+    frameworkErrors: frameworkErrorHandler,
   }).withTypeProvider<ZodTypeProvider>();
 
   app.setValidatorCompiler(validatorCompiler);

@@ -1,4 +1,4 @@
-import type { FastifyError, FastifyInstance } from 'fastify';
+import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { hasZodFastifySchemaValidationErrors, isResponseSerializationError } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 
@@ -40,6 +40,7 @@ const CODE_BY_STATUS: Record<number, string> = {
   406: 'NotAcceptable',
   409: 'Conflict',
   413: 'PayloadTooLarge',
+  414: 'URITooLong',
   415: 'UnsupportedMediaType',
   416: 'RangeNotSatisfiable',
   429: 'rate_limit_exceeded',
@@ -52,6 +53,16 @@ export function codeForStatus(status: number): string {
 
 export function errorBody(code: string, message: string, details: unknown = null): ErrorBody {
   return { error: code, message, details: details ?? null };
+}
+
+/**
+ * Errors the router raises before any route or hook runs (a URL that does not decode, a path parameter over
+ * the length limit): Fastify would answer them with its own body; they get the API's.
+ */
+export function frameworkErrorHandler(error: FastifyError, _request: FastifyRequest, reply: FastifyReply): void {
+  const status = typeof error.statusCode === 'number' && error.statusCode >= 400 && error.statusCode < 500 ? error.statusCode : 400;
+  const message = error.code === 'FST_ERR_BAD_URL' ? 'The URL is not valid (a malformed percent-encoding?)' : error.code === 'FST_ERR_MAX_PARAM_LENGTH' ? 'A path segment of the URL is too long' : error.message;
+  void reply.code(status).send(errorBody(codeForStatus(status), message));
 }
 
 /** Maps every error (ours, zod's, Fastify's) to the error body; anything unexpected is a logged 500. */

@@ -25,14 +25,17 @@ beforeAll(async () => {
       .map((method) => ({ method: method.toUpperCase(), path })),
   );
   // The Komga API is not in our OpenAPI document; its routes get the same treatment.
-  for (const path of ['/komga/api/v1/series/{id}', '/komga/api/v1/books/{id}', '/komga/api/v1/books/{id}/pages/{n}', '/komga/api/v1/series', '/komga/api/v1/books/{id}/read-progress', '/komga/api/v2/series/{id}/read-progress/tachiyomi', '/komga/api/v1/series/list', '/komga/api/v1/books/list'])
+  for (const path of ['/komga/api/v1/series/{id}', '/komga/api/v1/books/{id}', '/komga/api/v1/books/{id}/file', '/komga/api/v1/books/{id}/file/{name}', '/komga/api/v1/books/{id}/thumbnail', '/komga/api/v1/books/{id}/pages/{n}', '/komga/api/v1/series', '/komga/api/v1/books/{id}/read-progress', '/komga/api/v2/series/{id}/read-progress/tachiyomi', '/komga/api/v1/series/list', '/komga/api/v1/books/list'])
     for (const method of ['GET', 'POST', 'PATCH', 'PUT', 'DELETE']) operations.push({ method, path });
 });
 afterAll(() => t.close());
 
-const PARAMS = ['not-a-uuid', '00000000-0000-0000-0000-000000000000', '..%2F..%2Fetc%2Fpasswd', '%00', '-1', '99999999999999999999', 'x'.repeat(600)];
+const isErrorBody = (body: unknown): boolean =>
+  typeof body === 'object' && body !== null && !Array.isArray(body) && ['details', 'error', 'message'].every((key) => key in body) && typeof (body as { error: unknown }).error === 'string';
+
+const PARAMS = ['not-a-uuid', '00000000-0000-0000-0000-000000000000', '..%2F..%2Fetc%2Fpasswd', '%00', '%ZZ', '-1', '99999999999999999999', 'x'.repeat(600)];
 const QUERIES = ['', '?page=-1&pageSize=abc', '?sort=name;drop%20table%20users&order=sideways', '?page_size=1e9&library_id=zzz', '?path=..%2F..%2F&width=-5&format=gif&mode=turbo&matchType=nope'];
-const BODIES: Array<string | undefined> = [undefined, '{"unterminated": ', '[]', 'null', '{"condition": {"allOf": [{"title": {"operator": "drop", "value": 1}}]}, "fullTextSearch": 42}', JSON.stringify({ name: 'x'.repeat(100_000) }), '{"value": {"__proto__": {"polluted": true}}}'];
+const BODIES: Array<string | undefined> = [undefined, '{}', '{"unterminated": ', '[]', 'null', '{"condition": {"allOf": [{"title": {"operator": "drop", "value": 1}}]}, "fullTextSearch": 42}', JSON.stringify({ name: 'x'.repeat(100_000) }), '{"value": {"__proto__": {"polluted": true}}}'];
 
 describe('no request can make the server answer 500', () => {
   it('every operation, with hostile parameters, queries and bodies, answers below 500', async () => {
@@ -42,10 +45,11 @@ describe('no request can make the server answer 500', () => {
     for (const op of operations) {
       if (op.path === '/api/v1/auth/logout' || op.path.endsWith('/stream')) continue;
       // Deleting the real rows would hide the handlers of later operations: deletes get hostile ids only.
-      for (const param of op.method === 'DELETE' ? PARAMS : [...PARAMS, ...realIds]) {
+      for (const [j, param] of (op.method === 'DELETE' ? PARAMS : [...PARAMS, ...realIds]).entries()) {
         const path = op.path.replace(/\{[^}]+\}/g, param);
         for (const [i, query] of QUERIES.entries()) {
-          const body = ['POST', 'PUT', 'PATCH'].includes(op.method) ? BODIES[i % BODIES.length] : undefined;
+          // Every body meets every operation: the parameter's index rotates them.
+          const body = ['POST', 'PUT', 'PATCH'].includes(op.method) ? BODIES[(i + j) % BODIES.length] : undefined;
           const res = await t.app.inject({
             method: op.method as 'GET',
             url: `${path}${query}`,
@@ -54,6 +58,14 @@ describe('no request can make the server answer 500', () => {
           });
           if (res.statusCode < 300) succeeded += 1;
           if (res.statusCode >= 500) failures.push(`${op.method} ${path}${query} → ${res.statusCode} ${res.body.slice(0, 120)}`);
+          else if (res.statusCode >= 400 && res.headers['content-type']?.toString().includes('json') && !isErrorBody(res.json())) {
+            failures.push(`${op.method} ${path}${query} → ${res.statusCode} without the error body: ${res.body.slice(0, 120)}`);
+          }
+          if (op.method === 'GET') {
+            // HEAD of every GET route (Fastify adds them): headers only, never a 500.
+            const head = await t.app.inject({ method: 'HEAD', url: `${path}${query}`, headers: t.headers });
+            if (head.statusCode >= 500) failures.push(`HEAD ${path}${query} → ${head.statusCode}`);
+          }
         }
       }
     }
@@ -62,4 +74,49 @@ describe('no request can make the server answer 500', () => {
     expect(succeeded).toBeGreaterThan(300);
     expect(({} as Record<string, unknown>).polluted).toBeUndefined();
   }, 180_000);
+});
+
+describe('requests that once answered 500 or a body of the framework (found by fuzzing)', () => {
+  it('a URL that does not decode and an over-long path segment get the API error body', async () => {
+    for (const url of ['/api/v1/books/%ZZ', '/api/v1/books/%E0%A4%A', `/api/v1/books/${'x'.repeat(501)}`]) {
+      const res = await t.app.inject({ method: 'GET', url });
+      expect(res.statusCode, url).toBeGreaterThanOrEqual(400);
+      expect(res.statusCode, url).toBeLessThan(500);
+      expect(Object.keys(res.json()).sort(), url).toEqual(['details', 'error', 'message']);
+    }
+    expect((await t.app.inject({ method: 'GET', url: '/api/v1/books/%ZZ' })).json()).toMatchObject({ error: 'BadRequest' });
+    expect((await t.app.inject({ method: 'GET', url: `/api/v1/books/${'x'.repeat(501)}` })).json()).toMatchObject({ error: 'URITooLong' });
+  });
+
+  it('an API key updated with an empty body is answered as it is', async () => {
+    const created = await t.app.inject({ method: 'POST', url: '/api/v1/api-keys', headers: t.headers, payload: { name: 'fuzz', preset: 'automation_script' } });
+    expect(created.statusCode, created.body).toBe(201);
+    const { id, name } = created.json<{ id: string; name: string }>();
+    for (const method of ['PATCH', 'PUT'] as const) {
+      for (const payload of [{}, { unknown: 1 }]) {
+        const res = await t.app.inject({ method, url: `/api/v1/api-keys/${id}`, headers: t.headers, payload });
+        expect(res.statusCode, `${method} ${JSON.stringify(payload)} ${res.body}`).toBeLessThan(500);
+      }
+    }
+    const after = await t.app.inject({ method: 'GET', url: `/api/v1/api-keys/${id}`, headers: t.headers });
+    expect(after.json()).toMatchObject({ id, name });
+  });
+
+  it('HEAD of the Komga download answers the headers of the file', async () => {
+    const [, , bookId] = realIds;
+    const get = await t.app.inject({ method: 'GET', url: `/komga/api/v1/books/${bookId}/file`, headers: t.headers });
+    expect(get.statusCode).toBe(200);
+    for (const url of [`/komga/api/v1/books/${bookId}/file`, `/komga/api/v1/books/${bookId}/file/Fuzz%20001.cbz`]) {
+      const head = await t.app.inject({ method: 'HEAD', url, headers: t.headers });
+      expect(head.statusCode, url).toBe(200);
+      expect(head.headers['content-length']).toBe(String(get.rawPayload.length));
+      expect(head.body).toBe('');
+    }
+  });
+
+  it('browsing a path with an over-long name is a 400, not a 500', async () => {
+    const res = await t.app.inject({ method: 'GET', url: `/api/v1/filesystem/browse?path=/${'a'.repeat(300)}`, headers: t.headers });
+    expect(res.statusCode).toBe(400);
+    expect(res.json()).toMatchObject({ error: 'BadRequest', details: { code: 'ENAMETOOLONG' } });
+  });
 });

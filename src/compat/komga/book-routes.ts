@@ -125,7 +125,9 @@ export function registerKomgaBookRoutes(app: App, komga: KomgaPresenter): void {
 
   for (const url of ['/api/v1/books/:bookId/file', '/api/v1/books/:bookId/file/*']) {
     app.route({
-      method: 'GET',
+      // HEAD declared, as on the native and OPDS download routes: Fastify's implicit HEAD route cannot take the
+      // empty body sendBookFile answers HEAD with.
+      method: ['GET', 'HEAD'],
       url,
       config: komgaRoute('books-read'),
       schema: { ...hidden, summary: 'Download the book file (Komga)', params: BookParams.extend({ '*': z.string().optional() }) },

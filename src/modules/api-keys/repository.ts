@@ -28,6 +28,7 @@ export class ApiKeysRepository {
   }
 
   async update(id: string, changes: Partial<Pick<ApiKeyRow, 'name' | 'permissions' | 'expires_at'>>): Promise<void> {
+    if (Object.keys(changes).length === 0) return; // nothing to change (an empty PATCH): no `SET` to write
     await this.db.updateTable('api_keys').set(changes).where('id', '=', id).execute();
   }
 

@@ -76,5 +76,6 @@ function fsError(err: unknown, dir: string): unknown {
   if (code === 'ENOENT' || code === 'ENOTDIR') return notFound(`Directory ${dir}`);
   if (code === 'EACCES' || code === 'EPERM') return new AppError(403, 'Forbidden', `The server may not read ${dir}`, { path: dir });
   if (code === 'ELOOP') return badRequest(`Too many symbolic links in ${dir}`);
+  if (code === 'ENAMETOOLONG' || code === 'EINVAL') return badRequest(`Not a usable path: ${dir}`, { path: dir, code });
   return err;
 }
