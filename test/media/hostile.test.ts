@@ -2,6 +2,7 @@ import { readFile, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { AnalysisPool } from '../../src/media/analysis-pool.js';
 import { analyzeFile } from '../../src/media/analyze.js';
 import { MediaError } from '../../src/media/errors.js';
 import { openBook, withBook } from '../../src/media/open-book.js';
@@ -133,6 +134,24 @@ describe('hostile input gives a typed MediaError, never a crash or a hang', () =
     expect(analysis.metadata.series).toBe('&xxe;');
     expect(analysis.metadata.number).toBe('3');
   });
+
+  it('ComicInfo.xml with a DOCTYPE crafted to make a pattern backtrack: read in linear time', async () => {
+    // `[]]]` repeated in the internal subset took a regular expression exponential time (seconds at 15 repeats);
+    // at 5,000 it never ends. In a worker with a time limit, so that a regression fails instead of hanging.
+    const pool = new AnalysisPool({ threads: 1, timeoutMs: 5_000 });
+    try {
+      const xml = `<?xml version="1.0"?>\n<!DOCTYPE ComicInfo ${'[]]]'.repeat(5000)}[\n<ComicInfo><Title>t</Title></ComicInfo>`;
+      const analysis = await pool.analyze(await makeCbz(dir, 'Backtrack 004.cbz', { pages: 1, comicInfo: xml }));
+      // The declaration never ends (its last subset is open): not well-formed, so the metadata is ignored.
+      expect(analysis.warnings.join()).toMatch(/metadata ignored/);
+      expect(analysis.metadata).toMatchObject({ series: 'Backtrack', number: '4' });
+      const closed = `<?xml version="1.0"?>\n<!DOCTYPE ComicInfo ${'[]]]'.repeat(5000)}>\n<ComicInfo><Title>Kept</Title></ComicInfo>`;
+      const kept = await pool.analyze(await makeCbz(dir, 'Backtrack 005.cbz', { pages: 1, comicInfo: closed }));
+      expect(kept.metadata.title).toBe('Kept');
+    } finally {
+      await pool.destroy();
+    }
+  }, 30_000);
 
   it('a ComicInfo.xml that is not XML costs the metadata, not the book', async () => {
     const path = await makeCbz(dir, 'Broken Info 012.cbz', { pages: 1, comicInfo: '<ComicInfo><Title>unclosed' });

@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { parseComicInfo } from '../../src/media/comicinfo.js';
 import { buildBookMetadata, folderFields, mergeMetadata } from '../../src/media/metadata.js';
 import { parseOpf } from '../../src/media/opf.js';
+import { stripDoctype } from '../../src/media/xml.js';
 import { pdfPropertiesFromInfo, pdfPropertiesToFields } from '../../src/media/pdf-properties.js';
 import { comicInfoXml } from './fixtures.js';
 
@@ -262,5 +263,16 @@ describe('Metadata sources, from highest to lowest priority: ComicInfo.xml, EPUB
   it('reads "Author - Title" from ebook file names', () => {
     const merged = buildBookMetadata({ path: '/l/Books/Isaac Asimov - Foundation.epub', format: 'epub' });
     expect(merged).toMatchObject({ title: 'Foundation', authors: [{ name: 'Isaac Asimov', role: 'writer' }] });
+  });
+});
+
+describe('stripDoctype', () => {
+  it('removes DOCTYPE declarations with their internal subset, in any case, and leaves an unterminated one', () => {
+    expect(stripDoctype('<?xml?><!DOCTYPE a [<!ENTITY x "y">]><a>1</a>')).toBe('<?xml?><a>1</a>');
+    expect(stripDoctype('<!doctype a><a/><!DocType b [ ] ><b/>')).toBe('<a/><b/>');
+    expect(stripDoctype('<a>no declaration</a>')).toBe('<a>no declaration</a>');
+    expect(stripDoctype('<!DOCTYPE a [ never closed <a/>')).toBe('<!DOCTYPE a [ never closed <a/>');
+    // `>` inside the subset does not end the declaration.
+    expect(stripDoctype('<!DOCTYPE a [<!ENTITY x "1">]><a/>')).toBe('<a/>');
   });
 });
