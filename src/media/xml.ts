@@ -74,14 +74,25 @@ export function parseXml(text: string, what: string, options: { lenient?: boolea
 
 const PREDEFINED: Record<string, string> = { amp: '&', lt: '<', gt: '>', quot: '"', apos: "'" };
 
+/**
+ * Control characters XML 1.0 does not allow (C0 but tab, line feed and carriage return), raw or as references.
+ * The parser passes them through; they are dropped: NUL above all, which PostgreSQL refuses in text (one such
+ * title failed a whole scan batch there).
+ */
+// eslint-disable-next-line no-control-regex -- matching control characters is the point
+const FORBIDDEN_CONTROLS = /[\u0000-\u0008\u000b\u000c\u000e-\u001f]/g;
+const isForbiddenControl = (code: number) => code < 0x20 && code !== 0x09 && code !== 0x0a && code !== 0x0d;
+
 export function decodeXmlText(text: string): string {
-  return text.replace(/&(#x[0-9a-f]+|#[0-9]+|amp|lt|gt|quot|apos);/gi, (whole, ref: string) => {
+  const decoded = text.replace(/&(#x[0-9a-f]+|#[0-9]+|amp|lt|gt|quot|apos);/gi, (whole, ref: string) => {
     if (ref.startsWith('#')) {
       const code = ref[1] === 'x' || ref[1] === 'X' ? parseInt(ref.slice(2), 16) : parseInt(ref.slice(1), 10);
-      return code > 0 && code <= 0x10ffff ? String.fromCodePoint(code) : whole;
+      if (isForbiddenControl(code)) return '';
+      return code <= 0x10ffff ? String.fromCodePoint(code) : whole;
     }
     return PREDEFINED[ref.toLowerCase()] ?? whole;
   });
+  return decoded.replace(FORBIDDEN_CONTROLS, '');
 }
 
 export function isNode(value: unknown): value is XmlNode {
