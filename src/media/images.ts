@@ -51,14 +51,32 @@ export function imageError(err: unknown): MediaError {
   return new MediaError('corrupt', `image cannot be decoded (${message})`, { cause: err });
 }
 
+/**
+ * Tighter pixel limits for two inputs that cost far more than their bytes suggest. An SVG is rasterised at
+ * the size it declares (a 16000×16000 one with a blur filter held libvips for minutes at 7 GB); no page needs
+ * more than 4096² from a vector image. A BMP is decoded by Skia whole, synchronously, on the calling thread
+ * (a 163-byte RLE file declaring 16383² took 3 GB); real BMP pages are scans of a few megapixels.
+ */
+const SVG_MAX_PIXELS = 4096 * 4096;
+const BMP_MAX_PIXELS = 25_000_000;
+/** libvips work per image unless the caller says otherwise: pages and covers are made per request. */
+const DEFAULT_TIMEOUT_SECONDS = 30;
+
+/** An SVG document (sharp loads it through librsvg whatever the entry's name says). */
+export function looksLikeSvg(input: Buffer): boolean {
+  const head = input.toString('utf8', 0, Math.min(input.length, 4096)).replace(/^\uFEFF/, '').trimStart();
+  return head.startsWith('<') && /<svg[\s>]/i.test(head);
+}
+
 async function loadPipeline(input: Buffer, maxPixels: number): Promise<Sharp> {
   const sharp = await loadSharp();
   // sharp reads only the first frame of an animated GIF or WebP unless asked for more: that is the page.
   if (sniffImageType(input) === 'image/bmp') {
-    const raw = await decodeBmp(input, maxPixels);
+    const raw = await decodeBmp(input, Math.min(maxPixels, BMP_MAX_PIXELS));
     return sharp(raw.data, { raw: { width: raw.width, height: raw.height, channels: raw.channels } });
   }
-  return sharp(input, { limitInputPixels: maxPixels, failOn: 'error' });
+  const limit = looksLikeSvg(input) ? Math.min(maxPixels, SVG_MAX_PIXELS) : maxPixels;
+  return sharp(input, { limitInputPixels: limit, failOn: 'error' });
 }
 
 /** Resize to fit inside width × height (either optional), apply EXIF orientation, and encode. */
@@ -68,7 +86,7 @@ export async function resizeImage(input: Buffer, options: ResizeOptions = {}): P
   const format = options.format ?? (inputType ? DEFAULT_OUTPUT_BY_INPUT[inputType] : undefined) ?? 'png';
   try {
     let pipeline = (await loadPipeline(input, maxPixels)).autoOrient();
-    if (options.timeoutSeconds) pipeline = pipeline.timeout({ seconds: options.timeoutSeconds });
+    pipeline = pipeline.timeout({ seconds: options.timeoutSeconds ?? DEFAULT_TIMEOUT_SECONDS });
     if (options.width || options.height) {
       pipeline = pipeline.resize({
         width: options.width,

@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { resizeImage } from '../../src/media/images.js';
+import { looksLikeSvg, resizeImage } from '../../src/media/images.js';
 import { withBook } from '../../src/media/open-book.js';
 import { renderPage } from '../../src/media/render-page.js';
 import { makeBmp, makeCbz, makeImage, makePixelBombPng, makeRotatedJpeg } from './fixtures.js';
@@ -74,6 +74,27 @@ describe('images: resize to fit, never upscale, convert, orient', () => {
     const input = await makeImage({ width: 100, height: 100 });
     await expect(resizeImage(input, { width: 10, maxInputPixels: 5000 })).rejects.toMatchObject({ kind: 'too_large' });
     await expect(resizeImage(makeBmp(100, 100), { maxInputPixels: 5000 })).rejects.toMatchObject({ kind: 'too_large' });
+  });
+
+  it('rasterises an SVG page of modest size, and refuses one declaring more than 4096² pixels before drawing it', async () => {
+    const svg = (w: number, h: number) =>
+      Buffer.from(`<?xml version="1.0"?>\n<svg xmlns="http://www.w3.org/2000/svg" width="${w}" height="${h}"><defs><filter id="b"><feGaussianBlur stdDeviation="50"/></filter></defs><rect width="${w}" height="${h}" fill="#c33" filter="url(#b)"/></svg>`);
+    expect(looksLikeSvg(svg(10, 10))).toBe(true);
+    expect(looksLikeSvg(Buffer.from('\uFEFF  <svg>'))).toBe(true);
+    expect(looksLikeSvg(Buffer.from('<html><body>not svg</body></html>'))).toBe(false);
+    const small = await resizeImage(svg(200, 300), { format: 'png' });
+    expect(await size(small.data)).toEqual([200, 300, 'png']);
+    // 16000² with a blur: minutes of librsvg and gigabytes, before the limit.
+    await expect(resizeImage(svg(16000, 16000), { format: 'png' })).rejects.toMatchObject({ kind: 'too_large' });
+    await expect(resizeImage(svg(16000, 16000), { width: 300 })).rejects.toMatchObject({ kind: 'too_large' });
+  });
+
+  it('refuses a BMP declaring more than 25 megapixels before decoding it (Skia decodes it whole)', async () => {
+    // A header alone, as in a 163-byte RLE file that declared 16383² and cost 3 GB.
+    const header = makeBmp(1, 1).subarray(0, 54);
+    header.writeInt32LE(6000, 18);
+    header.writeInt32LE(6000, 22);
+    await expect(resizeImage(header, { width: 300 })).rejects.toMatchObject({ kind: 'too_large' });
   });
 
   it('calls undecodable bytes corrupt or unsupported', async () => {
