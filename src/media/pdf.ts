@@ -48,8 +48,38 @@ function pdfError(err: unknown, context: string): MediaError {
   return asMediaError(err, 'corrupt', `${context}: ${name || 'PDF error'}`);
 }
 
-/** Scale that fits a page of `width` × `height` points into the hint (or the default long edge), capped by the pixel limit. */
-function scaleFor(width: number, height: number, hint: RenderHint | undefined, maxPixels: number): number {
+/**
+ * Longest side, in pixels, of a rendered page: 0x3FFF, the largest WebP can encode and sharp's own per-side
+ * default. Without it only the area was capped, and a degenerate page box (1 × 14400 pt asked at width 300)
+ * got a 137 × 1,965,600 canvas (about 1 GB).
+ */
+export const MAX_PDF_RENDER_SIDE = 0x3fff;
+
+/**
+ * Largest embedded image (width × height, in pixels) pdfjs decodes; a bigger one is left out of the page, which
+ * renders without it (pdfjs's `maxImageSize`). 2^26 (8192 × 8192) is twice a 600 dpi scan of an A4 or letter
+ * page, well above real comic and book scans. Decoding costs about 8 bytes per pixel for grey and 12 for RGB
+ * (decoded samples, their RGB(A) expansion and the scratch canvas pdfjs paints them through), so the limit
+ * keeps one image under about 0.5–0.9 GB, where a 390 KB file with a 20000 × 20000 image took 5.8 GB and 15 s.
+ */
+export const PDF_MAX_IMAGE_PIXELS = 2 ** 26;
+
+/**
+ * Canvas area pdfjs's image resizer may assume is safe, in bytes (RGBA): the same bound as the decoded images.
+ * It only matters where pdfjs resizes images on an OffscreenCanvas (not in Node) and when it picks a reduced
+ * resolution for JPEG 2000 images; it is also process-wide in pdfjs (the first document sets it), hence a
+ * constant rather than something per reader.
+ */
+const PDF_CANVAS_MAX_AREA_BYTES = PDF_MAX_IMAGE_PIXELS * 4;
+
+/**
+ * Scale that fits a page of `width` × `height` points (at scale 1, UserUnit applied) into the hint (or the
+ * default long edge), capped so that neither side exceeds MAX_PDF_RENDER_SIDE and the area stays within
+ * `maxPixels`. The caps only ever shrink the page, keeping its aspect ratio. Null for a page box with no usable
+ * size.
+ */
+function scaleFor(width: number, height: number, hint: RenderHint | undefined, maxPixels: number): number | null {
+  if (!(width > 0 && height > 0 && Number.isFinite(width) && Number.isFinite(height))) return null;
   let scale: number;
   if (hint?.width || hint?.height) {
     const sx = hint.width ? hint.width / width : Infinity;
@@ -58,9 +88,15 @@ function scaleFor(width: number, height: number, hint: RenderHint | undefined, m
   } else {
     scale = DEFAULT_PDF_LONG_EDGE / Math.max(width, height);
   }
+  scale = Math.min(scale, MAX_PDF_RENDER_SIDE / Math.max(width, height));
   const pixels = width * height * scale * scale;
   if (pixels > maxPixels) scale = Math.sqrt(maxPixels / (width * height));
   return scale;
+}
+
+/** Whole pixels of a side rendered at `scale`: at least 1, at most MAX_PDF_RENDER_SIDE. */
+function side(points: number, scale: number): number {
+  return Math.min(MAX_PDF_RENDER_SIDE, Math.max(1, Math.round(points * scale)));
 }
 
 class PdfReader implements BookReader {
@@ -95,16 +131,28 @@ class PdfReader implements BookReader {
     }
   }
 
+  /** The scale and pixel size page `n` renders at for `hint` (see scaleFor). */
+  private fit(page: PDFPageProxy, n: number, hint: RenderHint | undefined): { scale: number; width: number; height: number } {
+    const base = page.getViewport({ scale: 1 });
+    const scale = scaleFor(base.width, base.height, hint, this.limits.maxInputPixels);
+    if (scale === null) {
+      throw new MediaError('corrupt', `${this.label}: page ${n}: the page box (${base.width} × ${base.height}) has no usable size`);
+    }
+    return { scale, width: side(base.width, scale), height: side(base.height, scale) };
+  }
+
   /** Page sizes as rendered by default (long edge 1600 px), from the page boxes; nothing is drawn. */
   async pages(signal?: AbortSignal): Promise<PageInfo[]> {
     const result: PageInfo[] = [];
     for (const entry of this.entries) {
       throwIfAborted(signal);
       const page = await this.page(entry.number);
-      const base = page.getViewport({ scale: 1 });
-      const scale = scaleFor(base.width, base.height, undefined, this.limits.maxInputPixels);
-      result.push({ ...entry, width: Math.round(base.width * scale), height: Math.round(base.height * scale) });
-      page.cleanup();
+      try {
+        const { width, height } = this.fit(page, entry.number, undefined);
+        result.push({ ...entry, width, height });
+      } finally {
+        page.cleanup();
+      }
     }
     return result;
   }
@@ -112,10 +160,15 @@ class PdfReader implements BookReader {
   async readPage(n: number, hint?: RenderHint): Promise<PageData> {
     throwIfAborted(hint?.signal);
     const page = await this.page(n);
-    const base = page.getViewport({ scale: 1 });
-    const viewport = page.getViewport({ scale: scaleFor(base.width, base.height, hint, this.limits.maxInputPixels) });
-    const width = Math.max(1, Math.round(viewport.width));
-    const height = Math.max(1, Math.round(viewport.height));
+    let size: { scale: number; width: number; height: number };
+    try {
+      size = this.fit(page, n, hint);
+    } catch (err) {
+      page.cleanup();
+      throw err;
+    }
+    const { scale, width, height } = size;
+    const viewport = page.getViewport({ scale });
     // The canvas must come from pdfjs's own factory: pdfjs bundles its own @napi-rs/canvas, and paths built
     // by one copy are rejected by contexts of the other.
     const factory = this.doc.canvasFactory as PdfCanvasFactory;
@@ -182,6 +235,10 @@ export async function openPdf(path: string, options: ReaderOptions = {}): Promis
     disableFontFace: true,
     useSystemFonts: false,
     verbosity: 0,
+    // Hostile-file limits: see PDF_MAX_IMAGE_PIXELS. An image over the limit is dropped from the page (pdfjs
+    // warns and renders the rest, as stopAtErrors is off), before any of it is inflated.
+    maxImageSize: PDF_MAX_IMAGE_PIXELS,
+    canvasMaxAreaInBytes: PDF_CANVAS_MAX_AREA_BYTES,
   });
   let doc: PDFDocumentProxy;
   try {
