@@ -56,21 +56,27 @@ async function encryptedPaths(archive: ZipArchive, limits: MediaLimits): Promise
  */
 async function spinePages(archive: ZipArchive, opf: OpfPackage, limits: MediaLimits): Promise<Array<{ path: string; mediaType: string }>> {
   const resolved: Array<{ item: ManifestItem; image: string | null }> = [];
+  // The image each document wraps, by document path: a spine may list the same document many times.
+  const imageOfDocument = new Map<string, string | null>();
   for (const item of opf.spine) {
     if (item.mediaType.startsWith('image/')) {
       resolved.push({ item, image: item.path });
       continue;
     }
-    const member = archive.get(item.path);
-    let image: string | null = null;
-    if (member && member.size <= MAX_IMAGE_PAGE_DOCUMENT_BYTES) {
-      try {
-        const content = documentContent(await archive.readText(member, limits.maxXmlBytes), item.path);
-        const only = content.images[0];
-        if (content.images.length === 1 && content.textLength === 0 && only && archive.get(only)) image = only;
-      } catch {
-        // A page we cannot parse is shown as a document.
+    let image = imageOfDocument.get(item.path);
+    if (image === undefined) {
+      image = null;
+      const member = archive.get(item.path);
+      if (member && member.size <= MAX_IMAGE_PAGE_DOCUMENT_BYTES) {
+        try {
+          const content = documentContent(await archive.readText(member, limits.maxXmlBytes), item.path);
+          const only = content.images[0];
+          if (content.images.length === 1 && content.textLength === 0 && only && archive.get(only)) image = only;
+        } catch {
+          // A page we cannot parse is shown as a document.
+        }
       }
+      imageOfDocument.set(item.path, image);
     }
     resolved.push({ item, image });
   }
@@ -195,9 +201,12 @@ export async function openEpub(path: string, options: ReaderOptions = {}): Promi
     }
     let pages: EpubPage[] | undefined;
     if (options.knownPages && options.knownPages.length > 0) {
+      // The first manifest item of each path, looked up once per page rather than searched for.
+      const itemByPath = new Map<string, ManifestItem>();
+      for (const item of opf.manifest.values()) if (!itemByPath.has(item.path)) itemByPath.set(item.path, item);
       const known = options.knownPages.map((name) => {
         const member = archive.get(name);
-        const item = [...opf.manifest.values()].find((candidate) => candidate.path === name);
+        const item = itemByPath.get(name);
         return { path: name, mediaType: imageTypeFromName(name) ?? (item?.mediaType.startsWith('image/') ? item.mediaType : XHTML), member };
       });
       if (known.every((page) => page.member !== undefined)) pages = toPages(archive, known);

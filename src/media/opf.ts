@@ -86,20 +86,36 @@ function metasOf(metadata: unknown): Meta[] {
   }));
 }
 
-function refinement(metas: readonly Meta[], id: string | null, property: string): string | null {
-  if (!id) return null;
-  return metas.find((meta) => meta.refines === id && meta.property === property)?.text ?? null;
+/** The text of the first <meta> refining element `id` with `property` (null when none does). */
+type Refinement = (id: string | null, property: string) => string | null;
+
+/** Refinements looked up in a map built once: a search of every meta for each creator was quadratic. */
+function refinementsOf(metas: readonly Meta[]): Refinement {
+  const byTarget = new Map<string, Map<string, string | null>>();
+  for (const meta of metas) {
+    if (meta.refines === null || meta.property === null) continue;
+    let properties = byTarget.get(meta.refines);
+    if (!properties) byTarget.set(meta.refines, (properties = new Map()));
+    if (!properties.has(meta.property)) properties.set(meta.property, meta.text);
+  }
+  return (id, property) => (id ? (byTarget.get(id)?.get(property) ?? null) : null);
 }
 
-function creatorsOf(metadata: unknown, metas: readonly Meta[]): Author[] {
+function creatorsOf(metadata: unknown, refinement: Refinement): Author[] {
   const authors: Author[] = [];
+  const seen = new Map<string, Set<AuthorRole>>();
   const add = (node: unknown, fallback: AuthorRole): void => {
     const name = textOf(node);
     if (!name) return;
     // EPUB2 puts the role in an attribute, EPUB3 in a refining <meta property="role">.
-    const relator = (attrOf(node, 'role') ?? refinement(metas, attrOf(node, 'id'), 'role') ?? '').toLowerCase();
+    const relator = (attrOf(node, 'role') ?? refinement(attrOf(node, 'id'), 'role') ?? '').toLowerCase();
     const role = ROLE_BY_RELATOR[relator] ?? (relator ? 'other' : fallback);
-    if (!authors.some((a) => a.name === name && a.role === role)) authors.push({ name, role });
+    let roles = seen.get(name);
+    if (!roles) seen.set(name, (roles = new Set()));
+    if (!roles.has(role)) {
+      roles.add(role);
+      authors.push({ name, role });
+    }
   };
   for (const node of childrenOf(metadata, 'creator')) add(node, 'writer');
   for (const node of childrenOf(metadata, 'contributor')) add(node, 'other');
@@ -129,15 +145,15 @@ function identifiersOf(metadata: unknown): { isbn: string | null; ids: ExternalI
 }
 
 /** Series and position: calibre's metas (EPUB2 habit) or EPUB3 belongs-to-collection with group-position. */
-function seriesOf(metas: readonly Meta[]): { series: string | null; index: string | null } {
+function seriesOf(metas: readonly Meta[], refinement: Refinement): { series: string | null; index: string | null } {
   const calibreSeries = metas.find((meta) => meta.name === 'calibre:series')?.content ?? null;
   if (calibreSeries) return { series: calibreSeries, index: metas.find((meta) => meta.name === 'calibre:series_index')?.content ?? null };
   const collections = metas.filter((meta) => meta.property === 'belongs-to-collection' && meta.text);
   const collection =
-    collections.find((meta) => refinement(metas, meta.id, 'collection-type') === 'series') ??
-    collections.find((meta) => refinement(metas, meta.id, 'collection-type') === null);
+    collections.find((meta) => refinement(meta.id, 'collection-type') === 'series') ??
+    collections.find((meta) => refinement(meta.id, 'collection-type') === null);
   if (!collection) return { series: null, index: null };
-  return { series: collection.text, index: refinement(metas, collection.id, 'group-position') };
+  return { series: collection.text, index: refinement(collection.id, 'group-position') };
 }
 
 function manifestOf(manifestNode: unknown, opfPath: string): Map<string, ManifestItem> {
@@ -186,6 +202,7 @@ export function parseOpf(xml: string, opfPath: string): OpfPackage {
   if (!isNode(pkg)) throw new MediaError('corrupt', `${opfPath} has no <package> root element`);
   const metadata = childCaseless(pkg, 'metadata');
   const metas = metasOf(metadata);
+  const refinement = refinementsOf(metas);
   const manifest = manifestOf(childCaseless(pkg, 'manifest'), opfPath);
   const spineNode = childCaseless(pkg, 'spine');
   const spine = childrenOf(spineNode, 'itemref')
@@ -197,7 +214,7 @@ export function parseOpf(xml: string, opfPath: string): OpfPackage {
     if (value !== null && value !== undefined && !(Array.isArray(value) && value.length === 0)) fields[key] = value;
   };
   set('title', textOf(childrenOf(metadata, 'title')));
-  set('authors', creatorsOf(metadata, metas));
+  set('authors', creatorsOf(metadata, refinement));
   set('publisher', textOf(childrenOf(metadata, 'publisher')));
   set('language', textOf(childrenOf(metadata, 'language')));
   set('genres', childrenOf(metadata, 'subject').flatMap((node) => splitList(textOf(node))));
@@ -209,7 +226,7 @@ export function parseOpf(xml: string, opfPath: string): OpfPackage {
   const { isbn, ids } = identifiersOf(metadata);
   set('isbn', isbn);
   set('external_ids', ids);
-  const { series, index } = seriesOf(metas);
+  const { series, index } = seriesOf(metas, refinement);
   set('series', series);
   const number = normaliseNumber(index);
   // calibre writes "1.0" for volume 1.
