@@ -1,5 +1,5 @@
-import { readdir, readdirSync, stat, statSync } from 'node:fs';
-import type { Dirent } from 'node:fs';
+import { readdir, readdirSync, realpath, realpathSync, stat, statSync } from 'node:fs';
+import type { Dirent, Stats } from 'node:fs';
 import path from 'node:path';
 import { isBookFileName } from '../media/detect.js';
 
@@ -72,8 +72,53 @@ class IoQueue {
   }
 }
 
-/** stat() of a folder's book files, in name order, as one promise. */
-function statFiles(io: IoQueue, root: string, files: readonly string[]): Promise<FoundFile[]> {
+/** Whether `real` (a resolved path) lies inside `realRoot` (the library root, resolved): the rule serving applies. */
+function insideRoot(realRoot: string, real: string): boolean {
+  const relative = path.relative(realRoot, real);
+  return relative !== '' && relative !== '..' && !relative.startsWith(`..${path.sep}`) && !path.isAbsolute(relative);
+}
+
+/**
+ * The root's real path, resolved at most once per walk and only when the walk meets a symbolic link (an ordinary
+ * rescan meets none). Null when it cannot be resolved: then no link is followed.
+ */
+function realRootOnce(root: string): () => Promise<string | null> {
+  let resolved: Promise<string | null> | undefined;
+  return () =>
+    (resolved ??= new Promise((resolve) => {
+      realpath.native(root, (err, real) => resolve(err ? null : real));
+    }));
+}
+
+/**
+ * stat() of the file a symbolic link leads to, when that file's real path lies inside the library's real root
+ * (as serving requires); an error otherwise, as for a dangling link. A realpath(), then a stat() of the target.
+ */
+function statLink(link: string, realRoot: () => Promise<string | null>, callback: (err: Error | null, s?: Stats) => void): void {
+  realpath.native(link, (err, real) => {
+    if (err) {
+      callback(err);
+      return;
+    }
+    void realRoot().then((base) => {
+      if (base !== null && insideRoot(base, real)) stat(real, callback);
+      else callback(new Error(`${link} leads out of the library`));
+    });
+  });
+}
+
+/**
+ * stat() of a folder's book files, in name order, as one promise. A symbolic link (in `links`) is followed only
+ * when its target's real path lies inside the library's real root, as serving requires; otherwise it is skipped,
+ * as a dangling link is.
+ */
+function statFiles(
+  io: IoQueue,
+  root: string,
+  files: readonly string[],
+  links: ReadonlySet<string> | null,
+  realRoot: () => Promise<string | null>,
+): Promise<FoundFile[]> {
   if (files.length === 0) return Promise.resolve([]);
   return new Promise((resolve) => {
     const found: (FoundFile | null)[] = new Array<FoundFile | null>(files.length).fill(null);
@@ -81,33 +126,43 @@ function statFiles(io: IoQueue, root: string, files: readonly string[]): Promise
     const finish = () => {
       if (--left === 0) resolve(found.filter((file): file is FoundFile => file !== null));
     };
+    const settle = (i: number, err: Error | null, s: Stats | undefined, done: () => void) => {
+      if (!err && s?.isFile()) found[i] = { relPath: files[i]!, size: s.size, mtimeMs: Math.floor(s.mtimeMs) };
+      done();
+      finish();
+    };
     files.forEach((rel, i) => {
       io.run(
-        (done) =>
-          stat(path.join(root, rel), (err, s) => {
-            if (!err && s.isFile()) found[i] = { relPath: rel, size: s.size, mtimeMs: Math.floor(s.mtimeMs) };
-            done();
-            finish();
-          }),
+        links?.has(rel)
+          ? (done) => statLink(path.join(root, rel), realRoot, (err, s) => settle(i, err, s, done))
+          : (done) => stat(path.join(root, rel), (err, s) => settle(i, err, s, done)),
         finish,
       );
     });
   });
 }
 
-/** A folder's entries split into book files and subfolders to visit, each in name order. */
-function sortEntries(dir: string, entries: readonly Dirent[]): { files: string[]; subdirs: string[] } {
+/**
+ * A folder's entries split into book files and subfolders to visit, each in name order, and which of the files
+ * are symbolic links (null when none is, as usual).
+ */
+function sortEntries(dir: string, entries: readonly Dirent[]): { files: string[]; subdirs: string[]; links: Set<string> | null } {
   const files: string[] = [];
   const subdirs: string[] = [];
+  let links: Set<string> | null = null;
   for (const entry of entries) {
     if (entry.name.startsWith('.') || entry.name === '__MACOSX') continue;
     const rel = dir === '' ? entry.name : `${dir}/${entry.name}`;
     if (entry.isDirectory()) subdirs.push(rel);
-    else if ((entry.isFile() || entry.isSymbolicLink()) && isBookFileName(entry.name)) files.push(rel);
+    else if (entry.isFile() && isBookFileName(entry.name)) files.push(rel);
+    else if (entry.isSymbolicLink() && isBookFileName(entry.name)) {
+      files.push(rel);
+      (links ??= new Set()).add(rel);
+    }
   }
   files.sort();
   subdirs.sort();
-  return { files, subdirs };
+  return { files, subdirs, links };
 }
 
 /**
@@ -116,6 +171,8 @@ function sortEntries(dir: string, entries: readonly Dirent[]): { files: string[]
  * read goes to `onError`, an unreadable root throws.
  */
 export function walkLibrarySync(root: string, found: (files: FoundFile[]) => void, onError?: (relPath: string, err: unknown) => void): void {
+  // As realRootOnce: resolved once, when the first symbolic link is met; null when it cannot be.
+  let realRoot: string | null | undefined;
   const pending = [''];
   while (pending.length > 0) {
     const dir = pending.pop()!;
@@ -127,12 +184,26 @@ export function walkLibrarySync(root: string, found: (files: FoundFile[]) => voi
       onError?.(dir, err);
       continue;
     }
-    const { files, subdirs } = sortEntries(dir, entries);
+    const { files, subdirs, links } = sortEntries(dir, entries);
     const books: FoundFile[] = [];
     for (const rel of files) {
       let s;
       try {
-        s = statSync(path.join(root, rel));
+        if (links?.has(rel)) {
+          if (realRoot === undefined) {
+            try {
+              realRoot = realpathSync.native(root);
+            } catch {
+              realRoot = null;
+            }
+          }
+          // Followed only to a file inside the library (see statLink); a dangling link throws here.
+          const real = realpathSync.native(path.join(root, rel));
+          if (realRoot === null || !insideRoot(realRoot, real)) continue;
+          s = statSync(real);
+        } else {
+          s = statSync(path.join(root, rel));
+        }
       } catch {
         continue; // gone or unreadable since the listing: skipped, as by the asynchronous walk
       }
@@ -145,8 +216,10 @@ export function walkLibrarySync(root: string, found: (files: FoundFile[]) => voi
 
 /**
  * Streams every book file under `root` (by extension), depth-first in name order, one batch per folder.
- * Hidden entries (dot files and folders, `__MACOSX`) are skipped; symbolic links to files are followed,
- * links to folders are not (no cycles, no escaping the library root).
+ * Hidden entries (dot files and folders, `__MACOSX`) are skipped. A symbolic link to a file is followed only
+ * when the file's real path lies inside the root's real path (a link out of the library is skipped, as a
+ * dangling one is: serving refuses such a file); links to folders are not followed (no cycles, no escaping
+ * the library root).
  *
  * `readdir()` and `stat()` calls of the whole tree share one bound (`concurrency`), so the thread pool stays
  * busy across folder boundaries: a library of many small series folders is otherwise walked one folder (and
@@ -156,6 +229,7 @@ export function walkLibrarySync(root: string, found: (files: FoundFile[]) => voi
 export async function* walkLibrary(root: string, options: WalkOptions = {}): AsyncGenerator<FoundFile[]> {
   const { signal } = options;
   const io = new IoQueue(options.concurrency ?? 32, signal);
+  const realRoot = realRootOnce(root);
   const visit = (dir: string): Promise<Listing> =>
     new Promise<Dirent[] | null>((resolve, reject) => {
       io.run(
@@ -169,8 +243,8 @@ export async function* walkLibrary(root: string, options: WalkOptions = {}): Asy
       );
     }).then(
       (entries) => {
-        const { files, subdirs } = sortEntries(dir, entries ?? []);
-        return { found: statFiles(io, root, files), subdirs: subdirs.map(visit) };
+        const { files, subdirs, links } = sortEntries(dir, entries ?? []);
+        return { found: statFiles(io, root, files, links, realRoot), subdirs: subdirs.map(visit) };
       },
       (err: unknown) => {
         if (dir === '') throw err;
