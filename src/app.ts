@@ -166,7 +166,7 @@ export async function buildApp(options: BuildAppOptions): Promise<App> {
 
   const browsing = createBrowsing({ database, config, thumbnailWidth: () => settings.peek('thumbnail_width') });
   app.addHook('onClose', async () => browsing.close());
-  const covers = new CoverService({ repo: new CoversRepository(db), queue: catalog.queue, bus: events, cacheDir: derivedCacheDir(config), width: () => settings.peek('thumbnail_width') });
+  const covers = new CoverService({ repo: new CoversRepository(db), queue: catalog.queue, bus: events, cacheDir: derivedCacheDir(config), width: () => settings.peek('thumbnail_width'), renderer: browsing.renderer });
   catalog.worker.register('generate_thumbnails', (ctx) =>
     covers.generate({ libraryId: ctx.task.library_id ?? undefined, seriesId: ctx.task.target_id ?? undefined }, ctx.signal, (update) => ctx.progress(update)),
   );

@@ -25,6 +25,8 @@ export interface ThumbnailOptions {
   limits?: Partial<MediaLimits>;
   /** Pre-read cover bytes (from an analysis with `withCover`), to skip opening the book. */
   coverImage?: Buffer;
+  /** Makes the cover image when it is not cached yet (e.g. in a worker thread); by default the book is opened here. */
+  readCover?: (size: { width: number; height?: number }) => Promise<Buffer>;
 }
 
 export interface Thumbnail {
@@ -55,7 +57,9 @@ export async function getThumbnail(options: ThumbnailOptions): Promise<Thumbnail
   const { path, generated } = await getOrCreateCached(options.cacheDir, options.hash, variant, async () => {
     const cover =
       options.coverImage ??
-      (await withBook(options.path, options.format, { limits: options.limits }, async (reader) => (await reader.cover(size)).data));
+      (options.readCover
+        ? await options.readCover(size)
+        : await withBook(options.path, options.format, { limits: options.limits }, async (reader) => (await reader.cover(size)).data));
     const resized = await resizeImage(cover, { ...size, format: imageFormat, maxInputPixels: options.limits?.maxInputPixels });
     return resized.data;
   });

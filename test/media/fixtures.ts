@@ -484,3 +484,36 @@ export async function makeZeroByteFile(dir: string, name: string): Promise<strin
   await writeFile(path, Buffer.alloc(0));
   return path;
 }
+
+/** A PDF from object bodies (object n is `objects[n - 1]`; object 1 must be the catalog), with a correct xref table. */
+export function pdfFromObjects(objects: (string | Buffer)[]): Buffer {
+  const parts = [Buffer.from('%PDF-1.7\n%\xe2\xe3\xcf\xd3\n', 'latin1')];
+  let length = parts[0]!.length;
+  const offsets: number[] = [];
+  objects.forEach((body, i) => {
+    offsets.push(length);
+    const part = Buffer.concat([Buffer.from(`${i + 1} 0 obj\n`, 'latin1'), Buffer.from(body), Buffer.from('\nendobj\n', 'latin1')]);
+    parts.push(part);
+    length += part.length;
+  });
+  let xref = `xref\n0 ${objects.length + 1}\n0000000000 65535 f \n`;
+  for (const offset of offsets) xref += `${String(offset).padStart(10, '0')} 00000 n \n`;
+  xref += `trailer\n<< /Size ${objects.length + 1} /Root 1 0 R >>\nstartxref\n${length}\n%%EOF\n`;
+  return Buffer.concat([...parts, Buffer.from(xref, 'latin1')]);
+}
+
+export function pdfStream(dict: string, data: Buffer | string): Buffer {
+  const bytes = Buffer.from(data);
+  return Buffer.concat([Buffer.from(`<< ${dict} /Length ${bytes.length} >>\nstream\n`, 'latin1'), bytes, Buffer.from('\nendstream', 'latin1')]);
+}
+
+/** A one-page PDF: `pageDict` goes into the page dictionary, `extra` objects are numbered from 5. */
+export function onePagePdf(pageDict: string, content: string, extra: Buffer[] = []): Buffer {
+  return pdfFromObjects([
+    '<< /Type /Catalog /Pages 2 0 R >>',
+    '<< /Type /Pages /Kids [3 0 R] /Count 1 >>',
+    `<< /Type /Page /Parent 2 0 R ${pageDict} /Contents 4 0 R >>`,
+    pdfStream('', content),
+    ...extra,
+  ]);
+}

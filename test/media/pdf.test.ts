@@ -8,7 +8,7 @@ import { withBook } from '../../src/media/open-book.js';
 import { MAX_PDF_RENDER_SIDE, PDF_MAX_IMAGE_PIXELS } from '../../src/media/pdf.js';
 import { renderPage } from '../../src/media/render-page.js';
 import type { PageData } from '../../src/media/types.js';
-import { makePdf } from './fixtures.js';
+import { makePdf, onePagePdf, pdfStream } from './fixtures.js';
 
 let dir: string;
 beforeAll(async () => {
@@ -25,38 +25,6 @@ async function darkPixels(image: Buffer): Promise<number> {
   return dark;
 }
 
-/** A PDF from object bodies (object n is `objects[n - 1]`; object 1 must be the catalog), with a correct xref table. */
-function pdfFromObjects(objects: (string | Buffer)[]): Buffer {
-  const parts = [Buffer.from('%PDF-1.7\n%\xe2\xe3\xcf\xd3\n', 'latin1')];
-  let length = parts[0]!.length;
-  const offsets: number[] = [];
-  objects.forEach((body, i) => {
-    offsets.push(length);
-    const part = Buffer.concat([Buffer.from(`${i + 1} 0 obj\n`, 'latin1'), Buffer.from(body), Buffer.from('\nendobj\n', 'latin1')]);
-    parts.push(part);
-    length += part.length;
-  });
-  let xref = `xref\n0 ${objects.length + 1}\n0000000000 65535 f \n`;
-  for (const offset of offsets) xref += `${String(offset).padStart(10, '0')} 00000 n \n`;
-  xref += `trailer\n<< /Size ${objects.length + 1} /Root 1 0 R >>\nstartxref\n${length}\n%%EOF\n`;
-  return Buffer.concat([...parts, Buffer.from(xref, 'latin1')]);
-}
-
-function stream(dict: string, data: Buffer | string): Buffer {
-  const bytes = Buffer.from(data);
-  return Buffer.concat([Buffer.from(`<< ${dict} /Length ${bytes.length} >>\nstream\n`, 'latin1'), bytes, Buffer.from('\nendstream', 'latin1')]);
-}
-
-/** A one-page PDF: `pageDict` goes into the page dictionary, `extra` objects are numbered from 5. */
-function onePagePdf(pageDict: string, content: string, extra: Buffer[] = []): Buffer {
-  return pdfFromObjects([
-    '<< /Type /Catalog /Pages 2 0 R >>',
-    '<< /Type /Pages /Kids [3 0 R] /Count 1 >>',
-    `<< /Type /Page /Parent 2 0 R ${pageDict} /Contents 4 0 R >>`,
-    stream('', content),
-    ...extra,
-  ]);
-}
 
 /** Flate-compressed black (all-zero) 8-bit grey samples, compressed in chunks so the raw image is never in memory. */
 async function blackGreySamples(width: number, height: number): Promise<Buffer> {
@@ -82,7 +50,7 @@ async function blackGreySamples(width: number, height: number): Promise<Buffer> 
 
 /** A 100 × 100 pt page covered by one black grey image of `width` × `height` pixels. */
 async function imagePagePdf(dir: string, name: string, width: number, height: number): Promise<string> {
-  const image = stream(
+  const image = pdfStream(
     `/Type /XObject /Subtype /Image /Width ${width} /Height ${height} /ColorSpace /DeviceGray /BitsPerComponent 8 /Filter /FlateDecode`,
     await blackGreySamples(width, height),
   );

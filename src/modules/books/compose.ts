@@ -2,6 +2,7 @@ import type { Config } from '../../config/schema.js';
 import { derivedCacheDir } from '../../data-dir.js';
 import type { Database } from '../../db/connection.js';
 import type { App } from '../../http/types.js';
+import { IsolatedRenderer } from '../pages/isolated-renderer.js';
 import { ReaderPool } from '../pages/reader-pool.js';
 import { registerPageRoutes } from '../pages/routes.js';
 import { PagesService } from '../pages/service.js';
@@ -25,6 +26,8 @@ export interface Browsing {
   pages: PagesService;
   progress: ProgressService;
   stats: StatsService;
+  /** PDF and CBR pages and covers in worker threads (shared with cover pre-generation). */
+  renderer: IsolatedRenderer;
   close(): Promise<void>;
 }
 
@@ -35,12 +38,24 @@ export function createBrowsing(deps: { database: Database; config: Config; thumb
   const fts = new FullTextSearch(database.dialect);
   const booksRepo = new BooksRepository(database, fts);
   const readers = new ReaderPool();
-  const pages = new PagesService({ books: booksRepo, readers, cacheDir: derivedCacheDir(config), thumbnailWidth });
+  const renderer = new IsolatedRenderer();
+  const pages = new PagesService({ books: booksRepo, readers, renderer, cacheDir: derivedCacheDir(config), thumbnailWidth });
   const books = new BooksService(booksRepo, pages);
   const progress = new ProgressService(new ProgressRepository(database), booksRepo);
   const series = new SeriesService({ repo: new SeriesRepository(database, fts), books: booksRepo, booksService: books, pages, progress });
   const stats = new StatsService(new StatsRepository(database));
-  return { series, books, pages, progress, stats, close: () => readers.close() };
+  return {
+    series,
+    books,
+    pages,
+    progress,
+    stats,
+    renderer,
+    close: async () => {
+      await readers.close();
+      await renderer.close();
+    },
+  };
 }
 
 export function registerBrowsingRoutes(app: App, browsing: Browsing): void {

@@ -3,6 +3,7 @@ import { getThumbnail, type ThumbnailFormat } from '../../media/thumbnails.js';
 import type { BookFormat } from '../../media/types.js';
 import type { TaskProgressUpdate, TaskQueue } from '../../tasks/queue.js';
 import { resolveBookFile } from '../books/files.js';
+import type { IsolatedRenderer } from '../pages/isolated-renderer.js';
 import type { CoversRepository } from './repository.js';
 
 export interface CoverDeps {
@@ -12,6 +13,8 @@ export interface CoverDeps {
   cacheDir: string;
   /** Width the thumbnail endpoints serve, so the pre-made files are the ones requested. */
   width: () => number;
+  /** PDF and CBR covers are made in its worker threads. */
+  renderer: IsolatedRenderer;
 }
 
 // Browsers get WebP, e-readers JPEG: make both so the first feed page of a fresh library is already fast.
@@ -45,9 +48,12 @@ export class CoverService {
       signal.throwIfAborted();
       try {
         const file = await resolveBookFile(book);
+        const { renderer } = this.deps;
+        const format = book.format;
+        const readCover = renderer.handles(format) ? (size: { width: number; height?: number }) => renderer.cover(file.absolutePath, format, size) : undefined;
         let made = false;
         for (const imageFormat of FORMATS) {
-          const thumb = await getThumbnail({ cacheDir: this.deps.cacheDir, hash: book.hash, path: file.absolutePath, format: (book.format ?? undefined) as BookFormat | undefined, width, imageFormat });
+          const thumb = await getThumbnail({ cacheDir: this.deps.cacheDir, hash: book.hash, path: file.absolutePath, format: (format ?? undefined) as BookFormat | undefined, width, imageFormat, ...(readCover ? { readCover } : {}) });
           made ||= thumb.generated;
         }
         if (made) {

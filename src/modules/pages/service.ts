@@ -11,6 +11,7 @@ import { inScope, libraryScopeFor } from '../books/access.js';
 import { resolveBookFile } from '../books/files.js';
 import type { BooksRepository, BookWithLibrary } from '../books/repository.js';
 import { DerivedImagesInMemory } from './derived-memory.js';
+import type { IsolatedRenderer } from './isolated-renderer.js';
 import type { ReaderPool } from './reader-pool.js';
 import { RecentBookFiles } from './recent-files.js';
 
@@ -36,6 +37,8 @@ export interface ImageLookup {
 export interface PagesDeps {
   books: BooksRepository;
   readers: ReaderPool;
+  /** PDF and CBR pages and covers, made in worker threads. */
+  renderer: IsolatedRenderer;
   /** Folder of derived images (resized pages, thumbnails) under data_dir. */
   cacheDir: string;
   /** Read per request: the admin setting `thumbnail_width` changes it at runtime. */
@@ -124,6 +127,8 @@ export class PagesService {
     const knownPages = parsePages(book.pages).map((p) => p.file_name);
     const read = async (): Promise<{ data: Buffer; mediaType: string }> => {
       const file = await this.recentFiles.resolve(book);
+      const format = book.format;
+      if (this.deps.renderer.handles(format)) return mediaCall(() => this.deps.renderer.renderPage(file.absolutePath, format, n, { ...options, knownPages }));
       return mediaCall(() => this.deps.readers.use(file, (book.format ?? undefined) as BookFormat | undefined, knownPages, (reader) => renderPage(reader, n, options)));
     };
     return {
@@ -155,14 +160,17 @@ export class PagesService {
       etag,
       load: async () => {
         const file = await resolveBookFile(book);
+        const format = book.format;
+        const renderer = this.deps.renderer;
         const thumb = await mediaCall(() =>
           getThumbnail({
             cacheDir: this.deps.cacheDir,
             hash: book.hash!,
             path: file.absolutePath,
-            format: (book.format ?? undefined) as BookFormat | undefined,
+            format: (format ?? undefined) as BookFormat | undefined,
             width,
             imageFormat,
+            ...(renderer.handles(format) ? { readCover: (size) => renderer.cover(file.absolutePath, format, size) } : {}),
           }),
         );
         return { data: await readFile(thumb.path), mediaType: thumb.mediaType, etag };
