@@ -19,6 +19,7 @@ import { registerFilesystemRoutes } from './modules/filesystem/routes.js';
 import { FilesystemService } from './modules/filesystem/service.js';
 import { registerHealthRoutes } from './modules/ops/health-routes.js';
 import { createBrowsing, registerBrowsingRoutes } from './modules/books/compose.js';
+import { IsolatedRenderer } from './modules/pages/isolated-renderer.js';
 import { CoversRepository } from './modules/covers/repository.js';
 import { CoverService } from './modules/covers/service.js';
 import { MaintenanceService } from './modules/ops/maintenance-service.js';
@@ -108,7 +109,10 @@ export async function buildApp(options: BuildAppOptions): Promise<App> {
   const identity = createIdentity(database, config, app.log, { repo: settingsRepo, service: settings }, options.mailTransport);
 
   const events = new EventBus((err, event) => app.log.error({ err, event }, 'event listener failed'));
-  const catalog = createCatalog({ database, config, bus: events, log: app.log, taskRetentionDays: () => settings.peek('task_retention_days') });
+  // PDF and CBR pages and covers, made in worker threads (started on first use), for every feature that shows them.
+  const renderer = new IsolatedRenderer();
+  app.addHook('onClose', async () => renderer.close());
+  const catalog = createCatalog({ database, config, bus: events, log: app.log, taskRetentionDays: () => settings.peek('task_retention_days'), renderer });
   app.decorate('events', events);
   app.decorate('catalog', catalog);
   const duplicates = new DuplicatesService(new DuplicatesRepository(db), catalog.queue);
@@ -164,7 +168,7 @@ export async function buildApp(options: BuildAppOptions): Promise<App> {
   app.addHook('onClose', async () => metrics.close());
   const maintenance = new MaintenanceService(db, derivedCacheDir(config));
 
-  const browsing = createBrowsing({ database, config, thumbnailWidth: () => settings.peek('thumbnail_width') });
+  const browsing = createBrowsing({ database, config, renderer, thumbnailWidth: () => settings.peek('thumbnail_width') });
   app.addHook('onClose', async () => browsing.close());
   const covers = new CoverService({ repo: new CoversRepository(db), queue: catalog.queue, bus: events, cacheDir: derivedCacheDir(config), width: () => settings.peek('thumbnail_width'), renderer: browsing.renderer });
   catalog.worker.register('generate_thumbnails', (ctx) =>

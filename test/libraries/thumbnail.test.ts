@@ -4,7 +4,7 @@ import path from 'node:path';
 import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { placeholderImage } from '../../src/modules/libraries/service.js';
-import { makeCbz } from '../media/fixtures.js';
+import { makeCbz, makePdf } from '../media/fixtures.js';
 import { api, createCatalogApp, createLibrary, libraryDir, scan, type CatalogTestApp } from '../scanner/helpers.js';
 
 /**
@@ -133,3 +133,15 @@ async function writeBroken(dir: string, name: string): Promise<void> {
   await mkdir(path.dirname(path.join(dir, name)), { recursive: true });
   await writeFile(path.join(dir, name), 'this is not a zip archive at all');
 }
+
+describe('GET /libraries/{id}/thumbnail of a PDF library', () => {
+  it('a PDF book gives the library its cover too (drawn in the worker threads that draw PDF pages)', async () => {
+    const dir = libraryDir();
+    await makePdf(dir, 'Manual/Manual.pdf', { pages: 2 });
+    const { id } = await createLibrary(t, dir);
+    await scan(t, id);
+    const cover = await image(`/api/v1/libraries/${id}/thumbnail`);
+    expect(cover.type).not.toBe('image/svg+xml');
+    expect((await sharp(cover.data).metadata()).width).toBeGreaterThan(0);
+  });
+});

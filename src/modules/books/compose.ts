@@ -2,7 +2,7 @@ import type { Config } from '../../config/schema.js';
 import { derivedCacheDir } from '../../data-dir.js';
 import type { Database } from '../../db/connection.js';
 import type { App } from '../../http/types.js';
-import { IsolatedRenderer } from '../pages/isolated-renderer.js';
+import type { IsolatedRenderer } from '../pages/isolated-renderer.js';
 import { ReaderPool } from '../pages/reader-pool.js';
 import { registerPageRoutes } from '../pages/routes.js';
 import { PagesService } from '../pages/service.js';
@@ -26,19 +26,19 @@ export interface Browsing {
   pages: PagesService;
   progress: ProgressService;
   stats: StatsService;
-  /** PDF and CBR pages and covers in worker threads (shared with cover pre-generation). */
+  /** PDF and CBR pages and covers in worker threads (the app's, shared with covers and the library thumbnail). */
   renderer: IsolatedRenderer;
   close(): Promise<void>;
 }
 
 /** Wires series, books, pages, progress, search and statistics over one database. */
-export function createBrowsing(deps: { database: Database; config: Config; thumbnailWidth?: () => number }): Browsing {
+export function createBrowsing(deps: { database: Database; config: Config; renderer: IsolatedRenderer; thumbnailWidth?: () => number }): Browsing {
   const { database, config } = deps;
   const thumbnailWidth = deps.thumbnailWidth ?? (() => config.thumbnails.width);
   const fts = new FullTextSearch(database.dialect);
   const booksRepo = new BooksRepository(database, fts);
   const readers = new ReaderPool();
-  const renderer = new IsolatedRenderer();
+  const { renderer } = deps;
   const pages = new PagesService({ books: booksRepo, readers, renderer, cacheDir: derivedCacheDir(config), thumbnailWidth });
   const books = new BooksService(booksRepo, pages);
   const progress = new ProgressService(new ProgressRepository(database), booksRepo);
@@ -51,10 +51,7 @@ export function createBrowsing(deps: { database: Database; config: Config; thumb
     progress,
     stats,
     renderer,
-    close: async () => {
-      await readers.close();
-      await renderer.close();
-    },
+    close: () => readers.close(),
   };
 }
 

@@ -7,6 +7,7 @@ import { resizeImage } from '../../media/images.js';
 import { withBook } from '../../media/open-book.js';
 import type { BookFormat } from '../../media/types.js';
 import type { FileAnalyzer } from '../../scanner/analyzer.js';
+import type { IsolatedRenderer } from '../pages/isolated-renderer.js';
 import { createMediaAnalyzer } from '../../scanner/media-analyzer.js';
 import { ScanRepository } from '../../scanner/repository.js';
 import { LibraryScanner } from '../../scanner/scanner.js';
@@ -43,6 +44,8 @@ export function createCatalog(deps: {
   log: FastifyBaseLogger;
   /** Finished tasks older than this many days are pruned (admin setting `task_retention_days`). */
   taskRetentionDays?: () => number;
+  /** PDF and CBR covers (the library thumbnail) are made in its worker threads. */
+  renderer: IsolatedRenderer;
 }): Catalog {
   const { database, config, bus, log } = deps;
   let pruneTimer: NodeJS.Timeout | undefined;
@@ -74,11 +77,13 @@ export function createCatalog(deps: {
 
   const libraryRepo = new LibraryRepository(database);
   const scans = new ScanService({ queue, worker, libraries: libraryRepo, catalog: scanRepo });
-  const readCover: BookCoverReader = (absolutePath, format, _coverPage) =>
-    withBook(absolutePath, (format ?? undefined) as BookFormat | undefined, {}, async (reader) => {
-      const cover = await reader.cover({ width: config.thumbnails.width });
-      return resizeImage(cover.data, { width: config.thumbnails.width, format: config.thumbnails.format });
-    });
+  const readCover: BookCoverReader = async (absolutePath, format, _coverPage) => {
+    const size = { width: config.thumbnails.width };
+    const cover = deps.renderer.handles(format)
+      ? await deps.renderer.cover(absolutePath, format, size)
+      : await withBook(absolutePath, (format ?? undefined) as BookFormat | undefined, {}, async (reader) => (await reader.cover(size)).data);
+    return resizeImage(cover, { width: config.thumbnails.width, format: config.thumbnails.format });
+  };
   const libraries = new LibraryService({
     repo: libraryRepo,
     bus,
