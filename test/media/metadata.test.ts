@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { parseComicInfo } from '../../src/media/comicinfo.js';
 import { buildBookMetadata, folderFields, mergeMetadata } from '../../src/media/metadata.js';
 import { parseOpf } from '../../src/media/opf.js';
-import { stripDoctype } from '../../src/media/xml.js';
+import { parseXml, stripDoctype } from '../../src/media/xml.js';
 import { pdfPropertiesFromInfo, pdfPropertiesToFields } from '../../src/media/pdf-properties.js';
 import { comicInfoXml } from './fixtures.js';
 
@@ -274,5 +274,44 @@ describe('stripDoctype', () => {
     expect(stripDoctype('<!DOCTYPE a [ never closed <a/>')).toBe('<!DOCTYPE a [ never closed <a/>');
     // `>` inside the subset does not end the declaration.
     expect(stripDoctype('<!DOCTYPE a [<!ENTITY x "1">]><a/>')).toBe('<a/>');
+  });
+});
+
+describe('parseXml (metadata documents)', () => {
+  it('gives elements by local name, repeated ones as arrays, attributes as @_name and text decoded once', () => {
+    const xml = `\ufeff<?xml version="1.0"?>
+<package xmlns="http://www.idpf.org/2007/opf" xmlns:dc="http://purl.org/dc/elements/1.1/">
+  <metadata>
+    <dc:title id="t"> A &amp;lt; B &#x2013; C </dc:title>
+    <dc:creator opf:role="aut" xmlns:opf="x">One</dc:creator>
+    <dc:creator>Two</dc:creator>
+    <dc:description><![CDATA[<p>x & y</p>]]></dc:description>
+    <meta property="p"/>
+    <note>a<b>ignored</b>c</note>
+  </metadata>
+</package>`;
+    expect(parseXml(xml, 'test.opf')).toEqual({
+      package: {
+        metadata: {
+          title: { '@_id': 't', '#text': 'A &lt; B – C' },
+          creator: [{ '@_role': 'aut', '#text': 'One' }, 'Two'],
+          description: '<p>x & y</p>',
+          meta: { '@_property': 'p' },
+          note: { '#text': 'ac', b: 'ignored' },
+        },
+      },
+    });
+  });
+
+  it('forgives what costs real books their metadata: space before the declaration, characters XML forbids, unknown entities', () => {
+    const xml = '\n  <?xml version="1.0"?><ComicInfo><Title>a\u0000b&#0;c&#x1F;d&#xFFFE;e&#55296;f\uffff</Title><Summary>&nbsp;&copy;</Summary></ComicInfo>';
+    expect(parseXml(xml, 'ComicInfo.xml')).toEqual({ ComicInfo: { Title: 'abcdef', Summary: '&nbsp;&copy;' } });
+  });
+
+  it('refuses what is not well-formed, saying where', () => {
+    expect(() => parseXml('<ComicInfo><Title>x</ComicInfo>', 'ComicInfo.xml')).toThrow(/^ComicInfo.xml is not well-formed XML \(Missing end tag for element Title, line 1\)$/);
+    expect(() => parseXml('<a/><b/>', 'ComicInfo.xml')).toThrow(/not well-formed XML/);
+    expect(() => parseXml('<a>Tom & Jerry</a>', 'ComicInfo.xml')).toThrow(/not well-formed XML/);
+    expect(() => parseXml('  ', 'ComicInfo.xml')).toThrow(/^ComicInfo.xml is empty$/);
   });
 });
