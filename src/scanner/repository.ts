@@ -1,5 +1,7 @@
 import { sql, type Insertable, type Selectable, type SqlBool, type Updateable } from 'kysely';
 import type { Database } from '../db/connection.js';
+import { RepeatedInsert } from '../db/repeated-insert.js';
+import type { DB } from '../db/schema.js';
 import type { BooksTable, LibrariesTable, SeriesTable } from '../db/tables/catalog.js';
 
 export type BookInsert = Insertable<BooksTable>;
@@ -59,6 +61,8 @@ function chunks<T>(items: readonly T[], size: number): T[][] {
 
 /** The scanner's SQL: reads the library's current state, writes batches of changes in transactions. */
 export class ScanRepository {
+  private readonly bookInsert = new RepeatedInsert<DB, 'books'>('books');
+
   constructor(private readonly database: Database) {}
 
   private get db() {
@@ -96,7 +100,7 @@ export class ScanRepository {
         await trx.updateTable('series').set({ deleted_at: null, updated_at: now }).where('id', 'in', part).execute();
       }
       for (const part of chunks(batch.insertBooks, BOOK_INSERT_CHUNK)) {
-        await trx.insertInto('books').values(part).execute();
+        await this.bookInsert.execute(trx, part);
         await yieldToEventLoop();
       }
       for (const [i, { id, changes }] of batch.updateBooks.entries()) {
