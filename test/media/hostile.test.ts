@@ -6,8 +6,10 @@ import { AnalysisPool } from '../../src/media/analysis-pool.js';
 import { analyzeFile } from '../../src/media/analyze.js';
 import { MediaError } from '../../src/media/errors.js';
 import { openBook, withBook } from '../../src/media/open-book.js';
+import { resolveLimits } from '../../src/media/limits.js';
 import { renderPage } from '../../src/media/render-page.js';
 import { getThumbnail } from '../../src/media/thumbnails.js';
+import { ZipArchive } from '../../src/media/zip-archive.js';
 import {
   makeCbz,
   makeEncryptedCbz,
@@ -99,6 +101,22 @@ describe('hostile input gives a typed MediaError, never a crash or a hang', () =
     await withBook(path, 'cbz', {}, async (reader) => {
       await expect(reader.readPage(1)).rejects.toMatchObject({ kind: 'too_large' });
     });
+  });
+
+  it('a small deflated entry read whole (ComicInfo.xml): too long, too short or damaged, each told apart', async () => {
+    const text = `<ComicInfo><Summary>${'words '.repeat(400)}</Summary></ComicInfo>`;
+    const zip = await readFile(await writeZip(join(dir, 'small-entry.cbz'), [{ name: 'ComicInfo.xml', data: text }]));
+    const readWith = async (data: Buffer) => {
+      const archive = await ZipArchive.open('small-entry.cbz', resolveLimits(), data);
+      return archive.read(archive.members[0]!);
+    };
+    expect((await readWith(zip)).toString('utf8')).toBe(text);
+    await expect(readWith(setDeclaredSizes(zip, 100))).rejects.toMatchObject({ kind: 'too_large', message: expect.stringMatching(/inflates past its declared size/) });
+    await expect(readWith(setDeclaredSizes(zip, text.length + 10))).rejects.toMatchObject({ kind: 'corrupt', message: expect.stringMatching(/inflates to \d+ bytes, not the \d+ it declares/) });
+    // Block type 3 does not exist in DEFLATE.
+    const damaged = Buffer.from(zip);
+    damaged[30 + 'ComicInfo.xml'.length] = 0xff;
+    await expect(readWith(damaged)).rejects.toMatchObject({ kind: 'corrupt', message: expect.stringMatching(/is damaged/) });
   });
 
   it('entries with ../ paths are never pages and do not break the listing', async () => {
