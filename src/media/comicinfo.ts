@@ -47,7 +47,13 @@ function hostOf(url: string): string | null {
 export function parseComicInfo(xml: string): ComicInfo {
   const root = childCaseless(parseXml(xml, 'ComicInfo.xml'), 'ComicInfo');
   if (!isNode(root)) throw new MediaError('corrupt', 'ComicInfo.xml has no <ComicInfo> root element');
-  const text = (name: string): string | null => textOf(childCaseless(root, name));
+  // Elements by lower-cased name, built once: most of the ~25 fields looked up are absent from a given file.
+  const byLowerName = new Map<string, unknown>();
+  for (const key of Object.keys(root)) {
+    const lower = key.toLowerCase();
+    if (!byLowerName.has(lower)) byLowerName.set(lower, root[key]);
+  }
+  const text = (name: string): string | null => textOf(name in root ? root[name] : byLowerName.get(name.toLowerCase()));
   const fields: MetadataFields = {};
   const set = <K extends keyof MetadataFields>(key: K, value: MetadataFields[K] | null | undefined): void => {
     if (value !== null && value !== undefined && !(Array.isArray(value) && value.length === 0)) fields[key] = value;

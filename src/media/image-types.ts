@@ -40,6 +40,8 @@ export function sniffImageType(head: Buffer): string | null {
  */
 export function isPageEntryName(name: string): boolean {
   if (name.endsWith('/') || name.startsWith('/')) return false;
+  // The usual page sits at the archive root: no folders to check.
+  if (!name.includes('/')) return !name.startsWith('.') && imageTypeFromName(name) !== null;
   const parts = name.split('/');
   if (parts.some((part) => part === '..' || part.startsWith('.') || part === '__MACOSX')) return false;
   return imageTypeFromName(name) !== null;

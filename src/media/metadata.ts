@@ -41,6 +41,7 @@ const GROUPS: ReadonlyArray<readonly MetadataField[]> = [
   ['number', 'number_sort'],
   ['year', 'month', 'day'],
 ];
+const UNGROUPED_FIELDS: readonly MetadataField[] = FIELDS.filter((field) => !GROUPS.some((group) => group.includes(field)));
 
 function hasValue(value: unknown): boolean {
   if (value === null || value === undefined) return false;
@@ -62,23 +63,31 @@ const PRIORITY: Record<MetadataSource, number> = {
 export function mergeMetadata(layers: readonly MetadataLayer[]): BookMetadata {
   const ordered = [...layers].sort((a, b) => PRIORITY[a.source] - PRIORITY[b.source]);
   const result: BookMetadata = { ...EMPTY, authors: [], genres: [], tags: [], links: [], external_ids: [], sources: {} };
-  const grouped = new Set(GROUPS.flat());
-  const take = (field: MetadataField, layer: MetadataLayer): void => {
-    const value = layer.fields[field];
-    if (!hasValue(value)) return;
-    (result as unknown as Record<string, unknown>)[field] = value;
-    result.sources[field] = layer.source;
-  };
+  const target = result as unknown as Record<string, unknown>;
+  // Plain loops: this runs for every book a scan analyses, and closures per field showed in its profile.
   for (const group of GROUPS) {
-    const layer = ordered.find((candidate) => hasValue(candidate.fields[group[0] as MetadataField]));
-    if (layer) for (const field of group) take(field, layer);
+    const layer = firstWith(ordered, group[0]!);
+    if (!layer) continue;
+    for (const field of group) {
+      const value = layer.fields[field];
+      if (hasValue(value)) {
+        target[field] = value;
+        result.sources[field] = layer.source;
+      }
+    }
   }
-  for (const field of FIELDS) {
-    if (grouped.has(field)) continue;
-    const layer = ordered.find((candidate) => hasValue(candidate.fields[field]));
-    if (layer) take(field, layer);
+  for (const field of UNGROUPED_FIELDS) {
+    const layer = firstWith(ordered, field);
+    if (!layer) continue;
+    target[field] = layer.fields[field];
+    result.sources[field] = layer.source;
   }
   return result;
+}
+
+function firstWith(layers: readonly MetadataLayer[], field: MetadataField): MetadataLayer | undefined {
+  for (const layer of layers) if (hasValue(layer.fields[field])) return layer;
+  return undefined;
 }
 
 export function nameKindOf(format: BookFormat | undefined, path: string): NameKind {

@@ -30,7 +30,9 @@ export async function probePages(pages: readonly PageEntry[], source: PageBytesS
   const result: PageInfo[] = [];
   for (const page of pages) {
     throwIfAborted(signal);
-    result.push({ ...page, ...(probeAtHand(page, source) ?? (await probePage(page, source))) });
+    const probed = probeAtHand(page, source) ?? (await probePage(page, source));
+    // Spelt out rather than spread: the same keys in the same order, several times cheaper per page.
+    result.push({ number: page.number, file_name: page.file_name, media_type: probed.media_type, size: page.size, width: probed.width, height: probed.height });
   }
   return result;
 }

@@ -76,11 +76,28 @@ export function readCentralDirectory(data: Buffer): DirectoryEntry[] | null {
       const expected = uncompressedSize + (generalPurposeBitFlag & 0x1 ? 12 : 0);
       if (compressedSize !== expected) return null;
     }
-    const name = yauzl.getFileNameLowLevel(generalPurposeBitFlag, data.subarray(nameStart, extraStart), extraFields, false);
+    const name =
+      (extraFields.length === 0 || !extraFields.some((field) => field.id === UNICODE_PATH_FIELD) ? printableAsciiName(data, nameStart, extraStart) : null) ??
+      yauzl.getFileNameLowLevel(generalPurposeBitFlag, data.subarray(nameStart, extraStart), extraFields, false);
     entries.push({ name, method, generalPurposeBitFlag, externalFileAttributes, compressedSize, uncompressedSize, localHeaderOffset });
     cursor = next;
   }
   return entries;
+}
+
+const UNICODE_PATH_FIELD = 0x7075;
+
+/**
+ * A name of printable ASCII other than `\` reads the same in CP437 and in UTF-8, and yauzl would only have
+ * turned backslashes into slashes: decoded in one call instead of yauzl's CP437 loop of one concatenation per
+ * character (most archives do not flag their names UTF-8). Null for any other name.
+ */
+function printableAsciiName(data: Buffer, start: number, end: number): string | null {
+  for (let i = start; i < end; i++) {
+    const c = data[i]!;
+    if (c < 0x20 || c > 0x7e || c === 0x5c) return null;
+  }
+  return data.toString('latin1', start, end);
 }
 
 /** The end record, searched backwards as yauzl does (its comment length must reach the end exactly); -1 if none. */

@@ -98,6 +98,8 @@ export interface ZipByteSource extends yauzl.RandomAccessReader {
    * they consume at once (inflating, header probing) and never hand it out.
    */
   view?(position: number, length: number): Buffer | null;
+  /** The whole file, when it is in memory (same validity as `view`): small reads without a view object each. */
+  readonly memory?: Buffer;
 }
 
 /**
@@ -109,6 +111,10 @@ export interface ZipByteSource extends yauzl.RandomAccessReader {
 export class MemoryReader extends yauzl.RandomAccessReader implements ZipByteSource {
   constructor(private readonly data: Buffer) {
     super();
+  }
+
+  get memory(): Buffer {
+    return this.data;
   }
 
   readAtSync(buffer: Buffer, offset: number, length: number, position: number): number {

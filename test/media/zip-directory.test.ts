@@ -85,4 +85,20 @@ describe('readCentralDirectory (in-memory zips read without yauzl)', () => {
     damaged.writeUInt32LE(0, directoryAt);
     expect(readCentralDirectory(damaged)).toBeNull();
   });
+  it('decodes names without the UTF-8 flag as yauzl does (CP437), backslashes and control bytes included', async () => {
+    const names = ['page 01.jpg', 'back\\slash.jpg', 'ctl_.jpg', 'caf_.jpg'];
+    const data = await build(names.map((name) => ({ name, data: 'x' })));
+    // Clear the UTF-8 flag everywhere and put raw bytes in place of the underscores: 0x01 and CP437's é (0x82).
+    for (let at = 0; at + 4 <= data.length; at++) {
+      const signature = data.readUInt32LE(at);
+      if (signature === 0x04034b50) data.writeUInt16LE(data.readUInt16LE(at + 6) & ~0x800, at + 6);
+      if (signature === 0x02014b50) data.writeUInt16LE(data.readUInt16LE(at + 8) & ~0x800, at + 8);
+    }
+    for (const [from, to] of [['ctl_', 0x01], ['caf_', 0x82]] as const) {
+      for (let at = data.indexOf(from); at >= 0; at = data.indexOf(from, at + 1)) data[at + 3] = to;
+    }
+    const direct = readCentralDirectory(data);
+    expect(direct).toEqual(await viaYauzl(data));
+    expect(direct!.map((e) => e.name)).toEqual(['page 01.jpg', 'back/slash.jpg', 'ctl☺.jpg', 'café.jpg']);
+  });
 });
