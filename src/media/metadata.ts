@@ -10,31 +10,38 @@ export interface MetadataLayer {
   fields: MetadataFields;
 }
 
-const EMPTY: Omit<BookMetadata, 'sources'> = {
-  title: null,
-  series: null,
-  number: null,
-  number_sort: null,
-  volume: null,
-  year: null,
-  month: null,
-  day: null,
-  summary: null,
-  publisher: null,
-  authors: [],
-  genres: [],
-  tags: [],
-  language: null,
-  age_rating: null,
-  page_count: null,
-  isbn: null,
-  links: [],
-  reading_direction: null,
-  external_ids: [],
-  status: null,
-};
+/**
+ * A record with no values, as an object literal field by field: spread from a shared template, each record got a
+ * map V8 could not keep, and every merged field then cost a map generalisation in the runtime (thousands per scan).
+ */
+function emptyMetadata(): BookMetadata {
+  return {
+    title: null,
+    series: null,
+    number: null,
+    number_sort: null,
+    volume: null,
+    year: null,
+    month: null,
+    day: null,
+    summary: null,
+    publisher: null,
+    authors: [],
+    genres: [],
+    tags: [],
+    language: null,
+    age_rating: null,
+    page_count: null,
+    isbn: null,
+    links: [],
+    reading_direction: null,
+    external_ids: [],
+    status: null,
+    sources: {},
+  };
+}
 
-const FIELDS = Object.keys(EMPTY) as MetadataField[];
+const FIELDS = Object.keys(emptyMetadata()).filter((key) => key !== 'sources') as MetadataField[];
 
 /** Fields that only make sense together: the first source that has one of them gives all of them. */
 const GROUPS: ReadonlyArray<readonly MetadataField[]> = [
@@ -62,7 +69,7 @@ const PRIORITY: Record<MetadataSource, number> = {
  */
 export function mergeMetadata(layers: readonly MetadataLayer[]): BookMetadata {
   const ordered = [...layers].sort((a, b) => PRIORITY[a.source] - PRIORITY[b.source]);
-  const result: BookMetadata = { ...EMPTY, authors: [], genres: [], tags: [], links: [], external_ids: [], sources: {} };
+  const result = emptyMetadata();
   const target = result as unknown as Record<string, unknown>;
   // Plain loops: this runs for every book a scan analyses, and closures per field showed in its profile.
   for (const group of GROUPS) {
