@@ -22,10 +22,9 @@ function pageMembers(archive: ZipArchive, knownPages: readonly string[] | undefi
     const known = knownPages.map((name) => archive.get(name));
     if (known.every((member): member is ZipMember => member !== undefined)) return known;
   }
-  const members = sortPageNames(
-    archive.members.filter((member) => isPageEntryName(member.name)),
-    (member) => member.name,
-  );
+  const pages: ZipMember[] = [];
+  for (const member of archive.members) if (isPageEntryName(member.name)) pages.push(member);
+  const members = sortPageNames(pages, (member) => member.name);
   // Refuse bombs and encrypted pages up front, so analysis fails with the reason instead of on page 37.
   for (const member of members) archive.assertReadable(member);
   return members;
@@ -41,12 +40,11 @@ class CbzReader implements BookReader {
     private readonly members: readonly ZipMember[],
     private readonly limits: MediaLimits,
   ) {
-    this.entries = members.map((member, i) => ({
-      number: i + 1,
-      file_name: member.name,
-      media_type: imageTypeFromName(member.name) ?? 'application/octet-stream',
-      size: member.size,
-    }));
+    // Built by push for a stable array map (see sortPageNames).
+    this.entries = [];
+    for (const [i, member] of members.entries()) {
+      this.entries.push({ number: i + 1, file_name: member.name, media_type: imageTypeFromName(member.name) ?? 'application/octet-stream', size: member.size });
+    }
   }
 
   listPages(): readonly PageEntry[] {
@@ -79,7 +77,9 @@ class CbzReader implements BookReader {
 
   private readComicInfo(): Promise<ReturnType<typeof parseComicInfo> | null> {
     this.comicInfo ??= (async () => {
-      const name = findComicInfoName(this.archive.members.map((member) => member.name));
+      const names: string[] = []; // by push: see sortPageNames
+      for (const member of this.archive.members) names.push(member.name);
+      const name = findComicInfoName(names);
       const member = name === null ? undefined : this.archive.get(name);
       if (!member) return null;
       return parseComicInfo(await this.archive.readText(member, this.limits.maxXmlBytes));

@@ -31,14 +31,19 @@ function compareSplit(a: string, pa: readonly string[], b: string, pb: readonly 
  * the splitting was most of the sorting's cost.
  */
 export function sortPageNames<T>(items: readonly T[], nameOf: (item: T) => string): T[] {
-  const keyed = items.map((item) => {
+  // Arrays built by push, not by Array.prototype.map: map's result changes elements kind once its caller is
+  // optimised, and every optimised function that had seen the other kind then deoptimises ("wrong map").
+  const keyed: Array<{ item: T; name: string; parts: string[] }> = [];
+  for (const item of items) {
     const name = nameOf(item);
-    return { item, name, parts: name.split('/') };
-  });
+    keyed.push({ item, name, parts: name.split('/') });
+  }
   const order = (a: (typeof keyed)[number], b: (typeof keyed)[number]) => compareSplit(a.name, a.parts, b.name, b.parts);
   // Archives mostly list their pages in order already: one comparison per pair, not a sort's worth.
   let sorted = true;
   for (let i = 1; i < keyed.length && sorted; i++) sorted = order(keyed[i - 1]!, keyed[i]!) <= 0;
   if (!sorted) keyed.sort(order);
-  return keyed.map((k) => k.item);
+  const out: T[] = [];
+  for (const k of keyed) out.push(k.item);
+  return out;
 }
