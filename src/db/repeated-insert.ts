@@ -46,11 +46,7 @@ export class RepeatedInsert<DB, T extends keyof DB & string> {
 function flatten(rows: ReadonlyArray<Record<string, unknown>>, columns: readonly string[]): unknown[] | null {
   const out: unknown[] = [];
   for (const row of rows) {
-    let keys = 0;
-    for (const key in row) {
-      if (Object.hasOwn(row, key)) keys++;
-    }
-    if (keys !== columns.length) return null;
+    if (Object.keys(row).length !== columns.length) return null;
     for (const column of columns) {
       const value = row[column];
       if (value === undefined || (typeof value === 'object' && value !== null) || typeof value === 'function') return null;
