@@ -1,7 +1,7 @@
 import { availableParallelism } from 'node:os';
 import { fileURLToPath } from 'node:url';
 import { Piscina } from 'piscina';
-import type { AnalyzeOptions } from './analyze.js';
+import type { AnalyzeOptions, FileStat } from './analyze.js';
 import type { CatalogAnalysis } from './catalog-analysis.js';
 import type { AnalyzeManyTask, AnalyzeTask, CoverTask, HashTask, PageTask, WorkerResult } from './analysis-protocol.js';
 import { MediaError, errorMessage, isAbortError } from './errors.js';
@@ -179,16 +179,25 @@ export class AnalysisPool {
    * whole task, or a worker killed by one hostile file), every book is analysed again in a task of its own, so
    * that only the guilty one fails. Cancellation rejects.
    */
-  async analyzeManyForCatalog(paths: readonly string[], options: Omit<AnalyzeOptions, 'signal' | 'withCover'> & TaskOptions = {}): Promise<Array<CatalogAnalysis | MediaError>> {
-    if (paths.length === 1) return [await this.analyzeForCatalog(paths[0]!, options).catch(settledError)];
-    const { signal, timeoutMs, ...analyzeOptions } = options;
-    const task: AnalyzeManyTask = { paths: [...paths], options: { ...analyzeOptions, limits: analyzeOptions.limits ?? this.limits } };
+  async analyzeManyForCatalog(
+    paths: readonly string[],
+    options: Omit<AnalyzeOptions, 'signal' | 'withCover' | 'stat'> & TaskOptions & { stats?: readonly FileStat[] } = {},
+  ): Promise<Array<CatalogAnalysis | MediaError>> {
+    const { stats, ...common } = options;
+    const one = (i: number) => this.analyzeForCatalog(paths[i]!, stats?.[i] ? { ...common, stat: stats[i] } : common).catch(settledError);
+    if (paths.length === 1) return [await one(0)];
+    const { signal, timeoutMs, ...analyzeOptions } = common;
+    const task: AnalyzeManyTask = {
+      paths: [...paths],
+      ...(stats ? { stats: stats.map(({ size, mtimeMs }) => ({ size, mtimeMs })) } : {}),
+      options: { ...analyzeOptions, limits: analyzeOptions.limits ?? this.limits },
+    };
     let results: WorkerResult<CatalogAnalysis>[];
     try {
       results = await this.run<WorkerResult<CatalogAnalysis>[]>('analyzeManyForCatalog', task, `${paths[0]} and ${paths.length - 1} more`, { signal, timeoutMs });
     } catch (err) {
       if (signal?.aborted || (err instanceof MediaError && err.kind === 'aborted')) throw err;
-      return Promise.all(paths.map((path) => this.analyzeForCatalog(path, options).catch(settledError)));
+      return Promise.all(paths.map((_, i) => one(i)));
     }
     return results.map((result) => (result.ok ? result.value : new MediaError(result.kind, result.message)));
   }

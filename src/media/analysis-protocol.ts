@@ -1,4 +1,4 @@
-import type { AnalyzeOptions } from './analyze.js';
+import type { AnalyzeOptions, FileStat } from './analyze.js';
 import type { MediaErrorKind } from './errors.js';
 import type { MediaLimits } from './limits.js';
 import type { RenderPageOptions } from './render-page.js';
@@ -13,7 +13,9 @@ export interface AnalyzeTask {
 /** Several books analysed one after the other in one task (see AnalysisPool.analyzeManyForCatalog). */
 export interface AnalyzeManyTask {
   paths: string[];
-  options: Omit<AnalyzeOptions, 'signal'>;
+  /** What the caller's walk saw of each path, in the same order (see AnalyzeOptions.stat). */
+  stats?: FileStat[];
+  options: Omit<AnalyzeOptions, 'signal' | 'stat'>;
 }
 
 export interface PageTask {

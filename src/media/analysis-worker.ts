@@ -33,7 +33,10 @@ export function analyzeForCatalog(task: AnalyzeTask): Promise<WorkerResult<Catal
 /** The same for several books: each settles on its own, so one unreadable book does not fail the others. */
 export async function analyzeManyForCatalog(task: AnalyzeManyTask): Promise<WorkerResult<WorkerResult<CatalogAnalysis>[]>> {
   const results: WorkerResult<CatalogAnalysis>[] = [];
-  for (const path of task.paths) results.push(await analyzeForCatalog({ path, options: task.options }));
+  for (const [i, path] of task.paths.entries()) {
+    const stat = task.stats?.[i];
+    results.push(await analyzeForCatalog({ path, options: stat ? { ...task.options, stat } : task.options }));
+  }
   return { ok: true, value: results };
 }
 

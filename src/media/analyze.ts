@@ -20,6 +20,16 @@ export interface AnalyzeOptions {
   withCover?: boolean;
   /** Skip hashing when the caller already has the hash of this exact file. */
   hash?: string;
+  /**
+   * Size and modification time as the caller just saw them (the scanner's walk): no stat() of its own, unless the
+   * file turns out to have changed since (its size differs), when its current values are taken.
+   */
+  stat?: FileStat;
+}
+
+export interface FileStat {
+  size: number;
+  mtimeMs: number;
 }
 
 /**
@@ -40,18 +50,14 @@ const IN_MEMORY_FORMATS: ReadonlySet<BookFormat> = new Set(['cbz', 'epub']);
 export async function analyzeFile(path: string, options: AnalyzeOptions = {}): Promise<BookAnalysis> {
   const { signal } = options;
   throwIfAborted(signal);
-  let info;
-  try {
-    // Blocking in a worker thread (see readAndHashFile), asynchronous on the main thread.
-    info = isMainThread ? await stat(path) : statSync(path);
-  } catch (err) {
-    throw asMediaError(err, 'not_found', path);
-  }
+  let info = options.stat ?? (await statOf(path));
   if (!options.hash && info.size <= WHOLE_FILE_BYTES) {
     // One read of the whole book; the buffer goes back to the pool once the reader is closed.
     const whole = await readAndHashFile(path, info.size, signal);
     if (whole) {
       try {
+        // Shorter than the caller saw: the file changed meanwhile, and what was read is its new content.
+        if (whole.data.length !== info.size) info = await statOf(path);
         const format = options.format ?? detectFormatFromBytes(whole.data.subarray(0, 1024), path);
         const data = IN_MEMORY_FORMATS.has(format) ? whole.data : undefined;
         const reader = await openBook(path, format, { limits: options.limits, data });
@@ -61,6 +67,8 @@ export async function analyzeFile(path: string, options: AnalyzeOptions = {}): P
       }
     }
   }
+  // Past this point the caller's stat() is not trusted: the file grew since, or is too large to read whole.
+  if (options.stat) info = await statOf(path);
   const format = options.format ?? (await detectFormat(path));
   // Hashing is I/O-bound and parsing mostly CPU-bound: overlap them; a book that fails stops its hashing too.
   const stopHashing = new AbortController();
@@ -75,6 +83,15 @@ export async function analyzeFile(path: string, options: AnalyzeOptions = {}): P
     throw err;
   }
   return describe(path, info, format, reader, hashing, options, () => stopHashing.abort());
+}
+
+async function statOf(path: string): Promise<FileStat> {
+  try {
+    // Blocking in a worker thread (see readAndHashFile), asynchronous on the main thread.
+    return isMainThread ? await stat(path) : statSync(path);
+  } catch (err) {
+    throw asMediaError(err, 'not_found', path);
+  }
 }
 
 /** Pages, metadata and cover of an open book; closes the reader. */

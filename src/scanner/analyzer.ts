@@ -13,7 +13,10 @@ export interface FileAnalyzer {
    * metadata already as the JSON the catalog stores, for several files at once (fewer trips between threads):
    * one result per file, in order, a file that cannot be analysed as its MediaError. Rejects only when cancelled.
    */
-  analyzeMany(absolutePaths: readonly string[], options: { signal?: AbortSignal; libraryRoot?: string }): Promise<Array<CatalogAnalysis | Error>>;
+  analyzeMany(
+    absolutePaths: readonly string[],
+    options: { signal?: AbortSignal; libraryRoot?: string; /** Size and mtime as the walk saw each file, in order: spares the worker a stat(). */ stats?: ReadonlyArray<{ size: number; mtimeMs: number }> },
+  ): Promise<Array<CatalogAnalysis | Error>>;
   hash(absolutePath: string, signal?: AbortSignal): Promise<string>;
   close(): Promise<void>;
 }

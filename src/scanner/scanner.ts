@@ -383,7 +383,7 @@ class ScanRun {
     const absolute = files.map((file) => path.join(this.root, file.relPath));
     let results: Array<CatalogAnalysis | Error>;
     try {
-      results = await this.deps.analyzer().analyzeMany(absolute, { signal: this.signal, libraryRoot: this.root });
+      results = await this.deps.analyzer().analyzeMany(absolute, { signal: this.signal, libraryRoot: this.root, stats: files });
     } catch (err) {
       // Only cancellation rejects; the scan ends with the reason it was given.
       throw this.signal.aborted ? (this.signal.reason ?? err) : err;
