@@ -73,6 +73,9 @@ function withoutForbiddenCharacters(text: string): string {
   });
 }
 
+/** Without a prototype: an element named `__proto__` or `constructor` is data like any other. */
+const emptyNode = (): XmlNode => Object.create(null) as XmlNode;
+
 /** `dc:title` → `title`, as the lenient parser's removeNSPrefix does. */
 const localName = (name: string) => name.slice(name.indexOf(':') + 1);
 
@@ -85,13 +88,13 @@ function toXmlNode(element: XmlElement): XmlNode | string {
   let node: XmlNode | undefined;
   for (const name in element.attributes) {
     if (name === 'xmlns' || name.startsWith('xmlns:')) continue;
-    (node ??= {})[`@_${localName(name)}`] = element.attributes[name];
+    (node ??= emptyNode())[`@_${localName(name)}`] = element.attributes[name];
   }
   let text = '';
   for (const child of element.children) {
     if (child instanceof XmlText) text += child.text; // CDATA sections are XmlText too
     else if (child instanceof XmlElement) {
-      node ??= {};
+      node ??= emptyNode();
       const name = localName(child.name);
       const value = toXmlNode(child);
       const existing = node[name];
@@ -136,7 +139,9 @@ export function parseXml(text: string, what: string, options: { lenient?: boolea
   }
   const root = document.root;
   if (!root) throw new MediaError('corrupt', `${what} is empty`);
-  return { [localName(root.name)]: toXmlNode(root) };
+  const top = emptyNode();
+  top[localName(root.name)] = toXmlNode(root);
+  return top;
 }
 
 const PREDEFINED: Record<string, string> = { amp: '&', lt: '<', gt: '>', quot: '"', apos: "'" };

@@ -308,6 +308,15 @@ describe('parseXml (metadata documents)', () => {
     expect(parseXml(xml, 'ComicInfo.xml')).toEqual({ ComicInfo: { Title: 'abcdef', Summary: '&nbsp;&copy;' } });
   });
 
+  it('treats elements named __proto__ or constructor as data', () => {
+    const parsed = parseXml('<ComicInfo><__proto__><Title>spoof</Title></__proto__><constructor>c</constructor><Title>real</Title></ComicInfo>', 'ComicInfo.xml');
+    const root = parsed['ComicInfo'] as Record<string, unknown>;
+    expect(Object.getPrototypeOf(root)).toBeNull();
+    expect(root['Title']).toBe('real');
+    expect(root['constructor']).toBe('c');
+    expect(parseComicInfo('<ComicInfo><__proto__><Series>spoof</Series></__proto__></ComicInfo>').fields.series).toBeUndefined();
+  });
+
   it('refuses what is not well-formed, saying where', () => {
     expect(() => parseXml('<ComicInfo><Title>x</ComicInfo>', 'ComicInfo.xml')).toThrow(/^ComicInfo.xml is not well-formed XML \(Missing end tag for element Title, line 1\)$/);
     expect(() => parseXml('<a/><b/>', 'ComicInfo.xml')).toThrow(/not well-formed XML/);
