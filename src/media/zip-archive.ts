@@ -22,13 +22,17 @@ function inflate(data: Buffer, options: { finishFlush?: number; maxOutputLength:
   const headerProbe = options.finishFlush !== undefined; // a prefix: the output is a few times the input at most in practice
   if (data.length <= SYNC_INFLATE_BYTES && (headerProbe || options.maxOutputLength <= 4 * SYNC_INFLATE_BYTES)) {
     try {
-      return Promise.resolve(headerProbe ? inflateRawSync(data, options) : inflateWhole(data, options.maxOutputLength));
+      const small = !headerProbe && options.maxOutputLength <= FFLATE_MAX_BYTES;
+      return Promise.resolve(small ? inflateWhole(data, options.maxOutputLength) : inflateRawSync(data, options));
     } catch (err) {
       return Promise.reject(err);
     }
   }
   return inflateRawAsync(data, options);
 }
+
+/** Up to this size fflate's plain JS beats zlib's per-call set-up; past it, zlib's native inflating wins. */
+const FFLATE_MAX_BYTES = 64 * 1024;
 
 /**
  * A whole small entry of known size, inflated by fflate into a buffer of that size (plus one byte, to tell an
