@@ -53,7 +53,14 @@ export async function analyzeFile(path: string, options: AnalyzeOptions = {}): P
   let info = options.stat ?? (await statOf(path));
   if (!options.hash && info.size <= WHOLE_FILE_BYTES) {
     // One read of the whole book; the buffer goes back to the pool once the reader is closed.
-    const whole = await readAndHashFile(path, info.size, signal);
+    let whole;
+    try {
+      whole = await readAndHashFile(path, info.size, signal);
+    } catch (err) {
+      // Without a stat() of our own, a file that cannot even be stat()ed (gone, no permission) fails as it did.
+      if (options.stat) await statOf(path);
+      throw err;
+    }
     if (whole) {
       try {
         // Shorter than the caller saw: the file changed meanwhile, and what was read is its new content.

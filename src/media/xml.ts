@@ -1,5 +1,5 @@
-import { XmlElement, XmlError, XmlText, parseXml as parseStrictXml } from '@rgrove/parse-xml';
-import { XMLParser } from 'fast-xml-parser';
+import { XmlCdata, XmlElement, XmlError, XmlText, parseXml as parseStrictXml } from '@rgrove/parse-xml';
+import { XMLParser, XMLValidator } from 'fast-xml-parser';
 import { MediaError, errorMessage } from './errors.js';
 
 /**
@@ -96,7 +96,9 @@ function toXmlNode(element: XmlElement): XmlNode | string {
   }
   let text = '';
   for (const child of element.children) {
-    if (child instanceof XmlText) text += child.text; // CDATA sections are XmlText too
+    // Entities inside CDATA were decoded before the strict parser too (some writers escape there): kept so.
+    if (child instanceof XmlCdata) text += decodeXmlText(child.text);
+    else if (child instanceof XmlText) text += child.text;
     else if (child instanceof XmlElement) {
       const name = localName(child.name);
       if (name === UNSAFE_NAME) continue;
@@ -120,7 +122,8 @@ function toXmlNode(element: XmlElement): XmlNode | string {
  * record), decodes the predefined entities and character references, and leaves any other entity as written
  * (entities are never expanded: no billion laughs, no XXE). It is also several times cheaper than validating and
  * then parsing with fast-xml-parser (ComicInfo.xml was the largest share of a scan's per-book work besides
- * hashing). `lenient` is for XHTML pages, often sloppy and only scanned: fast-xml-parser, entities left as written.
+ * hashing). What it refuses goes to `parseTolerated`. `lenient` is for XHTML pages, often sloppy and only
+ * scanned: fast-xml-parser, entities left as written.
  */
 export function parseXml(text: string, what: string, options: { lenient?: boolean } = {}): XmlNode {
   if (options.lenient) {
@@ -135,25 +138,54 @@ export function parseXml(text: string, what: string, options: { lenient?: boolea
   // Whitespace before the XML declaration is not allowed, and common enough not to cost a book its metadata.
   const source = withoutForbiddenCharacters(stripDoctype(text)).trimStart();
   if (source === '' || source === '\ufeff') throw new MediaError('corrupt', `${what} is empty`);
-  let document;
+  let refusal: unknown;
   try {
-    document = parseStrictXml(source, { ignoreUndefinedEntities: true });
+    const root = parseStrictXml(source, { ignoreUndefinedEntities: true, preserveCdata: true }).root;
+    if (!root) throw new MediaError('corrupt', `${what} is empty`);
+    const top = emptyNode();
+    if (localName(root.name) !== UNSAFE_NAME) top[localName(root.name)] = toXmlNode(root);
+    return top;
   } catch (err) {
-    const reason = err instanceof XmlError ? `${err.message.replace(/ \(line \d+, column \d+\)[\s\S]*$/, '')}, line ${err.line}` : errorMessage(err);
-    throw new MediaError('corrupt', `${what} is not well-formed XML (${reason})`, { cause: err });
+    if (err instanceof MediaError) throw err;
+    refusal = err; // not well-formed to the strict parser, or nested deeper than the stack allows
   }
-  const root = document.root;
-  if (!root) throw new MediaError('corrupt', `${what} is empty`);
-  const top = emptyNode();
-  if (localName(root.name) !== UNSAFE_NAME) top[localName(root.name)] = toXmlNode(root);
-  return top;
+  return parseTolerated(source, what, refusal);
+}
+
+/**
+ * What the strict parser refuses but fast-xml-parser's validator always accepted (`--` inside a comment, `&` or `<`
+ * in an attribute value, `]]>` in text, `<?XML`), parsed as it was before the strict parser, its text then decoded
+ * as the strict parser decodes: sloppy but common in EPUB packages, where a refused OPF costs the whole book. What
+ * the validator refuses too is reported with the strict parser's reason.
+ */
+function parseTolerated(source: string, what: string, refusal: unknown): XmlNode {
+  const reason = refusal instanceof XmlError ? `${refusal.message.replace(/ \(line \d+, column \d+\)[\s\S]*$/, '')}, line ${refusal.line}` : errorMessage(refusal);
+  const notWellFormed = () => new MediaError('corrupt', `${what} is not well-formed XML (${reason})`, { cause: refusal });
+  if (XMLValidator.validate(source) !== true) throw notWellFormed();
+  try {
+    const parsed: unknown = lenientParser.parse(source);
+    if (isNode(parsed)) return decodeTree(parsed) as XmlNode;
+  } catch {
+    throw notWellFormed();
+  }
+  throw new MediaError('corrupt', `${what} is empty`);
+}
+
+/** fast-xml-parser's tree with every text and attribute value decoded (it keeps entities as written). */
+function decodeTree(value: unknown): unknown {
+  if (typeof value === 'string') return decodeXmlText(value);
+  if (Array.isArray(value)) return value.map(decodeTree);
+  if (!isNode(value)) return value;
+  const out = emptyNode();
+  for (const [key, child] of Object.entries(value)) if (key !== UNSAFE_NAME) out[key] = decodeTree(child);
+  return out;
 }
 
 const PREDEFINED: Record<string, string> = { amp: '&', lt: '<', gt: '>', quot: '"', apos: "'" };
 
 /**
  * Decodes the predefined entities and character references of text that holds markup as text (HTML in a
- * description), dropping the characters XML forbids. Text from `parseXml`'s strict path is decoded already.
+ * description), dropping the characters XML forbids. Text from `parseXml` is decoded already.
  */
 export function decodeXmlText(text: string): string {
   const decoded = text.replace(/&(#x[0-9a-f]+|#[0-9]+|amp|lt|gt|quot|apos);/gi, (whole, ref: string) => {

@@ -2,7 +2,6 @@ import { open as openFile } from 'node:fs/promises';
 import type { Readable } from 'node:stream';
 import { promisify } from 'node:util';
 import { constants as zlibConstants, inflateRaw, inflateRawSync } from 'node:zlib';
-import { inflateSync } from 'fflate';
 import yauzl from 'yauzl';
 import type { Entry, ZipFile } from 'yauzl';
 import { MediaError, asMediaError, errorMessage, throwIfAborted } from './errors.js';
@@ -22,8 +21,7 @@ function inflate(data: Buffer, options: { finishFlush?: number; maxOutputLength:
   const headerProbe = options.finishFlush !== undefined; // a prefix: the output is a few times the input at most in practice
   if (data.length <= SYNC_INFLATE_BYTES && (headerProbe || options.maxOutputLength <= 4 * SYNC_INFLATE_BYTES)) {
     try {
-      const small = !headerProbe && options.maxOutputLength <= FFLATE_MAX_BYTES;
-      return Promise.resolve(small ? inflateWhole(data, options.maxOutputLength) : inflateRawSync(data, options));
+      return Promise.resolve(inflateRawSync(data, options));
     } catch (err) {
       return Promise.reject(err);
     }
@@ -31,21 +29,6 @@ function inflate(data: Buffer, options: { finishFlush?: number; maxOutputLength:
   return inflateRawAsync(data, options);
 }
 
-/** Up to this size fflate's plain JS beats zlib's per-call set-up; past it, zlib's native inflating wins. */
-const FFLATE_MAX_BYTES = 64 * 1024;
-
-/**
- * A whole small entry of known size, inflated by fflate into a buffer of that size (plus one byte, to tell an
- * entry that runs past it). zlib's one-shot call builds a stream object per call, which cost 3–4× the inflating
- * of a 1 KiB ComicInfo.xml, and a worker thread stopped (time limit, cancellation) while such an object was half
- * made aborts the whole process in Node's teardown ("close before init"). Too many bytes throw a RangeError, as
- * zlib's `maxOutputLength` does; damaged data throws fflate's error.
- */
-function inflateWhole(data: Buffer, size: number): Buffer {
-  const out = inflateSync(data, { out: new Uint8Array(size + 1) });
-  if (out.length > size) throw new RangeError(`inflates past ${size} bytes`);
-  return Buffer.from(out.buffer, out.byteOffset, out.length);
-}
 const STORED = 0;
 const DEFLATED = 8;
 

@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import { mkdtemp, readFile, rm, stat } from 'node:fs/promises';
+import { mkdtemp, readFile, rm, stat, symlink } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -43,8 +43,15 @@ describe('analysis with the size and mtime the walk saw', () => {
     }
   });
 
-  it('a file gone since the walk is not_found', async () => {
+  it('a file gone since the walk, or that cannot be stat()ed, fails as without the walk\'s stat: not_found', async () => {
     await expect(analyzeFile(join(dir, 'gone.cbz'), { stat: { size, mtimeMs } })).rejects.toMatchObject({ kind: 'not_found' });
+    // A symbolic link loop (ELOOP): what a folder without permission gives too, where tests run as root.
+    await symlink(join(dir, 'loop-b.cbz'), join(dir, 'loop-a.cbz'));
+    await symlink(join(dir, 'loop-a.cbz'), join(dir, 'loop-b.cbz'));
+    const own = await analyzeFile(join(dir, 'loop-a.cbz')).catch((err: unknown) => err);
+    const known = await analyzeFile(join(dir, 'loop-a.cbz'), { stat: { size, mtimeMs } }).catch((err: unknown) => err);
+    expect(own).toMatchObject({ kind: 'not_found' });
+    expect(known).toMatchObject({ kind: 'not_found' });
   });
 
   it('reaches the workers with each book of a batch, and a batch redone book by book keeps them', async () => {

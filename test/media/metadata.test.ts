@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { parseComicInfo } from '../../src/media/comicinfo.js';
+import { MediaError } from '../../src/media/errors.js';
 import { buildBookMetadata, folderFields, mergeMetadata } from '../../src/media/metadata.js';
 import { parseOpf } from '../../src/media/opf.js';
 import { parseXml, stripDoctype } from '../../src/media/xml.js';
@@ -318,9 +319,27 @@ describe('parseXml (metadata documents)', () => {
     expect(({} as Record<string, unknown>)['Series']).toBeUndefined();
   });
 
+  it('still reads what earlier versions read though XML refuses it: -- in a comment, & or < in an attribute, ]]> in text', () => {
+    const sloppy = '<?xml version="1.0"?><ComicInfo><!-- a -- b --><Title>Tom &amp; Jerry ]]></Title><Pages><Page Image="0" Type="FrontCover" Key="a & b < c"/></Pages></ComicInfo>';
+    expect(parseXml(sloppy, 'ComicInfo.xml')).toEqual({ ComicInfo: { Title: 'Tom & Jerry ]]>', Pages: { Page: { '@_Image': '0', '@_Type': 'FrontCover', '@_Key': 'a & b < c' } } } });
+    expect(parseComicInfo(sloppy)).toMatchObject({ fields: { title: 'Tom & Jerry ]]>' }, frontCoverIndex: 0 });
+    // An EPUB package with such a comment opens: refusing it would cost the whole book, not only its metadata.
+    const opf = '<package xmlns="http://www.idpf.org/2007/opf"><!-- generated -- by a tool --><metadata xmlns:dc="http://purl.org/dc/elements/1.1/"><dc:title>T &amp; U</dc:title></metadata><manifest/><spine/></package>';
+    expect(parseOpf(opf, 'OEBPS/content.opf').fields.title).toBe('T & U');
+  });
+
+  it('decodes entities inside CDATA, as before the strict parser', () => {
+    expect(parseComicInfo('<ComicInfo><Title><![CDATA[Tom &amp; Jerry <3]]></Title></ComicInfo>').fields.title).toBe('Tom & Jerry <3');
+  });
+
+  it('a document nested deeper than the stack allows is corrupt, not a crash', () => {
+    const deep = `<ComicInfo>${'<a>'.repeat(20000)}x${'</a>'.repeat(20000)}</ComicInfo>`;
+    expect(() => parseXml(deep, 'ComicInfo.xml')).toThrow(MediaError);
+  });
+
   it('refuses what is not well-formed, saying where', () => {
     expect(() => parseXml('<ComicInfo><Title>x</ComicInfo>', 'ComicInfo.xml')).toThrow(/^ComicInfo.xml is not well-formed XML \(Missing end tag for element Title, line 1\)$/);
-    expect(() => parseXml('<a/><b/>', 'ComicInfo.xml')).toThrow(/not well-formed XML/);
+    expect(() => parseXml('<a><b>x</a></b>', 'ComicInfo.xml')).toThrow(/not well-formed XML/);
     expect(() => parseXml('<a>Tom & Jerry</a>', 'ComicInfo.xml')).toThrow(/not well-formed XML/);
     expect(() => parseXml('  ', 'ComicInfo.xml')).toThrow(/^ComicInfo.xml is empty$/);
   });
