@@ -119,6 +119,44 @@ describe('hostile input gives a typed MediaError, never a crash or a hang', () =
     await expect(readWith(damaged)).rejects.toMatchObject({ kind: 'corrupt', message: expect.stringMatching(/is damaged/) });
   });
 
+  it('the same in a media worker, where such an entry under 1 KiB goes through fflate: each told apart too', async () => {
+    const text = `<ComicInfo><Title>One</Title><Summary>${'words '.repeat(400)}</Summary></ComicInfo>`;
+    const zip = await readFile(await writeZip(join(dir, 'worker-entry.cbz'), [{ name: 'page1.png', data: await makeImage({ width: 8, height: 8, format: 'png' }), store: true }, { name: 'ComicInfo.xml', data: text }]));
+    /** Offsets of ComicInfo.xml's central record, local header and data. */
+    const where = (data: Buffer) => {
+      let central = -1;
+      for (let at = data.length - 22; at >= 0 && central < 0; at--) if (data.readUInt32LE(at) === 0x02014b50 && data.toString('latin1', at + 46, at + 46 + data.readUInt16LE(at + 28)) === 'ComicInfo.xml') central = at;
+      const local = data.readUInt32LE(central + 42);
+      return { central, local, start: local + 30 + data.readUInt16LE(local + 26) + data.readUInt16LE(local + 28), compressed: data.readUInt32LE(central + 20) };
+    };
+    const { central, local, start, compressed } = where(zip);
+    expect(compressed).toBeLessThanOrEqual(1024);
+    const variant = async (name: string, change: (data: Buffer) => void) => {
+      const data = Buffer.from(zip);
+      change(data);
+      await writeFile(join(dir, name), data);
+      return join(dir, name);
+    };
+    const declaring = (size: number) => (data: Buffer) => {
+      data.writeUInt32LE(size, central + 24);
+      data.writeUInt32LE(size, local + 22);
+    };
+    const pool = new AnalysisPool({ threads: 1 });
+    try {
+      const honest = await pool.analyze(await variant('w-honest.cbz', () => undefined));
+      expect(honest.metadata.title).toBe('One');
+      const tooLong = await pool.analyze(await variant('w-long.cbz', declaring(100)));
+      expect(tooLong.warnings.join(' ')).toMatch(/inflates past its declared size/);
+      const tooShort = await pool.analyze(await variant('w-short.cbz', declaring(text.length + 10)));
+      expect(tooShort.warnings.join(' ')).toMatch(/inflates to \d+ bytes, not the \d+ it declares/);
+      const damaged = await pool.analyze(await variant('w-damaged.cbz', (data) => (data[start] = 0xff)));
+      expect(damaged.warnings.join(' ')).toMatch(/is damaged/);
+      for (const book of [tooLong, tooShort, damaged]) expect(book.metadata.title).not.toBe('One');
+    } finally {
+      await pool.destroy();
+    }
+  });
+
   it('entries with ../ paths are never pages and do not break the listing', async () => {
     const image = await makeImage({ width: 10, height: 10 });
     const source = await writeZip(join(dir, 'dots-src.cbz'), [
