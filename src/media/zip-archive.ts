@@ -36,8 +36,8 @@ function inflate(data: Buffer, options: { finishFlush?: number; maxOutputLength:
  * object each time, and while a new worker's JavaScript is still cold that cost ~70 µs a book against ~8 µs
  * (about 0.1 s of a fresh 2,000-book scan's CPU). Bounded on purpose: fflate accepts invalid Huffman tables that
  * zlib refuses and fills a 32 K table for each (a crafted 64 KiB stream took 38 s, linear in its ~30-byte blocks),
- * so only inputs of 1 KiB or less (a worst case of some 0.6 s, in a worker under its time limit), never on the
- * main thread, never empty. Everything else, and every header probe, stays with zlib.
+ * so only inputs of 1 KiB or less (crafted for the worst, 0.7–1.2 s: hostile.test.ts), in a worker under its
+ * time limit, never on the main thread, never empty. Everything else, and every header probe, stays with zlib.
  */
 const FFLATE_MAX_INPUT_BYTES = 1024;
 const FFLATE_MAX_OUTPUT_BYTES = 64 * 1024;

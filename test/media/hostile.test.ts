@@ -1,5 +1,6 @@
 import { readFile, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
+import { crc32 } from 'node:zlib';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { AnalysisPool } from '../../src/media/analysis-pool.js';
@@ -157,6 +158,30 @@ describe('hostile input gives a typed MediaError, never a crash or a hang', () =
     }
   });
 
+  it('a tiny ComicInfo.xml of bogus Huffman tables (fflate builds each, zlib refuses them) costs a worker about a second at most', async () => {
+    // 32 dynamic blocks of 285 one-bit codes: 5 M table writes each in fflate (~0.7–1.2 s for the 1 KiB); past
+    // 1 KiB the entry goes to zlib, which refuses it at once. At 64 KiB fflate took 48 s.
+    const block = Buffer.from('ecff0300000000002065dbb66ddbb66ddbb66ddbb66ddbb66de36cdbb6cd0300', 'hex');
+    const tables = Buffer.concat(Array.from({ length: 32 }, () => block));
+    tables[31 * block.length] |= 1; // the last block is final
+    const path = join(dir, 'huffman-tables.cbz');
+    await writeFile(path, rawZip([
+      { name: 'page1.png', method: 0, data: await makeImage({ width: 8, height: 8, format: 'png' }) },
+      { name: 'ComicInfo.xml', method: 8, data: tables, size: 100 },
+    ]));
+    const pool = new AnalysisPool({ threads: 1 });
+    try {
+      await pool.analyze(path); // starts the worker
+      const started = performance.now();
+      const analysis = await pool.analyze(path);
+      expect(performance.now() - started).toBeLessThan(10_000);
+      expect(analysis.pages).toHaveLength(1);
+      expect(analysis.warnings.join(' ')).toMatch(/metadata ignored/);
+    } finally {
+      await pool.destroy();
+    }
+  });
+
   it('entries with ../ paths are never pages and do not break the listing', async () => {
     const image = await makeImage({ width: 10, height: 10 });
     const source = await writeZip(join(dir, 'dots-src.cbz'), [
@@ -302,3 +327,43 @@ describe('hostile input gives a typed MediaError, never a crash or a hang', () =
     expect(['corrupt', 'no_pages']).toContain((error as MediaError).kind);
   });
 });
+
+/** A zip of the given entries as they are (data already compressed for method 8), sizes as declared. */
+function rawZip(entries: ReadonlyArray<{ name: string; method: 0 | 8; data: Buffer; size?: number }>): Buffer {
+  const locals: Buffer[] = [];
+  const centrals: Buffer[] = [];
+  let offset = 0;
+  for (const entry of entries) {
+    const name = Buffer.from(entry.name, 'utf8');
+    const size = entry.size ?? entry.data.length;
+    const local = Buffer.alloc(30);
+    local.writeUInt32LE(0x04034b50, 0);
+    local.writeUInt16LE(20, 4);
+    local.writeUInt16LE(entry.method, 8);
+    local.writeUInt32LE(crc32(entry.method === 0 ? entry.data : Buffer.alloc(0)), 14);
+    local.writeUInt32LE(entry.data.length, 18);
+    local.writeUInt32LE(size, 22);
+    local.writeUInt16LE(name.length, 26);
+    const central = Buffer.alloc(46);
+    central.writeUInt32LE(0x02014b50, 0);
+    central.writeUInt16LE(20, 4);
+    central.writeUInt16LE(20, 6);
+    central.writeUInt16LE(entry.method, 10);
+    central.writeUInt32LE(local.readUInt32LE(14), 16);
+    central.writeUInt32LE(entry.data.length, 20);
+    central.writeUInt32LE(size, 24);
+    central.writeUInt16LE(name.length, 28);
+    central.writeUInt32LE(offset, 42);
+    locals.push(local, name, entry.data);
+    centrals.push(central, name);
+    offset += local.length + name.length + entry.data.length;
+  }
+  const directory = Buffer.concat(centrals);
+  const end = Buffer.alloc(22);
+  end.writeUInt32LE(0x06054b50, 0);
+  end.writeUInt16LE(entries.length, 8);
+  end.writeUInt16LE(entries.length, 10);
+  end.writeUInt32LE(directory.length, 12);
+  end.writeUInt32LE(offset, 16);
+  return Buffer.concat([...locals, directory, end]);
+}
