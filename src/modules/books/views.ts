@@ -1,6 +1,7 @@
 import { toBool } from '../../db/ids.js';
 import { progressFraction } from '../progress/fraction.js';
-import type { BookViewRow, ProgressRow } from './repository.js';
+import { METADATA_SOURCES, type PrecedenceSource } from '../../media/metadata-types.js';
+import type { BookViewRow, ProgressRow, SeriesNameRow } from './repository.js';
 import type { BookView } from './schemas.js';
 
 export function parseList(text: string | null | undefined): string[] {
@@ -24,7 +25,18 @@ function parseAuthors(text: string): { name: string; role: string }[] {
   }
 }
 
-export function bookView(row: BookViewRow, progress: ProgressRow | undefined): BookView {
+/** Where a series' name came from, as the scan recorded it; null for a series not refreshed since that was recorded. */
+function seriesNameSource(series: SeriesNameRow | undefined): PrecedenceSource | null {
+  if (!series) return null;
+  try {
+    const source: unknown = (JSON.parse(series.metadata) as { name_source?: unknown } | null)?.name_source;
+    return METADATA_SOURCES.find((s) => s === source) ?? null;
+  } catch {
+    return null;
+  }
+}
+
+export function bookView(row: BookViewRow, progress: ProgressRow | undefined, series: SeriesNameRow | undefined): BookView {
   const num = (v: number | string | null) => (v === null ? null : Number(v));
   return {
     id: row.id,
@@ -51,6 +63,8 @@ export function bookView(row: BookViewRow, progress: ProgressRow | undefined): B
       genres: parseList(row.genres),
       tags: parseList(row.tags),
       authors: parseAuthors(row.authors),
+      series: series?.name ?? null,
+      sources: { series: seriesNameSource(series) },
     },
     analysis_error: row.analysis_error,
     file_modified_at: new Date(Number(row.mtime_ms)).toISOString(),
