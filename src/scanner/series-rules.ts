@@ -98,6 +98,16 @@ export function seriesMetadataDocument(name: SeriesName): string {
   return JSON.stringify({ name_source: name.source });
 }
 
+/** Where a series' name came from, read from its `metadata` document; null when never recorded. */
+export function seriesNameSource(metadataDocument: string | undefined): PrecedenceSource | null {
+  try {
+    const source: unknown = (JSON.parse(metadataDocument ?? '{}') as { name_source?: unknown } | null)?.name_source;
+    return METADATA_SOURCES.find((s) => s === source) ?? null;
+  } catch {
+    return null;
+  }
+}
+
 /**
  * Series fields derived from its present books, first book (by number, then path) first: the name by the
  * books' agreement (agreedSeriesName); single values come from the first book that has one; genres and tags

@@ -99,6 +99,15 @@ describe("A folder's series name is what its books agree on", () => {
     expect(await names()).toEqual(before);
   });
 
+  it('a series named by an older version (no name source recorded) is named again by the next normal rescan', async () => {
+    const papers = (await allSeries()).get('Documents/Papers')!;
+    await t.database.db.updateTable('series').set({ name: 'Scan 20190612', sort_name: 'scan 20190612', metadata: '{}' }).where('id', '=', papers.id).execute();
+    expect((await booksOf('Documents/Papers'))[0]!.metadata).toMatchObject({ series: 'Scan 20190612', sources: { series: null } });
+    await scan(t, libraryId);
+    expect((await allSeries()).get('Documents/Papers')!.name).toBe('Papers');
+    for (const b of await booksOf('Documents/Papers')) expect(b.metadata).toMatchObject({ series: 'Papers', sources: { series: 'folder' } });
+  });
+
   it('the rule is in the OpenAPI description of the series name and of the books\' series source', () => {
     const doc = (t.app as unknown as { swagger(): unknown }).swagger();
     const schemas = (doc as { components: { schemas: Record<string, { properties: Record<string, { description?: string; properties?: Record<string, { description?: string }> }> }> } }).components.schemas;

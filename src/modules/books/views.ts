@@ -1,6 +1,6 @@
 import { toBool } from '../../db/ids.js';
 import { progressFraction } from '../progress/fraction.js';
-import { METADATA_SOURCES, type PrecedenceSource } from '../../media/metadata-types.js';
+import { seriesNameSource } from '../../scanner/series-rules.js';
 import type { BookViewRow, ProgressRow, SeriesNameRow } from './repository.js';
 import type { BookView } from './schemas.js';
 
@@ -22,17 +22,6 @@ function parseAuthors(text: string): { name: string; role: string }[] {
       .map((a) => ({ name: String(a.name), role: typeof a.role === 'string' ? a.role : 'other' }));
   } catch {
     return [];
-  }
-}
-
-/** Where a series' name came from, as the scan recorded it; null for a series not refreshed since that was recorded. */
-function seriesNameSource(series: SeriesNameRow | undefined): PrecedenceSource | null {
-  if (!series) return null;
-  try {
-    const source: unknown = (JSON.parse(series.metadata) as { name_source?: unknown } | null)?.name_source;
-    return METADATA_SOURCES.find((s) => s === source) ?? null;
-  } catch {
-    return null;
   }
 }
 
@@ -64,7 +53,7 @@ export function bookView(row: BookViewRow, progress: ProgressRow | undefined, se
       tags: parseList(row.tags),
       authors: parseAuthors(row.authors),
       series: series?.name ?? null,
-      sources: { series: seriesNameSource(series) },
+      sources: { series: series ? seriesNameSource(series.metadata) : null },
     },
     analysis_error: row.analysis_error,
     file_modified_at: new Date(Number(row.mtime_ms)).toISOString(),
