@@ -14,6 +14,9 @@ export interface ParsedFileName {
   number: string | null;
   number_sort: number | null;
   year: number | null;
+  /** Month and day of a full date in the name ("Meeting Notes 2020-05-14"); null otherwise. */
+  month: number | null;
+  day: number | null;
   /** From "Author - Title" ebook names. */
   authors: string[];
   /** Bracketed words that were stripped: edition, scan group, "of 12"… */
@@ -26,6 +29,29 @@ export type NameKind = 'comic' | 'ebook';
 
 const BOOK_EXTENSION = /\.(cbz|cbr|cb7|cbt|zip|rar|7z|epub|kepub|pdf|mobi|azw3?)$/i;
 const EBOOK_EXTENSION = /\.(epub|kepub|pdf|mobi|azw3?)$/i;
+
+/**
+ * A calendar date: `YYYY-MM-DD`, `YYYY.MM.DD`, or `YYYYMMDD` standing alone between separators (a scanner's
+ * "Scan_20190612_0001"). A date is a date, never an issue number or a volume: "Meeting Notes 2020-05-14" is
+ * not number 5, and its digits are out of reach of every marker.
+ */
+const DATE = /(?<![\p{L}\p{N}])((?:19|20)\d{2})([-.]?)(0[1-9]|1[0-2])\2(0[1-9]|[12]\d|3[01])(?![\p{L}\p{N}])/gu;
+
+interface FoundDate {
+  year: number;
+  month: number;
+  day: number;
+}
+
+/** The first date in `text`, and the text with every date blanked out (same length, so offsets still hold). */
+function extractDates(text: string): { undated: string; date: FoundDate | null } {
+  let date: FoundDate | null = null;
+  const undated = text.replace(DATE, (whole, year: string, _sep: string, month: string, day: string) => {
+    date ??= { year: Number(year), month: Number(month), day: Number(day) };
+    return ' '.repeat(whole.length);
+  });
+  return { undated, date };
+}
 
 const BRACKETS = /\(([^()]*)\)|\[([^[\]]*)\]|\{([^{}]*)\}/g;
 const YEAR_GROUP = /^(?:[A-Za-z]{3,9}\.?\s+)?((?:19|20)\d{2})(?:\s*[-–]\s*(?:\d{2}|\d{4}))?$/;
@@ -78,17 +104,22 @@ function spaceOut(name: string): string {
   return text;
 }
 
-function extractBrackets(text: string): { rest: string; year: number | null; tags: string[] } {
+function extractBrackets(text: string): { rest: string; year: number | null; date: FoundDate | null; tags: string[] } {
   let year: number | null = null;
+  let date: FoundDate | null = null;
   const tags: string[] = [];
   const rest = text.replace(BRACKETS, (_whole, a?: string, b?: string, c?: string) => {
     const inner = (a ?? b ?? c ?? '').trim();
     const yearMatch = YEAR_GROUP.exec(inner);
+    const dated = yearMatch ? null : extractDates(inner);
     if (yearMatch?.[1] && year === null) year = Number(yearMatch[1]);
-    else if (inner) tags.push(inner);
+    else if (dated?.date && dated.undated.trim() === '' && year === null) {
+      date = dated.date;
+      year = dated.date.year;
+    } else if (inner) tags.push(inner);
     return ' ';
   });
-  return { rest, year, tags };
+  return { rest, year, date, tags };
 }
 
 function findMarkers(text: string): Marker[] {
@@ -129,22 +160,26 @@ function splitAuthor(text: string, kind: NameKind): { authors: string[]; rest: s
 
 export function parseFileName(fileName: string, kind?: NameKind): ParsedFileName {
   const nameKind = kind ?? (EBOOK_EXTENSION.test(fileName) ? 'ebook' : 'comic');
-  const { rest: unbracketed, year, tags } = extractBrackets(spaceOut(stripExtension(fileName)));
+  const { rest: unbracketed, year: bracketYear, date: bracketDate, tags } = extractBrackets(spaceOut(stripExtension(fileName)));
   const cleanName = tidy(unbracketed);
   const { authors, rest } = splitAuthor(cleanName, nameKind);
-  const markers = findMarkers(rest);
+  // Markers and the series are read from the name without its dates; the title keeps them ("Minutes 2020-05-14").
+  const { undated, date: nameDate } = extractDates(rest);
+  const markers = findMarkers(undated);
+  const date = bracketYear !== null ? bracketDate : nameDate;
+  const year = bracketYear ?? nameDate?.year ?? null;
 
   let series: string | null = null;
   let title: string | null = null;
   const first = markers[0];
   const last = markers.at(-1);
   if (first && last) {
-    series = tidy(rest.slice(0, first.start)) || null;
+    series = tidy(undated.slice(0, first.start)) || null;
     title = tidy(rest.slice(last.end)) || null;
   } else if (nameKind === 'ebook') {
     title = rest || null;
   } else {
-    series = rest || null;
+    series = tidy(undated) || null;
   }
 
   const volumeMarker = markers.find((m) => m.kind === 'volume');
@@ -158,6 +193,8 @@ export function parseFileName(fileName: string, kind?: NameKind): ParsedFileName
     number,
     number_sort: numberSortOf(number),
     year,
+    month: date?.month ?? null,
+    day: date?.day ?? null,
     authors,
     tags,
     clean_name: cleanName,

@@ -116,6 +116,8 @@ export function fileNameFields(path: string, kind: NameKind): MetadataFields {
     fields.number_sort = parsed.number_sort;
   }
   if (parsed.year !== null) fields.year = parsed.year;
+  if (parsed.month !== null) fields.month = parsed.month;
+  if (parsed.day !== null) fields.day = parsed.day;
   if (parsed.authors.length > 0) fields.authors = parsed.authors.map((name) => ({ name, role: 'writer' }));
   return fields;
 }

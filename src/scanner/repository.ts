@@ -25,6 +25,8 @@ export interface SeriesIndexRow {
   path: string;
   name: string;
   deleted_at: string | null;
+  /** The series' `metadata` document as stored (absent for a series this scan creates). */
+  metadata?: string;
 }
 
 export interface BookForSeries {
@@ -89,7 +91,7 @@ export class ScanRepository {
   }
 
   seriesIndex(libraryId: string): Promise<SeriesIndexRow[]> {
-    return this.db.selectFrom('series').select(['id', 'path', 'name', 'deleted_at']).where('library_id', '=', libraryId).execute();
+    return this.db.selectFrom('series').select(['id', 'path', 'name', 'deleted_at', 'metadata']).where('library_id', '=', libraryId).execute();
   }
 
   /** Applies one batch of scan results atomically: a cancelled or killed scan leaves whole batches only. */

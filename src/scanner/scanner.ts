@@ -9,7 +9,7 @@ import { isAbortError } from '../media/errors.js';
 import type { CatalogAnalysis } from '../media/catalog-analysis.js';
 import { titleFromFileName, type FileAnalyzer } from './analyzer.js';
 import type { BookIndexRow, BookInsert, CatalogBatch, ScanRepository, SeriesIndexRow, SeriesInsert } from './repository.js';
-import { aggregateSeries, initialSeriesName, seriesKeyOf, sortNameOf } from './series-rules.js';
+import { aggregateSeries, initialSeriesName, seriesKeyOf, seriesNameSource, sortNameOf } from './series-rules.js';
 import { walkLibrary, type FoundFile } from './walk.js';
 import { releaseWalkThread, walkLibraryOffThread } from './walk-thread.js';
 
@@ -235,7 +235,11 @@ class ScanRun {
     firstFound.catch(() => undefined);
     const [books, series] = await index;
     for (const b of books) this.byPath.set(b.path, b);
-    for (const s of series) this.seriesByKey.set(s.path, s);
+    for (const s of series) {
+      this.seriesByKey.set(s.path, s);
+      // Named before names came from their books' agreement (no name source recorded): named again, once.
+      if (s.deleted_at === null && seriesNameSource(s.metadata) === null) this.touchedSeries.add(s.id);
+    }
     const discovered = async (each: (file: FoundFile) => void) => {
       for (let found = await firstFound; !found.done; found = await walk.next()) {
         for (const file of found.value) {

@@ -1,6 +1,6 @@
 import path from 'node:path';
 import type { SeriesTable } from '../db/tables/catalog.js';
-import type { BookMetadata } from '../media/metadata-types.js';
+import { METADATA_SOURCES, type BookMetadata, type PrecedenceSource } from '../media/metadata-types.js';
 import { titleFromFileName } from './analyzer.js';
 import type { BookForSeries, SeriesRow } from './repository.js';
 
@@ -40,15 +40,80 @@ function parseMetadata(text: string): StoredMetadata {
 /** The series columns a scan derives from the series' present books. */
 export type SeriesAggregate = Pick<
   SeriesTable,
-  'name' | 'sort_name' | 'summary' | 'publisher' | 'status' | 'language' | 'age_rating' | 'reading_direction' | 'year' | 'genres' | 'tags' | 'book_count' | 'total_size' | 'total_pages'
+  | 'name'
+  | 'sort_name'
+  | 'summary'
+  | 'publisher'
+  | 'status'
+  | 'language'
+  | 'age_rating'
+  | 'reading_direction'
+  | 'year'
+  | 'genres'
+  | 'tags'
+  | 'book_count'
+  | 'total_size'
+  | 'total_pages'
+  | 'metadata'
 >;
 
+/** Sources that can name a series by themselves; `folder` is what is left when none of them agrees. */
+const NAMING_SOURCES: readonly PrecedenceSource[] = METADATA_SOURCES.filter((s) => s !== 'folder');
+const rank = (source: PrecedenceSource) => METADATA_SOURCES.indexOf(source);
+
+export interface SeriesName {
+  name: string;
+  /** Where the name came from: the source of the winning value, or `folder` (the folder's or loose file's name). */
+  source: PrecedenceSource;
+}
+
 /**
- * Series fields derived from its present books, first book (by number, then path) first: the name follows
- * the metadata precedence of that book (embedded series name, then file name, then the folder name); single
- * values come from the first book that has one; genres and tags are the union; year is the earliest.
+ * A series' name by agreement of its books. Each book votes with its own highest-priority series value
+ * (ComicInfo > OPF > PDF properties > file name); the value most books hold wins, a tie going to the value
+ * with the higher source, then to the earlier book. A value that only file names give names the series only
+ * when at least half of the books parse to it: one `Scan_0001.pdf` among six papers does not rename their
+ * folder. Without a winner the series is named after its folder (a loose file: its name without extension).
  */
-export function aggregateSeries(series: Pick<SeriesRow, 'path' | 'name'>, books: readonly BookForSeries[]): SeriesAggregate {
+export function agreedSeriesName(seriesPath: string, books: ReadonlyArray<Pick<StoredMetadata, 'series' | 'sources'>>): SeriesName {
+  const votes = new Map<string, { count: number; best: number; order: number }>();
+  for (const m of books) {
+    const value = m.series?.trim();
+    const source = m.sources?.series;
+    if (!value || !source || !NAMING_SOURCES.includes(source as PrecedenceSource)) continue;
+    const vote = votes.get(value) ?? { count: 0, best: Number.MAX_SAFE_INTEGER, order: votes.size };
+    vote.count++;
+    vote.best = Math.min(vote.best, rank(source as PrecedenceSource));
+    votes.set(value, vote);
+  }
+  const fileNameOnly = rank('filename');
+  const eligible = [...votes].filter(([, v]) => v.best < fileNameOnly || v.count * 2 >= books.length);
+  eligible.sort(([, a], [, b]) => b.count - a.count || a.best - b.best || a.order - b.order);
+  const winner = eligible[0];
+  if (winner) return { name: winner[0], source: METADATA_SOURCES[winner[1].best]! };
+  return { name: isLooseFile(seriesPath) ? titleFromFileName(seriesPath) : path.posix.basename(seriesPath), source: 'folder' };
+}
+
+/** The `metadata` document of a series row: where its name came from. */
+export function seriesMetadataDocument(name: SeriesName): string {
+  return JSON.stringify({ name_source: name.source });
+}
+
+/** Where a series' name came from, read from its `metadata` document; null when never recorded. */
+export function seriesNameSource(metadataDocument: string | undefined): PrecedenceSource | null {
+  try {
+    const source: unknown = (JSON.parse(metadataDocument ?? '{}') as { name_source?: unknown } | null)?.name_source;
+    return METADATA_SOURCES.find((s) => s === source) ?? null;
+  } catch {
+    return null;
+  }
+}
+
+/**
+ * Series fields derived from its present books, first book (by number, then path) first: the name by the
+ * books' agreement (agreedSeriesName); single values come from the first book that has one; genres and tags
+ * are the union; year is the earliest.
+ */
+export function aggregateSeries(series: Pick<SeriesRow, 'path' | 'name' | 'metadata'>, books: readonly BookForSeries[]): SeriesAggregate {
   const ordered = [...books].sort(
     (a, b) => (a.number_sort ?? Number.MAX_VALUE) - (b.number_sort ?? Number.MAX_VALUE) || (a.path < b.path ? -1 : a.path > b.path ? 1 : 0),
   );
@@ -62,8 +127,8 @@ export function aggregateSeries(series: Pick<SeriesRow, 'path' | 'name'>, books:
   };
   const union = (key: 'genres' | 'tags') => JSON.stringify([...new Set(metas.flatMap((m) => m[key] ?? []))].sort());
   const years = metas.map((m) => m.year).filter((y): y is number => typeof y === 'number');
-  const fallbackName = isLooseFile(series.path) ? titleFromFileName(series.path) : path.posix.basename(series.path);
-  const name = (first('series') as string | null)?.trim() || (books.length === 0 ? series.name : fallbackName);
+  const agreed = books.length === 0 ? null : agreedSeriesName(series.path, metas);
+  const name = agreed?.name ?? series.name;
   return {
     name,
     sort_name: sortNameOf(name),
@@ -79,5 +144,6 @@ export function aggregateSeries(series: Pick<SeriesRow, 'path' | 'name'>, books:
     book_count: books.length,
     total_size: books.reduce((n, b) => n + b.size, 0),
     total_pages: books.reduce((n, b) => n + b.page_count, 0),
+    metadata: agreed ? seriesMetadataDocument(agreed) : series.metadata,
   };
 }

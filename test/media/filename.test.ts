@@ -131,3 +131,40 @@ describe('file names: series, volume, number, year and title are parsed from fil
     expect(parseFileName('/library/Saga/Saga 001 (2012).cbz').series).toBe('Saga');
   });
 });
+
+describe('file names: dates are dates, never numbers or volumes', () => {
+  const date = (name: string) => {
+    const p = parseFileName(name);
+    return { series: p.series, title: p.title, volume: p.volume, number: p.number, year: p.year, month: p.month, day: p.day };
+  };
+
+  it('YYYY-MM-DD: "Meeting Notes 2020-05-14" is dated 2020-05-14, without a number', () => {
+    expect(date('Meeting Notes 2020-05-14.pdf')).toEqual({ series: null, title: 'Meeting Notes 2020-05-14', volume: null, number: null, year: 2020, month: 5, day: 14 });
+  });
+
+  it('YYYY.MM.DD, also in a dotted name', () => {
+    expect(date('Meeting Notes 2020.05.14.pdf')).toMatchObject({ number: null, volume: null, year: 2020, month: 5, day: 14 });
+    expect(date('Meeting.Notes.2020.05.14.pdf')).toMatchObject({ number: null, volume: null, year: 2020, month: 5, day: 14 });
+  });
+
+  it('YYYYMMDD between separators; the scanner sequence number after it stays the number', () => {
+    expect(date('Scan_20190612_0001.pdf')).toEqual({ series: 'Scan', title: null, volume: null, number: '1', year: 2019, month: 6, day: 12 });
+    expect(date('Strip 20200514.cbz')).toEqual({ series: 'Strip', title: null, volume: null, number: null, year: 2020, month: 5, day: 14 });
+  });
+
+  it('a comic issue before a date keeps its number; the date is not part of the series', () => {
+    expect(date('Batman 012 2020-05-14.cbz')).toMatchObject({ series: 'Batman', number: '12', year: 2020, month: 5, day: 14 });
+    expect(date('Daily Strip 2020-05-14.cbz')).toMatchObject({ series: 'Daily Strip', number: null, volume: null, year: 2020 });
+  });
+
+  it('a date in brackets is the date too, not a tag', () => {
+    const parsed = parseFileName('Notes (2020-05-14).pdf');
+    expect({ year: parsed.year, month: parsed.month, day: parsed.day, tags: parsed.tags }).toEqual({ year: 2020, month: 5, day: 14, tags: [] });
+  });
+
+  it('what is not a valid date stays a number: no month 13, no 8 digits glued to letters, a lone year is not a date', () => {
+    expect(date('Report 20201340.pdf')).toMatchObject({ number: '20201340', year: null, month: null });
+    expect(date('Annual Report 2019.pdf')).toMatchObject({ number: '2019', year: null, month: null });
+    expect(date('Scan20190612.cbz')).toMatchObject({ year: null, month: null });
+  });
+});

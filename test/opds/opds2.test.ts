@@ -122,7 +122,7 @@ describe('Root: metadata, links (self, start, templated search), navigation, gro
     expect(before.metadata.title).toBe('Bindery');
     expect(linkOf(before.links, 'self')).toMatchObject({ href: '/opds/v2', type: OPDS });
     expect(linkOf(before.links, 'start')).toMatchObject({ href: '/opds/v2', type: OPDS });
-    expect(linkOf(before.links, 'search')).toMatchObject({ href: '/opds/v2/search{?query}', type: OPDS, templated: true });
+    expect(linkOf(before.links, 'search')).toMatchObject({ href: 'http://localhost:80/opds/v2/search{?query}', type: OPDS, templated: true });
     expect(before.navigation!.map((n) => n.title)).toEqual(['Keep reading', 'On deck', 'Recently added books', 'All series', 'Libraries', 'library']);
     // Nothing read yet: no group (an empty feed part is left out, not sent empty).
     expect(before.groups).toBeUndefined();

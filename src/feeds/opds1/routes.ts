@@ -4,6 +4,7 @@ import { ErrorBody } from '../../http/errors.js';
 import { Uuid } from '../../http/params.js';
 import type { App } from '../../http/types.js';
 import type { Caller } from '../../modules/auth/caller.js';
+import { publicBaseUrl } from '../../http/public-url.js';
 import { callerOf } from '../../modules/auth/hooks.js';
 import { sendImage } from '../../modules/pages/send-image.js';
 import { deviceHint } from '../../modules/progress/routes.js';
@@ -20,6 +21,8 @@ import { el, textEl, xmlDocument } from './xml.js';
 export interface Opds1Deps {
   catalog: FeedCatalog;
   validators: FeedValidators;
+  /** `server.public_url`, the base of the OpenSearch templates. */
+  publicUrl: string | undefined;
 }
 
 const tags = ['opds'];
@@ -45,7 +48,7 @@ export function registerOpds1Routes(app: App, deps: Opds1Deps): void {
 }
 
 function registerTree(app: App, prefix: string, deps: Opds1Deps): void {
-  const { catalog, validators } = deps;
+  const { catalog, validators, publicUrl } = deps;
   const paths = new Opds1Paths(prefix);
   const hide = prefix !== OPDS1_PREFIXES[0];
   const send = (req: FastifyRequest, reply: FastifyReply, feed: AtomFeed) =>
@@ -193,7 +196,10 @@ function registerTree(app: App, prefix: string, deps: Opds1Deps): void {
     { querystring: SearchQuery },
   );
 
-  route('/opensearch.xml', 'OpenSearch description of the search feed', 'books-read', async (req, reply) => {
+  // The templates are absolute URLs: calibre cannot follow a relative one. KOReader takes the first and fills
+  // only {searchTerms}; the unfilled {startPage?} then counts as absent (dropUnfilledQueryParameters).
+  route('/opensearch.xml', 'OpenSearch description of the search feed (absolute template URLs)', 'books-read', async (req, reply) => {
+    const search = `${publicBaseUrl(req, publicUrl)}${paths.search()}`;
     const doc = xmlDocument(
       el('OpenSearchDescription', { xmlns: 'http://a9.com/-/spec/opensearch/1.1/' }, [
         textEl('ShortName', 'Bindery'),
@@ -201,8 +207,8 @@ function registerTree(app: App, prefix: string, deps: Opds1Deps): void {
         textEl('Description', 'Search series and books by title, author, publisher, genre or tag'),
         textEl('InputEncoding', 'UTF-8'),
         textEl('OutputEncoding', 'UTF-8'),
-        el('Url', { type: ATOM_ACQUISITION, template: `${paths.search()}?q={searchTerms}&page={startPage?}`, pageOffset: 1 }),
-        el('Url', { type: 'application/atom+xml', template: `${paths.search()}?q={searchTerms}` }),
+        el('Url', { type: ATOM_ACQUISITION, template: `${search}?q={searchTerms}&page={startPage?}`, pageOffset: 1 }),
+        el('Url', { type: 'application/atom+xml', template: `${search}?q={searchTerms}` }),
       ]),
     );
     return sendFeed(req, reply, validators, doc, OPENSEARCH_DESCRIPTION);

@@ -67,12 +67,15 @@ export const REL = {
   sortNew: 'http://opds-spec.org/sort/new',
 } as const;
 
-/** The links every feed carries: self, start, and the search template. */
-export function feedLinks(self: string, extra: Link[] = []): Link[] {
+/**
+ * The links every feed carries: self, start, and the search template. The template is an absolute URL on
+ * `base` (the server's public origin): some clients cannot resolve a relative template.
+ */
+export function feedLinks(base: string, self: string, extra: Link[] = []): Link[] {
   return [
     { rel: 'self', href: self, type: OPDS2_FEED },
     { rel: 'start', href: paths.root(), type: OPDS2_FEED },
-    { rel: 'search', href: paths.search(), type: OPDS2_FEED, templated: true },
+    { rel: 'search', href: `${base}${paths.search()}`, type: OPDS2_FEED, templated: true },
     ...extra,
   ];
 }

@@ -4,6 +4,7 @@ import { ErrorBody } from '../../http/errors.js';
 import { Uuid } from '../../http/params.js';
 import type { App } from '../../http/types.js';
 import type { Caller } from '../../modules/auth/caller.js';
+import { publicBaseUrl } from '../../http/public-url.js';
 import { callerOf } from '../../modules/auth/hooks.js';
 import { sendImage } from '../../modules/pages/send-image.js';
 import { deviceHint } from '../../modules/progress/routes.js';
@@ -35,6 +36,8 @@ export interface Opds2Deps {
   validators: FeedValidators;
   /** The thumbnail width served now (admin setting `thumbnail_width`). */
   thumbnailWidth: () => number;
+  /** `server.public_url`, the base of the search template. */
+  publicUrl: string | undefined;
 }
 
 const tags = ['opds'];
@@ -68,7 +71,8 @@ function withItems(feed: Opds2Feed): Opds2Feed {
  * images, OPDS Progression, and the same downloads and covers as OPDS 1.2.
  */
 export function registerOpds2Routes(app: App, deps: Opds2Deps): void {
-  const { catalog, validators, thumbnailWidth } = deps;
+  const { catalog, validators, thumbnailWidth, publicUrl } = deps;
+  const base = (req: FastifyRequest) => publicBaseUrl(req, publicUrl);
   const pub = (b: FeedBook) => publication(b, thumbnailWidth());
   const send = (req: FastifyRequest, reply: FastifyReply, doc: unknown, type = OPDS2_FEED) => sendFeed(req, reply, validators, JSON.stringify(doc), type);
   const route = (url: string, summary: string, permission: Parameters<typeof feedConfig>[0], handler: (req: FastifyRequest, reply: FastifyReply) => Promise<unknown>, schema: Record<string, unknown> = {}) =>
@@ -87,7 +91,7 @@ export function registerOpds2Routes(app: App, deps: Opds2Deps): void {
       reply,
       withItems({
         metadata: { title: 'Bindery' },
-        links: feedLinks(paths.root()),
+        links: feedLinks(base(req), paths.root()),
         navigation: [
           { href: paths.keepReading(), type: OPDS2_FEED, title: 'Keep reading', rel: 'subsection' },
           { href: paths.onDeck(), type: OPDS2_FEED, title: 'On deck', rel: 'subsection' },
@@ -106,7 +110,7 @@ export function registerOpds2Routes(app: App, deps: Opds2Deps): void {
 
   route('/libraries', 'Libraries (navigation)', 'series-read', async (req, reply) => {
     const libraries = await catalog.libraries(callerOf(req));
-    return send(req, reply, withItems({ metadata: { title: 'Libraries', numberOfItems: libraries.length }, links: feedLinks(paths.libraries()), navigation: libraries.map(libraryLink) }));
+    return send(req, reply, withItems({ metadata: { title: 'Libraries', numberOfItems: libraries.length }, links: feedLinks(base(req), paths.libraries()), navigation: libraries.map(libraryLink) }));
   });
 
   const seriesList = async (req: FastifyRequest, reply: FastifyReply, caller: Caller, libraryId: string | undefined, title: string) => {
@@ -116,7 +120,7 @@ export function registerOpds2Routes(app: App, deps: Opds2Deps): void {
     return send(
       req,
       reply,
-      withItems({ metadata: { title, ...paginationMetadata(page, total) }, links: feedLinks(hrefFor(page.page), paginationLinks(page, total, hrefFor)), navigation: data.map(seriesLink) }),
+      withItems({ metadata: { title, ...paginationMetadata(page, total) }, links: feedLinks(base(req), hrefFor(page.page), paginationLinks(page, total, hrefFor)), navigation: data.map(seriesLink) }),
     );
   };
   route(
@@ -136,7 +140,7 @@ export function registerOpds2Routes(app: App, deps: Opds2Deps): void {
     const hrefFor = (n: number) => pageHref(req.url, n, page.pageSize);
     return withItems({
       metadata: { title, ...paginationMetadata(page, listing.total) },
-      links: feedLinks(hrefFor(page.page), [...paginationLinks(page, listing.total, hrefFor), ...extra]),
+      links: feedLinks(base(req), hrefFor(page.page), [...paginationLinks(page, listing.total, hrefFor), ...extra]),
       publications: listing.data.map(pub),
     });
   };
@@ -189,7 +193,7 @@ export function registerOpds2Routes(app: App, deps: Opds2Deps): void {
         reply,
         withItems({
           metadata: { title: terms ? `Search: ${terms}` : 'Search', numberOfItems: series.total + books.total, itemsPerPage: page.pageSize, currentPage: page.page },
-          links: feedLinks(hrefFor(page.page), paginationLinks(page, largest, hrefFor)),
+          links: feedLinks(base(req), hrefFor(page.page), paginationLinks(page, largest, hrefFor)),
           groups,
         }),
       );

@@ -12,10 +12,12 @@ export function feedConfig(permission: 'books-read' | 'series-read' | 'pages-rea
 
 const positiveInt = z.coerce.number().int().min(1);
 
+const ABSENT_WHEN_EMPTY = 'An empty value (`page=`) or an unfilled template (`page={startPage?}`) counts as absent, as on every feed parameter.';
+
 /** `page` (1-based) and `pageSize` in the query string, as in the native API. */
 export const FeedPageQuery = z.object({
-  page: positiveInt.default(1).describe('1-based page number. Default 1.'),
-  pageSize: positiveInt.optional().describe(`Entries per page. Default ${DEFAULT_PAGE_SIZE}, at most ${MAX_PAGE_SIZE}.`),
+  page: positiveInt.default(1).describe(`1-based page number. Default 1. ${ABSENT_WHEN_EMPTY}`),
+  pageSize: positiveInt.optional().describe(`Entries per page. Default ${DEFAULT_PAGE_SIZE}, at most ${MAX_PAGE_SIZE}. ${ABSENT_WHEN_EMPTY}`),
 });
 
 export function feedPage(query: { page?: number; pageSize?: number }): PageRequest {

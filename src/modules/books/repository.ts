@@ -26,6 +26,11 @@ export const BOOK_VIEW_COLUMNS = [
 export type BookViewRow = Pick<BookRow, (typeof BOOK_VIEW_COLUMNS)[number]>;
 const bookViewColumns = BOOK_VIEW_COLUMNS.map((c) => `books.${c}` as const);
 export type ProgressRow = Selectable<ReadProgressTable>;
+export interface SeriesNameRow {
+  id: string;
+  name: string;
+  metadata: string;
+}
 /** A present book with what file access needs: its library root. */
 export type BookWithLibrary = BookRow & { library_path: string; series_name: string };
 
@@ -250,6 +255,15 @@ export class BooksRepository {
       .orderBy('books.id')
       .limit(1)
       .executeTakeFirst();
+  }
+
+  /** Name and `metadata` document (where the name came from) of the given series. */
+  async seriesNames(seriesIds: readonly string[]): Promise<Map<string, SeriesNameRow>> {
+    const out = new Map<string, SeriesNameRow>();
+    if (seriesIds.length === 0) return out;
+    const rows = await this.db.selectFrom('series').select(['id', 'name', 'metadata']).where('id', 'in', [...new Set(seriesIds)]).execute();
+    for (const r of rows) out.set(r.id, r);
+    return out;
   }
 
   async progressOf(userId: string, bookIds: readonly string[]): Promise<Map<string, ProgressRow>> {

@@ -1,7 +1,9 @@
 import { z } from 'zod';
 import { PaginationQuery } from '../../http/pagination.js';
 import { Uuid } from '../../http/params.js';
+import { METADATA_SOURCES } from '../../media/metadata-types.js';
 import { filterBodySchema, type FieldKind } from '../search/conditions.js';
+import { SERIES_NAME_RULE } from '../series/schemas.js';
 
 export const BOOK_SORT_FIELDS = ['title', 'number', 'file_size', 'page_count', 'created_at', 'modified_at'] as const;
 export type BookSortField = (typeof BOOK_SORT_FIELDS)[number];
@@ -42,6 +44,18 @@ export const BookMetadataView = z
     genres: z.array(z.string()),
     tags: z.array(z.string()),
     authors: z.array(z.object({ name: z.string(), role: z.string() })),
+    series: z.string().nullable().describe(`Name of the series the book is filed under. ${SERIES_NAME_RULE}`),
+    sources: z
+      .object({
+        series: z
+          .enum(METADATA_SOURCES)
+          .nullable()
+          .describe(
+            'Where the series name came from: `comicinfo`, `opf`, `pdf` or `filename` (the source of the value the books agreed on), ' +
+              '`folder` (no agreement: the folder name). The same for every book of the series. Null until the series is next scanned.',
+          ),
+      })
+      .describe('Where metadata values came from.'),
   })
   .meta({ id: 'BookMetadata' });
 

@@ -29,8 +29,8 @@ export class BooksService {
   ) {}
 
   private async views(caller: Caller, rows: readonly BookViewRow[]): Promise<BookView[]> {
-    const progress = await this.repo.progressOf(caller.user.id, rows.map((r) => r.id));
-    return rows.map((r) => bookView(r, progress.get(r.id)));
+    const [progress, series] = await Promise.all([this.repo.progressOf(caller.user.id, rows.map((r) => r.id)), this.repo.seriesNames(rows.map((r) => r.series_id))]);
+    return rows.map((r) => bookView(r, progress.get(r.id), series.get(r.series_id)));
   }
 
   private async run(caller: Caller, query: Omit<BookListQuery, 'userId' | 'scope' | 'offset' | 'limit'>, page: PageRequest): Promise<{ total: number; data: BookView[] }> {

@@ -1,6 +1,7 @@
 import { toBool } from '../../db/ids.js';
 import { progressFraction } from '../progress/fraction.js';
-import type { BookViewRow, ProgressRow } from './repository.js';
+import { seriesNameSource } from '../../scanner/series-rules.js';
+import type { BookViewRow, ProgressRow, SeriesNameRow } from './repository.js';
 import type { BookView } from './schemas.js';
 
 export function parseList(text: string | null | undefined): string[] {
@@ -24,7 +25,7 @@ function parseAuthors(text: string): { name: string; role: string }[] {
   }
 }
 
-export function bookView(row: BookViewRow, progress: ProgressRow | undefined): BookView {
+export function bookView(row: BookViewRow, progress: ProgressRow | undefined, series: SeriesNameRow | undefined): BookView {
   const num = (v: number | string | null) => (v === null ? null : Number(v));
   return {
     id: row.id,
@@ -51,6 +52,8 @@ export function bookView(row: BookViewRow, progress: ProgressRow | undefined): B
       genres: parseList(row.genres),
       tags: parseList(row.tags),
       authors: parseAuthors(row.authors),
+      series: series?.name ?? null,
+      sources: { series: series ? seriesNameSource(series.metadata) : null },
     },
     analysis_error: row.analysis_error,
     file_modified_at: new Date(Number(row.mtime_ms)).toISOString(),

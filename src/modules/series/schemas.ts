@@ -21,6 +21,13 @@ export const SERIES_FILTER_FIELDS = {
 } as const satisfies Record<string, FieldKind>;
 export type SeriesFilterField = keyof typeof SERIES_FILTER_FIELDS;
 
+/** How a scan names a series; shown on the series name and the books' series source in the OpenAPI description. */
+export const SERIES_NAME_RULE =
+  "A folder's series name is what its books agree on: each book counts with its own highest-priority series value " +
+  '(ComicInfo.xml > EPUB OPF > PDF properties > file name). The value most books hold wins; a tie goes to the value from the higher ' +
+  'source. A value that only file names give names the series only when at least half of the books parse to it. Otherwise the ' +
+  'series is named after its folder (a loose file in the library root: the file name without extension). Rescans apply the same rule.';
+
 export const SeriesMetadata = z
   .object({
     title: z.string().describe('The title set by the user or a provider, else the name.'),
@@ -40,7 +47,7 @@ export const SeriesView = z
   .object({
     id: z.string(),
     library_id: z.string(),
-    name: z.string(),
+    name: z.string().describe(SERIES_NAME_RULE),
     path: z.string().describe('Folder of the series relative to the library root.'),
     book_count: z.number().int(),
     books_read_count: z.number().int().describe('Books the caller finished.'),
