@@ -8,10 +8,11 @@ import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildApp } from '../../src/app.js';
 import { openDatabase, type Database } from '../../src/db/connection.js';
+import { isDatabaseUnavailable } from '../../src/db/unavailable.js';
 import type { App } from '../../src/http/types.js';
 import { createTestDatabase, type TestApp } from '../helpers/app.js';
 import { adminHeaders, type Headers } from '../helpers/auth.js';
-import { pgAdminSettings, testDatabaseType } from '../helpers/config.js';
+import { pgAdminSettings, testConfig, testDatabaseType } from '../helpers/config.js';
 import { libraryDir } from '../scanner/helpers.js';
 
 const onPostgres = testDatabaseType() === 'postgres';
@@ -59,6 +60,45 @@ function sse(base: string, headers: Headers, name: string) {
   });
   return { frames, source, opened };
 }
+
+describe('A PostgreSQL server that cannot be reached (no server needed: nothing listens on the port)', () => {
+  it('answers API requests 503 ServiceUnavailable with Retry-After, login included; /health says degraded', async () => {
+    const config = testConfig({ database: { type: 'postgres', host: '127.0.0.1', port: 1, name: 'bindery' } });
+    const app = await buildApp({ config, database: openDatabase(config), logger: false });
+    try {
+      for (const request of [
+        { method: 'GET' as const, url: '/api/v1/libraries' },
+        { method: 'POST' as const, url: '/api/v1/auth/login', payload: { username: 'admin', password: 'correct horse battery' } },
+        { method: 'GET' as const, url: '/opds/v2/catalog', headers: { authorization: `Basic ${Buffer.from('admin:x').toString('base64')}` } },
+      ]) {
+        const res = await app.inject(request);
+        expect(res.statusCode, `${request.method} ${request.url}: ${res.body}`).toBe(503);
+        expect(res.headers['retry-after']).toBe('5');
+        expect(res.json()).toEqual({ error: 'ServiceUnavailable', message: 'The database is unreachable right now; try again shortly', details: { retry_after: 5 } });
+      }
+      const health = await app.inject({ method: 'GET', url: '/health' });
+      expect(health.statusCode).toBe(503);
+      expect(health.json()).toMatchObject({ status: 'degraded', checks: { database: 'unreachable' } });
+    } finally {
+      await app.close();
+    }
+  });
+
+  it('tells an unreachable database from a wrong query of the engine under test', async () => {
+    const shared = await createTestDatabase();
+    try {
+      const wrong = await sql`selec 1`.execute(shared.database.db).catch((err: unknown) => err);
+      expect(wrong).toBeInstanceOf(Error);
+      expect(isDatabaseUnavailable(wrong)).toBe(false);
+      const duplicate = await sql`insert into users (id) values (null)`.execute(shared.database.db).catch((err: unknown) => err);
+      expect(duplicate).toBeInstanceOf(Error);
+      expect(isDatabaseUnavailable(duplicate)).toBe(false);
+    } finally {
+      await shared.database.close();
+      await shared.drop();
+    }
+  });
+});
 
 describe.skipIf(!onPostgres)('A pooled PostgreSQL connection dropped while checked out (own process)', () => {
   it('does not become an uncaught exception: the process goes on and the pool reconnects', async () => {
