@@ -190,9 +190,9 @@ export class TaskWorker {
     entry.done = this.execute(task, handler, controller)
       .catch((err: unknown) => this.options.logger?.error({ err, taskId: task.id }, 'task worker: running a task failed'))
       .finally(() => {
-      this.running.delete(task.id);
-      this.wake();
-    });
+        this.running.delete(task.id);
+        this.wake();
+      });
     // A cancel asked between claim and start still counts.
     if (task.cancel_requested) controller.abort(new TaskCancelledError());
   }
