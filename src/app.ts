@@ -104,6 +104,7 @@ export async function buildApp(options: BuildAppOptions): Promise<App> {
   registerErrorHandling(app);
 
   const db = database.db;
+  database.reportConnectionErrors?.((err) => app.log.warn({ err }, 'database connection lost; the pool opens a new one on demand'));
   const settingsRepo = new SettingsRepository(db);
   const settings = new SettingsService(settingsRepo, config);
   const identity = createIdentity(database, config, app.log, { repo: settingsRepo, service: settings }, options.mailTransport);
@@ -122,7 +123,7 @@ export async function buildApp(options: BuildAppOptions): Promise<App> {
   let bridge: EventBridge | undefined;
   app.decorate('startEventBridge', async () => {
     if (database.dialect === 'postgres' && database.pgConfig && !bridge) {
-      bridge = await startPgEventBridge(database.pgConfig, events, (err) => app.log.warn({ err }, 'event bridge error'));
+      bridge = await startPgEventBridge(database.pgConfig, events, { log: app.log });
     }
   });
   // Streams never end on their own: close them first so shutdown does not wait for clients.

@@ -21,6 +21,11 @@ export interface Database {
   changeVersion?(): string | undefined;
   /** Throws when the database cannot answer a trivial query. */
   ping(): Promise<void>;
+  /**
+   * PostgreSQL: where to report a pooled connection the server dropped (the pool replaces it; the query that
+   * was running on it fails on its own). Until called, such errors are swallowed so they cannot crash the process.
+   */
+  reportConnectionErrors?(report: (err: Error) => void): void;
   close(): Promise<void>;
 }
 
@@ -141,7 +146,12 @@ function openPostgres(config: Config): Database {
     connectionTimeoutMillis: 5000,
   };
   const pool = new pg.Pool({ ...pgConfig, max: pool_size });
-  // An idle client dropped by the server must not crash the process; the pool replaces it.
+  let report: (err: Error) => void = () => undefined;
+  // A client the server drops (restart, pg_terminate_backend, network) emits 'error'; without a listener that is
+  // an uncaught exception. The pool listens only while a client is idle, so every client gets its own listener for
+  // the time it is checked out too. The pool discards the broken client on release and opens a new one on demand.
+  pool.on('connect', (client) => client.on('error', (err) => report(err)));
+  // The pool re-emits an idle client's error; the client's own listener above has reported it.
   pool.on('error', () => undefined);
   const db = new Kysely<DB>({ dialect: new PostgresDialect({ pool }) });
   let closed = false;
@@ -149,6 +159,9 @@ function openPostgres(config: Config): Database {
     db,
     dialect: 'postgres',
     pgConfig,
+    reportConnectionErrors: (fn) => {
+      report = fn;
+    },
     ping: async () => {
       if (closed) throw new Error('database is closed');
       await sql`select 1`.execute(db);

@@ -1,58 +1,130 @@
+import type { FastifyBaseLogger } from 'fastify';
 import pg from 'pg';
 import type { EventBus, EventEnvelope } from './bus.js';
 
 const CHANNEL = 'bindery_events';
-const RECONNECT_MS = 2000;
 
 export interface EventBridge {
   stop(): Promise<void>;
 }
 
+export interface EventBridgeOptions {
+  log: Pick<FastifyBaseLogger, 'info' | 'warn' | 'error'>;
+  /** Wait before the first reconnect of LISTEN; doubles after each failed attempt, up to `maxReconnectMs`. */
+  reconnectMs?: number;
+  maxReconnectMs?: number;
+}
+
 /**
  * Carries bus events between instances sharing one PostgreSQL database: every local event is sent with
  * NOTIFY, every notification from another instance is delivered to local listeners (its own echo is dropped
- * by the bus). LISTEN needs a dedicated connection outside the pool; it reconnects if the server drops it.
+ * by the bus). LISTEN needs a dedicated connection outside the pool.
+ *
+ * The database may go away at any time (restart, failover, pg_terminate_backend): the LISTEN connection is then
+ * reopened with capped exponential backoff, for as long as the process runs. NOTIFY does not queue for absent
+ * listeners, so what other instances published meanwhile cannot be recovered; the outage is logged with its
+ * length, and every local event that could not be sent is logged with its payload.
  */
-export async function startPgEventBridge(
-  connection: pg.ClientConfig,
-  bus: EventBus,
-  onError: (err: unknown) => void,
-): Promise<EventBridge> {
+export async function startPgEventBridge(connection: pg.ClientConfig, bus: EventBus, options: EventBridgeOptions): Promise<EventBridge> {
+  const { log } = options;
+  const firstDelay = options.reconnectMs ?? 500;
+  const maxDelay = options.maxReconnectMs ?? 30_000;
   let stopped = false;
   let listener: pg.Client | undefined;
-  const sender = new pg.Pool({ ...connection, max: 2 });
-  sender.on('error', onError);
+  let failedAttempts = 0;
+  let retryTimer: NodeJS.Timeout | undefined;
+  let lostAt: number | undefined;
 
-  const connect = async (): Promise<void> => {
-    const client = new pg.Client(connection);
+  const sender = new pg.Pool({ ...connection, max: 2 });
+  // pool.query listens for errors only while its query runs: a dropped connection between queries must not crash.
+  sender.on('connect', (client) => client.on('error', () => undefined));
+  sender.on('error', (err) => log.warn({ err }, 'event bridge: a NOTIFY connection was dropped; the next event opens a new one'));
+
+  /** Opens a client and LISTENs; from then on a lost connection schedules the next attempt by itself. */
+  const listen = async (): Promise<void> => {
+    // Keepalive probes notice a peer that vanished without closing the socket (a network partition).
+    const client = new pg.Client({ ...connection, keepAlive: true });
+    const lost = (err?: Error) => {
+      if (listener !== client) return;
+      listener = undefined;
+      void client.end().catch(() => undefined);
+      if (stopped) return;
+      lostAt = Date.now();
+      log.warn({ err }, 'event bridge: LISTEN connection lost; events of other instances are missed until it is back');
+      scheduleReconnect();
+    };
     client.on('notification', (msg) => {
       if (msg.channel !== CHANNEL || !msg.payload) return;
       try {
         bus.deliverRemote(JSON.parse(msg.payload) as EventEnvelope);
       } catch (err) {
-        onError(err);
+        log.error({ err, payload: msg.payload }, 'event bridge: could not deliver a notification');
       }
     });
-    client.on('error', (err) => {
-      onError(err);
-      if (!stopped) setTimeout(() => void connect().catch(onError), RECONNECT_MS).unref();
-    });
-    await client.connect();
-    await client.query(`LISTEN ${CHANNEL}`);
+    // While connecting, connect() itself rejects; the listener only keeps the 'error' event from being uncaught.
+    client.on('error', lost);
+    client.on('end', () => lost());
+    try {
+      await client.connect();
+      await client.query(`LISTEN ${CHANNEL}`);
+    } catch (err) {
+      await client.end().catch(() => undefined);
+      throw err;
+    }
+    if (stopped) {
+      await client.end().catch(() => undefined);
+      return;
+    }
     listener = client;
   };
-  await connect();
+
+  const scheduleReconnect = (): void => {
+    if (stopped || retryTimer) return;
+    const delay = Math.min(maxDelay, firstDelay * 2 ** Math.min(failedAttempts, 20));
+    retryTimer = setTimeout(() => {
+      retryTimer = undefined;
+      listen().then(
+        () => {
+          if (stopped) return;
+          log.warn({ downMs: lostAt === undefined ? undefined : Date.now() - lostAt, attempts: failedAttempts + 1 }, 'event bridge: LISTEN connection restored; events other instances published while it was down were missed');
+          failedAttempts = 0;
+          lostAt = undefined;
+        },
+        (err: unknown) => {
+          failedAttempts += 1;
+          log.warn({ err, attempts: failedAttempts, nextInMs: Math.min(maxDelay, firstDelay * 2 ** Math.min(failedAttempts, 20)) }, 'event bridge: reconnecting LISTEN failed; retrying');
+          scheduleReconnect();
+        },
+      );
+    }, delay);
+    retryTimer.unref();
+  };
+
+  try {
+    await listen();
+  } catch (err) {
+    // The server starts anyway: requests answer 503 until the database is back, and the bridge keeps trying.
+    lostAt = Date.now();
+    log.error({ err }, 'event bridge: could not LISTEN; retrying in the background');
+    scheduleReconnect();
+  }
 
   const removeForwarder = bus.addForwarder((envelope) => {
     // NOTIFY payloads are limited to 8000 bytes; our events are a few hundred.
-    sender.query('SELECT pg_notify($1, $2)', [CHANNEL, JSON.stringify(envelope)]).catch(onError);
+    sender.query('SELECT pg_notify($1, $2)', [CHANNEL, JSON.stringify(envelope)]).catch((err: unknown) => {
+      log.error({ err, event: envelope.event, payload: envelope.payload }, 'event bridge: could not send an event to other instances; they miss it');
+    });
   });
 
   return {
     stop: async () => {
       stopped = true;
+      clearTimeout(retryTimer);
+      retryTimer = undefined;
       removeForwarder();
-      await listener?.end().catch(() => undefined);
+      const client = listener;
+      listener = undefined;
+      await client?.end().catch(() => undefined);
       await sender.end().catch(() => undefined);
     },
   };

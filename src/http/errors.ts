@@ -1,6 +1,7 @@
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { hasZodFastifySchemaValidationErrors, isResponseSerializationError } from 'fastify-type-provider-zod';
 import { z } from 'zod';
+import { DATABASE_RETRY_AFTER_SECONDS, isDatabaseUnavailable } from '../db/unavailable.js';
 
 /** The one error body of the API: `{error, message, details}`. */
 export const ErrorBody = z
@@ -95,6 +96,14 @@ export function registerErrorHandling(app: FastifyInstance): void {
             ? 'Request body is too large'
             : err.message;
       return reply.code(status).send(errorBody(codeForStatus(status), message));
+    }
+    if (isDatabaseUnavailable(err)) {
+      // Not a bug of the request: the database is down, restarting or dropped the connection; the pool reconnects.
+      request.log.warn({ err }, 'database unavailable');
+      return reply
+        .code(503)
+        .header('retry-after', String(DATABASE_RETRY_AFTER_SECONDS))
+        .send(errorBody('ServiceUnavailable', 'The database is unreachable right now; try again shortly', { retry_after: DATABASE_RETRY_AFTER_SECONDS }));
     }
     request.log.error({ err }, 'unhandled error');
     return reply.code(500).send(errorBody('InternalServerError', 'An unexpected error occurred'));

@@ -206,11 +206,18 @@ export class TaskQueue {
       .executeTakeFirst();
   }
 
-  /** Puts a running task of this worker back in the queue (the process is shutting down). */
-  release(id: string, workerId: string): Promise<TaskRow | undefined> {
+  /**
+   * Puts a running task of this worker back in the queue. At shutdown the run does not count as an attempt; after
+   * the database went away under it, it does (so a task that keeps breaking the connection ends failed).
+   */
+  release(id: string, workerId: string, reason: 'shutdown' | 'database_unavailable' = 'shutdown'): Promise<TaskRow | undefined> {
+    const requeue =
+      reason === 'shutdown'
+        ? { attempts: sql<number>`attempts - 1`, progress_message: 'Re-queued at shutdown' }
+        : { progress_message: 'Re-queued: the database was unreachable' };
     return this.db
       .updateTable('tasks')
-      .set({ status: 'pending', worker_id: null, heartbeat_at: null, attempts: sql<number>`attempts - 1`, updated_at: nowIso(), progress_message: 'Re-queued at shutdown' })
+      .set({ status: 'pending', worker_id: null, heartbeat_at: null, updated_at: nowIso(), ...requeue })
       .where('id', '=', id)
       .where('worker_id', '=', workerId)
       .where('status', '=', 'running')

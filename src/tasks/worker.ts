@@ -1,5 +1,7 @@
 import { randomUUID } from 'node:crypto';
+import { setTimeout as sleep } from 'node:timers/promises';
 import type { FastifyBaseLogger } from 'fastify';
+import { isDatabaseUnavailable } from '../db/unavailable.js';
 import type { EventBus } from '../events/bus.js';
 import type { TaskProgressUpdate, TaskQueue, TaskRow } from './queue.js';
 
@@ -60,6 +62,8 @@ export class TaskWorker {
   private refill = false;
   private beats = 0;
   private unsubscribe: (() => void) | undefined;
+  /** Aborted by stop(): ends the waits between attempts to record a task's end. */
+  private stopSignal = new AbortController();
 
   constructor(
     private readonly queue: TaskQueue,
@@ -83,6 +87,7 @@ export class TaskWorker {
     if (this.started) return;
     this.started = true;
     this.stopping = false;
+    this.stopSignal = new AbortController();
     await this.recover(this.options.recoverAllOnStart ?? false);
     this.unsubscribe = this.queue.onEnqueue(() => this.wake());
     const heartbeatMs = this.options.heartbeatMs ?? 1000;
@@ -95,6 +100,7 @@ export class TaskWorker {
   async stop(): Promise<void> {
     if (!this.started) return;
     this.stopping = true;
+    this.stopSignal.abort();
     this.unsubscribe?.();
     clearTimeout(this.pollTimer);
     clearInterval(this.heartbeatTimer);
@@ -112,7 +118,11 @@ export class TaskWorker {
       return;
     }
     this.filling = this.fill()
-      .catch((err: unknown) => this.options.logger?.error({ err }, 'task worker: claiming failed'))
+      .catch((err: unknown) => {
+        // The database comes back by itself; the next poll claims again.
+        if (isDatabaseUnavailable(err)) this.options.logger?.warn({ err }, 'task worker: database unreachable; claiming again at the next poll');
+        else this.options.logger?.error({ err }, 'task worker: claiming failed');
+      })
       .finally(() => {
         this.filling = null;
         if (this.refill) {
@@ -177,10 +187,12 @@ export class TaskWorker {
     const handler = this.handlers.get(task.type);
     const entry: RunningTask = { task, controller, done: Promise.resolve() };
     this.running.set(task.id, entry);
-    entry.done = this.execute(task, handler, controller).finally(() => {
-      this.running.delete(task.id);
-      this.wake();
-    });
+    entry.done = this.execute(task, handler, controller)
+      .catch((err: unknown) => this.options.logger?.error({ err, taskId: task.id }, 'task worker: running a task failed'))
+      .finally(() => {
+        this.running.delete(task.id);
+        this.wake();
+      });
     // A cancel asked between claim and start still counts.
     if (task.cancel_requested) controller.abort(new TaskCancelledError());
   }
@@ -207,27 +219,52 @@ export class TaskWorker {
         }
       },
     };
-    let final: TaskRow | undefined;
+    let ending: () => Promise<TaskRow | undefined>;
     try {
       if (!handler) throw new Error(`No handler for task type ${task.type}`);
       const result = await handler(ctx);
-      await pendingWrite;
-      final = await this.queue.finish(task.id, this.id, 'completed', { result: result ?? null, progress: completedProgress(last) });
+      ending = () => this.queue.finish(task.id, this.id, 'completed', { result: result ?? null, progress: completedProgress(last) });
     } catch (err) {
-      await pendingWrite;
-      const cancelled = controller.signal.aborted;
-      if (cancelled) {
+      if (controller.signal.aborted) {
         // Stopping the process is not a cancel: the task goes back to the queue for the next start.
-        final = this.stopping && !(await this.cancelWasAsked(task.id))
-          ? await this.queue.release(task.id, this.id)
-          : await this.queue.finish(task.id, this.id, 'cancelled', { progress: last, ...liveDetails(last) });
+        ending = async () =>
+          this.stopping && !(await this.cancelWasAsked(task.id))
+            ? this.queue.release(task.id, this.id)
+            : this.queue.finish(task.id, this.id, 'cancelled', { progress: last, ...liveDetails(last) });
+      } else if (isDatabaseUnavailable(err) && task.attempts < task.max_attempts) {
+        // Not the task's fault: it runs again once the database is back (the attempt counts, so it cannot loop forever).
+        this.options.logger?.warn({ err, taskId: task.id, type: task.type }, 'task interrupted: the database is unreachable; re-queued');
+        ending = () => this.queue.release(task.id, this.id, 'database_unavailable');
       } else {
         const message = err instanceof Error ? err.message : String(err);
         this.options.logger?.error({ err, taskId: task.id, type: task.type }, 'task failed');
-        final = await this.queue.finish(task.id, this.id, 'failed', { error: message, progress: last, ...liveDetails(last) });
+        ending = () => this.queue.finish(task.id, this.id, 'failed', { error: message, progress: last, ...liveDetails(last) });
       }
     }
+    await pendingWrite;
+    const final = await this.record(task, ending);
     if (final) this.publish(final);
+  }
+
+  /**
+   * Stores how a task ended. While the database is unreachable it tries again, with growing waits, until it
+   * answers or the worker stops; a task whose end could not be stored stays `running` without heartbeat and is
+   * recovered as abandoned (by another instance after 30 s, or by this one at its next start).
+   */
+  private async record(task: TaskRow, write: () => Promise<TaskRow | undefined>): Promise<TaskRow | undefined> {
+    for (let attempt = 0; ; attempt += 1) {
+      try {
+        return await write();
+      } catch (err) {
+        if (this.stopping || !isDatabaseUnavailable(err)) {
+          this.options.logger?.error({ err, taskId: task.id }, 'could not record how the task ended; it will be recovered as abandoned');
+          return undefined;
+        }
+        const delay = Math.min(30_000, Math.max(100, this.options.pollIntervalMs) * 2 ** Math.min(attempt, 10));
+        this.options.logger?.warn({ err, taskId: task.id, retryInMs: delay }, 'database unreachable: recording how the task ended when it is back');
+        await sleep(delay, undefined, { signal: this.stopSignal.signal }).catch(() => undefined);
+      }
+    }
   }
 
   private async cancelWasAsked(id: string): Promise<boolean> {
