@@ -121,7 +121,9 @@ export class PagesService {
       throw notFound('Page', { page_number: n, page_count: Number(book.page_count) });
     }
     const transformed = options.width !== undefined || options.height !== undefined || options.format !== undefined;
-    const variant = transformed ? `page-${n}-w${options.width ?? 0}-h${options.height ?? 0}-${options.format ?? 'auto'}` : `page-${n}`;
+    // `own`: the page's own format when it has a resized form (GIF stays GIF); it was `auto` while a resized GIF
+    // became PNG, and the new name keeps those cached PNGs (and their ETags) from being served again.
+    const variant = transformed ? `page-${n}-w${options.width ?? 0}-h${options.height ?? 0}-${options.format ?? 'own'}` : `page-${n}`;
     const version = book.hash ?? `${book.size}-${book.mtime_ms}`;
     const etag = `"${version.slice(0, 40)}-${variant}"`;
     const knownPages = parsePages(book.pages).map((p) => p.file_name);
