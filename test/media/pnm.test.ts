@@ -39,3 +39,11 @@ describe('Netpbm pages (P1–P6) decode to raw pixels', () => {
     expect([info.width, info.height]).toEqual([2, 2]);
   });
 });
+
+describe('a Netpbm header promising more than the file holds', () => {
+  it('is refused before its pixels are allocated (a 20-byte file declaring 5000×5000)', () => {
+    for (const header of ['P6 5000 5000 255\n', 'P3 5000 5000 255\n1 2 3', 'P1 5000 5000\n0101', 'P4 5000 5000\n\u0000']) {
+      expect(() => decodePnm(Buffer.from(header, 'latin1'), 25_000_000), header).toThrow(/truncated/);
+    }
+  });
+});
