@@ -229,10 +229,13 @@ describe('Pages', () => {
     expect(head.headers['content-type']).toBe('image/jpeg');
   });
 
-  it('a broken book has no pages to serve', async () => {
+  it('a broken book has no pages to serve; its thumbnail is the generated "unreadable" placeholder', async () => {
     const broken = all.find((b) => b.title === 'Broken 001')!;
     expect((await get(`/api/v1/books/${broken.id}/pages/1`)).statusCode).toBe(404);
-    expect((await get(`/api/v1/books/${broken.id}/thumbnail`)).statusCode).toBe(404);
+    const thumbnail = await get(`/api/v1/books/${broken.id}/thumbnail`);
+    expect(thumbnail.statusCode).toBe(200);
+    expect(thumbnail.headers['content-type']).toBe('image/jpeg');
+    expect(String(thumbnail.headers.etag)).toContain('unreadable');
   });
 });
 

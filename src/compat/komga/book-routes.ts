@@ -140,17 +140,17 @@ export function registerKomgaBookRoutes(app: App, komga: KomgaPresenter): void {
     url: '/api/v1/books/:bookId/pages',
     config: komgaRoute('pages-read'),
     schema: { ...hidden, summary: 'Pages of a book (Komga)', params: BookParams },
-    handler: async (req) => (await pages.list(callerOf(req), req.params.bookId)).map(pageDto),
+    handler: async (req) => (await komga.pages(callerOf(req), req.params.bookId)).map(pageDto),
   });
 
   app.route({
     method: 'GET',
     url: '/api/v1/books/:bookId/pages/:pageNumber',
     config: komgaRoute('pages-read'),
-    schema: { ...hidden, summary: 'Page image (Komga): `convert=png|jpeg`, `zero_based`', params: PageParams, querystring: PageImageQuery },
+    schema: { ...hidden, summary: 'Page image (Komga): `convert=png|jpeg`, `zero_based`; 400 for a text page (an EPUB chapter)', params: PageParams, querystring: PageImageQuery },
     handler: async (req, reply) => {
       const n = req.query.zero_based ? req.params.pageNumber + 1 : req.params.pageNumber;
-      return sendImage(req, reply, await pages.page(callerOf(req), req.params.bookId, n, req.query.convert ? { format: req.query.convert } : {}));
+      return sendImage(req, reply, await pages.page(callerOf(req), req.params.bookId, n, req.query.convert ? { format: req.query.convert } : {}, true));
     },
   });
 
@@ -159,7 +159,7 @@ export function registerKomgaBookRoutes(app: App, komga: KomgaPresenter): void {
     url: '/api/v1/books/:bookId/pages/:pageNumber/thumbnail',
     config: komgaRoute('pages-read'),
     schema: { ...hidden, summary: 'Page thumbnail (Komga): 300 px wide JPEG', params: PageParams },
-    handler: async (req, reply) => sendImage(req, reply, await pages.page(callerOf(req), req.params.bookId, req.params.pageNumber, { width: PAGE_THUMBNAIL_WIDTH, format: 'jpeg' })),
+    handler: async (req, reply) => sendImage(req, reply, await pages.page(callerOf(req), req.params.bookId, req.params.pageNumber, { width: PAGE_THUMBNAIL_WIDTH, format: 'jpeg' }, true)),
   });
 
   app.route({

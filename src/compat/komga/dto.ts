@@ -362,7 +362,16 @@ const MEDIA_TYPES: Record<string, string> = {
   pdf: 'application/pdf',
 };
 
-function mediaDto(b: BookView): MediaDto {
+/**
+ * Whether Komga would call an EPUB DiViNa-compatible: every page in its reading order is a single image (a
+ * fixed-layout, image-only book), so image readers can show it. Mihon lists an EPUB only with this flag; a
+ * novel's chapters are XHTML and stay out of image readers.
+ */
+export function isDivinaCompatible(format: string | null, pages: readonly PageInfo[]): boolean {
+  return format === 'epub' && pages.length > 0 && pages.every((p) => p.media_type.startsWith('image/'));
+}
+
+function mediaDto(b: BookView, divinaCompatible: boolean): MediaDto {
   const profile = b.format === 'epub' ? 'EPUB' : b.format === 'pdf' ? 'PDF' : 'DIVINA';
   return {
     status: b.analysis_error !== null ? 'ERROR' : b.format === null ? 'UNSUPPORTED' : 'READY',
@@ -370,8 +379,7 @@ function mediaDto(b: BookView): MediaDto {
     pagesCount: b.page_count,
     comment: text(b.analysis_error),
     mediaProfile: profile,
-    // Our EPUB pages are served as images, so image readers can show them.
-    epubDivinaCompatible: profile === 'EPUB' && b.page_count > 0,
+    epubDivinaCompatible: profile === 'EPUB' && divinaCompatible,
     epubIsKepub: false,
   };
 }
@@ -384,7 +392,7 @@ export interface BookPlace {
 
 const baseName = (fileName: string) => fileName.replace(/\.[^.]+$/, '');
 
-export function bookDto(b: BookView, seriesTitle: string, place: BookPlace): BookDto {
+export function bookDto(b: BookView, seriesTitle: string, place: BookPlace, divinaCompatible: boolean): BookDto {
   const progress = b.progress;
   return withoutUndefined({
     id: b.id,
@@ -399,7 +407,7 @@ export function bookDto(b: BookView, seriesTitle: string, place: BookPlace): Boo
     fileLastModified: b.file_modified_at,
     sizeBytes: b.file_size,
     size: humanSize(b.file_size),
-    media: mediaDto(b),
+    media: mediaDto(b, divinaCompatible),
     metadata: withoutUndefined({
       title: b.metadata.title,
       titleLock: false,

@@ -2,6 +2,7 @@ import { notFound } from '../../http/errors.js';
 import type { PageRequest } from '../../http/pagination.js';
 import { numberSortOf } from '../../media/metadata-values.js';
 import type { Caller } from '../../modules/auth/caller.js';
+import type { PageInfo } from '../../media/types.js';
 import type { BookView } from '../../modules/books/schemas.js';
 import type { BooksService } from '../../modules/books/service.js';
 import type { LibraryService } from '../../modules/libraries/service.js';
@@ -11,7 +12,7 @@ import type { ProgressService } from '../../modules/progress/service.js';
 import type { SeriesView } from '../../modules/series/schemas.js';
 import type { SeriesService } from '../../modules/series/service.js';
 import { conditionMentions, needsAgeRatings, seriesBodyCondition, seriesQueryCondition, type KomgaFilterContext, type Node } from './conditions.js';
-import { bookDto, seriesDto, type AuthorDto, type BookDto, type BookPlace, type SeriesBooksAggregate, type SeriesDto, type TachiyomiReadProgressV2Dto } from './dto.js';
+import { bookDto, isDivinaCompatible, seriesDto, type AuthorDto, type BookDto, type BookPlace, type SeriesBooksAggregate, type SeriesDto, type TachiyomiReadProgressV2Dto } from './dto.js';
 import { UNPAGED_LIMIT, type KomgaListQuery } from './paging.js';
 
 export interface KomgaServices {
@@ -68,8 +69,25 @@ export class KomgaPresenter {
 
   async bookDtos(caller: Caller, books: BookView[]): Promise<BookDto[]> {
     if (books.length === 0) return [];
-    const [titles, places] = await Promise.all([this.services.series.titles(caller, distinct(books.map((b) => b.series_id))), this.places(caller, books)]);
-    return books.map((b) => bookDto(b, titles.get(b.series_id) ?? '', places.get(b.id) ?? { position: 1, numberSort: numberSortOf(b.number) ?? 1 }));
+    const epubIds = books.filter((b) => b.format === 'epub').map((b) => b.id);
+    const [titles, places, epubPages] = await Promise.all([
+      this.services.series.titles(caller, distinct(books.map((b) => b.series_id))),
+      this.places(caller, books),
+      epubIds.length > 0 ? this.services.pages.listMany(caller, epubIds) : new Map<string, PageInfo[]>(),
+    ]);
+    return books.map((b) =>
+      bookDto(b, titles.get(b.series_id) ?? '', places.get(b.id) ?? { position: 1, numberSort: numberSortOf(b.number) ?? 1 }, isDivinaCompatible(b.format, epubPages.get(b.id) ?? [])),
+    );
+  }
+
+  /**
+   * A book's pages as Komga lists them: an EPUB's pages only when it is DiViNa-compatible (image pages), none
+   * for a text EPUB, whose chapters Komga leaves to EPUB readers (they download the file).
+   */
+  async pages(caller: Caller, bookId: string): Promise<PageInfo[]> {
+    const book = await this.services.books.get(caller, bookId);
+    const pages = await this.services.pages.list(caller, bookId);
+    return book.format === 'epub' && !isDivinaCompatible(book.format, pages) ? [] : pages;
   }
 
   async bookDto(caller: Caller, book: BookView): Promise<BookDto> {

@@ -244,11 +244,15 @@ export class BooksRepository {
     return rows.filter((r) => r.deleted_at === null);
   }
 
-  /** The first present book of a series (by number, then title): its cover is the series cover. */
+  /**
+   * The first present book of a series (by number, then title) that has pages to show, else the first one:
+   * its cover is the series cover, so one broken first issue does not blank the series.
+   */
   firstOfSeries(seriesId: string): Promise<BookWithLibrary | undefined> {
     return this.withLibrary()
       .where('books.series_id', '=', seriesId)
       .where('books.deleted_at', 'is', null)
+      .orderBy(sql`case when books.analysis_error is null and books.page_count > 0 then 0 else 1 end`)
       .orderBy(nullsLast(sql`books.number_sort`))
       .orderBy('books.number_sort')
       .orderBy('books.title')
@@ -276,7 +280,8 @@ export class BooksRepository {
 
   /**
    * On Deck: for each series where the user finished at least one present book and has none in progress, the
-   * first present book without progress (by number, then title). Series most recently active first.
+   * first present book without progress (by number, then title) that can be read: a book whose analysis failed
+   * (no pages) is passed over, as a reader could only bounce off it. Series most recently active first.
    *
    * Driven by the user's own progress (grouped per series), then one indexed probe per candidate series
    * (books_series_order) for its next book: the cost grows with what the user read, not with the catalog.
@@ -309,6 +314,7 @@ export class BooksRepository {
         select a.series_id, a.last_at,
           (select b.id from books b
             where b.series_id = a.series_id and b.deleted_at is null
+              and b.analysis_error is null and b.page_count > 0
               and not exists (select 1 from read_progress p where p.user_id = ${userId} and p.book_id = b.id)
             order by case when b.number_sort is null then 1 else 0 end, b.number_sort, b.title, b.id
             limit 1) as id

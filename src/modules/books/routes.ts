@@ -78,7 +78,7 @@ export function registerBookRoutes(app: App, books: BooksService): void {
       summary: 'Next unread book in started series',
       description:
         'For each series in which the caller finished at least one book and has no book in progress: the first book without progress ' +
-        '(by number, then title). Series most recently active first.',
+        '(by number, then title) that can be read (a book whose analysis failed is passed over). Series most recently active first.',
       tags,
       querystring: PaginationQuery,
       response: { 200: BookPage },
@@ -104,7 +104,9 @@ export function registerBookRoutes(app: App, books: BooksService): void {
     config: { permission: 'books-read' },
     schema: {
       summary: 'Book cover image',
-      description: 'WebP when the Accept header lists image/webp, else JPEG; cached on disk; ETag and 304.',
+      description:
+        'WebP when the Accept header lists image/webp, else JPEG; cached on disk; ETag and 304. A book that cannot be read (analysis ' +
+        'error, no page) gets a generated placeholder naming its format and "UNREADABLE".',
       tags,
       params: IdParams,
       response: { 200: z.any().describe('Image bytes'), 304: z.null(), ...errors },

@@ -25,7 +25,7 @@ const PageQuery = z
   .object({
     width: z.coerce.number().int().min(1).max(10_000).optional().describe('Maximum width, pixels (never enlarged).'),
     height: z.coerce.number().int().min(1).max(10_000).optional().describe('Maximum height, pixels (never enlarged).'),
-    format: z.enum(['jpeg', 'png', 'webp']).optional().describe('Output format; default: the page\'s own.'),
+    format: z.enum(['jpeg', 'png', 'webp']).optional().describe('Output format; default: the page\'s own (a GIF stays GIF; BMP and Netpbm become PNG, AVIF JPEG).'),
   });
 
 export function registerPageRoutes(app: App, pages: PagesService): void {
@@ -46,7 +46,8 @@ export function registerPageRoutes(app: App, pages: PagesService): void {
       description:
         'Without parameters: the original bytes with their media type. With width/height/format: resized to fit (aspect kept, never ' +
         'enlarged) and converted; results are cached on disk. ETag + `Cache-Control: private, max-age=3600`; `If-None-Match` gives 304. ' +
-        'A page number outside 1..page_count is a 404.',
+        'A page number outside 1..page_count is a 404. A page that is a text document (a reflowable EPUB chapter) is served as it is ' +
+        'without parameters and cannot be resized or converted (400).',
       tags,
       params: PageParams,
       querystring: PageQuery,

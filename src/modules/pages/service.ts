@@ -2,10 +2,11 @@ import { readFile } from 'node:fs/promises';
 import { getOrCreateCached, recordDerivedCacheHit } from '../../media/derived-cache.js';
 import { isMediaError, type MediaError } from '../../media/errors.js';
 import { sniffImageType } from '../../media/image-types.js';
+import { placeholderCover, placeholderLabel } from '../../media/placeholder-cover.js';
 import { renderPage } from '../../media/render-page.js';
 import { getThumbnail, thumbnailFormatFor } from '../../media/thumbnails.js';
 import type { BookFormat, ImageFormat, PageInfo } from '../../media/types.js';
-import { AppError, notFound } from '../../http/errors.js';
+import { AppError, badRequest, notFound } from '../../http/errors.js';
 import type { Caller } from '../auth/caller.js';
 import { inScope, libraryScopeFor } from '../books/access.js';
 import { resolveBookFile } from '../books/files.js';
@@ -57,6 +58,11 @@ async function mediaCall<T>(fn: () => Promise<T>): Promise<T> {
   } catch (err) {
     throw isMediaError(err) ? mediaFailure(err) : err;
   }
+}
+
+/** A book with pages to show: analysed without error into at least one page. */
+function isReadable(book: BookWithLibrary): book is BookWithLibrary & { hash: string } {
+  return book.hash !== null && book.analysis_error === null && Number(book.page_count) > 0;
 }
 
 /** A stored page list as the API shows it (older rows may lack numbers and sizes). */
@@ -114,17 +120,31 @@ export class PagesService {
    * height or format the page is resized (never enlarged) and converted, and the result is cached on disk by
    * the book's content hash (and the most recent ones in memory). The ETag is known before anything is read,
    * so a 304 costs one query.
+   *
+   * A page that is a document (a reflowable EPUB's XHTML) has no image to resize or convert: asking for one is a
+   * 400, as is asking for it at all with `imagesOnly` (image-only APIs such as Komga's, whose clients would show
+   * the XHTML as a broken picture).
    */
-  async page(caller: Caller, bookId: string, n: number, options: PageRequestOptions): Promise<ImageLookup> {
+  async page(caller: Caller, bookId: string, n: number, options: PageRequestOptions, imagesOnly = false): Promise<ImageLookup> {
     const book = await this.book(caller, bookId);
     if (!Number.isInteger(n) || n < 1 || n > Number(book.page_count)) {
       throw notFound('Page', { page_number: n, page_count: Number(book.page_count) });
     }
     const transformed = options.width !== undefined || options.height !== undefined || options.format !== undefined;
-    const variant = transformed ? `page-${n}-w${options.width ?? 0}-h${options.height ?? 0}-${options.format ?? 'auto'}` : `page-${n}`;
+    const stored = parsePages(book.pages);
+    const storedType = stored[n - 1]?.media_type;
+    if (storedType !== undefined && !storedType.startsWith('image/') && (transformed || imagesOnly)) {
+      throw badRequest(`Page ${n} of this book is a ${storedType} document, not an image: it cannot be served as a picture, resized or converted`, {
+        page_number: n,
+        media_type: storedType,
+      });
+    }
+    // `own`: the page's own format when it has a resized form (GIF stays GIF); it was `auto` while a resized GIF
+    // became PNG, and the new name keeps those cached PNGs (and their ETags) from being served again.
+    const variant = transformed ? `page-${n}-w${options.width ?? 0}-h${options.height ?? 0}-${options.format ?? 'own'}` : `page-${n}`;
     const version = book.hash ?? `${book.size}-${book.mtime_ms}`;
     const etag = `"${version.slice(0, 40)}-${variant}"`;
-    const knownPages = parsePages(book.pages).map((p) => p.file_name);
+    const knownPages = stored.map((p) => p.file_name);
     const read = async (): Promise<{ data: Buffer; mediaType: string }> => {
       const file = await this.recentFiles.resolve(book);
       const format = book.format;
@@ -150,12 +170,21 @@ export class PagesService {
     };
   }
 
-  /** The cover at thumbnail size (WebP for clients that accept it, else JPEG), cached by content hash. */
+  /**
+   * The cover at thumbnail size (WebP for clients that accept it, else JPEG), cached by content hash. A book
+   * with nothing to show (its analysis failed, or it has no readable page) gets a placeholder naming its format
+   * and "unreadable": feeds and apps link every book's cover, and a broken image tells the reader less.
+   */
   async thumbnail(book: BookWithLibrary, accept: string | undefined): Promise<ImageLookup> {
-    if (!book.hash || Number(book.page_count) === 0) throw notFound('Thumbnail', { reason: 'the book has no readable pages' });
     const imageFormat = thumbnailFormatFor(accept);
     const width = this.deps.thumbnailWidth();
-    const etag = `"${book.hash.slice(0, 40)}-thumb-${width}-${imageFormat}"`;
+    if (!isReadable(book)) {
+      // Names what it shows, so the ETag changes when the book is re-analysed and becomes readable.
+      const etag = `"unreadable-${placeholderLabel(book.format).toLowerCase()}-thumb-${width}-${imageFormat}"`;
+      return { etag, load: async () => ({ ...(await placeholderCover(book.format, width, imageFormat)), etag }) };
+    }
+    const hash = book.hash;
+    const etag = `"${hash.slice(0, 40)}-thumb-${width}-${imageFormat}"`;
     return {
       etag,
       load: async () => {
@@ -165,7 +194,7 @@ export class PagesService {
         const thumb = await mediaCall(() =>
           getThumbnail({
             cacheDir: this.deps.cacheDir,
-            hash: book.hash!,
+            hash,
             path: file.absolutePath,
             format: (format ?? undefined) as BookFormat | undefined,
             width,

@@ -1,0 +1,163 @@
+import path from 'node:path';
+import sharp from 'sharp';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { basic, createUser, type Headers } from '../helpers/auth.js';
+import { api, scannedLibrary, createCatalogApp, type CatalogTestApp, type Paged } from '../helpers/catalog.js';
+import { enableKomga, send } from '../komga/helpers.js';
+import { makeCbz, makeImage } from '../media/fixtures.js';
+import { get, linkOf, parseXml, PSE_REL, type AtomEntry } from '../opds/helpers.js';
+
+/**
+ * Issue 16 (5, 6): a page URL answers the type its link declares, with or without a width, on every API that
+ * links pages (native, OPDS 1.2 PSE, OPDS 2.0, Komga). A GIF book's PSE link says image/gif, so its resized
+ * pages stay GIF; pages that are Netpbm images under a `.png` name (old CBR/CBZ scans) are decoded, so the
+ * converted and resized links advertised for them work.
+ */
+
+/** A 24-bit PPM (P6): a header, then RGB bytes. */
+function ppm(width: number, height: number, rgb: [number, number, number]): Buffer {
+  const pixels = Buffer.alloc(width * height * 3);
+  for (let i = 0; i < width * height; i++) pixels.set(rgb, i * 3);
+  return Buffer.concat([Buffer.from(`P6\n# scanned 1998\n${width} ${height}\n255\n`, 'latin1'), pixels]);
+}
+
+/** A 1-bit PBM (P4): rows of packed bits, 1 is black. Stripes of black and white columns. */
+function pbm(width: number, height: number): Buffer {
+  const rowBytes = Math.ceil(width / 8);
+  const bits = Buffer.alloc(rowBytes * height, 0b11110000);
+  return Buffer.concat([Buffer.from(`P4 ${width} ${height}\n`, 'latin1'), bits]);
+}
+
+let t: CatalogTestApp;
+let auth: Headers;
+let gifBook: string;
+let pnmBook: string;
+
+beforeAll(async () => {
+  t = await createCatalogApp(enableKomga);
+  await scannedLibrary(t, async (dir) => {
+    await makeCbz(path.join(dir, 'Gifs'), 'Gif Book 001.cbz', {
+      pages: [
+        { name: '001.gif', width: 600, height: 900, format: 'gif', color: '#3366cc' },
+        { name: '002.gif', width: 600, height: 900, format: 'gif', color: '#cc6633' },
+      ],
+      comicInfo: { Series: 'Gifs', Number: '1', Title: 'Gif Book' },
+    });
+    await makeCbz(path.join(dir, 'Scans'), 'Netpbm 001.cbz', {
+      pages: [
+        { name: '001.png', data: ppm(600, 900, [200, 30, 30]) },
+        { name: '002.png', data: pbm(600, 900) },
+        { name: '003.jpg', data: await makeImage({ width: 600, height: 900 }) },
+      ],
+      comicInfo: { Series: 'Scans', Number: '1', Title: 'Netpbm Book' },
+    });
+  });
+  const books = (await api<Paged<{ id: string; title: string }>>(t, 'GET', '/api/v1/books?pageSize=100')).body.data;
+  gifBook = books.find((b) => b.title === 'Gif Book')!.id;
+  pnmBook = books.find((b) => b.title === 'Netpbm Book')!.id;
+  const reader = await createUser(t, 'reader');
+  auth = basic(reader.username, reader.password);
+});
+afterAll(() => t.close());
+
+async function image(url: string, headers: Headers = auth): Promise<{ type: string; format: string | undefined; width: number | undefined }> {
+  const res = await get(t, url, headers);
+  expect(res.status, `${url}: ${res.body.slice(0, 200)}`).toBe(200);
+  const meta = await sharp(res.raw).metadata();
+  return { type: String(res.headers['content-type']), format: meta.format, width: meta.width };
+}
+
+async function opds1Entry(bookId: string): Promise<AtomEntry> {
+  const res = await get(t, `/opds/v1.2/books/${bookId}`, auth);
+  expect(res.status).toBe(200);
+  return (parseXml(res.body).entry as AtomEntry[])[0]!;
+}
+
+const fill = (template: string, page: number, width: number) => template.replace('{pageNumber}', String(page)).replace('{maxWidth}', String(width)).replace('{&maxWidth}', `&maxWidth=${width}`);
+
+interface Opds2Publication {
+  links: Array<{ rel?: string; href: string; type?: string }>;
+}
+interface Divina {
+  readingOrder: Array<{ href: string; type: string; width?: number }>;
+}
+
+describe('a resized GIF page is still the GIF its link declares', () => {
+  it('native: ?width=300 answers image/gif, 300 wide', async () => {
+    expect(await image(`/api/v1/books/${gifBook}/pages/1?width=300`, t.headers)).toEqual({ type: 'image/gif', format: 'gif', width: 300 });
+    expect(await image(`/api/v1/books/${gifBook}/pages/2`, t.headers)).toEqual({ type: 'image/gif', format: 'gif', width: 600 });
+  });
+
+  it('OPDS 1.2: the PSE link declares image/gif and its URL with maxWidth=300 answers image/gif', async () => {
+    const pse = linkOf((await opds1Entry(gifBook)).link, PSE_REL)!;
+    expect(pse['@type']).toBe('image/gif');
+    expect(pse['@href']).not.toContain('convert=');
+    for (const page of [0, 1]) {
+      expect(await image(fill(pse['@href'], page, 300))).toEqual({ type: 'image/gif', format: 'gif', width: 300 });
+    }
+  });
+
+  it('OPDS 2.0: the PSE template (image/jpeg) and the DiViNa reading order (image/gif) answer what they declare', async () => {
+    const pub = (await send<Opds2Publication>(t, 'GET', `/opds/v2/books/${gifBook}`, auth)).body;
+    const pse = pub.links.find((l) => l.rel === PSE_REL)!;
+    expect(await image(fill(pse.href, 0, 300))).toMatchObject({ type: pse.type, width: 300 });
+    const manifest = (await send<Divina>(t, 'GET', `/opds/v2/books/${gifBook}/manifest`, auth)).body;
+    for (const item of manifest.readingOrder) {
+      expect(item.type).toBe('image/gif');
+      expect(await image(item.href)).toMatchObject({ type: 'image/gif' });
+    }
+  });
+
+  it('Komga: the page list says image/gif and the page answers it; the page thumbnail is the JPEG Komga promises', async () => {
+    const pages = (await send<Array<{ mediaType: string }>>(t, 'GET', `/komga/api/v1/books/${gifBook}/pages`, auth)).body;
+    expect(pages.map((p) => p.mediaType)).toEqual(['image/gif', 'image/gif']);
+    expect(await image(`/komga/api/v1/books/${gifBook}/pages/1`)).toMatchObject({ type: 'image/gif' });
+    expect(await image(`/komga/api/v1/books/${gifBook}/pages/1/thumbnail`)).toMatchObject({ type: 'image/jpeg', width: 300 });
+  });
+});
+
+describe('Netpbm pages named .png are decoded, so every link advertised for them works', () => {
+  it('the page list names them by what they are, with their size', async () => {
+    const pages = (await api<Array<{ media_type: string; width: number; height: number }>>(t, 'GET', `/api/v1/books/${pnmBook}/pages`)).body;
+    expect(pages.map((p) => [p.media_type, p.width, p.height])).toEqual([
+      ['image/x-portable-anymap', 600, 900],
+      ['image/x-portable-anymap', 600, 900],
+      ['image/jpeg', 600, 900],
+    ]);
+  });
+
+  it('native: resized to PNG by default, converted to the format asked for', async () => {
+    expect(await image(`/api/v1/books/${pnmBook}/pages/1?width=300`, t.headers)).toEqual({ type: 'image/png', format: 'png', width: 300 });
+    expect(await image(`/api/v1/books/${pnmBook}/pages/2?format=jpeg`, t.headers)).toEqual({ type: 'image/jpeg', format: 'jpeg', width: 600 });
+    expect(await image(`/api/v1/books/${pnmBook}/pages/1?format=webp&width=100`, t.headers)).toEqual({ type: 'image/webp', format: 'webp', width: 100 });
+  });
+
+  it('the decoded pixels are the page: the PPM is red, the PBM has black and white stripes', async () => {
+    const red = await sharp((await get(t, `/api/v1/books/${pnmBook}/pages/1?format=png`)).raw).raw().toBuffer();
+    expect([...red.subarray(0, 3)]).toEqual([200, 30, 30]);
+    const stripes = await sharp((await get(t, `/api/v1/books/${pnmBook}/pages/2?format=png`)).raw).greyscale().raw().toBuffer();
+    expect([...stripes.subarray(0, 8)]).toEqual([0, 0, 0, 0, 255, 255, 255, 255]);
+  });
+
+  it('OPDS 1.2: the PSE link (image/jpeg, convert=jpeg) answers JPEG for every page, with or without maxWidth', async () => {
+    const pse = linkOf((await opds1Entry(pnmBook)).link, PSE_REL)!;
+    expect(pse['@type']).toBe('image/jpeg');
+    expect(pse['@href']).toContain('convert=jpeg');
+    for (const page of [0, 1, 2]) {
+      expect(await image(fill(pse['@href'], page, 300))).toEqual({ type: 'image/jpeg', format: 'jpeg', width: 300 });
+      expect(await image(pse['@href'].replace('{pageNumber}', String(page)))).toEqual({ type: 'image/jpeg', format: 'jpeg', width: 600 });
+    }
+  });
+
+  it('OPDS 2.0: the PSE template answers JPEG for a Netpbm page', async () => {
+    const pub = (await send<Opds2Publication>(t, 'GET', `/opds/v2/books/${pnmBook}`, auth)).body;
+    const pse = pub.links.find((l) => l.rel === PSE_REL)!;
+    expect(await image(fill(pse.href, 0, 300))).toEqual({ type: 'image/jpeg', format: 'jpeg', width: 300 });
+  });
+
+  it('Komga: ?convert=png (what Mihon asks for types it cannot show) and the page thumbnail work', async () => {
+    expect(await image(`/komga/api/v1/books/${pnmBook}/pages/1?convert=png`)).toEqual({ type: 'image/png', format: 'png', width: 600 });
+    expect(await image(`/komga/api/v1/books/${pnmBook}/pages/2?convert=jpeg`)).toEqual({ type: 'image/jpeg', format: 'jpeg', width: 600 });
+    expect(await image(`/komga/api/v1/books/${pnmBook}/pages/1/thumbnail`)).toMatchObject({ type: 'image/jpeg', width: 300 });
+  });
+});
