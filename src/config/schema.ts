@@ -119,6 +119,12 @@ export const ConfigSchema = z.strictObject({
       pregenerate: z.boolean().default(true),
     })
     .prefault({}),
+  cache: z
+    .strictObject({
+      /** Zip-based books (CBZ, EPUB) kept open between page requests. */
+      open_books: z.number().int().min(1).max(1024).default(16),
+    })
+    .prefault({}),
   events: z
     .strictObject({
       /** Seconds between `: keep-alive` comments on every SSE connection. */

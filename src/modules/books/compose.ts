@@ -37,7 +37,7 @@ export function createBrowsing(deps: { database: Database; config: Config; rende
   const thumbnailWidth = deps.thumbnailWidth ?? (() => config.thumbnails.width);
   const fts = new FullTextSearch(database.dialect);
   const booksRepo = new BooksRepository(database, fts);
-  const readers = new ReaderPool();
+  const readers = new ReaderPool({ maxOpen: config.cache.open_books });
   const { renderer } = deps;
   const pages = new PagesService({ books: booksRepo, readers, renderer, cacheDir: derivedCacheDir(config), thumbnailWidth });
   const books = new BooksService(booksRepo, pages);

@@ -48,12 +48,22 @@ export interface PagesDeps {
 function mediaFailure(err: MediaError): AppError {
   if (err.kind === 'not_found') return notFound('Page', { reason: err.message });
   if (err.kind === 'too_large') return new AppError(413, 'PayloadTooLarge', `The image is too large to process: ${err.message}`);
+  // The file is fine; the server could not read it just now (descriptors exhausted, a handle closed).
+  if (err.kind === 'unavailable') {
+    return new AppError(503, 'ServiceUnavailable', 'The book could not be read just now; retry shortly', { reason: err.message }, { 'Retry-After': '1' });
+  }
   return new AppError(422, 'UnprocessableEntity', `The book cannot be read: ${err.message}`, { kind: err.kind });
 }
 
+/** Runs a media read; a failure of the server's (not the book's) is retried once before it becomes a 503. */
 async function mediaCall<T>(fn: () => Promise<T>): Promise<T> {
   try {
-    return await fn();
+    try {
+      return await fn();
+    } catch (err) {
+      if (!isMediaError(err) || err.kind !== 'unavailable') throw err;
+      return await fn();
+    }
   } catch (err) {
     throw isMediaError(err) ? mediaFailure(err) : err;
   }
