@@ -3,6 +3,7 @@ import { derivedCacheDir } from '../../data-dir.js';
 import type { Database } from '../../db/connection.js';
 import type { App } from '../../http/types.js';
 import type { IsolatedRenderer } from '../pages/isolated-renderer.js';
+import { DerivedCacheBudget, isResizedPage } from '../../media/derived-cache-budget.js';
 import { ReaderPool } from '../pages/reader-pool.js';
 import { registerPageRoutes } from '../pages/routes.js';
 import { PagesService } from '../pages/service.js';
@@ -39,7 +40,9 @@ export function createBrowsing(deps: { database: Database; config: Config; rende
   const booksRepo = new BooksRepository(database, fts);
   const readers = new ReaderPool({ maxOpen: config.cache.open_books });
   const { renderer } = deps;
-  const pages = new PagesService({ books: booksRepo, readers, renderer, cacheDir: derivedCacheDir(config), thumbnailWidth });
+  const cacheDir = derivedCacheDir(config);
+  const derivedBudget = new DerivedCacheBudget(cacheDir, config.cache.derived_max_mb * 1024 * 1024, isResizedPage);
+  const pages = new PagesService({ books: booksRepo, readers, renderer, cacheDir, thumbnailWidth, derivedBudget });
   const books = new BooksService(booksRepo, pages);
   const progress = new ProgressService(new ProgressRepository(database), booksRepo);
   const series = new SeriesService({ repo: new SeriesRepository(database, fts), books: booksRepo, booksService: books, pages, progress });

@@ -1,5 +1,6 @@
 import { readFile } from 'node:fs/promises';
 import { getOrCreateCached, recordDerivedCacheHit } from '../../media/derived-cache.js';
+import type { DerivedCacheBudget } from '../../media/derived-cache-budget.js';
 import { isMediaError, type MediaError } from '../../media/errors.js';
 import { sniffImageType } from '../../media/image-types.js';
 import { renderPage } from '../../media/render-page.js';
@@ -11,6 +12,7 @@ import { inScope, libraryScopeFor } from '../books/access.js';
 import { resolveBookFile } from '../books/files.js';
 import type { BooksRepository, BookWithLibrary } from '../books/repository.js';
 import { DerivedImagesInMemory } from './derived-memory.js';
+import { effectiveBound } from './page-sizes.js';
 import type { IsolatedRenderer } from './isolated-renderer.js';
 import type { ReaderPool } from './reader-pool.js';
 import { RecentBookFiles } from './recent-files.js';
@@ -43,6 +45,8 @@ export interface PagesDeps {
   cacheDir: string;
   /** Read per request: the admin setting `thumbnail_width` changes it at runtime. */
   thumbnailWidth: () => number;
+  /** Keeps the resized pages under cacheDir within their size budget. */
+  derivedBudget: DerivedCacheBudget;
 }
 
 function mediaFailure(err: MediaError): AppError {
@@ -121,8 +125,9 @@ export class PagesService {
 
   /**
    * Page `n` (1-based). Without options the original bytes go out with their own media type; with width,
-   * height or format the page is resized (never enlarged) and converted, and the result is cached on disk by
-   * the book's content hash (and the most recent ones in memory). The ETag is known before anything is read,
+   * height or format the page is resized (never enlarged, sizes snapped down to PAGE_SIZE_STEPS) and converted,
+   * and the result is cached on disk by the book's content hash within a size budget (and the most recent ones
+   * in memory). The ETag is known before anything is read,
    * so a 304 costs one query.
    */
   async page(caller: Caller, bookId: string, n: number, options: PageRequestOptions): Promise<ImageLookup> {
@@ -131,15 +136,20 @@ export class PagesService {
       throw notFound('Page', { page_number: n, page_count: Number(book.page_count) });
     }
     const transformed = options.width !== undefined || options.height !== undefined || options.format !== undefined;
-    const variant = transformed ? `page-${n}-w${options.width ?? 0}-h${options.height ?? 0}-${options.format ?? 'auto'}` : `page-${n}`;
+    const pages = parsePages(book.pages);
+    const knownPages = pages.map((p) => p.file_name);
+    const stored = pages[n - 1];
+    const width = effectiveBound(options.width, stored?.width);
+    const height = effectiveBound(options.height, stored?.height);
+    const size: PageRequestOptions = { ...(width ? { width } : {}), ...(height ? { height } : {}), ...(options.format ? { format: options.format } : {}) };
+    const variant = transformed ? `page-${n}-w${width ?? 0}-h${height ?? 0}-${options.format ?? 'auto'}` : `page-${n}`;
     const version = book.hash ?? `${book.size}-${book.mtime_ms}`;
     const etag = `"${version.slice(0, 40)}-${variant}"`;
-    const knownPages = parsePages(book.pages).map((p) => p.file_name);
     const read = async (): Promise<{ data: Buffer; mediaType: string }> => {
       const file = await this.recentFiles.resolve(book);
       const format = book.format;
-      if (this.deps.renderer.handles(format)) return mediaCall(() => this.deps.renderer.renderPage(file.absolutePath, format, n, { ...options, knownPages }));
-      return mediaCall(() => this.deps.readers.use(file, (book.format ?? undefined) as BookFormat | undefined, knownPages, (reader) => renderPage(reader, n, options)));
+      if (this.deps.renderer.handles(format)) return mediaCall(() => this.deps.renderer.renderPage(file.absolutePath, format, n, { ...size, knownPages }));
+      return mediaCall(() => this.deps.readers.use(file, (book.format ?? undefined) as BookFormat | undefined, knownPages, (reader) => renderPage(reader, n, size)));
     };
     return {
       etag,
@@ -151,8 +161,17 @@ export class PagesService {
           recordDerivedCacheHit();
           return { ...remembered, etag };
         }
-        const cached = await mediaCall(() => getOrCreateCached(this.deps.cacheDir, hash, variant, async () => (await read()).data));
-        const data = await readFile(cached.path);
+        const lookup = async () => {
+          const found = await mediaCall(() => getOrCreateCached(this.deps.cacheDir, hash, variant, async () => (await read()).data));
+          return { cached: found, data: await readFile(found.path) };
+        };
+        // The budget may evict the file between the lookup and the read (another request's write): make it again.
+        const { cached, data } = await lookup().catch((err: unknown) => {
+          if ((err as { code?: unknown }).code === 'ENOENT') return lookup();
+          throw err;
+        });
+        if (cached.generated) await this.deps.derivedBudget.added(cached.path);
+        else this.deps.derivedBudget.touched(cached.path);
         const image = { data, mediaType: sniffImageType(data) ?? 'application/octet-stream' };
         this.derived.set(hash, variant, image);
         return { ...image, etag };
