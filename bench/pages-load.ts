@@ -1,7 +1,7 @@
 /**
  * Mixed load against a running server: `npx tsx bench/pages-load.ts --base http://127.0.0.1:PORT --library DIR
  * [--connections 200] [--duration 20]`. Sets up an admin (or logs in), creates and scans a library of DIR, then
- * drives series lists and original page reads of every book, shuffled, over `connections` connections, while
+ * drives series lists and original page reads of every book, each request a random one of them, over `connections` connections, while
  * one more connection asks `/health` (measured on its own). Prints errors, non-2xx answers and latencies.
  * Start the server with rate limiting off (`rate_limit.enabled: false`): this measures the server, not the limiter.
  */
@@ -65,14 +65,16 @@ async function main(): Promise<void> {
   const connections = Number(values.connections);
   console.log(`${books.length} books; ${requests.length} URLs (${values.only ?? 'page reads and series lists'}), shuffled; ${connections} connections for ${duration} s`);
   const [mixed, health] = await Promise.all([
-    runLoad({ url: base, headers, connections, duration, ...({ requests } as object) }),
+    runLoad({ url: base, headers, connections, duration, ...({ randomPaths: requests.map((r) => r.path) } as object) }),
     runLoad({ url: `${base}/health`, connections: 1, duration }),
   ]);
   const summary = (r: typeof mixed) => ({
     requests: Math.round(r.requests.average * duration),
     rps: Math.round(r.requests.average),
     errors: r.errors,
+    timeouts: (r as { timeouts?: number }).timeouts,
     non2xx: r.non2xx,
+    statuses: (r as { statusCodeStats?: Record<string, { count: number }> }).statusCodeStats,
     p50_ms: r.latency.exact.p50,
     p95_ms: r.latency.exact.p95,
     p99_ms: r.latency.exact.p99,
