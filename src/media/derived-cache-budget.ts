@@ -71,6 +71,11 @@ export class DerivedCacheBudget {
     }
   }
 
+  /** Starts listing what is on disk now, so the first write after a start does not wait for it. */
+  prepare(): void {
+    this.load().catch(() => undefined);
+  }
+
   /** Lists the covered files already on disk, least recently used (oldest mtime) first. */
   private load(): Promise<void> {
     this.loaded ??= (async () => {

@@ -42,6 +42,7 @@ export function createBrowsing(deps: { database: Database; config: Config; rende
   const { renderer } = deps;
   const cacheDir = derivedCacheDir(config);
   const derivedBudget = new DerivedCacheBudget(cacheDir, config.cache.derived_max_mb * 1024 * 1024, isResizedPage);
+  derivedBudget.prepare();
   const pages = new PagesService({ books: booksRepo, readers, renderer, cacheDir, thumbnailWidth, derivedBudget });
   const books = new BooksService(booksRepo, pages);
   const progress = new ProgressService(new ProgressRepository(database), booksRepo);
