@@ -7,11 +7,19 @@ import { createRequire } from 'node:module';
 import process from 'node:process';
 
 const autocannon = createRequire(import.meta.url)('autocannon');
-const instance = autocannon(JSON.parse(process.argv[2]));
+const options = JSON.parse(process.argv[2]);
+// `randomPaths`: every request of every connection picks one at random (a `requests` list is walked in the same
+// order by every connection, so all connections would hit the same few URLs at once).
+const { randomPaths } = options;
+if (Array.isArray(randomPaths)) {
+  delete options.randomPaths;
+  options.requests = [{ method: 'GET', setupRequest: (req) => ({ ...req, path: randomPaths[Math.floor(Math.random() * randomPaths.length)] }) }];
+}
+const instance = autocannon(options);
 const times = [];
 instance.on('response', (_client, _status, _bytes, responseTime) => times.push(responseTime));
 const result = await instance;
 times.sort((a, b) => a - b);
 const at = (q) => (times.length ? Math.round(times[Math.min(times.length - 1, Math.floor(q * times.length))] * 100) / 100 : 0);
 const exact = { p50: at(0.5), p95: at(0.95), p99: at(0.99) };
-process.stdout.write(JSON.stringify({ latency: { ...result.latency, exact }, requests: result.requests, non2xx: result.non2xx, errors: result.errors }));
+process.stdout.write(JSON.stringify({ latency: { ...result.latency, exact }, requests: result.requests, non2xx: result.non2xx, errors: result.errors, timeouts: result.timeouts, statusCodeStats: result.statusCodeStats }));

@@ -177,7 +177,8 @@ export async function buildApp(options: BuildAppOptions): Promise<App> {
   );
   if (config.thumbnails.pregenerate) {
     events.on('scan_completed', (scan) => {
-      if (scan.books_added + scan.books_updated + scan.books_restored > 0) void covers.request(scan.library_id).catch((err: unknown) => app.log.warn({ err }, 'could not queue cover generation'));
+      const changed = scan.books_added + scan.books_updated + scan.books_restored > 0;
+      void covers.afterScan(scan.library_id, changed).catch((err: unknown) => app.log.warn({ err }, 'could not queue cover generation'));
     });
   }
   registerHealthRoutes(app, { pingDatabase: () => database.ping() });

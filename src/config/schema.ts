@@ -119,6 +119,17 @@ export const ConfigSchema = z.strictObject({
       pregenerate: z.boolean().default(true),
     })
     .prefault({}),
+  cache: z
+    .strictObject({
+      /**
+       * Megabytes of resized pages kept under <data_dir>/cache/derived; the least recently used go first.
+       * Covers are not counted: there is one pair per book, and the orphaned-thumbnails cleanup bounds them.
+       */
+      derived_max_mb: z.number().positive().max(1_048_576).default(512),
+      /** Zip-based books (CBZ, EPUB) kept open between page requests. */
+      open_books: z.number().int().min(1).max(1024).default(16),
+    })
+    .prefault({}),
   events: z
     .strictObject({
       /** Seconds between `: keep-alive` comments on every SSE connection. */

@@ -12,7 +12,19 @@ export type MediaErrorKind =
   | 'no_pages' // a readable book without a single page
   | 'timeout' // the work took longer than allowed
   | 'aborted' // the caller cancelled
-  | 'worker_crashed'; // the isolated worker died (out of memory, native crash)
+  | 'worker_crashed' // the isolated worker died (out of memory, native crash)
+  | 'unavailable'; // the server could not read a file it may read (descriptors exhausted, a handle closed, busy): retry later
+
+/**
+ * Error codes of the operating system that say nothing about the file's content: the same read succeeds once
+ * the server has descriptors or memory again. They must never mark a book as damaged.
+ */
+const SERVER_CONDITION_CODES = new Set(['EBADF', 'EMFILE', 'ENFILE', 'EBUSY', 'EAGAIN', 'EINTR', 'ENOMEM', 'ETIMEDOUT']);
+
+export function isServerCondition(err: unknown): boolean {
+  const code = (err as { code?: unknown } | null)?.code;
+  return typeof code === 'string' && SERVER_CONDITION_CODES.has(code);
+}
 
 export class MediaError extends Error {
   constructor(
@@ -39,6 +51,7 @@ export function asMediaError(err: unknown, kind: MediaErrorKind, context: string
   const code = (err as { code?: unknown } | null)?.code;
   if (code === 'ENOENT' || code === 'ENOTDIR') return new MediaError('not_found', `${context}: file not found`, { cause: err });
   if (isAbortError(err)) return new MediaError('aborted', `${context}: aborted`, { cause: err });
+  if (isServerCondition(err)) return new MediaError('unavailable', `${context}: ${errorMessage(err)}`, { cause: err });
   return new MediaError(kind, `${context}: ${errorMessage(err)}`, { cause: err });
 }
 

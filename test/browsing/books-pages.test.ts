@@ -183,11 +183,13 @@ describe('Pages', () => {
     expect((await get(`/api/v1/books/01890000-0000-7000-8000-000000000000/pages/1`)).statusCode).toBe(404);
   });
 
-  it('width/height bound the size (aspect kept, never enlarged); format sets the encoding', async () => {
+  it('width/height bound the size (aspect kept, never enlarged, snapped down to a size step); format sets the encoding', async () => {
     const cases: Array<[string, string, number, number, (b: Buffer) => boolean]> = [
       ['?width=200', 'image/jpeg', 200, 300, (b) => b[0] === 0xff && b[1] === 0xd8],
-      ['?height=150', 'image/jpeg', 100, 150, (b) => b[0] === 0xff && b[1] === 0xd8],
-      ['?width=400&height=300', 'image/jpeg', 200, 300, (b) => b[0] === 0xff && b[1] === 0xd8],
+      ['?width=230', 'image/jpeg', 200, 300, (b) => b[0] === 0xff && b[1] === 0xd8],
+      ['?height=240', 'image/jpeg', 160, 240, (b) => b[0] === 0xff && b[1] === 0xd8],
+      ['?height=250', 'image/jpeg', 160, 240, (b) => b[0] === 0xff && b[1] === 0xd8],
+      ['?width=400&height=480', 'image/jpeg', 320, 480, (b) => b[0] === 0xff && b[1] === 0xd8],
       ['?width=200&format=webp', 'image/webp', 200, 300, (b) => b.subarray(0, 4).toString('latin1') === 'RIFF' && b.subarray(8, 12).toString('latin1') === 'WEBP'],
       ['?width=200&format=png', 'image/png', 200, 300, (b) => b.subarray(0, 8).equals(Buffer.from('\x89PNG\r\n\x1a\n', 'latin1'))],
       ['?format=jpeg', 'image/jpeg', 800, 1200, (b) => b[0] === 0xff && b[1] === 0xd8],
@@ -208,7 +210,8 @@ describe('Pages', () => {
 
   it('resized pages are cached on disk under data_dir (second request served from the cache)', async () => {
     const first = await get(pageUrl(1, '?width=321&format=webp'));
-    const cached = path.join(t.config.data_dir, 'cache', 'derived', pagesBook.hash!.slice(0, 2), pagesBook.hash!, 'page-1-w321-h0-webp');
+    // 321 snaps down to the 320 step.
+    const cached = path.join(t.config.data_dir, 'cache', 'derived', pagesBook.hash!.slice(0, 2), pagesBook.hash!, 'page-1-w320-h0-webp');
     expect(Buffer.compare(await readFile(cached), first.rawPayload)).toBe(0);
     const second = await get(pageUrl(1, '?width=321&format=webp'));
     expect(Buffer.compare(second.rawPayload, first.rawPayload)).toBe(0);

@@ -1,4 +1,5 @@
 import type { EventBus } from '../../events/bus.js';
+import { isMediaError } from '../../media/errors.js';
 import { getThumbnail, type ThumbnailFormat } from '../../media/thumbnails.js';
 import type { BookFormat } from '../../media/types.js';
 import type { TaskProgressUpdate, TaskQueue } from '../../tasks/queue.js';
@@ -23,7 +24,18 @@ const FORMATS: ThumbnailFormat[] = ['webp', 'jpeg'];
 export interface CoverResult {
   books: number;
   generated: number;
+  /** Covers that could not be made, for any reason. */
   failed: number;
+  /**
+   * Of those, the ones the server failed (disk full, descriptors exhausted, a cache it could not write), not the
+   * book: the library's next scan queues the task again to make them, changed books or not.
+   */
+  deferred: number;
+}
+
+/** A failure of the server rather than of the book: worth another try later. */
+function isServerFailure(err: unknown): boolean {
+  return !isMediaError(err) || err.kind === 'unavailable' || err.kind === 'timeout' || err.kind === 'worker_crashed';
 }
 
 /**
@@ -34,15 +46,36 @@ export interface CoverResult {
 export class CoverService {
   constructor(private readonly deps: CoverDeps) {}
 
-  /** Queues the task for a library (one pending or running per library). */
+  /**
+   * Queues the task for a library (one pending or running per library). Made covers are cached, so a run
+   * interrupted by a stopped process is simply run again (up to three attempts) and skips what is done.
+   */
   async request(libraryId: string): Promise<void> {
-    await this.deps.queue.enqueue({ type: 'generate_thumbnails', libraryId, activeKey: `generate_thumbnails:${libraryId}`, priority: -1, maxAttempts: 1 });
+    await this.deps.queue.enqueue({ type: 'generate_thumbnails', libraryId, activeKey: `generate_thumbnails:${libraryId}`, priority: -1, maxAttempts: 3 });
+  }
+
+  /**
+   * After a scan: covers for the books it added or changed, and the covers a previous run left unmade because of
+   * the server (disk full, interrupted for good): without this they were never made, as an unchanged library
+   * never queues the task again.
+   */
+  async afterScan(libraryId: string, booksChanged: boolean): Promise<void> {
+    if (booksChanged || (await this.lastRunIncomplete(libraryId))) await this.request(libraryId);
+  }
+
+  private async lastRunIncomplete(libraryId: string): Promise<boolean> {
+    const last = await this.deps.queue.latestForLibrary('generate_thumbnails', libraryId);
+    if (!last || last.status === 'pending' || last.status === 'running') return false;
+    if (last.status !== 'completed') return true;
+    const result = parseResult(last.result);
+    return (result.deferred ?? 0) > 0;
   }
 
   async generate(scope: { libraryId?: string; seriesId?: string }, signal: AbortSignal, progress: (update: TaskProgressUpdate) => void): Promise<CoverResult> {
     const books = await this.deps.repo.sources(scope);
     let generated = 0;
     let failed = 0;
+    let deferred = 0;
     const width = this.deps.width();
     for (const [i, book] of books.entries()) {
       signal.throwIfAborted();
@@ -60,12 +93,22 @@ export class CoverService {
           generated += 1;
           this.deps.bus.publish('cover_updated', { type: 'cover_updated', book_id: book.id, series_id: book.series_id, library_id: book.library_id, timestamp: new Date().toISOString() });
         }
-      } catch {
+      } catch (err) {
         // An unreadable cover is the reader's 404 later; it must not stop the others.
         failed += 1;
+        if (isServerFailure(err)) deferred += 1;
       }
       if (i % 10 === 9 || i === books.length - 1) progress({ current: i + 1, total: books.length, message: `Covers: ${i + 1} of ${books.length}` });
     }
-    return { books: books.length, generated, failed };
+    return { books: books.length, generated, failed, deferred };
+  }
+}
+
+function parseResult(text: string | null): { deferred?: number } {
+  try {
+    const value: unknown = text ? JSON.parse(text) : null;
+    return value && typeof value === 'object' ? (value as { deferred?: number }) : {};
+  } catch {
+    return {};
   }
 }

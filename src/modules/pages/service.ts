@@ -1,5 +1,6 @@
 import { readFile } from 'node:fs/promises';
 import { getOrCreateCached, recordDerivedCacheHit } from '../../media/derived-cache.js';
+import type { DerivedCacheBudget } from '../../media/derived-cache-budget.js';
 import { isMediaError, type MediaError } from '../../media/errors.js';
 import { sniffImageType } from '../../media/image-types.js';
 import { placeholderCover, placeholderLabel } from '../../media/placeholder-cover.js';
@@ -12,6 +13,7 @@ import { inScope, libraryScopeFor } from '../books/access.js';
 import { resolveBookFile } from '../books/files.js';
 import type { BooksRepository, BookWithLibrary } from '../books/repository.js';
 import { DerivedImagesInMemory } from './derived-memory.js';
+import { effectiveBound } from './page-sizes.js';
 import type { IsolatedRenderer } from './isolated-renderer.js';
 import type { ReaderPool } from './reader-pool.js';
 import { RecentBookFiles } from './recent-files.js';
@@ -44,17 +46,29 @@ export interface PagesDeps {
   cacheDir: string;
   /** Read per request: the admin setting `thumbnail_width` changes it at runtime. */
   thumbnailWidth: () => number;
+  /** Keeps the resized pages under cacheDir within their size budget. */
+  derivedBudget: DerivedCacheBudget;
 }
 
 function mediaFailure(err: MediaError): AppError {
   if (err.kind === 'not_found') return notFound('Page', { reason: err.message });
   if (err.kind === 'too_large') return new AppError(413, 'PayloadTooLarge', `The image is too large to process: ${err.message}`);
+  // The file is fine; the server could not read it just now (descriptors exhausted, a handle closed).
+  if (err.kind === 'unavailable') {
+    return new AppError(503, 'ServiceUnavailable', 'The book could not be read just now; retry shortly', { reason: err.message }, { 'Retry-After': '1' });
+  }
   return new AppError(422, 'UnprocessableEntity', `The book cannot be read: ${err.message}`, { kind: err.kind });
 }
 
+/** Runs a media read; a failure of the server's (not the book's) is retried once before it becomes a 503. */
 async function mediaCall<T>(fn: () => Promise<T>): Promise<T> {
   try {
-    return await fn();
+    try {
+      return await fn();
+    } catch (err) {
+      if (!isMediaError(err) || err.kind !== 'unavailable') throw err;
+      return await fn();
+    }
   } catch (err) {
     throw isMediaError(err) ? mediaFailure(err) : err;
   }
@@ -117,8 +131,9 @@ export class PagesService {
 
   /**
    * Page `n` (1-based). Without options the original bytes go out with their own media type; with width,
-   * height or format the page is resized (never enlarged) and converted, and the result is cached on disk by
-   * the book's content hash (and the most recent ones in memory). The ETag is known before anything is read,
+   * height or format the page is resized (never enlarged, sizes snapped down to PAGE_SIZE_STEPS) and converted,
+   * and the result is cached on disk by the book's content hash within a size budget (and the most recent ones
+   * in memory). The ETag is known before anything is read,
    * so a 304 costs one query.
    *
    * A page that is a document (a reflowable EPUB's XHTML) has no image to resize or convert: asking for one is a
@@ -132,24 +147,28 @@ export class PagesService {
     }
     const transformed = options.width !== undefined || options.height !== undefined || options.format !== undefined;
     const stored = parsePages(book.pages);
-    const storedType = stored[n - 1]?.media_type;
+    const storedPage = stored[n - 1];
+    const storedType = storedPage?.media_type;
     if (storedType !== undefined && !storedType.startsWith('image/') && (transformed || imagesOnly)) {
       throw badRequest(`Page ${n} of this book is a ${storedType} document, not an image: it cannot be served as a picture, resized or converted`, {
         page_number: n,
         media_type: storedType,
       });
     }
+    const width = effectiveBound(options.width, storedPage?.width);
+    const height = effectiveBound(options.height, storedPage?.height);
+    const size: PageRequestOptions = { ...(width ? { width } : {}), ...(height ? { height } : {}), ...(options.format ? { format: options.format } : {}) };
     // `own`: the page's own format when it has a resized form (GIF stays GIF); it was `auto` while a resized GIF
     // became PNG, and the new name keeps those cached PNGs (and their ETags) from being served again.
-    const variant = transformed ? `page-${n}-w${options.width ?? 0}-h${options.height ?? 0}-${options.format ?? 'own'}` : `page-${n}`;
+    const variant = transformed ? `page-${n}-w${width ?? 0}-h${height ?? 0}-${options.format ?? 'own'}` : `page-${n}`;
     const version = book.hash ?? `${book.size}-${book.mtime_ms}`;
     const etag = `"${version.slice(0, 40)}-${variant}"`;
     const knownPages = stored.map((p) => p.file_name);
     const read = async (): Promise<{ data: Buffer; mediaType: string }> => {
       const file = await this.recentFiles.resolve(book);
       const format = book.format;
-      if (this.deps.renderer.handles(format)) return mediaCall(() => this.deps.renderer.renderPage(file.absolutePath, format, n, { ...options, knownPages }));
-      return mediaCall(() => this.deps.readers.use(file, (book.format ?? undefined) as BookFormat | undefined, knownPages, (reader) => renderPage(reader, n, options)));
+      if (this.deps.renderer.handles(format)) return mediaCall(() => this.deps.renderer.renderPage(file.absolutePath, format, n, { ...size, knownPages }));
+      return mediaCall(() => this.deps.readers.use(file, (book.format ?? undefined) as BookFormat | undefined, knownPages, (reader) => renderPage(reader, n, size)));
     };
     return {
       etag,
@@ -161,8 +180,17 @@ export class PagesService {
           recordDerivedCacheHit();
           return { ...remembered, etag };
         }
-        const cached = await mediaCall(() => getOrCreateCached(this.deps.cacheDir, hash, variant, async () => (await read()).data));
-        const data = await readFile(cached.path);
+        const lookup = async () => {
+          const found = await mediaCall(() => getOrCreateCached(this.deps.cacheDir, hash, variant, async () => (await read()).data));
+          return { cached: found, data: await readFile(found.path) };
+        };
+        // The budget may evict the file between the lookup and the read (another request's write): make it again.
+        const { cached, data } = await lookup().catch((err: unknown) => {
+          if ((err as { code?: unknown }).code === 'ENOENT') return lookup();
+          throw err;
+        });
+        if (cached.generated) await this.deps.derivedBudget.added(cached.path);
+        else this.deps.derivedBudget.touched(cached.path);
         const image = { data, mediaType: sniffImageType(data) ?? 'application/octet-stream' };
         this.derived.set(hash, variant, image);
         return { ...image, etag };
