@@ -1,7 +1,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { TokenBuckets } from '../../src/http/rate-limit.js';
 import { createTestApp, type TestApp } from '../helpers/app.js';
-import { adminHeaders, createUser } from '../helpers/auth.js';
+import { adminHeaders, basic, createUser } from '../helpers/auth.js';
 
 let t: TestApp | undefined;
 afterEach(async () => {
@@ -37,15 +37,29 @@ describe('Rate limiting: token bucket, anonymous by IP, authenticated by user', 
     expect((await t.app.inject({ method: 'GET', url: '/api/v1/setup/status', remoteAddress: '127.0.0.3' })).statusCode).toBe(200);
   });
 
-  it('/health and /api/v1/events are exempt', async () => {
+  it('/health is exempt (authenticated streams under /api/v1/events are too: test/events/sse.test.ts)', async () => {
     t = await limited();
     for (let i = 0; i < 12; i += 1) {
       const health = await t.app.inject({ method: 'GET', url: '/health', remoteAddress: '127.0.0.4' });
       expect(health.statusCode).toBe(200);
       expect(health.headers['x-ratelimit-limit']).toBeUndefined();
-      const events = await t.app.inject({ method: 'GET', url: '/api/v1/events/stream', remoteAddress: '127.0.0.4' });
-      expect(events.statusCode).not.toBe(429);
     }
+  });
+
+  it('requests that fail authentication are never exempt: wrong Basic passwords on /api/v1/events/stream reach 429', async () => {
+    t = await limited();
+    await adminHeaders(t);
+    const codes: number[] = [];
+    // A different account name per guess, as a password sprayer would: the per-account lock never applies.
+    for (let i = 0; i < 7; i += 1) {
+      const res = await t.app.inject({ method: 'GET', url: '/api/v1/events/stream', headers: basic(`guess${i}`, 'wrong-password'), remoteAddress: '127.0.0.40' });
+      codes.push(res.statusCode);
+    }
+    expect(codes).toEqual([401, 401, 401, 401, 401, 429, 429]);
+    // A request without credentials is refused too, so it counts as well; another address is unaffected.
+    const anonymous = await t.app.inject({ method: 'GET', url: '/api/v1/events/stream', remoteAddress: '127.0.0.41' });
+    expect(anonymous.statusCode).toBe(401);
+    expect(anonymous.headers['x-ratelimit-remaining']).toBe('4');
   });
 
   it('anonymous buckets are per IP; authenticated buckets are per user, whatever the address', async () => {

@@ -27,7 +27,10 @@ export interface AuthHookDeps {
   extraCredentials?: (request: FastifyRequest) => Credentials | undefined;
 }
 
-/** Only these are exempt from rate limiting (spec: `/health` and `/api/v1/events`), plus routes that opt out. */
+/**
+ * Only these are exempt from rate limiting (spec: `/health` and `/api/v1/events`), plus routes that opt out,
+ * and only for requests that authenticate (or need no caller).
+ */
 const RATE_LIMIT_EXEMPT = /^\/api\/v1\/events(\/|\?|$)/;
 
 export function callerOf(request: FastifyRequest): Caller {
@@ -90,7 +93,12 @@ export function registerAuthHooks(app: App, deps: AuthHookDeps): { routes: Route
     createRateLimitHook(buckets, {
       enabled: () => deps.settings.peek('rate_limit_enabled'),
       bucketFor: (request) => {
-        if (request.routeOptions.config.rateLimit === false || RATE_LIMIT_EXEMPT.test(request.url)) return undefined;
+        const config = request.routeOptions.config;
+        const exempt = config.rateLimit === false || RATE_LIMIT_EXEMPT.test(request.url);
+        // An exemption serves callers who get an answer; a request whose credentials fail (or that has none
+        // where a caller is needed) is a guess or a mistake, and an exempt route must not become a free
+        // password oracle: it always draws from its address's bucket.
+        if (exempt && !request.authError && (request.caller || config.public)) return undefined;
         return request.caller
           ? { key: `user:${request.caller.user.id}`, limits: limitsFrom('authenticated') }
           : { key: `ip:${request.ip}`, limits: limitsFrom('anonymous') };
