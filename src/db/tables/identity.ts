@@ -45,7 +45,7 @@ export interface EmailTokensTable {
 }
 
 export interface LoginFailuresTable {
-  /** `user:<username_key>` or `ip:<address>`. */
+  /** `account:<user id>`, or `user:<name as typed, lower-cased>` for a name that matches no account. */
   subject: string;
   failures: number;
   locked_until: string | null;

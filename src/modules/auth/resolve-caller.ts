@@ -4,7 +4,7 @@ import type { ApiKeysRepository, ApiKeyRow } from '../api-keys/repository.js';
 import { looksLikeApiKey, parseApiKey, secretMatches } from '../api-keys/key-format.js';
 import type { UserRow, UsersRepository } from '../users/repository.js';
 import type { Caller } from './caller.js';
-import { verifyPassword } from './passwords.js';
+import type { PasswordChecks } from './password-checks.js';
 import { keyPermissions, userPermissions } from './permissions.js';
 import { UnchangedDatabaseCache } from '../../db/unchanged-cache.js';
 import type { RevocationsRepository } from './revocations.js';
@@ -47,7 +47,7 @@ export function readCredentials(headers: CredentialHeaders): Credentials | undef
 
 // Basic auth sends the password on every request (OPDS readers page through feeds quickly); argon2 each time
 // would cost ~20 ms of CPU per page. A verified pair is remembered briefly, bound to the stored hash, so a
-// password change or reset invalidates it at once.
+// password change or reset invalidates it at once. The account lock is checked on every request all the same.
 const BASIC_CACHE_TTL_MS = 5 * 60_000;
 const BASIC_CACHE_MAX = 10_000;
 // last_used_at is written at most once a minute per key, so a busy reader app does not turn reads into writes.
@@ -62,6 +62,8 @@ export class CallerResolver {
     private readonly apiKeys: ApiKeysRepository,
     private readonly revocations: RevocationsRepository,
     private readonly tokens: TokenIssuer,
+    /** Basic passwords are checked under the same account lockout as logins. */
+    private readonly passwords: PasswordChecks,
     /**
      * Users and revocations as last read, until the database changes (SQLite; see db/unchanged-cache.ts): a client's
      * every request would otherwise ask for the same user row and the same token's revocation. Any write (a user
@@ -110,12 +112,13 @@ export class CallerResolver {
     const cached = this.basicCache.get(cacheKey);
     if (cached && Date.now() - cached.at < BASIC_CACHE_TTL_MS) {
       const user = await this.users.findById(cached.userId);
-      if (user && user.password_hash === cached.passwordHash && !user.disabled) return this.base(user, 'basic');
+      if (user && user.password_hash === cached.passwordHash && !user.disabled) {
+        await this.passwords.ensureUnlocked(user.id);
+        return this.base(user, 'basic');
+      }
       this.basicCache.delete(cacheKey);
     }
-    const user = await this.users.findByLogin(username);
-    const ok = await verifyPassword(user?.password_hash, password);
-    if (!user || !ok || user.disabled) throw unauthorized('Invalid username or password');
+    const user = await this.passwords.verify(username, password);
     if (this.basicCache.size >= BASIC_CACHE_MAX) this.basicCache.clear();
     this.basicCache.set(cacheKey, { userId: user.id, passwordHash: user.password_hash, at: Date.now() });
     return this.base(user, 'basic');
