@@ -14,6 +14,8 @@ export interface UsersTable {
   created_at: string;
   updated_at: string;
   last_login_at: string | null;
+  /** Every JWT and Komga session carries it; a new value ends them all (modules/auth/security-stamp.ts). */
+  security_stamp: string;
 }
 
 export interface ApiKeysTable {

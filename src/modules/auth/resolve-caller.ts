@@ -15,8 +15,11 @@ export type Credentials =
   | { kind: 'bearer'; value: string }
   | { kind: 'api_key'; value: string }
   | { kind: 'basic'; username: string; password: string }
-  /** A session established earlier (the Komga session cookie); `apiKeyId` when it was opened with an API key. */
-  | { kind: 'session'; userId: string; apiKeyId?: string };
+  /**
+   * A session established earlier (the Komga session cookie), bound to the user's security stamp when it was
+   * opened; `apiKeyId` when it was opened with an API key.
+   */
+  | { kind: 'session'; userId: string; sessionId: string; stamp: string; apiKeyId?: string };
 
 export interface CredentialHeaders {
   authorization?: string;
@@ -83,7 +86,7 @@ export class CallerResolver {
         if (credentials.username === 'api') return this.fromApiKey(credentials.password, 'basic');
         return this.fromPassword(credentials.username, credentials.password);
       case 'session':
-        return credentials.apiKeyId ? this.fromKeySession(credentials.userId, credentials.apiKeyId) : this.fromUserId(credentials.userId, 'session');
+        return this.fromSession(credentials);
     }
   }
 
@@ -91,7 +94,7 @@ export class CallerResolver {
     const verified = await this.tokens.verify(token);
     if (!verified) throw unauthorized('Invalid or expired token');
     if (await this.isRevoked(verified.jti)) throw unauthorized('Token has been revoked (logged out)');
-    const user = await this.activeUser(verified.userId);
+    const user = await this.activeUser(verified.userId, verified.stamp);
     return { ...this.base(user, 'jwt'), tokenId: verified.jti, tokenExpiresAt: verified.expiresAt };
   }
 
@@ -124,18 +127,19 @@ export class CallerResolver {
     return this.base(user, 'basic');
   }
 
-  /** A session opened with an API key keeps the key's limits: revoked or expired key, no session; permissions narrowed. */
-  private async fromKeySession(userId: string, apiKeyId: string): Promise<Caller> {
-    const row = await this.apiKeys.findOwned(userId, apiKeyId);
+  /**
+   * A session ends when logged out (its id is revoked like a JWT's), when the user's security stamp changes, and,
+   * when opened with an API key, with the key (revoked or expired); such a session keeps the key's permissions.
+   */
+  private async fromSession(session: Extract<Credentials, { kind: 'session' }>): Promise<Caller> {
+    if (await this.isRevoked(session.sessionId)) throw unauthorized('The session has ended (logged out)');
+    const user = await this.activeUser(session.userId, session.stamp);
+    if (!session.apiKeyId) return this.base(user, 'session');
+    const row = await this.apiKeys.findOwned(session.userId, session.apiKeyId);
     if (!row) throw unauthorized('The API key of this session has been revoked');
     if (row.expires_at && Date.parse(row.expires_at) <= Date.now()) throw unauthorized('The API key of this session has expired');
-    const user = await this.activeUser(userId);
     const permissions = keyPermissions(this.base(user, 'session').permissions, JSON.parse(row.permissions) as string[]);
     return { ...this.base(user, 'session'), apiKeyId: row.id, permissions, isAdmin: permissions.has('system-admin') };
-  }
-
-  private async fromUserId(userId: string, method: Caller['method']): Promise<Caller> {
-    return this.base(await this.activeUser(userId), method);
   }
 
   private async isRevoked(jti: string): Promise<boolean> {
@@ -143,12 +147,16 @@ export class CallerResolver {
     return (await this.lookups.remember(`revoked:${jti}`, () => this.revocations.isRevoked(jti))) === true;
   }
 
-  private async activeUser(id: string): Promise<UserRow> {
+  /** `stamp`: the security stamp a token or session carries; it must still be the user's. */
+  private async activeUser(id: string, stamp?: string): Promise<UserRow> {
     const user = this.lookups
       ? ((await this.lookups.remember(`user:${id}`, () => this.users.findById(id))) as UserRow | undefined)
       : await this.users.findById(id);
     // A deleted or disabled user's tokens and keys stop working at once.
     if (!user || user.disabled) throw unauthorized('User no longer exists or is disabled');
+    if (stamp !== undefined && stamp !== user.security_stamp) {
+      throw unauthorized('The session has ended: the password or the account changed, or the user signed out everywhere');
+    }
     return user;
   }
 
@@ -162,6 +170,7 @@ export class CallerResolver {
       tokenExpiresAt: null,
       method,
       isAdmin: permissions.has('system-admin'),
+      securityStamp: user.security_stamp,
     };
   }
 

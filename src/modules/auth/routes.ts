@@ -61,6 +61,21 @@ export function registerAuthRoutes(app: App, auth: AuthService, publicUrl: strin
   });
 
   app.route({
+    method: 'POST',
+    url: '/auth/logout-all',
+    schema: {
+      summary: 'Sign out everywhere (end every session of the account)',
+      description:
+        'Ends every JWT and Komga session of the caller\'s account at once, on every instance, the one used for this request included (log in again afterwards). API keys and Basic credentials are not sessions and keep working: revoke a key with DELETE /api-keys/{id}. A password change, disabling or re-enabling the account, and a new role or permissions end the sessions the same way. 204.',
+      tags: ['auth'],
+    },
+    handler: async (req, reply) => {
+      await auth.logoutEverywhere(callerOf(req));
+      return reply.code(204).send();
+    },
+  });
+
+  app.route({
     method: 'GET',
     url: '/auth/me',
     schema: { summary: 'Current user with effective permissions', tags: ['auth'], response: { 200: MeView } },

@@ -9,6 +9,7 @@ import type { EmailTokens } from './email-tokens.js';
 import type { Mailer } from './mailer.js';
 import type { PasswordChecks } from './password-checks.js';
 import { hashPassword } from './passwords.js';
+import { newSecurityStamp } from './security-stamp.js';
 import type { RevocationsRepository } from './revocations.js';
 import type { TokenIssuer } from './tokens.js';
 
@@ -49,13 +50,27 @@ export class AuthService {
   }
 
   async issueFor(user: UserRow): Promise<LoginResponse> {
-    const token = await this.tokens.issue(user.id, user.role);
+    const token = await this.tokens.issue(user.id, user.role, user.security_stamp);
     return { access_token: token.token, token_type: 'Bearer', expires_in: token.expiresIn, user: toUserSummary(user) };
   }
 
   /** Revokes the JWT the caller used; with an API key or Basic there is nothing to end (revoke the key instead). */
   async logout(caller: Caller): Promise<void> {
     if (caller.tokenId && caller.tokenExpiresAt) await this.revocations.revoke(caller.tokenId, caller.tokenExpiresAt);
+    void this.revocations.purgeExpired().catch(() => undefined);
+  }
+
+  /**
+   * Sign out everywhere: a new security stamp ends every JWT and Komga session of the caller's account, the
+   * one used for this request included. API keys and Basic credentials are not sessions and keep working.
+   */
+  async logoutEverywhere(caller: Caller): Promise<void> {
+    await this.users.update(caller.user.id, { security_stamp: newSecurityStamp(), updated_at: nowIso() });
+  }
+
+  /** Ends one Komga session (its id is refused from now on, on every instance). `until`: when it would expire anyway. */
+  async endSession(sessionId: string, until: Date): Promise<void> {
+    await this.revocations.revoke(sessionId, until);
     void this.revocations.purgeExpired().catch(() => undefined);
   }
 
@@ -88,6 +103,7 @@ export class AuthService {
       created_at: now,
       updated_at: now,
       last_login_at: null,
+      security_stamp: newSecurityStamp(),
     };
     try {
       await this.users.insert(row);
