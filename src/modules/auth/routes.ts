@@ -26,7 +26,7 @@ export function registerAuthRoutes(app: App, auth: AuthService, publicUrl: strin
     schema: {
       summary: 'Log in with username (or e-mail) and password',
       description:
-        'Wrong credentials answer 401 with one generic message. After 5 failures for one login name, that name is locked for 2^(n-5) seconds (up to 15 minutes): 429 `rate_limit_exceeded` with Retry-After. Accounts awaiting e-mail verification get 403 `EmailNotVerified`.',
+        'Wrong credentials answer 401 with one generic message. After 5 failed password checks for one account (here or as Basic credentials on any route; its username and e-mail address count together), the account is locked for 2^(n-5) seconds (up to 15 minutes): 429 `rate_limit_exceeded` with Retry-After, here and for its Basic credentials everywhere. Accounts awaiting e-mail verification get 403 `EmailNotVerified`.',
       tags: ['auth'],
       security: [],
       body: LoginBody,
