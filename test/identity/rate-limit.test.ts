@@ -63,6 +63,22 @@ describe('Rate limiting: token bucket, anonymous by IP, authenticated by user', 
     expect(anonymous.headers['x-ratelimit-remaining']).toBe('4');
   });
 
+  it('once an address has spent its bucket on failed guesses, the right password answers 429 as well (no oracle); other addresses are served', async () => {
+    t = await createTestApp({ rate_limit: { enabled: true, anonymous: { requests_per_second: 0.01, burst: 5 } } });
+    const user = await createUser(t, 'reader');
+    for (let i = 0; i < 5; i += 1) {
+      expect((await t.app.inject({ method: 'GET', url: '/opds/v2', headers: basic(`guess${i}`, 'wrong-password'), remoteAddress: '127.0.0.50' })).statusCode).toBe(401);
+    }
+    for (const url of ['/opds/v2', '/api/v1/auth/me', '/api/v1/events/stream']) {
+      const right = await t.app.inject({ method: 'GET', url, headers: basic(user.username, user.password), remoteAddress: '127.0.0.50' });
+      expect(right.statusCode, url).toBe(429);
+      expect(right.json().error).toBe('rate_limit_exceeded');
+    }
+    // Tokens are not guessable: a JWT from the same address still works.
+    expect((await t.app.inject({ method: 'GET', url: '/api/v1/auth/me', headers: user.headers, remoteAddress: '127.0.0.50' })).statusCode).toBe(200);
+    expect((await t.app.inject({ method: 'GET', url: '/opds/v2', headers: basic(user.username, user.password), remoteAddress: '127.0.0.51' })).statusCode).toBe(200);
+  });
+
   it('anonymous buckets are per IP; authenticated buckets are per user, whatever the address', async () => {
     t = await limited();
     const admin = await adminHeaders(t);

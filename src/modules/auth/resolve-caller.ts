@@ -21,6 +21,9 @@ export type Credentials =
    */
   | { kind: 'session'; userId: string; sessionId: string; stamp: string; apiKeyId?: string };
 
+/** Basic with a username and password (not `api`:key): the one kind of credential a person can guess. */
+export const isPassword = (credentials: Credentials): boolean => credentials.kind === 'basic' && credentials.username !== 'api';
+
 export interface CredentialHeaders {
   authorization?: string;
   'x-api-key'?: string | string[];
