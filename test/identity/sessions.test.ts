@@ -1,3 +1,5 @@
+import { randomUUID } from 'node:crypto';
+import { SignJWT } from 'jose';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, type TestApp } from '../helpers/app.js';
 import { adminHeaders, basic, createApiKey, createUser, type Headers } from '../helpers/auth.js';
@@ -143,5 +145,24 @@ describe('Disabling a user', () => {
     expect(await me(user.headers)).toBe(401);
     expect(await komga(session)).toBe(401);
     expect(await me(await login(user.username, user.password))).toBe(200);
+  });
+});
+
+describe('Upgrading to security stamps', () => {
+  it('a token from before (no stamp claim) works while its user keeps the empty stamp the migration gives, and ends with the first change', async () => {
+    const user = await createUser(t, 'reader');
+    // The state migration 0012 leaves an existing user in.
+    await t.database.db.updateTable('users').set({ security_stamp: '' }).where('id', '=', user.id).execute();
+    const older = await new SignJWT({ role: 'reader' })
+      .setProtectedHeader({ alg: 'HS256', typ: 'JWT' })
+      .setSubject(user.id)
+      .setJti(randomUUID())
+      .setIssuedAt()
+      .setExpirationTime('1h')
+      .setIssuer('bindery')
+      .sign(new TextEncoder().encode(t.config.auth.jwt_secret!));
+    expect(await me(bearer(older))).toBe(200);
+    expect((await t.app.inject({ method: 'POST', url: '/api/v1/auth/logout-all', headers: bearer(older) })).statusCode).toBe(204);
+    expect(await me(bearer(older))).toBe(401);
   });
 });
