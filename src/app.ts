@@ -205,7 +205,12 @@ export async function buildApp(options: BuildAppOptions): Promise<App> {
   // OPDS feeds live at the server root, outside /api/v1, behind the same auth and rate-limit hooks.
   await registerFeeds(app, { libraries: catalog.libraries, ...browsing }, { thumbnailWidth: () => settings.peek('thumbnail_width'), publicUrl: config.server.public_url });
   // The Komga-compatible API under /{prefix}/api/v1 (and v2): off unless the admin setting enables it.
-  await registerKomgaApi(app, { libraries: catalog.libraries, ...browsing, sessions: komgaSessions });
+  await registerKomgaApi(app, {
+    libraries: catalog.libraries,
+    ...browsing,
+    sessions: komgaSessions,
+    endSession: (sessionId, until) => identity.auth.endSession(sessionId, until),
+  });
 
   app.addHook('onClose', async () => {
     await catalog.stop();

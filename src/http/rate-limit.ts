@@ -46,6 +46,13 @@ export class TokenBuckets {
     return { allowed, limit: limits.burst, remaining: Math.max(0, Math.floor(bucket.tokens)), resetSeconds };
   }
 
+  /** Whether `take` would allow a request now, without taking anything. */
+  hasToken(key: string, limits: BucketLimits, now = Date.now()): boolean {
+    const bucket = this.buckets.get(key);
+    if (!bucket) return limits.burst >= 1;
+    return Math.min(limits.burst, bucket.tokens + ((now - bucket.updated) / 1000) * limits.rate) >= 1;
+  }
+
   /** Removes buckets that would be full by now (their state equals a fresh bucket). */
   sweep(now = Date.now(), fullAfterMs = 60_000): void {
     for (const [key, bucket] of this.buckets) if (now - bucket.updated > fullAfterMs) this.buckets.delete(key);

@@ -1,7 +1,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { TokenBuckets } from '../../src/http/rate-limit.js';
 import { createTestApp, type TestApp } from '../helpers/app.js';
-import { adminHeaders, createUser } from '../helpers/auth.js';
+import { adminHeaders, basic, createUser } from '../helpers/auth.js';
 
 let t: TestApp | undefined;
 afterEach(async () => {
@@ -37,15 +37,46 @@ describe('Rate limiting: token bucket, anonymous by IP, authenticated by user', 
     expect((await t.app.inject({ method: 'GET', url: '/api/v1/setup/status', remoteAddress: '127.0.0.3' })).statusCode).toBe(200);
   });
 
-  it('/health and /api/v1/events are exempt', async () => {
+  it('/health is exempt (authenticated streams under /api/v1/events are too: test/events/sse.test.ts)', async () => {
     t = await limited();
     for (let i = 0; i < 12; i += 1) {
       const health = await t.app.inject({ method: 'GET', url: '/health', remoteAddress: '127.0.0.4' });
       expect(health.statusCode).toBe(200);
       expect(health.headers['x-ratelimit-limit']).toBeUndefined();
-      const events = await t.app.inject({ method: 'GET', url: '/api/v1/events/stream', remoteAddress: '127.0.0.4' });
-      expect(events.statusCode).not.toBe(429);
     }
+  });
+
+  it('requests that fail authentication are never exempt: wrong Basic passwords on /api/v1/events/stream reach 429', async () => {
+    // Refilling one token in 100 s: argon2 under load must not refill the bucket between guesses.
+    t = await createTestApp({ rate_limit: { enabled: true, anonymous: { requests_per_second: 0.01, burst: 5 } } });
+    await adminHeaders(t);
+    const codes: number[] = [];
+    // A different account name per guess, as a password sprayer would: the per-account lock never applies.
+    for (let i = 0; i < 7; i += 1) {
+      const res = await t.app.inject({ method: 'GET', url: '/api/v1/events/stream', headers: basic(`guess${i}`, 'wrong-password'), remoteAddress: '127.0.0.40' });
+      codes.push(res.statusCode);
+    }
+    expect(codes).toEqual([401, 401, 401, 401, 401, 429, 429]);
+    // A request without credentials is refused too, so it counts as well; another address is unaffected.
+    const anonymous = await t.app.inject({ method: 'GET', url: '/api/v1/events/stream', remoteAddress: '127.0.0.41' });
+    expect(anonymous.statusCode).toBe(401);
+    expect(anonymous.headers['x-ratelimit-remaining']).toBe('4');
+  });
+
+  it('once an address has spent its bucket on failed guesses, the right password answers 429 as well (no oracle); other addresses are served', async () => {
+    t = await createTestApp({ rate_limit: { enabled: true, anonymous: { requests_per_second: 0.01, burst: 5 } } });
+    const user = await createUser(t, 'reader');
+    for (let i = 0; i < 5; i += 1) {
+      expect((await t.app.inject({ method: 'GET', url: '/opds/v2', headers: basic(`guess${i}`, 'wrong-password'), remoteAddress: '127.0.0.50' })).statusCode).toBe(401);
+    }
+    for (const url of ['/opds/v2', '/api/v1/auth/me', '/api/v1/events/stream']) {
+      const right = await t.app.inject({ method: 'GET', url, headers: basic(user.username, user.password), remoteAddress: '127.0.0.50' });
+      expect(right.statusCode, url).toBe(429);
+      expect(right.json().error).toBe('rate_limit_exceeded');
+    }
+    // Tokens are not guessable: a JWT from the same address still works.
+    expect((await t.app.inject({ method: 'GET', url: '/api/v1/auth/me', headers: user.headers, remoteAddress: '127.0.0.50' })).statusCode).toBe(200);
+    expect((await t.app.inject({ method: 'GET', url: '/opds/v2', headers: basic(user.username, user.password), remoteAddress: '127.0.0.51' })).statusCode).toBe(200);
   });
 
   it('anonymous buckets are per IP; authenticated buckets are per user, whatever the address', async () => {

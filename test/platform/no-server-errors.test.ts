@@ -43,7 +43,7 @@ describe('no request can make the server answer 500', () => {
     const failures: string[] = [];
     let succeeded = 0;
     for (const op of operations) {
-      if (op.path === '/api/v1/auth/logout' || op.path.endsWith('/stream')) continue;
+      if (op.path === '/api/v1/auth/logout' || op.path === '/api/v1/auth/logout-all' || op.path.endsWith('/stream')) continue;
       // Deleting the real rows would hide the handlers of later operations: deletes get hostile ids only.
       for (const [j, param] of (op.method === 'DELETE' ? PARAMS : [...PARAMS, ...realIds]).entries()) {
         const path = op.path.replace(/\{[^}]+\}/g, param);

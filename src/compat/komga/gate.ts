@@ -46,7 +46,8 @@ export function registerKomgaGate(app: App, deps: { settings: SettingsService; s
     credentials: (request) => {
       const session = request.komgaSession;
       if (!session || !request.routeOptions.config?.komga) return undefined;
-      return session.apiKeyId ? { kind: 'session', userId: session.userId, apiKeyId: session.apiKeyId } : { kind: 'session', userId: session.userId };
+      const credentials: Credentials = { kind: 'session', userId: session.userId, sessionId: session.sessionId, stamp: session.stamp };
+      return session.apiKeyId ? { ...credentials, apiKeyId: session.apiKeyId } : credentials;
     },
   };
 }
@@ -60,8 +61,9 @@ export function registerSessionIssuing(app: App, sessions: KomgaSessions): void 
     const caller = request.caller;
     if (!caller || reply.statusCode >= 400) return payload;
     const fresh = caller.method === 'basic' || caller.method === 'api_key';
-    const renew = caller.method === 'session' && request.komgaSession !== null && request.komgaSession.expiresAt - Date.now() < (SESSION_TTL_SECONDS * 1000) / 2;
-    if (fresh || renew) sessions.attach(request, reply, caller);
+    const session = request.komgaSession;
+    if (fresh) sessions.attach(request, reply, caller);
+    else if (caller.method === 'session' && session && session.expiresAt - Date.now() < (SESSION_TTL_SECONDS * 1000) / 2) sessions.attach(request, reply, caller, session.sessionId);
     return payload;
   });
 }

@@ -9,10 +9,12 @@ import { KomgaPaging, komgaPageRequest, pageOfList } from './paging.js';
 import { KomgaPresenter, type KomgaServices } from './presenter.js';
 import { AnyIdParams, hidden, komgaRoute } from './route-config.js';
 import { registerKomgaSeriesRoutes } from './series-routes.js';
-import { SESSION_COOKIE, type KomgaSessions } from './session.js';
+import { SESSION_COOKIE, SESSION_TTL_SECONDS, type KomgaSessions } from './session.js';
 
 export interface KomgaApiDeps extends KomgaServices {
   sessions: KomgaSessions;
+  /** Ends a session for good (AuthService.endSession): logging out must not leave a copy of the cookie working. */
+  endSession(sessionId: string, until: Date): Promise<void>;
 }
 
 const ListQuery = KomgaPaging.extend({ search: z.string().optional(), library_id: z.union([z.string(), z.array(z.string())]).optional() });
@@ -41,13 +43,13 @@ export async function registerKomgaApi(app: App, deps: KomgaApiDeps): Promise<vo
       registerSessionIssuing(api, deps.sessions);
       registerKomgaSeriesRoutes(api, komga);
       registerKomgaBookRoutes(api, komga);
-      registerKomgaOtherRoutes(api, komga);
+      registerKomgaOtherRoutes(api, komga, deps.endSession);
     },
     { prefix: `/:${PREFIX_PARAM}` },
   );
 }
 
-function registerKomgaOtherRoutes(app: App, komga: KomgaPresenter): void {
+function registerKomgaOtherRoutes(app: App, komga: KomgaPresenter, endSession: KomgaApiDeps['endSession']): void {
   const { libraries } = komga.services;
 
   app.route({
@@ -88,8 +90,12 @@ function registerKomgaOtherRoutes(app: App, komga: KomgaPresenter): void {
     method: ['GET', 'POST'],
     url: '/api/logout',
     config: { ...komgaRoute(), public: true },
-    schema: { ...hidden, summary: 'Forget the session cookie (Komga)' },
-    handler: async (_req, reply) => reply.header('set-cookie', `${SESSION_COOKIE}=; Path=/; Max-Age=0; HttpOnly; SameSite=Lax`).code(204).send(),
+    schema: { ...hidden, summary: 'End the session (Komga)' },
+    handler: async (req, reply) => {
+      // Renewals keep the id and expire at most one lifetime from now: the revocation covers every copy.
+      if (req.komgaSession) await endSession(req.komgaSession.sessionId, new Date(Date.now() + SESSION_TTL_SECONDS * 1000));
+      return reply.header('set-cookie', `${SESSION_COOKIE}=; Path=/; Max-Age=0; HttpOnly; SameSite=Lax`).code(204).send();
+    },
   });
 
   // Collections and read lists do not exist here yet: the lists are empty and every id is unknown.

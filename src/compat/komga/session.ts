@@ -1,4 +1,4 @@
-import { createHmac, timingSafeEqual } from 'node:crypto';
+import { createHmac, randomUUID, timingSafeEqual } from 'node:crypto';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { Caller } from '../../modules/auth/caller.js';
 
@@ -12,6 +12,10 @@ export interface KomgaSession {
   userId: string;
   /** Set when the session was opened with an API key: the key's limits (and revocation) still apply. */
   apiKeyId: string | null;
+  /** Kept when the session is renewed; logging out revokes it. */
+  sessionId: string;
+  /** The user's security stamp when the session was opened (modules/auth/security-stamp.ts). */
+  stamp: string;
   expiresAt: number;
 }
 
@@ -30,10 +34,13 @@ export function readCookie(header: string | undefined, name: string): string | u
 }
 
 /**
- * Sessions of the Komga API as signed, expiring tokens: `v1.<payload>.<HMAC-SHA256>`, keyed from the JWT
+ * Sessions of the Komga API as signed, expiring tokens: `v2.<payload>.<HMAC-SHA256>`, keyed from the JWT
  * secret (which every instance sharing data_dir or configuration agrees on), so any instance accepts a session
- * another one issued and nothing is stored. The user and API key are re-checked on every request by the caller
- * resolver (a disabled user or a revoked key ends the session at once).
+ * another one issued. Ending one is checked by the caller resolver on every request, with the user and API key:
+ * a logout revokes the session id (kept in the database like a logged-out JWT), and the user's security stamp
+ * in the payload must still be the user's (a password change or "sign out everywhere" ends every session).
+ * Sessions of the first format (`v1`, without id or stamp, which could not be ended) are refused: the app
+ * sends its credentials again and gets a new one.
  */
 export class KomgaSessions {
   private keyBytes: Buffer | undefined;
@@ -50,25 +57,30 @@ export class KomgaSessions {
     return createHmac('sha256', this.key).update(payload).digest('base64url');
   }
 
-  issue(caller: Caller, now = Date.now()): string {
-    const body: { u: string; k?: string; e: number } = { u: caller.user.id, e: Math.floor(now / 1000) + SESSION_TTL_SECONDS };
+  issue(caller: Caller, sessionId: string = randomUUID(), now = Date.now()): string {
+    const body: { u: string; s: string; t: string; k?: string; e: number } = {
+      u: caller.user.id,
+      s: sessionId,
+      t: caller.securityStamp,
+      e: Math.floor(now / 1000) + SESSION_TTL_SECONDS,
+    };
     if (caller.apiKeyId) body.k = caller.apiKeyId;
     const payload = Buffer.from(JSON.stringify(body)).toString('base64url');
-    return `v1.${payload}.${this.sign(payload)}`;
+    return `v2.${payload}.${this.sign(payload)}`;
   }
 
   verify(token: string | undefined, now = Date.now()): KomgaSession | null {
     if (!token || token.length > 1000) return null;
     const [version, payload, signature] = token.split('.');
-    if (version !== 'v1' || !payload || !signature) return null;
+    if (version !== 'v2' || !payload || !signature) return null;
     const expected = Buffer.from(this.sign(payload));
     const given = Buffer.from(signature);
     if (expected.length !== given.length || !timingSafeEqual(expected, given)) return null;
     try {
-      const body = JSON.parse(Buffer.from(payload, 'base64url').toString('utf8')) as { u?: unknown; k?: unknown; e?: unknown };
-      if (typeof body.u !== 'string' || typeof body.e !== 'number') return null;
+      const body = JSON.parse(Buffer.from(payload, 'base64url').toString('utf8')) as { u?: unknown; s?: unknown; t?: unknown; k?: unknown; e?: unknown };
+      if (typeof body.u !== 'string' || typeof body.s !== 'string' || typeof body.t !== 'string' || typeof body.e !== 'number') return null;
       if (body.e * 1000 <= now) return null;
-      return { userId: body.u, apiKeyId: typeof body.k === 'string' ? body.k : null, expiresAt: body.e * 1000 };
+      return { userId: body.u, apiKeyId: typeof body.k === 'string' ? body.k : null, sessionId: body.s, stamp: body.t, expiresAt: body.e * 1000 };
     } catch {
       return null;
     }
@@ -81,9 +93,12 @@ export class KomgaSessions {
     return this.verify(token);
   }
 
-  /** Sets the session cookie (and `X-Auth-Token`, as Komga does for header-based clients). */
-  attach(request: FastifyRequest, reply: FastifyReply, caller: Caller): void {
-    const token = this.issue(caller);
+  /**
+   * Sets the session cookie (and `X-Auth-Token`, as Komga does for header-based clients): a new session, or with
+   * `sessionId` the renewal of that one.
+   */
+  attach(request: FastifyRequest, reply: FastifyReply, caller: Caller, sessionId?: string): void {
+    const token = this.issue(caller, sessionId);
     const secure = request.protocol === 'https' ? '; Secure' : '';
     reply.header('set-cookie', `${SESSION_COOKIE}=${token}; Path=/; Max-Age=${SESSION_TTL_SECONDS}; HttpOnly; SameSite=Lax${secure}`);
     reply.header('x-auth-token', token);

@@ -14,6 +14,8 @@ export interface UsersTable {
   created_at: string;
   updated_at: string;
   last_login_at: string | null;
+  /** Every JWT and Komga session carries it; a new value ends them all (modules/auth/security-stamp.ts). */
+  security_stamp: string;
 }
 
 export interface ApiKeysTable {
@@ -45,7 +47,7 @@ export interface EmailTokensTable {
 }
 
 export interface LoginFailuresTable {
-  /** `user:<username_key>` or `ip:<address>`. */
+  /** `account:<user id>`, or `user:<name as typed, lower-cased>` for a name that matches no account. */
   subject: string;
   failures: number;
   locked_until: string | null;

@@ -18,6 +18,8 @@ export interface Caller {
   tokenExpiresAt: Date | null;
   method: 'jwt' | 'api_key' | 'basic' | 'session';
   isAdmin: boolean;
+  /** The user's security stamp as read for this request: a session opened now is bound to it. */
+  securityStamp: string;
 }
 
 export function can(caller: Caller, permission: Permission): boolean {

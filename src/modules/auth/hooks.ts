@@ -5,7 +5,7 @@ import type { App } from '../../http/types.js';
 import type { SettingsService } from '../settings/service.js';
 import type { Caller } from './caller.js';
 import { isPermission, PERMISSION_GRANTS } from './permissions.js';
-import { readCredentials, type CallerResolver, type Credentials } from './resolve-caller.js';
+import { isPassword, readCredentials, type CallerResolver, type Credentials } from './resolve-caller.js';
 
 declare module 'fastify' {
   interface FastifyRequest {
@@ -27,7 +27,10 @@ export interface AuthHookDeps {
   extraCredentials?: (request: FastifyRequest) => Credentials | undefined;
 }
 
-/** Only these are exempt from rate limiting (spec: `/health` and `/api/v1/events`), plus routes that opt out. */
+/**
+ * Only these are exempt from rate limiting (spec: `/health` and `/api/v1/events`), plus routes that opt out,
+ * and only for requests that authenticate (or need no caller).
+ */
 const RATE_LIMIT_EXEMPT = /^\/api\/v1\/events(\/|\?|$)/;
 
 export function callerOf(request: FastifyRequest): Caller {
@@ -44,7 +47,8 @@ export interface RouteAccess {
 
 /**
  * Three onRequest steps, in this order: resolve the caller from the headers, draw from the rate-limit bucket
- * (per user when authenticated, per IP otherwise), then enforce the route's permission. Every route needs a
+ * (per user when authenticated, per IP otherwise and whenever credentials fail), then enforce the route's
+ * permission. Every route needs a
  * caller unless it is marked public; unknown routes fall through to the 404 handler.
  */
 export function registerAuthHooks(app: App, deps: AuthHookDeps): { routes: RouteAccess[]; buckets: TokenBuckets } {
@@ -70,27 +74,43 @@ export function registerAuthHooks(app: App, deps: AuthHookDeps): { routes: Route
     }
   });
 
+  const limitsFrom = (kind: 'anonymous' | 'authenticated'): BucketLimits =>
+    kind === 'anonymous'
+      ? { rate: deps.settings.peek('rate_limit_anonymous_rps'), burst: deps.settings.peek('rate_limit_anonymous_burst') }
+      : { rate: deps.settings.peek('rate_limit_authenticated_rps'), burst: deps.settings.peek('rate_limit_authenticated_burst') };
+
+  // Once an address has spent its anonymous bucket (failed authentication draws from it), its passwords are not
+  // even checked: a right guess, answered from the user's own bucket, would otherwise stand out from the wrong
+  // ones (429) and keep the guessing going. Keys and tokens are not guessable and are always checked.
+  const addressExhausted = (request: FastifyRequest): boolean =>
+    deps.settings.peek('rate_limit_enabled') && !buckets.hasToken(`ip:${request.ip}`, limitsFrom('anonymous'));
+
   app.addHook('onRequest', async (request) => {
     try {
       const credentials = readCredentials(request.headers) ?? deps.extraCredentials?.(request);
-      if (credentials) request.caller = await deps.resolver.resolve(credentials);
+      if (!credentials) return;
+      if (isPassword(credentials) && addressExhausted(request)) {
+        request.authError = new AppError(401, 'Unauthorized', 'Too many failed requests from this address: the password was not checked');
+        return;
+      }
+      request.caller = await deps.resolver.resolve(credentials);
     } catch (err) {
       if (!(err instanceof AppError)) throw err;
       request.authError = err;
     }
   });
 
-  const limitsFrom = (kind: 'anonymous' | 'authenticated'): BucketLimits =>
-    kind === 'anonymous'
-      ? { rate: deps.settings.peek('rate_limit_anonymous_rps'), burst: deps.settings.peek('rate_limit_anonymous_burst') }
-      : { rate: deps.settings.peek('rate_limit_authenticated_rps'), burst: deps.settings.peek('rate_limit_authenticated_burst') };
-
   app.addHook(
     'onRequest',
     createRateLimitHook(buckets, {
       enabled: () => deps.settings.peek('rate_limit_enabled'),
       bucketFor: (request) => {
-        if (request.routeOptions.config.rateLimit === false || RATE_LIMIT_EXEMPT.test(request.url)) return undefined;
+        const config = request.routeOptions.config;
+        const exempt = config.rateLimit === false || RATE_LIMIT_EXEMPT.test(request.url);
+        // An exemption serves callers who get an answer; a request whose credentials fail (or that has none
+        // where a caller is needed) is a guess or a mistake, and an exempt route must not become a free
+        // password oracle: it always draws from its address's bucket.
+        if (exempt && !request.authError && (request.caller || config.public)) return undefined;
         return request.caller
           ? { key: `user:${request.caller.user.id}`, limits: limitsFrom('authenticated') }
           : { key: `ip:${request.ip}`, limits: limitsFrom('anonymous') };

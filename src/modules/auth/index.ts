@@ -14,6 +14,7 @@ import { EmailTokens } from './email-tokens.js';
 import { resolveJwtSecret } from './jwt-secret.js';
 import { LoginThrottle } from './login-throttle.js';
 import { createMailer } from './mailer.js';
+import { PasswordChecks } from './password-checks.js';
 import { CallerResolver } from './resolve-caller.js';
 import { RevocationsRepository } from './revocations.js';
 import { AuthService } from './service.js';
@@ -40,9 +41,10 @@ export function createIdentity(
   const keysRepo = new ApiKeysRepository(db);
   const revocations = new RevocationsRepository(db);
   const tokens = new TokenIssuer(() => resolveJwtSecret(config), config.auth.jwt_expiry_seconds);
-  const auth = new AuthService(usersRepo, tokens, revocations, new LoginThrottle(db), new EmailTokens(db), createMailer(config, log, mailTransport), settings.service);
+  const passwords = new PasswordChecks(usersRepo, new LoginThrottle(db));
+  const auth = new AuthService(usersRepo, tokens, revocations, passwords, new EmailTokens(db), createMailer(config, log, mailTransport), settings.service);
   return {
-    resolver: new CallerResolver(usersRepo, keysRepo, revocations, tokens, new UnchangedDatabaseCache(database)),
+    resolver: new CallerResolver(usersRepo, keysRepo, revocations, tokens, passwords, new UnchangedDatabaseCache(database)),
     auth,
     setup: new SetupService(usersRepo, settings.repo, auth),
     users: new UsersService(usersRepo, auth),

@@ -1,46 +1,54 @@
-import type { Kysely } from 'kysely';
+import { sql, type Kysely } from 'kysely';
 import { nowIso } from '../../db/ids.js';
 import type { DB } from '../../db/schema.js';
+import { userKey } from '../users/repository.js';
 
 /**
- * Slows down password guessing for one account: after FREE_FAILURES failed logins the account name is locked
- * for 2^(n - FREE_FAILURES) seconds, up to 15 minutes, counted in the database so every instance agrees.
- * Keyed by the login name as typed (existing or not), so a lock reveals nothing about which accounts exist.
- * Guessing across many accounts from one address is bounded by the per-IP rate limiter instead, which keeps
- * other users (other addresses) unaffected.
+ * Slows down password guessing for one account: after FREE_FAILURES failed password checks the account is
+ * locked for 2^(n - FREE_FAILURES) seconds, up to 15 minutes, counted in the database so every instance agrees.
+ * Every password check counts, wherever the password was sent (login, Basic on the API, OPDS or the Komga API).
+ * The lock belongs to the account (`account:<user id>`), so its username and its e-mail address share it; a
+ * name that matches no account locks the same way under the name as typed (`user:<name>`), so a lock alone does
+ * not tell whether an account exists. Guessing across many accounts from one address is bounded by the per-IP
+ * rate limiter instead, which keeps other users (other addresses) unaffected.
  */
 export const FREE_FAILURES = 5;
 const MAX_LOCK_SECONDS = 15 * 60;
+
+export const accountSubject = (userId: string): string => `account:${userId}`;
+export const unknownNameSubject = (login: string): string => `user:${userKey(login)}`;
 
 export class LoginThrottle {
   constructor(private readonly db: Kysely<DB>) {}
 
   /** Seconds until the next attempt is allowed, or 0. */
-  async lockedFor(login: string): Promise<number> {
-    const row = await this.db.selectFrom('login_failures').select('locked_until').where('subject', '=', subjectOf(login)).executeTakeFirst();
+  async lockedFor(subject: string): Promise<number> {
+    const row = await this.db.selectFrom('login_failures').select('locked_until').where('subject', '=', subject).executeTakeFirst();
     if (!row?.locked_until) return 0;
     const ms = Date.parse(row.locked_until) - Date.now();
     return ms > 0 ? Math.ceil(ms / 1000) : 0;
   }
 
-  async recordFailure(login: string): Promise<void> {
-    const subject = subjectOf(login);
-    await this.db.transaction().execute(async (trx) => {
-      const row = await trx.selectFrom('login_failures').select('failures').where('subject', '=', subject).executeTakeFirst();
-      const failures = (row?.failures ?? 0) + 1;
-      const lockSeconds = failures > FREE_FAILURES ? Math.min(2 ** (failures - FREE_FAILURES), MAX_LOCK_SECONDS) : 0;
-      const locked_until = lockSeconds > 0 ? new Date(Date.now() + lockSeconds * 1000).toISOString() : null;
-      await trx
-        .insertInto('login_failures')
-        .values({ subject, failures, locked_until, updated_at: nowIso() })
-        .onConflict((oc) => oc.column('subject').doUpdateSet({ failures, locked_until, updated_at: nowIso() }))
-        .execute();
-    });
+  async recordFailure(subject: string): Promise<void> {
+    const now = nowIso();
+    // One atomic increment: instances failing the same account at once each count.
+    const row = await this.db
+      .insertInto('login_failures')
+      .values({ subject, failures: 1, locked_until: null, updated_at: now })
+      .onConflict((oc) => oc.column('subject').doUpdateSet({ failures: sql<number>`login_failures.failures + 1`, updated_at: now }))
+      .returning('failures')
+      .executeTakeFirstOrThrow();
+    const failures = Number(row.failures);
+    if (failures <= FREE_FAILURES) return;
+    const lockSeconds = Math.min(2 ** (failures - FREE_FAILURES), MAX_LOCK_SECONDS);
+    await this.db
+      .updateTable('login_failures')
+      .set({ locked_until: new Date(Date.now() + lockSeconds * 1000).toISOString() })
+      .where('subject', '=', subject)
+      .execute();
   }
 
-  async reset(login: string): Promise<void> {
-    await this.db.deleteFrom('login_failures').where('subject', '=', subjectOf(login)).execute();
+  async reset(subject: string): Promise<void> {
+    await this.db.deleteFrom('login_failures').where('subject', '=', subject).execute();
   }
 }
-
-const subjectOf = (login: string) => `user:${login.trim().toLowerCase()}`;

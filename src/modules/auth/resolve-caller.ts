@@ -4,7 +4,7 @@ import type { ApiKeysRepository, ApiKeyRow } from '../api-keys/repository.js';
 import { looksLikeApiKey, parseApiKey, secretMatches } from '../api-keys/key-format.js';
 import type { UserRow, UsersRepository } from '../users/repository.js';
 import type { Caller } from './caller.js';
-import { verifyPassword } from './passwords.js';
+import type { PasswordChecks } from './password-checks.js';
 import { keyPermissions, userPermissions } from './permissions.js';
 import { UnchangedDatabaseCache } from '../../db/unchanged-cache.js';
 import type { RevocationsRepository } from './revocations.js';
@@ -15,8 +15,14 @@ export type Credentials =
   | { kind: 'bearer'; value: string }
   | { kind: 'api_key'; value: string }
   | { kind: 'basic'; username: string; password: string }
-  /** A session established earlier (the Komga session cookie); `apiKeyId` when it was opened with an API key. */
-  | { kind: 'session'; userId: string; apiKeyId?: string };
+  /**
+   * A session established earlier (the Komga session cookie), bound to the user's security stamp when it was
+   * opened; `apiKeyId` when it was opened with an API key.
+   */
+  | { kind: 'session'; userId: string; sessionId: string; stamp: string; apiKeyId?: string };
+
+/** Basic with a username and password (not `api`:key): the one kind of credential a person can guess. */
+export const isPassword = (credentials: Credentials): boolean => credentials.kind === 'basic' && credentials.username !== 'api';
 
 export interface CredentialHeaders {
   authorization?: string;
@@ -47,7 +53,7 @@ export function readCredentials(headers: CredentialHeaders): Credentials | undef
 
 // Basic auth sends the password on every request (OPDS readers page through feeds quickly); argon2 each time
 // would cost ~20 ms of CPU per page. A verified pair is remembered briefly, bound to the stored hash, so a
-// password change or reset invalidates it at once.
+// password change or reset invalidates it at once. The account lock is checked on every request all the same.
 const BASIC_CACHE_TTL_MS = 5 * 60_000;
 const BASIC_CACHE_MAX = 10_000;
 // last_used_at is written at most once a minute per key, so a busy reader app does not turn reads into writes.
@@ -62,6 +68,8 @@ export class CallerResolver {
     private readonly apiKeys: ApiKeysRepository,
     private readonly revocations: RevocationsRepository,
     private readonly tokens: TokenIssuer,
+    /** Basic passwords are checked under the same account lockout as logins. */
+    private readonly passwords: PasswordChecks,
     /**
      * Users and revocations as last read, until the database changes (SQLite; see db/unchanged-cache.ts): a client's
      * every request would otherwise ask for the same user row and the same token's revocation. Any write (a user
@@ -81,7 +89,7 @@ export class CallerResolver {
         if (credentials.username === 'api') return this.fromApiKey(credentials.password, 'basic');
         return this.fromPassword(credentials.username, credentials.password);
       case 'session':
-        return credentials.apiKeyId ? this.fromKeySession(credentials.userId, credentials.apiKeyId) : this.fromUserId(credentials.userId, 'session');
+        return this.fromSession(credentials);
     }
   }
 
@@ -89,7 +97,7 @@ export class CallerResolver {
     const verified = await this.tokens.verify(token);
     if (!verified) throw unauthorized('Invalid or expired token');
     if (await this.isRevoked(verified.jti)) throw unauthorized('Token has been revoked (logged out)');
-    const user = await this.activeUser(verified.userId);
+    const user = await this.activeUser(verified.userId, verified.stamp);
     return { ...this.base(user, 'jwt'), tokenId: verified.jti, tokenExpiresAt: verified.expiresAt };
   }
 
@@ -110,29 +118,31 @@ export class CallerResolver {
     const cached = this.basicCache.get(cacheKey);
     if (cached && Date.now() - cached.at < BASIC_CACHE_TTL_MS) {
       const user = await this.users.findById(cached.userId);
-      if (user && user.password_hash === cached.passwordHash && !user.disabled) return this.base(user, 'basic');
+      if (user && user.password_hash === cached.passwordHash && !user.disabled) {
+        await this.passwords.ensureUnlocked(user.id);
+        return this.base(user, 'basic');
+      }
       this.basicCache.delete(cacheKey);
     }
-    const user = await this.users.findByLogin(username);
-    const ok = await verifyPassword(user?.password_hash, password);
-    if (!user || !ok || user.disabled) throw unauthorized('Invalid username or password');
+    const user = await this.passwords.verify(username, password);
     if (this.basicCache.size >= BASIC_CACHE_MAX) this.basicCache.clear();
     this.basicCache.set(cacheKey, { userId: user.id, passwordHash: user.password_hash, at: Date.now() });
     return this.base(user, 'basic');
   }
 
-  /** A session opened with an API key keeps the key's limits: revoked or expired key, no session; permissions narrowed. */
-  private async fromKeySession(userId: string, apiKeyId: string): Promise<Caller> {
-    const row = await this.apiKeys.findOwned(userId, apiKeyId);
+  /**
+   * A session ends when logged out (its id is revoked like a JWT's), when the user's security stamp changes, and,
+   * when opened with an API key, with the key (revoked or expired); such a session keeps the key's permissions.
+   */
+  private async fromSession(session: Extract<Credentials, { kind: 'session' }>): Promise<Caller> {
+    if (await this.isRevoked(session.sessionId)) throw unauthorized('The session has ended (logged out)');
+    const user = await this.activeUser(session.userId, session.stamp);
+    if (!session.apiKeyId) return this.base(user, 'session');
+    const row = await this.apiKeys.findOwned(session.userId, session.apiKeyId);
     if (!row) throw unauthorized('The API key of this session has been revoked');
     if (row.expires_at && Date.parse(row.expires_at) <= Date.now()) throw unauthorized('The API key of this session has expired');
-    const user = await this.activeUser(userId);
     const permissions = keyPermissions(this.base(user, 'session').permissions, JSON.parse(row.permissions) as string[]);
     return { ...this.base(user, 'session'), apiKeyId: row.id, permissions, isAdmin: permissions.has('system-admin') };
-  }
-
-  private async fromUserId(userId: string, method: Caller['method']): Promise<Caller> {
-    return this.base(await this.activeUser(userId), method);
   }
 
   private async isRevoked(jti: string): Promise<boolean> {
@@ -140,12 +150,16 @@ export class CallerResolver {
     return (await this.lookups.remember(`revoked:${jti}`, () => this.revocations.isRevoked(jti))) === true;
   }
 
-  private async activeUser(id: string): Promise<UserRow> {
+  /** `stamp`: the security stamp a token or session carries; it must still be the user's. */
+  private async activeUser(id: string, stamp?: string): Promise<UserRow> {
     const user = this.lookups
       ? ((await this.lookups.remember(`user:${id}`, () => this.users.findById(id))) as UserRow | undefined)
       : await this.users.findById(id);
     // A deleted or disabled user's tokens and keys stop working at once.
     if (!user || user.disabled) throw unauthorized('User no longer exists or is disabled');
+    if (stamp !== undefined && stamp !== user.security_stamp) {
+      throw unauthorized('The session has ended: the password or the account changed, or the user signed out everywhere');
+    }
     return user;
   }
 
@@ -159,6 +173,7 @@ export class CallerResolver {
       tokenExpiresAt: null,
       method,
       isAdmin: permissions.has('system-admin'),
+      securityStamp: user.security_stamp,
     };
   }
 

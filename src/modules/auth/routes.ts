@@ -26,7 +26,7 @@ export function registerAuthRoutes(app: App, auth: AuthService, publicUrl: strin
     schema: {
       summary: 'Log in with username (or e-mail) and password',
       description:
-        'Wrong credentials answer 401 with one generic message. After 5 failures for one login name, that name is locked for 2^(n-5) seconds (up to 15 minutes): 429 `rate_limit_exceeded` with Retry-After. Accounts awaiting e-mail verification get 403 `EmailNotVerified`.',
+        'Wrong credentials answer 401 with one generic message. After 5 failed password checks for one account (here or as Basic credentials on any route; its username and e-mail address count together), the account is locked for 2^(n-5) seconds (up to 15 minutes): 429 `rate_limit_exceeded` with Retry-After, here and for its Basic credentials everywhere. Accounts awaiting e-mail verification get 403 `EmailNotVerified`.',
       tags: ['auth'],
       security: [],
       body: LoginBody,
@@ -56,6 +56,21 @@ export function registerAuthRoutes(app: App, auth: AuthService, publicUrl: strin
     schema: { summary: 'Log out (revoke the JWT used for this request)', tags: ['auth'] },
     handler: async (req, reply) => {
       await auth.logout(callerOf(req));
+      return reply.code(204).send();
+    },
+  });
+
+  app.route({
+    method: 'POST',
+    url: '/auth/logout-all',
+    schema: {
+      summary: 'Sign out everywhere (end every session of the account)',
+      description:
+        'Ends every JWT and Komga session of the caller\'s account at once, on every instance, the one used for this request included (log in again afterwards). API keys and Basic credentials are not sessions and keep working: revoke a key with DELETE /api-keys/{id}. A password change, disabling or re-enabling the account, and a new role or permissions end the sessions the same way. 204.',
+      tags: ['auth'],
+    },
+    handler: async (req, reply) => {
+      await auth.logoutEverywhere(callerOf(req));
       return reply.code(204).send();
     },
   });

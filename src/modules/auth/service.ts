@@ -6,9 +6,10 @@ import { userKey } from '../users/repository.js';
 import { toUserSummary } from '../users/views.js';
 import type { Caller } from './caller.js';
 import type { EmailTokens } from './email-tokens.js';
-import type { LoginThrottle } from './login-throttle.js';
 import type { Mailer } from './mailer.js';
-import { hashPassword, verifyPassword } from './passwords.js';
+import type { PasswordChecks } from './password-checks.js';
+import { hashPassword } from './passwords.js';
+import { newSecurityStamp } from './security-stamp.js';
 import type { RevocationsRepository } from './revocations.js';
 import type { TokenIssuer } from './tokens.js';
 
@@ -25,7 +26,6 @@ export interface NewAccount {
   password: string;
 }
 
-const INVALID_CREDENTIALS = 'Invalid username or password';
 const VERIFY_PURPOSE = 'verify-email';
 
 export class AuthService {
@@ -33,25 +33,15 @@ export class AuthService {
     private readonly users: UsersRepository,
     private readonly tokens: TokenIssuer,
     private readonly revocations: RevocationsRepository,
-    private readonly throttle: LoginThrottle,
+    private readonly passwords: PasswordChecks,
     private readonly emailTokens: EmailTokens,
     private readonly mailer: Mailer,
     private readonly settings: SettingsService,
   ) {}
 
-  /** One generic message for every credential failure, so responses never tell which accounts exist. */
+  /** Wrong credentials answer one generic 401, so responses never tell which accounts exist. */
   async login(login: string, password: string): Promise<LoginResponse> {
-    const lockedFor = await this.throttle.lockedFor(login);
-    if (lockedFor > 0) {
-      throw new AppError(429, 'rate_limit_exceeded', `Too many failed logins for this account: retry in ${lockedFor} seconds`, null, { 'Retry-After': String(lockedFor) });
-    }
-    const user = await this.users.findByLogin(login);
-    const ok = await verifyPassword(user?.password_hash, password);
-    if (!user || !ok || user.disabled) {
-      await this.throttle.recordFailure(login);
-      throw new AppError(401, 'Unauthorized', INVALID_CREDENTIALS);
-    }
-    await this.throttle.reset(login);
+    const user = await this.passwords.verify(login, password);
     if (!user.email_verified && (await this.settings.get('email_verification_required'))) {
       throw new AppError(403, 'EmailNotVerified', 'Verify your e-mail address before logging in (POST /api/v1/auth/resend-verification sends a new link)');
     }
@@ -60,13 +50,27 @@ export class AuthService {
   }
 
   async issueFor(user: UserRow): Promise<LoginResponse> {
-    const token = await this.tokens.issue(user.id, user.role);
+    const token = await this.tokens.issue(user.id, user.role, user.security_stamp);
     return { access_token: token.token, token_type: 'Bearer', expires_in: token.expiresIn, user: toUserSummary(user) };
   }
 
   /** Revokes the JWT the caller used; with an API key or Basic there is nothing to end (revoke the key instead). */
   async logout(caller: Caller): Promise<void> {
     if (caller.tokenId && caller.tokenExpiresAt) await this.revocations.revoke(caller.tokenId, caller.tokenExpiresAt);
+    void this.revocations.purgeExpired().catch(() => undefined);
+  }
+
+  /**
+   * Sign out everywhere: a new security stamp ends every JWT and Komga session of the caller's account, the
+   * one used for this request included. API keys and Basic credentials are not sessions and keep working.
+   */
+  async logoutEverywhere(caller: Caller): Promise<void> {
+    await this.users.update(caller.user.id, { security_stamp: newSecurityStamp(), updated_at: nowIso() });
+  }
+
+  /** Ends one Komga session (its id is refused from now on, on every instance). `until`: when it would expire anyway. */
+  async endSession(sessionId: string, until: Date): Promise<void> {
+    await this.revocations.revoke(sessionId, until);
     void this.revocations.purgeExpired().catch(() => undefined);
   }
 
@@ -99,6 +103,7 @@ export class AuthService {
       created_at: now,
       updated_at: now,
       last_login_at: null,
+      security_stamp: newSecurityStamp(),
     };
     try {
       await this.users.insert(row);

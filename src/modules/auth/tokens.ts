@@ -11,9 +11,14 @@ export interface VerifiedToken {
   userId: string;
   jti: string;
   expiresAt: Date;
+  /** The user's security stamp when the token was issued ('' for tokens issued before stamps existed). */
+  stamp: string;
 }
 
-/** HS256 JWTs carrying sub, role, jti, iat, exp. The role is informative: permissions are recomputed from the database. */
+/**
+ * HS256 JWTs carrying sub, role, stm (the user's security stamp), jti, iat, exp. The role is informative:
+ * permissions are recomputed from the database.
+ */
 /** Verified tokens remembered, so a client's every request does not pay the HMAC and JOSE parsing again. */
 const MAX_REMEMBERED = 10_000;
 
@@ -38,9 +43,9 @@ export class TokenIssuer {
     return this.keyObject;
   }
 
-  async issue(userId: string, role: string): Promise<AccessToken> {
+  async issue(userId: string, role: string, stamp: string): Promise<AccessToken> {
     const jti = randomUUID();
-    const token = await new SignJWT({ role })
+    const token = await new SignJWT({ role, stm: stamp })
       .setProtectedHeader({ alg: 'HS256', typ: 'JWT' })
       .setSubject(userId)
       .setJti(jti)
@@ -63,7 +68,8 @@ export class TokenIssuer {
     try {
       const { payload } = await jwtVerify(token, this.key, { algorithms: ['HS256'], issuer: 'bindery' });
       if (typeof payload.sub !== 'string' || typeof payload.jti !== 'string' || typeof payload.exp !== 'number') return undefined;
-      const result = { userId: payload.sub, jti: payload.jti, expiresAt: new Date(payload.exp * 1000) };
+      const stamp = typeof payload.stm === 'string' ? payload.stm : '';
+      const result = { userId: payload.sub, jti: payload.jti, expiresAt: new Date(payload.exp * 1000), stamp };
       if (this.verified.size >= MAX_REMEMBERED) this.verified.delete(this.verified.keys().next().value!);
       this.verified.set(token, result);
       return result;

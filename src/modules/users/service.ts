@@ -3,6 +3,7 @@ import { nowIso } from '../../db/ids.js';
 import type { PageRequest } from '../../http/pagination.js';
 import type { Caller } from '../auth/caller.js';
 import { hashPassword } from '../auth/passwords.js';
+import { newSecurityStamp } from '../auth/security-stamp.js';
 import type { AuthService } from '../auth/service.js';
 import { userKey, type UserRow, type UsersRepository } from './repository.js';
 import { toUserView, type UserView } from './views.js';
@@ -56,6 +57,7 @@ export class UsersService {
     if (changes.permissions !== undefined) update.permissions = JSON.stringify(changes.permissions);
     if (changes.disabled !== undefined) update.disabled = changes.disabled ? 1 : 0;
     if (changes.email_verified !== undefined) update.email_verified = changes.email_verified ? 1 : 0;
+    if (endsSessions(user, update)) update.security_stamp = newSecurityStamp();
     await this.users.update(id, update);
     return this.get(id);
   }
@@ -71,4 +73,17 @@ export class UsersService {
     if (!user) throw notFound('User');
     return user;
   }
+}
+
+/**
+ * A new password, disabling or re-enabling, a new role or new permissions end the user's sessions (a new security
+ * stamp): whoever held a session under the old state must authenticate again under the new one.
+ */
+function endsSessions(user: UserRow, update: Partial<UserRow>): boolean {
+  return (
+    update.password_hash !== undefined ||
+    (update.disabled !== undefined && update.disabled !== user.disabled) ||
+    (update.role !== undefined && update.role !== user.role) ||
+    (update.permissions !== undefined && update.permissions !== user.permissions)
+  );
 }
