@@ -191,7 +191,7 @@ export async function buildApp(options: BuildAppOptions): Promise<App> {
       registerScanRoutes(v1, catalog.scans);
       registerTaskRoutes(v1, catalog.tasks);
       registerSettingsRoutes(v1, settings);
-      registerFilesystemRoutes(v1, new FilesystemService());
+      registerFilesystemRoutes(v1, new FilesystemService(config.libraries.allowed_roots));
       registerEventRoutes(v1, events, sse);
       registerDuplicateRoutes(v1, duplicates);
       registerOpsRoutes(v1, metrics, maintenance);

@@ -96,6 +96,15 @@ export const ConfigSchema = z.strictObject({
       prefix: text(z.string().regex(/^[A-Za-z0-9_-]+$/, 'must be a single path segment')).default('komga'),
     })
     .prefault({}),
+  libraries: z
+    .strictObject({
+      /**
+       * Folders that libraries (and the admin's folder browser) must lie in; empty means any folder the server
+       * can read. Set it whenever maintainers (or custom permissions) may create libraries.
+       */
+      allowed_roots: z.array(text(z.string().refine((p) => p.startsWith('/') || /^[A-Za-z]:[\\/]/.test(p), 'must be an absolute path'))).default([]),
+    })
+    .prefault({}),
   scanner: z
     .strictObject({
       /** Worker threads analysing files; 0 means one per CPU core. */
