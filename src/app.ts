@@ -5,6 +5,7 @@ import type { Transporter } from 'nodemailer';
 import type { Config } from './config/schema.js';
 import type { Database } from './db/connection.js';
 import { frameworkErrorHandler, registerErrorHandling } from './http/errors.js';
+import { httpServerOptions, limitConnectionsPerAddress, throttledPerAddress } from './http/connection-limits.js';
 import { API_VERSION, registerOpenApi } from './http/openapi.js';
 import './http/route-config.js';
 import type { App } from './http/types.js';
@@ -97,7 +98,18 @@ export async function buildApp(options: BuildAppOptions): Promise<App> {
     routerOptions: { ignoreTrailingSlash: true, maxParamLength: 500 },
     forceCloseConnections: 'idle',
     frameworkErrors: frameworkErrorHandler,
+    keepAliveTimeout: config.server.keep_alive_timeout_seconds * 1000,
+    requestTimeout: config.server.request_timeout_seconds * 1000,
+    http: httpServerOptions({
+      headersTimeoutMs: config.server.headers_timeout_seconds * 1000,
+      requestTimeoutMs: config.server.request_timeout_seconds * 1000,
+    }),
   }).withTypeProvider<ZodTypeProvider>();
+  limitConnectionsPerAddress(
+    app.server,
+    config.server.max_connections_per_address,
+    throttledPerAddress((address, open) => app.log.warn({ address, open, max: config.server.max_connections_per_address }, 'connection refused: too many open connections from one address (server.max_connections_per_address)')),
+  );
 
   app.setValidatorCompiler(validatorCompiler);
   app.setSerializerCompiler(serializerCompiler);

@@ -29,6 +29,14 @@ export const ConfigSchema = z.strictObject({
       trust_proxy: z.boolean().default(false),
       /** Largest accepted request body. */
       body_limit_bytes: z.number().int().positive().default(1_048_576),
+      /** Seconds a client has to send its request headers (then 408 and the connection is closed). */
+      headers_timeout_seconds: z.number().positive().max(3600).default(20),
+      /** Seconds a client has to send its whole request, headers and body (a trickled body is cut off). */
+      request_timeout_seconds: z.number().positive().max(3600).default(60),
+      /** Seconds an idle keep-alive connection stays open between requests. */
+      keep_alive_timeout_seconds: z.number().positive().max(3600).default(72),
+      /** Open connections one client address may hold; more are closed at once. 0 turns the cap off. */
+      max_connections_per_address: z.number().int().min(0).default(256),
       /** Public base URL used in e-mails (verification links). Derived from the request when absent. */
       public_url: text().optional(),
       cors: z
@@ -37,6 +45,10 @@ export const ConfigSchema = z.strictObject({
           origins: z.array(text()).default([]),
         })
         .prefault({}),
+    })
+    .refine((server) => server.headers_timeout_seconds <= server.request_timeout_seconds, {
+      message: 'must not be longer than server.request_timeout_seconds',
+      path: ['headers_timeout_seconds'],
     })
     .prefault({}),
   data_dir: text().default('./data'),
