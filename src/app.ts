@@ -1,3 +1,4 @@
+import path from 'node:path';
 import cors from '@fastify/cors';
 import Fastify, { type FastifyServerOptions } from 'fastify';
 import { serializerCompiler, validatorCompiler, type ZodTypeProvider } from 'fastify-type-provider-zod';
@@ -19,6 +20,7 @@ import { registerLibraryRoutes } from './modules/libraries/routes.js';
 import { registerFilesystemRoutes } from './modules/filesystem/routes.js';
 import { FilesystemService } from './modules/filesystem/service.js';
 import { registerHealthRoutes } from './modules/ops/health-routes.js';
+import { StorageHealth } from './modules/ops/storage-health.js';
 import { createBrowsing, registerBrowsingRoutes } from './modules/books/compose.js';
 import { IsolatedRenderer } from './modules/pages/isolated-renderer.js';
 import { CoversRepository } from './modules/covers/repository.js';
@@ -113,7 +115,14 @@ export async function buildApp(options: BuildAppOptions): Promise<App> {
 
   app.setValidatorCompiler(validatorCompiler);
   app.setSerializerCompiler(serializerCompiler);
-  registerErrorHandling(app);
+  const storage = new StorageHealth(
+    [
+      { name: 'data_dir', path: path.resolve(config.data_dir) },
+      ...(database.dialect === 'sqlite' && sqlitePathFor(config) !== ':memory:' ? [{ name: 'database', path: path.dirname(path.resolve(sqlitePathFor(config))) }] : []),
+    ],
+    config.health.min_free_disk_mb * 1024 * 1024,
+  );
+  registerErrorHandling(app, { onDiskFull: (err) => storage.recordDiskFull(err) });
 
   const db = database.db;
   const settingsRepo = new SettingsRepository(db);
@@ -191,7 +200,7 @@ export async function buildApp(options: BuildAppOptions): Promise<App> {
       if (scan.books_added + scan.books_updated + scan.books_restored > 0) void covers.request(scan.library_id).catch((err: unknown) => app.log.warn({ err }, 'could not queue cover generation'));
     });
   }
-  registerHealthRoutes(app, { pingDatabase: () => database.ping() });
+  registerHealthRoutes(app, { pingDatabase: () => database.ping(), checkStorage: () => storage.check() });
   await app.register(
     async (api) => {
       const v1 = api.withTypeProvider<ZodTypeProvider>();

@@ -146,6 +146,12 @@ export const ConfigSchema = z.strictObject({
       keepalive_seconds: z.number().positive().max(3600).default(15),
     })
     .prefault({}),
+  health: z
+    .strictObject({
+      /** `/health` reports `degraded` when data_dir's (or the SQLite file's) volume has less free space. */
+      min_free_disk_mb: z.number().min(0).default(50),
+    })
+    .prefault({}),
   logging: z
     .strictObject({
       level: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),

@@ -1,6 +1,7 @@
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { hasZodFastifySchemaValidationErrors, isResponseSerializationError } from 'fastify-type-provider-zod';
 import { z } from 'zod';
+import { isDiskFullError } from '../db/disk-full.js';
 
 /** The one error body of the API: `{error, message, details}`. */
 export const ErrorBody = z
@@ -31,6 +32,8 @@ export const badRequest = (message: string, details: unknown = null) => new AppE
 export const conflict = (message: string, details: unknown = null) => new AppError(409, 'Conflict', message, details);
 export const forbidden = (message: string, details: unknown = null) => new AppError(403, 'Forbidden', message, details);
 
+const DISK_FULL_MESSAGE = 'The server is out of disk space, so the change was not saved. Reading still works; try again once space has been freed.';
+
 const CODE_BY_STATUS: Record<number, string> = {
   400: 'BadRequest',
   401: 'Unauthorized',
@@ -44,6 +47,7 @@ const CODE_BY_STATUS: Record<number, string> = {
   415: 'UnsupportedMediaType',
   416: 'RangeNotSatisfiable',
   429: 'rate_limit_exceeded',
+  507: 'InsufficientStorage',
   503: 'ServiceUnavailable',
 };
 
@@ -65,8 +69,13 @@ export function frameworkErrorHandler(error: FastifyError, _request: FastifyRequ
   void reply.code(status).send(errorBody(codeForStatus(status), message));
 }
 
+export interface ErrorHandlingHooks {
+  /** Told of every write refused for lack of disk space (the health check reports it). */
+  onDiskFull?: (err: unknown) => void;
+}
+
 /** Maps every error (ours, zod's, Fastify's) to the error body; anything unexpected is a logged 500. */
-export function registerErrorHandling(app: FastifyInstance): void {
+export function registerErrorHandling(app: FastifyInstance, hooks: ErrorHandlingHooks = {}): void {
   app.setErrorHandler((err: FastifyError | AppError | Error, request, reply) => {
     if (err instanceof AppError) {
       return reply.code(err.statusCode).headers(err.headers).send(errorBody(err.code, err.message, err.details));
@@ -95,6 +104,12 @@ export function registerErrorHandling(app: FastifyInstance): void {
             ? 'Request body is too large'
             : err.message;
       return reply.code(status).send(errorBody(codeForStatus(status), message));
+    }
+    if (isDiskFullError(err)) {
+      // Not a bug: the disk is full. Reads keep working; the client may retry once space is freed.
+      request.log.error({ err }, 'write refused: out of disk space');
+      hooks.onDiskFull?.(err);
+      return reply.code(507).send(errorBody('InsufficientStorage', DISK_FULL_MESSAGE));
     }
     request.log.error({ err }, 'unhandled error');
     return reply.code(500).send(errorBody('InternalServerError', 'An unexpected error occurred'));

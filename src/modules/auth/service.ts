@@ -1,4 +1,5 @@
 import { AppError, forbidden } from '../../http/errors.js';
+import { unlessDiskFull } from '../../db/disk-full.js';
 import { newId, nowIso } from '../../db/ids.js';
 import type { SettingsService } from '../settings/service.js';
 import type { UserRow, UsersRepository } from '../users/repository.js';
@@ -49,14 +50,15 @@ export class AuthService {
     const user = await this.users.findByLogin(login);
     const ok = await verifyPassword(user?.password_hash, password);
     if (!user || !ok || user.disabled) {
-      await this.throttle.recordFailure(login);
+      await unlessDiskFull(this.throttle.recordFailure(login));
       throw new AppError(401, 'Unauthorized', INVALID_CREDENTIALS);
     }
-    await this.throttle.reset(login);
+    await unlessDiskFull(this.throttle.reset(login));
     if (!user.email_verified && (await this.settings.get('email_verification_required'))) {
       throw new AppError(403, 'EmailNotVerified', 'Verify your e-mail address before logging in (POST /api/v1/auth/resend-verification sends a new link)');
     }
-    await this.users.update(user.id, { last_login_at: nowIso() });
+    // Bookkeeping: on a full disk the login still succeeds, unrecorded.
+    await unlessDiskFull(this.users.update(user.id, { last_login_at: nowIso() }));
     return this.issueFor(user);
   }
 

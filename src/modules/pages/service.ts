@@ -142,7 +142,7 @@ export class PagesService {
           return { ...remembered, etag };
         }
         const cached = await mediaCall(() => getOrCreateCached(this.deps.cacheDir, hash, variant, async () => (await read()).data));
-        const data = await readFile(cached.path);
+        const data = cached.data ?? (await readFile(cached.path));
         const image = { data, mediaType: sniffImageType(data) ?? 'application/octet-stream' };
         this.derived.set(hash, variant, image);
         return { ...image, etag };
@@ -173,7 +173,7 @@ export class PagesService {
             ...(renderer.handles(format) ? { readCover: (size) => renderer.cover(file.absolutePath, format, size) } : {}),
           }),
         );
-        return { data: await readFile(thumb.path), mediaType: thumb.mediaType, etag };
+        return { data: thumb.data ?? (await readFile(thumb.path)), mediaType: thumb.mediaType, etag };
       },
     };
   }
