@@ -111,3 +111,12 @@ describe('server.max_connections_per_address', () => {
     expect(await health(port)).toBe(200);
   });
 });
+
+describe('timeout configuration', () => {
+  it('a headers timeout longer than the request timeout stops startup, naming the key', async () => {
+    const { ConfigSchema } = await import('../../src/config/schema.js');
+    const result = ConfigSchema.safeParse({ server: { headers_timeout_seconds: 30, request_timeout_seconds: 10 } });
+    expect(result.success).toBe(false);
+    expect(result.error?.issues[0]?.path).toEqual(['server', 'headers_timeout_seconds']);
+  });
+});
