@@ -1,4 +1,4 @@
-import { buildApp } from './app.js';
+import { buildApp, type BuildAppOptions } from './app.js';
 import type { Config } from './config/schema.js';
 import { ensureDataDir } from './data-dir.js';
 import { openDatabase } from './db/connection.js';
@@ -15,7 +15,7 @@ export interface RunningServer {
 }
 
 /** Everything `bindery serve` does: data dir, database and migrations, the app, background work, listening. */
-export async function startServer(config: Config): Promise<RunningServer> {
+export async function startServer(config: Config, options: Pick<BuildAppOptions, 'logger'> = {}): Promise<RunningServer> {
   ensureDataDir(config);
   const database = openDatabase(config);
   try {
@@ -24,7 +24,7 @@ export async function startServer(config: Config): Promise<RunningServer> {
     await database.close().catch(() => undefined);
     throw err;
   }
-  const app = await buildApp({ config, database });
+  const app = await buildApp({ config, database, logger: options.logger });
   warnAboutOpenLibraryRoots(config, app);
   const address = await app.listen({ host: config.server.host, port: config.server.port });
   await app.startEventBridge();

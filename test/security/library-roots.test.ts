@@ -102,3 +102,30 @@ describe('without allowed_roots (any folder), refusals still do not reveal what 
     expect((await create(t, maintainer, dirs.outside)).statusCode).toBe(201);
   });
 });
+
+describe('startup warns while libraries.allowed_roots is empty', () => {
+  async function startupWarnings(roots: string[]): Promise<string[]> {
+    const { Writable } = await import('node:stream');
+    const { startServer } = await import('../../src/server.js');
+    const { createTestDatabase } = await import('../helpers/app.js');
+    const lines: string[] = [];
+    const stream = new Writable({
+      write(chunk: Buffer, _encoding, done) {
+        lines.push(chunk.toString());
+        done();
+      },
+    });
+    const { config, database, drop } = await createTestDatabase({ server: { host: '127.0.0.1', port: 0 }, libraries: { allowed_roots: roots } });
+    await database.close();
+    const server = await startServer(config, { logger: { level: 'warn', stream } });
+    await server.stop();
+    await drop();
+    return lines.map((l) => (JSON.parse(l) as { msg: string }).msg);
+  }
+
+  it('names the key and who can publish folders when it is empty; says nothing once it is set', async () => {
+    const open = await startupWarnings([]);
+    expect(open).toEqual([expect.stringMatching(/^libraries\.allowed_roots is not set: users below admin with libraries-write/)]);
+    expect(await startupWarnings([makeTempDir()])).toEqual([]);
+  });
+});
