@@ -59,6 +59,8 @@ describe('analysis errors name files relative to their library below admin', () 
   it('relativeToLibrary: the root itself becomes `.`, files below it lose the root, other text is untouched', () => {
     expect(relativeToLibrary('cannot open /srv/comics/a/b.cbz (in /srv/comics)', '/srv/comics')).toBe('cannot open a/b.cbz (in .)');
     expect(relativeToLibrary('no path here', '/srv/comics')).toBe('no path here');
+    expect(relativeToLibrary('cannot open /srv/comics/a.cbz', '/srv/comics/')).toBe('cannot open a.cbz');
+    expect(relativeToLibrary('cannot open /a/b.cbz', '/')).toBe('cannot open /a/b.cbz');
   });
 });
 

@@ -109,7 +109,8 @@ const MEDIA_TYPES: Record<string, string> = {
 
 /** Every mention of the library's root in a message, made relative to it (`/srv/comics/a/b.cbz` → `a/b.cbz`). */
 export function relativeToLibrary(message: string, root: string | undefined): string {
-  if (!root) return message;
-  const base = root.endsWith(path.sep) ? root.slice(0, -1) : root;
+  const base = root?.endsWith(path.sep) ? root.slice(0, -1) : root;
+  // A library at the filesystem root (`/`) has no prefix to remove without mangling every other slash.
+  if (!base) return message;
   return message.split(`${base}${path.sep}`).join('').split(base).join('.');
 }
