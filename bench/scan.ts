@@ -312,7 +312,7 @@ export async function run(): Promise<void> {
     // Warm the worker pool (thread start-up is not scanning): enough books that every worker gets some (the
     // scanner hands out up to 16 per task, and piscina starts a thread only when a task waits for one).
     const warm = await ensureCorpus({ out: path.resolve('.bench/corpus-warmup-64'), series: 1, books: 64, pages: 2 });
-    const warmLib = await app.catalog.libraries.create({ name: 'warm-up', path: warm.root });
+    const warmLib = await app.catalog.libraries.create({ name: 'warm-up', path: warm.root }, { isAdmin: true });
     await scanOnce(app, warmLib.id);
 
     // 1. Initial scan of 2,000 CBZ × 20 pages.
@@ -321,7 +321,7 @@ export async function run(): Promise<void> {
     const totalBytes = (await Promise.all(bigFiles.map((f) => stat(f)))).reduce((n, s) => n + s.size, 0);
     const hashes = [await hashAll(code, bigFiles, threads)]; // also warms the page cache for both measurements
     hashes.push(await hashAll(code, bigFiles, threads));
-    const lib = await app.catalog.libraries.create({ name: 'initial', path: big.root });
+    const lib = await app.catalog.libraries.create({ name: 'initial', path: big.root }, { isAdmin: true });
     const initial = await scanOnce(app, lib.id);
     if (initial.result.books_added !== initialBooks) throw new Error(`expected ${initialBooks} books, got ${JSON.stringify(initial.result)}`);
     hashes.push(await hashAll(code, bigFiles, threads)); // between the scans too: the machine's load drifts
@@ -329,7 +329,7 @@ export async function run(): Promise<void> {
     // is optimised: the first one also pays V8 compiling the analysis code in each fresh worker, a fixed cost
     // per worker lifetime (about a second of CPU on helper threads) that read+hash, native code, hardly has.
     await app.catalog.libraries.delete(lib.id);
-    const again = await app.catalog.libraries.create({ name: 'initial-again', path: big.root });
+    const again = await app.catalog.libraries.create({ name: 'initial-again', path: big.root }, { isAdmin: true });
     const warmScan = await scanOnce(app, again.id);
     if (warmScan.result.books_added !== initialBooks) throw new Error(`expected ${initialBooks} books, got ${JSON.stringify(warmScan.result)}`);
     hashes.push(await hashAll(code, bigFiles, threads));
@@ -351,7 +351,7 @@ export async function run(): Promise<void> {
     }
     const many = await ensureCorpus({ out: path.resolve(`.bench/corpus-s500-b${rescanBooks}-p2`), series: 500, books: rescanBooks, pages: 2, width: 64, height: 96 });
     const manyFiles = await listFiles(code, many.root);
-    const manyLib = await app.catalog.libraries.create({ name: 'rescan', path: many.root });
+    const manyLib = await app.catalog.libraries.create({ name: 'rescan', path: many.root }, { isAdmin: true });
     const first = await scanOnce(app, manyLib.id);
     rows.push({ measure: `initial scan of ${rescanBooks} books (2 small pages each)`, value: `${(first.ms / 1000).toFixed(2)} s, ${((rescanBooks * 1000) / first.ms).toFixed(0)} books/s`, goal: '' });
     const rescans: number[] = [];

@@ -1,3 +1,4 @@
+import path from 'node:path';
 import cors from '@fastify/cors';
 import Fastify, { type FastifyServerOptions } from 'fastify';
 import { serializerCompiler, validatorCompiler, type ZodTypeProvider } from 'fastify-type-provider-zod';
@@ -5,6 +6,7 @@ import type { Transporter } from 'nodemailer';
 import type { Config } from './config/schema.js';
 import type { Database } from './db/connection.js';
 import { frameworkErrorHandler, registerErrorHandling } from './http/errors.js';
+import { httpServerOptions, limitConnectionsPerAddress, throttledPerAddress } from './http/connection-limits.js';
 import { API_VERSION, registerOpenApi } from './http/openapi.js';
 import './http/route-config.js';
 import type { App } from './http/types.js';
@@ -18,6 +20,7 @@ import { registerLibraryRoutes } from './modules/libraries/routes.js';
 import { registerFilesystemRoutes } from './modules/filesystem/routes.js';
 import { FilesystemService } from './modules/filesystem/service.js';
 import { registerHealthRoutes } from './modules/ops/health-routes.js';
+import { StorageHealth } from './modules/ops/storage-health.js';
 import { createBrowsing, registerBrowsingRoutes } from './modules/books/compose.js';
 import { IsolatedRenderer } from './modules/pages/isolated-renderer.js';
 import { CoversRepository } from './modules/covers/repository.js';
@@ -97,11 +100,29 @@ export async function buildApp(options: BuildAppOptions): Promise<App> {
     routerOptions: { ignoreTrailingSlash: true, maxParamLength: 500 },
     forceCloseConnections: 'idle',
     frameworkErrors: frameworkErrorHandler,
+    keepAliveTimeout: config.server.keep_alive_timeout_seconds * 1000,
+    requestTimeout: config.server.request_timeout_seconds * 1000,
+    http: httpServerOptions({
+      headersTimeoutMs: config.server.headers_timeout_seconds * 1000,
+      requestTimeoutMs: config.server.request_timeout_seconds * 1000,
+    }),
   }).withTypeProvider<ZodTypeProvider>();
+  limitConnectionsPerAddress(
+    app.server,
+    config.server.max_connections_per_address,
+    throttledPerAddress((address, open) => app.log.warn({ address, open, max: config.server.max_connections_per_address }, 'connection refused: too many open connections from one address (server.max_connections_per_address)')),
+  );
 
   app.setValidatorCompiler(validatorCompiler);
   app.setSerializerCompiler(serializerCompiler);
-  registerErrorHandling(app);
+  const storage = new StorageHealth(
+    [
+      { name: 'data_dir', path: path.resolve(config.data_dir) },
+      ...(database.dialect === 'sqlite' && sqlitePathFor(config) !== ':memory:' ? [{ name: 'database', path: path.dirname(path.resolve(sqlitePathFor(config))) }] : []),
+    ],
+    config.health.min_free_disk_mb * 1024 * 1024,
+  );
+  registerErrorHandling(app, { onDiskFull: (err) => storage.recordDiskFull(err) });
 
   const db = database.db;
   database.reportConnectionErrors?.((err) => app.log.warn({ err }, 'database connection lost; the pool opens a new one on demand'));
@@ -181,7 +202,7 @@ export async function buildApp(options: BuildAppOptions): Promise<App> {
       void covers.afterScan(scan.library_id, changed).catch((err: unknown) => app.log.warn({ err }, 'could not queue cover generation'));
     });
   }
-  registerHealthRoutes(app, { pingDatabase: () => database.ping() });
+  registerHealthRoutes(app, { pingDatabase: () => database.ping(), checkStorage: () => storage.check() });
   await app.register(
     async (api) => {
       const v1 = api.withTypeProvider<ZodTypeProvider>();
@@ -193,7 +214,7 @@ export async function buildApp(options: BuildAppOptions): Promise<App> {
       registerScanRoutes(v1, catalog.scans);
       registerTaskRoutes(v1, catalog.tasks);
       registerSettingsRoutes(v1, settings);
-      registerFilesystemRoutes(v1, new FilesystemService());
+      registerFilesystemRoutes(v1, new FilesystemService(config.libraries.allowed_roots));
       registerEventRoutes(v1, events, sse);
       registerDuplicateRoutes(v1, duplicates);
       registerOpsRoutes(v1, metrics, maintenance);

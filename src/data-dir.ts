@@ -3,11 +3,17 @@ import path from 'node:path';
 import { ConfigError } from './config/load.js';
 import type { Config } from './config/schema.js';
 
-/** Creates data_dir (relative paths resolve against the working directory) or stops startup naming the key. */
+export const PRIVATE_DIR_MODE = 0o700;
+
+/**
+ * Creates data_dir (relative paths resolve against the working directory) or stops startup naming the key.
+ * A data_dir we create is private to the server's user (0700): it holds the database, the JWT secret and
+ * cached images of every book. An existing folder keeps the mode its owner gave it.
+ */
 export function ensureDataDir(config: Config): string {
   const dir = path.resolve(config.data_dir);
   try {
-    mkdirSync(dir, { recursive: true });
+    mkdirSync(dir, { recursive: true, mode: PRIVATE_DIR_MODE });
     accessSync(dir, constants.W_OK | constants.R_OK);
   } catch (err) {
     const code = (err as NodeJS.ErrnoException).code ?? String(err);

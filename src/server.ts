@@ -1,9 +1,10 @@
-import { buildApp } from './app.js';
+import { buildApp, type BuildAppOptions } from './app.js';
 import type { Config } from './config/schema.js';
 import { ensureDataDir } from './data-dir.js';
 import { openDatabase } from './db/connection.js';
 import { migrateToLatest } from './db/migrate.js';
 import type { App } from './http/types.js';
+import { ADMIN_ONLY, ROLE_PERMISSIONS, ROLES } from './modules/auth/permissions.js';
 
 const SHUTDOWN_GRACE_MS = 10_000;
 
@@ -14,7 +15,7 @@ export interface RunningServer {
 }
 
 /** Everything `bindery serve` does: data dir, database and migrations, the app, background work, listening. */
-export async function startServer(config: Config): Promise<RunningServer> {
+export async function startServer(config: Config, options: Pick<BuildAppOptions, 'logger'> = {}): Promise<RunningServer> {
   ensureDataDir(config);
   const database = openDatabase(config);
   try {
@@ -23,7 +24,8 @@ export async function startServer(config: Config): Promise<RunningServer> {
     await database.close().catch(() => undefined);
     throw err;
   }
-  const app = await buildApp({ config, database });
+  const app = await buildApp({ config, database, logger: options.logger });
+  warnAboutOpenLibraryRoots(config, app);
   const address = await app.listen({ host: config.server.host, port: config.server.port });
   await app.startEventBridge();
   // Task worker, cron schedules and scan_on_start scans run once the server accepts requests.
@@ -56,4 +58,18 @@ export function installShutdownHandlers(server: RunningServer): void {
   };
   process.on('SIGTERM', shutdown);
   process.on('SIGINT', shutdown);
+}
+
+/**
+ * Without `libraries.allowed_roots`, whoever may create libraries can publish any folder the server reads;
+ * that is every admin's right, but a maintainer's (or a custom permission's) only when the operator says so.
+ */
+function warnAboutOpenLibraryRoots(config: Config, app: App): void {
+  if (config.libraries.allowed_roots.length > 0) return;
+  const roles = ROLES.filter((role) => role !== 'admin' && ROLE_PERMISSIONS[role].includes('libraries-write'));
+  if (roles.length === 0 && ADMIN_ONLY.has('libraries-write')) return;
+  app.log.warn(
+    { roles },
+    'libraries.allowed_roots is not set: users below admin with libraries-write (role maintainer, or the custom permission) can publish any folder the server can read as a library; set libraries.allowed_roots to the folders that hold your books',
+  );
 }

@@ -29,6 +29,14 @@ export const ConfigSchema = z.strictObject({
       trust_proxy: z.boolean().default(false),
       /** Largest accepted request body. */
       body_limit_bytes: z.number().int().positive().default(1_048_576),
+      /** Seconds a client has to send its request headers (then 408 and the connection is closed). */
+      headers_timeout_seconds: z.number().positive().max(3600).default(20),
+      /** Seconds a client has to send its whole request, headers and body (a trickled body is cut off). */
+      request_timeout_seconds: z.number().positive().max(3600).default(60),
+      /** Seconds an idle keep-alive connection stays open between requests. */
+      keep_alive_timeout_seconds: z.number().positive().max(3600).default(72),
+      /** Open connections one client address may hold; more are closed at once. 0 turns the cap off. */
+      max_connections_per_address: z.number().int().min(0).default(256),
       /** Public base URL used in e-mails (verification links). Derived from the request when absent. */
       public_url: text().optional(),
       cors: z
@@ -37,6 +45,10 @@ export const ConfigSchema = z.strictObject({
           origins: z.array(text()).default([]),
         })
         .prefault({}),
+    })
+    .refine((server) => server.headers_timeout_seconds <= server.request_timeout_seconds, {
+      message: 'must not be longer than server.request_timeout_seconds',
+      path: ['headers_timeout_seconds'],
     })
     .prefault({}),
   data_dir: text().default('./data'),
@@ -96,6 +108,15 @@ export const ConfigSchema = z.strictObject({
       prefix: text(z.string().regex(/^[A-Za-z0-9_-]+$/, 'must be a single path segment')).default('komga'),
     })
     .prefault({}),
+  libraries: z
+    .strictObject({
+      /**
+       * Folders that libraries (and the admin's folder browser) must lie in; empty means any folder the server
+       * can read. Set it whenever maintainers (or custom permissions) may create libraries.
+       */
+      allowed_roots: z.array(text(z.string().refine((p) => p.startsWith('/') || /^[A-Za-z]:[\\/]/.test(p), 'must be an absolute path'))).default([]),
+    })
+    .prefault({}),
   scanner: z
     .strictObject({
       /** Worker threads analysing files; 0 means one per CPU core. */
@@ -134,6 +155,12 @@ export const ConfigSchema = z.strictObject({
     .strictObject({
       /** Seconds between `: keep-alive` comments on every SSE connection. */
       keepalive_seconds: z.number().positive().max(3600).default(15),
+    })
+    .prefault({}),
+  health: z
+    .strictObject({
+      /** `/health` reports `degraded` when data_dir's (or the SQLite file's) volume has less free space. */
+      min_free_disk_mb: z.number().min(0).default(50),
     })
     .prefault({}),
   logging: z

@@ -1,4 +1,4 @@
-import { mkdirSync } from 'node:fs';
+import { chmodSync, closeSync, mkdirSync, openSync, statSync } from 'node:fs';
 import path from 'node:path';
 import SQLite from 'better-sqlite3';
 import { Kysely, PostgresDialect, SqliteDialect, sql } from 'kysely';
@@ -49,7 +49,7 @@ function openSqlite(config: Config): Database {
   const db = new Kysely<DB>({
     dialect: new SqliteDialect({
       database: async () => {
-        if (file !== ':memory:') mkdirSync(path.dirname(path.resolve(file)), { recursive: true });
+        if (file !== ':memory:') createPrivateDatabaseFile(file);
         handle = new SQLite(file);
         handle.pragma('journal_mode = WAL');
         handle.pragma('synchronous = NORMAL');
@@ -72,6 +72,24 @@ function openSqlite(config: Config): Database {
     },
     close: () => db.destroy(),
   };
+}
+
+/**
+ * The database holds password hashes and API key hashes: its file is created 0600 (SQLite gives its -wal and
+ * -shm files the mode of the database file), in a folder created 0700, and a file left group- or
+ * world-readable by an older version is tightened when we own it.
+ */
+function createPrivateDatabaseFile(file: string): void {
+  const resolved = path.resolve(file);
+  mkdirSync(path.dirname(resolved), { recursive: true, mode: 0o700 });
+  // `a` creates the file when missing and never truncates one that exists; an empty file is an empty database.
+  closeSync(openSync(resolved, 'a', 0o600));
+  try {
+    const { mode, uid } = statSync(resolved);
+    if ((mode & 0o077) !== 0 && (process.getuid === undefined || uid === process.getuid())) chmodSync(resolved, mode & 0o700);
+  } catch {
+    // Not ours to change (or a platform without modes): SQLite opens it as it is.
+  }
 }
 
 /** Distinct SQL texts whose prepared statements are kept per SQLite connection. */

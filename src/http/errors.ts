@@ -2,6 +2,7 @@ import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from
 import { hasZodFastifySchemaValidationErrors, isResponseSerializationError } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { DATABASE_RETRY_AFTER_SECONDS, isDatabaseUnavailable } from '../db/unavailable.js';
+import { isDiskFullError } from '../db/disk-full.js';
 
 /** The one error body of the API: `{error, message, details}`. */
 export const ErrorBody = z
@@ -32,6 +33,8 @@ export const badRequest = (message: string, details: unknown = null) => new AppE
 export const conflict = (message: string, details: unknown = null) => new AppError(409, 'Conflict', message, details);
 export const forbidden = (message: string, details: unknown = null) => new AppError(403, 'Forbidden', message, details);
 
+const DISK_FULL_MESSAGE = 'The server is out of disk space, so the change was not saved. Reading still works; try again once space has been freed.';
+
 const CODE_BY_STATUS: Record<number, string> = {
   400: 'BadRequest',
   401: 'Unauthorized',
@@ -45,6 +48,7 @@ const CODE_BY_STATUS: Record<number, string> = {
   415: 'UnsupportedMediaType',
   416: 'RangeNotSatisfiable',
   429: 'rate_limit_exceeded',
+  507: 'InsufficientStorage',
   503: 'ServiceUnavailable',
 };
 
@@ -66,8 +70,13 @@ export function frameworkErrorHandler(error: FastifyError, _request: FastifyRequ
   void reply.code(status).send(errorBody(codeForStatus(status), message));
 }
 
+export interface ErrorHandlingHooks {
+  /** Told of every write refused for lack of disk space (the health check reports it). */
+  onDiskFull?: (err: unknown) => void;
+}
+
 /** Maps every error (ours, zod's, Fastify's) to the error body; anything unexpected is a logged 500. */
-export function registerErrorHandling(app: FastifyInstance): void {
+export function registerErrorHandling(app: FastifyInstance, hooks: ErrorHandlingHooks = {}): void {
   app.setErrorHandler((err: FastifyError | AppError | Error, request, reply) => {
     if (err instanceof AppError) {
       return reply.code(err.statusCode).headers(err.headers).send(errorBody(err.code, err.message, err.details));
@@ -104,6 +113,12 @@ export function registerErrorHandling(app: FastifyInstance): void {
         .code(503)
         .header('retry-after', String(DATABASE_RETRY_AFTER_SECONDS))
         .send(errorBody('ServiceUnavailable', 'The database is unreachable right now; try again shortly', { retry_after: DATABASE_RETRY_AFTER_SECONDS }));
+    }
+    if (isDiskFullError(err)) {
+      // Not a bug: the disk is full. Reads keep working; the client may retry once space is freed.
+      request.log.error({ err }, 'write refused: out of disk space');
+      hooks.onDiskFull?.(err);
+      return reply.code(507).send(errorBody('InsufficientStorage', DISK_FULL_MESSAGE));
     }
     request.log.error({ err }, 'unhandled error');
     return reply.code(500).send(errorBody('InternalServerError', 'An unexpected error occurred'));

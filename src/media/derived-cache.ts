@@ -43,7 +43,8 @@ export async function writeAtomically(path: string, data: Buffer): Promise<void>
   }
 }
 
-const inFlight = new Map<string, Promise<void>>();
+/** Productions under way, by cache path; each resolves with the image when it could not be written. */
+const inFlight = new Map<string, Promise<Buffer | undefined>>();
 
 /** Lookups of derived images in this process (for the metrics' hit ratio): found cached vs produced. */
 const lookups = { hits: 0, misses: 0 };
@@ -61,6 +62,8 @@ export interface CachedFile {
   path: string;
   /** False when this call found the file already on disk. */
   generated: boolean;
+  /** The image, when it was produced but could not be kept (a full disk): send these bytes, uncached. */
+  data?: Buffer;
 }
 
 /**
@@ -76,9 +79,9 @@ export async function getOrCreateCached(
   const path = cachedPath(cacheDir, hash, variant);
   const pending = inFlight.get(path);
   if (pending) {
-    await pending;
+    const unsaved = await pending;
     lookups.hits += 1;
-    return { path, generated: false };
+    return unsaved ? { path, generated: false, data: unsaved } : { path, generated: false };
   }
   if (await exists(path)) {
     lookups.hits += 1;
@@ -87,19 +90,30 @@ export async function getOrCreateCached(
   // Checked again: another call may have started producing while we looked at the disk.
   const raced = inFlight.get(path);
   if (raced) {
-    await raced;
+    const unsaved = await raced;
     lookups.hits += 1;
-    return { path, generated: false };
+    return unsaved ? { path, generated: false, data: unsaved } : { path, generated: false };
   }
   lookups.misses += 1;
-  const production = (async () => writeAtomically(path, await produce()))();
+  const production = (async () => {
+    const data = await produce();
+    try {
+      await writeAtomically(path, data);
+      return undefined;
+    } catch {
+      // The cache is an optimisation: an image that cannot be kept (disk full, read-only or broken cache
+      // folder) is still served, and made again next time.
+      return data;
+    }
+  })();
   inFlight.set(path, production);
+  let unsaved: Buffer | undefined;
   try {
-    await production;
+    unsaved = await production;
   } finally {
     inFlight.delete(path);
   }
-  return { path, generated: true };
+  return unsaved ? { path, generated: true, data: unsaved } : { path, generated: true };
 }
 
 /** Content hashes that have something cached (for the orphaned-thumbnails cleanup). */

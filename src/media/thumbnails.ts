@@ -34,6 +34,8 @@ export interface Thumbnail {
   mediaType: string;
   /** False when served from the cache. */
   generated: boolean;
+  /** The image, when it could not be written to the cache (a full disk): `path` does not exist. */
+  data?: Buffer;
 }
 
 /**
@@ -54,7 +56,7 @@ export async function getThumbnail(options: ThumbnailOptions): Promise<Thumbnail
   const imageFormat = options.imageFormat ?? 'webp';
   const variant = thumbnailVariant(width, options.height, imageFormat);
   const size = { width, ...(options.height ? { height: options.height } : {}) };
-  const { path, generated } = await getOrCreateCached(options.cacheDir, options.hash, variant, async () => {
+  const { path, generated, data } = await getOrCreateCached(options.cacheDir, options.hash, variant, async () => {
     const cover =
       options.coverImage ??
       (options.readCover
@@ -63,11 +65,11 @@ export async function getThumbnail(options: ThumbnailOptions): Promise<Thumbnail
     const resized = await resizeImage(cover, { ...size, format: imageFormat, maxInputPixels: options.limits?.maxInputPixels });
     return resized.data;
   });
-  return { path, mediaType: MEDIA_TYPE_BY_FORMAT[imageFormat], generated };
+  return { path, mediaType: MEDIA_TYPE_BY_FORMAT[imageFormat], generated, ...(data ? { data } : {}) };
 }
 
 /** Same as getThumbnail, with the bytes. */
 export async function readThumbnail(options: ThumbnailOptions): Promise<Thumbnail & { data: Buffer }> {
   const thumbnail = await getThumbnail(options);
-  return { ...thumbnail, data: await readFile(thumbnail.path) };
+  return { ...thumbnail, data: thumbnail.data ?? (await readFile(thumbnail.path)) };
 }

@@ -88,3 +88,22 @@ describe('e-mail verification', () => {
     expect(login.statusCode).toBe(200);
   });
 });
+
+describe('registration does not tell which usernames or e-mail addresses exist', () => {
+  it('a taken username and a taken e-mail address get the same 409 body; the owner of the address is mailed', async () => {
+    const mail = capturingTransport();
+    t = await createTestApp({ auth: { registration_enabled: true } }, { mailTransport: mail.transport });
+    await adminHeaders(t);
+    expect((await t.app.inject({ method: 'POST', url: '/api/v1/auth/register', payload: account })).statusCode).toBe(201);
+    const takenName = await t.app.inject({ method: 'POST', url: '/api/v1/auth/register', payload: { ...account, email: 'someone.else@example.org' } });
+    const takenMail = await t.app.inject({ method: 'POST', url: '/api/v1/auth/register', payload: { ...account, username: 'someone_else', email: 'NEW.reader@example.org' } });
+    expect(takenName.statusCode).toBe(409);
+    expect(takenMail.statusCode).toBe(409);
+    expect(takenMail.json()).toEqual(takenName.json());
+    expect(takenName.json()).toMatchObject({ error: 'Conflict', details: null });
+    expect(takenName.json().message).not.toMatch(/username is|e-mail address is/i);
+    // Only the attempt with the existing address mails its owner; nothing goes to the address typed for the taken name.
+    expect(mail.sent.map((m) => m.to)).toEqual([account.email]);
+    expect(mail.sent[0]!.text).toMatch(/tried to create a new Bindery account/);
+  });
+});

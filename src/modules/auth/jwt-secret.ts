@@ -17,7 +17,7 @@ export function resolveJwtSecret(config: Config): string {
     // first start: generate below
   }
   const secret = randomBytes(48).toString('base64url');
-  mkdirSync(path.dirname(file), { recursive: true });
+  mkdirSync(path.dirname(file), { recursive: true, mode: 0o700 });
   try {
     // `wx` fails if another instance wrote it first; then that one wins.
     writeFileSync(file, `${secret}\n`, { mode: 0o600, flag: 'wx' });

@@ -1,3 +1,4 @@
+import { unlessDiskFull } from '../../db/disk-full.js';
 import { AppError } from '../../http/errors.js';
 import type { UserRow, UsersRepository } from '../users/repository.js';
 import { accountSubject, unknownNameSubject, type LoginThrottle } from './login-throttle.js';
@@ -31,10 +32,11 @@ export class PasswordChecks {
       await this.refuseWhileLocked(subject);
       const ok = await verifyPassword(user?.password_hash, password);
       if (!user || !ok || user.disabled) {
-        await this.throttle.recordFailure(subject);
+        // Bookkeeping is best-effort on a full disk: a login must keep working while writes are refused.
+        await unlessDiskFull(this.throttle.recordFailure(subject));
         throw new AppError(401, 'Unauthorized', INVALID_CREDENTIALS);
       }
-      await this.throttle.reset(subject);
+      await unlessDiskFull(this.throttle.reset(subject));
       return user;
     });
   }

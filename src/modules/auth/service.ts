@@ -1,4 +1,5 @@
 import { AppError, forbidden } from '../../http/errors.js';
+import { unlessDiskFull } from '../../db/disk-full.js';
 import { newId, nowIso } from '../../db/ids.js';
 import type { SettingsService } from '../settings/service.js';
 import type { UserRow, UsersRepository } from '../users/repository.js';
@@ -27,6 +28,7 @@ export interface NewAccount {
 }
 
 const VERIFY_PURPOSE = 'verify-email';
+const REGISTRATION_CONFLICT = 'This username or e-mail address cannot be registered; choose another username, or log in if you already have an account';
 
 export class AuthService {
   constructor(
@@ -45,7 +47,8 @@ export class AuthService {
     if (!user.email_verified && (await this.settings.get('email_verification_required'))) {
       throw new AppError(403, 'EmailNotVerified', 'Verify your e-mail address before logging in (POST /api/v1/auth/resend-verification sends a new link)');
     }
-    await this.users.update(user.id, { last_login_at: nowIso() });
+    // Bookkeeping: on a full disk the login still succeeds, unrecorded.
+    await unlessDiskFull(this.users.update(user.id, { last_login_at: nowIso() }));
     return this.issueFor(user);
   }
 
@@ -78,8 +81,18 @@ export class AuthService {
     if (!(await this.settings.get('registration_enabled'))) {
       throw forbidden('Registration is disabled on this server; ask an administrator for an account');
     }
+    const conflicts = await this.users.conflicts(account.username, account.email);
+    if (conflicts.username || conflicts.email) {
+      // One answer for a taken name and a taken address (after the same hashing work as a success), so
+      // registration cannot tell which accounts exist; the owner of the address is told of the attempt.
+      await hashPassword(account.password);
+      if (conflicts.email) await this.sendRegistrationNotice(account.email, baseUrl);
+      throw new AppError(409, 'Conflict', REGISTRATION_CONFLICT);
+    }
     const verificationRequired = await this.settings.get('email_verification_required');
-    const user = await this.createAccount(account, 'reader', [], !verificationRequired);
+    const user = await this.createAccount(account, 'reader', [], !verificationRequired).catch((err: unknown) => {
+      throw err instanceof AppError && err.statusCode === 409 ? new AppError(409, 'Conflict', REGISTRATION_CONFLICT) : err;
+    });
     if (verificationRequired) await this.sendVerification(user, baseUrl);
     return { user: toUserSummary(user), verification_required: verificationRequired };
   }
@@ -126,6 +139,19 @@ export class AuthService {
     const user = await this.users.findByEmail(email);
     if (!user || user.email_verified || user.disabled) return;
     await this.sendVerification(user, baseUrl);
+  }
+
+  /** Best-effort: a mail server that is down must not turn the answer into a different one. */
+  private async sendRegistrationNotice(email: string, baseUrl: string): Promise<void> {
+    const user = await this.users.findByEmail(email);
+    if (!user || user.disabled) return;
+    await this.mailer
+      .send({
+        to: user.email,
+        subject: 'Someone tried to register with your e-mail address',
+        text: `Hello ${user.username},\n\nsomeone tried to create a new Bindery account with this e-mail address, which already belongs to your account.\nIf it was you, log in at ${baseUrl} instead. If it was not, you can ignore this message.\n`,
+      })
+      .catch(() => undefined);
   }
 
   private async sendVerification(user: UserRow, baseUrl: string): Promise<void> {

@@ -270,6 +270,13 @@ export class BooksRepository {
     return out;
   }
 
+  /** Root folders of the given libraries, by library id. */
+  async libraryRoots(libraryIds: readonly string[]): Promise<Map<string, string>> {
+    if (libraryIds.length === 0) return new Map();
+    const rows = await this.db.selectFrom('libraries').select(['id', 'path']).where('id', 'in', [...new Set(libraryIds)]).execute();
+    return new Map(rows.map((r) => [r.id, r.path]));
+  }
+
   async progressOf(userId: string, bookIds: readonly string[]): Promise<Map<string, ProgressRow>> {
     const out = new Map<string, ProgressRow>();
     if (bookIds.length === 0) return out;

@@ -1,3 +1,5 @@
+import path from 'node:path';
+import { forbidden } from '../../http/errors.js';
 import type { PageRequest } from '../../http/pagination.js';
 import type { Caller } from '../auth/caller.js';
 import type { ImageLookup, PagesService } from '../pages/service.js';
@@ -30,7 +32,17 @@ export class BooksService {
 
   private async views(caller: Caller, rows: readonly BookViewRow[]): Promise<BookView[]> {
     const [progress, series] = await Promise.all([this.repo.progressOf(caller.user.id, rows.map((r) => r.id)), this.repo.seriesNames(rows.map((r) => r.series_id))]);
-    return rows.map((r) => bookView(r, progress.get(r.id), series.get(r.series_id)));
+    const views = rows.map((r) => bookView(r, progress.get(r.id), series.get(r.series_id)));
+    return caller.isAdmin ? views : this.withoutServerPaths(views);
+  }
+
+  /** Analysis errors name the file by its absolute path; below admin they name it relative to its library. */
+  private async withoutServerPaths(views: BookView[]): Promise<BookView[]> {
+    const failed = views.filter((v) => v.analysis_error !== null);
+    if (failed.length === 0) return views;
+    const roots = await this.repo.libraryRoots(failed.map((v) => v.library_id));
+    for (const view of failed) view.analysis_error = relativeToLibrary(view.analysis_error!, roots.get(view.library_id));
+    return views;
   }
 
   private async run(caller: Caller, query: Omit<BookListQuery, 'userId' | 'scope' | 'offset' | 'limit'>, page: PageRequest): Promise<{ total: number; data: BookView[] }> {
@@ -80,6 +92,9 @@ export class BooksService {
   /** The original file: where it is, its size, and the name to offer the client. */
   async file(caller: Caller, id: string): Promise<BookFile & { fileName: string; etag: string; mediaType: string }> {
     const book = await this.pages.book(caller, id);
+    // A file the analysis could not read may be anything that happened to lie in the folder (an archive of
+    // secrets named .cbz): only an administrator, who can look at the server anyway, downloads it.
+    if (book.analysis_error !== null && !caller.isAdmin) throw forbidden('This file could not be analysed as a book; only an administrator can download it');
     const file = await resolveBookFile(book);
     return { ...file, fileName: book.file_name, etag: `"${book.hash ?? `${file.size}-${Math.floor(file.mtimeMs)}`}"`, mediaType: MEDIA_TYPES[book.format ?? ''] ?? 'application/octet-stream' };
   }
@@ -91,3 +106,11 @@ const MEDIA_TYPES: Record<string, string> = {
   epub: 'application/epub+zip',
   pdf: 'application/pdf',
 };
+
+/** Every mention of the library's root in a message, made relative to it (`/srv/comics/a/b.cbz` → `a/b.cbz`). */
+export function relativeToLibrary(message: string, root: string | undefined): string {
+  const base = root?.endsWith(path.sep) ? root.slice(0, -1) : root;
+  // A library at the filesystem root (`/`) has no prefix to remove without mangling every other slash.
+  if (!base) return message;
+  return message.split(`${base}${path.sep}`).join('').split(base).join('.');
+}

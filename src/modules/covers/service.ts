@@ -87,6 +87,8 @@ export class CoverService {
         let made = false;
         for (const imageFormat of FORMATS) {
           const thumb = await getThumbnail({ cacheDir: this.deps.cacheDir, hash: book.hash, path: file.absolutePath, format: (format ?? undefined) as BookFormat | undefined, width, imageFormat, ...(readCover ? { readCover } : {}) });
+          // Made but not kept (a full disk): not a pregenerated cover.
+          if (thumb.data) throw new Error('the cover could not be written to the cache');
           made ||= thumb.generated;
         }
         if (made) {

@@ -1,7 +1,8 @@
 import { existsSync } from 'node:fs';
-import { readdir, stat } from 'node:fs/promises';
+import { readdir, realpath, stat } from 'node:fs/promises';
 import path from 'node:path';
 import { AppError, badRequest, notFound } from '../../http/errors.js';
+import { realRoots, withinAny } from '../libraries/paths.js';
 
 export interface DirectoryEntry {
   name: string;
@@ -26,13 +27,19 @@ const MAX_ENTRIES = 5000;
  * recursive, so symlink loops cannot trap it; the path is normalised, so `..` only ever means the parent.
  */
 export class FilesystemService {
+  /** `libraries.allowed_roots`: when set, browsing stays inside them (nothing outside could become a library). */
+  constructor(private readonly allowedRoots: readonly string[] = []) {}
+
   async browse(rawPath: string | undefined, showHidden: boolean): Promise<DirectoryListing> {
-    const requested = rawPath && rawPath.length > 0 ? rawPath : path.parse(process.cwd()).root;
+    const requested = rawPath && rawPath.length > 0 ? rawPath : (this.allowedRoots[0] ?? path.parse(process.cwd()).root);
     if (requested.includes('\0')) throw badRequest('Path contains a NUL character');
     if (!path.isAbsolute(requested)) throw badRequest('Path must be absolute', { path: requested });
     const dir = path.resolve(requested);
     let names: string[];
     try {
+      if (this.allowedRoots.length > 0 && !(withinAny(dir, this.allowedRoots) && withinAny(await realpath(dir), await realRoots(this.allowedRoots)))) {
+        throw new AppError(403, 'Forbidden', `${dir} is outside the folders allowed for libraries (libraries.allowed_roots)`, { path: dir, allowed_roots: this.allowedRoots });
+      }
       const info = await stat(dir);
       if (!info.isDirectory()) throw badRequest('Path is not a directory', { path: dir });
       names = await readdir(dir);
@@ -44,7 +51,8 @@ export class FilesystemService {
     const entries = await Promise.all(visible.slice(0, MAX_ENTRIES).map((name) => describe(dir, name)));
     entries.sort((a, b) => Number(b.is_directory) - Number(a.is_directory) || a.name.localeCompare(b.name, undefined, { numeric: true, sensitivity: 'base' }));
     const parent = path.dirname(dir);
-    return { path: dir, parent: parent === dir ? null : parent, entries, truncated };
+    const atTop = parent === dir || (this.allowedRoots.length > 0 && !withinAny(parent, this.allowedRoots));
+    return { path: dir, parent: atTop ? null : parent, entries, truncated };
   }
 
   /** Windows: the drive letters that exist. Elsewhere: the single root `/`. */

@@ -91,6 +91,7 @@ export function createCatalog(deps: {
     scans,
     readCover,
     onError: (err, message) => log.warn({ err }, message),
+    allowedRoots: config.libraries.allowed_roots,
   });
   worker.register('purge_deleted', async (ctx) => {
     if (!ctx.task.library_id) throw new Error('purge_deleted task without library_id');

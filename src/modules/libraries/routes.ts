@@ -3,6 +3,7 @@ import { ErrorBody } from '../../http/errors.js';
 import { pageRequest, PaginationQuery, paginated, toPage } from '../../http/pagination.js';
 import { IdParams } from '../../http/params.js';
 import type { App } from '../../http/types.js';
+import { callerOf } from '../auth/hooks.js';
 import { LibraryCreate, LibraryPatch, LibraryReplace, LibraryView, PurgeResult } from './schemas.js';
 import type { LibraryService } from './service.js';
 import { TaskView } from '../tasks/schemas.js';
@@ -37,12 +38,12 @@ export function registerLibraryRoutes(app: App, libraries: LibraryService): void
     config: { permission: 'libraries-write' },
     schema: {
       summary: 'Create a library',
-      description: 'The path must be absolute, an existing readable directory, and must not overlap another library (identical or nested: 409).',
+      description: 'The path must be absolute, an existing readable directory inside `libraries.allowed_roots` when that is configured, and must not overlap another library (identical or nested: 409). Below admin, every refused path gets the same 400 message (no hint whether it exists).',
       tags,
       body: LibraryCreate,
       response: { 201: LibraryView, 400: ErrorBody, 409: ErrorBody },
     },
-    handler: async (req, reply) => reply.code(201).send(await libraries.create(req.body)),
+    handler: async (req, reply) => reply.code(201).send(await libraries.create(req.body, callerOf(req))),
   });
 
   app.route({
@@ -65,7 +66,7 @@ export function registerLibraryRoutes(app: App, libraries: LibraryService): void
       body: LibraryReplace,
       response: { 200: LibraryView, 409: ErrorBody, ...errors },
     },
-    handler: (req) => libraries.replace(req.params.id, req.body),
+    handler: (req) => libraries.replace(req.params.id, req.body, callerOf(req)),
   });
 
   app.route({
@@ -73,7 +74,7 @@ export function registerLibraryRoutes(app: App, libraries: LibraryService): void
     url: '/libraries/:id',
     config: { permission: 'libraries-write' },
     schema: { summary: 'Partially update a library', tags, params: IdParams, body: LibraryPatch, response: { 200: LibraryView, 409: ErrorBody, ...errors } },
-    handler: (req) => libraries.patch(req.params.id, req.body),
+    handler: (req) => libraries.patch(req.params.id, req.body, callerOf(req)),
   });
 
   app.route({

@@ -5,7 +5,7 @@ import { newId, nowIso } from '../../db/ids.js';
 import { badRequest, notFound } from '../../http/errors.js';
 import { cronError, type Scheduler } from '../../tasks/scheduler.js';
 import type { TaskView } from '../tasks/schemas.js';
-import { checkLibraryPath } from './paths.js';
+import { checkLibraryPath, type LibraryPathPolicy } from './paths.js';
 import type { LibraryRepository, LibraryRow } from './repository.js';
 import { DEFAULT_SCANNING_CONFIG, type LibraryCreate, type LibraryPatch, type LibraryView, type PurgeResult, type ScanningConfig, type ScanningConfigInput } from './schemas.js';
 
@@ -29,6 +29,13 @@ export interface LibraryServiceDeps {
   scans: LibraryScanControl;
   readCover?: BookCoverReader;
   onError?: (err: unknown, message: string) => void;
+  /** `libraries.allowed_roots`: folders libraries must lie in; empty means any folder. */
+  allowedRoots?: readonly string[];
+}
+
+/** What the path rules need to know of who asks. */
+export interface LibraryRequester {
+  isAdmin: boolean;
 }
 
 const scheduleKey = (libraryId: string) => `library-scan:${libraryId}`;
@@ -72,9 +79,9 @@ export class LibraryService {
     return (await this.views([await this.require(id)]))[0]!;
   }
 
-  async create(input: LibraryCreate): Promise<LibraryView> {
+  async create(input: LibraryCreate, requester: LibraryRequester): Promise<LibraryView> {
     const others = await this.deps.repo.list();
-    const libraryPath = await checkLibraryPath(input.path, others);
+    const libraryPath = await checkLibraryPath(input.path, others, this.pathPolicy(requester));
     const scanning = mergeScanningConfig(DEFAULT_SCANNING_CONFIG, input.scanning_config);
     const now = nowIso();
     const row: LibraryRow = {
@@ -94,17 +101,17 @@ export class LibraryService {
   }
 
   /** PUT: name and path replaced; scanning_config fields given replace the stored ones. */
-  replace(id: string, input: LibraryCreate): Promise<LibraryView> {
-    return this.patch(id, input);
+  replace(id: string, input: LibraryCreate, requester: LibraryRequester): Promise<LibraryView> {
+    return this.patch(id, input, requester);
   }
 
-  async patch(id: string, input: LibraryPatch): Promise<LibraryView> {
+  async patch(id: string, input: LibraryPatch, requester: LibraryRequester): Promise<LibraryView> {
     const current = await this.require(id);
     const changes: Partial<LibraryRow> = {};
     if (input.name !== undefined && input.name !== current.name) changes.name = input.name;
     if (input.path !== undefined && (!path.isAbsolute(input.path) || path.resolve(input.path) !== current.path)) {
       const others = (await this.deps.repo.list()).filter((l) => l.id !== id);
-      changes.path = await checkLibraryPath(input.path, others);
+      changes.path = await checkLibraryPath(input.path, others, this.pathPolicy(requester));
     }
     const scanning = mergeScanningConfig(parseScanningConfig(current.scanning_config), input.scanning_config);
     const scanningText = JSON.stringify(scanning);
@@ -172,6 +179,10 @@ export class LibraryService {
           .catch((err: unknown) => this.deps.onError?.(err, `scan_on_start: could not queue the scan of library ${library.id}`));
       }
     }
+  }
+
+  private pathPolicy(requester: LibraryRequester): LibraryPathPolicy {
+    return { allowedRoots: this.deps.allowedRoots ?? [], detailedErrors: requester.isAdmin };
   }
 
   private syncSchedule(id: string, scanning: ScanningConfig): void {

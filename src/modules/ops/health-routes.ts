@@ -1,13 +1,18 @@
 import { z } from 'zod';
 import type { App } from '../../http/types.js';
 import { API_VERSION } from '../../http/openapi.js';
+import type { StorageCheck } from './storage-health.js';
 
 const HealthBody = z
   .object({
     status: z.enum(['ok', 'degraded']).describe('`ok` when every check passes.'),
     version: z.string(),
     uptime_seconds: z.number(),
-    checks: z.object({ database: z.enum(['ok', 'unreachable']) }),
+    checks: z.object({
+      database: z.enum(['ok', 'unreachable']),
+      disk: z.enum(['ok', 'low']).describe('`low` when a volume the server writes to has less free space than `health.min_free_disk_mb`, or a write was refused for lack of space in the last minute.'),
+    }),
+    reasons: z.array(z.string()).optional().describe('Why the status is `degraded`; absent when it is `ok`.'),
   })
   .meta({ id: 'Health' });
 
@@ -15,6 +20,7 @@ const PING_TIMEOUT_MS = 2000;
 
 export interface HealthDeps {
   pingDatabase(): Promise<void>;
+  checkStorage(): Promise<StorageCheck>;
 }
 
 /** `GET /health` at the server root: load balancers and Docker's healthcheck poll it, so it needs no auth. */
@@ -25,21 +31,27 @@ export function registerHealthRoutes(app: App, deps: HealthDeps): void {
     config: { public: true, rateLimit: false },
     schema: {
       summary: 'Health check (server root, not under /api/v1)',
-      description: 'Returns 200 with status `ok` when the database answers; 503 with status `degraded` otherwise. No authentication, not rate limited.',
+      description:
+        'Returns 200 with status `ok` when the database answers and the disk has room; 503 with status `degraded` when the database does not answer. A full disk is 200 with status `degraded` and the reason: reads and logins still work, only writes are refused (507), so a load balancer should keep the instance. No authentication, not rate limited.',
       tags: ['ops'],
       security: [],
       response: { 200: HealthBody, 503: HealthBody },
     },
     handler: async (_req, reply) => {
-      const database = await withTimeout(deps.pingDatabase(), PING_TIMEOUT_MS).then(
-        () => 'ok' as const,
-        () => 'unreachable' as const,
-      );
+      const [database, storage] = await Promise.all([
+        withTimeout(deps.pingDatabase(), PING_TIMEOUT_MS).then(
+          () => 'ok' as const,
+          () => 'unreachable' as const,
+        ),
+        deps.checkStorage(),
+      ]);
+      const reasons = [...(database === 'ok' ? [] : ['the database does not answer']), ...storage.reasons];
       const body = {
-        status: database === 'ok' ? ('ok' as const) : ('degraded' as const),
+        status: reasons.length === 0 ? ('ok' as const) : ('degraded' as const),
         version: API_VERSION,
         uptime_seconds: Math.round(process.uptime()),
-        checks: { database },
+        checks: { database, disk: storage.disk },
+        ...(reasons.length > 0 ? { reasons } : {}),
       };
       return reply.code(database === 'ok' ? 200 : 503).send(body);
     },

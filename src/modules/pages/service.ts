@@ -182,15 +182,18 @@ export class PagesService {
         }
         const lookup = async () => {
           const found = await mediaCall(() => getOrCreateCached(this.deps.cacheDir, hash, variant, async () => (await read()).data));
-          return { cached: found, data: await readFile(found.path) };
+          // `data` is set when the cache could not be written (disk full): the image goes out uncached.
+          return { cached: found, data: found.data ?? (await readFile(found.path)) };
         };
         // The budget may evict the file between the lookup and the read (another request's write): make it again.
         const { cached, data } = await lookup().catch((err: unknown) => {
           if ((err as { code?: unknown }).code === 'ENOENT') return lookup();
           throw err;
         });
-        if (cached.generated) await this.deps.derivedBudget.added(cached.path);
-        else this.deps.derivedBudget.touched(cached.path);
+        if (cached.data === undefined) {
+          if (cached.generated) await this.deps.derivedBudget.added(cached.path);
+          else this.deps.derivedBudget.touched(cached.path);
+        }
         const image = { data, mediaType: sniffImageType(data) ?? 'application/octet-stream' };
         this.derived.set(hash, variant, image);
         return { ...image, etag };
@@ -230,7 +233,7 @@ export class PagesService {
             ...(renderer.handles(format) ? { readCover: (size) => renderer.cover(file.absolutePath, format, size) } : {}),
           }),
         );
-        return { data: await readFile(thumb.path), mediaType: thumb.mediaType, etag };
+        return { data: thumb.data ?? (await readFile(thumb.path)), mediaType: thumb.mediaType, etag };
       },
     };
   }
