@@ -9,6 +9,7 @@ import { search } from './0007_search.js';
 import { duplicates } from './0008_duplicates.js';
 import { browsePerf } from './0010_browse_perf.js';
 import { seriesReadCounts } from './0011_series_read_counts.js';
+import { koreaderSync } from './0013_koreader_sync.js';
 
 /** Every migration, applied in key order. Append only: never edit one that has shipped. */
 export const migrations: Record<string, DialectMigration> = {
@@ -22,4 +23,6 @@ export const migrations: Record<string, DialectMigration> = {
   '0008_duplicates': duplicates,
   '0010_browse_perf': browsePerf,
   '0011_series_read_counts': seriesReadCounts,
+  // '0012_security_stamp' (auth hardening) goes here.
+  '0013_koreader_sync': koreaderSync,
 };
