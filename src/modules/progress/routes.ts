@@ -55,7 +55,7 @@ export function registerProgressRoutes(app: App, progress: ProgressService): voi
     config: { permission: 'progress-write' },
     schema: { summary: 'Clear reading progress', description: 'Statistics already recorded are kept.', tags, params: IdParams, response: { 204: z.null(), ...errors } },
     handler: async (req, reply) => {
-      await progress.clear(callerOf(req), req.params.id);
+      await progress.clear(callerOf(req), req.params.id, deviceHint(req));
       return reply.code(204).send(null);
     },
   });
@@ -74,7 +74,7 @@ export function registerProgressRoutes(app: App, progress: ProgressService): voi
     config: { permission: 'progress-write' },
     schema: { summary: 'Mark a book unread', description: 'Removes the progress; statistics stay.', tags, params: IdParams, response: { 204: z.null(), ...errors } },
     handler: async (req, reply) => {
-      await progress.markUnread(callerOf(req), req.params.id);
+      await progress.markUnread(callerOf(req), req.params.id, deviceHint(req));
       return reply.code(204).send(null);
     },
   });

@@ -39,6 +39,18 @@ function listItem(row: ProgressWithBook): ProgressListItem {
 }
 
 /**
+ * Where a progress write came from, for the ledger: the protocol, the position as that protocol gave it, and a
+ * percentage when the protocol has a finer one than the page (KOReader's reflowable books).
+ */
+export interface ProgressOrigin {
+  protocol: string;
+  position?: Record<string, unknown>;
+  percentage?: number;
+}
+
+const NATIVE: ProgressOrigin = { protocol: 'bindery' };
+
+/**
  * Reading progress rules. Progress belongs to one user and one book; every change also records statistics:
  * a read-through per completion, and pages and time per UTC day and device.
  */
@@ -67,38 +79,59 @@ export class ProgressService {
     return view(row, Number(book.page_count));
   }
 
-  async update(caller: Caller, bookId: string, input: ProgressUpdate, hint: DeviceHint): Promise<ProgressView> {
+  async update(caller: Caller, bookId: string, input: ProgressUpdate, hint: DeviceHint, origin: ProgressOrigin = NATIVE): Promise<ProgressView> {
     if (input.current_page === undefined && input.is_completed === undefined) throw badRequest('Send current_page, is_completed, or both', { fields: ['current_page', 'is_completed'] });
     const book = await this.book(caller, bookId);
-    return this.apply(caller, book, input, await this.device(caller, hint));
+    return this.apply(caller, book, input, await this.device(caller, hint), origin);
   }
 
   async markRead(caller: Caller, bookId: string, hint: DeviceHint): Promise<ProgressView> {
     return this.update(caller, bookId, { is_completed: true }, hint);
   }
 
-  async markUnread(caller: Caller, bookId: string): Promise<void> {
+  async markUnread(caller: Caller, bookId: string, hint: DeviceHint = {}): Promise<void> {
     await this.book(caller, bookId);
-    await this.repo.delete(caller.user.id, [bookId]);
+    if ((await this.repo.delete(caller.user.id, [bookId])) > 0) await this.recordCleared(caller, bookId, await this.device(caller, hint));
   }
 
-  /** Clears the progress (statistics already recorded stay). */
-  async clear(caller: Caller, bookId: string): Promise<void> {
-    return this.markUnread(caller, bookId);
+  /** Clears the progress (statistics already recorded stay; the ledger records the clearing). */
+  async clear(caller: Caller, bookId: string, hint: DeviceHint = {}): Promise<void> {
+    return this.markUnread(caller, bookId, hint);
+  }
+
+  private recordCleared(caller: Caller, bookId: string, device: Device): Promise<void> {
+    return this.repo.appendEvent({
+      id: newId(),
+      user_id: caller.user.id,
+      book_id: bookId,
+      device_id: device.id,
+      protocol: NATIVE.protocol,
+      position: JSON.stringify({ cleared: true }),
+      page: 0,
+      percentage: 0,
+      is_completed: 0,
+      received_at: nowIso(),
+    });
   }
 
   /** Marks every present book of the series (whose existence the caller checked) read (each completion is a read-through) or unread. */
   async markSeries(caller: Caller, seriesId: string, read: boolean, hint: DeviceHint): Promise<{ series_id: string; books_updated: number }> {
     const { rows } = await this.books.list({ userId: caller.user.id, scope: libraryScopeFor(caller), seriesId, sort: null, offset: 0, limit: 100_000 });
-    if (!read) return { series_id: seriesId, books_updated: await this.repo.delete(caller.user.id, rows.map((r) => r.id)) };
     const device = await this.device(caller, hint);
+    if (!read) {
+      const started = [];
+      for (const row of rows) if (await this.repo.get(caller.user.id, row.id)) started.push(row.id);
+      const cleared = await this.repo.delete(caller.user.id, started);
+      for (const id of started) await this.recordCleared(caller, id, device);
+      return { series_id: seriesId, books_updated: cleared };
+    }
     let updated = 0;
     for (const row of rows) {
       const book = await this.books.get(row.id);
       if (!book) continue;
       const current = await this.repo.get(caller.user.id, book.id);
       if (current && toBool(current.is_completed)) continue;
-      await this.apply(caller, book, { is_completed: true }, device);
+      await this.apply(caller, book, { is_completed: true }, device, NATIVE);
       updated += 1;
     }
     return { series_id: seriesId, books_updated: updated };
@@ -113,7 +146,7 @@ export class ProgressService {
    * The rules: current_page must lie within 1..page_count; completing sets current_page to the last page;
    * without is_completed, reaching the last page completes the book; un-completing starts a new reading.
    */
-  private async apply(caller: Caller, book: BookWithLibrary, input: ProgressUpdate, device: Device): Promise<ProgressView> {
+  private async apply(caller: Caller, book: BookWithLibrary, input: ProgressUpdate, device: Device, origin: ProgressOrigin): Promise<ProgressView> {
     const pageCount = Number(book.page_count);
     const userId = caller.user.id;
     if (input.current_page !== undefined) {
@@ -139,6 +172,18 @@ export class ProgressService {
       device_id: device.id,
     };
     await this.repo.save(row);
+    await this.repo.appendEvent({
+      id: newId(),
+      user_id: userId,
+      book_id: book.id,
+      device_id: device.id,
+      protocol: origin.protocol,
+      position: JSON.stringify(origin.position ?? input),
+      page,
+      percentage: completed ? 1 : (origin.percentage ?? progressFraction(page, pageCount, completed)),
+      is_completed: row.is_completed,
+      received_at: now,
+    });
 
     // Statistics: they keep the titles, so they outlive a purge of the book.
     const previousPage = current && !restarted ? current.current_page : 0;
