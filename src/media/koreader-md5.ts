@@ -60,6 +60,11 @@ export async function koreaderPartialMd5File(path: string): Promise<string> {
   return md5.digest('hex');
 }
 
+/** KOReader's "filename" document id: MD5 of the file name (no folder). */
+export function koreaderNameMd5(fileName: string): string {
+  return createHash('md5').update(fileName).digest('hex');
+}
+
 function readFully(buffer: Buffer, read: (buffer: Buffer, at: number, length: number) => number): number {
   let total = 0;
   while (total < buffer.length) {

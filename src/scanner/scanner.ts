@@ -7,7 +7,7 @@ import type { EventBus } from '../events/bus.js';
 import { emptyScanCounters, type EntityEvent, type EntityEventName, type ScanCounters, type ScanEventName, type ScanMode } from '../events/types.js';
 import { isAbortError } from '../media/errors.js';
 import type { CatalogAnalysis } from '../media/catalog-analysis.js';
-import { koreaderPartialMd5File } from '../media/koreader-md5.js';
+import { koreaderNameMd5, koreaderPartialMd5File } from '../media/koreader-md5.js';
 import { titleFromFileName, type FileAnalyzer } from './analyzer.js';
 import type { BookIndexRow, BookInsert, CatalogBatch, ScanRepository, SeriesIndexRow, SeriesInsert } from './repository.js';
 import { aggregateSeries, initialSeriesName, seriesKeyOf, seriesNameSource, sortNameOf } from './series-rules.js';
@@ -483,7 +483,7 @@ class ScanRun {
       this.byPath.set(file.relPath, moved);
       this.batch.updates.push({
         id: moved.id,
-        changes: { path: file.relPath, file_name: fileName, series_id: seriesId, size: file.size, mtime_ms: file.mtimeMs, deleted_at: null, updated_at: now },
+        changes: { path: file.relPath, file_name: fileName, koreader_name_md5: koreaderNameMd5(fileName), series_id: seriesId, size: file.size, mtime_ms: file.mtimeMs, deleted_at: null, updated_at: now },
         compare: false,
         events: [this.event(wasDeleted ? 'book_created' : 'book_updated', seriesId, moved.id)],
         counter: wasDeleted ? 'books_restored' : 'books_updated',
@@ -499,6 +499,7 @@ class ScanRun {
       series_id: seriesId,
       path: file.relPath,
       file_name: fileName,
+      koreader_name_md5: koreaderNameMd5(fileName),
       size: file.size,
       mtime_ms: file.mtimeMs,
       ...this.analysisColumns(outcome ?? { ok: false, hash: null, koreaderMd5: null, error: 'not analysed' }, fileName, now),

@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import { sql, type Kysely } from 'kysely';
 import { newId } from '../ids.js';
 import type { DialectMigration } from '../migrate.js';
@@ -7,7 +8,11 @@ import type { DialectMigration } from '../migrate.js';
  *
  * `books.koreader_md5`: KOReader's partial MD5 of the file (media/koreader-md5.ts), the document id its sync
  * plugin sends by default; set by analysis, and by the next scan for books analysed before this column existed.
- * Indexed: every kosync request looks a document up by it.
+ * Indexed: every kosync request looks a document up by it. `books.koreader_name_md5`: MD5 of the file name, the
+ * id of KOReader's "filename" method; set by the scanner when a book is added or moved, and here for every book.
+ *
+ * `kosync_documents`: the last position KOReader sent per user and document id, with the book it was matched to
+ * (null until a matching book appears).
  *
  * `progress_events` (tables/reading.ts): the history of positions. Each existing progress row becomes one event
  * (protocol `migrated`), so history starts from what users already had; read_progress stays the current position.
@@ -16,6 +21,26 @@ export const koreaderSync: DialectMigration = {
   async up(db: Kysely<unknown>, dialect) {
     await db.schema.alterTable('books').addColumn('koreader_md5', 'text').execute();
     await db.schema.createIndex('books_koreader_md5').on('books').column('koreader_md5').execute();
+    await db.schema.alterTable('books').addColumn('koreader_name_md5', 'text').execute();
+    await db.schema.createIndex('books_koreader_name_md5').on('books').column('koreader_name_md5').execute();
+    const named = db as Kysely<{ books: { id: string; file_name: string; koreader_name_md5: string | null } }>;
+    for (const book of await named.selectFrom('books').select(['id', 'file_name']).execute()) {
+      await named.updateTable('books').set({ koreader_name_md5: createHash('md5').update(book.file_name).digest('hex') }).where('id', '=', book.id).execute();
+    }
+
+    await db.schema
+      .createTable('kosync_documents')
+      .addColumn('user_id', 'text', (c) => c.notNull().references('users.id').onDelete('cascade'))
+      .addColumn('document', 'text', (c) => c.notNull())
+      .addColumn('book_id', 'text', (c) => c.references('books.id').onDelete('set null'))
+      .addColumn('progress', 'text', (c) => c.notNull())
+      .addColumn('percentage', dialect === 'postgres' ? 'double precision' : 'real', (c) => c.notNull())
+      .addColumn('device', 'text', (c) => c.notNull())
+      .addColumn('device_id', 'text')
+      .addColumn('updated_at', 'text', (c) => c.notNull())
+      .addPrimaryKeyConstraint('kosync_documents_pk', ['user_id', 'document'])
+      .execute();
+    await db.schema.createIndex('kosync_documents_unattached').on('kosync_documents').columns(['document', 'book_id']).execute();
 
     await db.schema
       .createTable('progress_events')

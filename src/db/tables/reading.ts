@@ -88,7 +88,21 @@ export interface ProgressEventsTable {
   received_at: string;
 }
 
+/** The last position KOReader sent per user and document id (modules/kosync); book_id null until a book matches. */
+export interface KosyncDocumentsTable {
+  user_id: string;
+  document: string;
+  book_id: string | null;
+  /** As KOReader sent them: an xpointer or a page number as text, and 0..1. */
+  progress: string;
+  percentage: number;
+  device: string;
+  device_id: string | null;
+  updated_at: string;
+}
+
 export interface ReadingTables {
+  kosync_documents: KosyncDocumentsTable;
   progress_events: ProgressEventsTable;
   read_progress: ReadProgressTable;
   read_throughs: ReadThroughsTable;

@@ -73,6 +73,10 @@ export class ProgressRepository {
     return { total: Number(count.n), rows };
   }
 
+  latestEvent(userId: string, bookId: string): Promise<ProgressEventRow | undefined> {
+    return this.db.selectFrom('progress_events').selectAll().where('user_id', '=', userId).where('book_id', '=', bookId).orderBy('received_at', 'desc').orderBy('id', 'desc').limit(1).executeTakeFirst();
+  }
+
   event(userId: string, id: string): Promise<ProgressEventRow | undefined> {
     return this.db.selectFrom('progress_events').selectAll().where('user_id', '=', userId).where('id', '=', id).executeTakeFirst();
   }

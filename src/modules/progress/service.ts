@@ -6,7 +6,7 @@ import { inScope, libraryScopeFor } from '../books/access.js';
 import type { BooksRepository, BookWithLibrary } from '../books/repository.js';
 import { resolveDevice, type Device, type DeviceHint } from './device.js';
 import { progressFraction } from './fraction.js';
-import type { ProgressRepository, ProgressRow, ProgressWithBook } from './repository.js';
+import type { ProgressEventRow, ProgressRepository, ProgressRow, ProgressWithBook } from './repository.js';
 import type { ProgressListItem, ProgressUpdate, ProgressView } from './schemas.js';
 
 /**
@@ -77,6 +77,14 @@ export class ProgressService {
     const row = await this.repo.get(caller.user.id, bookId);
     if (!row) throw notFound('Progress', { book_id: bookId });
     return view(row, Number(book.page_count));
+  }
+
+  /** The current position and the ledger event that set it (absent for progress cleared since); null when not started. */
+  async position(caller: Caller, bookId: string): Promise<{ progress: ProgressView; event: ProgressEventRow | undefined } | null> {
+    const book = await this.book(caller, bookId);
+    const row = await this.repo.get(caller.user.id, bookId);
+    if (!row) return null;
+    return { progress: view(row, Number(book.page_count)), event: await this.repo.latestEvent(caller.user.id, bookId) };
   }
 
   async update(caller: Caller, bookId: string, input: ProgressUpdate, hint: DeviceHint, origin: ProgressOrigin = NATIVE): Promise<ProgressView> {
