@@ -78,6 +78,17 @@ describe('KOReader sync server (kosync)', () => {
     expect(await koreader(t, undefined)('PUT', '/syncs/progress', { document: 'abc', progress: '1', percentage: 0.1, device: 'Kobo' })).toMatchObject(unauthorized);
   });
 
+  it('a key without progress-write may read but not write; one without progress-read neither', async () => {
+    const reader = await createUser(t, 'reader');
+    const readOnly = (await createApiKey(t, reader.headers, { name: 'read only', permissions: ['progress-read'] })).key;
+    const document = partialMd5(files.pdf!);
+    const write = { document, progress: '1', percentage: 0.34, device: 'Kobo' };
+    expect(await koreader(t, readOnly)('PUT', '/syncs/progress', write)).toMatchObject({ status: 401, body: { code: 2001 } });
+    expect(await koreader(t, readOnly)('GET', `/syncs/progress/${document}`)).toMatchObject({ status: 200, body: {} });
+    const browseOnly = (await createApiKey(t, reader.headers, { name: 'browse', permissions: ['libraries-read'] })).key;
+    expect(await koreader(t, browseOnly)('GET', `/syncs/progress/${document}`)).toMatchObject({ status: 401, body: { code: 2001 } });
+  });
+
   it('registration is refused with the protocol errors: 2005 when self-registration is off, 2002 for an existing account', async () => {
     const reader = await createUser(t, 'reader');
     const { key } = await createApiKey(t, reader.headers, { name: 'Kobo' });

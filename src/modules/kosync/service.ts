@@ -64,8 +64,9 @@ export class KosyncService {
     private readonly progress: ProgressService,
   ) {}
 
-  authorize(caller: Caller | null): Caller {
-    if (!caller) throw new KosyncError(2001);
+  /** The caller, with the permission the request needs (the routes are public to the auth hooks: see routes.ts). */
+  authorize(caller: Caller | null, permission: 'progress-read' | 'progress-write' = 'progress-read'): Caller {
+    if (!caller || !caller.permissions.has(permission)) throw new KosyncError(2001);
     return caller;
   }
 
