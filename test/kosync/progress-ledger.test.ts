@@ -64,6 +64,65 @@ describe('Progress ledger: every write is an event, the progress row stays the l
       ['hdr:phone', 1],
     ]);
   });
+
+  interface HistoryEvent {
+    id: string;
+    book_id: string;
+    device_id: string;
+    protocol: string;
+    position: Record<string, unknown>;
+    page: number;
+    percentage: number;
+    is_completed: boolean;
+    received_at: string;
+  }
+
+  it('GET /books/{id}/progress/history pages through the events newest first, with device and protocol', async () => {
+    const reader = await createUser(t, 'reader');
+    const book = books[0]!;
+    for (const [device, page] of [['tablet', 1], ['phone', 2], ['tablet', 3]] as const) {
+      await call(t, { ...reader.headers, 'x-device-id': device }, 'PUT', `/api/v1/books/${book.id}/progress`, { current_page: page });
+    }
+    const first = await call<Paged<HistoryEvent> & { total: number }>(t, reader.headers, 'GET', `/api/v1/books/${book.id}/progress/history?pageSize=2`);
+    expect(first.status).toBe(200);
+    expect(first.body.total).toBe(3);
+    expect(first.body.data.map((e) => [e.device_id, e.protocol, e.page, e.percentage, e.position])).toEqual([
+      ['hdr:tablet', 'bindery', 3, 0.75, { current_page: 3 }],
+      ['hdr:phone', 'bindery', 2, 0.5, { current_page: 2 }],
+    ]);
+    const second = await call<Paged<HistoryEvent>>(t, reader.headers, 'GET', `/api/v1/books/${book.id}/progress/history?pageSize=2&page=2`);
+    expect(second.body.data.map((e) => e.page)).toEqual([1]);
+    const other = await createUser(t, 'reader');
+    expect((await call<Paged<HistoryEvent>>(t, other.headers, 'GET', `/api/v1/books/${book.id}/progress/history`)).body.data).toEqual([]);
+    expect((await call(t, reader.headers, 'GET', '/api/v1/books/00000000-0000-7000-8000-000000000000/progress/history')).status).toBe(404);
+  });
+
+  it('POST /books/{id}/progress/restore puts an earlier position back, as a new event; others\' and cleared events are refused', async () => {
+    const reader = await createUser(t, 'reader');
+    const book = books[0]!;
+    await call(t, { ...reader.headers, 'x-device-id': 'kobo' }, 'PUT', `/api/v1/books/${book.id}/progress`, { current_page: 2 });
+    await call(t, { ...reader.headers, 'x-device-id': 'phone' }, 'PUT', `/api/v1/books/${book.id}/progress`, { current_page: 4, is_completed: false });
+    const history = (await call<Paged<HistoryEvent>>(t, reader.headers, 'GET', `/api/v1/books/${book.id}/progress/history`)).body.data;
+    const good = history.find((e) => e.page === 2)!;
+
+    const restored = await call<{ current_page: number; is_completed: boolean; device_id: string }>(t, { ...reader.headers, 'x-device-id': 'web' }, 'POST', `/api/v1/books/${book.id}/progress/restore`, { event_id: good.id });
+    expect(restored.status).toBe(200);
+    expect(restored.body).toMatchObject({ current_page: 2, is_completed: false, device_id: 'hdr:web' });
+    expect((await call<{ current_page: number }>(t, reader.headers, 'GET', `/api/v1/books/${book.id}/progress`)).body.current_page).toBe(2);
+    const after = (await call<Paged<HistoryEvent>>(t, reader.headers, 'GET', `/api/v1/books/${book.id}/progress/history`)).body.data;
+    expect(after).toHaveLength(3);
+    expect(after[0]).toMatchObject({ page: 2, device_id: 'hdr:web', position: { current_page: 2, restored_from: good.id } });
+
+    const other = await createUser(t, 'reader');
+    expect((await call(t, other.headers, 'POST', `/api/v1/books/${book.id}/progress/restore`, { event_id: good.id })).status).toBe(404);
+    expect((await call(t, reader.headers, 'POST', `/api/v1/books/${book.id}/progress/restore`, { event_id: 'missing' })).status).toBe(404);
+    await call(t, reader.headers, 'DELETE', `/api/v1/books/${book.id}/progress`);
+    const cleared = (await call<Paged<HistoryEvent>>(t, reader.headers, 'GET', `/api/v1/books/${book.id}/progress/history`)).body.data[0]!;
+    expect(cleared.position).toEqual({ cleared: true });
+    const refused = await call<{ error: string }>(t, reader.headers, 'POST', `/api/v1/books/${book.id}/progress/restore`, { event_id: cleared.id });
+    expect(refused.status).toBe(400);
+    expect(refused.body.error).toBeDefined();
+  });
 });
 
 /** A database migrated up to (and including) `last`, as an installation of that version has it. */

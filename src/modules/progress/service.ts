@@ -7,7 +7,7 @@ import type { BooksRepository, BookWithLibrary } from '../books/repository.js';
 import { resolveDevice, type Device, type DeviceHint } from './device.js';
 import { progressFraction } from './fraction.js';
 import type { ProgressEventRow, ProgressRepository, ProgressRow, ProgressWithBook } from './repository.js';
-import type { ProgressListItem, ProgressUpdate, ProgressView } from './schemas.js';
+import type { ProgressEventView, ProgressListItem, ProgressUpdate, ProgressView } from './schemas.js';
 
 /**
  * Time between two updates of the same book counts as reading when it is at most this long; a longer pause
@@ -28,6 +28,20 @@ function view(row: ProgressRow, pageCount: number): ProgressView {
     updated_at: row.updated_at,
     completed_at: row.completed_at,
     device_id: row.device_id,
+  };
+}
+
+function eventView(row: ProgressEventRow): ProgressEventView {
+  return {
+    id: row.id,
+    book_id: row.book_id,
+    device_id: row.device_id,
+    protocol: row.protocol,
+    position: JSON.parse(row.position) as Record<string, unknown>,
+    page: Number(row.page),
+    percentage: Number(row.percentage),
+    is_completed: toBool(Number(row.is_completed)),
+    received_at: row.received_at,
   };
 }
 
@@ -143,6 +157,30 @@ export class ProgressService {
       updated += 1;
     }
     return { series_id: seriesId, books_updated: updated };
+  }
+
+  /** The caller's position history in a book, newest first. */
+  async history(caller: Caller, bookId: string, page: PageRequest): Promise<{ total: number; data: ProgressEventView[] }> {
+    await this.book(caller, bookId);
+    const { total, rows } = await this.repo.events(caller.user.id, bookId, page.offset, page.pageSize);
+    return { total, data: rows.map(eventView) };
+  }
+
+  /**
+   * Puts the position back to an earlier event (a device jumped to the wrong place). The restore is itself a new
+   * event, so it can be undone the same way.
+   */
+  async restore(caller: Caller, bookId: string, eventId: string, hint: DeviceHint): Promise<ProgressView> {
+    const book = await this.book(caller, bookId);
+    const event = await this.repo.event(caller.user.id, eventId);
+    if (!event || event.book_id !== bookId) throw notFound('Progress event', { event_id: eventId });
+    if (Number(event.page) === 0 && Number(book.page_count) > 0) throw badRequest('That event cleared the progress: clear it with DELETE /books/{id}/progress', { event_id: eventId });
+    const position = JSON.parse(event.position) as Record<string, unknown>;
+    return this.apply(caller, book, { current_page: Math.min(Number(event.page), Number(book.page_count)), is_completed: toBool(event.is_completed) }, await this.device(caller, hint), {
+      protocol: NATIVE.protocol,
+      percentage: Number(event.percentage),
+      position: { ...position, restored_from: event.id },
+    });
   }
 
   async list(caller: Caller, page: PageRequest, inProgressOnly: boolean): Promise<{ total: number; data: ProgressListItem[] }> {
