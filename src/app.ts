@@ -54,6 +54,9 @@ import { registerKomgaGate } from './compat/komga/gate.js';
 import { registerKomgaApi } from './compat/komga/routes.js';
 import { KomgaSessions } from './compat/komga/session.js';
 import { resolveJwtSecret } from './modules/auth/jwt-secret.js';
+import { KosyncRepository } from './modules/kosync/repository.js';
+import { kosyncCredentials, registerKosyncRoutes } from './modules/kosync/routes.js';
+import { KosyncService } from './modules/kosync/service.js';
 
 declare module 'fastify' {
   interface FastifyInstance {
@@ -83,6 +86,8 @@ const REDACT = [
   'req.headers["x-api-key"]',
   'req.headers.cookie',
   'req.headers["x-auth-token"]',
+  'req.headers["x-auth-user"]',
+  'req.headers["x-auth-key"]',
   'res.headers["set-cookie"]',
 ];
 
@@ -174,7 +179,9 @@ export async function buildApp(options: BuildAppOptions): Promise<App> {
     resolver: identity.resolver,
     settings,
     isSetupRequired: () => identity.setup.isRequired(),
-    extraCredentials: komgaGate.credentials,
+    extraCredentials: config.koreader.enabled
+      ? ((kosync) => (request) => komgaGate.credentials(request) ?? kosync(request))(kosyncCredentials(config.koreader.prefix))
+      : komgaGate.credentials,
   }));
 
   const requestMetrics = new RequestMetrics();
@@ -232,6 +239,9 @@ export async function buildApp(options: BuildAppOptions): Promise<App> {
     sessions: komgaSessions,
     endSession: (sessionId, until) => identity.auth.endSession(sessionId, until),
   });
+  if (config.koreader.enabled) {
+    registerKosyncRoutes(app, new KosyncService(new KosyncRepository(database), browsing.progress), { prefix: config.koreader.prefix, settings });
+  }
 
   app.addHook('onClose', async () => {
     await catalog.stop();

@@ -117,6 +117,14 @@ export const ConfigSchema = z.strictObject({
       allowed_roots: z.array(text(z.string().refine((p) => p.startsWith('/') || /^[A-Za-z]:[\\/]/.test(p), 'must be an absolute path'))).default([]),
     })
     .prefault({}),
+  koreader: z
+    .strictObject({
+      /** KOReader's progress sync server (kosync protocol). */
+      enabled: z.boolean().default(true),
+      /** Path it is served under; the URL to paste into KOReader is `<public url><prefix>/<api key>`. */
+      prefix: text(z.string().regex(/^(\/[A-Za-z0-9_-]+)+$/, 'must be a path like /koreader')).default('/koreader'),
+    })
+    .prefault({}),
   scanner: z
     .strictObject({
       /** Worker threads analysing files; 0 means one per CPU core. */

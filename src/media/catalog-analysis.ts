@@ -12,6 +12,8 @@ export interface CatalogAnalysis {
   mtimeMs: number;
   /** SHA-256 of the whole file, lowercase hex. */
   hash: string;
+  /** KOReader's partial MD5 of the file, lowercase hex. */
+  koreaderMd5: string;
   pageCount: number;
   /** `JSON.stringify(analysis.pages)`. */
   pagesJson: string;
@@ -34,6 +36,7 @@ export function toCatalogAnalysis(analysis: BookAnalysis): CatalogAnalysis {
     size: analysis.size,
     mtimeMs: analysis.mtimeMs,
     hash: analysis.hash,
+    koreaderMd5: analysis.koreaderMd5,
     pageCount: analysis.pages.length,
     pagesJson: JSON.stringify(analysis.pages),
     fields: {

@@ -68,6 +68,8 @@ export interface BookAnalysis {
   mtimeMs: number;
   /** SHA-256 of the whole file, lowercase hex. */
   hash: string;
+  /** KOReader's partial MD5 of the file (its sync identity for the book), lowercase hex: see koreader-md5.ts. */
+  koreaderMd5: string;
   pages: PageInfo[];
   metadata: BookMetadata;
   cover: CoverRef | null;

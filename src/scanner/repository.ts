@@ -15,6 +15,8 @@ export interface BookIndexRow {
   size: number;
   mtime_ms: number;
   hash: string | null;
+  /** Null for a book analysed before KOReader ids were computed: the next scan fills it in. */
+  koreader_md5: string | null;
   series_id: string;
   deleted_at: string | null;
   analysis_error: string | null;
@@ -84,10 +86,19 @@ export class ScanRepository {
   async bookIndex(libraryId: string): Promise<BookIndexRow[]> {
     const rows = await this.db
       .selectFrom('books')
-      .select(['id', 'path', 'size', 'mtime_ms', 'hash', 'series_id', 'deleted_at', 'analysis_error'])
+      .select(['id', 'path', 'size', 'mtime_ms', 'hash', 'koreader_md5', 'series_id', 'deleted_at', 'analysis_error'])
       .where('library_id', '=', libraryId)
       .execute();
     return rows.map((r) => ({ ...r, size: Number(r.size), mtime_ms: Number(r.mtime_ms) }));
+  }
+
+  /** KOReader ids of books whose file did not change (computed for books analysed before the column existed). */
+  async setKoreaderMd5(rows: ReadonlyArray<{ id: string; koreaderMd5: string }>): Promise<void> {
+    for (const part of chunks(rows, INSERT_CHUNK)) {
+      await this.db.transaction().execute(async (trx) => {
+        for (const row of part) await trx.updateTable('books').set({ koreader_md5: row.koreaderMd5 }).where('id', '=', row.id).execute();
+      });
+    }
   }
 
   seriesIndex(libraryId: string): Promise<SeriesIndexRow[]> {

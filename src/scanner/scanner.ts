@@ -7,6 +7,7 @@ import type { EventBus } from '../events/bus.js';
 import { emptyScanCounters, type EntityEvent, type EntityEventName, type ScanCounters, type ScanEventName, type ScanMode } from '../events/types.js';
 import { isAbortError } from '../media/errors.js';
 import type { CatalogAnalysis } from '../media/catalog-analysis.js';
+import { koreaderNameMd5, koreaderPartialMd5File } from '../media/koreader-md5.js';
 import { titleFromFileName, type FileAnalyzer } from './analyzer.js';
 import type { BookIndexRow, BookInsert, CatalogBatch, ScanRepository, SeriesIndexRow, SeriesInsert } from './repository.js';
 import { aggregateSeries, initialSeriesName, seriesKeyOf, seriesNameSource, sortNameOf } from './series-rules.js';
@@ -171,7 +172,7 @@ const BYTES_PER_TASK = 32 * 1024 * 1024;
 
 type Outcome =
   | { ok: true; analysis: CatalogAnalysis }
-  | { ok: false; hash: string | null; error: string };
+  | { ok: false; hash: string | null; koreaderMd5: string | null; error: string };
 
 interface PendingUpdate {
   id: string;
@@ -276,11 +277,13 @@ class ScanRun {
 
     const seen = new Set<string>();
     const work: WorkItem[] = [];
+    const koreaderBackfill: BookIndexRow[] = [];
     for (const file of foundFiles) {
       seen.add(file.relPath);
       const existing = this.byPath.get(file.relPath);
       const same = existing !== undefined && existing.size === file.size && existing.mtime_ms === file.mtimeMs;
       if (same && this.mode === 'normal') {
+        if (existing.hash !== null && existing.koreader_md5 === null) koreaderBackfill.push(existing);
         if (existing.deleted_at === null) {
           this.counters.files_processed++;
           continue;
@@ -308,6 +311,7 @@ class ScanRun {
     const needsAnalysis = work.some((w) => !w.restoreOnly);
     if (needsAnalysis) releaseWalkThread();
     await this.process(WorkQueue.of(work), true, needsAnalysis);
+    await this.backfillKoreaderMd5(koreaderBackfill);
 
     // 4. Soft-delete what is still missing, then refresh the series that changed.
     this.signal.throwIfAborted();
@@ -328,6 +332,24 @@ class ScanRun {
     return this.result();
   }
 
+  /**
+   * KOReader ids for unchanged books analysed before they were computed: ~12 KiB of reads each, once per book,
+   * instead of a full re-analysis. A file that cannot be read keeps null and is tried again next scan.
+   */
+  private async backfillKoreaderMd5(books: readonly BookIndexRow[]): Promise<void> {
+    const rows: { id: string; koreaderMd5: string }[] = [];
+    for (const book of books) {
+      this.signal.throwIfAborted();
+      try {
+        rows.push({ id: book.id, koreaderMd5: await koreaderPartialMd5File(path.join(this.root, book.path)) });
+      } catch {
+        continue;
+      }
+      book.koreader_md5 = rows[rows.length - 1]!.koreaderMd5;
+    }
+    if (rows.length > 0) await this.deps.repo.setKoreaderMd5(rows);
+  }
+
   async analyzeBooks(bookIds: readonly string[]): Promise<ScanResult> {
     const rows = (await this.deps.repo.booksById(bookIds)).filter((b) => b.library_id === this.libraryId && b.deleted_at === null);
     for (const s of await this.deps.repo.seriesIndex(this.libraryId)) this.seriesByKey.set(s.path, s);
@@ -339,6 +361,7 @@ class ScanRun {
         size: Number(row.size),
         mtime_ms: Number(row.mtime_ms),
         hash: row.hash,
+        koreader_md5: row.koreader_md5,
         series_id: row.series_id,
         deleted_at: row.deleted_at,
         analysis_error: row.analysis_error,
@@ -396,12 +419,14 @@ class ScanRun {
       results.map(async (result, i): Promise<Outcome> => {
         if (!(result instanceof Error)) return { ok: true, analysis: result };
         let hash: string | null = null;
+        let koreaderMd5: string | null = null;
         try {
           hash = await this.deps.analyzer().hash(absolute[i]!, this.signal);
+          koreaderMd5 = await koreaderPartialMd5File(absolute[i]!);
         } catch (hashErr) {
           if (this.signal.aborted) throw this.signal.reason ?? hashErr;
         }
-        return { ok: false, hash, error: result.message };
+        return { ok: false, hash, koreaderMd5, error: result.message };
       }),
     );
   }
@@ -458,7 +483,7 @@ class ScanRun {
       this.byPath.set(file.relPath, moved);
       this.batch.updates.push({
         id: moved.id,
-        changes: { path: file.relPath, file_name: fileName, series_id: seriesId, size: file.size, mtime_ms: file.mtimeMs, deleted_at: null, updated_at: now },
+        changes: { path: file.relPath, file_name: fileName, koreader_name_md5: koreaderNameMd5(fileName), series_id: seriesId, size: file.size, mtime_ms: file.mtimeMs, deleted_at: null, updated_at: now },
         compare: false,
         events: [this.event(wasDeleted ? 'book_created' : 'book_updated', seriesId, moved.id)],
         counter: wasDeleted ? 'books_restored' : 'books_updated',
@@ -474,14 +499,15 @@ class ScanRun {
       series_id: seriesId,
       path: file.relPath,
       file_name: fileName,
+      koreader_name_md5: koreaderNameMd5(fileName),
       size: file.size,
       mtime_ms: file.mtimeMs,
-      ...this.analysisColumns(outcome ?? { ok: false, hash: null, error: 'not analysed' }, fileName, now),
+      ...this.analysisColumns(outcome ?? { ok: false, hash: null, koreaderMd5: null, error: 'not analysed' }, fileName, now),
       created_at: now,
       updated_at: now,
       deleted_at: null,
     } as BookInsert);
-    this.byPath.set(file.relPath, { id, path: file.relPath, size: file.size, mtime_ms: file.mtimeMs, hash, series_id: seriesId, deleted_at: null, analysis_error: null });
+    this.byPath.set(file.relPath, { id, path: file.relPath, size: file.size, mtime_ms: file.mtimeMs, hash, koreader_md5: outcome?.ok ? outcome.analysis.koreaderMd5 : (outcome?.koreaderMd5 ?? null), series_id: seriesId, deleted_at: null, analysis_error: null });
     this.counters.books_added++;
     this.batch.events.push(this.event('book_created', seriesId, id));
   }
@@ -491,6 +517,7 @@ class ScanRun {
     if (!outcome.ok) {
       return {
         hash: outcome.hash,
+        koreader_md5: outcome.koreaderMd5,
         analysis_error: outcome.error,
         analyzed_at: now,
         format: formatFromExtension(fileName),
@@ -516,6 +543,7 @@ class ScanRun {
     const m = a.fields;
     return {
       hash: a.hash,
+      koreader_md5: a.koreaderMd5,
       analysis_error: null,
       analyzed_at: now,
       format: a.format,

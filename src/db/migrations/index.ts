@@ -10,6 +10,7 @@ import { duplicates } from './0008_duplicates.js';
 import { browsePerf } from './0010_browse_perf.js';
 import { seriesReadCounts } from './0011_series_read_counts.js';
 import { securityStamp } from './0012_security_stamp.js';
+import { koreaderSync } from './0013_koreader_sync.js';
 
 /** Every migration, applied in key order. Append only: never edit one that has shipped. */
 export const migrations: Record<string, DialectMigration> = {
@@ -24,4 +25,5 @@ export const migrations: Record<string, DialectMigration> = {
   '0010_browse_perf': browsePerf,
   '0011_series_read_counts': seriesReadCounts,
   '0012_security_stamp': securityStamp,
+  '0013_koreader_sync': koreaderSync,
 };

@@ -65,7 +65,45 @@ export interface ReadingDevicesTable {
   last_seen_at: string;
 }
 
+/**
+ * The progress ledger: every change of a user's position in a book, from any protocol, in the order the server
+ * received it. read_progress is its current projection (the last write wins); these rows are the history.
+ * Cascades with the user and with a purged book.
+ */
+export interface ProgressEventsTable {
+  id: string;
+  user_id: string;
+  book_id: string;
+  /** Device of the write, as read_progress.device_id. */
+  device_id: string;
+  /** Who wrote it: `bindery` (native API and web app), `koreader` (kosync), `migrated` (progress from before the ledger). */
+  protocol: string;
+  /** JSON: the position as the protocol gave it (a page, a percentage, a KOReader xpointer, a device name...). */
+  position: string;
+  /** The position normalised so every protocol can show it: 1-based page (0: cleared or no pages), and 0..1. */
+  page: number;
+  percentage: number;
+  /** 0/1. */
+  is_completed: number;
+  received_at: string;
+}
+
+/** The last position KOReader sent per user and document id (modules/kosync); book_id null until a book matches. */
+export interface KosyncDocumentsTable {
+  user_id: string;
+  document: string;
+  book_id: string | null;
+  /** As KOReader sent them: an xpointer or a page number as text, and 0..1. */
+  progress: string;
+  percentage: number;
+  device: string;
+  device_id: string | null;
+  updated_at: string;
+}
+
 export interface ReadingTables {
+  kosync_documents: KosyncDocumentsTable;
+  progress_events: ProgressEventsTable;
   read_progress: ReadProgressTable;
   read_throughs: ReadThroughsTable;
   reading_activity: ReadingActivityTable;

@@ -1,10 +1,11 @@
 import { sql, type Insertable, type Selectable, type SqlBool } from 'kysely';
 import type { Database } from '../../db/connection.js';
-import type { ReadingActivityTable, ReadProgressTable, ReadThroughsTable } from '../../db/tables/reading.js';
+import type { ProgressEventsTable, ReadingActivityTable, ReadProgressTable, ReadThroughsTable } from '../../db/tables/reading.js';
 import type { LibraryScope } from '../books/access.js';
 import type { Device } from './device.js';
 
 export type ProgressRow = Selectable<ReadProgressTable>;
+export type ProgressEventRow = Selectable<ProgressEventsTable>;
 export type ProgressWithBook = ProgressRow & { title: string; number: string | null; series_id: string; series_name: string; library_id: string; page_count: number };
 
 /** SQL of current progress and of the statistics records written with it. */
@@ -56,6 +57,28 @@ export class ProgressRepository {
         .execute(),
     ]);
     return { total: Number(count.n), rows };
+  }
+
+  async appendEvent(row: ProgressEventRow): Promise<void> {
+    await this.db.insertInto('progress_events').values(row).execute();
+  }
+
+  /** The user's events for a book, newest first (ties: the later id, uuid v7 sorts by time). */
+  async events(userId: string, bookId: string, offset: number, limit: number): Promise<{ total: number; rows: ProgressEventRow[] }> {
+    const query = this.db.selectFrom('progress_events').where('user_id', '=', userId).where('book_id', '=', bookId);
+    const [count, rows] = await Promise.all([
+      query.select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow(),
+      query.selectAll().orderBy('received_at', 'desc').orderBy('id', 'desc').offset(offset).limit(limit).execute(),
+    ]);
+    return { total: Number(count.n), rows };
+  }
+
+  latestEvent(userId: string, bookId: string): Promise<ProgressEventRow | undefined> {
+    return this.db.selectFrom('progress_events').selectAll().where('user_id', '=', userId).where('book_id', '=', bookId).orderBy('received_at', 'desc').orderBy('id', 'desc').limit(1).executeTakeFirst();
+  }
+
+  event(userId: string, id: string): Promise<ProgressEventRow | undefined> {
+    return this.db.selectFrom('progress_events').selectAll().where('user_id', '=', userId).where('id', '=', id).executeTakeFirst();
   }
 
   async addReadThrough(row: Insertable<ReadThroughsTable>): Promise<void> {

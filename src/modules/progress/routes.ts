@@ -6,7 +6,7 @@ import { IdParams } from '../../http/params.js';
 import type { App } from '../../http/types.js';
 import { callerOf } from '../auth/hooks.js';
 import type { DeviceHint } from './device.js';
-import { ProgressListItem, ProgressUpdate, ProgressView } from './schemas.js';
+import { ProgressEventView, ProgressListItem, ProgressRestore, ProgressUpdate, ProgressView } from './schemas.js';
 import type { ProgressService } from './service.js';
 
 const tags = ['progress'];
@@ -55,7 +55,7 @@ export function registerProgressRoutes(app: App, progress: ProgressService): voi
     config: { permission: 'progress-write' },
     schema: { summary: 'Clear reading progress', description: 'Statistics already recorded are kept.', tags, params: IdParams, response: { 204: z.null(), ...errors } },
     handler: async (req, reply) => {
-      await progress.clear(callerOf(req), req.params.id);
+      await progress.clear(callerOf(req), req.params.id, deviceHint(req));
       return reply.code(204).send(null);
     },
   });
@@ -74,7 +74,7 @@ export function registerProgressRoutes(app: App, progress: ProgressService): voi
     config: { permission: 'progress-write' },
     schema: { summary: 'Mark a book unread', description: 'Removes the progress; statistics stay.', tags, params: IdParams, response: { 204: z.null(), ...errors } },
     handler: async (req, reply) => {
-      await progress.markUnread(callerOf(req), req.params.id);
+      await progress.markUnread(callerOf(req), req.params.id, deviceHint(req));
       return reply.code(204).send(null);
     },
   });
@@ -101,5 +101,44 @@ export function registerProgressRoutes(app: App, progress: ProgressService): voi
       const { total, data } = await progress.list(callerOf(req), page, true);
       return toPage(req.url, page, total, data);
     },
+  });
+
+  app.route({
+    method: 'GET',
+    url: '/books/:id/progress/history',
+    config: { permission: 'progress-read' },
+    schema: {
+      summary: "The caller's position history in a book",
+      description:
+        'Every change of the position from any client (this API, the web app, KOReader), newest first, with its device and ' +
+        'protocol. The newest is the current position (the last write the server received wins).',
+      tags,
+      params: IdParams,
+      querystring: PaginationQuery,
+      response: { 200: paginated(ProgressEventView), 404: ErrorBody },
+    },
+    handler: async (req) => {
+      const page = pageRequest(req.query);
+      const { total, data } = await progress.history(callerOf(req), req.params.id, page);
+      return toPage(req.url, page, total, data);
+    },
+  });
+
+  app.route({
+    method: 'POST',
+    url: '/books/:id/progress/restore',
+    config: { permission: 'progress-write' },
+    schema: {
+      summary: 'Put the position back to an earlier one',
+      description:
+        'Sets the progress to the page and completion of an event from the history (when a device jumped to the wrong place). ' +
+        'The restore is recorded as a new event. 404 for an event of another book or user; 400 for an event that cleared the progress. ' +
+        DEVICE_NOTE,
+      tags,
+      params: IdParams,
+      body: ProgressRestore,
+      response: { 200: ProgressView, ...errors },
+    },
+    handler: (req) => progress.restore(callerOf(req), req.params.id, (req.body as ProgressRestore).event_id, deviceHint(req)),
   });
 }

@@ -46,3 +46,21 @@ export const ProgressListItem = ProgressView.extend({
   }),
 }).meta({ id: 'ProgressWithBook' });
 export type ProgressListItem = z.infer<typeof ProgressListItem>;
+
+export const ProgressEventView = z
+  .object({
+    id: z.string(),
+    book_id: z.string(),
+    device_id: z.string().describe('Device of the write, as in Progress.device_id.'),
+    protocol: z.string().describe('`bindery` (this API and the web app), `koreader` (KOReader sync), `migrated` (progress from before the history).'),
+    position: z.record(z.string(), z.unknown()).describe('The position as the client sent it (a page, a KOReader xpointer and percentage...); `{cleared: true}` for a cleared progress.'),
+    page: z.number().int().describe('Normalised 1-based page (0 for a cleared progress).'),
+    percentage: z.number().describe('Normalised share read, 0..1.'),
+    is_completed: z.boolean(),
+    received_at: z.string().describe('When the server received it; the latest is the current position.'),
+  })
+  .meta({ id: 'ProgressEvent' });
+export type ProgressEventView = z.infer<typeof ProgressEventView>;
+
+export const ProgressRestore = z.object({ event_id: z.string().min(1).describe('An id from the book\'s progress history.') }).meta({ id: 'ProgressRestore' });
+export type ProgressRestore = z.infer<typeof ProgressRestore>;

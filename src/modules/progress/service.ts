@@ -6,8 +6,8 @@ import { inScope, libraryScopeFor } from '../books/access.js';
 import type { BooksRepository, BookWithLibrary } from '../books/repository.js';
 import { resolveDevice, type Device, type DeviceHint } from './device.js';
 import { progressFraction } from './fraction.js';
-import type { ProgressRepository, ProgressRow, ProgressWithBook } from './repository.js';
-import type { ProgressListItem, ProgressUpdate, ProgressView } from './schemas.js';
+import type { ProgressEventRow, ProgressRepository, ProgressRow, ProgressWithBook } from './repository.js';
+import type { ProgressEventView, ProgressListItem, ProgressUpdate, ProgressView } from './schemas.js';
 
 /**
  * Time between two updates of the same book counts as reading when it is at most this long; a longer pause
@@ -31,12 +31,38 @@ function view(row: ProgressRow, pageCount: number): ProgressView {
   };
 }
 
+function eventView(row: ProgressEventRow): ProgressEventView {
+  return {
+    id: row.id,
+    book_id: row.book_id,
+    device_id: row.device_id,
+    protocol: row.protocol,
+    position: JSON.parse(row.position) as Record<string, unknown>,
+    page: Number(row.page),
+    percentage: Number(row.percentage),
+    is_completed: toBool(Number(row.is_completed)),
+    received_at: row.received_at,
+  };
+}
+
 function listItem(row: ProgressWithBook): ProgressListItem {
   return {
     ...view(row, Number(row.page_count)),
     book: { id: row.book_id, title: row.title, number: row.number, series_id: row.series_id, series_name: row.series_name, library_id: row.library_id },
   };
 }
+
+/**
+ * Where a progress write came from, for the ledger: the protocol, the position as that protocol gave it, and a
+ * percentage when the protocol has a finer one than the page (KOReader's reflowable books).
+ */
+export interface ProgressOrigin {
+  protocol: string;
+  position?: Record<string, unknown>;
+  percentage?: number;
+}
+
+const NATIVE: ProgressOrigin = { protocol: 'bindery' };
 
 /**
  * Reading progress rules. Progress belongs to one user and one book; every change also records statistics:
@@ -67,41 +93,94 @@ export class ProgressService {
     return view(row, Number(book.page_count));
   }
 
-  async update(caller: Caller, bookId: string, input: ProgressUpdate, hint: DeviceHint): Promise<ProgressView> {
+  /** The current position and the ledger event that set it (absent for progress cleared since); null when not started. */
+  async position(caller: Caller, bookId: string): Promise<{ progress: ProgressView; event: ProgressEventRow | undefined } | null> {
+    const book = await this.book(caller, bookId);
+    const row = await this.repo.get(caller.user.id, bookId);
+    if (!row) return null;
+    return { progress: view(row, Number(book.page_count)), event: await this.repo.latestEvent(caller.user.id, bookId) };
+  }
+
+  async update(caller: Caller, bookId: string, input: ProgressUpdate, hint: DeviceHint, origin: ProgressOrigin = NATIVE): Promise<ProgressView> {
     if (input.current_page === undefined && input.is_completed === undefined) throw badRequest('Send current_page, is_completed, or both', { fields: ['current_page', 'is_completed'] });
     const book = await this.book(caller, bookId);
-    return this.apply(caller, book, input, await this.device(caller, hint));
+    return this.apply(caller, book, input, await this.device(caller, hint), origin);
   }
 
   async markRead(caller: Caller, bookId: string, hint: DeviceHint): Promise<ProgressView> {
     return this.update(caller, bookId, { is_completed: true }, hint);
   }
 
-  async markUnread(caller: Caller, bookId: string): Promise<void> {
+  async markUnread(caller: Caller, bookId: string, hint: DeviceHint = {}): Promise<void> {
     await this.book(caller, bookId);
-    await this.repo.delete(caller.user.id, [bookId]);
+    if ((await this.repo.delete(caller.user.id, [bookId])) > 0) await this.recordCleared(caller, bookId, await this.device(caller, hint));
   }
 
-  /** Clears the progress (statistics already recorded stay). */
-  async clear(caller: Caller, bookId: string): Promise<void> {
-    return this.markUnread(caller, bookId);
+  /** Clears the progress (statistics already recorded stay; the ledger records the clearing). */
+  async clear(caller: Caller, bookId: string, hint: DeviceHint = {}): Promise<void> {
+    return this.markUnread(caller, bookId, hint);
+  }
+
+  private recordCleared(caller: Caller, bookId: string, device: Device): Promise<void> {
+    return this.repo.appendEvent({
+      id: newId(),
+      user_id: caller.user.id,
+      book_id: bookId,
+      device_id: device.id,
+      protocol: NATIVE.protocol,
+      position: JSON.stringify({ cleared: true }),
+      page: 0,
+      percentage: 0,
+      is_completed: 0,
+      received_at: nowIso(),
+    });
   }
 
   /** Marks every present book of the series (whose existence the caller checked) read (each completion is a read-through) or unread. */
   async markSeries(caller: Caller, seriesId: string, read: boolean, hint: DeviceHint): Promise<{ series_id: string; books_updated: number }> {
     const { rows } = await this.books.list({ userId: caller.user.id, scope: libraryScopeFor(caller), seriesId, sort: null, offset: 0, limit: 100_000 });
-    if (!read) return { series_id: seriesId, books_updated: await this.repo.delete(caller.user.id, rows.map((r) => r.id)) };
     const device = await this.device(caller, hint);
+    if (!read) {
+      const started = [];
+      for (const row of rows) if (await this.repo.get(caller.user.id, row.id)) started.push(row.id);
+      const cleared = await this.repo.delete(caller.user.id, started);
+      for (const id of started) await this.recordCleared(caller, id, device);
+      return { series_id: seriesId, books_updated: cleared };
+    }
     let updated = 0;
     for (const row of rows) {
       const book = await this.books.get(row.id);
       if (!book) continue;
       const current = await this.repo.get(caller.user.id, book.id);
       if (current && toBool(current.is_completed)) continue;
-      await this.apply(caller, book, { is_completed: true }, device);
+      await this.apply(caller, book, { is_completed: true }, device, NATIVE);
       updated += 1;
     }
     return { series_id: seriesId, books_updated: updated };
+  }
+
+  /** The caller's position history in a book, newest first. */
+  async history(caller: Caller, bookId: string, page: PageRequest): Promise<{ total: number; data: ProgressEventView[] }> {
+    await this.book(caller, bookId);
+    const { total, rows } = await this.repo.events(caller.user.id, bookId, page.offset, page.pageSize);
+    return { total, data: rows.map(eventView) };
+  }
+
+  /**
+   * Puts the position back to an earlier event (a device jumped to the wrong place). The restore is itself a new
+   * event, so it can be undone the same way.
+   */
+  async restore(caller: Caller, bookId: string, eventId: string, hint: DeviceHint): Promise<ProgressView> {
+    const book = await this.book(caller, bookId);
+    const event = await this.repo.event(caller.user.id, eventId);
+    if (!event || event.book_id !== bookId) throw notFound('Progress event', { event_id: eventId });
+    if (Number(event.page) === 0 && Number(book.page_count) > 0) throw badRequest('That event cleared the progress: clear it with DELETE /books/{id}/progress', { event_id: eventId });
+    const position = JSON.parse(event.position) as Record<string, unknown>;
+    return this.apply(caller, book, { current_page: Math.min(Number(event.page), Number(book.page_count)), is_completed: toBool(event.is_completed) }, await this.device(caller, hint), {
+      protocol: NATIVE.protocol,
+      percentage: Number(event.percentage),
+      position: { ...position, restored_from: event.id },
+    });
   }
 
   async list(caller: Caller, page: PageRequest, inProgressOnly: boolean): Promise<{ total: number; data: ProgressListItem[] }> {
@@ -113,7 +192,7 @@ export class ProgressService {
    * The rules: current_page must lie within 1..page_count; completing sets current_page to the last page;
    * without is_completed, reaching the last page completes the book; un-completing starts a new reading.
    */
-  private async apply(caller: Caller, book: BookWithLibrary, input: ProgressUpdate, device: Device): Promise<ProgressView> {
+  private async apply(caller: Caller, book: BookWithLibrary, input: ProgressUpdate, device: Device, origin: ProgressOrigin): Promise<ProgressView> {
     const pageCount = Number(book.page_count);
     const userId = caller.user.id;
     if (input.current_page !== undefined) {
@@ -139,6 +218,18 @@ export class ProgressService {
       device_id: device.id,
     };
     await this.repo.save(row);
+    await this.repo.appendEvent({
+      id: newId(),
+      user_id: userId,
+      book_id: book.id,
+      device_id: device.id,
+      protocol: origin.protocol,
+      position: JSON.stringify(origin.position ?? input),
+      page,
+      percentage: completed ? 1 : (origin.percentage ?? progressFraction(page, pageCount, completed)),
+      is_completed: row.is_completed,
+      received_at: now,
+    });
 
     // Statistics: they keep the titles, so they outlive a purge of the book.
     const previousPage = current && !restarted ? current.current_page : 0;

@@ -1,0 +1,181 @@
+import { nowIso } from '../../db/ids.js';
+import type { Caller } from '../auth/caller.js';
+import { libraryScopeFor } from '../books/access.js';
+import type { DeviceHint } from '../progress/device.js';
+import type { ProgressService } from '../progress/service.js';
+import type { KosyncDocumentRow, KosyncRepository } from './repository.js';
+
+/**
+ * The kosync protocol's errors (koreader-sync-server, config/errors.lua): a numeric code and message in the body,
+ * with the HTTP status that server gives each.
+ */
+export const KOSYNC_ERRORS = {
+  2001: { status: 401, message: 'Unauthorized' },
+  2002: { status: 402, message: 'Username is already registered.' },
+  2003: { status: 403, message: 'Invalid request' },
+  2004: { status: 403, message: "Field 'document' not provided." },
+  2005: { status: 402, message: 'User registration is disabled.' },
+} as const;
+export type KosyncErrorCode = keyof typeof KOSYNC_ERRORS;
+
+export class KosyncError extends Error {
+  constructor(readonly code: KosyncErrorCode) {
+    super(KOSYNC_ERRORS[code].message);
+  }
+  get status(): number {
+    return KOSYNC_ERRORS[this.code].status;
+  }
+}
+
+/** What KOReader sends with PUT /syncs/progress. */
+export interface KosyncProgressInput {
+  document?: unknown;
+  progress?: unknown;
+  percentage?: unknown;
+  device?: unknown;
+  device_id?: unknown;
+}
+
+/** The position as GET /syncs/progress/{document} answers it. */
+export interface KosyncPosition {
+  document: string;
+  progress: string;
+  percentage: number;
+  device: string;
+  device_id?: string;
+  timestamp: number;
+}
+
+/** Formats whose KOReader position is a page number (its `progress` is the page as text). */
+const PAGED_FORMATS = new Set(['cbz', 'cbr', 'pdf']);
+
+const isText = (v: unknown): v is string => typeof v === 'string' && v.length > 0;
+const unixSeconds = (iso: string) => Math.floor(Date.parse(iso) / 1000);
+
+/**
+ * KOReader's progress sync over Bindery's one position per user and book. A document id is matched to a book by
+ * KOReader's partial MD5 or file-name MD5; what KOReader sends is kept per document (so an unknown document
+ * keeps its position until its book appears) and written to the progress service (and so to the ledger) when
+ * the book is known. Reading answers the latest position from any protocol.
+ */
+export class KosyncService {
+  constructor(
+    private readonly repo: KosyncRepository,
+    private readonly progress: ProgressService,
+  ) {}
+
+  /** The caller, with the permission the request needs (the routes are public to the auth hooks: see routes.ts). */
+  authorize(caller: Caller | null, permission: 'progress-read' | 'progress-write' = 'progress-read'): Caller {
+    if (!caller || !caller.permissions.has(permission)) throw new KosyncError(2001);
+    return caller;
+  }
+
+  /**
+   * Accounts are Bindery's: KOReader can only send an MD5 of its password field, which Bindery never stores.
+   * A caller that already identifies (an API key) is told the account exists, so KOReader's "Login" is next.
+   */
+  createUser(caller: Caller | null, registrationEnabled: boolean): never {
+    if (caller) throw new KosyncError(2002);
+    throw new KosyncError(registrationEnabled ? 2003 : 2005);
+  }
+
+  async update(caller: Caller, input: KosyncProgressInput, hint: DeviceHint): Promise<{ document: string; timestamp: number }> {
+    if (!isText(input.document) || input.document.includes(':')) throw new KosyncError(2004);
+    const percentage = typeof input.percentage === 'number' ? input.percentage : typeof input.percentage === 'string' ? Number(input.percentage) : NaN;
+    const progress = typeof input.progress === 'number' ? String(input.progress) : input.progress;
+    if (!Number.isFinite(percentage) || percentage < 0 || percentage > 1 || !isText(progress) || !isText(input.device)) throw new KosyncError(2003);
+    const deviceId = isText(input.device_id) ? input.device_id.slice(0, 100) : null;
+    const now = nowIso();
+    const row: KosyncDocumentRow = { user_id: caller.user.id, document: input.document, book_id: null, progress, percentage, device: input.device.slice(0, 200), device_id: deviceId, updated_at: now };
+    const book = await this.repo.bookFor(input.document, libraryScopeFor(caller));
+    if (book) {
+      row.book_id = book.id;
+      await this.writeProgress(caller, book, row, hint);
+    }
+    await this.repo.save(row);
+    return { document: input.document, timestamp: unixSeconds(now) };
+  }
+
+  async get(caller: Caller, document: string): Promise<KosyncPosition | Record<string, never>> {
+    if (!isText(document) || document.includes(':')) throw new KosyncError(2004);
+    const stored = await this.repo.get(caller.user.id, document);
+    const book = await this.repo.bookFor(document, libraryScopeFor(caller));
+    if (!book) return stored ? this.asKosync(stored) : {};
+    if (stored && stored.book_id === null) {
+      // The book appeared since KOReader sent this: its position becomes the book's unless a newer one exists.
+      await this.repo.attach(caller.user.id, document, book.id);
+      const current = await this.progress.position(caller, book.id);
+      if (!current || Date.parse(current.progress.updated_at) < Date.parse(stored.updated_at)) {
+        await this.writeProgress(caller, book, stored, { deviceId: stored.device_id ?? undefined });
+        return this.asKosync(stored);
+      }
+    }
+    const current = await this.progress.position(caller, book.id);
+    if (!current) return stored ? this.asKosync(stored) : {};
+    const { progress, event } = current;
+    // A KOReader write is still the position: give it back as KOReader sent it (its xpointer).
+    if (event?.protocol === 'koreader') {
+      const sent = JSON.parse(event.position) as { progress: string; percentage: number; device: string; device_id: string | null };
+      return {
+        document,
+        progress: sent.progress,
+        percentage: sent.percentage,
+        device: sent.device,
+        ...(sent.device_id ? { device_id: sent.device_id } : {}),
+        timestamp: unixSeconds(event.received_at),
+      };
+    }
+    const percentage = event && event.page === progress.current_page ? Number(event.percentage) : progress.progress;
+    return {
+      document,
+      progress: positionFor(book.format, progress.current_page),
+      percentage,
+      device: event ? deviceName(event.protocol, event.device_id) : 'Bindery',
+      timestamp: unixSeconds(progress.updated_at),
+    };
+  }
+
+  private async writeProgress(caller: Caller, book: { id: string; format: string | null; page_count: number }, row: KosyncDocumentRow, hint: DeviceHint): Promise<void> {
+    const pageCount = book.page_count;
+    const asPage = Number(row.progress);
+    const page =
+      book.format && PAGED_FORMATS.has(book.format) && Number.isInteger(asPage) && asPage >= 1 && asPage <= pageCount
+        ? asPage
+        : Math.min(pageCount, Math.max(pageCount > 0 ? 1 : 0, Math.ceil(row.percentage * pageCount)));
+    await this.progress.update(
+      caller,
+      book.id,
+      { current_page: page, is_completed: row.percentage >= 1 },
+      { ...hint, deviceId: row.device_id ?? hint.deviceId },
+      {
+        protocol: 'koreader',
+        percentage: row.percentage,
+        position: { document: row.document, progress: row.progress, percentage: row.percentage, device: row.device, device_id: row.device_id },
+      },
+    );
+  }
+
+  private asKosync(row: KosyncDocumentRow): KosyncPosition {
+    return {
+      document: row.document,
+      progress: row.progress,
+      percentage: Number(row.percentage),
+      device: row.device,
+      ...(row.device_id ? { device_id: row.device_id } : {}),
+      timestamp: unixSeconds(row.updated_at),
+    };
+  }
+}
+
+/**
+ * A position KOReader can go to: the page number for paged formats; for an EPUB the start of the spine document
+ * Bindery counts as the page (CREngine numbers spine documents as DocFragment[1..n]).
+ */
+export function positionFor(format: string | null, page: number): string {
+  if (format === 'epub') return `/body/DocFragment[${Math.max(1, page)}]/body`;
+  return String(Math.max(1, page));
+}
+
+function deviceName(protocol: string, deviceId: string): string {
+  return protocol === 'bindery' ? `Bindery (${deviceId})` : `${protocol} (${deviceId})`;
+}
