@@ -1,10 +1,11 @@
 import { chmodSync, closeSync, mkdirSync, openSync, statSync } from 'node:fs';
 import path from 'node:path';
 import SQLite from 'better-sqlite3';
-import { Kysely, PostgresDialect, SqliteDialect, sql } from 'kysely';
+import { Kysely, PostgresDialect, SqliteDialect, sql, type PostgresPool, type PostgresPoolClient } from 'kysely';
 import pg from 'pg';
 import type { Config } from '../config/schema.js';
 import { rowBuilder, type RowBuilder } from './row-builder.js';
+import { markFromDatabase } from './unavailable.js';
 import type { DB } from './schema.js';
 
 export type Dialect = 'sqlite' | 'postgres';
@@ -152,6 +153,29 @@ function readRowsAsArrays(statement: SQLite.Statement): void {
   }) as typeof statement.all;
 }
 
+/**
+ * The pool as Kysely sees it, with every error of a connect or a query tagged as the database's
+ * (db/unavailable.ts): only those may be reported as "database unreachable".
+ */
+function taggingErrors(pool: pg.Pool): PostgresPool {
+  const tagged = (err: unknown): never => {
+    throw markFromDatabase(err);
+  };
+  return {
+    connect: async () => {
+      const client = await pool.connect().catch(tagged);
+      return {
+        query: ((...args: unknown[]) => {
+          const result = (client.query as (...a: unknown[]) => unknown)(...args);
+          return result instanceof Promise ? result.catch(tagged) : result;
+        }) as PostgresPoolClient['query'],
+        release: () => client.release(),
+      };
+    },
+    end: () => pool.end(),
+  };
+}
+
 function openPostgres(config: Config): Database {
   const { host, port, name, user, password, pool_size, ssl } = config.database;
   const pgConfig: pg.PoolConfig = {
@@ -171,7 +195,7 @@ function openPostgres(config: Config): Database {
   pool.on('connect', (client) => client.on('error', (err) => report(err)));
   // The pool re-emits an idle client's error; the client's own listener above has reported it.
   pool.on('error', () => undefined);
-  const db = new Kysely<DB>({ dialect: new PostgresDialect({ pool }) });
+  const db = new Kysely<DB>({ dialect: new PostgresDialect({ pool: taggingErrors(pool) }) });
   let closed = false;
   return {
     db,

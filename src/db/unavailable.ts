@@ -26,18 +26,37 @@ const UNAVAILABLE_MESSAGES = [
   /^the database system is (starting up|shutting down|in recovery mode)$/,
 ];
 
+/** Set on errors the PostgreSQL pool or driver threw for a query of ours (see markFromDatabase). */
+const FROM_DATABASE = Symbol('bindery.fromDatabase');
+
 /**
- * True when `err` says the database could not be reached or dropped the connection, as opposed to a query
+ * Tags an error as coming from the database layer. Socket codes (ECONNREFUSED, ETIMEDOUT...) mean "database
+ * unreachable" only on such errors: an SMTP server or a library folder on a network mount fails the same way.
+ */
+export function markFromDatabase(err: unknown): unknown {
+  if (err instanceof Error) Object.defineProperty(err, FROM_DATABASE, { value: true, enumerable: false });
+  return err;
+}
+
+const fromDatabase = (err: Error): boolean => (err as unknown as Record<symbol, unknown>)[FROM_DATABASE] === true;
+
+/**
+ * True when `err` (an error tagged by markFromDatabase: only the PostgreSQL pool is; nothing on SQLite is a
+ * network outage) says the database could not be reached or dropped the connection, as opposed to a query
  * that is wrong. Such a request may succeed later unchanged, so the API answers 503 with `Retry-After`
  * instead of 500. Looks through `cause` and AggregateError members (a host name with several addresses).
  */
-export function isDatabaseUnavailable(err: unknown, depth = 0): boolean {
+export function isDatabaseUnavailable(err: unknown): boolean {
+  return err instanceof Error && fromDatabase(err) && isUnavailableError(err, 0);
+}
+
+function isUnavailableError(err: unknown, depth: number): boolean {
   if (!(err instanceof Error) || depth > 3) return false;
   const code = (err as { code?: unknown }).code;
   if (typeof code === 'string') {
     if (SOCKET_CODES.has(code) || UNAVAILABLE_SQLSTATES.has(code) || /^08[0-9A-Z]{3}$/.test(code)) return true;
   }
   if (UNAVAILABLE_MESSAGES.some((pattern) => pattern.test(err.message))) return true;
-  if (err instanceof AggregateError && err.errors.some((e) => isDatabaseUnavailable(e, depth + 1))) return true;
-  return err.cause !== undefined && isDatabaseUnavailable(err.cause, depth + 1);
+  if (err instanceof AggregateError && err.errors.some((e) => isUnavailableError(e, depth + 1))) return true;
+  return err.cause !== undefined && isUnavailableError(err.cause, depth + 1);
 }

@@ -22,6 +22,8 @@ export class AppError extends Error {
     message: string,
     readonly details: unknown = null,
     readonly headers: Record<string, string> = {},
+    /** Fields the body carries beside error/message/details (`retry_after` of a 429, per the spec's Errors). */
+    readonly extraBody: Record<string, unknown> = {},
   ) {
     super(message);
     this.name = 'AppError';
@@ -79,7 +81,7 @@ export interface ErrorHandlingHooks {
 export function registerErrorHandling(app: FastifyInstance, hooks: ErrorHandlingHooks = {}): void {
   app.setErrorHandler((err: FastifyError | AppError | Error, request, reply) => {
     if (err instanceof AppError) {
-      return reply.code(err.statusCode).headers(err.headers).send(errorBody(err.code, err.message, err.details));
+      return reply.code(err.statusCode).headers(err.headers).send({ ...errorBody(err.code, err.message, err.details), ...err.extraBody });
     }
     if (hasZodFastifySchemaValidationErrors(err)) {
       const details = err.validation.map((v) => ({

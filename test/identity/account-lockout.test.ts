@@ -26,6 +26,19 @@ describe('One lockout per account, whichever route the password is sent to', () 
     expect(Number(locked.headers['retry-after'])).toBeGreaterThanOrEqual(1);
   });
 
+  it('the lockout 429 body carries retry_after beside error/message/details, as the rate limiter\'s does, equal to Retry-After', async () => {
+    const user = await createUser(t, 'reader');
+    for (let i = 0; i < FAILURES_TO_LOCK; i += 1) expect((await login(user.username, 'wrong-password')).statusCode).toBe(401);
+    for (const res of [await login(user.username, user.password), await get('/opds/v2', user.username, user.password)]) {
+      expect(res.statusCode).toBe(429);
+      const body = res.json();
+      expect(body).toMatchObject({ error: 'rate_limit_exceeded', details: null });
+      expect(typeof body.message).toBe('string');
+      expect(body.retry_after).toBe(Number(res.headers['retry-after']));
+      expect(body.retry_after).toBeGreaterThanOrEqual(1);
+    }
+  });
+
   it('while the account is locked, the right Basic password on OPDS answers 429 with Retry-After, not 200 (even when verified before)', async () => {
     const user = await createUser(t, 'reader');
     // A reader app already paging with the right password (its check is remembered for a while).

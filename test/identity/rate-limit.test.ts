@@ -79,6 +79,27 @@ describe('Rate limiting: token bucket, anonymous by IP, authenticated by user', 
     expect((await t.app.inject({ method: 'GET', url: '/opds/v2', headers: basic(user.username, user.password), remoteAddress: '127.0.0.51' })).statusCode).toBe(200);
   });
 
+  it('an address whose anonymous bucket is spent by plain traffic (NAT, proxy) still has its right Basic passwords checked and served', async () => {
+    t = await createTestApp({ rate_limit: { enabled: true, anonymous: { requests_per_second: 0.01, burst: 5 } } });
+    const user = await createUser(t, 'reader');
+    for (let i = 0; i < 6; i += 1) await t.app.inject({ method: 'GET', url: '/api/v1/setup/status', remoteAddress: '127.0.0.60' });
+    expect((await t.app.inject({ method: 'GET', url: '/api/v1/setup/status', remoteAddress: '127.0.0.60' })).statusCode).toBe(429);
+    for (const url of ['/opds/v2', '/api/v1/auth/me']) {
+      expect((await t.app.inject({ method: 'GET', url, headers: basic(user.username, user.password), remoteAddress: '127.0.0.60' })).statusCode, url).toBe(200);
+    }
+  });
+
+  it('a Basic pair verified before keeps working from an address whose failed-auth counter others have spent', async () => {
+    t = await createTestApp({ rate_limit: { enabled: true, anonymous: { requests_per_second: 0.01, burst: 5 } } });
+    const user = await createUser(t, 'reader');
+    expect((await t.app.inject({ method: 'GET', url: '/opds/v2', headers: basic(user.username, user.password), remoteAddress: '127.0.0.70' })).statusCode).toBe(200);
+    for (let i = 0; i < 6; i += 1) await t.app.inject({ method: 'GET', url: '/opds/v2', headers: basic(`guess${i}`, 'wrong-password'), remoteAddress: '127.0.0.70' });
+    expect((await t.app.inject({ method: 'GET', url: '/opds/v2', headers: basic(user.username, user.password), remoteAddress: '127.0.0.70' })).statusCode).toBe(200);
+    // A pair never verified is still not checked from there.
+    const other = await createUser(t, 'reader');
+    expect((await t.app.inject({ method: 'GET', url: '/opds/v2', headers: basic(other.username, other.password), remoteAddress: '127.0.0.70' })).statusCode).toBe(429);
+  });
+
   it('anonymous buckets are per IP; authenticated buckets are per user, whatever the address', async () => {
     t = await limited();
     const admin = await adminHeaders(t);

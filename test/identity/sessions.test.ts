@@ -127,6 +127,19 @@ describe('POST /api/v1/auth/logout-all (sign out everywhere)', () => {
     expect(await me(await login(user.username, user.password))).toBe(200);
   });
 
+  it('refuses API-key callers (403 with the error body): the owner\'s sessions stay open', async () => {
+    const user = await createUser(t, 'reader');
+    const session = await login(user.username, user.password);
+    const { key } = await createApiKey(t, session, { name: 'device' });
+    for (const headers of [{ 'x-api-key': key }, bearer(key), basic('api', key)]) {
+      const res = await t.app.inject({ method: 'POST', url: '/api/v1/auth/logout-all', headers });
+      expect(res.statusCode).toBe(403);
+      expect(res.json()).toMatchObject({ error: 'Forbidden', details: null });
+      expect(typeof res.json().message).toBe('string');
+    }
+    expect(await me(session)).toBe(200);
+  });
+
   it('needs a caller (401 without one) and is in the OpenAPI description', async () => {
     expect((await t.app.inject({ method: 'POST', url: '/api/v1/auth/logout-all' })).statusCode).toBe(401);
     const doc = t.app.swagger() as { paths: Record<string, Record<string, { summary?: string }>> };

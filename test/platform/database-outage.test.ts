@@ -1,4 +1,5 @@
 import { execFile } from 'node:child_process';
+import { connect } from 'node:net';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
@@ -262,4 +263,17 @@ describe.skipIf(!onPostgres)('Every PostgreSQL backend terminated under load, tw
     expect(messages).toContain('event bridge: LISTEN connection restored; events other instances published while it was down were missed');
     expect(uncaught).toEqual([]);
   }, 120_000);
+});
+
+describe('A network error that is not the database', () => {
+  it('a refused connection elsewhere (an SMTP server, a network mount) is not "database unavailable", on either engine', async () => {
+    // A real ECONNREFUSED from the kernel, as nodemailer or any other client would meet it.
+    const refused = await new Promise<Error>((resolve) => {
+      const socket = connect({ host: '127.0.0.1', port: 1 });
+      socket.on('error', resolve);
+    });
+    expect((refused as NodeJS.ErrnoException).code).toBe('ECONNREFUSED');
+    expect(isDatabaseUnavailable(refused)).toBe(false);
+    expect(isDatabaseUnavailable(new Error('sending failed', { cause: refused }))).toBe(false);
+  });
 });

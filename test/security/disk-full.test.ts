@@ -4,16 +4,17 @@ import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { derivedCacheDir } from '../../src/data-dir.js';
 import { createTestApp } from '../helpers/app.js';
-import { createUser } from '../helpers/auth.js';
+import { basic, createUser } from '../helpers/auth.js';
 import { createCatalogApp, scannedLibrary, type CatalogTestApp, type Paged } from '../helpers/catalog.js';
 import { testDatabaseType } from '../helpers/config.js';
 import { makeCbz } from '../media/fixtures.js';
 
-/** Tables whose writes the full disk refuses: progress (a user's write) and the login bookkeeping. */
+/** Tables whose writes the full disk refuses: progress (a user's write), the login bookkeeping, revocations. */
 const REFUSED = [
   { table: 'read_progress', events: ['INSERT', 'UPDATE'] },
   { table: 'users', events: ['UPDATE'] },
   { table: 'login_failures', events: ['INSERT', 'UPDATE', 'DELETE'] },
+  { table: 'revoked_tokens', events: ['INSERT'] },
 ] as const;
 
 /**
@@ -60,11 +61,14 @@ describe('a full disk: writes answer 507, logins and reads keep working', () => 
   let t: CatalogTestApp;
   let reader: Awaited<ReturnType<typeof createUser>>;
   let bookId: string;
+  let komgaCookie: string;
   beforeAll(async () => {
-    t = await createCatalogApp();
+    t = await createCatalogApp({ komga_api: { enabled: true } });
     await scannedLibrary(t, (d) => makeCbz(d, 'Full 001.cbz', { pages: 2, pageSize: { width: 60, height: 90 } }).then(() => undefined));
     bookId = (await t.app.inject({ method: 'GET', url: '/api/v1/books', headers: t.headers })).json<Paged<{ id: string }>>().data[0]!.id;
     reader = await createUser(t, 'reader');
+    const opened = await t.app.inject({ method: 'GET', url: '/komga/api/v1/libraries', headers: basic(reader.username, reader.password) });
+    komgaCookie = /^(KOMGA-SESSION=[^;]+)/.exec(String(opened.headers['set-cookie']))![1]!;
     await fillDisk(t);
     // The thumbnail cache cannot be written either: its folder's place is taken.
     const cache = derivedCacheDir(t.config);
@@ -78,6 +82,13 @@ describe('a full disk: writes answer 507, logins and reads keep working', () => 
     const res = await t.app.inject({ method: 'PUT', url: `/api/v1/books/${bookId}/progress`, headers: reader.headers, payload: { current_page: 2, is_completed: false } });
     expect(res.statusCode).toBe(507);
     expect(res.json()).toEqual({ error: 'InsufficientStorage', message: expect.stringMatching(/out of disk space/), details: null });
+  });
+
+  it('Komga logout still clears the session cookie when the revocation cannot be recorded', async () => {
+    const res = await t.app.inject({ method: 'POST', url: '/komga/api/logout', headers: { cookie: komgaCookie } });
+    expect(res.statusCode).toBe(507);
+    expect(res.json().error).toBe('InsufficientStorage');
+    expect(String(res.headers['set-cookie'])).toMatch(/^KOMGA-SESSION=; Path=\/; Max-Age=0/);
   });
 
   it('login answers 200 (its bookkeeping is skipped), a wrong password 401', async () => {

@@ -92,9 +92,12 @@ function registerKomgaOtherRoutes(app: App, komga: KomgaPresenter, endSession: K
     config: { ...komgaRoute(), public: true },
     schema: { ...hidden, summary: 'End the session (Komga)' },
     handler: async (req, reply) => {
-      // Renewals keep the id and expire at most one lifetime from now: the revocation covers every copy.
+      // The cookie is cleared whatever happens to the revocation: a full disk or a database outage must not
+      // leave the app signed in. Renewals keep the id and expire at most one lifetime from now: the revocation
+      // covers every copy.
+      reply.header('set-cookie', `${SESSION_COOKIE}=; Path=/; Max-Age=0; HttpOnly; SameSite=Lax`);
       if (req.komgaSession) await endSession(req.komgaSession.sessionId, new Date(Date.now() + SESSION_TTL_SECONDS * 1000));
-      return reply.header('set-cookie', `${SESSION_COOKIE}=; Path=/; Max-Age=0; HttpOnly; SameSite=Lax`).code(204).send();
+      return reply.code(204).send();
     },
   });
 

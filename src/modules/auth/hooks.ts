@@ -79,24 +79,33 @@ export function registerAuthHooks(app: App, deps: AuthHookDeps): { routes: Route
       ? { rate: deps.settings.peek('rate_limit_anonymous_rps'), burst: deps.settings.peek('rate_limit_anonymous_burst') }
       : { rate: deps.settings.peek('rate_limit_authenticated_rps'), burst: deps.settings.peek('rate_limit_authenticated_burst') };
 
-  // Once an address has spent its anonymous bucket (failed authentication draws from it), its passwords are not
-  // even checked: a right guess, answered from the user's own bucket, would otherwise stand out from the wrong
-  // ones (429) and keep the guessing going. Keys and tokens are not guessable and are always checked.
-  const addressExhausted = (request: FastifyRequest): boolean =>
-    deps.settings.peek('rate_limit_enabled') && !buckets.hasToken(`ip:${request.ip}`, limitsFrom('anonymous'));
+  // Once an address has failed authentication too often (its own counter, which only failures draw from: plain
+  // anonymous traffic from a NAT or a proxy must not lock its Basic readers out), its passwords are not even
+  // checked: a right guess would otherwise stand out from the wrong ones (429) and keep the guessing going. A
+  // pair verified before (the Basic cache) is no guess and passes. Keys and tokens are not guessable and are
+  // always checked.
+  const failedKey = (request: FastifyRequest) => `failed-auth:${request.ip}`;
+  const guessingStopped = (request: FastifyRequest): boolean =>
+    deps.settings.peek('rate_limit_enabled') && !buckets.hasToken(failedKey(request), limitsFrom('anonymous'));
 
   app.addHook('onRequest', async (request) => {
     try {
       const credentials = readCredentials(request.headers) ?? deps.extraCredentials?.(request);
       if (!credentials) return;
-      if (isPassword(credentials) && addressExhausted(request)) {
-        request.authError = new AppError(401, 'Unauthorized', 'Too many failed requests from this address: the password was not checked');
+      if (isPassword(credentials) && guessingStopped(request)) {
+        const verified = await deps.resolver.verifiedBefore(credentials);
+        if (!verified) {
+          request.authError = new AppError(401, 'Unauthorized', 'Too many failed requests from this address: the password was not checked');
+          return;
+        }
+        request.caller = verified;
         return;
       }
       request.caller = await deps.resolver.resolve(credentials);
     } catch (err) {
       if (!(err instanceof AppError)) throw err;
       request.authError = err;
+      if (deps.settings.peek('rate_limit_enabled')) buckets.take(failedKey(request), limitsFrom('anonymous'));
     }
   });
 

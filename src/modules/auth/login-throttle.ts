@@ -15,6 +15,11 @@ import { userKey } from '../users/repository.js';
 export const FREE_FAILURES = 5;
 const MAX_LOCK_SECONDS = 15 * 60;
 
+/** The lock after the n-th consecutive failure: none for the free ones, then doubling up to the cap. */
+function lockSecondsAfter(failures: number): number {
+  return failures <= FREE_FAILURES ? 0 : Math.min(2 ** (failures - FREE_FAILURES), MAX_LOCK_SECONDS);
+}
+
 export const accountSubject = (userId: string): string => `account:${userId}`;
 export const unknownNameSubject = (login: string): string => `user:${userKey(login)}`;
 
@@ -31,20 +36,21 @@ export class LoginThrottle {
 
   async recordFailure(subject: string): Promise<void> {
     const now = nowIso();
-    // One atomic increment: instances failing the same account at once each count.
-    const row = await this.db
+    // One statement counts the failure and sets the lock from the count it produced: instances failing the same
+    // account at once each count, and none can write a shorter lock computed from an older count. The lock ends
+    // of every possible count are few (the doubling reaches the cap quickly), so they are listed as parameters.
+    const failures = sql<number>`login_failures.failures + 1`;
+    const lockEnd = (n: number) => new Date(Date.now() + lockSecondsAfter(n) * 1000).toISOString();
+    const cappedFrom = FREE_FAILURES + Math.ceil(Math.log2(MAX_LOCK_SECONDS));
+    const levels = Array.from({ length: cappedFrom - FREE_FAILURES - 1 }, (_, i) => FREE_FAILURES + 1 + i);
+    const lockedUntil = sql<string | null>`case when ${failures} <= ${sql.lit(FREE_FAILURES)} then null ${sql.join(
+      levels.map((n) => sql`when ${failures} = ${sql.lit(n)} then cast(${lockEnd(n)} as text)`),
+      sql` `,
+    )} else cast(${lockEnd(cappedFrom)} as text) end`;
+    await this.db
       .insertInto('login_failures')
       .values({ subject, failures: 1, locked_until: null, updated_at: now })
-      .onConflict((oc) => oc.column('subject').doUpdateSet({ failures: sql<number>`login_failures.failures + 1`, updated_at: now }))
-      .returning('failures')
-      .executeTakeFirstOrThrow();
-    const failures = Number(row.failures);
-    if (failures <= FREE_FAILURES) return;
-    const lockSeconds = Math.min(2 ** (failures - FREE_FAILURES), MAX_LOCK_SECONDS);
-    await this.db
-      .updateTable('login_failures')
-      .set({ locked_until: new Date(Date.now() + lockSeconds * 1000).toISOString() })
-      .where('subject', '=', subject)
+      .onConflict((oc) => oc.column('subject').doUpdateSet({ failures, locked_until: lockedUntil, updated_at: now }))
       .execute();
   }
 

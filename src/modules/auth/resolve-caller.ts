@@ -59,6 +59,8 @@ const BASIC_CACHE_MAX = 10_000;
 // last_used_at is written at most once a minute per key, so a busy reader app does not turn reads into writes.
 const TOUCH_INTERVAL_MS = 60_000;
 
+const basicCacheKey = (username: string, password: string): string => createHash('sha256').update(`${username}\u0000${password}`).digest('hex');
+
 export class CallerResolver {
   private readonly basicCache = new Map<string, { userId: string; passwordHash: string; at: number }>();
   private readonly lastTouch = new Map<string, number>();
@@ -113,17 +115,31 @@ export class CallerResolver {
     return { ...this.base(user, method), apiKeyId: row.id, permissions, isAdmin: permissions.has('system-admin') };
   }
 
-  private async fromPassword(username: string, password: string): Promise<Caller> {
-    const cacheKey = createHash('sha256').update(`${username}\u0000${password}`).digest('hex');
+  /**
+   * The caller of Basic credentials verified recently (still the stored hash), without checking the password
+   * again; undefined for anything else. Such a pair is no guess: it is let through where guessing is stopped.
+   */
+  async verifiedBefore(credentials: Credentials): Promise<Caller | undefined> {
+    if (credentials.kind !== 'basic' || credentials.username === 'api') return undefined;
+    return this.fromCache(basicCacheKey(credentials.username, credentials.password));
+  }
+
+  private async fromCache(cacheKey: string): Promise<Caller | undefined> {
     const cached = this.basicCache.get(cacheKey);
-    if (cached && Date.now() - cached.at < BASIC_CACHE_TTL_MS) {
-      const user = await this.users.findById(cached.userId);
-      if (user && user.password_hash === cached.passwordHash && !user.disabled) {
-        await this.passwords.ensureUnlocked(user.id);
-        return this.base(user, 'basic');
-      }
-      this.basicCache.delete(cacheKey);
+    if (!cached || Date.now() - cached.at >= BASIC_CACHE_TTL_MS) return undefined;
+    const user = await this.users.findById(cached.userId);
+    if (user && user.password_hash === cached.passwordHash && !user.disabled) {
+      await this.passwords.ensureUnlocked(user.id);
+      return this.base(user, 'basic');
     }
+    this.basicCache.delete(cacheKey);
+    return undefined;
+  }
+
+  private async fromPassword(username: string, password: string): Promise<Caller> {
+    const cacheKey = basicCacheKey(username, password);
+    const remembered = await this.fromCache(cacheKey);
+    if (remembered) return remembered;
     const user = await this.passwords.verify(username, password);
     if (this.basicCache.size >= BASIC_CACHE_MAX) this.basicCache.clear();
     this.basicCache.set(cacheKey, { userId: user.id, passwordHash: user.password_hash, at: Date.now() });

@@ -66,7 +66,7 @@ export function registerAuthRoutes(app: App, auth: AuthService, publicUrl: strin
     schema: {
       summary: 'Sign out everywhere (end every session of the account)',
       description:
-        'Ends every JWT and Komga session of the caller\'s account at once, on every instance, the one used for this request included (log in again afterwards). API keys and Basic credentials are not sessions and keep working: revoke a key with DELETE /api-keys/{id}. A password change, disabling or re-enabling the account, and a new role or permissions end the sessions the same way. 204.',
+        'Ends every JWT and Komga session of the caller\'s account at once, on every instance, the one used for this request included (log in again afterwards). API keys and Basic credentials are not sessions and keep working: revoke a key with DELETE /api-keys/{id}. An API key cannot call this (403). A password change, disabling or re-enabling the account, and a new role or permissions end the sessions the same way. 204.',
       tags: ['auth'],
     },
     handler: async (req, reply) => {

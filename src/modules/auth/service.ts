@@ -68,6 +68,9 @@ export class AuthService {
    * one used for this request included. API keys and Basic credentials are not sessions and keep working.
    */
   async logoutEverywhere(caller: Caller): Promise<void> {
+    // Ending every session is a decision of the signed-in person: a key (a device key with only pages-read)
+    // would otherwise be able to sign its owner out of every device.
+    if (caller.apiKeyId !== null) throw forbidden('Sign out everywhere needs a signed-in user, not an API key');
     await this.users.update(caller.user.id, { security_stamp: newSecurityStamp(), updated_at: nowIso() });
   }
 
