@@ -107,3 +107,20 @@ describe('registration does not tell which usernames or e-mail addresses exist',
     expect(mail.sent[0]!.text).toMatch(/tried to create a new Bindery account/);
   });
 });
+
+describe('a mail server that cannot be reached', () => {
+  it('registration still answers 201 (the account exists; the mail is logged), and resending says 503 with Retry-After instead of 500', async () => {
+    // A real SMTP transport pointed at a closed port: the send fails with ECONNREFUSED.
+    const down = nodemailer.createTransport({ host: '127.0.0.1', port: 1, connectionTimeout: 2000 });
+    t = await createTestApp({ auth: { registration_enabled: true, email_verification_required: true } }, { mailTransport: down });
+    await adminHeaders(t);
+    const reg = await t.app.inject({ method: 'POST', url: '/api/v1/auth/register', payload: account });
+    expect(reg.statusCode).toBe(201);
+    expect(reg.json().verification_required).toBe(true);
+
+    const resend = await t.app.inject({ method: 'POST', url: '/api/v1/auth/resend-verification', payload: { email: account.email } });
+    expect(resend.statusCode).toBe(503);
+    expect(resend.headers['retry-after']).toBe('60');
+    expect(resend.json()).toMatchObject({ error: 'ServiceUnavailable', message: expect.stringContaining('mail server') });
+  });
+});

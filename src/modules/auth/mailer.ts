@@ -1,3 +1,4 @@
+import { AppError } from '../../http/errors.js';
 import nodemailer, { type Transporter } from 'nodemailer';
 import type { FastifyBaseLogger } from 'fastify';
 import type { Config } from '../../config/schema.js';
@@ -34,7 +35,13 @@ export function createMailer(config: Config, log: FastifyBaseLogger, transport?:
         log.warn({ to: mail.to, subject: mail.subject, text: mail.text }, 'no SMTP server configured: e-mail written to the log instead');
         return;
       }
-      await transporter.sendMail({ from, ...mail });
+      try {
+        await transporter.sendMail({ from, ...mail });
+      } catch (err) {
+        // The mail (and its link) goes to the log, as without SMTP, so an administrator can still pass it on.
+        log.error({ err, to: mail.to, subject: mail.subject, text: mail.text }, 'the SMTP server did not take the e-mail: written to the log instead');
+        throw new AppError(503, 'ServiceUnavailable', 'The mail server could not be reached, so the e-mail was not sent; try again later', null, { 'Retry-After': '60' });
+      }
     },
   };
 }

@@ -96,7 +96,9 @@ export class AuthService {
     const user = await this.createAccount(account, 'reader', [], !verificationRequired).catch((err: unknown) => {
       throw err instanceof AppError && err.statusCode === 409 ? new AppError(409, 'Conflict', REGISTRATION_CONFLICT) : err;
     });
-    if (verificationRequired) await this.sendVerification(user, baseUrl);
+    // The account exists now: a mail server that is down must not make the answer a failure (a retry would be
+    // 409). The mailer logs the mail; `resend-verification` sends it again.
+    if (verificationRequired) await this.sendVerification(user, baseUrl).catch(() => undefined);
     return { user: toUserSummary(user), verification_required: verificationRequired };
   }
 
