@@ -214,3 +214,18 @@ describe('image errors carry no image validators', () => {
     expect(res.headers['cache-control']).not.toBe('private, max-age=3600');
   });
 });
+
+describe('OPDS 2.0 DiViNa links pages of types readers cannot show converted', () => {
+  it('the reading order declares PNG / JPEG for Netpbm, BMP and AVIF pages, and each link answers the type it declares', async () => {
+    for (const [book, expected] of [
+      [pnmBook, ['image/png', 'image/png', 'image/jpeg']],
+      [bmpBook, ['image/png', 'image/jpeg']],
+    ] as const) {
+      const manifest = (await send<Divina>(t, 'GET', `/opds/v2/books/${book}/manifest`, auth)).body;
+      expect(manifest.readingOrder.map((p) => p.type)).toEqual(expected);
+      for (const page of manifest.readingOrder) {
+        expect(await image(page.href)).toMatchObject({ type: page.type, width: page.width });
+      }
+    }
+  });
+});
