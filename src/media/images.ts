@@ -51,6 +51,16 @@ export function formatFromMediaType(mediaType: string): EncodedFormat | null {
   return entry ? (entry[0] as EncodedFormat) : null;
 }
 
+/**
+ * The format a page of a type browsers do not show (BMP, AVIF, Netpbm) is converted to when it is resized or
+ * converted without a format named; undefined for types that are shown (and resized) as they are.
+ */
+export function convertedFormatFor(mediaType: string): ImageFormat | undefined {
+  if (formatFromMediaType(mediaType) !== null) return undefined;
+  const format = DEFAULT_OUTPUT_BY_INPUT[mediaType];
+  return format === undefined || format === 'gif' ? 'png' : format;
+}
+
 /** Translates a sharp/libvips failure into the media error vocabulary. */
 export function imageError(err: unknown): MediaError {
   if (err instanceof MediaError) return err;
@@ -69,6 +79,16 @@ export function imageError(err: unknown): MediaError {
  */
 const SVG_MAX_PIXELS = 4096 * 4096;
 const BMP_MAX_PIXELS = 25_000_000;
+/**
+ * Plain (text, P1–P3) Netpbm rasters are parsed digit by digit on the event loop: a P3 page near the BMP limit
+ * held the server for seconds. Real text scans are small; 4 Mpx (2000²) parses in well under a second.
+ */
+const TEXT_PNM_MAX_PIXELS = 4_000_000;
+
+/** A Netpbm file with a text raster (P1, P2 or P3). */
+function isPlainPnm(input: Buffer): boolean {
+  return input[0] === 0x50 && input[1] !== undefined && input[1] >= 0x31 && input[1] <= 0x33;
+}
 /** libvips work per image unless the caller says otherwise: pages and covers are made per request. */
 const DEFAULT_TIMEOUT_SECONDS = 30;
 
@@ -84,7 +104,7 @@ async function loadPipeline(input: Buffer, maxPixels: number): Promise<Sharp> {
   // BMP and Netpbm are decoded outside libvips, whole and on the calling thread: both take the BMP limit.
   if (type === 'image/bmp' || type === 'image/x-portable-anymap') {
     const limit = Math.min(maxPixels, BMP_MAX_PIXELS);
-    const raw = type === 'image/bmp' ? await decodeBmp(input, limit) : decodePnm(input, limit);
+    const raw = type === 'image/bmp' ? await decodeBmp(input, limit) : decodePnm(input, isPlainPnm(input) ? Math.min(limit, TEXT_PNM_MAX_PIXELS) : limit);
     return sharp(raw.data, { raw: { width: raw.width, height: raw.height, channels: raw.channels } });
   }
   // sharp reads only the first frame of an animated GIF or WebP unless asked for more: that is the page.

@@ -4,7 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { basic, createUser, type Headers } from '../helpers/auth.js';
 import { api, scannedLibrary, createCatalogApp, type CatalogTestApp, type Paged } from '../helpers/catalog.js';
 import { enableKomga, send } from '../komga/helpers.js';
-import { makeCbz, makeImage } from '../media/fixtures.js';
+import { makeBmp, makeCbz, makeImage, makePdf } from '../media/fixtures.js';
 import { get, linkOf, parseXml, PSE_REL, type AtomEntry } from '../opds/helpers.js';
 
 /**
@@ -32,6 +32,14 @@ let t: CatalogTestApp;
 let auth: Headers;
 let gifBook: string;
 let pnmBook: string;
+let bmpBook: string;
+let pdfBook: string;
+let textScanBook: string;
+
+/** A plain (P1) PBM of `width` × `height`: one ASCII digit per pixel, all white. */
+function plainPbm(width: number, height: number): Buffer {
+  return Buffer.concat([Buffer.from(`P1\n${width} ${height}\n`, 'latin1'), Buffer.alloc(width * height, '0')]);
+}
 
 beforeAll(async () => {
   t = await createCatalogApp(enableKomga);
@@ -51,10 +59,25 @@ beforeAll(async () => {
       ],
       comicInfo: { Series: 'Scans', Number: '1', Title: 'Netpbm Book' },
     });
+    await makeCbz(path.join(dir, 'Bitmaps'), 'Bitmap 001.cbz', {
+      pages: [
+        { name: '001.bmp', data: makeBmp(400, 600) },
+        { name: '002.avif', width: 400, height: 600, format: 'avif' },
+      ],
+      comicInfo: { Series: 'Bitmaps', Number: '1', Title: 'Bitmap Book' },
+    });
+    await makeCbz(path.join(dir, 'Text Scans'), 'Text Scan 001.cbz', {
+      pages: [{ name: '001.png', data: plainPbm(2200, 2200) }],
+      comicInfo: { Series: 'Text Scans', Number: '1', Title: 'Text Scan Book' },
+    });
+    await makePdf(path.join(dir, 'Documents'), 'A4 Document.pdf', { pages: 1, pageSize: { width: 595, height: 842 }, info: { Title: 'A4 Document' } });
   });
   const books = (await api<Paged<{ id: string; title: string }>>(t, 'GET', '/api/v1/books?pageSize=100')).body.data;
   gifBook = books.find((b) => b.title === 'Gif Book')!.id;
   pnmBook = books.find((b) => b.title === 'Netpbm Book')!.id;
+  bmpBook = books.find((b) => b.title === 'Bitmap Book')!.id;
+  pdfBook = books.find((b) => b.title === 'A4 Document')!.id;
+  textScanBook = books.find((b) => b.title === 'Text Scan Book')!.id;
   const reader = await createUser(t, 'reader');
   auth = basic(reader.username, reader.password);
 });
@@ -159,5 +182,50 @@ describe('Netpbm pages named .png are decoded, so every link advertised for them
     expect(await image(`/komga/api/v1/books/${pnmBook}/pages/1?convert=png`)).toEqual({ type: 'image/png', format: 'png', width: 600 });
     expect(await image(`/komga/api/v1/books/${pnmBook}/pages/2?convert=jpeg`)).toEqual({ type: 'image/jpeg', format: 'jpeg', width: 600 });
     expect(await image(`/komga/api/v1/books/${pnmBook}/pages/1/thumbnail`)).toMatchObject({ type: 'image/jpeg', width: 300 });
+  });
+});
+
+describe('a page of a type browsers do not show is converted whenever a size or format is asked, even at or above its own size', () => {
+  it('Netpbm, BMP and AVIF pages at ?width=1080 (wider than the page) answer PNG / JPEG at their own width, never the raw bytes', async () => {
+    expect(await image(`/api/v1/books/${pnmBook}/pages/1?width=1080`, t.headers)).toEqual({ type: 'image/png', format: 'png', width: 600 });
+    expect(await image(`/api/v1/books/${pnmBook}/pages/2?height=5000`, t.headers)).toEqual({ type: 'image/png', format: 'png', width: 600 });
+    expect(await image(`/api/v1/books/${bmpBook}/pages/1?width=1080`, t.headers)).toEqual({ type: 'image/png', format: 'png', width: 400 });
+    expect(await image(`/api/v1/books/${bmpBook}/pages/2?width=1080`, t.headers)).toEqual({ type: 'image/jpeg', format: 'jpeg', width: 400 });
+    // Without parameters the page is still the stored entry, byte for byte.
+    expect((await get(t, `/api/v1/books/${bmpBook}/pages/1`, t.headers)).headers['content-type']).toBe('image/bmp');
+  });
+});
+
+describe('PDF pages are drawn at the size asked, above their default rendering', () => {
+  it('?width=2400 on an A4 page renders 2048 wide (snapped down), not the stored 1600 px default', async () => {
+    const pages = (await api<Array<{ width: number; height: number }>>(t, 'GET', `/api/v1/books/${pdfBook}/pages`)).body;
+    expect(Math.max(pages[0]!.width, pages[0]!.height)).toBe(1600);
+    expect(await image(`/api/v1/books/${pdfBook}/pages/1?width=2400`, t.headers)).toEqual({ type: 'image/jpeg', format: 'jpeg', width: 2048 });
+    expect((await image(`/api/v1/books/${pdfBook}/pages/1?width=400`, t.headers)).width).toBe(400);
+  });
+});
+
+describe('image errors carry no image validators', () => {
+  it('a page refused as too large (a plain-text PBM above the text raster limit) is a 413 without ETag or Cache-Control', async () => {
+    const res = await get(t, `/api/v1/books/${textScanBook}/pages/1?width=300`, t.headers);
+    expect(res.status).toBe(413);
+    expect(JSON.parse(res.body)).toMatchObject({ error: 'PayloadTooLarge' });
+    expect(res.headers.etag).toBeUndefined();
+    expect(res.headers['cache-control']).not.toBe('private, max-age=3600');
+  });
+});
+
+describe('OPDS 2.0 DiViNa links pages of types readers cannot show converted', () => {
+  it('the reading order declares PNG / JPEG for Netpbm, BMP and AVIF pages, and each link answers the type it declares', async () => {
+    for (const [book, expected] of [
+      [pnmBook, ['image/png', 'image/png', 'image/jpeg']],
+      [bmpBook, ['image/png', 'image/jpeg']],
+    ] as const) {
+      const manifest = (await send<Divina>(t, 'GET', `/opds/v2/books/${book}/manifest`, auth)).body;
+      expect(manifest.readingOrder.map((p) => p.type)).toEqual(expected);
+      for (const page of manifest.readingOrder) {
+        expect(await image(page.href)).toMatchObject({ type: page.type, width: page.width });
+      }
+    }
   });
 });

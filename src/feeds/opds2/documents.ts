@@ -1,3 +1,4 @@
+import { convertedFormatFor, MEDIA_TYPE_BY_FORMAT } from '../../media/images.js';
 import type { PageRequest } from '../../http/pagination.js';
 import type { LibraryView } from '../../modules/libraries/schemas.js';
 import type { SeriesView } from '../../modules/series/schemas.js';
@@ -184,11 +185,15 @@ export function divinaManifest(item: FeedBook, thumbnailWidth: number): Record<s
     '@context': 'https://readium.org/webpub-manifest/context.jsonld',
     metadata: { ...pub.metadata, conformsTo: 'https://readium.org/webpub-manifest/profiles/divina' },
     links: [{ rel: 'self', href: paths.manifest(item.book.id), type: DIVINA_MANIFEST }, ...pub.links.filter((l) => l.rel !== 'self' && l.type !== DIVINA_MANIFEST)],
-    readingOrder: item.pages.map((p, i) => ({
-      href: paths.page(item.book.id, i + 1),
-      type: p.media_type,
-      ...(positive(p.width) && positive(p.height) ? { width: positive(p.width), height: positive(p.height) } : {}),
-    })),
+    readingOrder: item.pages.map((p, i) => {
+      // A page readers cannot show as stored (BMP, AVIF, Netpbm) is linked converted, with the converted type.
+      const converted = p.media_type.startsWith('image/') ? convertedFormatFor(p.media_type) : undefined;
+      return {
+        href: converted ? `${paths.page(item.book.id, i + 1)}?convert=${converted}` : paths.page(item.book.id, i + 1),
+        type: converted ? MEDIA_TYPE_BY_FORMAT[converted] : p.media_type,
+        ...(positive(p.width) && positive(p.height) ? { width: positive(p.width), height: positive(p.height) } : {}),
+      };
+    }),
     resources: pub.images,
   };
 }

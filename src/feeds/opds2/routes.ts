@@ -49,6 +49,7 @@ const PageParams = z.object({ id: Uuid, pageNumber: z.coerce.number().int().min(
 const PageQuery = z.object({
   maxWidth: z.string().optional().describe('Largest width wanted, pixels (ignored when not a number).'),
   pse: z.enum(['1']).optional(),
+  convert: z.enum(['jpeg', 'png', 'webp']).optional().describe('Encode the page in this format: the DiViNa manifest links pages of types browsers do not show (BMP, AVIF, Netpbm) with it.'),
 });
 
 /** Groups on the root: a few publications of each list, each with a link to the full list. */
@@ -235,7 +236,7 @@ export function registerOpds2Routes(app: App, deps: Opds2Deps): void {
       const caller = callerOf(req);
       const pse = req.query.pse === '1';
       const n = pse ? req.params.pageNumber + 1 : req.params.pageNumber;
-      const lookup = await catalog.page(caller, req.params.id, n, { width: parseMaxWidth(req.query.maxWidth), format: pse ? 'jpeg' : undefined });
+      const lookup = await catalog.page(caller, req.params.id, n, { width: parseMaxWidth(req.query.maxWidth), format: pse ? 'jpeg' : req.query.convert });
       if (pse && req.method === 'GET') await recordPageRead(catalog, caller, req.params.id, n, deviceHint(req), req.log);
       return sendImage(req, reply, lookup);
     },

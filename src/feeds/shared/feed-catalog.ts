@@ -1,6 +1,6 @@
 import { notFound } from '../../http/errors.js';
 import type { PageRequest } from '../../http/pagination.js';
-import type { PageInfo } from '../../media/types.js';
+import type { ImageFormat, PageInfo } from '../../media/types.js';
 import type { Caller } from '../../modules/auth/caller.js';
 import { inScope, libraryScopeFor } from '../../modules/books/access.js';
 import type { BookView } from '../../modules/books/schemas.js';
@@ -124,7 +124,7 @@ export class FeedCatalog {
   }
 
   /** A page image (1-based), original or resized/converted. */
-  page(caller: Caller, bookId: string, n: number, options: { width?: number; format?: 'jpeg' }): Promise<ImageLookup> {
+  page(caller: Caller, bookId: string, n: number, options: { width?: number; format?: ImageFormat }): Promise<ImageLookup> {
     return this.services.pages.page(caller, bookId, n, options);
   }
 

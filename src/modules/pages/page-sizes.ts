@@ -19,10 +19,11 @@ export function snapDown(requested: number): number {
 /**
  * The bound actually applied to one dimension: snapped down, or none (undefined) when the page is known to be
  * no larger than the request, since a page is never enlarged — every such request gets the one original-size
- * variant.
+ * variant. A `drawn` page (PDF) is rendered at the size asked: its stored size is only the default rendering
+ * (1600 px long edge), not a limit, so its bound is snapped but kept.
  */
-export function effectiveBound(requested: number | undefined, pageSize: number | null | undefined): number | undefined {
+export function effectiveBound(requested: number | undefined, pageSize: number | null | undefined, drawn = false): number | undefined {
   if (requested === undefined) return undefined;
-  if (pageSize && pageSize <= requested) return undefined;
+  if (!drawn && pageSize && pageSize <= requested) return undefined;
   return snapDown(requested);
 }

@@ -1,4 +1,4 @@
-import { isMediaError } from '../../media/errors.js';
+import { isMediaError, MediaError } from '../../media/errors.js';
 import { openBook } from '../../media/open-book.js';
 import type { BookFormat, BookReader } from '../../media/types.js';
 
@@ -43,6 +43,8 @@ export class ReaderPool {
   private readonly maxOpen: number;
   private readonly maxInUse: number;
   private readonly idleMs: number;
+  /** Set by close(): requests still waiting for room (and any later one) open no book. */
+  private closed = false;
 
   constructor(options: ReaderPoolOptions = {}) {
     this.maxOpen = Math.max(1, options.maxOpen ?? DEFAULT_OPEN_BOOKS);
@@ -58,6 +60,7 @@ export class ReaderPool {
   }
 
   async use<T>(file: { absolutePath: string; size: number; mtimeMs: number }, format: BookFormat | undefined, knownPages: readonly string[], fn: (reader: BookReader) => Promise<T>): Promise<T> {
+    if (this.closed) throw new MediaError('unavailable', 'the server is shutting down');
     if (format !== 'cbz' && format !== 'epub') {
       const reader = await openBook(file.absolutePath, format, { knownPages });
       try {
@@ -82,6 +85,7 @@ export class ReaderPool {
   /** The entry for `key` with this caller counted as a user, opening the book when needed (waiting for room). */
   private async acquire(key: string, path: string, format: BookFormat, knownPages: readonly string[]): Promise<Entry> {
     for (;;) {
+      if (this.closed) throw new MediaError('unavailable', 'the server is shutting down');
       const known = this.entries.get(key);
       if (known) {
         known.users += 1;
@@ -151,6 +155,7 @@ export class ReaderPool {
   }
 
   async close(): Promise<void> {
+    this.closed = true;
     clearInterval(this.sweep);
     for (const entry of [...this.entries.values()]) this.retire(entry);
     for (const wake of this.waiting.splice(0)) wake();

@@ -12,10 +12,14 @@ function matches(ifNoneMatch: string | undefined, etag: string): boolean {
   });
 }
 
-/** Answers 304 when the client's If-None-Match holds the image's ETag, else sends the image with its validators. */
+/**
+ * Answers 304 when the client's If-None-Match holds the image's ETag, else sends the image with its validators.
+ * The validators are set only once the image is there: an error from load() (a 503 to retry in a second, a
+ * 404 or 413) must not be cached for an hour under the image's ETag.
+ */
 export async function sendImage(request: FastifyRequest, reply: FastifyReply, lookup: ImageLookup): Promise<FastifyReply> {
-  reply.header('etag', lookup.etag).header('cache-control', IMAGE_CACHE_CONTROL);
-  if (matches(request.headers['if-none-match'], lookup.etag)) return reply.code(304).send();
+  const validators = { etag: lookup.etag, 'cache-control': IMAGE_CACHE_CONTROL };
+  if (matches(request.headers['if-none-match'], lookup.etag)) return reply.code(304).headers(validators).send();
   const image = await lookup.load();
-  return reply.header('content-type', image.mediaType).send(image.data);
+  return reply.headers(validators).header('content-type', image.mediaType).send(image.data);
 }

@@ -1,9 +1,10 @@
 import { readFile } from 'node:fs/promises';
-import { getOrCreateCached, recordDerivedCacheHit } from '../../media/derived-cache.js';
+import { getOrCreateCached, recordDerivedCacheHit, type CachedFile } from '../../media/derived-cache.js';
 import type { DerivedCacheBudget } from '../../media/derived-cache-budget.js';
 import { isMediaError, type MediaError } from '../../media/errors.js';
 import { sniffImageType } from '../../media/image-types.js';
 import { placeholderCover, placeholderLabel } from '../../media/placeholder-cover.js';
+import { convertedFormatFor } from '../../media/images.js';
 import { renderPage } from '../../media/render-page.js';
 import { getThumbnail, thumbnailFormatFor } from '../../media/thumbnails.js';
 import type { BookFormat, ImageFormat, PageInfo } from '../../media/types.js';
@@ -155,12 +156,17 @@ export class PagesService {
         media_type: storedType,
       });
     }
-    const width = effectiveBound(options.width, storedPage?.width);
-    const height = effectiveBound(options.height, storedPage?.height);
-    const size: PageRequestOptions = { ...(width ? { width } : {}), ...(height ? { height } : {}), ...(options.format ? { format: options.format } : {}) };
+    // PDF pages are drawn at the size asked, so their stored (default rendering) size does not cap a request.
+    const drawn = book.format === 'pdf';
+    const width = effectiveBound(options.width, storedPage?.width, drawn);
+    const height = effectiveBound(options.height, storedPage?.height, drawn);
+    // A page browsers do not show (BMP, AVIF, Netpbm) is always converted when a transform is asked, even when no
+    // bound is left (the request is at or above its size): otherwise its stored bytes would go out as they are.
+    const format = options.format ?? (transformed && storedType?.startsWith('image/') ? convertedFormatFor(storedType) : undefined);
+    const size: PageRequestOptions = { ...(width ? { width } : {}), ...(height ? { height } : {}), ...(format ? { format } : {}) };
     // `own`: the page's own format when it has a resized form (GIF stays GIF); it was `auto` while a resized GIF
     // became PNG, and the new name keeps those cached PNGs (and their ETags) from being served again.
-    const variant = transformed ? `page-${n}-w${width ?? 0}-h${height ?? 0}-${options.format ?? 'own'}` : `page-${n}`;
+    const variant = transformed ? `page-${n}-w${width ?? 0}-h${height ?? 0}-${format ?? 'own'}` : `page-${n}`;
     const version = book.hash ?? `${book.size}-${book.mtime_ms}`;
     const etag = `"${version.slice(0, 40)}-${variant}"`;
     const knownPages = stored.map((p) => p.file_name);
@@ -180,16 +186,7 @@ export class PagesService {
           recordDerivedCacheHit();
           return { ...remembered, etag };
         }
-        const lookup = async () => {
-          const found = await mediaCall(() => getOrCreateCached(this.deps.cacheDir, hash, variant, async () => (await read()).data));
-          // `data` is set when the cache could not be written (disk full): the image goes out uncached.
-          return { cached: found, data: found.data ?? (await readFile(found.path)) };
-        };
-        // The budget may evict the file between the lookup and the read (another request's write): make it again.
-        const { cached, data } = await lookup().catch((err: unknown) => {
-          if ((err as { code?: unknown }).code === 'ENOENT') return lookup();
-          throw err;
-        });
+        const { cached, data } = await this.cachedImage(hash, variant, read);
         if (cached.data === undefined) {
           if (cached.generated) await this.deps.derivedBudget.added(cached.path);
           else this.deps.derivedBudget.touched(cached.path);
@@ -199,6 +196,36 @@ export class PagesService {
         return { ...image, etag };
       },
     };
+  }
+
+  /**
+   * A derived image from the disk cache, made by `read` when missing. The budget may evict the file between the
+   * lookup and the read (another request's write): the lookup is made again, and once this call has produced
+   * the image itself, those bytes go out whatever happened to the file since.
+   */
+  private async cachedImage(hash: string, variant: string, read: () => Promise<{ data: Buffer }>): Promise<{ cached: CachedFile; data: Buffer }> {
+    let produced: Buffer | undefined;
+    for (let attempt = 1; ; attempt++) {
+      const cached = await mediaCall(() =>
+        getOrCreateCached(this.deps.cacheDir, hash, variant, async () => {
+          produced = (await read()).data;
+          return produced;
+        }),
+      );
+      // `data` is set when the cache could not be written (disk full): the image goes out uncached.
+      if (cached.data !== undefined) return { cached, data: cached.data };
+      try {
+        return { cached, data: await readFile(cached.path) };
+      } catch (err) {
+        if ((err as { code?: unknown }).code !== 'ENOENT') throw err;
+        if (produced !== undefined) return { cached: { ...cached, data: produced }, data: produced };
+        // Evicted again and again under another's production: make it here, uncached.
+        if (attempt >= 3) {
+          const { data } = await read();
+          return { cached: { ...cached, data }, data };
+        }
+      }
+    }
   }
 
   /**
