@@ -51,6 +51,7 @@ import { registerKomgaGate } from './compat/komga/gate.js';
 import { registerKomgaApi } from './compat/komga/routes.js';
 import { KomgaSessions } from './compat/komga/session.js';
 import { resolveJwtSecret } from './modules/auth/jwt-secret.js';
+import { DEFAULT_WEB_APP_DIR, registerWebApp } from './http/web-app.js';
 
 declare module 'fastify' {
   interface FastifyInstance {
@@ -72,6 +73,8 @@ export interface BuildAppOptions {
   logger?: FastifyServerOptions['logger'];
   /** Replaces SMTP (tests capture mail with nodemailer's JSON transport). */
   mailTransport?: Transporter;
+  /** The built web app served at `/` (default web/dist of this checkout). */
+  webAppDir?: string;
 }
 
 /** Headers and body fields that carry secrets never reach the logs. */
@@ -138,9 +141,27 @@ export async function buildApp(options: BuildAppOptions): Promise<App> {
     extraDescription: () => permissionTable(routes),
   });
   registerSecurityHeaders(app, {
-    // The docs UI sets its own CSP for its pages; the API answers JSON and images only.
-    contentSecurityPolicy: { directives: { defaultSrc: ["'self'"], imgSrc: ["'self'", 'data:'], styleSrc: ["'self'", "'unsafe-inline'"], scriptSrc: ["'self'"] } },
+    // The docs UI sets its own CSP for its pages. The web app shows covers and pages fetched as blobs and may
+    // decode in workers; it must work over plain HTTP on a LAN address, so no upgrade-insecure-requests and
+    // HSTS only on HTTPS requests (below).
+    contentSecurityPolicy: {
+      useDefaults: true,
+      directives: {
+        defaultSrc: ["'self'"],
+        imgSrc: ["'self'", 'blob:', 'data:'],
+        styleSrc: ["'self'", "'unsafe-inline'"],
+        scriptSrc: ["'self'"],
+        workerSrc: ["'self'", 'blob:'],
+        connectSrc: ["'self'"],
+        upgradeInsecureRequests: null,
+      },
+    },
+    strictTransportSecurity: false,
     crossOriginResourcePolicy: { policy: 'same-site' },
+  });
+  app.addHook('onRequest', (request, reply, done) => {
+    if (request.protocol === 'https') reply.header('Strict-Transport-Security', 'max-age=31536000; includeSubDomains');
+    done();
   });
   if (config.server.cors.enabled) await app.register(cors, { origin: config.server.cors.origins, credentials: true });
 
@@ -204,6 +225,9 @@ export async function buildApp(options: BuildAppOptions): Promise<App> {
   await registerFeeds(app, { libraries: catalog.libraries, ...browsing }, { thumbnailWidth: () => settings.peek('thumbnail_width') });
   // The Komga-compatible API under /{prefix}/api/v1 (and v2): off unless the admin setting enables it.
   await registerKomgaApi(app, { libraries: catalog.libraries, ...browsing, sessions: komgaSessions });
+
+  // The web app at `/`, last: its fallback answers only navigations no route above took.
+  await registerWebApp(app, { root: options.webAppDir ?? DEFAULT_WEB_APP_DIR, docsPath: config.api.api_docs_path });
 
   app.addHook('onClose', async () => {
     await catalog.stop();

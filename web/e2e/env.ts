@@ -1,0 +1,6 @@
+/** What the global setup hands to the tests (through the environment the workers inherit). */
+export const E2E_ENV = {
+  url: 'BINDERY_E2E_URL',
+  libraryDir: 'BINDERY_E2E_LIBRARY_DIR',
+  libraryRoot: 'BINDERY_E2E_LIBRARY_ROOT',
+} as const;
