@@ -1,6 +1,6 @@
 import react from '@vitejs/plugin-react';
 import { defineConfig } from 'vite';
-import { sizeBudget } from './size-budget';
+import { sizeBudget } from './size-budget.ts';
 
 // The first screen's JavaScript (the entry chunk and what it imports statically) must stay under this, gzipped.
 const FIRST_SCREEN_BUDGET_BYTES = 150 * 1024;

@@ -4,6 +4,7 @@ import { setupStatusQuery } from './api/queries';
 import { getSession } from './api/session';
 import { AppLayout } from './components/AppLayout';
 import { NotFound, RouteError } from './components/ErrorView';
+import { compactLibrarySearch, validateLibrarySearch, type LibrarySearch } from './lib/library-search';
 import { SHELVES, type ShelfId } from './lib/shelves';
 
 interface RouterContext {
@@ -92,6 +93,25 @@ export const shelfRoute = createRoute({
   errorComponent: RouteError,
 });
 
+/** The grid's state in the URL: only what differs from the defaults (screens fill them in again). */
+const librarySearch = (search: Record<string, unknown>): Partial<LibrarySearch> => compactLibrarySearch(validateLibrarySearch(search));
+
+const librariesRoute = createRoute({
+  getParentRoute: () => appRoute,
+  path: '/libraries',
+  validateSearch: librarySearch,
+  component: lazyRouteComponent(() => import('./screens/LibraryGrid'), 'LibraryGrid'),
+  errorComponent: RouteError,
+});
+
+const libraryRoute = createRoute({
+  getParentRoute: () => appRoute,
+  path: '/libraries/$libraryId',
+  validateSearch: librarySearch,
+  component: lazyRouteComponent(() => import('./screens/LibraryGrid'), 'LibraryGrid'),
+  errorComponent: RouteError,
+});
+
 const seriesRoute = createRoute({
   getParentRoute: () => appRoute,
   path: '/series/$seriesId',
@@ -111,7 +131,7 @@ export const routeTree = rootRoute.addChildren([
   signInRoute,
   registerRoute,
   verifyEmailRoute,
-  appRoute.addChildren([homeRoute, shelfRoute, seriesRoute, bookRoute]),
+  appRoute.addChildren([homeRoute, shelfRoute, librariesRoute, libraryRoute, seriesRoute, bookRoute]),
 ]);
 
 export function createAppRouter(queryClient: QueryClient) {

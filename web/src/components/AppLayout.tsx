@@ -78,6 +78,7 @@ export function AppLayout() {
           <Link to="/" activeOptions={{ exact: true }}>
             Home
           </Link>
+          <Link to="/libraries">Libraries</Link>
         </nav>
         <div className="header-end">
           {me && <span className="user-name">{me.username}</span>}

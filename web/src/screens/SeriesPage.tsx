@@ -1,6 +1,7 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { getRouteApi, Link } from '@tanstack/react-router';
 import { api, ok } from '../api/client';
+import { librariesQuery } from '../api/queries';
 import { readState, type Book } from '../components/Cards';
 import { Cover } from '../components/Cover';
 import { ErrorMessage } from '../components/ErrorView';
@@ -28,6 +29,7 @@ export function SeriesPage() {
     queryKey: ['books', 'of-series', seriesId],
     queryFn: () => ok(api.GET('/api/v1/series/{id}/books', { params: { path: { id: seriesId }, query: { pageSize: 500, sort: 'number,asc' } } })),
   });
+  const library = useQuery(librariesQuery).data?.data.find((l) => l.id === series.data?.library_id);
   const refresh = () => Promise.all([queryClient.invalidateQueries({ queryKey: ['series'] }), queryClient.invalidateQueries({ queryKey: ['books'] }), queryClient.invalidateQueries({ queryKey: ['shelves'] })]);
   const markSeries = useMutation({
     mutationFn: (read: boolean) => ok(api.POST(read ? '/api/v1/series/{id}/read' : '/api/v1/series/{id}/unread', { params: { path: { id: seriesId } } })),
@@ -51,7 +53,11 @@ export function SeriesPage() {
       <div className="detail">
         <Cover src={`/api/v1/series/${s.id}/thumbnail`} alt={`Cover of ${m.title}`} className="detail-cover" />
         <div className="detail-body">
-          {/* LIBRARY-LINK */}
+          <p className="eyebrow">
+            <Link to="/libraries/$libraryId" params={{ libraryId: s.library_id }}>
+              {library?.name ?? 'Library'}
+            </Link>
+          </p>
           <h1>{m.title}</h1>
           <p className="meta-line">
             {[m.year, m.publisher, m.status, m.language, plural(s.book_count, 'book'), formatBytes(s.file_size)].filter(Boolean).join(' · ')}
@@ -64,12 +70,16 @@ export function SeriesPage() {
             <ul className="chips" aria-label="Genres and tags">
               {m.genres.map((g) => (
                 <li key={`g-${g}`}>
-                  <span className="chip">{g}</span>
+                  <Link to="/libraries" search={{ genre: [g] }} className="chip">
+                    {g}
+                  </Link>
                 </li>
               ))}
               {m.tags.map((t) => (
                 <li key={`t-${t}`}>
-                  <span className="chip tag">{t}</span>
+                  <Link to="/libraries" search={{ tag: [t] }} className="chip tag">
+                    {t}
+                  </Link>
                 </li>
               ))}
             </ul>
