@@ -28,7 +28,7 @@ test.describe('sign in and out', () => {
     // A session whose token the server refuses (as after a logout elsewhere or a restart with a new secret).
     const session = { token: 'eyJhbGciOiJIUzI1NiJ9.eyJzdWIiOiJ4In0.c2lnbmF0dXJl', expiresAt: Date.now() + 3_600_000, username: 'admin' };
     await page.goto('/sign-in');
-    await page.evaluate((value) => localStorage.setItem('bindery.session', value), JSON.stringify(session));
+    await page.evaluate((value) => (globalThis as unknown as { localStorage: { setItem(k: string, v: string): void } }).localStorage.setItem('bindery.session', value), JSON.stringify(session));
     await page.goto('/libraries');
     await expect(page).toHaveURL(/\/sign-in\?redirect=%2Flibraries/);
     await expect(page.getByText('Your session ended')).toBeVisible();
