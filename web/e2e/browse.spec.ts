@@ -35,19 +35,19 @@ test('grid: sort, filter chips and search live in the URL and survive a reload',
   await expect(cards).toHaveCount(2);
   await expect(page.getByRole('row', { name: 'Genre: Science Fiction' })).toBeVisible();
 
-  await page.getByRole('searchbox').fill('akira');
+  await page.getByRole('searchbox', { name: 'Search in this view' }).fill('akira');
   await expect(page).toHaveURL(/q=akira/);
   await expect(cards).toHaveCount(1);
 
   await page.reload();
   await expect(cards).toHaveCount(1);
   await expect(cards.first()).toContainText('Akira');
-  await expect(page.getByRole('searchbox')).toHaveValue('akira');
+  await expect(page.getByRole('searchbox', { name: 'Search in this view' })).toHaveValue('akira');
 
   await page.goBack();
   await expect(cards).toHaveCount(2);
   await page.getByRole('button', { name: /Remove filter Genre: Science Fiction/ }).click();
-  await page.getByRole('searchbox').fill('');
+  await page.getByRole('searchbox', { name: 'Search in this view' }).fill('');
   await expect(cards).toHaveCount(3);
 
   // Books view with a read-status chip.

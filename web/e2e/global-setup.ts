@@ -31,9 +31,10 @@ async function makeLibrary(dir: string): Promise<void> {
     const folder = path.join(dir, series.folder);
     mkdirSync(folder, { recursive: true });
     for (let n = 1; n <= series.books; n += 1) {
+      // Each book's cover in its own colour, so screenshots tell the books apart.
+      const hue = (LIBRARY_SERIES.indexOf(series) * 110 + n * 35) % 360;
       await makeCbz(folder, `${series.folder} ${String(n).padStart(3, '0')}.cbz`, {
-        pages: 4,
-        pageSize: { width: 300, height: 450 },
+        pages: Array.from({ length: 4 }, (_, i) => ({ name: `page${i + 1}.jpg`, width: 300, height: 450, color: `hsl(${hue + i * 20}, 55%, 45%)` })),
         comicInfo: { ...series.info, Number: n, Title: `${series.folder} chapter ${n}`, Summary: `Book ${n} of ${series.folder}.` },
       });
     }

@@ -112,6 +112,28 @@ const libraryRoute = createRoute({
   errorComponent: RouteError,
 });
 
+const searchRoute = createRoute({
+  getParentRoute: () => appRoute,
+  path: '/search',
+  validateSearch: (search: Record<string, unknown>): { q: string } => ({ q: typeof search.q === 'string' ? search.q : '' }),
+  component: lazyRouteComponent(() => import('./screens/SearchPage'), 'SearchPage'),
+  errorComponent: RouteError,
+});
+
+const accountRoute = createRoute({
+  getParentRoute: () => appRoute,
+  path: '/account',
+  component: lazyRouteComponent(() => import('./screens/Account'), 'Account'),
+  errorComponent: RouteError,
+});
+
+const adminLibrariesRoute = createRoute({
+  getParentRoute: () => appRoute,
+  path: '/admin/libraries',
+  component: lazyRouteComponent(() => import('./screens/AdminLibraries'), 'AdminLibraries'),
+  errorComponent: RouteError,
+});
+
 const seriesRoute = createRoute({
   getParentRoute: () => appRoute,
   path: '/series/$seriesId',
@@ -131,7 +153,7 @@ export const routeTree = rootRoute.addChildren([
   signInRoute,
   registerRoute,
   verifyEmailRoute,
-  appRoute.addChildren([homeRoute, shelfRoute, librariesRoute, libraryRoute, seriesRoute, bookRoute]),
+  appRoute.addChildren([homeRoute, shelfRoute, librariesRoute, libraryRoute, searchRoute, accountRoute, adminLibrariesRoute, seriesRoute, bookRoute]),
 ]);
 
 export function createAppRouter(queryClient: QueryClient) {

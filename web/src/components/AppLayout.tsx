@@ -7,6 +7,7 @@ import { meQuery, preferencesQuery } from '../api/queries';
 import { endSession, onSessionChange } from '../api/session';
 import { followEventStream } from '../api/sse';
 import { coversChanged } from './Cover';
+import { HeaderSearch } from './HeaderSearch';
 
 /** Applies the `theme` preference; `system` follows the operating system through CSS. */
 function useTheme() {
@@ -79,9 +80,13 @@ export function AppLayout() {
             Home
           </Link>
           <Link to="/libraries">Libraries</Link>
+          {me?.permissions.includes('libraries-write') && <Link to="/admin/libraries">Administration</Link>}
         </nav>
+        <HeaderSearch />
         <div className="header-end">
-          {me && <span className="user-name">{me.username}</span>}
+          <Link to="/account" className="user-name" aria-label={me ? `Account: ${me.username}` : 'Account'}>
+            {me?.username ?? 'Account'}
+          </Link>
           <button type="button" className="link-button" onClick={() => void signOut()}>
             Sign out
           </button>
