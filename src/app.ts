@@ -52,6 +52,8 @@ import { registerKomgaApi } from './compat/komga/routes.js';
 import { KomgaSessions } from './compat/komga/session.js';
 import { resolveJwtSecret } from './modules/auth/jwt-secret.js';
 import { DEFAULT_WEB_APP_DIR, registerWebApp } from './http/web-app.js';
+import { PasswordChangeService, registerPasswordChangeRoutes } from './modules/auth/password-change.js';
+import { UsersRepository } from './modules/users/repository.js';
 
 declare module 'fastify' {
   interface FastifyInstance {
@@ -206,6 +208,7 @@ export async function buildApp(options: BuildAppOptions): Promise<App> {
       const v1 = api.withTypeProvider<ZodTypeProvider>();
       registerSetupRoutes(v1, identity.setup, API_VERSION);
       registerAuthRoutes(v1, identity.auth, config.server.public_url);
+      registerPasswordChangeRoutes(v1, new PasswordChangeService(new UsersRepository(db)));
       registerUserRoutes(v1, identity.users);
       registerApiKeyRoutes(v1, identity.apiKeys);
       registerLibraryRoutes(v1, catalog.libraries);

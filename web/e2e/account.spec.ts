@@ -1,4 +1,4 @@
-import { expect, serverUrl, signIn, test } from './fixtures.js';
+import { ADMIN, expect, serverUrl, signIn, test } from './fixtures.js';
 
 test('account: create an API key, shown once with a QR code, that works for OPDS, then revoke it', async ({ page }) => {
   await signIn(page);
@@ -40,4 +40,29 @@ test('account: the theme preference switches the interface to dark and back to t
   await expect(page.locator('html')).toHaveAttribute('data-theme', 'dark');
   await page.getByRole('button', { name: 'Reset Theme' }).click();
   await expect(page.locator('html')).not.toHaveAttribute('data-theme', /./);
+});
+
+test('account: a wrong current password is refused in words; the right one changes the password', async ({ page }) => {
+  await signIn(page);
+  await page.goto('/account');
+  const form = page.getByRole('form', { name: 'Change your password' });
+  await form.getByLabel('Current password').fill('not the password');
+  await form.getByLabel('New password', { exact: true }).fill('another long secret');
+  await form.getByLabel('Repeat the new password').fill('another long secret');
+  await form.getByRole('button', { name: 'Change password' }).click();
+  await expect(form.getByRole('alert')).toHaveText('The current password is not correct');
+
+  await form.getByLabel('Current password').fill(ADMIN.password);
+  await form.getByRole('button', { name: 'Change password' }).click();
+  await expect(form.getByText('Your password is changed.')).toBeVisible();
+  const login = await page.request.post(`${serverUrl()}/api/v1/auth/login`, { data: { username: ADMIN.username, password: 'another long secret' } });
+  expect(login.status()).toBe(200);
+  // Back to the shared password for the tests that follow.
+  await form.getByLabel('Current password').fill('another long secret');
+  await form.getByLabel('New password', { exact: true }).fill(ADMIN.password);
+  await form.getByLabel('Repeat the new password').fill(ADMIN.password);
+  await form.getByRole('button', { name: 'Change password' }).click();
+  await expect
+    .poll(async () => (await page.request.post(`${serverUrl()}/api/v1/auth/login`, { data: { username: ADMIN.username, password: ADMIN.password } })).status())
+    .toBe(200);
 });

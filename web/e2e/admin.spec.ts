@@ -20,7 +20,7 @@ test('administration: add a library with a schedule checked as you type, watch i
   await form.getByLabel('Name').fill('Manga');
   await form.getByLabel('Folder on the server').fill(folder);
   await form.getByLabel('Scan on a schedule').check();
-  const schedule = form.getByLabel(/Schedule/);
+  const schedule = form.getByRole('textbox', { name: /Schedule \(cron/ });
   await schedule.fill('0 25 * * *');
   await expect(form.getByText(/hour field must stay within 0–23/)).toBeVisible();
   await expect(form.getByRole('button', { name: 'Add library and scan it' })).toBeDisabled();

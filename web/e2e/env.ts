@@ -3,4 +3,5 @@ export const E2E_ENV = {
   url: 'BINDERY_E2E_URL',
   libraryDir: 'BINDERY_E2E_LIBRARY_DIR',
   libraryRoot: 'BINDERY_E2E_LIBRARY_ROOT',
+  dataDir: 'BINDERY_E2E_DATA_DIR',
 } as const;

@@ -88,6 +88,7 @@ export default async function globalSetup(): Promise<() => Promise<void>> {
   process.env[E2E_ENV.url] = url;
   process.env[E2E_ENV.libraryDir] = libraryDir;
   process.env[E2E_ENV.libraryRoot] = path.dirname(libraryDir);
+  process.env[E2E_ENV.dataDir] = dataDir;
 
   return async () => {
     server.kill('SIGTERM');

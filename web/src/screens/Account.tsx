@@ -43,6 +43,7 @@ export function Account() {
         </p>
       )}
       <Preferences />
+      <PasswordChange />
       <ApiKeys />
     </div>
   );
@@ -109,6 +110,50 @@ function Preferences() {
       <h2 id="prefs-title">Preferences</h2>
       <ErrorMessage error={prefs.error} />
       <div className="card prefs">{prefs.data?.map((p) => <PreferenceField key={`${p.key}:${JSON.stringify(p.value)}`} pref={p} />)}</div>
+    </section>
+  );
+}
+
+function PasswordChange() {
+  const [current, setCurrent] = useState('');
+  const [next, setNext] = useState('');
+  const [repeat, setRepeat] = useState('');
+  const mismatch = repeat !== '' && repeat !== next;
+  const change = useMutation({
+    mutationFn: () => ok(api.POST('/api/v1/auth/change-password', { body: { current_password: current, new_password: next } })),
+    onSuccess: () => {
+      setCurrent('');
+      setNext('');
+      setRepeat('');
+    },
+  });
+  const submit = (e: FormEvent) => {
+    e.preventDefault();
+    if (!mismatch) change.mutate();
+  };
+  return (
+    <section aria-labelledby="password-title">
+      <h2 id="password-title">Password</h2>
+      <form className="card stack" onSubmit={submit} aria-label="Change your password">
+        <label>
+          Current password
+          <input type="password" autoComplete="current-password" required value={current} onChange={(e) => setCurrent(e.target.value)} />
+        </label>
+        <label>
+          New password
+          <input type="password" autoComplete="new-password" required minLength={8} value={next} onChange={(e) => setNext(e.target.value)} />
+        </label>
+        <label>
+          Repeat the new password
+          <input type="password" autoComplete="new-password" required value={repeat} onChange={(e) => setRepeat(e.target.value)} aria-invalid={mismatch} />
+        </label>
+        {mismatch && <p className="error-text">The two new passwords differ.</p>}
+        <ErrorMessage error={change.error} />
+        {change.isSuccess && <p role="status">Your password is changed.</p>}
+        <button type="submit" disabled={change.isPending || mismatch}>
+          Change password
+        </button>
+      </form>
     </section>
   );
 }
