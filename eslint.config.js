@@ -1,8 +1,9 @@
 import js from '@eslint/js';
+import reactHooks from 'eslint-plugin-react-hooks';
 import tseslint from 'typescript-eslint';
 
 export default tseslint.config(
-  { ignores: ['dist/', 'data/', 'node_modules/', 'coverage/', '.bench/'] },
+  { ignores: ['dist/', 'data/', 'node_modules/', 'coverage/', '.bench/', 'web/dist/', 'web/.api/', 'web/src/api/schema.gen.ts', 'test-results/', 'playwright-report/'] },
   js.configs.recommended,
   ...tseslint.configs.recommended,
   {
@@ -13,7 +14,15 @@ export default tseslint.config(
     },
   },
   {
-    files: ['src/cli.ts', 'bench/**', '.ci/**'],
+    files: ['scripts/**/*.mjs'],
+    languageOptions: { globals: { URL: 'readonly', console: 'readonly', process: 'readonly' } },
+  },
+  {
+    files: ['web/src/**/*.{ts,tsx}'],
+    ...reactHooks.configs.flat.recommended,
+  },
+  {
+    files: ['src/cli.ts', 'bench/**', '.ci/**', 'scripts/**', 'web/size-budget.ts'],
     rules: { 'no-console': 'off' },
   },
 );

@@ -57,6 +57,9 @@ import { resolveJwtSecret } from './modules/auth/jwt-secret.js';
 import { KosyncRepository } from './modules/kosync/repository.js';
 import { kosyncCredentials, registerKosyncRoutes } from './modules/kosync/routes.js';
 import { KosyncService } from './modules/kosync/service.js';
+import { DEFAULT_WEB_APP_DIR, registerWebApp } from './http/web-app.js';
+import { registerPasswordChangeRoutes } from './modules/auth/password-change.js';
+import { UsersRepository } from './modules/users/repository.js';
 
 declare module 'fastify' {
   interface FastifyInstance {
@@ -78,6 +81,8 @@ export interface BuildAppOptions {
   logger?: FastifyServerOptions['logger'];
   /** Replaces SMTP (tests capture mail with nodemailer's JSON transport). */
   mailTransport?: Transporter;
+  /** The built web app served at `/` (default web/dist of this checkout). */
+  webAppDir?: string;
 }
 
 /** Headers and body fields that carry secrets never reach the logs. */
@@ -165,9 +170,27 @@ export async function buildApp(options: BuildAppOptions): Promise<App> {
     extraDescription: () => permissionTable(routes),
   });
   registerSecurityHeaders(app, {
-    // The docs UI sets its own CSP for its pages; the API answers JSON and images only.
-    contentSecurityPolicy: { directives: { defaultSrc: ["'self'"], imgSrc: ["'self'", 'data:'], styleSrc: ["'self'", "'unsafe-inline'"], scriptSrc: ["'self'"] } },
+    // The docs UI sets its own CSP for its pages. The web app shows covers and pages fetched as blobs and may
+    // decode in workers; it must work over plain HTTP on a LAN address, so no upgrade-insecure-requests and
+    // HSTS only on HTTPS requests (below).
+    contentSecurityPolicy: {
+      useDefaults: true,
+      directives: {
+        defaultSrc: ["'self'"],
+        imgSrc: ["'self'", 'blob:', 'data:'],
+        styleSrc: ["'self'", "'unsafe-inline'"],
+        scriptSrc: ["'self'"],
+        workerSrc: ["'self'", 'blob:'],
+        connectSrc: ["'self'"],
+        upgradeInsecureRequests: null,
+      },
+    },
+    strictTransportSecurity: false,
     crossOriginResourcePolicy: { policy: 'same-site' },
+  });
+  app.addHook('onRequest', (request, reply, done) => {
+    if (request.protocol === 'https') reply.header('Strict-Transport-Security', 'max-age=31536000; includeSubDomains');
+    done();
   });
   if (config.server.cors.enabled) await app.register(cors, { origin: config.server.cors.origins, credentials: true });
 
@@ -215,6 +238,7 @@ export async function buildApp(options: BuildAppOptions): Promise<App> {
       const v1 = api.withTypeProvider<ZodTypeProvider>();
       registerSetupRoutes(v1, identity.setup, API_VERSION);
       registerAuthRoutes(v1, identity.auth, config.server.public_url);
+      registerPasswordChangeRoutes(v1, identity.passwordChange);
       registerUserRoutes(v1, identity.users);
       registerApiKeyRoutes(v1, identity.apiKeys);
       registerLibraryRoutes(v1, catalog.libraries);
@@ -242,6 +266,9 @@ export async function buildApp(options: BuildAppOptions): Promise<App> {
   if (config.koreader.enabled) {
     registerKosyncRoutes(app, new KosyncService(new KosyncRepository(database), browsing.progress), { prefix: config.koreader.prefix, settings });
   }
+
+  // The web app at `/`, last: its fallback answers only navigations no route above took.
+  await registerWebApp(app, { root: options.webAppDir ?? DEFAULT_WEB_APP_DIR, docsPath: config.api.api_docs_path });
 
   app.addHook('onClose', async () => {
     await catalog.stop();

@@ -46,11 +46,13 @@ export interface TestAppOptions {
   /** Routes only the test needs, added before the app is ready. */
   extraRoutes?: (app: App) => void;
   mailTransport?: Transporter;
+  /** The built web app to serve at `/` (default: this checkout's web/dist, when built). */
+  webAppDir?: string;
 }
 
 export async function createTestApp(overrides: DeepPartial<Config> = {}, options: TestAppOptions = {}): Promise<TestApp> {
   const { config, database, drop } = await createTestDatabase(overrides);
-  const app = await buildApp({ config, database, logger: false, mailTransport: options.mailTransport });
+  const app = await buildApp({ config, database, logger: false, mailTransport: options.mailTransport, webAppDir: options.webAppDir });
   options.extraRoutes?.(app);
   await app.ready();
   return {

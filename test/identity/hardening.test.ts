@@ -17,7 +17,8 @@ describe('Hardening: security headers and CORS', () => {
     expect(res.headers['x-content-type-options']).toBe('nosniff');
     expect(res.headers['content-security-policy']).toContain("default-src 'self'");
     expect(res.headers['x-frame-options']).toBeDefined();
-    expect(res.headers['strict-transport-security']).toBeDefined();
+    // Over plain HTTP (a LAN address) HSTS would be ignored at best; it is sent on HTTPS only (test/platform/web-app.test.ts).
+    expect(res.headers['strict-transport-security']).toBeUndefined();
   });
 
   it('answers CORS only for configured origins', async () => {

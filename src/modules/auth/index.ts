@@ -14,6 +14,7 @@ import { EmailTokens } from './email-tokens.js';
 import { resolveJwtSecret } from './jwt-secret.js';
 import { LoginThrottle } from './login-throttle.js';
 import { createMailer } from './mailer.js';
+import { PasswordChangeService } from './password-change.js';
 import { PasswordChecks } from './password-checks.js';
 import { CallerResolver } from './resolve-caller.js';
 import { RevocationsRepository } from './revocations.js';
@@ -26,6 +27,7 @@ export interface Identity {
   setup: SetupService;
   users: UsersService;
   apiKeys: ApiKeysService;
+  passwordChange: PasswordChangeService;
 }
 
 /** Wires the identity services (users, tokens, keys, setup) over one database. */
@@ -49,5 +51,6 @@ export function createIdentity(
     setup: new SetupService(usersRepo, settings.repo, auth),
     users: new UsersService(usersRepo, auth),
     apiKeys: new ApiKeysService(keysRepo),
+    passwordChange: new PasswordChangeService(usersRepo, passwords),
   };
 }

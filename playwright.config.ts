@@ -1,0 +1,42 @@
+import { existsSync } from 'node:fs';
+import { defineConfig, devices } from '@playwright/test';
+
+/**
+ * End-to-end tests of the web app in Debian's Chromium (Playwright's own browser download is not reachable
+ * here), against the real server (`node dist/cli.js serve`) on a temp SQLite data_dir with generated libraries:
+ * see web/e2e/global-setup.ts. One worker: the machines have two cores and the tests share one server.
+ */
+const chromium =
+  process.env.BINDERY_E2E_CHROMIUM ?? ['/usr/bin/chromium-headless-shell', '/usr/bin/chromium'].find((p) => existsSync(p)) ?? '/usr/bin/chromium';
+
+const launchOptions = {
+  executablePath: chromium,
+  args: ['--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'],
+};
+
+export default defineConfig({
+  testDir: 'web/e2e',
+  outputDir: 'test-results/artifacts',
+  globalSetup: './web/e2e/global-setup.ts',
+  workers: 1,
+  fullyParallel: false,
+  forbidOnly: !!process.env.CI,
+  retries: 0,
+  timeout: 60_000,
+  expect: { timeout: 10_000 },
+  reporter: process.env.CI ? [['list'], ['json', { outputFile: 'test-results/playwright.json' }]] : [['list']],
+  use: {
+    screenshot: 'only-on-failure',
+    trace: 'retain-on-failure',
+    launchOptions,
+  },
+  projects: [
+    // The first run happens once, on the fresh server; every other test builds on the admin and library it made.
+    { name: 'first-run', testMatch: /first-run\.spec\.ts/, use: { ...devices['Desktop Chrome'], launchOptions } },
+    { name: 'desktop', testIgnore: /(first-run|live|admin|scale)\.spec\.ts/, dependencies: ['first-run'], use: { ...devices['Desktop Chrome'], launchOptions } },
+    // The main flows on a phone-sized touch screen.
+    { name: 'phone', testMatch: /(browse|search|auth)\.spec\.ts/, dependencies: ['first-run'], use: { ...devices['Pixel 7'], launchOptions } },
+    // Last: these add libraries and series, which the counts above do not expect.
+    { name: 'live', testMatch: /(live|admin|scale)\.spec\.ts/, dependencies: ['desktop', 'phone'], use: { ...devices['Desktop Chrome'], launchOptions } },
+  ],
+});

@@ -1,0 +1,39 @@
+#!/usr/bin/env node
+// `npm start` runs this first: it builds the server (tsc) and the web app (vite) only when their sources are
+// newer than their build output, so an unchanged checkout starts at once instead of recompiling every time.
+import { execSync } from 'node:child_process';
+import { existsSync, readdirSync, statSync } from 'node:fs';
+import { join } from 'node:path';
+
+const root = new URL('..', import.meta.url).pathname;
+const at = (p) => join(root, p);
+
+function newest(paths, skip = () => false) {
+  let latest = 0;
+  const visit = (p) => {
+    if (!existsSync(p) || skip(p)) return;
+    const stat = statSync(p);
+    if (stat.isDirectory()) for (const name of readdirSync(p)) visit(join(p, name));
+    else latest = Math.max(latest, stat.mtimeMs);
+  };
+  for (const p of paths) visit(at(p));
+  return latest;
+}
+
+const builtAt = (p) => (existsSync(at(p)) ? statSync(at(p)).mtimeMs : -1);
+const run = (what, command) => {
+  console.log(`${what} changed since the last build: ${command}`);
+  execSync(command, { cwd: root, stdio: 'inherit' });
+};
+
+const only = process.argv[2];
+if (only !== 'web' && newest(['src', 'tsconfig.json', 'tsconfig.build.json', 'package-lock.json']) > builtAt('dist/cli.js')) {
+  run('server sources', 'npm run build:server');
+}
+if (
+  only !== 'server' &&
+  newest(['web/src', 'web/public', 'web/index.html', 'web/vite.config.ts', 'web/size-budget.ts', 'package-lock.json'], (p) => p.endsWith('schema.gen.ts')) >
+    builtAt('web/dist/index.html')
+) {
+  run('web app sources', 'npm run build:web');
+}

@@ -1,0 +1,57 @@
+import AxeBuilder from '@axe-core/playwright';
+import type { Page } from '@playwright/test';
+import { expect, signIn, test } from './fixtures.js';
+
+async function expectNoSeriousViolations(page: Page, screen: string) {
+  const results = await new AxeBuilder({ page }).analyze();
+  const serious = results.violations.filter((v) => v.impact === 'serious' || v.impact === 'critical');
+  expect(serious.map((v) => `${screen}: ${v.id} (${v.impact}) ${v.help} — ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`)).toEqual([]);
+}
+
+test('sign-in, registration and verification pages have no serious accessibility violations', async ({ page }) => {
+  for (const [url, heading] of [
+    ['/sign-in', 'Sign in to Bindery'],
+    ['/register', 'Create an account'],
+    ['/verify-email', 'E-mail verification'],
+  ] as const) {
+    await page.goto(url);
+    await expect(page.getByRole('heading', { name: heading })).toBeVisible();
+    await expectNoSeriousViolations(page, url);
+  }
+});
+
+for (const scheme of ['light', 'dark'] as const) {
+  test(`every signed-in screen has no serious accessibility violations (${scheme} theme)`, async ({ page }) => {
+    // Six axe runs on a shared two-core machine.
+    test.setTimeout(180_000);
+    await signIn(page);
+    await page.emulateMedia({ colorScheme: scheme });
+    await page.goto('/');
+    await expect(page.getByRole('region', { name: 'Recently added series' }).getByTestId('series-card').first()).toBeVisible();
+    await expectNoSeriousViolations(page, `home (${scheme})`);
+
+    await page.goto('/libraries?genre=Fantasy');
+    await expect(page.getByTestId('series-card')).toHaveCount(1);
+    await expectNoSeriousViolations(page, `grid (${scheme})`);
+
+    await page.getByTestId('series-card').first().click();
+    await expect(page.getByTestId('book-row').first()).toBeVisible();
+    await expectNoSeriousViolations(page, `series (${scheme})`);
+
+    await page.getByTestId('book-row').first().getByRole('link').click();
+    await expect(page.getByRole('button', { name: 'Download' })).toBeVisible();
+    await expectNoSeriousViolations(page, `book (${scheme})`);
+
+    await page.goto('/search?q=saga');
+    await expect(page.getByTestId('series-card').first()).toBeVisible();
+    await expectNoSeriousViolations(page, `search (${scheme})`);
+
+    await page.goto('/shelves/recently-added-books');
+    await expect(page.getByTestId('book-card').first()).toBeVisible();
+    await expectNoSeriousViolations(page, `shelf (${scheme})`);
+
+    await page.goto('/account');
+    await expect(page.getByRole('heading', { name: 'API keys' })).toBeVisible();
+    await expectNoSeriousViolations(page, `account (${scheme})`);
+  });
+}

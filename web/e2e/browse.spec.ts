@@ -1,0 +1,98 @@
+import { expect, signIn, test } from './fixtures.js';
+
+test.beforeEach(async ({ page }) => {
+  await signIn(page);
+});
+
+test('home shows the shelves with covers and a "see all" list', async ({ page }) => {
+  await page.goto('/');
+  const series = page.getByRole('region', { name: 'Recently added series' });
+  await expect(series.getByTestId('series-card')).toHaveCount(3);
+  const books = page.getByRole('region', { name: 'Recently added books' });
+  await expect(books.getByTestId('book-card')).toHaveCount(7);
+  await expect(page.getByRole('region', { name: 'Keep reading' }).getByText(/Books you have started/)).toBeVisible();
+  // Covers arrive as blob: images fetched with the session.
+  await expect(series.locator('img').first()).toHaveAttribute('src', /^blob:/);
+  await books.getByRole('link', { name: /See all/ }).click();
+  await expect(page.getByRole('heading', { name: 'Recently added books' })).toBeVisible();
+  await expect(page.getByTestId('book-card')).toHaveCount(7);
+});
+
+test('grid: sort, filter chips and search live in the URL and survive a reload', async ({ page }) => {
+  await page.goto('/libraries');
+  const cards = page.getByTestId('series-card');
+  await expect(cards).toHaveCount(3);
+  await expect(cards.first()).toContainText('Akira');
+
+  await page.getByRole('button', { name: /Ascending/ }).click();
+  await expect(page).toHaveURL(/sort=name%2Cdesc/);
+  await expect(cards.first()).toContainText('Saga');
+
+  await page.getByLabel('Filter by').selectOption('genre');
+  await page.getByPlaceholder('Genre…').fill('Science Fiction');
+  await page.getByRole('button', { name: 'Add filter' }).click();
+  await expect(page).toHaveURL(/genre=/);
+  await expect(cards).toHaveCount(2);
+  await expect(page.getByRole('row', { name: 'Genre: Science Fiction' })).toBeVisible();
+
+  await page.getByRole('searchbox', { name: 'Search in this view' }).fill('akira');
+  await expect(page).toHaveURL(/q=akira/);
+  await expect(cards).toHaveCount(1);
+
+  await page.reload();
+  await expect(cards).toHaveCount(1);
+  await expect(cards.first()).toContainText('Akira');
+  await expect(page.getByRole('searchbox', { name: 'Search in this view' })).toHaveValue('akira');
+
+  await page.goBack();
+  await expect(cards).toHaveCount(2);
+  await page.getByRole('button', { name: /Remove filter Genre: Science Fiction/ }).click();
+  await page.getByRole('searchbox', { name: 'Search in this view' }).fill('');
+  await expect(cards).toHaveCount(3);
+
+  // Books view with a read-status chip.
+  await page.getByRole('button', { name: 'Books' }).click();
+  await expect(page).toHaveURL(/view=books/);
+  await expect(page.getByTestId('book-card')).toHaveCount(7);
+});
+
+test('series page: books in order, mark a book and the series read and unread', async ({ page }) => {
+  await page.goto('/libraries');
+  await page.getByTestId('series-card').filter({ hasText: 'Saga' }).click();
+  await expect(page.getByRole('heading', { level: 1, name: 'Saga' })).toBeVisible();
+  const rows = page.getByTestId('book-row');
+  await expect(rows).toHaveCount(3);
+  await expect(rows.nth(0)).toContainText('#1');
+  await expect(rows.nth(2)).toContainText('#3');
+  await expect(page.getByRole('link', { name: /Start: #1/ })).toBeVisible();
+
+  await rows.nth(0).getByRole('button', { name: /Mark read/ }).click();
+  await expect(rows.nth(0)).toContainText('Read');
+  await expect(page.getByText('1 of 3 read')).toBeVisible();
+  await expect(page.getByRole('link', { name: /Continue: #2/ })).toBeVisible();
+
+  await page.getByRole('button', { name: 'Mark series read' }).click();
+  await expect(page.getByText('3 of 3 read')).toBeVisible();
+  await page.getByRole('button', { name: 'Mark series unread' }).click();
+  await expect(page.getByText('0 of 3 read')).toBeVisible();
+});
+
+test('book page: facts, previous and next, mark read, and download', async ({ page }) => {
+  await page.goto('/libraries?view=books&q=Saga');
+  await page.getByTestId('book-card').filter({ hasText: '#2' }).click();
+  await expect(page.getByRole('heading', { level: 1, name: /#2/ })).toBeVisible();
+  await expect(page.getByText('CBZ', { exact: true })).toBeVisible();
+  await expect(page.getByRole('link', { name: 'Saga', exact: true })).toBeVisible();
+  await expect(page.getByRole('link', { name: /Previous: #1/ })).toBeVisible();
+  await page.getByRole('link', { name: /Next: #3/ }).click();
+  await expect(page.getByRole('heading', { level: 1, name: /#3/ })).toBeVisible();
+  await expect(page.getByRole('link', { name: /Next:/ })).toHaveCount(0);
+
+  await page.getByRole('button', { name: 'Mark read' }).click();
+  await expect(page.getByRole('button', { name: 'Mark unread' })).toBeVisible();
+  await page.getByRole('button', { name: 'Mark unread' }).click();
+
+  const download = page.waitForEvent('download');
+  await page.getByRole('button', { name: 'Download' }).click();
+  expect((await download).suggestedFilename()).toBe('Saga 003.cbz');
+});

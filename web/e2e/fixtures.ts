@@ -1,0 +1,30 @@
+import { test as base, expect, type Page } from '@playwright/test';
+import { E2E_ENV } from './env.js';
+
+/** The administrator the first-run test creates; every later test signs in as it. */
+export const ADMIN = { username: 'admin', email: 'admin@example.org', password: 'correct horse battery' };
+
+export const serverUrl = () => {
+  const url = process.env[E2E_ENV.url];
+  if (!url) throw new Error('the e2e global setup did not start a server');
+  return url;
+};
+export const libraryDir = () => process.env[E2E_ENV.libraryDir] as string;
+export const libraryRoot = () => process.env[E2E_ENV.libraryRoot] as string;
+
+export const test = base.extend({
+  // eslint-disable-next-line no-empty-pattern -- Playwright fixtures take their dependencies destructured.
+  baseURL: async ({}, use) => use(serverUrl()),
+});
+export { expect };
+
+/** Signs in over the API and hands the session to the page the way the sign-in screen stores it. */
+export async function signIn(page: Page, user = ADMIN): Promise<string> {
+  const res = await page.request.post(`${serverUrl()}/api/v1/auth/login`, { data: { username: user.username, password: user.password } });
+  expect(res.status()).toBe(200);
+  const login = (await res.json()) as { access_token: string; expires_in: number; user: { username: string } };
+  const session = { token: login.access_token, expiresAt: Date.now() + login.expires_in * 1000, username: login.user.username };
+  // Runs in the browser; the e2e project compiles without the DOM library.
+  await page.addInitScript((value) => (globalThis as unknown as { localStorage: { setItem(k: string, v: string): void } }).localStorage.setItem('bindery.session', value), JSON.stringify(session));
+  return login.access_token;
+}

@@ -1,0 +1,63 @@
+import createClient, { type Middleware } from 'openapi-fetch';
+import type { paths } from './schema.gen';
+import { endSession, getSession } from './session';
+
+export type { components, paths } from './schema.gen';
+
+/** An API error in words: the body's `message`, with the status and, on 429, the wait in seconds. */
+export class ApiError extends Error {
+  constructor(
+    readonly status: number,
+    readonly code: string,
+    message: string,
+    readonly retryAfterSeconds: number | null = null,
+  ) {
+    super(message);
+    this.name = 'ApiError';
+  }
+}
+
+export const authHeaders = (): Record<string, string> => {
+  const session = getSession();
+  return session ? { Authorization: `Bearer ${session.token}` } : {};
+};
+
+const auth: Middleware = {
+  onRequest({ request }) {
+    const session = getSession();
+    if (session && !request.headers.has('Authorization')) request.headers.set('Authorization', `Bearer ${session.token}`);
+    return request;
+  },
+  onResponse({ request, response }) {
+    // A token the server no longer accepts (expired, revoked, user disabled): the session is over.
+    if (response.status === 401 && request.headers.has('Authorization')) endSession('expired');
+    return response;
+  },
+};
+
+export const api = createClient<paths>({ baseUrl: '' });
+api.use(auth);
+
+export async function toApiError(response: Response, body: unknown): Promise<ApiError> {
+  const b = (body ?? {}) as { error?: string; message?: string; retry_after?: number };
+  const retryHeader = Number(response.headers.get('Retry-After'));
+  const retryAfter = typeof b.retry_after === 'number' ? b.retry_after : Number.isFinite(retryHeader) && retryHeader > 0 ? retryHeader : null;
+  return new ApiError(response.status, b.error ?? `HTTP ${response.status}`, b.message ?? response.statusText ?? 'Request failed', retryAfter);
+}
+
+/** Unwraps an openapi-fetch result: the data, or an ApiError carrying the server's message. */
+export async function ok<T>(result: Promise<{ data?: T; error?: unknown; response: Response }>): Promise<T> {
+  const { data, error, response } = await result;
+  if (!response.ok) throw await toApiError(response, error);
+  return data as T;
+}
+
+/** The message to show for any error: the API's words when there are some. */
+export function describeError(error: unknown): string {
+  if (error instanceof ApiError) {
+    if (error.status === 429 && error.retryAfterSeconds !== null) return `${error.message} (try again in ${error.retryAfterSeconds} s)`;
+    return error.message;
+  }
+  if (error instanceof Error) return error.message;
+  return String(error);
+}

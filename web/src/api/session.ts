@@ -1,0 +1,49 @@
+/**
+ * The signed-in session: the access token from /auth/login (or /setup/initialize), kept in localStorage so a
+ * reload stays signed in, with its expiry. Screens subscribe to learn about sign-in, sign-out and expiry.
+ */
+export interface Session {
+  token: string;
+  expiresAt: number;
+  username: string;
+}
+
+const KEY = 'bindery.session';
+type Listener = (session: Session | null, reason: 'signed-in' | 'signed-out' | 'expired') => void;
+const listeners = new Set<Listener>();
+
+function read(): Session | null {
+  try {
+    const raw = localStorage.getItem(KEY);
+    if (!raw) return null;
+    const session = JSON.parse(raw) as Session;
+    return session.expiresAt > Date.now() ? session : null;
+  } catch {
+    return null;
+  }
+}
+
+let current: Session | null = typeof localStorage === 'undefined' ? null : read();
+
+export const getSession = (): Session | null => {
+  if (current && current.expiresAt <= Date.now()) endSession('expired');
+  return current;
+};
+
+export function startSession(login: { access_token: string; expires_in: number; user: { username: string } }): void {
+  current = { token: login.access_token, expiresAt: Date.now() + login.expires_in * 1000, username: login.user.username };
+  localStorage.setItem(KEY, JSON.stringify(current));
+  for (const l of listeners) l(current, 'signed-in');
+}
+
+export function endSession(reason: 'signed-out' | 'expired'): void {
+  if (!current) return;
+  current = null;
+  localStorage.removeItem(KEY);
+  for (const l of listeners) l(null, reason);
+}
+
+export function onSessionChange(listener: Listener): () => void {
+  listeners.add(listener);
+  return () => listeners.delete(listener);
+}

@@ -1,0 +1,100 @@
+import { useQuery, useQueryClient } from '@tanstack/react-query';
+import { Link, Outlet, useNavigate, useRouter } from '@tanstack/react-router';
+import { useEffect } from 'react';
+import { api } from '../api/client';
+import { staleKeysFor } from '../api/live';
+import { meQuery, preferencesQuery } from '../api/queries';
+import { endSession, onSessionChange } from '../api/session';
+import { followEventStream } from '../api/sse';
+import { coversChanged } from './Cover';
+import { HeaderSearch } from './HeaderSearch';
+
+/** Applies the `theme` preference; `system` follows the operating system through CSS. */
+function useTheme() {
+  const { data } = useQuery(preferencesQuery);
+  const theme = data?.find((p) => p.key === 'theme')?.value;
+  useEffect(() => {
+    const root = document.documentElement;
+    if (theme === 'light' || theme === 'dark') root.dataset.theme = theme;
+    else delete root.dataset.theme;
+  }, [theme]);
+}
+
+/** Entity events from the server make the matching cached lists stale, so open screens update by themselves. */
+function useLiveUpdates() {
+  const queryClient = useQueryClient();
+  useEffect(() => {
+    const stream = followEventStream(
+      '/api/v1/events/stream',
+      (event) => {
+        if (event.name === 'cover_updated') coversChanged();
+        for (const queryKey of staleKeysFor(event.name)) void queryClient.invalidateQueries({ queryKey });
+      },
+      // After a reconnection (server restart) whatever changed meanwhile is refetched.
+      () => void queryClient.invalidateQueries({ predicate: (q) => q.queryKey[0] !== 'me' && q.queryKey[0] !== 'setup-status' }),
+    );
+    return () => stream.close();
+  }, [queryClient]);
+}
+
+/** When the token expires or is revoked: back to sign-in, then back here. */
+function useSessionExpiry() {
+  const navigate = useNavigate();
+  const router = useRouter();
+  const queryClient = useQueryClient();
+  useEffect(
+    () =>
+      onSessionChange((_session, reason) => {
+        if (reason === 'signed-in') return;
+        queryClient.clear();
+        const here = router.state.location.href;
+        void navigate({ to: '/sign-in', search: reason === 'expired' ? { redirect: here } : {} });
+      }),
+    [navigate, router, queryClient],
+  );
+}
+
+export function AppLayout() {
+  useTheme();
+  useLiveUpdates();
+  useSessionExpiry();
+  const { data: me } = useQuery(meQuery);
+
+  const signOut = async () => {
+    await api.POST('/api/v1/auth/logout').catch(() => undefined);
+    endSession('signed-out');
+  };
+
+  return (
+    <div className="app">
+      <a className="skip-link" href="#main">
+        Skip to content
+      </a>
+      <header className="app-header">
+        <Link to="/" className="brand" aria-label="Bindery home">
+          <img src="/favicon.svg" alt="" width="24" height="24" />
+          <span>Bindery</span>
+        </Link>
+        <nav aria-label="Main" className="main-nav">
+          <Link to="/" activeOptions={{ exact: true }}>
+            Home
+          </Link>
+          <Link to="/libraries">Libraries</Link>
+          {me?.permissions.includes('libraries-write') && <Link to="/admin/libraries">Administration</Link>}
+        </nav>
+        <HeaderSearch />
+        <div className="header-end">
+          <Link to="/account" className="user-name" aria-label={me ? `Account: ${me.username}` : 'Account'}>
+            {me?.username ?? 'Account'}
+          </Link>
+          <button type="button" className="link-button" onClick={() => void signOut()}>
+            Sign out
+          </button>
+        </div>
+      </header>
+      <main id="main" tabIndex={-1}>
+        <Outlet />
+      </main>
+    </div>
+  );
+}

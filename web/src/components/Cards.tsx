@@ -1,0 +1,54 @@
+import { Link } from '@tanstack/react-router';
+import type { components } from '../api/client';
+import { bookLabel, plural } from '../lib/format';
+import { Cover } from './Cover';
+import { ProgressBar } from './ProgressBar';
+
+export type Series = components['schemas']['Series'];
+export type Book = components['schemas']['Book'];
+
+export function SeriesCard({ series }: { series: Series }) {
+  const unread = series.books_unread_count;
+  return (
+    <Link to="/series/$seriesId" params={{ seriesId: series.id }} className="card-link" data-testid="series-card">
+      <Cover src={`/api/v1/series/${series.id}/thumbnail`} alt="" />
+      {unread > 0 && (
+        <span className="badge" title={`${unread} unread`}>
+          {unread}
+        </span>
+      )}
+      <span className="card-title">{series.metadata.title}</span>
+      <span className="card-sub">{plural(series.book_count, 'book')}</span>
+    </Link>
+  );
+}
+
+export function readState(book: Book): 'read' | 'in-progress' | 'unread' {
+  if (!book.progress) return 'unread';
+  return book.progress.is_completed ? 'read' : 'in-progress';
+}
+
+export function BookCard({ book, showProgress = true }: { book: Book; showProgress?: boolean }) {
+  const state = readState(book);
+  return (
+    <Link to="/books/$bookId" params={{ bookId: book.id }} className="card-link" data-testid="book-card">
+      <Cover src={`/api/v1/books/${book.id}/thumbnail`} alt="" />
+      {state === 'read' && <span className="badge read">Read</span>}
+      <span className="card-title">{bookLabel(book)}</span>
+      {showProgress && state === 'in-progress' && book.progress && <ProgressBar small value={book.progress.progress} label={`${Math.round(book.progress.progress * 100)}% read`} />}
+      <span className="card-sub">{plural(book.page_count, 'page')}</span>
+    </Link>
+  );
+}
+
+/** Cards waiting for their data: the same size, so nothing jumps when they arrive. */
+export function CardSkeleton() {
+  return (
+    <div className="card-link skeleton" aria-hidden="true">
+      <div className="cover">
+        <div className="cover-placeholder" />
+      </div>
+      <span className="card-title">&nbsp;</span>
+    </div>
+  );
+}

@@ -1,0 +1,68 @@
+import { useQuery } from '@tanstack/react-query';
+import { useState } from 'react';
+import { ListBox, ListBoxItem } from 'react-aria-components';
+import { api, ok } from '../api/client';
+import { ErrorMessage } from './ErrorView';
+
+/**
+ * Browses folders on the server (the library must be readable by the server, not by this browser):
+ * arrow keys move, Enter opens a folder, "Use this folder" picks the one shown.
+ */
+export function FolderPicker({ initialPath, onChoose, onCancel }: { initialPath?: string; onChoose(path: string): void; onCancel(): void }) {
+  const [path, setPath] = useState<string | undefined>(initialPath);
+  const drives = useQuery({ queryKey: ['filesystem', 'drives'], queryFn: () => ok(api.GET('/api/v1/filesystem/drives')), staleTime: Infinity });
+  const listing = useQuery({
+    queryKey: ['filesystem', 'browse', path ?? ''],
+    queryFn: () => ok(api.GET('/api/v1/filesystem/browse', { params: { query: path ? { path } : {} } })),
+    retry: false,
+  });
+  const folders = listing.data?.entries.filter((e) => e.is_directory) ?? [];
+
+  return (
+    <section className="folder-picker" aria-label="Folder picker">
+      <div className="inline folder-picker-bar">
+        {drives.data && drives.data.length > 1 && (
+          <label>
+            Drive
+            <select value={drives.data.find((d) => path?.startsWith(d.path))?.path ?? ''} onChange={(e) => setPath(e.target.value)}>
+              {drives.data.map((d) => (
+                <option key={d.path} value={d.path}>
+                  {d.name}
+                </option>
+              ))}
+            </select>
+          </label>
+        )}
+        <button type="button" disabled={!listing.data?.parent} onClick={() => setPath(listing.data?.parent ?? undefined)}>
+          Up one level
+        </button>
+        <code className="current-path" aria-live="polite">
+          {listing.data?.path ?? path ?? '/'}
+        </code>
+      </div>
+      <ErrorMessage error={listing.error} />
+      {listing.isPending ? (
+        <p>Loading…</p>
+      ) : folders.length === 0 ? (
+        <p className="hint">No folders here. Go up one level, or use this folder if your books are in it.</p>
+      ) : (
+        <ListBox aria-label={`Folders in ${listing.data?.path ?? ''}`} className="folder-list" items={folders} onAction={(key) => setPath(String(key))} selectionMode="none">
+          {(entry) => (
+            <ListBoxItem id={entry.path} textValue={entry.name} className="folder-item">
+              <span aria-hidden="true">📁</span> {entry.name}
+            </ListBoxItem>
+          )}
+        </ListBox>
+      )}
+      {listing.data?.truncated && <p className="hint">Only the first 5000 entries are shown.</p>}
+      <div className="inline">
+        <button type="button" className="primary" disabled={!listing.data} onClick={() => listing.data && onChoose(listing.data.path)}>
+          Use this folder
+        </button>
+        <button type="button" onClick={onCancel}>
+          Cancel
+        </button>
+      </div>
+    </section>
+  );
+}

@@ -1,0 +1,174 @@
+import type { QueryClient } from '@tanstack/react-query';
+import { createRootRouteWithContext, createRoute, createRouter, lazyRouteComponent, Outlet, redirect } from '@tanstack/react-router';
+import { setupStatusQuery } from './api/queries';
+import { getSession } from './api/session';
+import { AppLayout } from './components/AppLayout';
+import { NotFound, RouteError } from './components/ErrorView';
+import { compactLibrarySearch, validateLibrarySearch, type LibrarySearch } from './lib/library-search';
+import { SHELVES, type ShelfId } from './lib/shelves';
+
+interface RouterContext {
+  queryClient: QueryClient;
+}
+
+const rootRoute = createRootRouteWithContext<RouterContext>()({
+  component: Outlet,
+  errorComponent: RouteError,
+  notFoundComponent: NotFound,
+});
+
+const redirectSearch = (search: Record<string, unknown>): { redirect?: string } =>
+  typeof search.redirect === 'string' && search.redirect.startsWith('/') ? { redirect: search.redirect } : {};
+
+/** Setup first: while no administrator exists, every screen leads to the wizard. */
+const setupRoute = createRoute({
+  getParentRoute: () => rootRoute,
+  path: '/setup',
+  validateSearch: (search: Record<string, unknown>): { step?: 'library' | 'scan'; library?: string } => ({
+    ...(search.step === 'library' || search.step === 'scan' ? { step: search.step } : {}),
+    ...(typeof search.library === 'string' ? { library: search.library } : {}),
+  }),
+  component: lazyRouteComponent(() => import('./screens/SetupWizard'), 'SetupWizard'),
+  errorComponent: RouteError,
+});
+
+const signInRoute = createRoute({
+  getParentRoute: () => rootRoute,
+  path: '/sign-in',
+  validateSearch: redirectSearch,
+  beforeLoad: async ({ context }) => {
+    const status = await context.queryClient.ensureQueryData(setupStatusQuery);
+    if (status.setup_required) throw redirect({ to: '/setup' });
+  },
+  component: lazyRouteComponent(() => import('./screens/SignIn'), 'SignIn'),
+  errorComponent: RouteError,
+});
+
+const registerRoute = createRoute({
+  getParentRoute: () => rootRoute,
+  path: '/register',
+  component: lazyRouteComponent(() => import('./screens/SignIn'), 'Register'),
+  errorComponent: RouteError,
+});
+
+const verifyEmailRoute = createRoute({
+  getParentRoute: () => rootRoute,
+  path: '/verify-email',
+  validateSearch: (search: Record<string, unknown>): { token?: string } => (typeof search.token === 'string' ? { token: search.token } : {}),
+  component: lazyRouteComponent(() => import('./screens/SignIn'), 'VerifyEmail'),
+  errorComponent: RouteError,
+});
+
+/** Every screen below needs a signed-in user; without one, sign in and come back. */
+const appRoute = createRoute({
+  getParentRoute: () => rootRoute,
+  id: 'app',
+  beforeLoad: async ({ context, location }) => {
+    const status = await context.queryClient.ensureQueryData(setupStatusQuery);
+    if (status.setup_required) throw redirect({ to: '/setup' });
+    if (!getSession()) throw redirect({ to: '/sign-in', search: { redirect: location.href } });
+  },
+  component: AppLayout,
+  errorComponent: RouteError,
+});
+
+const homeRoute = createRoute({
+  getParentRoute: () => appRoute,
+  path: '/',
+  component: lazyRouteComponent(() => import('./screens/Home'), 'Home'),
+  errorComponent: RouteError,
+});
+
+export const shelfRoute = createRoute({
+  getParentRoute: () => appRoute,
+  path: '/shelves/$shelf',
+  params: {
+    parse: (params: { shelf: string }): { shelf: ShelfId } => {
+      if (!(params.shelf in SHELVES)) throw new Error(`There is no shelf called "${params.shelf}"`);
+      return { shelf: params.shelf as ShelfId };
+    },
+    stringify: (params: { shelf: ShelfId }) => ({ shelf: params.shelf }),
+  },
+  component: lazyRouteComponent(() => import('./screens/Home'), 'ShelfPage'),
+  errorComponent: RouteError,
+});
+
+/** The grid's state in the URL: only what differs from the defaults (screens fill them in again). */
+const librarySearch = (search: Record<string, unknown>): Partial<LibrarySearch> => compactLibrarySearch(validateLibrarySearch(search));
+
+const librariesRoute = createRoute({
+  getParentRoute: () => appRoute,
+  path: '/libraries',
+  validateSearch: librarySearch,
+  component: lazyRouteComponent(() => import('./screens/LibraryGrid'), 'LibraryGrid'),
+  errorComponent: RouteError,
+});
+
+const libraryRoute = createRoute({
+  getParentRoute: () => appRoute,
+  path: '/libraries/$libraryId',
+  validateSearch: librarySearch,
+  component: lazyRouteComponent(() => import('./screens/LibraryGrid'), 'LibraryGrid'),
+  errorComponent: RouteError,
+});
+
+const searchRoute = createRoute({
+  getParentRoute: () => appRoute,
+  path: '/search',
+  validateSearch: (search: Record<string, unknown>): { q: string } => ({ q: typeof search.q === 'string' ? search.q : '' }),
+  component: lazyRouteComponent(() => import('./screens/SearchPage'), 'SearchPage'),
+  errorComponent: RouteError,
+});
+
+const accountRoute = createRoute({
+  getParentRoute: () => appRoute,
+  path: '/account',
+  component: lazyRouteComponent(() => import('./screens/Account'), 'Account'),
+  errorComponent: RouteError,
+});
+
+const adminLibrariesRoute = createRoute({
+  getParentRoute: () => appRoute,
+  path: '/admin/libraries',
+  component: lazyRouteComponent(() => import('./screens/AdminLibraries'), 'AdminLibraries'),
+  errorComponent: RouteError,
+});
+
+const seriesRoute = createRoute({
+  getParentRoute: () => appRoute,
+  path: '/series/$seriesId',
+  component: lazyRouteComponent(() => import('./screens/SeriesPage'), 'SeriesPage'),
+  errorComponent: RouteError,
+});
+
+const bookRoute = createRoute({
+  getParentRoute: () => appRoute,
+  path: '/books/$bookId',
+  component: lazyRouteComponent(() => import('./screens/BookPage'), 'BookPage'),
+  errorComponent: RouteError,
+});
+
+export const routeTree = rootRoute.addChildren([
+  setupRoute,
+  signInRoute,
+  registerRoute,
+  verifyEmailRoute,
+  appRoute.addChildren([homeRoute, shelfRoute, librariesRoute, libraryRoute, searchRoute, accountRoute, adminLibrariesRoute, seriesRoute, bookRoute]),
+]);
+
+export function createAppRouter(queryClient: QueryClient) {
+  return createRouter({
+    routeTree,
+    context: { queryClient },
+    defaultPreload: 'intent',
+    defaultErrorComponent: RouteError,
+    defaultNotFoundComponent: NotFound,
+    scrollRestoration: true,
+  });
+}
+
+declare module '@tanstack/react-router' {
+  interface Register {
+    router: ReturnType<typeof createAppRouter>;
+  }
+}

@@ -1,0 +1,130 @@
+import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { getRouteApi, Link } from '@tanstack/react-router';
+import { api, ok } from '../api/client';
+import { readState } from '../components/Cards';
+import { Cover } from '../components/Cover';
+import { ErrorMessage } from '../components/ErrorView';
+import { ProgressBar } from '../components/ProgressBar';
+import { downloadFile } from '../lib/download';
+import { bookLabel, formatBytes, formatDate } from '../lib/format';
+
+const route = getRouteApi('/app/books/$bookId');
+
+export function BookPage() {
+  const { bookId } = route.useParams();
+  const queryClient = useQueryClient();
+  const book = useQuery({ queryKey: ['books', bookId], queryFn: () => ok(api.GET('/api/v1/books/{id}', { params: { path: { id: bookId } } })) });
+  const seriesId = book.data?.series_id;
+  const series = useQuery({
+    queryKey: ['series', seriesId],
+    queryFn: () => ok(api.GET('/api/v1/series/{id}', { params: { path: { id: seriesId as string } } })),
+    enabled: !!seriesId,
+  });
+  const siblings = useQuery({
+    queryKey: ['books', 'of-series', seriesId],
+    queryFn: () => ok(api.GET('/api/v1/series/{id}/books', { params: { path: { id: seriesId as string }, query: { pageSize: 500, sort: 'number,asc' } } })),
+    enabled: !!seriesId,
+  });
+  const mark = useMutation({
+    mutationFn: (read: boolean) => ok(api.POST(read ? '/api/v1/books/{id}/read' : '/api/v1/books/{id}/unread', { params: { path: { id: bookId } } })),
+    onSuccess: () => Promise.all(['books', 'series', 'shelves'].map((k) => queryClient.invalidateQueries({ queryKey: [k] }))),
+  });
+  const download = useMutation({ mutationFn: () => downloadFile(`/api/v1/books/${bookId}/file`, book.data?.file_name ?? 'book') });
+
+  if (book.error) throw book.error;
+  if (book.isPending) return <p className="page">Loading…</p>;
+  const b = book.data;
+  const m = b.metadata;
+  const state = readState(b);
+  const list = siblings.data?.data ?? [];
+  const index = list.findIndex((x) => x.id === b.id);
+  const previous = index > 0 ? list[index - 1] : undefined;
+  const next = index >= 0 ? list[index + 1] : undefined;
+
+  const rows: Array<[string, React.ReactNode]> = [
+    ['Number', b.number ?? '—'],
+    ['Volume', b.volume ?? '—'],
+    ['Year', m.year ?? '—'],
+    ['Publisher', m.publisher ?? '—'],
+    ['Language', m.language ?? '—'],
+    ['ISBN', m.isbn ?? '—'],
+    ['Authors', m.authors.length ? m.authors.map((a) => `${a.name} (${a.role})`).join(', ') : '—'],
+    ['Genres', m.genres.join(', ') || '—'],
+    ['Tags', m.tags.join(', ') || '—'],
+    ['Format', b.format?.toUpperCase() ?? 'Not identified'],
+    ['Pages', b.page_count],
+    ['Size', formatBytes(b.file_size)],
+    ['File', <code key="path">{b.path}</code>],
+    ['File modified', formatDate(b.file_modified_at)],
+    ['Added', formatDate(b.created_at)],
+  ];
+
+  return (
+    <div className="page">
+      <div className="detail">
+        <Cover src={`/api/v1/books/${b.id}/thumbnail`} alt={`Cover of ${b.title}`} className="detail-cover" />
+        <div className="detail-body">
+          <p className="eyebrow">
+            {series.data ? (
+              <Link to="/series/$seriesId" params={{ seriesId: b.series_id }}>
+                {series.data.metadata.title}
+              </Link>
+            ) : (
+              'Series'
+            )}
+          </p>
+          <h1>{bookLabel(b)}</h1>
+          {b.analysis_error && (
+            <p className="error-text" role="alert">
+              This file could not be fully analysed: {b.analysis_error}
+            </p>
+          )}
+          <div className="progress-block">
+            {state === 'unread' && <p>Not started.</p>}
+            {state === 'read' && <p>Read{b.progress?.completed_at ? ` on ${formatDate(b.progress.completed_at)}` : ''}.</p>}
+            {state === 'in-progress' && b.progress && (
+              <>
+                <ProgressBar value={b.progress.progress} label={`${Math.round(b.progress.progress * 100)}% read`} />
+                <p>
+                  Page {b.progress.current_page} of {b.page_count}
+                </p>
+              </>
+            )}
+          </div>
+          <div className="actions">
+            <button type="button" className="primary" onClick={() => download.mutate()} disabled={download.isPending}>
+              {download.isPending ? 'Downloading…' : 'Download'}
+            </button>
+            <button type="button" onClick={() => mark.mutate(state !== 'read')} disabled={mark.isPending}>
+              {state === 'read' ? 'Mark unread' : 'Mark read'}
+            </button>
+          </div>
+          <ErrorMessage error={mark.error ?? download.error} />
+          {m.summary && <p className="summary">{m.summary}</p>}
+          <dl className="facts">
+            {rows.map(([label, value]) => (
+              <div key={label}>
+                <dt>{label}</dt>
+                <dd>{value}</dd>
+              </div>
+            ))}
+          </dl>
+          <nav className="prev-next" aria-label="Other books of the series">
+            {previous ? (
+              <Link to="/books/$bookId" params={{ bookId: previous.id }} rel="prev">
+                ← Previous: {bookLabel(previous)}
+              </Link>
+            ) : (
+              <span />
+            )}
+            {next && (
+              <Link to="/books/$bookId" params={{ bookId: next.id }} rel="next">
+                Next: {bookLabel(next)} →
+              </Link>
+            )}
+          </nav>
+        </div>
+      </div>
+    </div>
+  );
+}

@@ -1,0 +1,134 @@
+import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { getRouteApi, Link } from '@tanstack/react-router';
+import { api, ok } from '../api/client';
+import { librariesQuery } from '../api/queries';
+import { readState, type Book } from '../components/Cards';
+import { Cover } from '../components/Cover';
+import { ErrorMessage } from '../components/ErrorView';
+import { ProgressBar } from '../components/ProgressBar';
+import { bookLabel, formatBytes, plural } from '../lib/format';
+
+const route = getRouteApi('/app/series/$seriesId');
+
+const STATE_LABEL = { read: 'Read', 'in-progress': 'In progress', unread: 'Unread' } as const;
+
+/** The book to open next: the one in progress, else the first unread, else the first. */
+export function nextBookToRead(books: Book[]): { book: Book; verb: 'Continue' | 'Start' } | null {
+  const inProgress = books.find((b) => readState(b) === 'in-progress');
+  if (inProgress) return { book: inProgress, verb: 'Continue' };
+  const unread = books.find((b) => readState(b) === 'unread');
+  if (unread) return { book: unread, verb: books.some((b) => readState(b) === 'read') ? 'Continue' : 'Start' };
+  return books[0] ? { book: books[0], verb: 'Start' } : null;
+}
+
+export function SeriesPage() {
+  const { seriesId } = route.useParams();
+  const queryClient = useQueryClient();
+  const series = useQuery({ queryKey: ['series', seriesId], queryFn: () => ok(api.GET('/api/v1/series/{id}', { params: { path: { id: seriesId } } })) });
+  const books = useQuery({
+    queryKey: ['books', 'of-series', seriesId],
+    queryFn: () => ok(api.GET('/api/v1/series/{id}/books', { params: { path: { id: seriesId }, query: { pageSize: 500, sort: 'number,asc' } } })),
+  });
+  const library = useQuery(librariesQuery).data?.data.find((l) => l.id === series.data?.library_id);
+  const refresh = () => Promise.all([queryClient.invalidateQueries({ queryKey: ['series'] }), queryClient.invalidateQueries({ queryKey: ['books'] }), queryClient.invalidateQueries({ queryKey: ['shelves'] })]);
+  const markSeries = useMutation({
+    mutationFn: (read: boolean) => ok(api.POST(read ? '/api/v1/series/{id}/read' : '/api/v1/series/{id}/unread', { params: { path: { id: seriesId } } })),
+    onSuccess: refresh,
+  });
+  const markBook = useMutation({
+    mutationFn: ({ id, read }: { id: string; read: boolean }) => ok(api.POST(read ? '/api/v1/books/{id}/read' : '/api/v1/books/{id}/unread', { params: { path: { id } } })),
+    onSuccess: refresh,
+  });
+
+  if (series.error) throw series.error;
+  if (series.isPending) return <p className="page">Loading…</p>;
+  const s = series.data;
+  const m = s.metadata;
+  const list = books.data?.data ?? [];
+  const next = nextBookToRead(list);
+  const progress = s.book_count > 0 ? s.books_read_count / s.book_count : 0;
+
+  return (
+    <div className="page">
+      <div className="detail">
+        <Cover src={`/api/v1/series/${s.id}/thumbnail`} alt={`Cover of ${m.title}`} className="detail-cover" />
+        <div className="detail-body">
+          <p className="eyebrow">
+            <Link to="/libraries/$libraryId" params={{ libraryId: s.library_id }}>
+              {library?.name ?? 'Library'}
+            </Link>
+          </p>
+          <h1>{m.title}</h1>
+          <p className="meta-line">
+            {[m.year, m.publisher, m.status, m.language, plural(s.book_count, 'book'), formatBytes(s.file_size)].filter(Boolean).join(' · ')}
+          </p>
+          <ProgressBar value={progress} label={`${s.books_read_count} of ${s.book_count} books read`} />
+          <p className="hint">
+            {s.books_read_count} of {s.book_count} read{s.books_in_progress_count > 0 ? `, ${s.books_in_progress_count} in progress` : ''}
+          </p>
+          {(m.genres.length > 0 || m.tags.length > 0) && (
+            <ul className="chips" aria-label="Genres and tags">
+              {m.genres.map((g) => (
+                <li key={`g-${g}`}>
+                  <Link to="/libraries" search={{ genre: [g] }} className="chip">
+                    {g}
+                  </Link>
+                </li>
+              ))}
+              {m.tags.map((t) => (
+                <li key={`t-${t}`}>
+                  <Link to="/libraries" search={{ tag: [t] }} className="chip tag">
+                    {t}
+                  </Link>
+                </li>
+              ))}
+            </ul>
+          )}
+          {m.summary && <p className="summary">{m.summary}</p>}
+          <div className="actions">
+            {next && (
+              <Link to="/books/$bookId" params={{ bookId: next.book.id }} className="button primary">
+                {next.verb}: {bookLabel(next.book)}
+              </Link>
+            )}
+            <button type="button" onClick={() => markSeries.mutate(true)} disabled={markSeries.isPending}>
+              Mark series read
+            </button>
+            <button type="button" onClick={() => markSeries.mutate(false)} disabled={markSeries.isPending}>
+              Mark series unread
+            </button>
+          </div>
+          <ErrorMessage error={markSeries.error ?? markBook.error} />
+        </div>
+      </div>
+
+      <h2>Books</h2>
+      <ErrorMessage error={books.error} />
+      {books.data && list.length === 0 && <p className="empty">This series has no books left: their files may have been removed. Scan the library to pick up new files.</p>}
+      <ol className="book-list">
+        {list.map((b) => {
+          const state = readState(b);
+          return (
+            <li key={b.id} className={`book-row ${state}`} data-testid="book-row">
+              <Cover src={`/api/v1/books/${b.id}/thumbnail`} alt="" className="row-cover" />
+              <div className="book-row-body">
+                <Link to="/books/$bookId" params={{ bookId: b.id }}>
+                  {bookLabel(b)}
+                </Link>
+                <span className={`state-mark ${state}`}>{STATE_LABEL[state]}</span>
+                {state === 'in-progress' && b.progress && <ProgressBar small value={b.progress.progress} label={`${bookLabel(b)}: ${Math.round(b.progress.progress * 100)}% read`} />}
+                <span className="card-sub">
+                  {plural(b.page_count, 'page')} · {b.format?.toUpperCase() ?? 'unknown format'} · {formatBytes(b.file_size)}
+                </span>
+              </div>
+              <button type="button" className="small" onClick={() => markBook.mutate({ id: b.id, read: state !== 'read' })} disabled={markBook.isPending}>
+                {state === 'read' ? 'Mark unread' : 'Mark read'}
+                <span className="visually-hidden">: {bookLabel(b)}</span>
+              </button>
+            </li>
+          );
+        })}
+      </ol>
+    </div>
+  );
+}

@@ -1,0 +1,235 @@
+import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { getRouteApi, Link, Navigate, useNavigate } from '@tanstack/react-router';
+import { useEffect, useState, type FormEvent } from 'react';
+import { api, ok } from '../api/client';
+import { setupStatusQuery } from '../api/queries';
+import { getSession, startSession } from '../api/session';
+import { followEventStream } from '../api/sse';
+import { ErrorMessage } from '../components/ErrorView';
+import { FolderPicker } from '../components/FolderPicker';
+import { ProgressBar } from '../components/ProgressBar';
+
+const route = getRouteApi('/setup');
+
+const STEPS = ['Administrator', 'First library', 'Scan'] as const;
+
+function Steps({ current }: { current: number }) {
+  return (
+    <ol className="wizard-steps" aria-label="Setup steps">
+      {STEPS.map((label, i) => (
+        <li key={label} aria-current={i === current ? 'step' : undefined} className={i < current ? 'done' : i === current ? 'current' : ''}>
+          {label}
+        </li>
+      ))}
+    </ol>
+  );
+}
+
+/**
+ * First run: create the administrator, add the first library (its folder picked on the server), scan it
+ * with live progress, and land on the home page while series keep appearing.
+ */
+export function SetupWizard() {
+  const { step, library } = route.useSearch();
+  const status = useQuery(setupStatusQuery);
+  if (status.isPending) return <p className="page">Loading…</p>;
+  if (status.error) return <ErrorMessage error={status.error} />;
+
+  const required = status.data.setup_required;
+  if (required) return <AdminStep />;
+  if (!getSession()) return <Navigate to="/sign-in" search={{ redirect: '/setup?step=library' }} />;
+  if (step === 'scan' && library) return <ScanStep libraryId={library} />;
+  if (step === 'library') return <LibraryStep />;
+  return <Navigate to="/" />;
+}
+
+function WizardFrame({ step, title, children }: { step: number; title: string; children: React.ReactNode }) {
+  return (
+    <div className="auth-page">
+      <div className="card wizard">
+        <p className="eyebrow">Welcome to Bindery</p>
+        <Steps current={step} />
+        <h1>{title}</h1>
+        {children}
+      </div>
+    </div>
+  );
+}
+
+function AdminStep() {
+  const navigate = useNavigate();
+  const queryClient = useQueryClient();
+  const [form, setForm] = useState({ username: '', email: '', password: '', confirm: '' });
+  const mismatch = form.confirm !== '' && form.confirm !== form.password;
+  const create = useMutation({
+    mutationFn: () => ok(api.POST('/api/v1/setup/initialize', { body: { username: form.username, email: form.email, password: form.password } })),
+    onSuccess: async (login) => {
+      startSession(login);
+      queryClient.setQueryData(setupStatusQuery.queryKey, (old) => (old ? { ...old, setup_required: false } : old));
+      await navigate({ to: '/setup', search: { step: 'library' } });
+    },
+  });
+  const set = (key: keyof typeof form) => (e: { target: { value: string } }) => setForm((f) => ({ ...f, [key]: e.target.value }));
+  const submit = (e: FormEvent) => {
+    e.preventDefault();
+    if (!mismatch) create.mutate();
+  };
+  return (
+    <WizardFrame step={0} title="Create the administrator">
+      <p>This account manages libraries, users and settings. You can add other users later.</p>
+      <form className="stack" onSubmit={submit}>
+        <label>
+          Username
+          <input autoComplete="username" required minLength={2} value={form.username} onChange={set('username')} />
+        </label>
+        <label>
+          E-mail
+          <input type="email" autoComplete="email" required value={form.email} onChange={set('email')} />
+        </label>
+        <label>
+          Password
+          <input type="password" autoComplete="new-password" required minLength={8} value={form.password} onChange={set('password')} aria-describedby="password-hint" />
+        </label>
+        <p id="password-hint" className="hint">
+          At least 8 characters.
+        </p>
+        <label>
+          Repeat the password
+          <input type="password" autoComplete="new-password" required value={form.confirm} onChange={set('confirm')} aria-invalid={mismatch} />
+        </label>
+        {mismatch && <p className="error-text">The two passwords differ.</p>}
+        <ErrorMessage error={create.error} />
+        <button type="submit" className="primary" disabled={create.isPending || mismatch}>
+          Create administrator
+        </button>
+      </form>
+    </WizardFrame>
+  );
+}
+
+function LibraryStep() {
+  const navigate = useNavigate();
+  const queryClient = useQueryClient();
+  const [name, setName] = useState('');
+  const [path, setPath] = useState('');
+  const [picking, setPicking] = useState(false);
+  const create = useMutation({
+    mutationFn: async () => {
+      const created = await ok(api.POST('/api/v1/libraries', { body: { name, path } }));
+      await ok(api.POST('/api/v1/libraries/{id}/scan', { params: { path: { id: created.id }, query: {} } }));
+      return created;
+    },
+    onSuccess: async (created) => {
+      await queryClient.invalidateQueries({ queryKey: ['libraries'] });
+      await navigate({ to: '/setup', search: { step: 'scan', library: created.id } });
+    },
+  });
+  const submit = (e: FormEvent) => {
+    e.preventDefault();
+    create.mutate();
+  };
+  return (
+    <WizardFrame step={1} title="Add your first library">
+      <p>A library is a folder on the server holding your comics, manga and books. Each folder of books inside becomes a series.</p>
+      <form className="stack" onSubmit={submit}>
+        <label>
+          Name
+          <input required value={name} onChange={(e) => setName(e.target.value)} placeholder="Comics" />
+        </label>
+        <div className="field">
+          <label htmlFor="library-path">Folder on the server</label>
+          <div className="inline">
+            <input id="library-path" required value={path} onChange={(e) => setPath(e.target.value)} placeholder="/srv/comics" spellCheck={false} />
+            <button type="button" onClick={() => setPicking((p) => !p)} aria-expanded={picking}>
+              Browse…
+            </button>
+          </div>
+        </div>
+        {picking && (
+          <FolderPicker
+            initialPath={path || undefined}
+            onChoose={(chosen) => {
+              setPath(chosen);
+              if (!name) setName(chosen.split(/[\\/]/).filter(Boolean).pop() ?? '');
+              setPicking(false);
+            }}
+            onCancel={() => setPicking(false)}
+          />
+        )}
+        <ErrorMessage error={create.error} />
+        <button type="submit" className="primary" disabled={create.isPending}>
+          Add library and scan it
+        </button>
+      </form>
+    </WizardFrame>
+  );
+}
+
+interface ScanEvent {
+  type: string;
+  library_id: string;
+  files_discovered: number;
+  files_processed: number;
+  series_created: number;
+  books_added: number;
+  errors: number;
+  error?: string;
+}
+
+function ScanStep({ libraryId }: { libraryId: string }) {
+  const queryClient = useQueryClient();
+  const status = useQuery({
+    queryKey: ['libraries', libraryId, 'scan-status'],
+    queryFn: () => ok(api.GET('/api/v1/libraries/{id}/scan-status', { params: { path: { id: libraryId } } })),
+  });
+  const series = useQuery({
+    queryKey: ['series', 'setup', libraryId],
+    queryFn: () => ok(api.GET('/api/v1/series', { params: { query: { library_id: libraryId, pageSize: 12, sort: 'date_added,desc' } } })),
+  });
+  const [live, setLive] = useState<ScanEvent | null>(null);
+
+  useEffect(() => {
+    const stream = followEventStream('/api/v1/scans/stream', (event) => {
+      const data = event.data as ScanEvent;
+      if (data.library_id !== libraryId) return;
+      setLive(data);
+      void queryClient.invalidateQueries({ queryKey: ['series', 'setup', libraryId] });
+      if (event.name !== 'scan_progress') void queryClient.invalidateQueries({ queryKey: ['libraries', libraryId, 'scan-status'] });
+    });
+    return () => stream.close();
+  }, [libraryId, queryClient]);
+
+  const state = live ? live.type.replace('scan_', '') : status.data?.state;
+  const counters = live ?? status.data?.counters;
+  const finished = state === 'completed' || state === 'failed' || state === 'cancelled';
+  const processed = live?.files_processed ?? status.data?.progress.current ?? 0;
+  const total = live?.files_discovered ?? status.data?.progress.total ?? 0;
+
+  return (
+    <WizardFrame step={2} title={finished ? (state === 'completed' ? 'Your library is ready' : `The scan ${state}`) : 'Scanning your library'}>
+      <ErrorMessage error={status.error} />
+      <div aria-live="polite" className="stack">
+        <ProgressBar value={finished ? 1 : total > 0 ? processed / total : 0} label="Scan progress" indeterminate={!finished && total === 0} />
+        <p>
+          {processed} of {total} files processed · {counters?.series_created ?? 0} series · {counters?.books_added ?? 0} books
+          {(counters?.errors ?? 0) > 0 ? ` · ${counters?.errors} errors` : ''}
+        </p>
+        {live?.error && <p className="error-text">{live.error}</p>}
+      </div>
+      {series.data && series.data.data.length > 0 && (
+        <>
+          <h2 className="small-heading">Series found so far</h2>
+          <ul className="found-series">
+            {series.data.data.map((s) => (
+              <li key={s.id}>{s.metadata.title}</li>
+            ))}
+          </ul>
+        </>
+      )}
+      <p className="hint">You do not have to wait: the scan goes on in the background and new series appear on the home page as they are found.</p>
+      <Link to="/" className="button primary">
+        Go to the home page
+      </Link>
+    </WizardFrame>
+  );
+}

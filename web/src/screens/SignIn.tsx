@@ -1,0 +1,150 @@
+import { useMutation, useQueryClient } from '@tanstack/react-query';
+import { getRouteApi, Link, useNavigate } from '@tanstack/react-router';
+import { useEffect, useRef, useState, type FormEvent } from 'react';
+import { api, ApiError, ok } from '../api/client';
+import { startSession } from '../api/session';
+import { ErrorMessage } from '../components/ErrorView';
+
+const signInApi = getRouteApi('/sign-in');
+const verifyApi = getRouteApi('/verify-email');
+
+/** 429 answers name the wait; the button stays disabled and counts down until it is over. */
+function useRetryCountdown(error: unknown): number {
+  const [left, setLeft] = useState(0);
+  useEffect(() => {
+    if (!(error instanceof ApiError) || error.status !== 429 || !error.retryAfterSeconds) return;
+    const until = Date.now() + error.retryAfterSeconds * 1000;
+    const tick = () => setLeft(Math.max(0, Math.ceil((until - Date.now()) / 1000)));
+    tick();
+    const timer = setInterval(tick, 500);
+    return () => clearInterval(timer);
+  }, [error]);
+  return left;
+}
+
+export function SignIn() {
+  const { redirect } = signInApi.useSearch();
+  const navigate = useNavigate();
+  const queryClient = useQueryClient();
+  const [username, setUsername] = useState('');
+  const [password, setPassword] = useState('');
+  const login = useMutation({
+    mutationFn: () => ok(api.POST('/api/v1/auth/login', { body: { username, password } })),
+    onSuccess: async (response) => {
+      queryClient.clear();
+      startSession(response);
+      await navigate({ href: redirect ?? '/', replace: true });
+    },
+  });
+  const wait = useRetryCountdown(login.error);
+  const submit = (e: FormEvent) => {
+    e.preventDefault();
+    login.mutate();
+  };
+
+  return (
+    <div className="auth-page">
+      <form className="card auth-card" onSubmit={submit} aria-labelledby="sign-in-title">
+        <h1 id="sign-in-title">Sign in to Bindery</h1>
+        {redirect && <p className="hint">Your session ended. Sign in to continue where you were.</p>}
+        <label>
+          Username or e-mail
+          <input name="username" autoComplete="username" required value={username} onChange={(e) => setUsername(e.target.value)} />
+        </label>
+        <label>
+          Password
+          <input name="password" type="password" autoComplete="current-password" required value={password} onChange={(e) => setPassword(e.target.value)} />
+        </label>
+        <ErrorMessage error={login.error} />
+        {wait > 0 && <p className="hint">You can try again in {wait} s.</p>}
+        <button type="submit" className="primary" disabled={login.isPending || wait > 0}>
+          {login.isPending ? 'Signing in…' : 'Sign in'}
+        </button>
+        <p className="hint">
+          No account? <Link to="/register">Create one</Link> (when the administrator allows it).
+        </p>
+      </form>
+    </div>
+  );
+}
+
+export function Register() {
+  const [form, setForm] = useState({ username: '', email: '', password: '' });
+  const register = useMutation({ mutationFn: () => ok(api.POST('/api/v1/auth/register', { body: form })) });
+  const set = (key: keyof typeof form) => (e: { target: { value: string } }) => setForm((f) => ({ ...f, [key]: e.target.value }));
+  const submit = (e: FormEvent) => {
+    e.preventDefault();
+    register.mutate();
+  };
+
+  if (register.data) {
+    return (
+      <div className="auth-page">
+        <div className="card auth-card" role="status">
+          <h1>Account created</h1>
+          {register.data.verification_required ? (
+            <p>We sent a link to {register.data.user.email}. Open it to confirm your address, then sign in.</p>
+          ) : (
+            <p>You can sign in now as {register.data.user.username}.</p>
+          )}
+          <Link to="/sign-in" className="button primary">
+            Sign in
+          </Link>
+        </div>
+      </div>
+    );
+  }
+  return (
+    <div className="auth-page">
+      <form className="card auth-card" onSubmit={submit} aria-labelledby="register-title">
+        <h1 id="register-title">Create an account</h1>
+        <label>
+          Username
+          <input autoComplete="username" required value={form.username} onChange={set('username')} />
+        </label>
+        <label>
+          E-mail
+          <input type="email" autoComplete="email" required value={form.email} onChange={set('email')} />
+        </label>
+        <label>
+          Password
+          <input type="password" autoComplete="new-password" required minLength={8} value={form.password} onChange={set('password')} />
+        </label>
+        <ErrorMessage error={register.error} />
+        <button type="submit" className="primary" disabled={register.isPending}>
+          Create account
+        </button>
+        <p className="hint">
+          Already registered? <Link to="/sign-in">Sign in</Link>
+        </p>
+      </form>
+    </div>
+  );
+}
+
+export function VerifyEmail() {
+  const { token } = verifyApi.useSearch();
+  const verify = useMutation({ mutationFn: (t: string) => ok(api.POST('/api/v1/auth/verify-email', { body: { token: t } })) });
+  const sent = useRef(false);
+  useEffect(() => {
+    if (token && !sent.current) {
+      sent.current = true;
+      verify.mutate(token);
+    }
+  }, [token, verify]);
+
+  return (
+    <div className="auth-page">
+      <div className="card auth-card" role="status">
+        <h1>E-mail verification</h1>
+        {!token && <p>This link has no verification token. Open the link from the e-mail again, or ask for a new one after signing in.</p>}
+        {verify.isPending && <p>Checking your link…</p>}
+        {verify.isSuccess && <p>Your e-mail address is confirmed. You can sign in now.</p>}
+        <ErrorMessage error={verify.error} />
+        <Link to="/sign-in" className="button primary">
+          Sign in
+        </Link>
+      </div>
+    </div>
+  );
+}
