@@ -59,7 +59,6 @@ import { kosyncCredentials, registerKosyncRoutes } from './modules/kosync/routes
 import { KosyncService } from './modules/kosync/service.js';
 import { DEFAULT_WEB_APP_DIR, registerWebApp } from './http/web-app.js';
 import { registerPasswordChangeRoutes } from './modules/auth/password-change.js';
-import { UsersRepository } from './modules/users/repository.js';
 
 declare module 'fastify' {
   interface FastifyInstance {
