@@ -4,7 +4,7 @@ import type { App } from '../../http/types.js';
 import { toUserSummary } from '../users/views.js';
 import { callerOf } from './hooks.js';
 import { sortPermissions } from './permissions.js';
-import { Email, LoginBody, LoginResponse, MeView, NewAccountBody } from './schemas.js';
+import { Email, LoginBody, LoginResponse, MeView, NewAccountBody, Password } from './schemas.js';
 import type { AuthService } from './service.js';
 
 const RegisterResponse = z
@@ -67,6 +67,22 @@ export function registerAuthRoutes(app: App, auth: AuthService, publicUrl: strin
     handler: (req) => {
       const caller = callerOf(req);
       return { ...toUserSummary(caller.user), permissions: sortPermissions(caller.permissions), auth_method: caller.method, api_key_id: caller.apiKeyId };
+    },
+  });
+
+  app.route({
+    method: 'POST',
+    url: '/auth/change-password',
+    schema: {
+      summary: 'Change your own password',
+      description:
+        'For a person signed in with a password (JWT); 403 with an API key or Basic credentials. A wrong `current_password` answers 400 `InvalidPassword` and counts towards the failed-login lock (then 429 with Retry-After). Sessions already open stay valid.',
+      tags: ['auth'],
+      body: z.object({ current_password: z.string().min(1).max(1024), new_password: Password }).meta({ id: 'PasswordChange' }),
+    },
+    handler: async (req, reply) => {
+      await auth.changePassword(callerOf(req), req.body.current_password, req.body.new_password);
+      return reply.code(204).send();
     },
   });
 

@@ -70,6 +70,28 @@ export class AuthService {
     void this.revocations.purgeExpired().catch(() => undefined);
   }
 
+  /**
+   * A signed-in person changes their own password, proving the current one. Only a password session may do
+   * this (an API key or Basic credentials are not the person). Wrong current passwords count against the same
+   * lock as failed logins, so this is no way around it.
+   */
+  async changePassword(caller: Caller, currentPassword: string, newPassword: string): Promise<void> {
+    if (caller.method !== 'jwt' && caller.method !== 'session') throw forbidden('Sign in with your password to change it; an API key cannot');
+    const login = caller.user.username;
+    const lockedFor = await this.throttle.lockedFor(login);
+    if (lockedFor > 0) {
+      throw new AppError(429, 'rate_limit_exceeded', `Too many wrong passwords for this account: retry in ${lockedFor} seconds`, null, { 'Retry-After': String(lockedFor) });
+    }
+    const user = await this.users.findById(caller.user.id);
+    if (!user || !(await verifyPassword(user.password_hash, currentPassword))) {
+      await this.throttle.recordFailure(login);
+      // 400, not 401: the session itself is fine and must not end because of a typo.
+      throw new AppError(400, 'InvalidPassword', 'The current password is not right', { field: 'current_password' });
+    }
+    await this.throttle.reset(login);
+    await this.users.update(user.id, { password_hash: await hashPassword(newPassword), updated_at: nowIso() });
+  }
+
   async register(account: NewAccount, baseUrl: string): Promise<{ user: ReturnType<typeof toUserSummary>; verification_required: boolean }> {
     if (!(await this.settings.get('registration_enabled'))) {
       throw forbidden('Registration is disabled on this server; ask an administrator for an account');
