@@ -34,5 +34,7 @@ export default defineConfig({
     // The first run happens once, on the fresh server; every other test builds on the admin and library it made.
     { name: 'first-run', testMatch: /first-run\.spec\.ts/, use: { ...devices['Desktop Chrome'], launchOptions } },
     { name: 'desktop', testIgnore: /first-run\.spec\.ts/, dependencies: ['first-run'], use: { ...devices['Desktop Chrome'], launchOptions } },
+    // The main flows again on a phone-sized screen (tests tagged @phone in their title).
+    { name: 'pixel-7', grep: /@phone/, testIgnore: /first-run\.spec\.ts/, dependencies: ['first-run'], use: { ...devices['Pixel 7'], launchOptions } },
   ],
 });

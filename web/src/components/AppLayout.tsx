@@ -7,6 +7,7 @@ import { meQuery, preferencesQuery } from '../api/queries';
 import { endSession, onSessionChange } from '../api/session';
 import { followEventStream } from '../api/sse';
 import { coversChanged } from './Cover';
+import { adminSectionsFor } from '../lib/admin-access';
 
 /** Applies the `theme` preference; `system` follows the operating system through CSS. */
 function useTheme() {
@@ -78,9 +79,15 @@ export function AppLayout() {
           <Link to="/" activeOptions={{ exact: true }}>
             Home
           </Link>
+          {/* Account and administration (shown by permission). */}
+          {me && adminSectionsFor(me.permissions).length > 0 && <Link to="/admin">Administration</Link>}
         </nav>
         <div className="header-end">
-          {me && <span className="user-name">{me.username}</span>}
+          {me && (
+            <Link to="/account" className="user-name" aria-label={`${me.username}, your account`}>
+              {me.username}
+            </Link>
+          )}
           <button type="button" className="link-button" onClick={() => void signOut()}>
             Sign out
           </button>
