@@ -10,7 +10,7 @@ import { expect, libraryRoot, serverUrl } from './fixtures.js';
  * one-page CBZs (one shared page image, so building it takes a moment), plus two byte-identical copies of one
  * book (a duplicate group) and one damaged file (an analysis error).
  */
-export async function makeBigLibrary(name: string, series = 40, books = 15): Promise<string> {
+export async function makeBigLibrary(name: string, series = 100, books = 30): Promise<string> {
   const dir = path.join(libraryRoot(), name);
   const page = await makeImage({ width: 200, height: 300, format: 'jpeg', color: 'hsl(200, 60%, 50%)' });
   for (let s = 1; s <= series; s += 1) {
