@@ -26,7 +26,11 @@ test.describe('Account', () => {
 
   test('API key @phone: created with a preset and an expiry, shown once with a QR code for OPDS apps, works over OPDS, then revoked', async ({ page }) => {
     await signIn(page);
-    await page.goto('/account/api-keys');
+    // Reached from the header on every screen size: the user's name leads to the account, then its tab.
+    await page.goto('/');
+    await page.getByRole('link', { name: 'admin, your account' }).click();
+    await page.getByRole('navigation', { name: 'Account' }).getByRole('link', { name: 'API keys' }).click();
+    await expect(page).toHaveURL(/\/account\/api-keys$/);
     await expect(page.getByRole('heading', { name: 'API keys' })).toBeVisible();
     const name = unique('Phone ');
     await page.getByLabel('Name').fill(name);

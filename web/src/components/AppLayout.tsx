@@ -84,7 +84,7 @@ export function AppLayout() {
         </nav>
         <div className="header-end">
           {me && (
-            <Link to="/account" className="user-name" aria-label={`${me.username}, your account`}>
+            <Link to="/account" className="account-link" aria-label={`${me.username}, your account`}>
               {me.username}
             </Link>
           )}

@@ -129,7 +129,7 @@ function Tile({ label, value }: { label: string; value: string }) {
 
 const CHART_W = 600;
 const CHART_H = 160;
-const AXIS_H = 22;
+const AXIS_H = 26;
 
 /** A per-day bar chart in SVG; every bar has a tooltip and the whole chart a text summary for screen readers. */
 function BarChart({ data, describe, title }: { data: Array<{ label: string; value: number }>; describe(v: number): string; title: string }) {
@@ -138,10 +138,10 @@ function BarChart({ data, describe, title }: { data: Array<{ label: string; valu
   const best = data.reduce((b, d) => (d.value > b.value ? d : b), { label: '', value: 0 });
   const summary = best.value > 0 ? `${title}: highest ${describe(best.value)} on ${dayLabel(best.label)}.` : `${title}: none in this period.`;
   return (
-    <svg viewBox={`0 0 ${CHART_W} ${CHART_H + AXIS_H}`} className="bar-chart" role="img" aria-label={summary} preserveAspectRatio="none">
+    <svg viewBox={`0 0 ${CHART_W} ${CHART_H + AXIS_H}`} className="bar-chart" role="img" aria-label={summary}>
       <line x1="0" x2={CHART_W} y1={CHART_H} y2={CHART_H} className="axis" />
       <line x1="0" x2={CHART_W} y1={0} y2={0} className="gridline" />
-      <text x="4" y="12" className="axis-label">
+      <text x="4" y="16" className="axis-label">
         {describe(max)}
       </text>
       {bars.map((bar, i) => (
@@ -150,7 +150,7 @@ function BarChart({ data, describe, title }: { data: Array<{ label: string; valu
             <title>{`${dayLabel(bar.label)}: ${describe(bar.value)}`}</title>
           </rect>
           {labelled.has(i) && (
-            <text x={bar.x + bar.width / 2} y={CHART_H + 16} textAnchor="middle" className="axis-label">
+            <text x={bar.x + bar.width / 2} y={CHART_H + 20} textAnchor="middle" className="axis-label">
               {dayLabel(bar.label)}
             </text>
           )}
