@@ -64,8 +64,8 @@ test.describe('Administration', () => {
     // Scan again to the end: the counts of the library follow.
     await row.getByRole('button', { name: 'Scan', exact: true }).click();
     await expect(row.getByText(/^Scan completed/)).toBeVisible({ timeout: 120_000 });
+    // The library's totals (the scan's own counters cover only what the cancelled scan left over).
     await expect(row).toContainText('101 series · 3003 books');
-    await expect(row).toContainText('1 error');
   });
 
   test('tasks: the scans are listed, and a new task appears and ends without reloading', async ({ page }) => {
