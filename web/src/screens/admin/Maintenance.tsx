@@ -59,7 +59,7 @@ export function DuplicatesScreen() {
               <ul className="dupe-members">
                 {g.books.map((b) => (
                   <li key={b.book_id}>
-                    <Cover src={`/api/v1/books/${b.book_id}/thumbnail`} alt="" className="dupe-cover" />
+                    <Cover src={`/api/v1/books/${b.book_id}/thumbnail`} alt={`Cover of ${b.title}`} className="dupe-cover" />
                     <div>
                       <Link to="/books/$bookId" params={{ bookId: b.book_id }}>
                         {b.title}
@@ -97,7 +97,7 @@ export function DuplicatesScreen() {
               <ul className="dupe-members">
                 {g.series.map((s) => (
                   <li key={s.series_id}>
-                    <Cover src={`/api/v1/series/${s.series_id}/thumbnail`} alt="" className="dupe-cover" />
+                    <Cover src={`/api/v1/series/${s.series_id}/thumbnail`} alt={`Cover of ${s.name}`} className="dupe-cover" />
                     <div>
                       <Link to="/series/$seriesId" params={{ seriesId: s.series_id }}>
                         {s.name}
