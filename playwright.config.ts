@@ -38,5 +38,7 @@ export default defineConfig({
     { name: 'phone', testMatch: /(browse|search|auth)\.spec\.ts/, dependencies: ['first-run'], use: { ...devices['Pixel 7'], launchOptions } },
     // Last: these add libraries and series, which the counts above do not expect.
     { name: 'live', testMatch: /(live|admin|scale)\.spec\.ts/, dependencies: ['desktop', 'phone'], use: { ...devices['Desktop Chrome'], launchOptions } },
+    // Account and administration flows on a phone-sized screen (tests tagged @phone), after the counts above.
+    { name: 'pixel-7', grep: /@phone/, testMatch: /(account|admin)\.spec\.ts/, dependencies: ['desktop', 'phone'], use: { ...devices['Pixel 7'], launchOptions } },
   ],
 });

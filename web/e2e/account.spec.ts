@@ -1,68 +1,126 @@
 import { ADMIN, expect, serverUrl, signIn, test } from './fixtures.js';
+import { createUserByApi, expectNoSeriousA11yViolations, unique } from './admin-fixtures.js';
 
-test('account: create an API key, shown once with a QR code, that works for OPDS, then revoke it', async ({ page }) => {
-  await signIn(page);
-  await page.goto('/');
-  await page.getByRole('link', { name: /Account/ }).click();
-  await expect(page.getByRole('heading', { name: 'Your account' })).toBeVisible();
+interface Canvas {
+  width: number;
+  height: number;
+  getContext(kind: '2d'): { getImageData(x: number, y: number, w: number, h: number): { data: Uint8ClampedArray } } | null;
+}
 
-  const form = page.getByRole('form', { name: 'Create an API key' });
-  await form.getByLabel('Name').fill('Test phone');
-  await form.getByLabel('Permissions').selectOption('reader_app');
-  await form.getByLabel('Expires').selectOption('30');
-  await form.getByRole('button', { name: 'Create key' }).click();
+test.describe('Account', () => {
+  test('preferences: the theme changes at once, is saved, and can be reset', async ({ page }) => {
+    await signIn(page);
+    await page.goto('/account');
+    await expect(page.getByRole('heading', { name: 'Preferences' })).toBeVisible();
+    const theme = page.getByLabel('Theme', { exact: true });
+    await theme.selectOption('dark');
+    await expect(page.getByRole('status').filter({ hasText: 'Saved' }).first()).toBeVisible();
+    await expect(page.locator('html')).toHaveAttribute('data-theme', 'dark');
+    await page.reload();
+    await expect(page.getByLabel('Theme', { exact: true })).toHaveValue('dark');
+    await page.getByRole('button', { name: 'Reset Theme to its default' }).click();
+    await expect(page.getByLabel('Theme', { exact: true })).toHaveValue('system');
+    await expect(page.locator('html')).not.toHaveAttribute('data-theme', 'dark');
+    await expectNoSeriousA11yViolations(page);
+  });
 
-  const key = await page.getByTestId('new-key').textContent();
-  expect(key).toMatch(/^bindery_[A-Za-z0-9]{8}_/);
-  await expect(page.getByRole('img', { name: /QR code with the OPDS address/ })).toHaveAttribute('src', /^data:image\/png;base64,/);
-  await expect(page.getByText('Copy it now: it is shown only once.')).toBeVisible();
+  test('API key @phone: created with a preset and an expiry, shown once with a QR code for OPDS apps, works over OPDS, then revoked', async ({ page }) => {
+    await signIn(page);
+    // Reached from the header on every screen size: the user's name leads to the account, then its tab.
+    await page.goto('/');
+    await page.getByRole('link', { name: 'admin, your account' }).click();
+    await page.getByRole('navigation', { name: 'Account' }).getByRole('link', { name: 'API keys' }).click();
+    await expect(page).toHaveURL(/\/account\/api-keys$/);
+    await expect(page.getByRole('heading', { name: 'API keys' })).toBeVisible();
+    const name = unique('Phone ');
+    await page.getByLabel('Name').fill(name);
+    await page.getByRole('radio', { name: /Reader app/ }).check();
+    await page.getByLabel('Expires after').selectOption('90d');
+    await page.getByRole('button', { name: 'Create key' }).click();
 
-  // The key opens the OPDS catalog as the QR code tells a phone app to use it.
-  const opds = await page.request.get(`${serverUrl()}/opds/v1.2/catalog`, { headers: { Authorization: `Basic ${Buffer.from(`api:${key}`).toString('base64')}` } });
-  expect(opds.status()).toBe(200);
+    const created = page.getByRole('region', { name: 'New API key' });
+    await expect(created.getByRole('heading', { name: `Key “${name}” created` })).toBeVisible();
+    const key = await created.getByLabel('API key').inputValue();
+    expect(key).toMatch(/^bindery_[A-Za-z0-9]{8}_\S+$/);
+    await expect(created.getByLabel('OPDS catalog URL')).toHaveValue(`${serverUrl()}/opds/v1.2/catalog`);
+    await expect(created.getByLabel('Username')).toHaveValue('api');
 
-  await page.getByRole('button', { name: 'Done' }).click();
-  await expect(page.getByTestId('new-key')).toHaveCount(0);
-  const row = page.getByTestId('api-key').filter({ hasText: 'Test phone' });
-  await expect(row).toContainText('expires');
-  await row.getByRole('button', { name: /Revoke/ }).click();
-  await expect(row).toHaveCount(0);
-  const refused = await page.request.get(`${serverUrl()}/opds/v1.2/catalog`, { headers: { Authorization: `Basic ${Buffer.from(`api:${key}`).toString('base64')}` } });
-  expect(refused.status()).toBe(401);
-});
+    // The QR code is drawn: a square canvas with both dark and light modules.
+    const qr = created.getByRole('img', { name: /QR code with the OPDS address/ });
+    await expect(qr).toBeVisible();
+    await expect
+      .poll(() =>
+        qr.evaluate((element) => {
+          // Runs in the browser; the e2e project compiles without the DOM library.
+          const canvas = element as unknown as Canvas;
+          const ctx = canvas.getContext('2d');
+          if (!ctx || canvas.width === 0) return 'blank';
+          const { data } = ctx.getImageData(0, 0, canvas.width, canvas.height);
+          let dark = 0;
+          for (let i = 0; i < data.length; i += 4) if ((data[i] ?? 255) < 100) dark += 1;
+          return dark > 100 && dark < data.length / 4 - 100 ? 'drawn' : 'blank';
+        }),
+      )
+      .toBe('drawn');
+    await created.getByRole('button', { name: 'Copy API key' }).click();
+    await expect(created.getByRole('button', { name: 'Copied API key' })).toBeVisible();
+    await expectNoSeriousA11yViolations(page);
 
-test('account: the theme preference switches the interface to dark and back to the system', async ({ page }) => {
-  await signIn(page);
-  await page.goto('/account');
-  await page.getByLabel('Theme').selectOption('dark');
-  await expect(page.locator('html')).toHaveAttribute('data-theme', 'dark');
-  await page.reload();
-  await expect(page.locator('html')).toHaveAttribute('data-theme', 'dark');
-  await page.getByRole('button', { name: 'Reset Theme' }).click();
-  await expect(page.locator('html')).not.toHaveAttribute('data-theme', /./);
-});
+    // What the QR code carries works: the OPDS catalog with the key as Basic credentials.
+    const basic = `Basic ${Buffer.from(`api:${key}`).toString('base64')}`;
+    expect((await page.request.get(`${serverUrl()}/opds/v1.2/catalog`, { headers: { Authorization: basic } })).status()).toBe(200);
 
-test('account: a wrong current password is refused in words; the right one changes the password', async ({ page }) => {
-  await signIn(page);
-  await page.goto('/account');
-  const form = page.getByRole('form', { name: 'Change your password' });
-  await form.getByLabel('Current password').fill('not the password');
-  await form.getByLabel('New password', { exact: true }).fill('another long secret');
-  await form.getByLabel('Repeat the new password').fill('another long secret');
-  await form.getByRole('button', { name: 'Change password' }).click();
-  await expect(form.getByRole('alert')).toHaveText('The current password is not correct');
+    await created.getByRole('button', { name: 'Done' }).click();
+    const row = page.getByRole('list', { name: 'API keys' }).getByRole('listitem').filter({ hasText: name });
+    await expect(row).toContainText('expires');
+    page.once('dialog', (dialog) => void dialog.accept());
+    await row.getByRole('button', { name: `Revoke ${name}` }).click();
+    await expect(row).toHaveCount(0);
+    expect((await page.request.get(`${serverUrl()}/opds/v1.2/catalog`, { headers: { Authorization: basic } })).status()).toBe(401);
+  });
 
-  await form.getByLabel('Current password').fill(ADMIN.password);
-  await form.getByRole('button', { name: 'Change password' }).click();
-  await expect(form.getByText('Your password is changed.')).toBeVisible();
-  const login = await page.request.post(`${serverUrl()}/api/v1/auth/login`, { data: { username: ADMIN.username, password: 'another long secret' } });
-  expect(login.status()).toBe(200);
-  // Back to the shared password for the tests that follow.
-  await form.getByLabel('Current password').fill('another long secret');
-  await form.getByLabel('New password', { exact: true }).fill(ADMIN.password);
-  await form.getByLabel('Repeat the new password').fill(ADMIN.password);
-  await form.getByRole('button', { name: 'Change password' }).click();
-  await expect
-    .poll(async () => (await page.request.post(`${serverUrl()}/api/v1/auth/login`, { data: { username: ADMIN.username, password: ADMIN.password } })).status())
-    .toBe(200);
+  test('password: a wrong current password is refused in words, the right one changes it', async ({ page }) => {
+    const adminToken = await signIn(page);
+    const user = { username: unique('pw'), password: 'first password 1' };
+    await createUserByApi(page, adminToken, user);
+    const other = await page.context().browser()!.newContext({ baseURL: serverUrl() });
+    const readerPage = await other.newPage();
+    await signIn(readerPage, { ...ADMIN, username: user.username, password: user.password });
+    await readerPage.goto('/account/password');
+    await readerPage.getByLabel('Current password').fill('not the password');
+    await readerPage.getByLabel('New password', { exact: true }).fill('second password 2');
+    await readerPage.getByLabel('Repeat the new password').fill('second password 2');
+    await readerPage.getByRole('button', { name: 'Change password' }).click();
+    await expect(readerPage.getByRole('alert')).toHaveText('The current password is not correct');
+    // Still signed in: a wrong password is not a lost session.
+    await expect(readerPage).toHaveURL(/\/account\/password$/);
+
+    await readerPage.getByLabel('Current password').fill(user.password);
+    await readerPage.getByRole('button', { name: 'Change password' }).click();
+    await expect(readerPage.getByRole('status')).toHaveText('Your password was changed.');
+    const login = await readerPage.request.post(`${serverUrl()}/api/v1/auth/login`, { data: { username: user.username, password: 'second password 2' } });
+    expect(login.status()).toBe(200);
+    await expectNoSeriousA11yViolations(readerPage);
+    await other.close();
+  });
+
+  test('reading statistics are charts: pages and time per day, streaks, devices', async ({ page }) => {
+    const token = await signIn(page);
+    const auth = { Authorization: `Bearer ${token}` };
+    const books = (await (await page.request.get(`${serverUrl()}/api/v1/books?pageSize=2`, { headers: auth })).json()) as { data: Array<{ id: string }> };
+    const book = books.data[0]!;
+    for (const current_page of [1, 2, 3]) {
+      expect((await page.request.put(`${serverUrl()}/api/v1/books/${book.id}/progress`, { headers: auth, data: { current_page, is_completed: false } })).ok()).toBe(true);
+    }
+    await page.goto('/account/stats');
+    await expect(page.getByRole('heading', { name: 'Reading statistics' })).toBeVisible();
+    await expect(page.getByRole('img', { name: /^Pages read per day: highest \d+ pages? on / })).toBeVisible();
+    await expect(page.getByRole('img', { name: /^Minutes read per day:/ })).toBeVisible();
+    await expect(page.getByText('Current streak')).toBeVisible();
+    await expect(page.locator('.stat-tile').filter({ hasText: 'Current streak' })).toContainText('1 day');
+    await expect(page.getByRole('list', { name: 'Reading time by device' }).getByRole('listitem')).not.toHaveCount(0);
+    await page.getByRole('combobox', { name: 'Period' }).selectOption('7');
+    await expect(page.locator('.bar-chart').first().locator('rect.bar')).toHaveCount(7);
+    await expectNoSeriousA11yViolations(page);
+  });
 });

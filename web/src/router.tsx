@@ -120,20 +120,6 @@ const searchRoute = createRoute({
   errorComponent: RouteError,
 });
 
-const accountRoute = createRoute({
-  getParentRoute: () => appRoute,
-  path: '/account',
-  component: lazyRouteComponent(() => import('./screens/Account'), 'Account'),
-  errorComponent: RouteError,
-});
-
-const adminLibrariesRoute = createRoute({
-  getParentRoute: () => appRoute,
-  path: '/admin/libraries',
-  component: lazyRouteComponent(() => import('./screens/AdminLibraries'), 'AdminLibraries'),
-  errorComponent: RouteError,
-});
-
 const seriesRoute = createRoute({
   getParentRoute: () => appRoute,
   path: '/series/$seriesId',
@@ -148,12 +134,44 @@ const bookRoute = createRoute({
   errorComponent: RouteError,
 });
 
+// --- Account and administration (screens 8 and 9), each screen its own lazy chunk. ---
+const accountRoute = createRoute({
+  getParentRoute: () => appRoute,
+  path: '/account',
+  component: lazyRouteComponent(() => import('./screens/account/Account'), 'AccountLayout'),
+  errorComponent: RouteError,
+});
+const accountPreferencesRoute = createRoute({ getParentRoute: () => accountRoute, path: '/', component: lazyRouteComponent(() => import('./screens/account/Account'), 'PreferencesScreen') });
+const accountPasswordRoute = createRoute({ getParentRoute: () => accountRoute, path: '/password', component: lazyRouteComponent(() => import('./screens/account/Account'), 'PasswordScreen') });
+const accountKeysRoute = createRoute({ getParentRoute: () => accountRoute, path: '/api-keys', component: lazyRouteComponent(() => import('./screens/account/Account'), 'ApiKeysScreen') });
+const accountStatsRoute = createRoute({ getParentRoute: () => accountRoute, path: '/stats', component: lazyRouteComponent(() => import('./screens/account/AccountStats'), 'StatsScreen') });
+
+const adminRoute = createRoute({
+  getParentRoute: () => appRoute,
+  path: '/admin',
+  component: lazyRouteComponent(() => import('./screens/admin/AdminLayout'), 'AdminLayout'),
+  errorComponent: RouteError,
+});
+const adminIndexRoute = createRoute({ getParentRoute: () => adminRoute, path: '/', component: () => null });
+const adminLibrariesRoute = createRoute({ getParentRoute: () => adminRoute, path: '/libraries', component: lazyRouteComponent(() => import('./screens/admin/Libraries'), 'LibrariesScreen') });
+const adminUsersRoute = createRoute({ getParentRoute: () => adminRoute, path: '/users', component: lazyRouteComponent(() => import('./screens/admin/Users'), 'UsersScreen') });
+const adminSettingsRoute = createRoute({ getParentRoute: () => adminRoute, path: '/settings', component: lazyRouteComponent(() => import('./screens/admin/Settings'), 'SettingsScreen') });
+const adminTasksRoute = createRoute({ getParentRoute: () => adminRoute, path: '/tasks', component: lazyRouteComponent(() => import('./screens/admin/Tasks'), 'TasksScreen') });
+const adminDuplicatesRoute = createRoute({ getParentRoute: () => adminRoute, path: '/duplicates', component: lazyRouteComponent(() => import('./screens/admin/Maintenance'), 'DuplicatesScreen') });
+const adminErrorsRoute = createRoute({ getParentRoute: () => adminRoute, path: '/analysis-errors', component: lazyRouteComponent(() => import('./screens/admin/Maintenance'), 'AnalysisErrorsScreen') });
+const adminServerRoute = createRoute({ getParentRoute: () => adminRoute, path: '/server', component: lazyRouteComponent(() => import('./screens/admin/Maintenance'), 'ServerScreen') });
+const accountAndAdminRoutes = [
+  accountRoute.addChildren([accountPreferencesRoute, accountPasswordRoute, accountKeysRoute, accountStatsRoute]),
+  adminRoute.addChildren([adminIndexRoute, adminLibrariesRoute, adminUsersRoute, adminSettingsRoute, adminTasksRoute, adminDuplicatesRoute, adminErrorsRoute, adminServerRoute]),
+];
+// --- end of account and administration ---
+
 export const routeTree = rootRoute.addChildren([
   setupRoute,
   signInRoute,
   registerRoute,
   verifyEmailRoute,
-  appRoute.addChildren([homeRoute, shelfRoute, librariesRoute, libraryRoute, searchRoute, accountRoute, adminLibrariesRoute, seriesRoute, bookRoute]),
+  appRoute.addChildren([homeRoute, shelfRoute, librariesRoute, libraryRoute, searchRoute, seriesRoute, bookRoute, ...accountAndAdminRoutes]),
 ]);
 
 export function createAppRouter(queryClient: QueryClient) {

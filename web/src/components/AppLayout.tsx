@@ -8,6 +8,7 @@ import { endSession, onSessionChange } from '../api/session';
 import { followEventStream } from '../api/sse';
 import { coversChanged } from './Cover';
 import { HeaderSearch } from './HeaderSearch';
+import { adminSectionsFor } from '../lib/admin-access';
 
 /** Applies the `theme` preference; `system` follows the operating system through CSS. */
 function useTheme() {
@@ -80,13 +81,16 @@ export function AppLayout() {
             Home
           </Link>
           <Link to="/libraries">Libraries</Link>
-          {me?.permissions.includes('libraries-write') && <Link to="/admin/libraries">Administration</Link>}
+          {/* Account and administration (shown by permission). */}
+          {me && adminSectionsFor(me.permissions).length > 0 && <Link to="/admin">Administration</Link>}
         </nav>
         <HeaderSearch />
         <div className="header-end">
-          <Link to="/account" className="user-name" aria-label={me ? `Account: ${me.username}` : 'Account'}>
-            {me?.username ?? 'Account'}
-          </Link>
+          {me && (
+            <Link to="/account" className="account-link" aria-label={`${me.username}, your account`}>
+              {me.username}
+            </Link>
+          )}
           <button type="button" className="link-button" onClick={() => void signOut()}>
             Sign out
           </button>

@@ -1,0 +1,12 @@
+import { ApiError } from '../api/client';
+
+/**
+ * The last-admin rule, said in words: the server answers 409 when deleting, demoting or disabling a user would
+ * leave no active administrator. Other errors are shown as they are (null).
+ */
+export function explainUserError(error: unknown): string | null {
+  if (error instanceof ApiError && error.status === 409 && /last administrator/i.test(error.message)) {
+    return `${error.message}. Bindery always keeps at least one active administrator: make another user an administrator first, then try again.`;
+  }
+  return null;
+}

@@ -1,0 +1,28 @@
+import { describe, expect, it } from 'vitest';
+import { expiryFor, opdsAccess } from './opds-link';
+
+describe('opdsAccess: what the API key QR code carries', () => {
+  it('puts the key into the OPDS 1.2 catalog URL as Basic credentials of user "api"', () => {
+    const key = 'bindery_ab12cd34_s3cr3t';
+    const access = opdsAccess('http://192.168.1.20:8080', key);
+    expect(access.catalogUrl).toBe('http://192.168.1.20:8080/opds/v1.2/catalog');
+    expect(access.username).toBe('api');
+    expect(access.password).toBe(key);
+    expect(access.qrText).toBe(`http://api:${key}@192.168.1.20:8080/opds/v1.2/catalog`);
+    const parsed = new URL(access.qrText);
+    expect([parsed.username, decodeURIComponent(parsed.password)]).toEqual(['api', key]);
+  });
+
+  it('ignores whatever path the page is on: only the origin matters', () => {
+    expect(opdsAccess('https://books.example.org', 'k').catalogUrl).toBe('https://books.example.org/opds/v1.2/catalog');
+  });
+});
+
+describe('expiryFor', () => {
+  const now = new Date('2026-03-01T12:00:00.000Z');
+  it('turns a choice into a timestamp, or null for keys that never expire', () => {
+    expect(expiryFor('30d', now)).toBe('2026-03-31T12:00:00.000Z');
+    expect(expiryFor('1y', now)).toBe('2027-03-01T12:00:00.000Z');
+    expect(expiryFor('never', now)).toBeNull();
+  });
+});

@@ -1,0 +1,35 @@
+/**
+ * What the API key's QR code carries for phone reading apps: the OPDS 1.2 catalog URL with the key as HTTP
+ * Basic credentials (user `api`, password the key), which OPDS apps (Panels, Chunky, KOReader, Moon+) take
+ * from a single scanned URL. The separate fields are shown too for apps that ask for them one by one.
+ */
+export interface OpdsAccess {
+  catalogUrl: string;
+  username: string;
+  password: string;
+  /** The catalog URL with the credentials in it, for the QR code. */
+  qrText: string;
+}
+
+export function opdsAccess(origin: string, key: string): OpdsAccess {
+  const catalog = new URL('/opds/v1.2/catalog', origin);
+  const withCredentials = new URL(catalog);
+  withCredentials.username = 'api';
+  withCredentials.password = key;
+  return { catalogUrl: catalog.toString(), username: 'api', password: key, qrText: withCredentials.toString() };
+}
+
+/** The expiry choices when creating a key, as an ISO timestamp from `now` (null: never expires). */
+export const EXPIRY_CHOICES = [
+  { id: '30d', label: '30 days', days: 30 },
+  { id: '90d', label: '90 days', days: 90 },
+  { id: '1y', label: '1 year', days: 365 },
+  { id: 'never', label: 'Never', days: null },
+] as const;
+export type ExpiryChoice = (typeof EXPIRY_CHOICES)[number]['id'];
+
+export function expiryFor(choice: ExpiryChoice, now: Date = new Date()): string | null {
+  const days = EXPIRY_CHOICES.find((c) => c.id === choice)?.days ?? null;
+  if (days === null) return null;
+  return new Date(now.getTime() + days * 86_400_000).toISOString();
+}
