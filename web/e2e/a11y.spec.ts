@@ -50,7 +50,7 @@ for (const scheme of ['light', 'dark'] as const) {
     await expect(page.getByTestId('book-card').first()).toBeVisible();
     await expectNoSeriousViolations(page, `shelf (${scheme})`);
 
-    await page.goto('/account');
+    await page.goto('/account/api-keys');
     await expect(page.getByRole('heading', { name: 'API keys' })).toBeVisible();
     await expectNoSeriousViolations(page, `account (${scheme})`);
   });
