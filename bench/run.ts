@@ -1,21 +1,34 @@
-/** `npm run bench`: runs every benchmark that exists and prints its table. */
-const benches: Array<{ name: string; load: () => Promise<{ run: () => Promise<unknown> }> }> = [
-  {
-    name: 'media (CBZ listing, page reads, resizing)',
-    load: async () => {
-      const media = await import('./media.js');
-      return { run: async () => console.log(media.formatMediaBench(await media.runMediaBench())) };
-    },
-  },
-  { name: 'scan (libraries, scanner, tasks)', load: () => import('./scan.js') },
-  { name: 'browse (series/books lists, search, On Deck, pages)', load: () => import('./browse.js') },
-  { name: 'opds feeds', load: () => import('./opds.js') },
-];
+/**
+ * `npm run bench`: the server measured from outside, as users run it, beside floors from the same run
+ * (bench/outside.ts; `--books 10000` for the large library, `--seconds N`, `--json FILE`).
+ * `npm run bench -- --start`: where `npm start` spends its time (bench/start-time.ts).
+ * `npm run bench -- --web`: the web app's home page and 10,000-series grid in Chromium (bench/web.ts).
+ * `npm run bench -- --in-process`: the older in-process benchmarks (media, scan, browse, OPDS), which compare
+ * against floors inside the server's own process and so hide the framework's cost.
+ */
+const argv = process.argv.slice(2);
 
-if (benches.length === 0) {
-  console.log('No benchmark exists yet: the media, scanning, browsing and OPDS work adds them here.');
-}
-for (const bench of benches) {
-  console.log(`\n== ${bench.name} ==`);
-  await (await bench.load()).run();
+if (argv.includes('--web')) {
+  await (await import('./web.js')).run(argv.filter((a) => a !== '--web'));
+} else if (argv.includes('--start')) {
+  await import('./start-time.js').then((m) => m.main());
+} else if (argv.includes('--in-process')) {
+  const benches: Array<{ name: string; load: () => Promise<{ run: () => Promise<unknown> }> }> = [
+    {
+      name: 'media (CBZ listing, page reads, resizing)',
+      load: async () => {
+        const media = await import('./media.js');
+        return { run: async () => console.log(media.formatMediaBench(await media.runMediaBench())) };
+      },
+    },
+    { name: 'scan (libraries, scanner, tasks)', load: () => import('./scan.js') },
+    { name: 'browse (series/books lists, search, On Deck, pages)', load: () => import('./browse.js') },
+    { name: 'opds feeds', load: () => import('./opds.js') },
+  ];
+  for (const bench of benches) {
+    console.log(`\n== ${bench.name} ==`);
+    await (await bench.load()).run();
+  }
+} else {
+  await (await import('./outside.js')).run(argv);
 }

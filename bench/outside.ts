@@ -1,0 +1,220 @@
+/**
+ * `npm run bench`: speed as users see it (issue 22, DESIGN.md "Measuring like a user"). The server runs as users
+ * run it (`node dist/cli.js serve`, its own process, temp data folder, default config but rate limiting off)
+ * and is driven over HTTP on loopback; every figure is printed beside a floor measured in the same run:
+ *  - page serving: `GET /books/{id}/pages/1` (original bytes, a random CBZ each request, JWT) with autocannon in
+ *    its own process, 20 connections, against a bare node:http server in its own process doing fs.readFile of
+ *    the same page bytes per request (bench/floors/page-server.mjs);
+ *  - initial scan: clock from `POST /libraries` to the scan task's end (polled every 50 ms) against read +
+ *    SHA-256 of the same files in 2 worker threads with 1 MiB reads (bench/floors/hash-floor.mjs, best of 2
+ *    after one run that warms the page cache);
+ *  - peak RSS: VmHWM of the server's process after the scan and its follow-up cover tasks, against the bare
+ *    node:http server's VmHWM after its page load;
+ *  - RSS of the freshly started server (admin created, no library), 1 s after its first `/health` 200;
+ *  - `npm start` to `/health` 200 with nothing changed since the last build (bench/start-time.ts).
+ * Corpus (bench/user-corpus.ts): 200 series × 10 books of issue 22's shape, cached under the temp folder;
+ * `--books 10000` (or BENCH_BOOKS=10000) uses 1,000 series of the same. `--seconds N` per page load (default 10,
+ * after 2 s of unmeasured warm-up); `--json FILE` also writes the figures as JSON.
+ */
+import { execFile, execFileSync, spawn } from 'node:child_process';
+import { readdirSync, writeFileSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { parseArgs } from 'node:util';
+import { runLoad, type LoadResult } from './load-client.js';
+import { measureStart, type StartFigures } from './start-time.js';
+import { freePort, processMemory, repoRoot, sleep, startServerProcess } from './server-process.js';
+import { ensureUserCorpus, ISSUE_SHAPE } from './user-corpus.js';
+
+interface Row {
+  measure: string;
+  value: string;
+  floor: string;
+  ratio: string;
+  goal: string;
+  met?: boolean;
+}
+
+const MB = 1024 * 1024;
+const mb = (bytes: number) => `${(bytes / MB).toFixed(0)} MB`;
+const load = () => os.loadavg().map((l) => l.toFixed(2)).join(' ');
+
+function hashFloor(listFile: string): Promise<{ ms: number; bytes: number }> {
+  return new Promise((resolve, reject) => {
+    execFile(process.execPath, [path.join(repoRoot, 'bench/floors/hash-floor.mjs'), listFile, '2'], { maxBuffer: 1 << 20 }, (err, stdout) =>
+      err ? reject(err) : resolve(JSON.parse(stdout) as { ms: number; bytes: number }),
+    );
+  });
+}
+
+async function startPageFloor(files: readonly string[]): Promise<{ base: string; pid: number; stop(): Promise<void> }> {
+  const port = await freePort();
+  const child = spawn(process.execPath, [path.join(repoRoot, 'bench/floors/page-server.mjs'), String(port), ...files], { stdio: ['ignore', 'pipe', 'inherit'] });
+  await new Promise<void>((resolve, reject) => {
+    child.stdout.once('data', () => resolve());
+    child.once('exit', (code) => reject(new Error(`the floor page server exited (${code})`)));
+  });
+  const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
+  return { base: `http://127.0.0.1:${port}`, pid: child.pid!, stop: async () => (child.kill('SIGTERM'), await exited) };
+}
+
+function pageLoad(base: string, paths: readonly string[], seconds: number, headers: Record<string, string> = {}): Promise<LoadResult> {
+  return runLoad({ url: base, headers, connections: 20, duration: seconds, warmup: { connections: 20, duration: 2 }, ...({ randomPaths: paths } as object) });
+}
+
+function checkLoad(name: string, result: LoadResult): void {
+  const r = result as LoadResult & { timeouts?: number };
+  if (r.errors > 0 || r.non2xx > 0 || (r.timeouts ?? 0) > 0) throw new Error(`${name}: ${r.errors} errors, ${r.non2xx} non-2xx answers, ${r.timeouts ?? 0} timeouts`);
+}
+
+function listFiles(dir: string): string[] {
+  return readdirSync(dir, { recursive: true, withFileTypes: true })
+    .filter((e) => e.isFile())
+    .map((e) => path.join(e.parentPath, e.name))
+    .sort();
+}
+
+export async function run(argv: string[] = process.argv.slice(2)): Promise<void> {
+  const { values } = parseArgs({
+    args: argv,
+    options: { books: { type: 'string' }, seconds: { type: 'string', default: '10' }, json: { type: 'string' }, 'skip-start': { type: 'boolean', default: false } },
+    allowPositionals: true,
+    strict: false,
+  });
+  const books = Number(values.books ?? process.env.BENCH_BOOKS ?? 2000);
+  const seconds = Number(values.seconds);
+  const shape = { ...ISSUE_SHAPE, series: Math.round(books / ISSUE_SHAPE.perSeries) };
+  const loadBefore = load();
+  console.log(`Bindery from outside: ${os.availableParallelism()} CPUs, load average ${loadBefore}`);
+
+  // What `npm start` would build, built first (its cost is not part of any figure).
+  execFileSync(process.execPath, [path.join(repoRoot, 'scripts/build-if-stale.mjs')], { cwd: repoRoot, stdio: 'inherit' });
+  const corpus = await ensureUserCorpus(shape, console.log);
+  console.log(
+    `corpus: ${corpus.books} books (${corpus.cbz} CBZ, ${corpus.epub} EPUB, ${corpus.pdf} PDF) in ${shape.series} series, ${(corpus.bytes / 1e9).toFixed(2)} GB, pages ~${(corpus.pageBytes / 1024).toFixed(0)} KB, at ${corpus.library}`,
+  );
+  const rows: Row[] = [];
+  const figures: Record<string, unknown> = { books, loadBefore, corpus };
+
+  // Scan floor: read + SHA-256 of the same files; the first run warms the page cache.
+  const files = listFiles(corpus.library);
+  const listFile = path.join(os.tmpdir(), `bindery-bench-files-${process.pid}.txt`);
+  writeFileSync(listFile, files.join('\n'));
+  await hashFloor(listFile);
+  const floors = [await hashFloor(listFile), await hashFloor(listFile)];
+  const hashMs = Math.min(...floors.map((f) => f.ms));
+
+  // The server, fresh: its resting memory, then the timed first scan and the cover tasks that follow it.
+  const server = await startServerProcess();
+  try {
+    await sleep(1000);
+    const fresh = processMemory(server.pid);
+    const clock = performance.now();
+    const library = (await server.call<{ id: string }>('POST', '/libraries', { name: 'Bench', path: corpus.library })).body;
+    const task = (await server.call<{ id: string }>('POST', `/libraries/${library.id}/scan`)).body;
+    let scanned: { status: string; result: { books_added?: number } | null; error: string | null };
+    for (;;) {
+      scanned = (await server.call<typeof scanned>('GET', `/tasks/${task.id}`)).body;
+      if (['completed', 'failed', 'cancelled'].includes(scanned.status)) break;
+      await sleep(50);
+    }
+    const scanMs = performance.now() - clock;
+    if (scanned.status !== 'completed' || scanned.result?.books_added !== corpus.books) throw new Error(`scan ${scanned.status}: ${scanned.error ?? JSON.stringify(scanned.result)}`);
+    // Cover tasks: queued when the scan ends; done when no task is pending or running.
+    for (;;) {
+      const stats = (await server.call<{ by_status: Record<string, number>; by_type: Array<{ task_type: string }> }>('GET', '/tasks/stats')).body;
+      const busy = (stats.by_status.pending ?? 0) + (stats.by_status.running ?? 0);
+      if (busy === 0 && stats.by_type.some((t) => t.task_type === 'generate_thumbnails')) break;
+      if (busy === 0 && performance.now() - clock - scanMs > 5000) break; // no follow-up task at all
+      await sleep(50);
+    }
+    const coversMs = performance.now() - clock - scanMs;
+    const afterScan = processMemory(server.pid);
+
+    // Page serving, server and floor one after the other, the same number of seconds each.
+    const bookIds: string[] = [];
+    for (let page = 1; ; page++) {
+      const list = (await server.call<{ data: Array<{ id: string; format: string | null }>; total?: number }>('GET', `/books?pageSize=500&page=${page}`)).body;
+      bookIds.push(...list.data.filter((b) => b.format === 'cbz').map((b) => b.id));
+      if (list.data.length < 500) break;
+    }
+    const serverPages = await pageLoad(server.base, bookIds.map((id) => `/api/v1/books/${id}/pages/1`), seconds, { authorization: `Bearer ${server.token}` });
+    checkLoad('server pages', serverPages);
+    const floorServer = await startPageFloor(corpus.floorPages);
+    let floorPages: LoadResult;
+    let floorMemory: { rss: number; hwm: number };
+    try {
+      floorPages = await pageLoad(floorServer.base, bookIds.map((_, i) => `/p/${i}`), seconds);
+      checkLoad('floor pages', floorPages);
+      floorMemory = processMemory(floorServer.pid);
+    } finally {
+      await floorServer.stop();
+    }
+
+    const rps = (r: LoadResult) => Math.round(r.requests.average);
+    const pageRatio = rps(serverPages) / rps(floorPages);
+    rows.push({
+      measure: 'GET /books/{id}/pages/1, 20 connections, JWT',
+      value: `${rps(serverPages)} req/s, p50 ${serverPages.latency.exact.p50} ms`,
+      floor: `${rps(floorPages)} req/s, p50 ${floorPages.latency.exact.p50} ms (bare node:http + fs.readFile)`,
+      ratio: pageRatio.toFixed(2),
+      goal: '≥ 0.6 × floor',
+      met: pageRatio >= 0.6,
+    });
+    const scanRatio = scanMs / hashMs;
+    rows.push({
+      measure: `initial scan, ${corpus.books} books (POST /libraries → task end)`,
+      value: `${(scanMs / 1000).toFixed(2)} s (${Math.round((corpus.books * 1000) / scanMs)} books/s)`,
+      floor: `${(hashMs / 1000).toFixed(2)} s (read + SHA-256, 2 threads, 1 MiB reads)`,
+      ratio: scanRatio.toFixed(2),
+      goal: '≤ 1.5 × floor',
+      met: scanRatio <= 1.5,
+    });
+    rows.push({
+      measure: `peak RSS (VmHWM), scan + cover tasks (${(coversMs / 1000).toFixed(1)} s)`,
+      value: mb(afterScan.hwm),
+      floor: `${mb(floorMemory.hwm)} (bare node:http server)`,
+      ratio: (afterScan.hwm / floorMemory.hwm).toFixed(2),
+      goal: books >= 10_000 ? '< 300 MB at 10,000 books' : '< 300 MB (at 10,000 books)',
+      met: afterScan.hwm < 300 * MB,
+    });
+    rows.push({ measure: 'RSS of a freshly started server, empty library', value: mb(fresh.rss), floor: '', ratio: '', goal: '< 100 MB', met: fresh.rss < 100 * MB });
+    Object.assign(figures, {
+      pages: { server: { rps: rps(serverPages), latency: serverPages.latency.exact }, floor: { rps: rps(floorPages), latency: floorPages.latency.exact }, ratio: pageRatio, seconds },
+      scan: { ms: scanMs, floorMs: hashMs, floorRuns: floors.map((f) => f.ms), ratio: scanRatio, coversMs },
+      memory: { peakBytes: afterScan.hwm, floorPeakBytes: floorMemory.hwm, freshRssBytes: fresh.rss, serverStartMs: server.startMs },
+    });
+  } finally {
+    await server.stop();
+  }
+
+  if (!values['skip-start']) {
+    const start: StartFigures = await measureStart();
+    rows.push({
+      measure: '`npm start` to /health 200, nothing changed',
+      value: `${(start.npmStartMs / 1000).toFixed(2)} s`,
+      floor: `${(start.nodeServeMs / 1000).toFixed(2)} s (node dist/cli.js serve alone)`,
+      ratio: '',
+      goal: '< 2 s',
+      met: start.npmStartMs < 2000,
+    });
+    figures.start = start;
+  }
+
+  const loadAfter = load();
+  figures.loadAfter = loadAfter;
+  printTable(rows);
+  console.log(`load average before ${loadBefore}, after ${loadAfter} (${os.availableParallelism()} CPUs, shared)`);
+  if (typeof values.json === 'string') writeFileSync(values.json, JSON.stringify(figures, null, 2));
+}
+
+function printTable(rows: readonly Row[]): void {
+  const head: Row = { measure: 'measure', value: 'from outside', floor: 'floor, same run', ratio: 'ratio', goal: 'goal' };
+  const cells = (r: Row) => [r.measure, r.value, r.floor, r.ratio, r.met === undefined ? r.goal : `${r.goal} ${r.met ? '✓' : '✗'}`];
+  console.log(`\n| ${cells(head).join(' | ')} |`);
+  console.log(`|${cells(head).map(() => '---').join('|')}|`);
+  for (const r of rows) console.log(`| ${cells(r).join(' | ')} |`);
+}
+
+const isMain = process.argv[1] && path.resolve(process.argv[1]) === path.resolve(new URL(import.meta.url).pathname);
+if (isMain) await run();
