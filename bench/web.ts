@@ -103,15 +103,14 @@ export async function run(argv: string[] = process.argv.slice(2)): Promise<void>
     for (let i = 0; i < Number(values.runs); i++) {
       const { context, page } = await newPage();
       await page.goto(`${server.base}/`, { waitUntil: 'commit' });
-      // Browser-side code as strings: this project's TypeScript has no DOM library.
-      const shelvesMs = (await (await page.waitForFunction("document.querySelector('.shelf-row li') ? performance.now() : 0", undefined, { timeout: 60_000 })).jsonValue()) as number;
-      const firstCoverRequestMs = (await (
-        await page.waitForFunction(
-          "(() => { const c = performance.getEntriesByType('resource').filter((e) => e.name.includes('/thumbnail')); return c.length ? Math.min(...c.map((e) => e.startTime)) : 0; })()",
-          undefined,
-          { timeout: 60_000 },
-        )
-      ).jsonValue()) as number;
+      // Browser-side code as strings (this project's TypeScript has no DOM library), each a promise that checks
+      // on every animation frame; page.evaluate runs it through the DevTools protocol, which the app's CSP allows
+      // (waitForFunction evaluates strings inside the page, which it does not).
+      const when = (test: string) => `new Promise((resolve) => { const check = () => { const v = ${test}; if (v) resolve(v); else requestAnimationFrame(check); }; check(); })`;
+      const shelvesMs = (await page.evaluate(when("document.querySelector('.shelf-row li') ? performance.now() : 0"))) as number;
+      const firstCoverRequestMs = (await page.evaluate(
+        when("(() => { const c = performance.getEntriesByType('resource').filter((e) => e.name.includes('/thumbnail')); return c.length ? Math.min(...c.map((e) => e.startTime)) : 0; })()"),
+      )) as number;
       await page.waitForTimeout(1000);
       const longTasks = await page.evaluate(() => (globalThis as unknown as { __longTasks: Array<{ start: number; end: number }> }).__longTasks);
       const before = longTasks.filter((t) => t.start <= shelvesMs + 1000);
@@ -153,10 +152,14 @@ export async function run(argv: string[] = process.argv.slice(2)): Promise<void>
     const fmt = (xs: number[]) => `${xs.map((x) => x.toFixed(0)).join(', ')} ms`;
     console.log('\n| measure (Chromium, loopback, cold context) | runs | goal |');
     console.log('|---|---|---|');
-    console.log(`| home: navigation start → shelves rendered | ${fmt(homeRuns.map((r) => r.shelvesMs))} | |`);
-    console.log(`| home: navigation start → first cover requested | ${fmt(homeRuns.map((r) => r.firstCoverRequestMs))} | |`);
-    console.log(`| home: navigation start → interactive (last long task ended) | ${fmt(homeRuns.map((r) => r.interactiveMs))} | |`);
-    console.log(`| grid of ${series} series scrolled top to bottom (${scroll.steps} viewport steps, ${(scrollMs / 1000).toFixed(1)} s, ${Math.round(scroll.height)} px): most cards in the DOM | ${scroll.most}${scroll.sawLast ? '' : ' (the last series never rendered!)'} | ≤ ~300 |`);
+    const under = (xs: number[]) => `< 1.5 s ${xs.every((x) => x < 1500) ? '✓' : '✗'}`;
+    const shelves = homeRuns.map((r) => r.shelvesMs);
+    const covers = homeRuns.map((r) => r.firstCoverRequestMs);
+    const interactive = homeRuns.map((r) => r.interactiveMs);
+    console.log(`| home: navigation start → shelves rendered | ${fmt(shelves)} | ${under(shelves)} |`);
+    console.log(`| home: navigation start → first cover requested | ${fmt(covers)} | ${under(covers)} |`);
+    console.log(`| home: navigation start → interactive (end of the last long task within 1 s of the shelves) | ${fmt(interactive)} | ${under(interactive)} |`);
+    console.log(`| grid of ${series} series scrolled top to bottom (${scroll.steps} viewport steps, ${(scrollMs / 1000).toFixed(1)} s, ${Math.round(scroll.height)} px): most cards in the DOM | ${scroll.most}${scroll.sawLast ? '' : ' (the last series never rendered!)'} | ≤ ~300 ${scroll.most <= 300 && scroll.sawLast ? '✓' : '✗'} |`);
     console.log(`load average after: ${os.loadavg().map((l) => l.toFixed(2)).join(' ')}`);
   } finally {
     await browser.close();
