@@ -10,7 +10,7 @@
  * `measureStart()` is the part `npm run bench` shows.
  */
 import { execFileSync, spawn } from 'node:child_process';
-import { mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readdirSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { distCli, freePort, repoRoot, sleep, waitFor200, withoutBinderyEnv } from './server-process.js';
@@ -34,10 +34,10 @@ async function configFile(): Promise<{ file: string; base: string }> {
 }
 
 /** Spawns `command` in its own process group, times it to `/health` 200, then stops the whole group. */
-async function timeToHealth(command: string, args: readonly string[], extraEnv: Record<string, string> = {}, nodeOptions: string[] = []): Promise<number> {
+async function timeToHealth(command: string, args: readonly string[], extraEnv: Record<string, string> = {}, nodeOptions: string[] = [], cwd = repoRoot): Promise<number> {
   const { file, base } = await configFile();
   const started = performance.now();
-  const child = spawn(command, [...nodeOptions, ...args], { cwd: repoRoot, detached: true, stdio: 'ignore', env: { ...withoutBinderyEnv(), BINDERY_CONFIG: file, ...extraEnv } });
+  const child = spawn(command, [...nodeOptions, ...args], { cwd, detached: true, stdio: 'ignore', env: { ...withoutBinderyEnv(), BINDERY_CONFIG: file, ...extraEnv } });
   const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
   try {
     await waitFor200(`${base}/health`, child, 60_000, 5);
@@ -148,13 +148,29 @@ function importAlone(specifier: string): number {
   return Number(out);
 }
 
+/**
+ * A folder whose package.json starts the way it did before scripts/start.mjs (a `prestart` script, then
+ * `node dist/cli.js serve`), the rest linked to this checkout: the old and the new `npm start` side by side.
+ */
+function prestartCheckout(): string {
+  const dir = mkdtempSync(path.join(os.tmpdir(), 'bindery-bench-prestart-'));
+  for (const name of ['dist', 'scripts', 'node_modules']) symlinkSync(path.join(repoRoot, name), path.join(dir, name));
+  const scripts = { prestart: 'node scripts/build-if-stale.mjs', start: 'node dist/cli.js serve' };
+  writeFileSync(path.join(dir, 'package.json'), JSON.stringify({ name: 'bindery-prestart', private: true, type: 'module', scripts }));
+  return dir;
+}
+
 export async function main(): Promise<void> {
   console.log(`load average ${os.loadavg().map((l) => l.toFixed(2)).join(' ')}`);
+  const old = prestartCheckout();
+  const pairs: Array<[number, number]> = [];
+  for (let i = 0; i < 5; i++) pairs.push([await timeToHealth('npm', ['start'], {}, [], old), await timeToHealth('npm', ['start'])]);
+  console.log(`\`npm start\` to /health, 5 interleaved pairs: prestart script + node dist/cli.js serve (before) ${pairs.map((p) => p[0].toFixed(0)).join(', ')} ms, median ${median(pairs.map((p) => p[0])).toFixed(0)}; scripts/start.mjs, one process (now) ${pairs.map((p) => p[1].toFixed(0)).join(', ')} ms, median ${median(pairs.map((p) => p[1])).toFixed(0)}`);
   const figures = await measureStart();
   console.log(`\n\`npm start\` to /health 200, nothing changed: ${figures.npmStartRuns.map((ms) => `${ms.toFixed(0)} ms`).join(', ')} (median ${figures.npmStartMs.toFixed(0)} ms)`);
   console.log(`  node dist/cli.js serve alone: ${figures.nodeServeMs.toFixed(0)} ms`);
   console.log(`  prestart (scripts/build-if-stale.mjs) alone, as a process: ${figures.staleCheckMs.toFixed(0)} ms; an empty node process: ${figures.emptyNodeMs.toFixed(0)} ms`);
-  console.log(`  so npm itself (its start-up, two lifecycle scripts through sh): ~${(figures.npmStartMs - figures.nodeServeMs - figures.staleCheckMs).toFixed(0)} ms`);
+  console.log(`  so npm itself (its start-up, the script through sh) and the in-process staleness check: ~${(figures.npmStartMs - figures.nodeServeMs).toFixed(0)} ms`);
   console.log('\nstartServer phases, in ms (a child process, fresh database):');
   for (const [name, ms] of Object.entries(phases())) console.log(`  ${String(ms).padStart(7)}  ${name}`);
   const prof = await profile();
