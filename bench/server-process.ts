@@ -58,6 +58,8 @@ export interface ServerProcess {
   logFile: string;
   /** Milliseconds from spawn to the first `/health` 200. */
   startMs: number;
+  /** VmRSS 1 s after the first `/health` 200, before any other request (the admin's creation hashes a password). */
+  rssBeforeSetup: number;
   token: string;
   call<T>(method: string, url: string, body?: unknown): Promise<{ status: number; body: T }>;
   stop(): Promise<void>;
@@ -87,6 +89,8 @@ export async function startServerProcess(extra: Record<string, unknown> = {}): P
     throw new Error(`${(err as Error).message}; log: ${readFileSync(logFile, 'utf8').slice(-2000)}`);
   }
   const startMs = performance.now() - started;
+  await sleep(1000);
+  const rssBeforeSetup = processMemory(child.pid!).rss;
   let token = '';
   const call = async <T>(method: string, url: string, body?: unknown): Promise<{ status: number; body: T }> => {
     const response = await fetch(`${base}/api/v1${url}`, {
@@ -105,6 +109,7 @@ export async function startServerProcess(extra: Record<string, unknown> = {}): P
     dataDir,
     logFile,
     startMs,
+    rssBeforeSetup,
     token,
     call,
     stop: async () => {
