@@ -1,7 +1,7 @@
 /* global process, URL, performance, Buffer */
 // The scan floor (issue 22): read + SHA-256 of every file in 2 worker threads (argv[3], default 2), 1 MiB
 // reads into a reused buffer. argv[2]: a file holding the paths, one a line. The workers start before the
-// clock does; prints {"ms": …, "bytes": …} as JSON.
+// clock does; prints {"ms": …, "cpuMs": … (all threads), "bytes": …} as JSON.
 import { createHash } from 'node:crypto';
 import { closeSync, openSync, readFileSync, readSync } from 'node:fs';
 import { Worker, isMainThread, parentPort, workerData } from 'node:worker_threads';
@@ -13,12 +13,15 @@ if (isMainThread) {
   const workers = Array.from({ length: threads }, () => new Worker(new URL(import.meta.url), { workerData: { files, next: next.buffer } }));
   await Promise.all(workers.map((w) => new Promise((resolve) => w.once('message', resolve)))); // ready
   const started = performance.now();
+  const cpu = process.cpuUsage();
   const done = workers.map((w) => new Promise((resolve) => w.once('message', resolve)));
   for (const w of workers) w.postMessage('go');
   const bytes = (await Promise.all(done)).reduce((n, b) => n + b, 0);
   const ms = performance.now() - started;
+  const used = process.cpuUsage(cpu);
+  const cpuMs = (used.user + used.system) / 1000;
   await Promise.all(workers.map((w) => w.terminate()));
-  process.stdout.write(JSON.stringify({ ms, bytes }));
+  process.stdout.write(JSON.stringify({ ms, cpuMs, bytes }));
 } else {
   const { files } = workerData;
   const next = new Int32Array(workerData.next);
