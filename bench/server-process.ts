@@ -4,7 +4,7 @@
  * access log at the default `info` level) go to a file in the data folder, as they would to a log collector.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
-import { existsSync, mkdtempSync, openSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, openSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
@@ -112,9 +112,11 @@ export async function startServerProcess(extra: Record<string, unknown> = {}): P
     rssBeforeSetup,
     token,
     call,
+    /** Stops the server and removes its data folder (BENCH_KEEP=1 keeps it, with its log). */
     stop: async () => {
       if (child.exitCode === null) child.kill('SIGTERM');
       await exited;
+      if (!process.env.BENCH_KEEP) rmSync(dataDir, { recursive: true, force: true });
     },
   };
 }
