@@ -1,7 +1,8 @@
-import { useMutation, useQueryClient } from '@tanstack/react-query';
+import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { getRouteApi, Link, useNavigate } from '@tanstack/react-router';
 import { useEffect, useRef, useState, type FormEvent } from 'react';
 import { api, ApiError, ok } from '../api/client';
+import { setupStatusQuery } from '../api/queries';
 import { startSession } from '../api/session';
 import { ErrorMessage } from '../components/ErrorView';
 
@@ -28,6 +29,7 @@ export function SignIn() {
   const queryClient = useQueryClient();
   const [username, setUsername] = useState('');
   const [password, setPassword] = useState('');
+  const registrationOpen = useQuery(setupStatusQuery).data?.registration_enabled === true;
   const login = useMutation({
     mutationFn: () => ok(api.POST('/api/v1/auth/login', { body: { username, password } })),
     onSuccess: async (response) => {
@@ -60,9 +62,13 @@ export function SignIn() {
         <button type="submit" className="primary" disabled={login.isPending || wait > 0}>
           {login.isPending ? 'Signing in…' : 'Sign in'}
         </button>
-        <p className="hint">
-          No account? <Link to="/register">Create one</Link> (when the administrator allows it).
-        </p>
+        {registrationOpen ? (
+          <p className="hint">
+            No account? <Link to="/register">Create one</Link>
+          </p>
+        ) : (
+          <p className="hint">No account? Ask the administrator of this server for one.</p>
+        )}
       </form>
     </div>
   );
@@ -70,6 +76,7 @@ export function SignIn() {
 
 export function Register() {
   const [form, setForm] = useState({ username: '', email: '', password: '' });
+  const status = useQuery(setupStatusQuery).data;
   const register = useMutation({ mutationFn: () => ok(api.POST('/api/v1/auth/register', { body: form })) });
   const set = (key: keyof typeof form) => (e: { target: { value: string } }) => setForm((f) => ({ ...f, [key]: e.target.value }));
   const submit = (e: FormEvent) => {
@@ -98,6 +105,7 @@ export function Register() {
     <div className="auth-page">
       <form className="card auth-card" onSubmit={submit} aria-labelledby="register-title">
         <h1 id="register-title">Create an account</h1>
+        {status?.registration_enabled === false && <p className="hint">This server does not take new accounts at the moment: ask its administrator for one.</p>}
         <label>
           Username
           <input autoComplete="username" required value={form.username} onChange={set('username')} />
