@@ -38,7 +38,7 @@ for (const scheme of ['light', 'dark'] as const) {
     await expect(page.getByTestId('book-row').first()).toBeVisible();
     await expectNoSeriousViolations(page, `series (${scheme})`);
 
-    await page.getByTestId('book-row').first().getByRole('link').click();
+    await page.getByTestId('book-row').first().getByRole('link').first().click();
     await expect(page.getByRole('link', { name: 'Download' })).toBeVisible();
     await expectNoSeriousViolations(page, `book (${scheme})`);
 

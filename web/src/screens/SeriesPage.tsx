@@ -123,7 +123,7 @@ export function SeriesPage() {
               </div>
               <div className="row-actions">
                 <a className="button small" href={`/api/v1/books/${b.id}/file`} download={b.file_name}>
-                  Download<span className="visually-hidden">: {bookLabel(b)}</span>
+                  Download<span className="visually-hidden"> {bookLabel(b)}</span>
                 </a>
                 <button type="button" className="small" onClick={() => markBook.mutate({ id: b.id, read: state !== 'read' })} disabled={markBook.isPending}>
                   {state === 'read' ? 'Mark unread' : 'Mark read'}

@@ -5,7 +5,8 @@ import { followEventStream } from '../../api/sse';
 import { ErrorMessage } from '../../components/ErrorView';
 import { ProgressBar } from '../../components/ProgressBar';
 import { formatDuration } from '../../lib/charts';
-import { applyTaskProgress, type TaskProgressEvent } from '../../lib/task-list';
+import type { TaskProgressEvent } from '../../api/events';
+import { applyTaskProgress } from '../../lib/task-list';
 
 type Task = components['schemas']['Task'];
 type Status = Task['status'];
