@@ -121,3 +121,19 @@ test('series page: each book downloads directly, and stops once signed out', asy
   expect((await page.context().cookies()).map((c) => c.name)).not.toContain('bindery_file_token');
   expect((await page.request.get(file.url())).status()).toBe(401);
 });
+
+test('a failing API call is told in words, never shown as an empty list', async ({ page }) => {
+  const busy = { error: 'ServiceUnavailable', message: 'The database is busy: try again in a moment', details: null };
+  await page.route(/\/api\/v1\/books\/on-deck(\?|$)/, (route) => route.fulfill({ status: 503, contentType: 'application/json', body: JSON.stringify(busy) }));
+  await page.goto('/');
+  const onDeck = page.getByRole('region', { name: 'On deck' });
+  await expect(onDeck.getByRole('alert')).toHaveText(busy.message);
+  await expect(onDeck.getByText('When you finish a book')).toHaveCount(0);
+  // The other shelves are unaffected.
+  await expect(page.getByRole('region', { name: 'Recently added series' }).getByTestId('series-card')).toHaveCount(3);
+
+  await page.route(/\/api\/v1\/api-keys(\?|$)/, (route) => route.fulfill({ status: 503, contentType: 'application/json', body: JSON.stringify(busy) }));
+  await page.goto('/account/api-keys');
+  await expect(page.getByRole('alert').filter({ hasText: busy.message })).toBeVisible();
+  await expect(page.getByText('No API keys yet')).toHaveCount(0);
+});

@@ -102,7 +102,7 @@ export function BookPage() {
               {state === 'read' ? 'Mark unread' : 'Mark read'}
             </button>
           </div>
-          <ErrorMessage error={mark.error} />
+          <ErrorMessage error={mark.error ?? series.error ?? siblings.error} />
           {m.summary && (
             <p className="summary">
               {m.summary}

@@ -332,7 +332,7 @@ export function ApiKeysScreen() {
       <ErrorMessage error={keys.error ?? revoke.error} />
       {keys.isPending ? (
         <p>Loading…</p>
-      ) : list.length === 0 ? (
+      ) : !keys.data ? null : list.length === 0 ? (
         <p className="empty">No API keys yet — create one above to connect a reading app on your phone or tablet.</p>
       ) : (
         <ul className="row-list" aria-label="API keys">

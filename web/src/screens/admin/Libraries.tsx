@@ -38,7 +38,7 @@ export function LibrariesScreen() {
       <ErrorMessage error={libraries.error} />
       {libraries.isPending ? (
         <p>Loading…</p>
-      ) : list.length === 0 ? (
+      ) : !libraries.data ? null : list.length === 0 ? (
         <p className="empty">No libraries yet — add one: pick the folder on the server that holds your comics or books.</p>
       ) : (
         <ul className="row-list" aria-label="Libraries">

@@ -20,7 +20,7 @@ export function SettingsScreen() {
       <ErrorMessage error={settings.error} />
       {settings.isPending ? (
         <p>Loading…</p>
-      ) : (settings.data ?? []).length === 0 ? (
+      ) : !settings.data ? null : (settings.data ?? []).length === 0 ? (
         <p className="empty">This server has no settings to change.</p>
       ) : (
         <ul className="settings-list">

@@ -83,7 +83,7 @@ export function TasksScreen() {
       <ErrorMessage error={tasks.error} />
       {tasks.isPending ? (
         <p>Loading…</p>
-      ) : list.length === 0 ? (
+      ) : !tasks.data ? null : list.length === 0 ? (
         <p className="empty">{status ? `No ${status} tasks.` : 'No tasks yet — scanning a library from Libraries starts one.'}</p>
       ) : (
         <ul className="row-list" aria-label="Tasks">
