@@ -6,6 +6,7 @@ import { setupStatusQuery } from '../api/queries';
 import { getSession, startSession } from '../api/session';
 import type { ScanEvent } from '../api/events';
 import { followEventStream } from '../api/sse';
+import { AccountFields } from '../components/AccountFields';
 import { ErrorMessage } from '../components/ErrorView';
 import { LibraryForm } from '../components/LibraryForm';
 import { ProgressBar } from '../components/ProgressBar';
@@ -70,7 +71,6 @@ function AdminStep() {
       await navigate({ to: '/setup', search: { step: 'library' } });
     },
   });
-  const set = (key: keyof typeof form) => (e: { target: { value: string } }) => setForm((f) => ({ ...f, [key]: e.target.value }));
   const submit = (e: FormEvent) => {
     e.preventDefault();
     if (!mismatch) create.mutate();
@@ -79,24 +79,10 @@ function AdminStep() {
     <WizardFrame step={0} title="Create the administrator">
       <p>This account manages libraries, users and settings. You can add other users later.</p>
       <form className="stack" onSubmit={submit}>
-        <label>
-          Username
-          <input autoComplete="username" required minLength={2} value={form.username} onChange={set('username')} />
-        </label>
-        <label>
-          E-mail
-          <input type="email" autoComplete="email" required value={form.email} onChange={set('email')} />
-        </label>
-        <label>
-          Password
-          <input type="password" autoComplete="new-password" required minLength={8} value={form.password} onChange={set('password')} aria-describedby="password-hint" />
-        </label>
-        <p id="password-hint" className="hint">
-          At least 8 characters.
-        </p>
+        <AccountFields value={form} onChange={(key, text) => setForm((f) => ({ ...f, [key]: text }))} />
         <label>
           Repeat the password
-          <input type="password" autoComplete="new-password" required value={form.confirm} onChange={set('confirm')} aria-invalid={mismatch} />
+          <input type="password" autoComplete="new-password" required value={form.confirm} onChange={(e) => setForm((f) => ({ ...f, confirm: e.target.value }))} aria-invalid={mismatch} />
         </label>
         {mismatch && <p className="error-text">The two passwords differ.</p>}
         <ErrorMessage error={create.error} />

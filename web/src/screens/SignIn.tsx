@@ -4,6 +4,7 @@ import { useEffect, useRef, useState, type FormEvent } from 'react';
 import { api, ApiError, ok } from '../api/client';
 import { setupStatusQuery } from '../api/queries';
 import { startSession } from '../api/session';
+import { AccountFields } from '../components/AccountFields';
 import { ErrorMessage } from '../components/ErrorView';
 
 const signInApi = getRouteApi('/sign-in');
@@ -78,7 +79,6 @@ export function Register() {
   const [form, setForm] = useState({ username: '', email: '', password: '' });
   const status = useQuery(setupStatusQuery).data;
   const register = useMutation({ mutationFn: () => ok(api.POST('/api/v1/auth/register', { body: form })) });
-  const set = (key: keyof typeof form) => (e: { target: { value: string } }) => setForm((f) => ({ ...f, [key]: e.target.value }));
   const submit = (e: FormEvent) => {
     e.preventDefault();
     register.mutate();
@@ -106,18 +106,7 @@ export function Register() {
       <form className="card auth-card" onSubmit={submit} aria-labelledby="register-title">
         <h1 id="register-title">Create an account</h1>
         {status?.registration_enabled === false && <p className="hint">This server does not take new accounts at the moment: ask its administrator for one.</p>}
-        <label>
-          Username
-          <input autoComplete="username" required value={form.username} onChange={set('username')} />
-        </label>
-        <label>
-          E-mail
-          <input type="email" autoComplete="email" required value={form.email} onChange={set('email')} />
-        </label>
-        <label>
-          Password
-          <input type="password" autoComplete="new-password" required minLength={8} value={form.password} onChange={set('password')} />
-        </label>
+        <AccountFields value={form} onChange={(key, text) => setForm((f) => ({ ...f, [key]: text }))} />
         <ErrorMessage error={register.error} />
         <button type="submit" className="primary" disabled={register.isPending}>
           Create account

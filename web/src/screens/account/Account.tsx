@@ -5,6 +5,7 @@ import { api, ok, type components } from '../../api/client';
 import { librariesQuery, meQuery, preferencesQuery, setupStatusQuery } from '../../api/queries';
 import { getSession, startSession } from '../../api/session';
 import { ErrorMessage } from '../../components/ErrorView';
+import { SavedNote } from '../../components/SavedNote';
 import { formatDate } from '../../lib/format';
 import { EXPIRY_CHOICES, expiryFor, koreaderSyncUrl, opdsAccess, type ExpiryChoice } from '../../lib/opds-link';
 import '../../admin.css';
@@ -119,11 +120,7 @@ function PreferenceRow({ preference }: { preference: Preference }) {
             Reset
           </button>
         )}
-        {save.isSuccess && !save.isPending && (
-          <span className="saved" role="status">
-            Saved
-          </span>
-        )}
+        <SavedNote save={save} />
       </div>
       <ErrorMessage error={save.error ?? reset.error} />
     </li>

@@ -2,6 +2,7 @@ import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
 import { api, ok, type components } from '../../api/client';
 import { ErrorMessage } from '../../components/ErrorView';
+import { SavedNote } from '../../components/SavedNote';
 import { formatDate } from '../../lib/format';
 
 type Setting = components['schemas']['Setting'];
@@ -69,11 +70,7 @@ function SettingRow({ setting }: { setting: Setting }) {
         <button type="button" className="small" aria-expanded={showHistory} onClick={() => setShowHistory((h) => !h)}>
           History<span className="visually-hidden"> of {labelOf(setting.key)}</span>
         </button>
-        {save.isSuccess && !save.isPending && (
-          <span className="saved" role="status">
-            Saved
-          </span>
-        )}
+        <SavedNote save={save} />
       </div>
       <ErrorMessage error={save.error ?? reset.error} />
       {showHistory && <SettingHistory settingKey={setting.key} />}
