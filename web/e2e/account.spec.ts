@@ -91,7 +91,7 @@ test.describe('Account', () => {
     const sync = page.getByRole('group', { name: 'KOReader progress sync' });
     const key = await page.getByRole('region', { name: 'New API key' }).getByLabel('API key').inputValue();
     const url = `${serverUrl()}/koreader/${key}`;
-    await expect(sync.getByLabel('KOReader sync server')).toHaveValue(url);
+    await expect(sync.getByRole('textbox', { name: 'KOReader sync server' })).toHaveValue(url);
     const qr = sync.getByRole('img', { name: /QR code with the KOReader sync server/ });
     await expect(qr).toHaveAttribute('data-qr-text', url);
     await expect.poll(() => qrState(qr)).toBe('drawn');
