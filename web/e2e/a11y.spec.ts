@@ -39,7 +39,7 @@ for (const scheme of ['light', 'dark'] as const) {
     await expectNoSeriousViolations(page, `series (${scheme})`);
 
     await page.getByTestId('book-row').first().getByRole('link').first().click();
-    await expect(page.getByRole('link', { name: 'Download' })).toBeVisible();
+    await expect(page.getByRole('link', { name: 'Download', exact: true })).toBeVisible();
     await expectNoSeriousViolations(page, `book (${scheme})`);
 
     await page.goto('/search?q=saga');

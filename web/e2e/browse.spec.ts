@@ -99,7 +99,7 @@ test('book page: facts, previous and next, mark read, and download', async ({ pa
 
   // A direct download: the browser streams the endpoint itself (no blob: built in memory), under the file's name.
   const download = page.waitForEvent('download');
-  await page.getByRole('link', { name: 'Download' }).click();
+  await page.getByRole('link', { name: 'Download', exact: true }).click();
   const file = await download;
   expect(file.suggestedFilename()).toBe('Saga 003.cbz');
   expect(file.url()).toMatch(/\/api\/v1\/books\/[0-9a-f-]{36}\/file$/);
