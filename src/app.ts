@@ -235,7 +235,7 @@ export async function buildApp(options: BuildAppOptions): Promise<App> {
   await app.register(
     async (api) => {
       const v1 = api.withTypeProvider<ZodTypeProvider>();
-      registerSetupRoutes(v1, identity.setup, API_VERSION);
+      registerSetupRoutes(v1, identity.setup, { version: API_VERSION, registrationEnabled: () => settings.get('registration_enabled'), koreaderSyncPath: config.koreader.enabled ? config.koreader.prefix : null });
       registerAuthRoutes(v1, identity.auth, config.server.public_url);
       registerPasswordChangeRoutes(v1, identity.passwordChange);
       registerUserRoutes(v1, identity.users);

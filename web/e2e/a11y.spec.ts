@@ -38,8 +38,8 @@ for (const scheme of ['light', 'dark'] as const) {
     await expect(page.getByTestId('book-row').first()).toBeVisible();
     await expectNoSeriousViolations(page, `series (${scheme})`);
 
-    await page.getByTestId('book-row').first().getByRole('link').click();
-    await expect(page.getByRole('button', { name: 'Download' })).toBeVisible();
+    await page.getByTestId('book-row').first().getByRole('link').first().click();
+    await expect(page.getByRole('link', { name: 'Download', exact: true })).toBeVisible();
     await expectNoSeriousViolations(page, `book (${scheme})`);
 
     await page.goto('/search?q=saga');
@@ -55,3 +55,30 @@ for (const scheme of ['light', 'dark'] as const) {
     await expectNoSeriousViolations(page, `account (${scheme})`);
   });
 }
+
+test('covers missing or still loading are no unnamed images: decorative next to a title, named on detail pages', async ({ page }) => {
+  test.setTimeout(120_000);
+  await signIn(page);
+  const thumbnails = /\/thumbnail(\?|$)/;
+  // Thumbnails the server cannot give: the detail cover says so, the card covers stay out of the way.
+  await page.route(thumbnails, (route) => route.fulfill({ status: 404, contentType: 'application/json', body: '{"error":"NotFound","message":"No cover"}' }));
+  await page.goto('/');
+  const books = page.getByRole('region', { name: 'Recently added books' }).getByTestId('book-card');
+  await expect(books.first()).toBeVisible();
+  await expect(page.locator('.cover-placeholder').first()).toBeAttached();
+  await expectNoSeriousViolations(page, 'home, no covers');
+  await books.first().click();
+  await expect(page.getByRole('img', { name: /^Cover of .* \(no cover\)$/ })).toBeVisible();
+  await expectNoSeriousViolations(page, 'book, no cover');
+
+  // Thumbnails that never arrive, as on a slow network: every cover stays a placeholder.
+  await page.unrouteAll({ behavior: 'wait' });
+  await page.route(thumbnails, () => undefined);
+  await page.goto('/');
+  await expect(page.getByRole('region', { name: 'Recently added series' }).getByTestId('series-card').first()).toBeVisible();
+  await expectNoSeriousViolations(page, 'home, covers loading');
+  await page.getByRole('region', { name: 'Recently added series' }).getByTestId('series-card').filter({ hasText: 'Saga' }).click();
+  await expect(page.getByTestId('book-row').first()).toBeVisible();
+  await expect(page.getByRole('img', { name: 'Cover of Saga' })).toBeVisible();
+  await expectNoSeriousViolations(page, 'series, covers loading');
+});

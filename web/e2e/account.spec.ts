@@ -1,3 +1,4 @@
+import type { Locator } from '@playwright/test';
 import { ADMIN, expect, serverUrl, signIn, test } from './fixtures.js';
 import { createUserByApi, expectNoSeriousA11yViolations, unique } from './admin-fixtures.js';
 
@@ -6,6 +7,19 @@ interface Canvas {
   height: number;
   getContext(kind: '2d'): { getImageData(x: number, y: number, w: number, h: number): { data: Uint8ClampedArray } } | null;
 }
+
+/** 'drawn' once a QR canvas holds both dark and light modules. */
+const qrState = (qr: Locator) =>
+  qr.evaluate((element) => {
+    // Runs in the browser; the e2e project compiles without the DOM library.
+    const canvas = element as unknown as Canvas;
+    const ctx = canvas.getContext('2d');
+    if (!ctx || canvas.width === 0) return 'blank';
+    const { data } = ctx.getImageData(0, 0, canvas.width, canvas.height);
+    let dark = 0;
+    for (let i = 0; i < data.length; i += 4) if ((data[i] ?? 255) < 100) dark += 1;
+    return dark > 100 && dark < data.length / 4 - 100 ? 'drawn' : 'blank';
+  });
 
 test.describe('Account', () => {
   test('preferences: the theme changes at once, is saved, and can be reset', async ({ page }) => {
@@ -48,20 +62,7 @@ test.describe('Account', () => {
     // The QR code is drawn: a square canvas with both dark and light modules.
     const qr = created.getByRole('img', { name: /QR code with the OPDS address/ });
     await expect(qr).toBeVisible();
-    await expect
-      .poll(() =>
-        qr.evaluate((element) => {
-          // Runs in the browser; the e2e project compiles without the DOM library.
-          const canvas = element as unknown as Canvas;
-          const ctx = canvas.getContext('2d');
-          if (!ctx || canvas.width === 0) return 'blank';
-          const { data } = ctx.getImageData(0, 0, canvas.width, canvas.height);
-          let dark = 0;
-          for (let i = 0; i < data.length; i += 4) if ((data[i] ?? 255) < 100) dark += 1;
-          return dark > 100 && dark < data.length / 4 - 100 ? 'drawn' : 'blank';
-        }),
-      )
-      .toBe('drawn');
+    await expect.poll(() => qrState(qr)).toBe('drawn');
     await created.getByRole('button', { name: 'Copy API key' }).click();
     await expect(created.getByRole('button', { name: 'Copied API key' })).toBeVisible();
     await expectNoSeriousA11yViolations(page);
@@ -77,6 +78,36 @@ test.describe('Account', () => {
     await row.getByRole('button', { name: `Revoke ${name}` }).click();
     await expect(row).toHaveCount(0);
     expect((await page.request.get(`${serverUrl()}/opds/v1.2/catalog`, { headers: { Authorization: basic } })).status()).toBe(401);
+  });
+
+  test('KOReader: a new key shows the sync server address to paste, with a QR code, and KOReader is authorised by it', async ({ page }) => {
+    await signIn(page);
+    await page.goto('/account/api-keys');
+    const name = unique('Kobo ');
+    await page.getByLabel('Name').fill(name);
+    await page.getByRole('radio', { name: /Reader app/ }).check();
+    await page.getByRole('button', { name: 'Create key' }).click();
+
+    const sync = page.getByRole('group', { name: 'KOReader progress sync' });
+    const key = await page.getByRole('region', { name: 'New API key' }).getByLabel('API key').inputValue();
+    const url = `${serverUrl()}/koreader/${key}`;
+    await expect(sync.getByRole('textbox', { name: 'KOReader sync server' })).toHaveValue(url);
+    const qr = sync.getByRole('img', { name: /QR code with the KOReader sync server/ });
+    await expect(qr).toHaveAttribute('data-qr-text', url);
+    await expect.poll(() => qrState(qr)).toBe('drawn');
+    await expectNoSeriousA11yViolations(page);
+    // What KOReader does with that address: its login check answers in the kosync protocol.
+    const auth = await page.request.get(`${url}/users/auth`, { headers: { Accept: 'application/vnd.koreader.v1+json' } });
+    expect(auth.status()).toBe(200);
+    expect(await auth.json()).toEqual({ authorized: 'OK' });
+
+    // A key without progress permissions gets no sync address, and is told why.
+    await page.getByRole('button', { name: 'Done' }).click();
+    await page.getByLabel('Name').fill(unique('Script '));
+    await page.getByRole('radio', { name: /Automation script/ }).check();
+    await page.getByRole('button', { name: 'Create key' }).click();
+    await expect(page.getByText('This key cannot sync reading progress')).toBeVisible();
+    await expect(page.getByRole('group', { name: 'KOReader progress sync' })).toHaveCount(0);
   });
 
   test('password: a wrong current password is refused in words, the right one changes it', async ({ page }) => {

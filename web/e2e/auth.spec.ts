@@ -44,8 +44,28 @@ test.describe('sign in and out', () => {
     await expect(page.getByRole('alert')).not.toBeEmpty();
   });
 
+  test('the sign-in screen offers registration only while the server allows it', async ({ page }) => {
+    const login = await page.request.post(`${serverUrl()}/api/v1/auth/login`, { data: { username: ADMIN.username, password: ADMIN.password } });
+    const headers = { Authorization: `Bearer ${((await login.json()) as { access_token: string }).access_token}` };
+    const allow = (value: boolean) => page.request.put(`${serverUrl()}/api/v1/admin/settings/registration_enabled`, { headers, data: { value } });
+
+    await page.goto('/sign-in');
+    await expect(page.getByText('Ask the administrator of this server for one')).toBeVisible();
+    await expect(page.getByRole('link', { name: 'Create one' })).toHaveCount(0);
+    expect((await allow(true)).status()).toBe(200);
+    try {
+      await page.reload();
+      await page.getByRole('link', { name: 'Create one' }).click();
+      await expect(page.getByRole('heading', { name: 'Create an account' })).toBeVisible();
+      await expect(page.getByText('does not take new accounts')).toHaveCount(0);
+    } finally {
+      expect((await allow(false)).status()).toBe(200);
+    }
+  });
+
   test('registration shows the server’s refusal while the setting is off', async ({ page }) => {
     await page.goto('/register');
+    await expect(page.getByText('This server does not take new accounts at the moment')).toBeVisible();
     await page.getByLabel('Username').fill('newreader');
     await page.getByLabel('E-mail').fill('reader@example.org');
     await page.getByLabel('Password').fill('a long password');

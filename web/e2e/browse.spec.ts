@@ -92,7 +92,48 @@ test('book page: facts, previous and next, mark read, and download', async ({ pa
   await expect(page.getByRole('button', { name: 'Mark unread' })).toBeVisible();
   await page.getByRole('button', { name: 'Mark unread' }).click();
 
+  // Each value names its source: ComicInfo.xml for what the archive declares, the file for the page count.
+  await expect(page.locator('.facts div').filter({ hasText: 'Publisher' })).toContainText('Image' + 'from ComicInfo.xml');
+  await expect(page.locator('.facts div').filter({ hasText: 'Pages' })).toContainText('from the file itself');
+  await expect(page.locator('.facts div').filter({ hasText: 'Series' })).toContainText('from ComicInfo.xml');
+
+  // A direct download: the browser streams the endpoint itself (no blob: built in memory), under the file's name.
   const download = page.waitForEvent('download');
-  await page.getByRole('button', { name: 'Download' }).click();
-  expect((await download).suggestedFilename()).toBe('Saga 003.cbz');
+  await page.getByRole('link', { name: 'Download', exact: true }).click();
+  const file = await download;
+  expect(file.suggestedFilename()).toBe('Saga 003.cbz');
+  expect(file.url()).toMatch(/\/api\/v1\/books\/[0-9a-f-]{36}\/file$/);
+  expect(await file.failure()).toBeNull();
+});
+
+test('series page: each book downloads directly, and stops once signed out', async ({ page }) => {
+  await page.goto('/libraries');
+  await page.getByTestId('series-card').filter({ hasText: 'Bone' }).click();
+  const download = page.waitForEvent('download');
+  await page.getByRole('link', { name: /^Download #2 ·/ }).click();
+  const file = await download;
+  expect(file.suggestedFilename()).toBe('Bone 002.cbz');
+  expect(await file.failure()).toBeNull();
+
+  // Signing out clears the download cookie with the session: the same address is refused.
+  await page.getByRole('button', { name: 'Sign out' }).click();
+  await expect(page).toHaveURL(/\/sign-in/);
+  expect((await page.context().cookies()).map((c) => c.name)).not.toContain('bindery_file_token');
+  expect((await page.request.get(file.url())).status()).toBe(401);
+});
+
+test('a failing API call is told in words, never shown as an empty list', async ({ page }) => {
+  const busy = { error: 'ServiceUnavailable', message: 'The database is busy: try again in a moment', details: null };
+  await page.route(/\/api\/v1\/books\/on-deck(\?|$)/, (route) => route.fulfill({ status: 503, contentType: 'application/json', body: JSON.stringify(busy) }));
+  await page.goto('/');
+  const onDeck = page.getByRole('region', { name: 'On deck' });
+  await expect(onDeck.getByRole('alert')).toHaveText(busy.message);
+  await expect(onDeck.getByText('When you finish a book')).toHaveCount(0);
+  // The other shelves are unaffected.
+  await expect(page.getByRole('region', { name: 'Recently added series' }).getByTestId('series-card')).toHaveCount(3);
+
+  await page.route(/\/api\/v1\/api-keys(\?|$)/, (route) => route.fulfill({ status: 503, contentType: 'application/json', body: JSON.stringify(busy) }));
+  await page.goto('/account/api-keys');
+  await expect(page.getByRole('alert').filter({ hasText: busy.message })).toBeVisible();
+  await expect(page.getByText('No API keys yet')).toHaveCount(0);
 });

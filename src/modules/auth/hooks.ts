@@ -16,6 +16,8 @@ declare module 'fastify' {
   interface FastifyContextConfig {
     /** Which challenge a 401 carries: OPDS readers and Komga apps only prompt for Basic. */
     authChallenge?: 'basic' | 'bearer';
+    /** Also accepts the web app's access token from its file cookie (FILE_COOKIE): a plain link can download. */
+    fileCookie?: boolean;
   }
 }
 
@@ -25,6 +27,22 @@ export interface AuthHookDeps {
   isSetupRequired(): Promise<boolean>;
   /** Extra credential sources (the Komga session cookie); tried when no header credentials are present. */
   extraCredentials?: (request: FastifyRequest) => Credentials | undefined;
+}
+
+/**
+ * The web app's access token, which it also keeps in this cookie (path `/api/v1/books/`, SameSite=Strict) so a
+ * plain download link lets the browser stream a file to disk. Only GET routes marked `fileCookie` read it: no
+ * request that changes anything can ride on a cookie, so it opens no cross-site request forgery.
+ */
+export const FILE_COOKIE = 'bindery_file_token';
+
+function fileCookieCredentials(request: FastifyRequest): Credentials | undefined {
+  if (!request.routeOptions.config?.fileCookie || !request.headers.cookie || (request.method !== 'GET' && request.method !== 'HEAD')) return undefined;
+  for (const part of request.headers.cookie.split(';')) {
+    const [name, ...value] = part.trim().split('=');
+    if (name === FILE_COOKIE && value.length > 0) return { kind: 'bearer', value: value.join('=') };
+  }
+  return undefined;
 }
 
 /**
@@ -90,7 +108,7 @@ export function registerAuthHooks(app: App, deps: AuthHookDeps): { routes: Route
 
   app.addHook('onRequest', async (request) => {
     try {
-      const credentials = readCredentials(request.headers) ?? deps.extraCredentials?.(request);
+      const credentials = readCredentials(request.headers) ?? deps.extraCredentials?.(request) ?? fileCookieCredentials(request);
       if (!credentials) return;
       if (isPassword(credentials) && guessingStopped(request)) {
         const verified = await deps.resolver.verifiedBefore(credentials);

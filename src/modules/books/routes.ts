@@ -118,10 +118,12 @@ export function registerBookRoutes(app: App, books: BooksService): void {
     // HEAD declared explicitly: Fastify's implicit HEAD cannot take the null body a HEAD download sends.
     method: ['GET', 'HEAD'],
     url: '/books/:id/file',
-    config: { permission: 'books-read' },
+    config: { permission: 'books-read', fileCookie: true },
     schema: {
       summary: 'Download the original file',
-      description: 'Content-Disposition attachment with the file name; a single `Range: bytes=` gives 206 (416 outside the file); ETag and 304.',
+      description:
+        'Content-Disposition attachment with the file name; a single `Range: bytes=` gives 206 (416 outside the file); ETag and 304. ' +
+        'Besides the usual credentials, a browser may present its access token in the `bindery_file_token` cookie, so a plain link downloads.',
       tags,
       params: IdParams,
       response: { 200: z.any().describe('File bytes'), 206: z.any().describe('Partial content'), 304: z.null(), 416: ErrorBody, ...errors },

@@ -31,6 +31,11 @@ export const BookProgressSummary = z
   })
   .meta({ id: 'BookProgressSummary' });
 
+/** The book fields whose source GET /books/{id} names (media/metadata.ts records one per field at scan time). */
+export const BOOK_SOURCED_FIELDS = ['title', 'summary', 'number', 'volume', 'year', 'publisher', 'language', 'isbn', 'genres', 'tags', 'authors', 'page_count'] as const;
+export type BookSourcedField = (typeof BOOK_SOURCED_FIELDS)[number];
+const FieldSource = z.enum([...METADATA_SOURCES, 'file']).nullable();
+
 export const BookMetadataView = z
   .object({
     title: z.string(),
@@ -54,8 +59,14 @@ export const BookMetadataView = z
             'Where the series name came from: `comicinfo`, `opf`, `pdf` or `filename` (the source of the value the books agreed on), ' +
               '`folder` (no agreement: the folder name). The same for every book of the series. Null until the series is next scanned.',
           ),
+        ...Object.fromEntries(
+          BOOK_SOURCED_FIELDS.map((field) => [field, FieldSource.optional().describe(`Where \`${field}\` came from (null when no source gave it). Only in GET /books/{id}.`)]),
+        ),
       })
-      .describe('Where metadata values came from.'),
+      .describe(
+        'Where metadata values came from. `series` is in every book view; the source of each other field (`comicinfo`, `opf`, `pdf`, `filename`, ' +
+          '`folder`, or `file` for facts measured from the file such as the page count) only in GET /books/{id}: lists do not read the stored record.',
+      ),
   })
   .meta({ id: 'BookMetadata' });
 

@@ -9,7 +9,7 @@ import { libraryScopeFor } from './access.js';
 import { resolveBookFile, type BookFile } from './files.js';
 import type { BookListMode, BookListQuery, BooksRepository, BookViewRow } from './repository.js';
 import { BOOK_FILTER_FIELDS, BOOK_SORT_FIELDS, type BookView } from './schemas.js';
-import { bookView } from './views.js';
+import { bookView, fieldSources } from './views.js';
 
 export interface BookListInput {
   sort?: string;
@@ -82,7 +82,8 @@ export class BooksService {
 
   async get(caller: Caller, id: string): Promise<BookView> {
     const book = await this.pages.book(caller, id);
-    return (await this.views(caller, [book]))[0]!;
+    const view = (await this.views(caller, [book]))[0]!;
+    return { ...view, metadata: { ...view.metadata, sources: { ...fieldSources(book.metadata), ...view.metadata.sources } } };
   }
 
   async thumbnail(caller: Caller, id: string, accept: string | undefined): Promise<ImageLookup> {

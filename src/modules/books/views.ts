@@ -2,7 +2,8 @@ import { toBool } from '../../db/ids.js';
 import { progressFraction } from '../progress/fraction.js';
 import { seriesNameSource } from '../../scanner/series-rules.js';
 import type { BookViewRow, ProgressRow, SeriesNameRow } from './repository.js';
-import type { BookView } from './schemas.js';
+import type { MetadataSource } from '../../media/metadata-types.js';
+import { BOOK_SOURCED_FIELDS, type BookSourcedField, type BookView } from './schemas.js';
 
 export function parseList(text: string | null | undefined): string[] {
   try {
@@ -69,4 +70,16 @@ export function bookView(row: BookViewRow, progress: ProgressRow | undefined, se
         }
       : null,
   };
+}
+
+/** The source of each shown field, from the book's stored metadata record (null: no source gave it). */
+export function fieldSources(metadataJson: string): Record<BookSourcedField, MetadataSource | null> {
+  let recorded: Partial<Record<string, MetadataSource>> = {};
+  try {
+    const value = (JSON.parse(metadataJson) as { sources?: unknown }).sources;
+    if (value && typeof value === 'object') recorded = value as Partial<Record<string, MetadataSource>>;
+  } catch {
+    // A record the scanner did not write (or an old one): no sources known.
+  }
+  return Object.fromEntries(BOOK_SOURCED_FIELDS.map((field) => [field, recorded[field] ?? null])) as Record<BookSourcedField, MetadataSource | null>;
 }

@@ -23,7 +23,20 @@ function read(): Session | null {
   }
 }
 
+/**
+ * The token again in a cookie that only the file download route reads (the server's FILE_COOKIE, GET only): a
+ * plain `<a href download>` then lets the browser stream a book to disk, which a header could not do.
+ */
+const FILE_COOKIE = 'bindery_file_token';
+function setFileCookie(session: Session | null): void {
+  if (typeof document === 'undefined') return;
+  const maxAge = session ? Math.max(0, Math.floor((session.expiresAt - Date.now()) / 1000)) : 0;
+  const secure = location.protocol === 'https:' ? '; Secure' : '';
+  document.cookie = `${FILE_COOKIE}=${session?.token ?? ''}; Path=/api/v1/books/; Max-Age=${maxAge}; SameSite=Strict${secure}`;
+}
+
 let current: Session | null = typeof localStorage === 'undefined' ? null : read();
+setFileCookie(current);
 
 export const getSession = (): Session | null => {
   if (current && current.expiresAt <= Date.now()) endSession('expired');
@@ -33,6 +46,7 @@ export const getSession = (): Session | null => {
 export function startSession(login: { access_token: string; expires_in: number; user: { username: string } }): void {
   current = { token: login.access_token, expiresAt: Date.now() + login.expires_in * 1000, username: login.user.username };
   localStorage.setItem(KEY, JSON.stringify(current));
+  setFileCookie(current);
   for (const l of listeners) l(current, 'signed-in');
 }
 
@@ -40,6 +54,7 @@ export function endSession(reason: 'signed-out' | 'expired'): void {
   if (!current) return;
   current = null;
   localStorage.removeItem(KEY);
+  setFileCookie(null);
   for (const l of listeners) l(null, reason);
 }
 

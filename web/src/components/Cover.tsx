@@ -53,6 +53,7 @@ const subscribe = (l: () => void) => {
   return () => versionListeners.delete(l);
 };
 
+/** `alt`: what the cover shows ("Cover of Saga"), or `""` where the title is right next to it. */
 export function Cover({ src, alt, className }: { src: string; alt: string; className?: string }) {
   const ref = useRef<HTMLDivElement>(null);
   const v = useSyncExternalStore(subscribe, () => version);
@@ -81,9 +82,13 @@ export function Cover({ src, alt, className }: { src: string; alt: string; class
     };
   }, [src, v]);
 
+  // `alt=""`: decorative, where the title stands next to the cover (cards, book rows); the placeholder is then
+  // hidden too, since an image role without a name is an accessibility error.
+  let placeholder = <div className="cover-placeholder" aria-hidden="true" />;
+  if (alt) placeholder = <div className="cover-placeholder" role="img" aria-label={failed ? `${alt} (no cover)` : alt} />;
   return (
     <div ref={ref} className={`cover ${className ?? ''}`}>
-      {url ? <img src={url} alt={alt} decoding="async" /> : <div className="cover-placeholder" role="img" aria-label={failed ? `${alt} (no cover)` : alt} />}
+      {url ? <img src={url} alt={alt} decoding="async" /> : placeholder}
     </div>
   );
 }

@@ -23,3 +23,14 @@ export function bookLabel(book: { title: string; number: string | null }): strin
 }
 
 export const plural = (n: number, one: string, many = `${one}s`) => `${n} ${n === 1 ? one : many}`;
+
+/** Where a metadata value came from, in the words of the book page (the API's `metadata.sources` values). */
+export const METADATA_SOURCE_LABEL = {
+  comicinfo: 'ComicInfo.xml',
+  opf: 'EPUB metadata (OPF)',
+  pdf: 'PDF properties',
+  filename: 'file name',
+  folder: 'folder name',
+  file: 'the file itself',
+} as const;
+export type MetadataSourceKey = keyof typeof METADATA_SOURCE_LABEL;

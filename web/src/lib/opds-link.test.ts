@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { expiryFor, opdsAccess } from './opds-link';
+import { expiryFor, koreaderSyncUrl, opdsAccess } from './opds-link';
 
 describe('opdsAccess: what the API key QR code carries', () => {
   it('puts the key into the OPDS 1.2 catalog URL as Basic credentials of user "api"', () => {
@@ -24,5 +24,15 @@ describe('expiryFor', () => {
     expect(expiryFor('30d', now)).toBe('2026-03-31T12:00:00.000Z');
     expect(expiryFor('1y', now)).toBe('2027-03-01T12:00:00.000Z');
     expect(expiryFor('never', now)).toBeNull();
+  });
+});
+
+describe('koreaderSyncUrl: the custom sync server to paste into KOReader', () => {
+  it('is the server origin, the kosync path the server names, and the key as the last segment', () => {
+    expect(koreaderSyncUrl('http://192.168.1.20:8080', '/koreader', 'bindery_ab12cd34_s3cr3t')).toBe('http://192.168.1.20:8080/koreader/bindery_ab12cd34_s3cr3t');
+  });
+
+  it('follows a moved prefix and keeps a key with unsafe characters in one segment', () => {
+    expect(koreaderSyncUrl('https://books.example.org', '/sync/ko/', 'a/b c')).toBe('https://books.example.org/sync/ko/a%2Fb%20c');
   });
 });

@@ -33,3 +33,12 @@ export function expiryFor(choice: ExpiryChoice, now: Date = new Date()): string 
   if (days === null) return null;
   return new Date(now.getTime() + days * 86_400_000).toISOString();
 }
+
+/**
+ * The URL to paste into KOReader's "Custom sync server" (Progress sync): the server's kosync path (the setup
+ * status's `koreader_sync_path`, the `koreader.prefix` setting) with the API key as its last segment, so KOReader's
+ * own login fields are not needed.
+ */
+export function koreaderSyncUrl(origin: string, syncPath: string, key: string): string {
+  return new URL(`${syncPath.replace(/\/+$/, '')}/${encodeURIComponent(key)}`, origin).toString();
+}

@@ -1,10 +1,4 @@
-/** A `task_progress` message from /tasks/stream (as the endpoint documents it). */
-export interface TaskProgressEvent {
-  task_id: string;
-  task_type: string;
-  status: 'pending' | 'running' | 'completed' | 'failed' | 'cancelled';
-  progress: { current: number; total: number; message: string };
-}
+import type { TaskProgressEvent } from '../api/events';
 
 interface TaskLike {
   id: string;

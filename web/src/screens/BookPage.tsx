@@ -5,8 +5,7 @@ import { readState } from '../components/Cards';
 import { Cover } from '../components/Cover';
 import { ErrorMessage } from '../components/ErrorView';
 import { ProgressBar } from '../components/ProgressBar';
-import { downloadFile } from '../lib/download';
-import { bookLabel, formatBytes, formatDate } from '../lib/format';
+import { bookLabel, formatBytes, formatDate, METADATA_SOURCE_LABEL, type MetadataSourceKey } from '../lib/format';
 
 const route = getRouteApi('/app/books/$bookId');
 
@@ -29,7 +28,6 @@ export function BookPage() {
     mutationFn: (read: boolean) => ok(api.POST(read ? '/api/v1/books/{id}/read' : '/api/v1/books/{id}/unread', { params: { path: { id: bookId } } })),
     onSuccess: () => Promise.all(['books', 'series', 'shelves'].map((k) => queryClient.invalidateQueries({ queryKey: [k] }))),
   });
-  const download = useMutation({ mutationFn: () => downloadFile(`/api/v1/books/${bookId}/file`, book.data?.file_name ?? 'book') });
 
   if (book.error) throw book.error;
   if (book.isPending) return <p className="page">Loading…</p>;
@@ -41,22 +39,26 @@ export function BookPage() {
   const previous = index > 0 ? list[index - 1] : undefined;
   const next = index >= 0 ? list[index + 1] : undefined;
 
-  const rows: Array<[string, React.ReactNode]> = [
-    ['Number', b.number ?? '—'],
-    ['Volume', b.volume ?? '—'],
-    ['Year', m.year ?? '—'],
-    ['Publisher', m.publisher ?? '—'],
-    ['Language', m.language ?? '—'],
-    ['ISBN', m.isbn ?? '—'],
-    ['Authors', m.authors.length ? m.authors.map((a) => `${a.name} (${a.role})`).join(', ') : '—'],
-    ['Genres', m.genres.join(', ') || '—'],
-    ['Tags', m.tags.join(', ') || '—'],
-    ['Format', b.format?.toUpperCase() ?? 'Not identified'],
-    ['Pages', b.page_count],
-    ['Size', formatBytes(b.file_size)],
-    ['File', <code key="path">{b.path}</code>],
-    ['File modified', formatDate(b.file_modified_at)],
-    ['Added', formatDate(b.created_at)],
+  // The third element: where the value came from (GET /books/{id} names it per field).
+  const src = m.sources;
+  const rows: Array<[string, React.ReactNode, MetadataSourceKey | null | undefined]> = [
+    ['Title', m.title, src.title],
+    ['Series', m.series ?? '—', src.series],
+    ['Number', b.number ?? '—', src.number],
+    ['Volume', b.volume ?? '—', src.volume],
+    ['Year', m.year ?? '—', src.year],
+    ['Publisher', m.publisher ?? '—', src.publisher],
+    ['Language', m.language ?? '—', src.language],
+    ['ISBN', m.isbn ?? '—', src.isbn],
+    ['Authors', m.authors.length ? m.authors.map((a) => `${a.name} (${a.role})`).join(', ') : '—', src.authors],
+    ['Genres', m.genres.join(', ') || '—', src.genres],
+    ['Tags', m.tags.join(', ') || '—', src.tags],
+    ['Format', b.format?.toUpperCase() ?? 'Not identified', null],
+    ['Pages', b.page_count, src.page_count],
+    ['Size', formatBytes(b.file_size), null],
+    ['File', <code key="path">{b.path}</code>, null],
+    ['File modified', formatDate(b.file_modified_at), null],
+    ['Added', formatDate(b.created_at), null],
   ];
 
   return (
@@ -92,20 +94,29 @@ export function BookPage() {
             )}
           </div>
           <div className="actions">
-            <button type="button" className="primary" onClick={() => download.mutate()} disabled={download.isPending}>
-              {download.isPending ? 'Downloading…' : 'Download'}
-            </button>
+            {/* A plain link: the browser streams the file to disk (the session's file cookie authenticates it). */}
+            <a className="button primary" href={`/api/v1/books/${b.id}/file`} download={b.file_name}>
+              Download
+            </a>
             <button type="button" onClick={() => mark.mutate(state !== 'read')} disabled={mark.isPending}>
               {state === 'read' ? 'Mark unread' : 'Mark read'}
             </button>
           </div>
-          <ErrorMessage error={mark.error ?? download.error} />
-          {m.summary && <p className="summary">{m.summary}</p>}
+          <ErrorMessage error={mark.error ?? series.error ?? siblings.error} />
+          {m.summary && (
+            <p className="summary">
+              {m.summary}
+              {src.summary && <span className="source-tag">Summary from {METADATA_SOURCE_LABEL[src.summary]}</span>}
+            </p>
+          )}
           <dl className="facts">
-            {rows.map(([label, value]) => (
+            {rows.map(([label, value, source]) => (
               <div key={label}>
                 <dt>{label}</dt>
-                <dd>{value}</dd>
+                <dd>
+                  {value}
+                  {source && <span className="source-tag">from {METADATA_SOURCE_LABEL[source]}</span>}
+                </dd>
               </div>
             ))}
           </dl>

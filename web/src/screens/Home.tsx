@@ -1,7 +1,7 @@
 import { useQuery } from '@tanstack/react-query';
 import { getRouteApi, Link } from '@tanstack/react-router';
 import { api, ok } from '../api/client';
-import { librariesQuery } from '../api/queries';
+import { librariesQuery, meQuery } from '../api/queries';
 import { BookCard, SeriesCard, type Book, type Series } from '../components/Cards';
 import { ErrorMessage } from '../components/ErrorView';
 import { SHELF_IDS, SHELVES, type ShelfId } from '../lib/shelves';
@@ -43,17 +43,28 @@ function Shelf({ id }: { id: ShelfId }) {
 
 export function Home() {
   const libraries = useQuery(librariesQuery);
+  const canAddLibraries = useQuery(meQuery).data?.permissions.includes('libraries-write') === true;
   if (libraries.data && libraries.data.total === 0) {
     return (
       <div className="page narrow">
         <h1>Home</h1>
-        <p className="empty">No libraries yet. An administrator adds one under Administration → Libraries (or in the setup wizard).</p>
+        <p className="empty">
+          No libraries yet.{' '}
+          {canAddLibraries ? (
+            <>
+              <Link to="/admin/libraries">Add one under Administration → Libraries</Link>: pick the folder on the server that holds your comics or books.
+            </>
+          ) : (
+            'An administrator adds them under Administration → Libraries.'
+          )}
+        </p>
       </div>
     );
   }
   return (
     <div className="page">
       <h1 className="visually-hidden">Home</h1>
+      <ErrorMessage error={libraries.error} />
       {SHELF_IDS.map((id) => (
         <Shelf key={id} id={id} />
       ))}

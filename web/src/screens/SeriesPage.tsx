@@ -121,10 +121,15 @@ export function SeriesPage() {
                   {plural(b.page_count, 'page')} · {b.format?.toUpperCase() ?? 'unknown format'} · {formatBytes(b.file_size)}
                 </span>
               </div>
-              <button type="button" className="small" onClick={() => markBook.mutate({ id: b.id, read: state !== 'read' })} disabled={markBook.isPending}>
-                {state === 'read' ? 'Mark unread' : 'Mark read'}
-                <span className="visually-hidden">: {bookLabel(b)}</span>
-              </button>
+              <div className="row-actions">
+                <a className="button small" href={`/api/v1/books/${b.id}/file`} download={b.file_name}>
+                  Download<span className="visually-hidden"> {bookLabel(b)}</span>
+                </a>
+                <button type="button" className="small" onClick={() => markBook.mutate({ id: b.id, read: state !== 'read' })} disabled={markBook.isPending}>
+                  {state === 'read' ? 'Mark unread' : 'Mark read'}
+                  <span className="visually-hidden">: {bookLabel(b)}</span>
+                </button>
+              </div>
             </li>
           );
         })}

@@ -4,9 +4,11 @@ import { useEffect, useState, type FormEvent } from 'react';
 import { api, ok } from '../api/client';
 import { setupStatusQuery } from '../api/queries';
 import { getSession, startSession } from '../api/session';
+import type { ScanEvent } from '../api/events';
 import { followEventStream } from '../api/sse';
+import { AccountFields } from '../components/AccountFields';
 import { ErrorMessage } from '../components/ErrorView';
-import { FolderPicker } from '../components/FolderPicker';
+import { LibraryForm } from '../components/LibraryForm';
 import { ProgressBar } from '../components/ProgressBar';
 
 const route = getRouteApi('/setup');
@@ -69,7 +71,6 @@ function AdminStep() {
       await navigate({ to: '/setup', search: { step: 'library' } });
     },
   });
-  const set = (key: keyof typeof form) => (e: { target: { value: string } }) => setForm((f) => ({ ...f, [key]: e.target.value }));
   const submit = (e: FormEvent) => {
     e.preventDefault();
     if (!mismatch) create.mutate();
@@ -78,24 +79,10 @@ function AdminStep() {
     <WizardFrame step={0} title="Create the administrator">
       <p>This account manages libraries, users and settings. You can add other users later.</p>
       <form className="stack" onSubmit={submit}>
-        <label>
-          Username
-          <input autoComplete="username" required minLength={2} value={form.username} onChange={set('username')} />
-        </label>
-        <label>
-          E-mail
-          <input type="email" autoComplete="email" required value={form.email} onChange={set('email')} />
-        </label>
-        <label>
-          Password
-          <input type="password" autoComplete="new-password" required minLength={8} value={form.password} onChange={set('password')} aria-describedby="password-hint" />
-        </label>
-        <p id="password-hint" className="hint">
-          At least 8 characters.
-        </p>
+        <AccountFields value={form} onChange={(key, text) => setForm((f) => ({ ...f, [key]: text }))} />
         <label>
           Repeat the password
-          <input type="password" autoComplete="new-password" required value={form.confirm} onChange={set('confirm')} aria-invalid={mismatch} />
+          <input type="password" autoComplete="new-password" required value={form.confirm} onChange={(e) => setForm((f) => ({ ...f, confirm: e.target.value }))} aria-invalid={mismatch} />
         </label>
         {mismatch && <p className="error-text">The two passwords differ.</p>}
         <ErrorMessage error={create.error} />
@@ -109,71 +96,18 @@ function AdminStep() {
 
 function LibraryStep() {
   const navigate = useNavigate();
-  const queryClient = useQueryClient();
-  const [name, setName] = useState('');
-  const [path, setPath] = useState('');
-  const [picking, setPicking] = useState(false);
-  const create = useMutation({
-    mutationFn: async () => {
-      const created = await ok(api.POST('/api/v1/libraries', { body: { name, path } }));
-      await ok(api.POST('/api/v1/libraries/{id}/scan', { params: { path: { id: created.id }, query: {} } }));
-      return created;
-    },
-    onSuccess: async (created) => {
-      await queryClient.invalidateQueries({ queryKey: ['libraries'] });
-      await navigate({ to: '/setup', search: { step: 'scan', library: created.id } });
-    },
-  });
-  const submit = (e: FormEvent) => {
-    e.preventDefault();
-    create.mutate();
-  };
   return (
     <WizardFrame step={1} title="Add your first library">
       <p>A library is a folder on the server holding your comics, manga and books. Each folder of books inside becomes a series.</p>
-      <form className="stack" onSubmit={submit}>
-        <label>
-          Name
-          <input required value={name} onChange={(e) => setName(e.target.value)} placeholder="Comics" />
-        </label>
-        <div className="field">
-          <label htmlFor="library-path">Folder on the server</label>
-          <div className="inline">
-            <input id="library-path" required value={path} onChange={(e) => setPath(e.target.value)} placeholder="/srv/comics" spellCheck={false} />
-            <button type="button" onClick={() => setPicking((p) => !p)} aria-expanded={picking}>
-              Browse…
-            </button>
-          </div>
-        </div>
-        {picking && (
-          <FolderPicker
-            initialPath={path || undefined}
-            onChoose={(chosen) => {
-              setPath(chosen);
-              if (!name) setName(chosen.split(/[\\/]/).filter(Boolean).pop() ?? '');
-              setPicking(false);
-            }}
-            onCancel={() => setPicking(false)}
-          />
-        )}
-        <ErrorMessage error={create.error} />
-        <button type="submit" className="primary" disabled={create.isPending}>
-          Add library and scan it
-        </button>
-      </form>
+      <LibraryForm
+        library={null}
+        schedule={false}
+        scanAfterCreate
+        submitLabel="Add library and scan it"
+        onSaved={(created) => navigate({ to: '/setup', search: { step: 'scan', library: created.id } })}
+      />
     </WizardFrame>
   );
-}
-
-interface ScanEvent {
-  type: string;
-  library_id: string;
-  files_discovered: number;
-  files_processed: number;
-  series_created: number;
-  books_added: number;
-  errors: number;
-  error?: string;
 }
 
 function ScanStep({ libraryId }: { libraryId: string }) {

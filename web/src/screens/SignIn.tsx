@@ -1,8 +1,10 @@
-import { useMutation, useQueryClient } from '@tanstack/react-query';
+import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { getRouteApi, Link, useNavigate } from '@tanstack/react-router';
 import { useEffect, useRef, useState, type FormEvent } from 'react';
 import { api, ApiError, ok } from '../api/client';
+import { setupStatusQuery } from '../api/queries';
 import { startSession } from '../api/session';
+import { AccountFields } from '../components/AccountFields';
 import { ErrorMessage } from '../components/ErrorView';
 
 const signInApi = getRouteApi('/sign-in');
@@ -28,6 +30,7 @@ export function SignIn() {
   const queryClient = useQueryClient();
   const [username, setUsername] = useState('');
   const [password, setPassword] = useState('');
+  const registrationOpen = useQuery(setupStatusQuery).data?.registration_enabled === true;
   const login = useMutation({
     mutationFn: () => ok(api.POST('/api/v1/auth/login', { body: { username, password } })),
     onSuccess: async (response) => {
@@ -60,9 +63,13 @@ export function SignIn() {
         <button type="submit" className="primary" disabled={login.isPending || wait > 0}>
           {login.isPending ? 'Signing in…' : 'Sign in'}
         </button>
-        <p className="hint">
-          No account? <Link to="/register">Create one</Link> (when the administrator allows it).
-        </p>
+        {registrationOpen ? (
+          <p className="hint">
+            No account? <Link to="/register">Create one</Link>
+          </p>
+        ) : (
+          <p className="hint">No account? Ask the administrator of this server for one.</p>
+        )}
       </form>
     </div>
   );
@@ -70,8 +77,8 @@ export function SignIn() {
 
 export function Register() {
   const [form, setForm] = useState({ username: '', email: '', password: '' });
+  const status = useQuery(setupStatusQuery).data;
   const register = useMutation({ mutationFn: () => ok(api.POST('/api/v1/auth/register', { body: form })) });
-  const set = (key: keyof typeof form) => (e: { target: { value: string } }) => setForm((f) => ({ ...f, [key]: e.target.value }));
   const submit = (e: FormEvent) => {
     e.preventDefault();
     register.mutate();
@@ -98,18 +105,8 @@ export function Register() {
     <div className="auth-page">
       <form className="card auth-card" onSubmit={submit} aria-labelledby="register-title">
         <h1 id="register-title">Create an account</h1>
-        <label>
-          Username
-          <input autoComplete="username" required value={form.username} onChange={set('username')} />
-        </label>
-        <label>
-          E-mail
-          <input type="email" autoComplete="email" required value={form.email} onChange={set('email')} />
-        </label>
-        <label>
-          Password
-          <input type="password" autoComplete="new-password" required minLength={8} value={form.password} onChange={set('password')} />
-        </label>
+        {status?.registration_enabled === false && <p className="hint">This server does not take new accounts at the moment: ask its administrator for one.</p>}
+        <AccountFields value={form} onChange={(key, text) => setForm((f) => ({ ...f, [key]: text }))} />
         <ErrorMessage error={register.error} />
         <button type="submit" className="primary" disabled={register.isPending}>
           Create account

@@ -2,11 +2,12 @@ import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { Link, Outlet } from '@tanstack/react-router';
 import { useEffect, useRef, useState, type FormEvent } from 'react';
 import { api, ok, type components } from '../../api/client';
-import { librariesQuery, meQuery, preferencesQuery } from '../../api/queries';
+import { librariesQuery, meQuery, preferencesQuery, setupStatusQuery } from '../../api/queries';
 import { getSession, startSession } from '../../api/session';
 import { ErrorMessage } from '../../components/ErrorView';
+import { SavedNote } from '../../components/SavedNote';
 import { formatDate } from '../../lib/format';
-import { EXPIRY_CHOICES, expiryFor, opdsAccess, type ExpiryChoice } from '../../lib/opds-link';
+import { EXPIRY_CHOICES, expiryFor, koreaderSyncUrl, opdsAccess, type ExpiryChoice } from '../../lib/opds-link';
 import '../../admin.css';
 
 type Preference = components['schemas']['Preference'];
@@ -119,11 +120,7 @@ function PreferenceRow({ preference }: { preference: Preference }) {
             Reset
           </button>
         )}
-        {save.isSuccess && !save.isPending && (
-          <span className="saved" role="status">
-            Saved
-          </span>
-        )}
+        <SavedNote save={save} />
       </div>
       <ErrorMessage error={save.error ?? reset.error} />
     </li>
@@ -332,7 +329,7 @@ export function ApiKeysScreen() {
       <ErrorMessage error={keys.error ?? revoke.error} />
       {keys.isPending ? (
         <p>Loading…</p>
-      ) : list.length === 0 ? (
+      ) : !keys.data ? null : list.length === 0 ? (
         <p className="empty">No API keys yet — create one above to connect a reading app on your phone or tablet.</p>
       ) : (
         <ul className="row-list" aria-label="API keys">
@@ -363,22 +360,34 @@ export function ApiKeysScreen() {
   );
 }
 
-/** The new key, shown once: copy it, or scan the QR code with the phone's reading app. */
-function NewKey({ created, onDone }: { created: CreatedKey; onDone(): void }) {
-  const access = opdsAccess(window.location.origin, created.key);
+/** A QR code drawn on a canvas (the encoder is loaded only when one is shown). */
+function QrCode({ text, label }: { text: string; label: string }) {
   const canvas = useRef<HTMLCanvasElement>(null);
   const [qrError, setQrError] = useState<string | null>(null);
   useEffect(() => {
     let cancelled = false;
     void import('qrcode')
       .then(async ({ default: QRCode }) => {
-        if (!cancelled && canvas.current) await QRCode.toCanvas(canvas.current, access.qrText, { width: 240, margin: 2, errorCorrectionLevel: 'M' });
+        if (!cancelled && canvas.current) await QRCode.toCanvas(canvas.current, text, { width: 240, margin: 2, errorCorrectionLevel: 'M' });
       })
       .catch((err: unknown) => !cancelled && setQrError(err instanceof Error ? err.message : String(err)));
     return () => {
       cancelled = true;
     };
-  }, [access.qrText]);
+  }, [text]);
+  return (
+    <>
+      <canvas ref={canvas} className="qr" role="img" aria-label={label} data-qr-text={text} />
+      {qrError && <p className="error-text">The QR code could not be drawn: {qrError}</p>}
+    </>
+  );
+}
+
+/** The new key, shown once: copy it, or scan the QR code with the phone's reading app (and KOReader's sync). */
+function NewKey({ created, onDone }: { created: CreatedKey; onDone(): void }) {
+  const access = opdsAccess(window.location.origin, created.key);
+  const syncPath = useQuery(setupStatusQuery).data?.koreader_sync_path ?? null;
+  const canSync = created.permissions.includes('progress-read') && created.permissions.includes('progress-write');
 
   return (
     <div className="card stack new-key" role="region" aria-label="New API key">
@@ -388,7 +397,7 @@ function NewKey({ created, onDone }: { created: CreatedKey; onDone(): void }) {
       </p>
       <CopyField label="API key" value={created.key} />
       <div className="qr-block">
-        <canvas ref={canvas} className="qr" role="img" aria-label="QR code with the OPDS address and this key, for a phone reading app" />
+        <QrCode text={access.qrText} label="QR code with the OPDS address and this key, for a phone reading app" />
         <div className="stack">
           <p className="hint">Scan this with a reading app (Panels, Chunky, KOReader…) to add this server's OPDS catalog with the key. Or enter the fields by hand:</p>
           <CopyField label="OPDS catalog URL" value={access.catalogUrl} />
@@ -396,7 +405,20 @@ function NewKey({ created, onDone }: { created: CreatedKey; onDone(): void }) {
           <p className="hint">Password: the API key above.</p>
         </div>
       </div>
-      {qrError && <p className="error-text">The QR code could not be drawn: {qrError}</p>}
+      {syncPath && canSync && (
+        <div className="qr-block" role="group" aria-label="KOReader progress sync">
+          <QrCode text={koreaderSyncUrl(window.location.origin, syncPath, created.key)} label="QR code with the KOReader sync server address and this key" />
+          <div className="stack">
+            <h4>KOReader progress sync</h4>
+            <p className="hint">
+              In KOReader, open Tools → Progress sync → Custom sync server and paste this address (or scan the code); any user name and password will do, the key
+              in the address identifies you.
+            </p>
+            <CopyField label="KOReader sync server" value={koreaderSyncUrl(window.location.origin, syncPath, created.key)} />
+          </div>
+        </div>
+      )}
+      {syncPath && !canSync && <p className="hint">This key cannot sync reading progress: for KOReader's progress sync, create one with the Reader app preset.</p>}
       <button type="button" onClick={onDone}>
         Done
       </button>

@@ -42,7 +42,7 @@ export function DuplicatesScreen() {
       <h3>Same book, several files ({bookGroups.length})</h3>
       {books.isPending ? (
         <p>Loading…</p>
-      ) : bookGroups.length === 0 ? (
+      ) : !books.data ? null : bookGroups.length === 0 ? (
         <p className="empty">No duplicate books found. Run a detection after adding files to check again.</p>
       ) : (
         <ul className="dupe-groups">
@@ -80,8 +80,8 @@ export function DuplicatesScreen() {
       <h3>Possibly the same series ({seriesGroups.length})</h3>
       {series.isPending ? (
         <p>Loading…</p>
-      ) : seriesGroups.length === 0 ? (
-        <p className="empty">No duplicate series found.</p>
+      ) : !series.data ? null : seriesGroups.length === 0 ? (
+        <p className="empty">No duplicate series found. Run a detection after a scan to check again; series matched by title or by an external id appear here.</p>
       ) : (
         <ul className="dupe-groups">
           {seriesGroups.map((g) => (
@@ -141,7 +141,7 @@ export function AnalysisErrorsScreen() {
       )}
       {books.isPending ? (
         <p>Loading…</p>
-      ) : list.length === 0 ? (
+      ) : !books.data ? null : list.length === 0 ? (
         <p className="empty">No analysis errors — every file in your libraries could be read.</p>
       ) : (
         <ul className="row-list" aria-label="Books with analysis errors">

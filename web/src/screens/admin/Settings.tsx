@@ -2,6 +2,7 @@ import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
 import { api, ok, type components } from '../../api/client';
 import { ErrorMessage } from '../../components/ErrorView';
+import { SavedNote } from '../../components/SavedNote';
 import { formatDate } from '../../lib/format';
 
 type Setting = components['schemas']['Setting'];
@@ -20,7 +21,7 @@ export function SettingsScreen() {
       <ErrorMessage error={settings.error} />
       {settings.isPending ? (
         <p>Loading…</p>
-      ) : (settings.data ?? []).length === 0 ? (
+      ) : !settings.data ? null : (settings.data ?? []).length === 0 ? (
         <p className="empty">This server has no settings to change.</p>
       ) : (
         <ul className="settings-list">
@@ -69,11 +70,7 @@ function SettingRow({ setting }: { setting: Setting }) {
         <button type="button" className="small" aria-expanded={showHistory} onClick={() => setShowHistory((h) => !h)}>
           History<span className="visually-hidden"> of {labelOf(setting.key)}</span>
         </button>
-        {save.isSuccess && !save.isPending && (
-          <span className="saved" role="status">
-            Saved
-          </span>
-        )}
+        <SavedNote save={save} />
       </div>
       <ErrorMessage error={save.error ?? reset.error} />
       {showHistory && <SettingHistory settingKey={setting.key} />}

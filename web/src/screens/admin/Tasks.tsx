@@ -5,7 +5,8 @@ import { followEventStream } from '../../api/sse';
 import { ErrorMessage } from '../../components/ErrorView';
 import { ProgressBar } from '../../components/ProgressBar';
 import { formatDuration } from '../../lib/charts';
-import { applyTaskProgress, type TaskProgressEvent } from '../../lib/task-list';
+import type { TaskProgressEvent } from '../../api/events';
+import { applyTaskProgress } from '../../lib/task-list';
 
 type Task = components['schemas']['Task'];
 type Status = Task['status'];
@@ -82,7 +83,7 @@ export function TasksScreen() {
       <ErrorMessage error={tasks.error} />
       {tasks.isPending ? (
         <p>Loading…</p>
-      ) : list.length === 0 ? (
+      ) : !tasks.data ? null : list.length === 0 ? (
         <p className="empty">{status ? `No ${status} tasks.` : 'No tasks yet — scanning a library from Libraries starts one.'}</p>
       ) : (
         <ul className="row-list" aria-label="Tasks">

@@ -49,7 +49,7 @@ export function UsersScreen() {
       <ErrorMessage error={users.error} />
       {users.isPending ? (
         <p>Loading…</p>
-      ) : list.length === 0 ? (
+      ) : !users.data ? null : list.length === 0 ? (
         <p className="empty">No users yet — add one.</p>
       ) : (
         <ul className="row-list" aria-label="Users">

@@ -1,26 +1,10 @@
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { useEffect, useState } from 'react';
 import { api, ok, type components } from '../../api/client';
+import type { ScanEvent } from '../../api/events';
 import { followEventStream } from '../../api/sse';
 
 type ScanStatus = components['schemas']['ScanStatus'];
-
-/** A scan event from /scans/stream (its payload as the endpoint documents it). */
-export interface ScanEvent {
-  type: 'scan_started' | 'scan_progress' | 'scan_completed' | 'scan_failed' | 'scan_cancelled';
-  library_id: string;
-  task_id: string;
-  mode: string;
-  files_discovered: number;
-  files_processed: number;
-  series_created: number;
-  books_added: number;
-  books_updated: number;
-  books_deleted: number;
-  books_restored: number;
-  errors: number;
-  error?: string;
-}
 
 export interface LiveScan {
   taskId: string | null;

@@ -1,0 +1,142 @@
+import { useMutation, useQueryClient } from '@tanstack/react-query';
+import { useState, type FormEvent } from 'react';
+import { api, ok, type components } from '../api/client';
+import { checkCron } from '../lib/cron';
+import { ErrorMessage } from './ErrorView';
+import { FolderPicker } from './FolderPicker';
+
+type Library = components['schemas']['Library'];
+type ScanningConfig = components['schemas']['ScanningConfig'];
+
+const DEFAULT_CONFIG: ScanningConfig = { enabled: false, cron_schedule: null, default_mode: 'normal', scan_on_start: false };
+
+export interface LibraryFormProps {
+  /** The library to edit; null adds one. */
+  library: Library | null;
+  /** After the save (and the first scan, with `scanAfterCreate`). */
+  onSaved(library: Library): void | Promise<void>;
+  /** Shows a Cancel button. */
+  onCancel?(): void;
+  /** The heading and the form's name; without it the form has neither (the setup wizard titles its own step). */
+  title?: string;
+  /** The automatic-scanning fields (schedule, mode, scan on start); the setup wizard leaves them for later. */
+  schedule?: boolean;
+  /** Starts a scan of a library just created. */
+  scanAfterCreate?: boolean;
+  submitLabel?: string;
+}
+
+/**
+ * Adding or editing a library, one form for the setup wizard and the administration: a name, the folder picked on
+ * the server (which names the library when no name is typed), and the scan schedule checked as it is typed.
+ */
+export function LibraryForm({ library, onSaved, onCancel, title, schedule = true, scanAfterCreate = false, submitLabel }: LibraryFormProps) {
+  const queryClient = useQueryClient();
+  const [name, setName] = useState(library?.name ?? '');
+  const [path, setPath] = useState(library?.path ?? '');
+  const [picking, setPicking] = useState(false);
+  const [config, setConfig] = useState<ScanningConfig>(library?.scanning_config ?? DEFAULT_CONFIG);
+  const cronText = config.cron_schedule ?? '';
+  const cron = checkCron(cronText);
+  const cronMissing = config.enabled && cronText.trim() === '';
+  const save = useMutation({
+    mutationFn: async () => {
+      const scanning_config = { ...config, cron_schedule: cronText.trim() === '' ? null : cronText.trim() };
+      if (library) return ok(api.PUT('/api/v1/libraries/{id}', { params: { path: { id: library.id } }, body: { name, path, scanning_config } }));
+      const created = await ok(api.POST('/api/v1/libraries', { body: { name, path, scanning_config } }));
+      if (scanAfterCreate) await ok(api.POST('/api/v1/libraries/{id}/scan', { params: { path: { id: created.id }, query: {} } }));
+      return created;
+    },
+    onSuccess: async (saved) => {
+      await queryClient.invalidateQueries({ queryKey: ['libraries'] });
+      await onSaved(saved);
+    },
+  });
+  const submit = (e: FormEvent) => {
+    e.preventDefault();
+    if (cron.ok && !cronMissing) save.mutate();
+  };
+
+  return (
+    <form className={title ? 'card stack library-form' : 'stack'} onSubmit={submit} aria-label={title}>
+      {title && <h3>{title}</h3>}
+      <label>
+        Name
+        <input required maxLength={200} value={name} onChange={(e) => setName(e.target.value)} placeholder="Comics" />
+      </label>
+      <div className="field">
+        <label htmlFor="library-folder">Folder on the server</label>
+        <div className="inline">
+          <input id="library-folder" required value={path} onChange={(e) => setPath(e.target.value)} placeholder="/srv/comics" spellCheck={false} />
+          <button type="button" onClick={() => setPicking((p) => !p)} aria-expanded={picking}>
+            Browse…
+          </button>
+        </div>
+      </div>
+      {picking && (
+        <FolderPicker
+          initialPath={path || undefined}
+          onChoose={(chosen) => {
+            setPath(chosen);
+            if (!name) setName(chosen.split(/[\\/]/).filter(Boolean).pop() ?? '');
+            setPicking(false);
+          }}
+          onCancel={() => setPicking(false)}
+        />
+      )}
+      {schedule && (
+        <fieldset className="stack">
+          <legend>Automatic scanning</legend>
+          <label className="check">
+            <input type="checkbox" checked={config.enabled} onChange={(e) => setConfig({ ...config, enabled: e.target.checked })} />
+            Scan on a schedule
+          </label>
+          <div className="field">
+            <label htmlFor="library-cron">Schedule (cron: minute hour day-of-month month day-of-week)</label>
+            <input
+              id="library-cron"
+              className="mono"
+              value={cronText}
+              onChange={(e) => setConfig({ ...config, cron_schedule: e.target.value })}
+              placeholder="0 3 * * *"
+              spellCheck={false}
+              aria-invalid={!cron.ok || cronMissing}
+              aria-describedby="library-cron-check"
+            />
+            <span id="library-cron-check" className={cron.ok && !cronMissing ? 'hint' : 'error-text'} aria-live="polite">
+              {!cron.ok
+                ? cron.message
+                : cronMissing
+                  ? 'A schedule is needed to scan automatically.'
+                  : cron.nextRuns.length > 0
+                    ? `Next runs: ${cron.nextRuns.map((d) => d.toLocaleString(undefined, { weekday: 'short', month: 'short', day: 'numeric', hour: '2-digit', minute: '2-digit' })).join(' · ')}`
+                    : 'No schedule: scans run only when started here.'}
+            </span>
+          </div>
+          <label>
+            Scheduled scans are
+            <select value={config.default_mode} onChange={(e) => setConfig({ ...config, default_mode: e.target.value as ScanningConfig['default_mode'] })}>
+              <option value="normal">Normal: new and changed files only</option>
+              <option value="deep">Deep: re-read every file</option>
+            </select>
+          </label>
+          <label className="check">
+            <input type="checkbox" checked={config.scan_on_start} onChange={(e) => setConfig({ ...config, scan_on_start: e.target.checked })} />
+            Scan when the server starts
+          </label>
+        </fieldset>
+      )}
+      <ErrorMessage error={save.error} />
+      <div className="inline">
+        <button type="submit" className="primary" disabled={save.isPending || !cron.ok || cronMissing}>
+          {submitLabel ?? (library ? 'Save library' : 'Create library')}
+        </button>
+        {onCancel && (
+          <button type="button" onClick={onCancel}>
+            Cancel
+          </button>
+        )}
+      </div>
+    </form>
+  );
+}
