@@ -14,6 +14,7 @@ import { resizeImage } from './media/images.js';
 import { withBook } from './media/open-book.js';
 import type { BookFormat } from './media/types.js';
 import { KomgaSessions } from './compat/komga/session.js';
+import { AccessService } from './modules/access/service.js';
 import { ApiKeysRepository } from './modules/api-keys/repository.js';
 import { ApiKeysService } from './modules/api-keys/service.js';
 import { EmailTokens } from './modules/auth/email-tokens.js';
@@ -161,10 +162,12 @@ export function composeServices(deps: CompositionDeps): Services {
   const derivedBudget = new DerivedCacheBudget(cacheDir, config.cache.derived_max_mb * 1024 * 1024, isResizedPage);
   derivedBudget.prepare();
   const thumbnailWidth = () => settings.peek('thumbnail_width');
-  const pages = new PagesService({ books: booksRepo, readers, renderer, cacheDir, thumbnailWidth, derivedBudget });
-  const books = new BooksService(booksRepo, pages);
-  const progress = new ProgressService(new ProgressRepository(database), booksRepo);
-  const series = new SeriesService({ repo: new SeriesRepository(database, fts), books: booksRepo, booksService: books, pages, progress });
+  const seriesRepo = new SeriesRepository(database, fts);
+  const access = new AccessService({ book: (id) => booksRepo.get(id), series: (id) => seriesRepo.get(id) });
+  const pages = new PagesService({ books: booksRepo, access, readers, renderer, cacheDir, thumbnailWidth, derivedBudget });
+  const books = new BooksService(booksRepo, pages, access);
+  const progress = new ProgressService(new ProgressRepository(database), booksRepo, access);
+  const series = new SeriesService({ repo: seriesRepo, access, books: booksRepo, booksService: books, pages, progress });
   const browsing: Browsing = { series, books, pages, progress, stats: new StatsService(new StatsRepository(database)) };
 
   const duplicates = new DuplicatesService(new DuplicatesRepository(db), background.queue);

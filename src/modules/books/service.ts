@@ -2,12 +2,13 @@ import path from 'node:path';
 import { forbidden } from '../../http/errors.js';
 import type { PageRequest } from '../../http/pagination.js';
 import type { Caller } from '../auth/caller.js';
+import type { AccessService } from '../access/service.js';
 import type { ImageLookup, PagesService } from '../pages/service.js';
 import { parseCondition } from '../search/conditions.js';
 import { parseSort, type SortDirection } from '../search/sort.js';
-import { libraryScopeFor } from './access.js';
+import { libraryScopeFor } from '../access/scope.js';
 import { resolveBookFile, type BookFile } from './files.js';
-import type { BookListMode, BookListQuery, BooksRepository, BookViewRow } from './repository.js';
+import type { BookListMode, BookListQuery, BooksRepository, BookViewRow, BookWithLibrary } from './repository.js';
 import { BOOK_FILTER_FIELDS, BOOK_SORT_FIELDS, type BookView } from './schemas.js';
 import { bookView } from './views.js';
 
@@ -28,6 +29,7 @@ export class BooksService {
   constructor(
     private readonly repo: BooksRepository,
     private readonly pages: PagesService,
+    private readonly access: AccessService<BookWithLibrary>,
   ) {}
 
   private async views(caller: Caller, rows: readonly BookViewRow[]): Promise<BookView[]> {
@@ -81,17 +83,17 @@ export class BooksService {
   }
 
   async get(caller: Caller, id: string): Promise<BookView> {
-    const book = await this.pages.book(caller, id);
+    const book = await this.access.book(caller, id);
     return (await this.views(caller, [book]))[0]!;
   }
 
   async thumbnail(caller: Caller, id: string, accept: string | undefined): Promise<ImageLookup> {
-    return this.pages.thumbnail(await this.pages.book(caller, id), accept);
+    return this.pages.thumbnail(await this.access.book(caller, id), accept);
   }
 
   /** The original file: where it is, its size, and the name to offer the client. */
   async file(caller: Caller, id: string): Promise<BookFile & { fileName: string; etag: string; mediaType: string }> {
-    const book = await this.pages.book(caller, id);
+    const book = await this.access.book(caller, id);
     // A file the analysis could not read may be anything that happened to lie in the folder (an archive of
     // secrets named .cbz): only an administrator, who can look at the server anyway, downloads it.
     if (book.analysis_error !== null && !caller.isAdmin) throw forbidden('This file could not be analysed as a book; only an administrator can download it');
