@@ -1,5 +1,6 @@
 import path from 'node:path';
 import { forbidden } from '../../http/errors.js';
+import { bookFileMediaType } from '../../media/book-media-types.js';
 import type { PageRequest } from '../../http/pagination.js';
 import type { Caller } from '../auth/caller.js';
 import type { AccessService } from '../access/service.js';
@@ -98,16 +99,9 @@ export class BooksService {
     // secrets named .cbz): only an administrator, who can look at the server anyway, downloads it.
     if (book.analysis_error !== null && !caller.isAdmin) throw forbidden('This file could not be analysed as a book; only an administrator can download it');
     const file = await resolveBookFile(book);
-    return { ...file, fileName: book.file_name, etag: `"${book.hash ?? `${file.size}-${Math.floor(file.mtimeMs)}`}"`, mediaType: MEDIA_TYPES[book.format ?? ''] ?? 'application/octet-stream' };
+    return { ...file, fileName: book.file_name, etag: `"${book.hash ?? `${file.size}-${Math.floor(file.mtimeMs)}`}"`, mediaType: bookFileMediaType(book.format) };
   }
 }
-
-const MEDIA_TYPES: Record<string, string> = {
-  cbz: 'application/vnd.comicbook+zip',
-  cbr: 'application/vnd.comicbook-rar',
-  epub: 'application/epub+zip',
-  pdf: 'application/pdf',
-};
 
 /** Every mention of the library's root in a message, made relative to it (`/srv/comics/a/b.cbz` → `a/b.cbz`). */
 export function relativeToLibrary(message: string, root: string | undefined): string {
