@@ -38,6 +38,7 @@ import { KosyncRepository } from './modules/kosync/repository.js';
 import { KosyncService } from './modules/kosync/service.js';
 import { LibraryRepository } from './modules/libraries/repository.js';
 import { LibraryService, type BookCoverReader } from './modules/libraries/service.js';
+import { MaintenanceRepository } from './modules/ops/maintenance-repository.js';
 import { MaintenanceService } from './modules/ops/maintenance-service.js';
 import { MetricsRepository } from './modules/ops/metrics-repository.js';
 import { MetricsService } from './modules/ops/metrics-service.js';
@@ -211,7 +212,7 @@ export function composeServices(deps: CompositionDeps): Services {
     filesystem: new FilesystemService(config.libraries.allowed_roots),
     storage,
     metrics,
-    maintenance: new MaintenanceService(db, cacheDir),
+    maintenance: new MaintenanceService(new MaintenanceRepository(db), cacheDir),
     komgaSessions: new KomgaSessions(() => resolveJwtSecret(config)),
     kosync: config.koreader.enabled ? new KosyncService(new KosyncRepository(database), progress) : undefined,
     async close() {
