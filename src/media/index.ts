@@ -43,8 +43,6 @@ export { comparePageNames, sortPageNames } from './page-order.js';
 export { DEFAULT_PDF_LONG_EDGE } from './pdf.js';
 export { pdfPropertiesFromInfo, pdfPropertiesToFields } from './pdf-properties.js';
 export type { PdfProperties } from './pdf-properties.js';
-export { BookReaderCache } from './reader-cache.js';
-export type { ReaderCacheOptions } from './reader-cache.js';
 export type { ReaderOptions } from './reader-options.js';
 export { getCover, renderPage } from './render-page.js';
 export type { RenderPageOptions } from './render-page.js';

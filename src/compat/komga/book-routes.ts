@@ -3,7 +3,7 @@ import type { App } from '../../http/types.js';
 import { callerOf } from '../../modules/auth/hooks.js';
 import { sendBookFile } from '../../modules/books/download.js';
 import { sendImage } from '../../modules/pages/send-image.js';
-import { deviceHint } from '../../modules/progress/routes.js';
+import { deviceHint } from '../../modules/progress/device.js';
 import { allOf, bookBodyCondition, bookQueryCondition } from './conditions.js';
 import { pageDto } from './dto.js';
 import { BOOK_SORTS, KomgaBool, KomgaListQuery, KomgaMulti, KomgaPaging, komgaPage, komgaPageRequest, listParam, mapSort, pageOfList } from './paging.js';

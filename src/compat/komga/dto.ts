@@ -355,7 +355,8 @@ export function seriesDto(s: SeriesView, books: SeriesBooksAggregate): SeriesDto
   };
 }
 
-const MEDIA_TYPES: Record<string, string> = {
+/** Komga's own names for the formats (its clients match these), not the download's media type. */
+const KOMGA_MEDIA_TYPES: Record<string, string> = {
   cbz: 'application/zip',
   cbr: 'application/x-rar-compressed',
   epub: 'application/epub+zip',
@@ -375,7 +376,7 @@ function mediaDto(b: BookView, divinaCompatible: boolean): MediaDto {
   const profile = b.format === 'epub' ? 'EPUB' : b.format === 'pdf' ? 'PDF' : 'DIVINA';
   return {
     status: b.analysis_error !== null ? 'ERROR' : b.format === null ? 'UNSUPPORTED' : 'READY',
-    mediaType: MEDIA_TYPES[b.format ?? ''] ?? 'application/octet-stream',
+    mediaType: KOMGA_MEDIA_TYPES[b.format ?? ''] ?? 'application/octet-stream',
     pagesCount: b.page_count,
     comment: text(b.analysis_error),
     mediaProfile: profile,

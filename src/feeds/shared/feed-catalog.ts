@@ -2,7 +2,7 @@ import { notFound } from '../../http/errors.js';
 import type { PageRequest } from '../../http/pagination.js';
 import type { ImageFormat, PageInfo } from '../../media/types.js';
 import type { Caller } from '../../modules/auth/caller.js';
-import { inScope, libraryScopeFor } from '../../modules/books/access.js';
+import { inScope, libraryScopeFor } from '../../modules/access/scope.js';
 import type { BookView } from '../../modules/books/schemas.js';
 import type { BooksService } from '../../modules/books/service.js';
 import type { LibraryView } from '../../modules/libraries/schemas.js';

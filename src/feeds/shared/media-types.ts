@@ -1,17 +1,7 @@
-/**
- * Media types the feeds declare. Acquisition links must carry the same type the download answers with
- * (`BooksService.file()`), and a type the reader apps recognise; see README "OPDS media types".
- */
-export const ACQUISITION_MEDIA_TYPES: Readonly<Record<string, string>> = {
-  cbz: 'application/vnd.comicbook+zip',
-  cbr: 'application/vnd.comicbook-rar',
-  epub: 'application/epub+zip',
-  pdf: 'application/pdf',
-};
+import { bookFileMediaType } from '../../media/book-media-types.js';
 
-export function acquisitionMediaType(format: string | null): string {
-  return ACQUISITION_MEDIA_TYPES[format ?? ''] ?? 'application/octet-stream';
-}
+/** Acquisition links carry the type the download answers with (one table, media/book-media-types.ts). */
+export const acquisitionMediaType = bookFileMediaType;
 
 export const ATOM_NAVIGATION = 'application/atom+xml;profile=opds-catalog;kind=navigation';
 export const ATOM_ACQUISITION = 'application/atom+xml;profile=opds-catalog;kind=acquisition';

@@ -3,7 +3,7 @@ import { unlessDiskFull } from '../../db/disk-full.js';
 import { newId, nowIso } from '../../db/ids.js';
 import type { SettingsService } from '../settings/service.js';
 import type { UserRow, UsersRepository } from '../users/repository.js';
-import { userKey } from '../users/repository.js';
+import { userKey } from '../users/user-key.js';
 import { toUserSummary } from '../users/views.js';
 import type { Caller } from './caller.js';
 import type { EmailTokens } from './email-tokens.js';

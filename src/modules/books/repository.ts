@@ -9,7 +9,7 @@ import type { Sort } from '../search/sort.js';
 import { UnchangedDatabaseCache } from '../../db/unchanged-cache.js';
 import { ListPages } from '../search/pages.js';
 import { ListTotals, totalKey } from '../search/totals.js';
-import type { LibraryScope } from './access.js';
+import type { LibraryScope } from '../access/scope.js';
 import type { BookFilterField, BookSortField } from './schemas.js';
 
 export type BookRow = Selectable<BooksTable>;

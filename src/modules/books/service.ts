@@ -1,13 +1,15 @@
 import path from 'node:path';
 import { forbidden } from '../../http/errors.js';
+import { bookFileMediaType } from '../../media/book-media-types.js';
 import type { PageRequest } from '../../http/pagination.js';
 import type { Caller } from '../auth/caller.js';
+import type { AccessService } from '../access/service.js';
 import type { ImageLookup, PagesService } from '../pages/service.js';
 import { parseCondition } from '../search/conditions.js';
 import { parseSort, type SortDirection } from '../search/sort.js';
-import { libraryScopeFor } from './access.js';
+import { libraryScopeFor } from '../access/scope.js';
 import { resolveBookFile, type BookFile } from './files.js';
-import type { BookListMode, BookListQuery, BooksRepository, BookViewRow } from './repository.js';
+import type { BookListMode, BookListQuery, BooksRepository, BookViewRow, BookWithLibrary } from './repository.js';
 import { BOOK_FILTER_FIELDS, BOOK_SORT_FIELDS, type BookView } from './schemas.js';
 import { bookView, fieldSources } from './views.js';
 
@@ -28,6 +30,7 @@ export class BooksService {
   constructor(
     private readonly repo: BooksRepository,
     private readonly pages: PagesService,
+    private readonly access: AccessService<BookWithLibrary>,
   ) {}
 
   private async views(caller: Caller, rows: readonly BookViewRow[]): Promise<BookView[]> {
@@ -81,32 +84,25 @@ export class BooksService {
   }
 
   async get(caller: Caller, id: string): Promise<BookView> {
-    const book = await this.pages.book(caller, id);
+    const book = await this.access.book(caller, id);
     const view = (await this.views(caller, [book]))[0]!;
     return { ...view, metadata: { ...view.metadata, sources: { ...fieldSources(book.metadata), ...view.metadata.sources } } };
   }
 
   async thumbnail(caller: Caller, id: string, accept: string | undefined): Promise<ImageLookup> {
-    return this.pages.thumbnail(await this.pages.book(caller, id), accept);
+    return this.pages.thumbnail(await this.access.book(caller, id), accept);
   }
 
   /** The original file: where it is, its size, and the name to offer the client. */
   async file(caller: Caller, id: string): Promise<BookFile & { fileName: string; etag: string; mediaType: string }> {
-    const book = await this.pages.book(caller, id);
+    const book = await this.access.book(caller, id);
     // A file the analysis could not read may be anything that happened to lie in the folder (an archive of
     // secrets named .cbz): only an administrator, who can look at the server anyway, downloads it.
     if (book.analysis_error !== null && !caller.isAdmin) throw forbidden('This file could not be analysed as a book; only an administrator can download it');
     const file = await resolveBookFile(book);
-    return { ...file, fileName: book.file_name, etag: `"${book.hash ?? `${file.size}-${Math.floor(file.mtimeMs)}`}"`, mediaType: MEDIA_TYPES[book.format ?? ''] ?? 'application/octet-stream' };
+    return { ...file, fileName: book.file_name, etag: `"${book.hash ?? `${file.size}-${Math.floor(file.mtimeMs)}`}"`, mediaType: bookFileMediaType(book.format) };
   }
 }
-
-const MEDIA_TYPES: Record<string, string> = {
-  cbz: 'application/vnd.comicbook+zip',
-  cbr: 'application/vnd.comicbook-rar',
-  epub: 'application/epub+zip',
-  pdf: 'application/pdf',
-};
 
 /** Every mention of the library's root in a message, made relative to it (`/srv/comics/a/b.cbz` → `a/b.cbz`). */
 export function relativeToLibrary(message: string, root: string | undefined): string {

@@ -1,7 +1,7 @@
 import { sql, type Selectable, type SqlBool } from 'kysely';
 import type { Database } from '../../db/connection.js';
 import type { KosyncDocumentsTable } from '../../db/tables/reading.js';
-import type { LibraryScope } from '../books/access.js';
+import type { LibraryScope } from '../access/scope.js';
 
 export type KosyncDocumentRow = Selectable<KosyncDocumentsTable>;
 

@@ -1,7 +1,7 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { Credentials } from '../auth/resolve-caller.js';
 import type { App } from '../../http/types.js';
-import { deviceHint } from '../progress/routes.js';
+import { deviceHint } from '../progress/device.js';
 import type { SettingsService } from '../settings/service.js';
 import { KosyncError, type KosyncProgressInput, type KosyncService } from './service.js';
 

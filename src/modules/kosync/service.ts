@@ -1,6 +1,6 @@
 import { nowIso } from '../../db/ids.js';
 import type { Caller } from '../auth/caller.js';
-import { libraryScopeFor } from '../books/access.js';
+import { libraryScopeFor } from '../access/scope.js';
 import type { DeviceHint } from '../progress/device.js';
 import type { ProgressService } from '../progress/service.js';
 import type { KosyncDocumentRow, KosyncRepository } from './repository.js';

@@ -29,6 +29,15 @@ export type ScanningConfig = z.infer<typeof ScanningConfig>;
 
 export const DEFAULT_SCANNING_CONFIG: ScanningConfig = { enabled: false, cron_schedule: null, default_mode: 'normal', scan_on_start: false };
 
+/** A library's stored `scanning_config` JSON over the defaults (unreadable JSON is the defaults); libraries and scans both read it. */
+export function parseScanningConfig(text: string): ScanningConfig {
+  try {
+    return { ...DEFAULT_SCANNING_CONFIG, ...(JSON.parse(text) as Partial<ScanningConfig>) };
+  } catch {
+    return { ...DEFAULT_SCANNING_CONFIG };
+  }
+}
+
 export const ScanningConfigInput = withSnakeKeys(
   z.strictObject({
     enabled: z.boolean().optional(),

@@ -7,7 +7,7 @@ import { cronError, type Scheduler } from '../../tasks/scheduler.js';
 import type { TaskView } from '../tasks/schemas.js';
 import { checkLibraryPath, type LibraryPathPolicy } from './paths.js';
 import type { LibraryRepository, LibraryRow } from './repository.js';
-import { DEFAULT_SCANNING_CONFIG, type LibraryCreate, type LibraryPatch, type LibraryView, type PurgeResult, type ScanningConfig, type ScanningConfigInput } from './schemas.js';
+import { DEFAULT_SCANNING_CONFIG, parseScanningConfig, type LibraryCreate, type LibraryPatch, type LibraryView, type PurgeResult, type ScanningConfig, type ScanningConfigInput } from './schemas.js';
 
 /** What the libraries feature needs from scan control (implemented by modules/scans). */
 export interface LibraryScanControl {
@@ -39,14 +39,6 @@ export interface LibraryRequester {
 }
 
 const scheduleKey = (libraryId: string) => `library-scan:${libraryId}`;
-
-export function parseScanningConfig(text: string): ScanningConfig {
-  try {
-    return { ...DEFAULT_SCANNING_CONFIG, ...(JSON.parse(text) as Partial<ScanningConfig>) };
-  } catch {
-    return { ...DEFAULT_SCANNING_CONFIG };
-  }
-}
 
 /** Merges an input over a base configuration and checks it: a bad cron is a 400, and enabled needs a cron. */
 export function mergeScanningConfig(base: ScanningConfig, input: ScanningConfigInput | undefined): ScanningConfig {

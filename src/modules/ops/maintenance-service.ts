@@ -1,8 +1,7 @@
 import { readdir, stat } from 'node:fs/promises';
 import path from 'node:path';
-import type { Kysely } from 'kysely';
 import { cachedPath, listCachedHashes, removeCachedForHash } from '../../media/derived-cache.js';
-import type { DB } from '../../db/schema.js';
+import type { MaintenanceRepository } from './maintenance-repository.js';
 
 export interface CleanupResult {
   orphaned_hashes: number;
@@ -17,19 +16,13 @@ export interface CleanupResult {
  */
 export class MaintenanceService {
   constructor(
-    private readonly db: Kysely<DB>,
+    private readonly repo: MaintenanceRepository,
     private readonly cacheDir: string,
   ) {}
 
   async cleanupThumbnails(): Promise<CleanupResult> {
     const cached = await listCachedHashes(this.cacheDir);
-    const known = new Set<string>();
-    // In slices: a huge cache must not become one giant IN list.
-    for (let i = 0; i < cached.length; i += 500) {
-      const slice = cached.slice(i, i + 500);
-      const rows = await this.db.selectFrom('books').select('hash').where('hash', 'in', slice).execute();
-      for (const r of rows) if (r.hash) known.add(r.hash);
-    }
+    const known = await this.repo.knownHashes(cached);
     let files = 0;
     let bytes = 0;
     const orphans = cached.filter((h) => !known.has(h));

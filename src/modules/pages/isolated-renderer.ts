@@ -1,7 +1,7 @@
 import { availableParallelism } from 'node:os';
 import { AnalysisPool } from '../../media/analysis-pool.js';
 import type { BookFormat, PageData } from '../../media/types.js';
-import type { PageRequestOptions } from './service.js';
+import type { PageRequestOptions } from './page-sizes.js';
 
 /**
  * Time one PDF or CBR page or cover may take. A reader waits for it; the scanner's per-file limit (minutes) is

@@ -1,3 +1,12 @@
+import type { ImageFormat } from '../../media/types.js';
+
+/** The size and format a client asks a page in (all optional: the original bytes). */
+export interface PageRequestOptions {
+  width?: number;
+  height?: number;
+  format?: ImageFormat;
+}
+
 /**
  * The sizes a resized page is made at. A requested width or height is a maximum (the spec's "Maximum width
  * for resizing"), so it snaps *down* to the nearest step: the image never exceeds what was asked, and one

@@ -7,23 +7,19 @@ import { placeholderCover, placeholderLabel } from '../../media/placeholder-cove
 import { convertedFormatFor } from '../../media/images.js';
 import { renderPage } from '../../media/render-page.js';
 import { getThumbnail, thumbnailFormatFor } from '../../media/thumbnails.js';
-import type { BookFormat, ImageFormat, PageInfo } from '../../media/types.js';
+import type { BookFormat, PageInfo } from '../../media/types.js';
 import { AppError, badRequest, notFound } from '../../http/errors.js';
 import type { Caller } from '../auth/caller.js';
-import { inScope, libraryScopeFor } from '../books/access.js';
+import type { AccessService } from '../access/service.js';
 import { resolveBookFile } from '../books/files.js';
 import type { BooksRepository, BookWithLibrary } from '../books/repository.js';
 import { DerivedImagesInMemory } from './derived-memory.js';
-import { effectiveBound } from './page-sizes.js';
+import { effectiveBound, type PageRequestOptions } from './page-sizes.js';
 import type { IsolatedRenderer } from './isolated-renderer.js';
 import type { ReaderPool } from './reader-pool.js';
 import { RecentBookFiles } from './recent-files.js';
 
-export interface PageRequestOptions {
-  width?: number;
-  height?: number;
-  format?: ImageFormat;
-}
+export type { PageRequestOptions } from './page-sizes.js';
 
 /** An image to send: bytes, media type and a strong validator derived from the book's content hash. */
 export interface ImageResult {
@@ -40,6 +36,8 @@ export interface ImageLookup {
 
 export interface PagesDeps {
   books: BooksRepository;
+  /** The book the caller may see. */
+  access: AccessService<BookWithLibrary>;
   readers: ReaderPool;
   /** PDF and CBR pages and covers, made in worker threads. */
   renderer: IsolatedRenderer;
@@ -108,24 +106,15 @@ export class PagesService {
 
   constructor(private readonly deps: PagesDeps) {}
 
-  /** A present book the caller may see, or 404 NotFound. */
-  async book(caller: Caller, id: string): Promise<BookWithLibrary> {
-    const book = await this.deps.books.get(id);
-    const scope = libraryScopeFor(caller);
-    if (!book || !inScope(scope, book.library_id)) throw notFound('Book');
-    return book;
-  }
-
   async list(caller: Caller, bookId: string): Promise<PageInfo[]> {
-    return pageInfos((await this.book(caller, bookId)).pages);
+    return pageInfos((await this.deps.access.book(caller, bookId)).pages);
   }
 
   /** The page lists of several books the caller can see (missing or hidden books are left out), in one query. */
   async listMany(caller: Caller, bookIds: readonly string[]): Promise<Map<string, PageInfo[]>> {
-    const scope = libraryScopeFor(caller);
     const out = new Map<string, PageInfo[]>();
     for (const book of await this.deps.books.pagesOf(bookIds)) {
-      if (inScope(scope, book.library_id)) out.set(book.id, pageInfos(book.pages));
+      if (this.deps.access.sees(caller, book.library_id)) out.set(book.id, pageInfos(book.pages));
     }
     return out;
   }
@@ -142,7 +131,7 @@ export class PagesService {
    * the XHTML as a broken picture).
    */
   async page(caller: Caller, bookId: string, n: number, options: PageRequestOptions, imagesOnly = false): Promise<ImageLookup> {
-    const book = await this.book(caller, bookId);
+    const book = await this.deps.access.book(caller, bookId);
     if (!Number.isInteger(n) || n < 1 || n > Number(book.page_count)) {
       throw notFound('Page', { page_number: n, page_count: Number(book.page_count) });
     }

@@ -7,6 +7,13 @@ export interface DeviceHint {
   userAgent?: string;
 }
 
+/** The device hint of a request (any request-like value with headers): `X-Device-Id` and `User-Agent`. */
+export function deviceHint(req: { headers: Record<string, string | string[] | undefined> }): DeviceHint {
+  const header = req.headers['x-device-id'];
+  const userAgent = req.headers['user-agent'];
+  return { deviceId: Array.isArray(header) ? header[0] : header, userAgent: Array.isArray(userAgent) ? userAgent[0] : userAgent };
+}
+
 export interface Device {
   /** `key:<api key id>`, `hdr:<X-Device-Id>` or `ua:<first 16 hex of SHA-256(User-Agent)>`. */
   id: string;

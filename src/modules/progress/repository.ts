@@ -1,7 +1,7 @@
 import { sql, type Insertable, type Selectable, type SqlBool } from 'kysely';
 import type { Database } from '../../db/connection.js';
 import type { ProgressEventsTable, ReadingActivityTable, ReadProgressTable, ReadThroughsTable } from '../../db/tables/reading.js';
-import type { LibraryScope } from '../books/access.js';
+import type { LibraryScope } from '../access/scope.js';
 import type { Device } from './device.js';
 
 export type ProgressRow = Selectable<ReadProgressTable>;

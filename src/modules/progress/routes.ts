@@ -1,11 +1,10 @@
-import type { FastifyRequest } from 'fastify';
 import { z } from 'zod';
 import { ErrorBody } from '../../http/errors.js';
 import { pageRequest, PaginationQuery, paginated, toPage } from '../../http/pagination.js';
 import { IdParams } from '../../http/params.js';
 import type { App } from '../../http/types.js';
 import { callerOf } from '../auth/hooks.js';
-import type { DeviceHint } from './device.js';
+import { deviceHint } from './device.js';
 import { ProgressEventView, ProgressListItem, ProgressRestore, ProgressUpdate, ProgressView } from './schemas.js';
 import type { ProgressService } from './service.js';
 
@@ -15,12 +14,6 @@ const errors = { 400: ErrorBody, 404: ErrorBody };
 const DEVICE_NOTE =
   'Reading activity is attributed to a device: the API key when one is used, else the `X-Device-Id` request header ' +
   '(a reader app\'s own device identity, up to 100 characters), else a hash of the User-Agent.';
-
-/** The device hint of a request: `X-Device-Id` and `User-Agent`. */
-export function deviceHint(req: FastifyRequest): DeviceHint {
-  const header = req.headers['x-device-id'];
-  return { deviceId: Array.isArray(header) ? header[0] : header, userAgent: req.headers['user-agent'] };
-}
 
 export function registerProgressRoutes(app: App, progress: ProgressService): void {
   app.route({

@@ -2,7 +2,8 @@ import { toBool, newId, nowIso } from '../../db/ids.js';
 import { badRequest, notFound } from '../../http/errors.js';
 import type { PageRequest } from '../../http/pagination.js';
 import type { Caller } from '../auth/caller.js';
-import { inScope, libraryScopeFor } from '../books/access.js';
+import { libraryScopeFor } from '../access/scope.js';
+import type { AccessService } from '../access/service.js';
 import type { BooksRepository, BookWithLibrary } from '../books/repository.js';
 import { resolveDevice, type Device, type DeviceHint } from './device.js';
 import { progressFraction } from './fraction.js';
@@ -72,13 +73,11 @@ export class ProgressService {
   constructor(
     private readonly repo: ProgressRepository,
     private readonly books: BooksRepository,
+    private readonly access: AccessService<BookWithLibrary>,
   ) {}
 
-  private async book(caller: Caller, id: string): Promise<BookWithLibrary> {
-    const book = await this.books.get(id);
-    const scope = libraryScopeFor(caller);
-    if (!book || !inScope(scope, book.library_id)) throw notFound('Book');
-    return book;
+  private book(caller: Caller, id: string): Promise<BookWithLibrary> {
+    return this.access.book(caller, id);
   }
 
   private async device(caller: Caller, hint: DeviceHint): Promise<Device> {

@@ -2,7 +2,7 @@ import { sql, type Expression, type RawBuilder, type Selectable, type SelectQuer
 import type { Database } from '../../db/connection.js';
 import type { DB } from '../../db/schema.js';
 import type { SeriesTable } from '../../db/tables/catalog.js';
-import type { LibraryScope } from '../books/access.js';
+import type { LibraryScope } from '../access/scope.js';
 import { authorLeaf, compileCondition, idLeaf, listLeaf, textLeaf, yearLeaf, type Condition, type Leaf, type ReadStatus } from '../search/conditions.js';
 import type { FullTextSearch } from '../search/fts.js';
 import type { Sort } from '../search/sort.js';
@@ -21,7 +21,9 @@ export type SeriesViewRow = Pick<SeriesRow, (typeof SERIES_VIEW_COLUMNS)[number]
 const seriesViewColumns = SERIES_VIEW_COLUMNS.map((c) => `series.${c}` as const);
 
 /** Fields whose distinct values the facet lists show. */
-export type SeriesFacetField = 'genre' | 'tag' | 'publisher' | 'language' | 'ageRating';
+import type { SeriesFacetField } from './schemas.js';
+
+export type { SeriesFacetField };
 
 /** What a facet list covers: the caller's libraries, optionally narrowed to some of them. */
 export interface FacetScope {

@@ -88,3 +88,6 @@ export const SeriesBooksQuery = PaginationQuery.extend({
   sort: z.string().optional().describe('Sort, `field,direction` over the book sort fields. Default: number.'),
   order: z.enum(['asc', 'desc']).optional(),
 });
+
+/** The series metadata lists a facet (the distinct values for a filter) can be asked of. */
+export type SeriesFacetField = 'genre' | 'tag' | 'publisher' | 'language' | 'ageRating';

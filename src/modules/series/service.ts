@@ -1,7 +1,8 @@
 import { notFound } from '../../http/errors.js';
 import type { PageRequest } from '../../http/pagination.js';
 import type { Caller } from '../auth/caller.js';
-import { inScope, libraryScopeFor } from '../books/access.js';
+import { inScope, libraryScopeFor } from '../access/scope.js';
+import type { AccessService, InLibrary } from '../access/service.js';
 import type { BooksRepository } from '../books/repository.js';
 import type { BooksService } from '../books/service.js';
 import type { BookView } from '../books/schemas.js';
@@ -16,6 +17,8 @@ import { SERIES_FILTER_FIELDS, SERIES_SORT_FIELDS, type SeriesView } from './sch
 
 export interface SeriesDeps {
   repo: SeriesRepository;
+  /** The series the caller may see. */
+  access: AccessService<InLibrary, SeriesRow>;
   books: BooksRepository;
   booksService: BooksService;
   pages: PagesService;
@@ -116,11 +119,8 @@ export class SeriesService {
     return out;
   }
 
-  private async require(caller: Caller, id: string): Promise<SeriesRow> {
-    const row = await this.deps.repo.get(id);
-    const scope = libraryScopeFor(caller);
-    if (!row || !inScope(scope, row.library_id)) throw notFound('Series');
-    return row;
+  private require(caller: Caller, id: string): Promise<SeriesRow> {
+    return this.deps.access.series(caller, id);
   }
 
   async get(caller: Caller, id: string): Promise<SeriesView> {

@@ -1,10 +1,11 @@
 import type { Kysely, Selectable } from 'kysely';
 import type { DB } from '../../db/schema.js';
 import type { UsersTable } from '../../db/tables/identity.js';
+import { userKey } from './user-key.js';
 
 export type UserRow = Selectable<UsersTable>;
 
-export const userKey = (value: string): string => value.trim().toLowerCase();
+export { userKey };
 
 export class UsersRepository {
   constructor(private readonly db: Kysely<DB>) {}

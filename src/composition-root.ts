@@ -1,0 +1,333 @@
+import os from 'node:os';
+import path from 'node:path';
+import type { FastifyBaseLogger } from 'fastify';
+import type { Transporter } from 'nodemailer';
+import type { Config } from './config/schema.js';
+import { sqlitePathFor, type Database } from './db/connection.js';
+import { UnchangedDatabaseCache } from './db/unchanged-cache.js';
+import { derivedCacheDir } from './data-dir.js';
+import { EventBus } from './events/bus.js';
+import { API_VERSION } from './http/openapi.js';
+import type { RequestMetrics } from './http/request-metrics.js';
+import { DerivedCacheBudget, isResizedPage } from './media/derived-cache-budget.js';
+import { resizeImage } from './media/images.js';
+import { withBook } from './media/open-book.js';
+import type { BookFormat } from './media/types.js';
+import { KomgaSessions } from './compat/komga/session.js';
+import { AccessService } from './modules/access/service.js';
+import { ApiKeysRepository } from './modules/api-keys/repository.js';
+import { ApiKeysService } from './modules/api-keys/service.js';
+import { EmailTokens } from './modules/auth/email-tokens.js';
+import { resolveJwtSecret } from './modules/auth/jwt-secret.js';
+import { LoginThrottle } from './modules/auth/login-throttle.js';
+import { createMailer } from './modules/auth/mailer.js';
+import { PasswordChangeService } from './modules/auth/password-change.js';
+import { PasswordChecks } from './modules/auth/password-checks.js';
+import { CallerResolver } from './modules/auth/resolve-caller.js';
+import { RevocationsRepository } from './modules/auth/revocations.js';
+import { AuthService } from './modules/auth/service.js';
+import { TokenIssuer } from './modules/auth/tokens.js';
+import { BooksRepository } from './modules/books/repository.js';
+import { BooksService } from './modules/books/service.js';
+import { CoversRepository } from './modules/covers/repository.js';
+import { CoverService } from './modules/covers/service.js';
+import { DuplicatesRepository } from './modules/duplicates/repository.js';
+import { DuplicatesService } from './modules/duplicates/service.js';
+import { FilesystemService } from './modules/filesystem/service.js';
+import { KosyncRepository } from './modules/kosync/repository.js';
+import { KosyncService } from './modules/kosync/service.js';
+import { LibraryRepository } from './modules/libraries/repository.js';
+import { LibraryService, type BookCoverReader } from './modules/libraries/service.js';
+import { MaintenanceRepository } from './modules/ops/maintenance-repository.js';
+import { MaintenanceService } from './modules/ops/maintenance-service.js';
+import { MetricsRepository } from './modules/ops/metrics-repository.js';
+import { MetricsService } from './modules/ops/metrics-service.js';
+import { StorageHealth } from './modules/ops/storage-health.js';
+import { IsolatedRenderer } from './modules/pages/isolated-renderer.js';
+import { ReaderPool } from './modules/pages/reader-pool.js';
+import { PagesService } from './modules/pages/service.js';
+import { PreferencesRepository } from './modules/preferences/repository.js';
+import { PreferencesService } from './modules/preferences/service.js';
+import { ProgressRepository } from './modules/progress/repository.js';
+import { ProgressService } from './modules/progress/service.js';
+import { ScanService } from './modules/scans/service.js';
+import { FullTextSearch } from './modules/search/fts.js';
+import { SeriesRepository } from './modules/series/repository.js';
+import { SeriesService } from './modules/series/service.js';
+import { SettingsRepository } from './modules/settings/repository.js';
+import { SettingsService } from './modules/settings/service.js';
+import { SetupService } from './modules/setup/service.js';
+import { StatsRepository } from './modules/stats/repository.js';
+import { StatsService } from './modules/stats/service.js';
+import { TaskService } from './modules/tasks/service.js';
+import { UsersRepository } from './modules/users/repository.js';
+import { UsersService } from './modules/users/service.js';
+import type { FileAnalyzer } from './scanner/analyzer.js';
+import { createMediaAnalyzer } from './scanner/media-analyzer.js';
+import { ScanRepository } from './scanner/repository.js';
+import { LibraryScanner } from './scanner/scanner.js';
+import { registerScannerTasks } from './scanner/tasks.js';
+import { TaskQueue } from './tasks/queue.js';
+import { Scheduler } from './tasks/scheduler.js';
+import { TaskWorker } from './tasks/worker.js';
+
+/**
+ * The composition root: the one place that builds repositories, services, the task queue and the worker's
+ * handlers, and wires them to each other. Feature folders never construct each other; `app.ts` takes what is
+ * built here and registers routes, feeds and the Komga layer over it.
+ *
+ * Nothing here runs until `background.start()` (server.ts calls it; tests call it when they need the worker),
+ * so building the app for `bindery openapi` starts no thread or timer.
+ */
+
+/** Who the caller is and what they may manage about themselves and others. */
+export interface Identity {
+  resolver: CallerResolver;
+  auth: AuthService;
+  setup: SetupService;
+  users: UsersService;
+  apiKeys: ApiKeysService;
+  passwordChange: PasswordChangeService;
+}
+
+/** Libraries, scanning and the task machinery; `start()` starts the background work. */
+export interface Background {
+  queue: TaskQueue;
+  worker: TaskWorker;
+  scheduler: Scheduler;
+  scanner: LibraryScanner;
+  libraries: LibraryService;
+  scans: ScanService;
+  tasks: TaskService;
+  /** Starts background work: task worker (recovering abandoned tasks), cron schedules, scan_on_start scans. */
+  start(): Promise<void>;
+  stop(): Promise<void>;
+}
+
+/** What readers browse: series, books, pages, progress and statistics. */
+export interface Browsing {
+  series: SeriesService;
+  books: BooksService;
+  pages: PagesService;
+  progress: ProgressService;
+  stats: StatsService;
+}
+
+export interface Services {
+  events: EventBus;
+  settings: SettingsService;
+  identity: Identity;
+  background: Background;
+  browsing: Browsing;
+  covers: CoverService;
+  duplicates: DuplicatesService;
+  preferences: PreferencesService;
+  filesystem: FilesystemService;
+  storage: StorageHealth;
+  metrics: MetricsService;
+  maintenance: MaintenanceService;
+  komgaSessions: KomgaSessions;
+  /** Present when `koreader.enabled`. */
+  kosync?: KosyncService;
+  /** Stops the background work and closes every pool, thread and the database, in that order. */
+  close(): Promise<void>;
+}
+
+export interface CompositionDeps {
+  config: Config;
+  database: Database;
+  log: FastifyBaseLogger;
+  /** Replaces SMTP (tests capture mail with nodemailer's JSON transport). */
+  mailTransport?: Transporter;
+  /** The HTTP layer's counters and open SSE streams, for the metrics endpoint. */
+  requests: RequestMetrics;
+  sseConnections: () => number;
+}
+
+export function composeServices(deps: CompositionDeps): Services {
+  const { config, database, log } = deps;
+  const db = database.db;
+  const cacheDir = derivedCacheDir(config);
+
+  const settingsRepo = new SettingsRepository(db);
+  const settings = new SettingsService(settingsRepo, config);
+  const identity = composeIdentity(deps, settingsRepo, settings);
+  const events = new EventBus((err, event) => log.error({ err, event }, 'event listener failed'));
+  // PDF and CBR pages and covers, made in worker threads (started on first use), for every feature that shows them.
+  const renderer = new IsolatedRenderer();
+  const background = composeBackground({ ...deps, bus: events, renderer, taskRetentionDays: () => settings.peek('task_retention_days') });
+
+  const fts = new FullTextSearch(database.dialect);
+  const booksRepo = new BooksRepository(database, fts);
+  const readers = new ReaderPool({ maxOpen: config.cache.open_books });
+  const derivedBudget = new DerivedCacheBudget(cacheDir, config.cache.derived_max_mb * 1024 * 1024, isResizedPage);
+  derivedBudget.prepare();
+  const thumbnailWidth = () => settings.peek('thumbnail_width');
+  const seriesRepo = new SeriesRepository(database, fts);
+  const access = new AccessService({ book: (id) => booksRepo.get(id), series: (id) => seriesRepo.get(id) });
+  const pages = new PagesService({ books: booksRepo, access, readers, renderer, cacheDir, thumbnailWidth, derivedBudget });
+  const books = new BooksService(booksRepo, pages, access);
+  const progress = new ProgressService(new ProgressRepository(database), booksRepo, access);
+  const series = new SeriesService({ repo: seriesRepo, access, books: booksRepo, booksService: books, pages, progress });
+  const browsing: Browsing = { series, books, pages, progress, stats: new StatsService(new StatsRepository(database)) };
+
+  const duplicates = new DuplicatesService(new DuplicatesRepository(db), background.queue);
+  background.worker.register('detect_duplicates', (ctx) => duplicates.detect(ctx.signal, (update) => ctx.progress(update)));
+  const covers = new CoverService({ repo: new CoversRepository(db), queue: background.queue, bus: events, cacheDir, width: thumbnailWidth, renderer });
+  background.worker.register('generate_thumbnails', (ctx) =>
+    covers.generate({ libraryId: ctx.task.library_id ?? undefined, seriesId: ctx.task.target_id ?? undefined }, ctx.signal, (update) => ctx.progress(update)),
+  );
+  if (config.thumbnails.pregenerate) {
+    events.on('scan_completed', (scan) => {
+      const changed = scan.books_added + scan.books_updated + scan.books_restored > 0;
+      void covers.afterScan(scan.library_id, changed).catch((err: unknown) => log.warn({ err }, 'could not queue cover generation'));
+    });
+  }
+
+  const storage = new StorageHealth(
+    [
+      { name: 'data_dir', path: path.resolve(config.data_dir) },
+      ...(database.dialect === 'sqlite' && sqlitePathFor(config) !== ':memory:' ? [{ name: 'database', path: path.dirname(path.resolve(sqlitePathFor(config))) }] : []),
+    ],
+    config.health.min_free_disk_mb * 1024 * 1024,
+  );
+  const metrics = new MetricsService({
+    repo: new MetricsRepository(database, sqlitePathFor(config)),
+    requests: deps.requests,
+    version: API_VERSION,
+    dialect: database.dialect,
+    cacheDir,
+    sseConnections: deps.sseConnections,
+  });
+
+  return {
+    events,
+    settings,
+    identity,
+    background,
+    browsing,
+    covers,
+    duplicates,
+    preferences: new PreferencesService(new PreferencesRepository(db)),
+    filesystem: new FilesystemService(config.libraries.allowed_roots),
+    storage,
+    metrics,
+    maintenance: new MaintenanceService(new MaintenanceRepository(db), cacheDir),
+    komgaSessions: new KomgaSessions(() => resolveJwtSecret(config)),
+    kosync: config.koreader.enabled ? new KosyncService(new KosyncRepository(database), progress) : undefined,
+    async close() {
+      await background.stop();
+      await readers.close();
+      await metrics.close();
+      await renderer.close();
+      await database.close();
+    },
+  };
+}
+
+function composeIdentity(deps: CompositionDeps, settingsRepo: SettingsRepository, settings: SettingsService): Identity {
+  const { database, config } = deps;
+  const db = database.db;
+  const usersRepo = new UsersRepository(db);
+  const keysRepo = new ApiKeysRepository(db);
+  const revocations = new RevocationsRepository(db);
+  const tokens = new TokenIssuer(() => resolveJwtSecret(config), config.auth.jwt_expiry_seconds);
+  const passwords = new PasswordChecks(usersRepo, new LoginThrottle(db));
+  const auth = new AuthService(usersRepo, tokens, revocations, passwords, new EmailTokens(db), createMailer(config, deps.log, deps.mailTransport), settings);
+  return {
+    resolver: new CallerResolver(usersRepo, keysRepo, revocations, tokens, passwords, new UnchangedDatabaseCache(database)),
+    auth,
+    setup: new SetupService(usersRepo, settingsRepo, auth),
+    users: new UsersService(usersRepo, auth),
+    apiKeys: new ApiKeysService(keysRepo),
+    passwordChange: new PasswordChangeService(usersRepo, passwords),
+  };
+}
+
+function composeBackground(
+  deps: CompositionDeps & {
+    bus: EventBus;
+    /** PDF and CBR covers (the library thumbnail) are made in its worker threads. */
+    renderer: IsolatedRenderer;
+    /** Finished tasks older than this many days are pruned (admin setting `task_retention_days`). */
+    taskRetentionDays: () => number;
+  },
+): Background {
+  const { database, config, bus, log } = deps;
+  let pruneTimer: NodeJS.Timeout | undefined;
+  const pruneTasks = async () => {
+    const days = deps.taskRetentionDays();
+    const removed = await queue.pruneFinished(new Date(Date.now() - days * 86_400_000).toISOString());
+    if (removed > 0) log.info({ removed, days }, 'pruned finished tasks');
+  };
+  const threads = config.scanner.workers || os.availableParallelism();
+  const queue = new TaskQueue(database);
+  const worker = new TaskWorker(queue, bus, {
+    concurrency: config.tasks.concurrency,
+    pollIntervalMs: config.tasks.poll_interval_ms,
+    // SQLite belongs to this one process: whatever is `running` at start was left by a dead process.
+    recoverAllOnStart: database.dialect === 'sqlite',
+    logger: log,
+  });
+  const scheduler = new Scheduler((err, key) => log.error({ err, job: key }, 'scheduled job failed'));
+  const scanRepo = new ScanRepository(database);
+  let analyzer: FileAnalyzer | undefined;
+  const scanner = new LibraryScanner({
+    repo: scanRepo,
+    bus,
+    analyzer: () => (analyzer ??= createMediaAnalyzer({ threads, fileTimeoutSeconds: config.scanner.file_timeout_seconds })),
+    analysisConcurrency: threads * 2,
+    log,
+  });
+  registerScannerTasks(worker, scanner, scanRepo);
+
+  const libraryRepo = new LibraryRepository(database);
+  const scans = new ScanService({ queue, worker, libraries: libraryRepo, catalog: scanRepo });
+  const readCover: BookCoverReader = async (absolutePath, format, _coverPage) => {
+    const size = { width: config.thumbnails.width };
+    const cover = deps.renderer.handles(format)
+      ? await deps.renderer.cover(absolutePath, format, size)
+      : await withBook(absolutePath, (format ?? undefined) as BookFormat | undefined, {}, async (reader) => (await reader.cover(size)).data);
+    return resizeImage(cover, { width: config.thumbnails.width, format: config.thumbnails.format });
+  };
+  const libraries = new LibraryService({
+    repo: libraryRepo,
+    bus,
+    scheduler,
+    scans,
+    readCover,
+    onError: (err, message) => log.warn({ err }, message),
+    allowedRoots: config.libraries.allowed_roots,
+  });
+  worker.register('purge_deleted', async (ctx) => {
+    if (!ctx.task.library_id) throw new Error('purge_deleted task without library_id');
+    return libraries.purgeDeleted(ctx.task.library_id);
+  });
+  const tasks = new TaskService(queue, worker);
+
+  return {
+    queue,
+    worker,
+    scheduler,
+    scanner,
+    libraries,
+    scans,
+    tasks,
+    async start() {
+      await worker.start();
+      scheduler.start();
+      await libraries.scheduleAll({ startup: true });
+      // Finished tasks accumulate with every scan; prune them at start and then hourly.
+      void pruneTasks().catch((err: unknown) => log.warn({ err }, 'task pruning failed'));
+      pruneTimer = setInterval(() => void pruneTasks().catch((err: unknown) => log.warn({ err }, 'task pruning failed')), 3_600_000);
+      pruneTimer.unref();
+    },
+    async stop() {
+      clearInterval(pruneTimer);
+      scheduler.stop();
+      await worker.stop();
+      await analyzer?.close();
+      analyzer = undefined;
+    },
+  };
+}
