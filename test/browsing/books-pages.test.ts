@@ -147,7 +147,12 @@ describe('GET /books and POST /books/list', () => {
   });
 
   it('GET /books/{id}: details, 404 NotFound for a missing book, 400 for a malformed id', async () => {
-    expect((await api<Book>(t, 'GET', `/api/v1/books/${pagesBook.id}`)).body).toEqual(pagesBook);
+    // The details add the source of every metadata field; lists name only the series' source.
+    const detail = (await api<Book>(t, 'GET', `/api/v1/books/${pagesBook.id}`)).body;
+    const { sources: detailSources, ...detailMetadata } = detail.metadata as Book['metadata'] & { sources: Record<string, string | null> };
+    const { sources: listSources, ...listMetadata } = pagesBook.metadata as Book['metadata'] & { sources: Record<string, string | null> };
+    expect({ ...detail, metadata: detailMetadata }).toEqual({ ...pagesBook, metadata: listMetadata });
+    expect(detailSources).toMatchObject({ ...listSources, title: 'comicinfo', page_count: 'file' });
     const missing = await api<{ error: string }>(t, 'GET', '/api/v1/books/01890000-0000-7000-8000-000000000000');
     expect(missing.status).toBe(404);
     expect(missing.body.error).toBe('NotFound');
