@@ -86,6 +86,10 @@ export interface ProgressEventsTable {
   /** 0/1. */
   is_completed: number;
   received_at: string;
+  /** When the client says it recorded the position (null: it did not say; the time is received_at). */
+  client_at: string | null;
+  /** 0/1: 0 for a position older than the current one when it arrived (history only, never the position). */
+  applied: number;
 }
 
 /** The last position KOReader sent per user and document id (modules/kosync); book_id null until a book matches. */

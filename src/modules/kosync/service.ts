@@ -34,6 +34,11 @@ export interface KosyncProgressInput {
   percentage?: unknown;
   device?: unknown;
   device_id?: unknown;
+  /**
+   * Not sent by KOReader's plugin: an extension for clients that push positions recorded offline. Unix seconds of
+   * when the client recorded the position; an older one than the current position is kept in the history only.
+   */
+  timestamp?: unknown;
 }
 
 /** The position as GET /syncs/progress/{document} answers it. */
@@ -86,13 +91,19 @@ export class KosyncService {
     if (!Number.isFinite(percentage) || percentage < 0 || percentage > 1 || !isText(progress) || !isText(input.device)) throw new KosyncError(2003);
     const deviceId = isText(input.device_id) ? input.device_id.slice(0, 100) : null;
     const now = nowIso();
-    const row: KosyncDocumentRow = { user_id: caller.user.id, document: input.document, book_id: null, progress, percentage, device: input.device.slice(0, 200), device_id: deviceId, updated_at: now };
+    const clientAt = clientTime(input.timestamp, now);
+    const row: KosyncDocumentRow = { user_id: caller.user.id, document: input.document, book_id: null, progress, percentage, device: input.device.slice(0, 200), device_id: deviceId, updated_at: clientAt ?? now };
     const book = await this.repo.bookFor(input.document, libraryScopeFor(caller));
+    let applied = true;
     if (book) {
       row.book_id = book.id;
-      await this.writeProgress(caller, book, row, hint);
+      applied = await this.writeProgress(caller, book, row, hint, clientAt ?? undefined);
+    } else {
+      const stored = await this.repo.get(caller.user.id, input.document);
+      applied = !stored || clientAt === null || Date.parse(stored.updated_at) <= Date.parse(clientAt);
     }
-    await this.repo.save(row);
+    // The document's row is the position KOReader gets back for a book not in the library yet: an older one stays out.
+    if (applied) await this.repo.save(row);
     return { document: input.document, timestamp: unixSeconds(now) };
   }
 
@@ -106,7 +117,7 @@ export class KosyncService {
       await this.repo.attach(caller.user.id, document, book.id);
       const current = await this.progress.position(caller, book.id);
       if (!current || Date.parse(current.progress.updated_at) < Date.parse(stored.updated_at)) {
-        await this.writeProgress(caller, book, stored, { deviceId: stored.device_id ?? undefined });
+        await this.writeProgress(caller, book, stored, { deviceId: stored.device_id ?? undefined }, stored.updated_at);
         return this.asKosync(stored);
       }
     }
@@ -135,14 +146,15 @@ export class KosyncService {
     };
   }
 
-  private async writeProgress(caller: Caller, book: { id: string; format: string | null; page_count: number }, row: KosyncDocumentRow, hint: DeviceHint): Promise<void> {
+  /** Writes KOReader's position as the book's; false when it was older than the current one (history only). */
+  private async writeProgress(caller: Caller, book: { id: string; format: string | null; page_count: number }, row: KosyncDocumentRow, hint: DeviceHint, clientAt?: string): Promise<boolean> {
     const pageCount = book.page_count;
     const asPage = Number(row.progress);
     const page =
       book.format && PAGED_FORMATS.has(book.format) && Number.isInteger(asPage) && asPage >= 1 && asPage <= pageCount
         ? asPage
         : Math.min(pageCount, Math.max(pageCount > 0 ? 1 : 0, Math.ceil(row.percentage * pageCount)));
-    await this.progress.update(
+    const { applied } = await this.progress.write(
       caller,
       book.id,
       { current_page: page, is_completed: row.percentage >= 1 },
@@ -151,8 +163,10 @@ export class KosyncService {
         protocol: 'koreader',
         percentage: row.percentage,
         position: { document: row.document, progress: row.progress, percentage: row.percentage, device: row.device, device_id: row.device_id },
+        ...(clientAt ? { clientAt } : {}),
       },
     );
+    return applied;
   }
 
   private asKosync(row: KosyncDocumentRow): KosyncPosition {
@@ -174,6 +188,13 @@ export class KosyncService {
 export function positionFor(format: string | null, page: number): string {
   if (format === 'epub') return `/body/DocFragment[${Math.max(1, page)}]/body`;
   return String(Math.max(1, page));
+}
+
+/** The optional `timestamp` (Unix seconds) as ISO 8601, no later than now; null when absent or not a time. */
+function clientTime(timestamp: unknown, now: string): string | null {
+  const seconds = typeof timestamp === 'number' ? timestamp : typeof timestamp === 'string' && timestamp.trim() !== '' ? Number(timestamp) : NaN;
+  if (!Number.isFinite(seconds) || seconds <= 0) return null;
+  return new Date(Math.min(seconds * 1000, Date.parse(now))).toISOString();
 }
 
 function deviceName(protocol: string, deviceId: string): string {

@@ -73,8 +73,18 @@ export class ProgressRepository {
     return { total: Number(count.n), rows };
   }
 
+  /** The event that set the current position: the latest applied one (an older position sent late is history only). */
   latestEvent(userId: string, bookId: string): Promise<ProgressEventRow | undefined> {
-    return this.db.selectFrom('progress_events').selectAll().where('user_id', '=', userId).where('book_id', '=', bookId).orderBy('received_at', 'desc').orderBy('id', 'desc').limit(1).executeTakeFirst();
+    return this.db
+      .selectFrom('progress_events')
+      .selectAll()
+      .where('user_id', '=', userId)
+      .where('book_id', '=', bookId)
+      .where('applied', '=', 1)
+      .orderBy('received_at', 'desc')
+      .orderBy('id', 'desc')
+      .limit(1)
+      .executeTakeFirst();
   }
 
   event(userId: string, id: string): Promise<ProgressEventRow | undefined> {
