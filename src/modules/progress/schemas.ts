@@ -60,7 +60,12 @@ export const ProgressEventView = z
     id: z.string(),
     book_id: z.string(),
     device_id: z.string().describe('Device of the write, as in Progress.device_id.'),
-    protocol: z.string().describe('`bindery` (this API and the web app), `koreader` (KOReader sync), `migrated` (progress from before the history).'),
+    protocol: z
+      .string()
+      .describe(
+        'Who wrote it: `bindery` (this API and the web app), `koreader` (KOReader sync), `komga` (the Komga API: Mihon, Komga clients), ' +
+          '`opds-pse` (a page read through OPDS 1.2 page streaming), `opds2` (OPDS 2.0 Progression or page streaming), `migrated` (progress from before the history).',
+      ),
     position: z.record(z.string(), z.unknown()).describe('The position as the client sent it (a page, a KOReader xpointer and percentage...); `{cleared: true}` for a cleared progress.'),
     page: z.number().int().describe('Normalised 1-based page (0 for a cleared progress).'),
     percentage: z.number().describe('Normalised share read, 0..1.'),
