@@ -35,6 +35,9 @@ import { sqlitePathFor } from './db/connection.js';
 import { registerDuplicateRoutes } from './modules/duplicates/routes.js';
 import { DuplicatesRepository } from './modules/duplicates/repository.js';
 import { DuplicatesService } from './modules/duplicates/service.js';
+import { DevicesRepository } from './modules/devices/repository.js';
+import { registerDeviceRoutes } from './modules/devices/routes.js';
+import { DevicesService } from './modules/devices/service.js';
 import { registerEventRoutes } from './modules/events/routes.js';
 import { SseHub } from './http/sse.js';
 import { startPgEventBridge, type EventBridge } from './events/pg-bridge.js';
@@ -249,6 +252,7 @@ export async function buildApp(options: BuildAppOptions): Promise<App> {
       registerDuplicateRoutes(v1, duplicates);
       registerOpsRoutes(v1, metrics, maintenance);
       registerPreferenceRoutes(v1, new PreferencesService(new PreferencesRepository(db)));
+      registerDeviceRoutes(v1, new DevicesService(new DevicesRepository(database)));
       registerBrowsingRoutes(v1, browsing);
     },
     { prefix: '/api/v1' },

@@ -63,6 +63,14 @@ export interface ReadingDevicesTable {
   name: string;
   first_seen_at: string;
   last_seen_at: string;
+  /** The user's name for the device; null: `name` (detected) is shown. */
+  label: string | null;
+  /** The reader app's own identity as it sent it (KOReader's device_id and device name, an OPDS Progression device). */
+  client_device_id: string | null;
+  client_name: string | null;
+  /** User-Agent and protocol of the last write. */
+  user_agent: string | null;
+  last_protocol: string | null;
 }
 
 /**

@@ -75,6 +75,7 @@ export async function writeProgression(catalog: FeedCatalog, caller: Caller, boo
   const { progress, applied } = await catalog.writeProgress(caller, bookId, input, { ...hint, deviceId: body.device?.id ?? hint.deviceId }, {
     protocol: OPDS2_PROTOCOL,
     clientAt: body.modified,
+    client: { id: body.device?.id, name: body.device?.name },
     position: { ...(body.progression !== undefined ? { progression: body.progression } : {}), ...(body.locator ? { locator: body.locator } : {}), modified: body.modified },
   });
   if (!applied) throw conflict('The server has a newer progression for this book', { modified: progress.updated_at, progression: progress.progress });

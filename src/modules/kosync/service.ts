@@ -164,6 +164,7 @@ export class KosyncService {
         percentage: row.percentage,
         position: { document: row.document, progress: row.progress, percentage: row.percentage, device: row.device, device_id: row.device_id },
         ...(clientAt ? { clientAt } : {}),
+        client: { id: row.device_id, name: row.device },
       },
     );
     return applied;

@@ -67,6 +67,8 @@ export interface ProgressOrigin {
    * is kept in the history but does not become the position (a device that was offline sends it late).
    */
   clientAt?: string;
+  /** The reader app's own identity, when the protocol carries one (KOReader's device_id and device name). */
+  client?: { id?: string | null; name?: string | null };
 }
 
 /** A write's outcome: the position now, and whether the write became it (false: older than the current one). */
@@ -242,9 +244,11 @@ export class ProgressService {
       received_at: now,
       client_at: clientAt,
     };
+    const touch = { protocol: origin.protocol, clientId: origin.client?.id, clientName: origin.client?.name };
     if (current && clientAt !== null && Date.parse(clientAt) < Date.parse(await this.positionTime(current))) {
-      // Older than the position: history only. The device and its activity are not counted (nothing moved).
+      // Older than the position: history only. The device synced, but no reading activity is counted (nothing moved).
       await this.repo.appendEvent({ ...event, applied: 0 });
+      await this.repo.touchDevice(userId, device, now, touch);
       return { progress: view(current, pageCount), applied: false };
     }
     const restarted = wasCompleted && !completed;
@@ -264,7 +268,7 @@ export class ProgressService {
     // Statistics: they keep the titles, so they outlive a purge of the book.
     const previousPage = current && !restarted ? current.current_page : 0;
     const gap = current ? Date.parse(now) - Date.parse(current.updated_at) : Number.POSITIVE_INFINITY;
-    await this.repo.touchDevice(userId, device, now);
+    await this.repo.touchDevice(userId, device, now, touch);
     await this.repo.addActivity({
       user_id: userId,
       day: now.slice(0, 10),
