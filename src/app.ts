@@ -57,6 +57,7 @@ import { registerKomgaGate } from './compat/komga/gate.js';
 import { registerKomgaApi } from './compat/komga/routes.js';
 import { KomgaSessions } from './compat/komga/session.js';
 import { resolveJwtSecret } from './modules/auth/jwt-secret.js';
+import { attachKosyncOnBookEvents } from './modules/kosync/attach.js';
 import { KosyncRepository } from './modules/kosync/repository.js';
 import { kosyncCredentials, registerKosyncRoutes } from './modules/kosync/routes.js';
 import { KosyncService } from './modules/kosync/service.js';
@@ -267,7 +268,9 @@ export async function buildApp(options: BuildAppOptions): Promise<App> {
     endSession: (sessionId, until) => identity.auth.endSession(sessionId, until),
   });
   if (config.koreader.enabled) {
-    registerKosyncRoutes(app, new KosyncService(new KosyncRepository(database), browsing.progress), { prefix: config.koreader.prefix, settings });
+    const kosync = new KosyncService(new KosyncRepository(database), browsing.progress);
+    registerKosyncRoutes(app, kosync, { prefix: config.koreader.prefix, settings });
+    attachKosyncOnBookEvents(events, kosync, app.log);
   }
 
   // The web app at `/`, last: its fallback answers only navigations no route above took.

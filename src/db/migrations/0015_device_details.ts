@@ -9,11 +9,15 @@ import type { DialectMigration } from '../migrate.js';
  * name, an OPDS Progression device); kept from the last write that had them.
  * `user_agent`: the User-Agent of the last write; `last_protocol`: the protocol of the last write (ledger names).
  * Existing devices keep their rows with these empty until their next sync.
+ *
+ * `kosync_documents.api_key_id`: the key KOReader synced an unknown document with, so the position is attributed
+ * to that device when a scan later finds the book (modules/kosync attaches it then).
  */
 export const deviceDetails: DialectMigration = {
   async up(db: Kysely<unknown>) {
     for (const column of ['label', 'client_device_id', 'client_name', 'user_agent', 'last_protocol']) {
       await db.schema.alterTable('reading_devices').addColumn(column, 'text').execute();
     }
+    await db.schema.alterTable('kosync_documents').addColumn('api_key_id', 'text').execute();
   },
 };

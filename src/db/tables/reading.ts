@@ -111,6 +111,8 @@ export interface KosyncDocumentsTable {
   device: string;
   device_id: string | null;
   updated_at: string;
+  /** The API key it was synced with (the device), for a position attached when its book appears. */
+  api_key_id: string | null;
 }
 
 export interface ReadingTables {

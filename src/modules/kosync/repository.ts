@@ -40,6 +40,29 @@ export class KosyncRepository {
       .execute();
   }
 
+  /** KOReader positions waiting for this book: documents no book matched yet whose id is the book's partial or file-name MD5. */
+  pendingFor(bookId: string): Promise<KosyncDocumentRow[]> {
+    return this.db
+      .selectFrom('kosync_documents as d')
+      .innerJoin('books as b', (join) => join.on((eb) => eb.or([eb('d.document', '=', eb.ref('b.koreader_md5')), eb('d.document', '=', eb.ref('b.koreader_name_md5'))])))
+      .selectAll('d')
+      .where('b.id', '=', bookId)
+      .where('b.deleted_at', 'is', null)
+      .where('d.book_id', 'is', null)
+      .execute();
+  }
+
+  /** Attaches a waiting document to its book; false when another process (or request) attached it first. */
+  async claim(userId: string, document: string, bookId: string): Promise<boolean> {
+    const res = await this.db.updateTable('kosync_documents').set({ book_id: bookId }).where('user_id', '=', userId).where('document', '=', document).where('book_id', 'is', null).executeTakeFirst();
+    return Number(res.numUpdatedRows) > 0;
+  }
+
+  /** The account a waiting position belongs to (null when gone or disabled). */
+  async activeUser(userId: string): Promise<{ id: string; username: string; email: string; role: string; permissions: string; security_stamp: string } | undefined> {
+    return this.db.selectFrom('users').select(['id', 'username', 'email', 'role', 'permissions', 'security_stamp']).where('id', '=', userId).where('disabled', '=', 0).executeTakeFirst();
+  }
+
   async attach(userId: string, document: string, bookId: string): Promise<void> {
     await this.db.updateTable('kosync_documents').set({ book_id: bookId }).where('user_id', '=', userId).where('document', '=', document).execute();
   }

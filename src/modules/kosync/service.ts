@@ -1,5 +1,6 @@
 import { nowIso } from '../../db/ids.js';
 import type { Caller } from '../auth/caller.js';
+import { userPermissions } from '../auth/permissions.js';
 import { libraryScopeFor } from '../books/access.js';
 import type { DeviceHint } from '../progress/device.js';
 import type { ProgressService } from '../progress/service.js';
@@ -92,7 +93,17 @@ export class KosyncService {
     const deviceId = isText(input.device_id) ? input.device_id.slice(0, 100) : null;
     const now = nowIso();
     const clientAt = clientTime(input.timestamp, now);
-    const row: KosyncDocumentRow = { user_id: caller.user.id, document: input.document, book_id: null, progress, percentage, device: input.device.slice(0, 200), device_id: deviceId, updated_at: clientAt ?? now };
+    const row: KosyncDocumentRow = {
+      user_id: caller.user.id,
+      document: input.document,
+      book_id: null,
+      progress,
+      percentage,
+      device: input.device.slice(0, 200),
+      device_id: deviceId,
+      updated_at: clientAt ?? now,
+      api_key_id: caller.apiKeyId,
+    };
     const book = await this.repo.bookFor(input.document, libraryScopeFor(caller));
     let applied = true;
     if (book) {
@@ -105,6 +116,37 @@ export class KosyncService {
     // The document's row is the position KOReader gets back for a book not in the library yet: an older one stays out.
     if (applied) await this.repo.save(row);
     return { document: input.document, timestamp: unixSeconds(now) };
+  }
+
+  /**
+   * A book appeared (a scan added it, or computed its KOReader MD5): every KOReader position waiting for it becomes
+   * the book's position for its user, attributed to the API key it was synced with, unless a newer one exists (the
+   * position keeps the time KOReader sent it). Each waiting document is claimed once, so two processes seeing the
+   * same event do not both write it.
+   */
+  async attachPending(bookId: string): Promise<number> {
+    let attached = 0;
+    for (const row of await this.repo.pendingFor(bookId)) {
+      const user = await this.repo.activeUser(row.user_id);
+      if (!user) continue;
+      const permissions = userPermissions(user.role, JSON.parse(user.permissions) as string[]);
+      if (!permissions.has('progress-write')) continue;
+      const book = await this.repo.bookFor(row.document, { all: true });
+      if (!book || book.id !== bookId || !(await this.repo.claim(row.user_id, row.document, bookId))) continue;
+      const caller: Caller = {
+        user: { id: user.id, username: user.username, email: user.email, role: user.role },
+        permissions,
+        apiKeyId: row.api_key_id,
+        tokenId: null,
+        tokenExpiresAt: null,
+        method: 'api_key',
+        isAdmin: permissions.has('system-admin'),
+        securityStamp: user.security_stamp,
+      };
+      await this.writeProgress(caller, book, { ...row, book_id: bookId }, { deviceId: row.device_id ?? undefined }, row.updated_at);
+      attached += 1;
+    }
+    return attached;
   }
 
   async get(caller: Caller, document: string): Promise<KosyncPosition | Record<string, never>> {
