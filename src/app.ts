@@ -61,6 +61,7 @@ import { attachKosyncOnBookEvents } from './modules/kosync/attach.js';
 import { KosyncRepository } from './modules/kosync/repository.js';
 import { kosyncCredentials, registerKosyncRoutes } from './modules/kosync/routes.js';
 import { KosyncService } from './modules/kosync/service.js';
+import { registerKosyncSetupRoute } from './modules/kosync/setup-routes.js';
 import { DEFAULT_WEB_APP_DIR, registerWebApp } from './http/web-app.js';
 import { registerPasswordChangeRoutes } from './modules/auth/password-change.js';
 
@@ -254,6 +255,7 @@ export async function buildApp(options: BuildAppOptions): Promise<App> {
       registerOpsRoutes(v1, metrics, maintenance);
       registerPreferenceRoutes(v1, new PreferencesService(new PreferencesRepository(db)));
       registerDeviceRoutes(v1, new DevicesService(new DevicesRepository(database)));
+      registerKosyncSetupRoute(v1, { enabled: config.koreader.enabled, prefix: config.koreader.prefix, publicUrl: config.server.public_url });
       registerBrowsingRoutes(v1, browsing);
     },
     { prefix: '/api/v1' },
