@@ -41,15 +41,12 @@ export class KosyncRepository {
   }
 
   /** KOReader positions waiting for this book: documents no book matched yet whose id is the book's partial or file-name MD5. */
-  pendingFor(bookId: string): Promise<KosyncDocumentRow[]> {
-    return this.db
-      .selectFrom('kosync_documents as d')
-      .innerJoin('books as b', (join) => join.on((eb) => eb.or([eb('d.document', '=', eb.ref('b.koreader_md5')), eb('d.document', '=', eb.ref('b.koreader_name_md5'))])))
-      .selectAll('d')
-      .where('b.id', '=', bookId)
-      .where('b.deleted_at', 'is', null)
-      .where('d.book_id', 'is', null)
-      .execute();
+  async pendingFor(bookId: string): Promise<KosyncDocumentRow[]> {
+    // Two indexed lookups (a scan sends one event per book): the book's ids, then the documents waiting on them.
+    const book = await this.db.selectFrom('books').select(['koreader_md5', 'koreader_name_md5']).where('id', '=', bookId).where('deleted_at', 'is', null).executeTakeFirst();
+    const ids = [book?.koreader_md5, book?.koreader_name_md5].filter((id): id is string => typeof id === 'string');
+    if (ids.length === 0) return [];
+    return this.db.selectFrom('kosync_documents').selectAll().where('document', 'in', ids).where('book_id', 'is', null).execute();
   }
 
   /** Attaches a waiting document to its book; false when another process (or request) attached it first. */
