@@ -59,8 +59,4 @@ export class KosyncRepository {
   async activeUser(userId: string): Promise<{ id: string; username: string; email: string; role: string; permissions: string; security_stamp: string } | undefined> {
     return this.db.selectFrom('users').select(['id', 'username', 'email', 'role', 'permissions', 'security_stamp']).where('id', '=', userId).where('disabled', '=', 0).executeTakeFirst();
   }
-
-  async attach(userId: string, document: string, bookId: string): Promise<void> {
-    await this.db.updateTable('kosync_documents').set({ book_id: bookId }).where('user_id', '=', userId).where('document', '=', document).execute();
-  }
 }

@@ -154,9 +154,9 @@ export class KosyncService {
     const stored = await this.repo.get(caller.user.id, document);
     const book = await this.repo.bookFor(document, libraryScopeFor(caller));
     if (!book) return stored ? this.asKosync(stored) : {};
-    if (stored && stored.book_id === null) {
-      // The book appeared since KOReader sent this: its position becomes the book's unless a newer one exists.
-      await this.repo.attach(caller.user.id, document, book.id);
+    // The book appeared since KOReader sent this (and no scan event attached it yet: the claim is taken once):
+    // its position becomes the book's unless a newer one exists.
+    if (stored && stored.book_id === null && (await this.repo.claim(caller.user.id, document, book.id))) {
       const current = await this.progress.position(caller, book.id);
       if (!current || Date.parse(current.progress.updated_at) < Date.parse(stored.updated_at)) {
         await this.writeProgress(caller, book, stored, { deviceId: stored.device_id ?? undefined }, stored.updated_at);
