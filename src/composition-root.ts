@@ -36,6 +36,9 @@ import { DuplicatesService } from './modules/duplicates/service.js';
 import { FilesystemService } from './modules/filesystem/service.js';
 import { KosyncRepository } from './modules/kosync/repository.js';
 import { KosyncService } from './modules/kosync/service.js';
+import { attachKosyncOnBookEvents } from './modules/kosync/attach.js';
+import { DevicesRepository } from './modules/devices/repository.js';
+import { DevicesService } from './modules/devices/service.js';
 import { LibraryRepository } from './modules/libraries/repository.js';
 import { LibraryService, type BookCoverReader } from './modules/libraries/service.js';
 import { MaintenanceRepository } from './modules/ops/maintenance-repository.js';
@@ -122,6 +125,7 @@ export interface Services {
   covers: CoverService;
   duplicates: DuplicatesService;
   preferences: PreferencesService;
+  devices: DevicesService;
   filesystem: FilesystemService;
   storage: StorageHealth;
   metrics: MetricsService;
@@ -200,6 +204,10 @@ export function composeServices(deps: CompositionDeps): Services {
     sseConnections: deps.sseConnections,
   });
 
+  const kosync = config.koreader.enabled ? new KosyncService(new KosyncRepository(database), progress) : undefined;
+  // A KOReader position sent before its book was cataloged attaches as soon as a scan adds the book.
+  if (kosync) attachKosyncOnBookEvents(events, kosync, log);
+
   return {
     events,
     settings,
@@ -209,12 +217,13 @@ export function composeServices(deps: CompositionDeps): Services {
     covers,
     duplicates,
     preferences: new PreferencesService(new PreferencesRepository(db)),
+    devices: new DevicesService(new DevicesRepository(database)),
     filesystem: new FilesystemService(config.libraries.allowed_roots),
     storage,
     metrics,
     maintenance: new MaintenanceService(new MaintenanceRepository(db), cacheDir),
     komgaSessions: new KomgaSessions(() => resolveJwtSecret(config)),
-    kosync: config.koreader.enabled ? new KosyncService(new KosyncRepository(database), progress) : undefined,
+    kosync,
     async close() {
       await background.stop();
       await readers.close();

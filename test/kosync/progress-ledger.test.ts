@@ -1,15 +1,10 @@
-import { randomBytes } from 'node:crypto';
 import path from 'node:path';
-import { Migrator, type Kysely, type Migration } from 'kysely';
-import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { openDatabase, type Database } from '../../src/db/connection.js';
-import { migrations } from '../../src/db/migrations/index.js';
 import { migrateToLatest } from '../../src/db/migrate.js';
 import { makeCbz } from '../media/fixtures.js';
 import { createApiKey, createUser } from '../helpers/auth.js';
 import { api, call, createCatalogApp, scannedLibrary, type CatalogTestApp, type Paged } from '../helpers/catalog.js';
-import { pgAdminSettings, testConfig, testDatabaseType } from '../helpers/config.js';
+import { databaseAt } from '../helpers/migrations.js';
 
 interface Book {
   id: string;
@@ -124,37 +119,6 @@ describe('Progress ledger: every write is an event, the progress row stays the l
     expect(refused.body.error).toBeDefined();
   });
 });
-
-/** A database migrated up to (and including) `last`, as an installation of that version has it. */
-async function databaseAt(last: string): Promise<{ database: Database; drop(): Promise<void> }> {
-  let name: string | undefined;
-  if (testDatabaseType() === 'postgres') {
-    name = `bindery_t_${randomBytes(6).toString('hex')}`;
-    const admin = new pg.Client({ ...pgAdminSettings(), database: 'postgres' });
-    await admin.connect();
-    await admin.query(`CREATE DATABASE ${name}`);
-    await admin.end();
-  }
-  const database = openDatabase(testConfig({}, name));
-  const provider = {
-    getMigrations: async () =>
-      Object.fromEntries(Object.entries(migrations).map(([key, m]): [string, Migration] => [key, { up: (db: Kysely<unknown>) => m.up(db, database.dialect) }])),
-  };
-  const migrator = new Migrator({ db: database.db, provider, migrationTableName: 'bindery_migrations', migrationLockTableName: 'bindery_migrations_lock' });
-  const { error } = await migrator.migrateTo(last);
-  if (error) throw error;
-  return {
-    database,
-    drop: async () => {
-      await database.close();
-      if (!name) return;
-      const admin = new pg.Client({ ...pgAdminSettings(), database: 'postgres' });
-      await admin.connect();
-      await admin.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
-      await admin.end();
-    },
-  };
-}
 
 describe('Migration 0013 from a database with progress', () => {
   it('keeps every progress row and backfills one event per row with its page, percentage, device and time', async () => {

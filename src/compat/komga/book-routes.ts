@@ -4,6 +4,7 @@ import { callerOf } from '../../modules/auth/hooks.js';
 import { sendBookFile } from '../../modules/books/download.js';
 import { sendImage } from '../../modules/pages/send-image.js';
 import { deviceHint } from '../../modules/progress/device.js';
+import { KOMGA_PROGRESS, komgaProgressOrigin } from './progress-origin.js';
 import { allOf, bookBodyCondition, bookQueryCondition } from './conditions.js';
 import { pageDto } from './dto.js';
 import { BOOK_SORTS, KomgaBool, KomgaListQuery, KomgaMulti, KomgaPaging, komgaPage, komgaPageRequest, listParam, mapSort, pageOfList } from './paging.js';
@@ -168,7 +169,7 @@ export function registerKomgaBookRoutes(app: App, komga: KomgaPresenter): void {
     config: komgaRoute('progress-write'),
     schema: { ...hidden, summary: 'Update read progress (Komga): {page, completed}', params: BookParams, body: ReadProgressUpdate },
     handler: async (req, reply) => {
-      await progress.update(callerOf(req), req.params.bookId, { current_page: req.body?.page, is_completed: req.body?.completed }, deviceHint(req));
+      await progress.update(callerOf(req), req.params.bookId, { current_page: req.body?.page, is_completed: req.body?.completed }, deviceHint(req), komgaProgressOrigin(req.body));
       return reply.code(204).send();
     },
   });
@@ -179,7 +180,7 @@ export function registerKomgaBookRoutes(app: App, komga: KomgaPresenter): void {
     config: komgaRoute('progress-write'),
     schema: { ...hidden, summary: 'Clear read progress (Komga)', params: BookParams },
     handler: async (req, reply) => {
-      await progress.clear(callerOf(req), req.params.bookId);
+      await progress.clear(callerOf(req), req.params.bookId, deviceHint(req), KOMGA_PROGRESS);
       return reply.code(204).send();
     },
   });

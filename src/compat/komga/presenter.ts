@@ -14,6 +14,7 @@ import type { SeriesService } from '../../modules/series/service.js';
 import { conditionMentions, needsAgeRatings, seriesBodyCondition, seriesQueryCondition, type KomgaFilterContext, type Node } from './conditions.js';
 import { bookDto, isDivinaCompatible, seriesDto, type AuthorDto, type BookDto, type BookPlace, type SeriesBooksAggregate, type SeriesDto, type TachiyomiReadProgressV2Dto } from './dto.js';
 import { UNPAGED_LIMIT, type KomgaListQuery } from './paging.js';
+import { KOMGA_PROGRESS } from './progress-origin.js';
 
 export interface KomgaServices {
   series: SeriesService;
@@ -164,7 +165,7 @@ export class KomgaPresenter {
   async tachiyomiMarkRead(caller: Caller, seriesId: string, upTo: number, hint: DeviceHint): Promise<void> {
     await this.services.series.get(caller, seriesId);
     for (const { book, numberSort } of await this.numbered(caller, seriesId)) {
-      if (numberSort <= upTo && !book.progress?.is_completed) await this.services.progress.markRead(caller, book.id, hint);
+      if (numberSort <= upTo && !book.progress?.is_completed) await this.services.progress.markRead(caller, book.id, hint, KOMGA_PROGRESS);
     }
   }
 

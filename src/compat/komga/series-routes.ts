@@ -3,6 +3,7 @@ import type { App } from '../../http/types.js';
 import { callerOf } from '../../modules/auth/hooks.js';
 import { sendImage } from '../../modules/pages/send-image.js';
 import { deviceHint } from '../../modules/progress/device.js';
+import { KOMGA_PROGRESS } from './progress-origin.js';
 import type { SeriesFacetField } from '../../modules/series/schemas.js';
 import { ageOf } from './dto.js';
 import { allOf, bookQueryCondition, seriesQueryCondition, type Node } from './conditions.js';
@@ -112,7 +113,7 @@ export function registerKomgaSeriesRoutes(app: App, komga: KomgaPresenter): void
       config: komgaRoute('progress-write'),
       schema: { ...hidden, summary: read ? 'Mark every book of the series read (Komga)' : 'Mark every book of the series unread (Komga)', params: SeriesParams },
       handler: async (req, reply) => {
-        await series.markRead(callerOf(req), req.params.seriesId, read, deviceHint(req));
+        await series.markRead(callerOf(req), req.params.seriesId, read, deviceHint(req), KOMGA_PROGRESS);
         return reply.code(204).send();
       },
     });
@@ -164,7 +165,7 @@ export function registerKomgaSeriesRoutes(app: App, komga: KomgaPresenter): void
       await series.get(caller, req.params.seriesId);
       const order = await komga.seriesBooks(caller, req.params.seriesId);
       for (const book of order.slice(0, Math.max(0, req.body.lastBookRead))) {
-        if (!book.progress?.is_completed) await komga.services.progress.markRead(caller, book.id, deviceHint(req));
+        if (!book.progress?.is_completed) await komga.services.progress.markRead(caller, book.id, deviceHint(req), KOMGA_PROGRESS);
       }
       return reply.code(204).send();
     },

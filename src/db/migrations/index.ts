@@ -11,6 +11,8 @@ import { browsePerf } from './0010_browse_perf.js';
 import { seriesReadCounts } from './0011_series_read_counts.js';
 import { securityStamp } from './0012_security_stamp.js';
 import { koreaderSync } from './0013_koreader_sync.js';
+import { progressClientTime } from './0014_progress_client_time.js';
+import { deviceDetails } from './0015_device_details.js';
 
 /** Every migration, applied in key order. Append only: never edit one that has shipped. */
 export const migrations: Record<string, DialectMigration> = {
@@ -26,4 +28,6 @@ export const migrations: Record<string, DialectMigration> = {
   '0011_series_read_counts': seriesReadCounts,
   '0012_security_stamp': securityStamp,
   '0013_koreader_sync': koreaderSync,
+  '0014_progress_client_time': progressClientTime,
+  '0015_device_details': deviceDetails,
 };

@@ -63,6 +63,14 @@ export interface ReadingDevicesTable {
   name: string;
   first_seen_at: string;
   last_seen_at: string;
+  /** The user's name for the device; null: `name` (detected) is shown. */
+  label: string | null;
+  /** The reader app's own identity as it sent it (KOReader's device_id and device name, an OPDS Progression device). */
+  client_device_id: string | null;
+  client_name: string | null;
+  /** User-Agent and protocol of the last write. */
+  user_agent: string | null;
+  last_protocol: string | null;
 }
 
 /**
@@ -86,6 +94,10 @@ export interface ProgressEventsTable {
   /** 0/1. */
   is_completed: number;
   received_at: string;
+  /** When the client says it recorded the position (null: it did not say; the time is received_at). */
+  client_at: string | null;
+  /** 0/1: 0 for a position older than the current one when it arrived (history only, never the position). */
+  applied: number;
 }
 
 /** The last position KOReader sent per user and document id (modules/kosync); book_id null until a book matches. */
@@ -99,6 +111,8 @@ export interface KosyncDocumentsTable {
   device: string;
   device_id: string | null;
   updated_at: string;
+  /** The API key it was synced with (the device), for a position attached when its book appears. */
+  api_key_id: string | null;
 }
 
 export interface ReadingTables {

@@ -247,7 +247,7 @@ function registerTree(app: App, prefix: string, deps: Opds1Deps): void {
       const n = req.params.pageNumber + 1;
       const width = parseMaxWidth(req.query.maxWidth);
       const lookup = await catalog.page(caller, req.params.id, n, { width, format: req.query.convert });
-      if (req.method === 'GET') await recordPageRead(catalog, caller, req.params.id, n, deviceHint(req), req.log);
+      if (req.method === 'GET') await recordPageRead(catalog, caller, req.params.id, n, deviceHint(req), req.log, 'opds-pse');
       return sendImage(req, reply, lookup);
     },
   });

@@ -153,15 +153,20 @@ export function publication(item: FeedBook, thumbnailWidth: number): Publication
   const position = book.number !== null && Number.isFinite(Number(book.number)) ? Number(book.number) : undefined;
   metadata.belongsTo = { series: [{ name: seriesTitle, ...(position !== undefined ? { position } : {}) }] };
 
+  // The caller's position, where a client listing publications can use it without a request per book: on the
+  // progression link (share read and its time, as the Progression document has them) and on the page-streaming
+  // link (PSE's 1-based lastRead and lastReadDate). Link properties are open in the OPDS 2 schema.
+  const progress = book.progress;
   const links: Link[] = [
     { rel: 'self', href: paths.book(book.id), type: OPDS2_PUBLICATION },
     { rel: REL.acquisition, href: paths.file(book.id), type: acquisitionMediaType(book.format), title: book.file_name, ...(positive(book.file_size) ? { size: book.file_size } : {}) },
-    { rel: REL.progression, href: paths.progression(book.id), type: OPDS_PROGRESSION },
+    { rel: REL.progression, href: paths.progression(book.id), type: OPDS_PROGRESSION, ...(progress ? { properties: { progression: progress.progress, modified: progress.updated_at } } : {}) },
   ];
   if (isImageBook(item)) {
+    const lastRead = progress ? { lastRead: progress.is_completed ? book.page_count : progress.current_page, lastReadDate: progress.updated_at } : {};
     links.push(
       { rel: REL.acquisition, href: paths.manifest(book.id), type: DIVINA_MANIFEST, title: 'Read online (DiViNa)' },
-      { rel: REL.pse, href: paths.pageTemplate(book.id), type: 'image/jpeg', templated: true, properties: { numberOfItems: book.page_count } },
+      { rel: REL.pse, href: paths.pageTemplate(book.id), type: 'image/jpeg', templated: true, properties: { numberOfItems: book.page_count, ...lastRead } },
     );
   }
   const cover = pages[0];

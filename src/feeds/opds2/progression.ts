@@ -29,6 +29,9 @@ export interface ProgressionDocument {
   locator: { href: string; type: string; locations: { position: number; progression: number; totalProgression: number } };
 }
 
+/** The ledger's protocol of OPDS 2.0 writes (progression, and page streaming through the OPDS 2 feed). */
+export const OPDS2_PROTOCOL = 'opds2';
+
 /** Our device ids (`hdr:<id>`, `key:<id>`, `ua:<hash>`) as the client knows them. */
 function deviceOf(deviceId: string | null): { id: string; name: string } {
   if (!deviceId) return { id: 'unknown', name: 'Unknown device' };
@@ -56,21 +59,25 @@ export async function readProgression(catalog: FeedCatalog, caller: Caller, book
 }
 
 /**
- * Newer `modified` wins: when the stored progress changed after the client's `modified`, the update is refused
- * with 409 Conflict (the client then GETs the newer one). Otherwise the page is `progression × page count`
- * (or `locator.locations.position` when given), and a progression of 1 (or the last page) completes the book.
+ * Newer `modified` wins: when the current position is newer than the client's `modified`, the progression is kept
+ * in the history only and the update is refused with 409 Conflict (the client then GETs the newer one). Otherwise
+ * the page is `progression × page count` (or `locator.locations.position` when given), and a progression of 1 (or
+ * the last page) completes the book.
  */
 export async function writeProgression(catalog: FeedCatalog, caller: Caller, bookId: string, body: ProgressionBody, hint: DeviceHint): Promise<ProgressionDocument> {
   const book = await catalog.bookView(caller, bookId);
-  if (book.progress && Date.parse(book.progress.updated_at) > Date.parse(body.modified)) {
-    throw conflict('The server has a newer progression for this book', { modified: book.progress.updated_at, progression: book.progress.progress });
-  }
   const pageCount = book.page_count;
   const fraction = body.progression ?? body.locator?.locations?.totalProgression ?? 0;
   const position = body.locator?.locations?.position;
   const page = position !== undefined && position >= 1 ? Math.min(position, pageCount) : Math.round(fraction * pageCount);
   const completed = fraction >= 1 || (pageCount > 0 && page >= pageCount);
   const input = completed ? { is_completed: true } : { current_page: pageCount > 0 ? Math.max(1, page) : 0, is_completed: false };
-  const view = await catalog.updateProgress(caller, bookId, input, { ...hint, deviceId: body.device?.id ?? hint.deviceId });
-  return progressionDocument(bookId, view);
+  const { progress, applied } = await catalog.writeProgress(caller, bookId, input, { ...hint, deviceId: body.device?.id ?? hint.deviceId }, {
+    protocol: OPDS2_PROTOCOL,
+    clientAt: body.modified,
+    client: { id: body.device?.id, name: body.device?.name },
+    position: { ...(body.progression !== undefined ? { progression: body.progression } : {}), ...(body.locator ? { locator: body.locator } : {}), modified: body.modified },
+  });
+  if (!applied) throw conflict('The server has a newer progression for this book', { modified: progress.updated_at, progression: progress.progress });
+  return progressionDocument(bookId, progress);
 }

@@ -29,7 +29,7 @@ import {
   type Link,
   type Opds2Feed,
 } from './documents.js';
-import { ProgressionBody, readProgression, writeProgression } from './progression.js';
+import { OPDS2_PROTOCOL, ProgressionBody, readProgression, writeProgression } from './progression.js';
 
 export interface Opds2Deps {
   catalog: FeedCatalog;
@@ -237,7 +237,7 @@ export function registerOpds2Routes(app: App, deps: Opds2Deps): void {
       const pse = req.query.pse === '1';
       const n = pse ? req.params.pageNumber + 1 : req.params.pageNumber;
       const lookup = await catalog.page(caller, req.params.id, n, { width: parseMaxWidth(req.query.maxWidth), format: pse ? 'jpeg' : req.query.convert });
-      if (pse && req.method === 'GET') await recordPageRead(catalog, caller, req.params.id, n, deviceHint(req), req.log);
+      if (pse && req.method === 'GET') await recordPageRead(catalog, caller, req.params.id, n, deviceHint(req), req.log, OPDS2_PROTOCOL);
       return sendImage(req, reply, lookup);
     },
   });

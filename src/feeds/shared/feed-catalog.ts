@@ -10,7 +10,7 @@ import type { LibraryService } from '../../modules/libraries/service.js';
 import type { ImageLookup, PagesService } from '../../modules/pages/service.js';
 import type { DeviceHint } from '../../modules/progress/device.js';
 import type { ProgressView } from '../../modules/progress/schemas.js';
-import type { ProgressService } from '../../modules/progress/service.js';
+import type { ProgressOrigin, ProgressService, ProgressWrite } from '../../modules/progress/service.js';
 import type { SeriesView } from '../../modules/series/schemas.js';
 import type { SeriesService } from '../../modules/series/service.js';
 
@@ -154,8 +154,13 @@ export class FeedCatalog {
     return book.progress ? this.services.progress.get(caller, bookId) : null;
   }
 
-  updateProgress(caller: Caller, bookId: string, input: { current_page?: number; is_completed?: boolean }, hint: DeviceHint): Promise<ProgressView> {
-    return this.services.progress.update(caller, bookId, input, hint);
+  updateProgress(caller: Caller, bookId: string, input: { current_page?: number; is_completed?: boolean }, hint: DeviceHint, origin?: ProgressOrigin): Promise<ProgressView> {
+    return this.services.progress.update(caller, bookId, input, hint, origin);
+  }
+
+  /** As updateProgress, telling whether the write became the position (false: older than the current one). */
+  writeProgress(caller: Caller, bookId: string, input: { current_page?: number; is_completed?: boolean }, hint: DeviceHint, origin: ProgressOrigin): Promise<ProgressWrite> {
+    return this.services.progress.write(caller, bookId, input, hint, origin);
   }
 
   private async expand(caller: Caller, listing: Listing<BookView>): Promise<Listing<FeedBook>> {

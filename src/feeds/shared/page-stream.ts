@@ -1,6 +1,7 @@
 import type { FastifyBaseLogger } from 'fastify';
 import type { Caller } from '../../modules/auth/caller.js';
 import type { DeviceHint } from '../../modules/progress/device.js';
+import type { ProgressOrigin } from '../../modules/progress/service.js';
 import type { FeedCatalog } from './feed-catalog.js';
 
 /**
@@ -12,6 +13,10 @@ import type { FeedCatalog } from './feed-catalog.js';
  * - only callers allowed to write progress (`progress-write`) move it; HEAD requests never do;
  * - a failure to record progress is logged and never fails the page itself.
  * Readers that prefetch ahead move progress to the furthest page they fetched.
+ * Only the page-streaming routes call this (OPDS 1.2 PSE, and OPDS 2's PSE-style template with `pse=1`): covers,
+ * thumbnails, downloads and the DiViNa reading-order page links (a Readium reader reports through Progression)
+ * never move progress. The ledger records each move under `protocol` (`opds-pse` or `opds2`), the device from the
+ * request (API key, `X-Device-Id`, else the User-Agent).
  */
 export async function recordPageRead(
   catalog: FeedCatalog,
@@ -20,6 +25,7 @@ export async function recordPageRead(
   pageNumber: number,
   hint: DeviceHint,
   log: FastifyBaseLogger,
+  protocol: string,
 ): Promise<void> {
   if (!caller.permissions.has('progress-write')) return;
   try {
@@ -27,7 +33,8 @@ export async function recordPageRead(
     const progress = book.progress;
     if (progress?.is_completed) return;
     if (progress && progress.current_page >= pageNumber) return;
-    await catalog.updateProgress(caller, bookId, { current_page: pageNumber }, hint);
+    const origin: ProgressOrigin = { protocol, position: { page: pageNumber, page_stream: true } };
+    await catalog.updateProgress(caller, bookId, { current_page: pageNumber }, hint, origin);
   } catch (err) {
     log.warn({ err, bookId, pageNumber }, 'page stream: progress could not be recorded');
   }

@@ -1,5 +1,6 @@
 import { nowIso } from '../../db/ids.js';
 import type { Caller } from '../auth/caller.js';
+import { userPermissions } from '../auth/permissions.js';
 import { libraryScopeFor } from '../access/scope.js';
 import type { DeviceHint } from '../progress/device.js';
 import type { ProgressService } from '../progress/service.js';
@@ -34,6 +35,11 @@ export interface KosyncProgressInput {
   percentage?: unknown;
   device?: unknown;
   device_id?: unknown;
+  /**
+   * Not sent by KOReader's plugin: an extension for clients that push positions recorded offline. Unix seconds of
+   * when the client recorded the position; an older one than the current position is kept in the history only.
+   */
+  timestamp?: unknown;
 }
 
 /** The position as GET /syncs/progress/{document} answers it. */
@@ -86,14 +92,61 @@ export class KosyncService {
     if (!Number.isFinite(percentage) || percentage < 0 || percentage > 1 || !isText(progress) || !isText(input.device)) throw new KosyncError(2003);
     const deviceId = isText(input.device_id) ? input.device_id.slice(0, 100) : null;
     const now = nowIso();
-    const row: KosyncDocumentRow = { user_id: caller.user.id, document: input.document, book_id: null, progress, percentage, device: input.device.slice(0, 200), device_id: deviceId, updated_at: now };
+    const clientAt = clientTime(input.timestamp, now);
+    const row: KosyncDocumentRow = {
+      user_id: caller.user.id,
+      document: input.document,
+      book_id: null,
+      progress,
+      percentage,
+      device: input.device.slice(0, 200),
+      device_id: deviceId,
+      updated_at: clientAt ?? now,
+      api_key_id: caller.apiKeyId,
+    };
     const book = await this.repo.bookFor(input.document, libraryScopeFor(caller));
+    let applied = true;
     if (book) {
       row.book_id = book.id;
-      await this.writeProgress(caller, book, row, hint);
+      applied = await this.writeProgress(caller, book, row, hint, clientAt ?? undefined);
+    } else {
+      const stored = await this.repo.get(caller.user.id, input.document);
+      applied = !stored || clientAt === null || Date.parse(stored.updated_at) <= Date.parse(clientAt);
     }
-    await this.repo.save(row);
+    // The document's row is the position KOReader gets back for a book not in the library yet: an older one stays out.
+    if (applied) await this.repo.save(row);
     return { document: input.document, timestamp: unixSeconds(now) };
+  }
+
+  /**
+   * A book appeared (a scan added it, or computed its KOReader MD5): every KOReader position waiting for it becomes
+   * the book's position for its user, attributed to the API key it was synced with, unless a newer one exists (the
+   * position keeps the time KOReader sent it). Each waiting document is claimed once, so two processes seeing the
+   * same event do not both write it.
+   */
+  async attachPending(bookId: string): Promise<number> {
+    let attached = 0;
+    for (const row of await this.repo.pendingFor(bookId)) {
+      const user = await this.repo.activeUser(row.user_id);
+      if (!user) continue;
+      const permissions = userPermissions(user.role, JSON.parse(user.permissions) as string[]);
+      if (!permissions.has('progress-write')) continue;
+      const book = await this.repo.bookFor(row.document, { all: true });
+      if (!book || book.id !== bookId || !(await this.repo.claim(row.user_id, row.document, bookId))) continue;
+      const caller: Caller = {
+        user: { id: user.id, username: user.username, email: user.email, role: user.role },
+        permissions,
+        apiKeyId: row.api_key_id,
+        tokenId: null,
+        tokenExpiresAt: null,
+        method: 'api_key',
+        isAdmin: permissions.has('system-admin'),
+        securityStamp: user.security_stamp,
+      };
+      await this.writeProgress(caller, book, { ...row, book_id: bookId }, { deviceId: row.device_id ?? undefined }, row.updated_at);
+      attached += 1;
+    }
+    return attached;
   }
 
   async get(caller: Caller, document: string): Promise<KosyncPosition | Record<string, never>> {
@@ -101,12 +154,12 @@ export class KosyncService {
     const stored = await this.repo.get(caller.user.id, document);
     const book = await this.repo.bookFor(document, libraryScopeFor(caller));
     if (!book) return stored ? this.asKosync(stored) : {};
-    if (stored && stored.book_id === null) {
-      // The book appeared since KOReader sent this: its position becomes the book's unless a newer one exists.
-      await this.repo.attach(caller.user.id, document, book.id);
+    // The book appeared since KOReader sent this (and no scan event attached it yet: the claim is taken once):
+    // its position becomes the book's unless a newer one exists.
+    if (stored && stored.book_id === null && (await this.repo.claim(caller.user.id, document, book.id))) {
       const current = await this.progress.position(caller, book.id);
       if (!current || Date.parse(current.progress.updated_at) < Date.parse(stored.updated_at)) {
-        await this.writeProgress(caller, book, stored, { deviceId: stored.device_id ?? undefined });
+        await this.writeProgress(caller, book, stored, { deviceId: stored.device_id ?? undefined }, stored.updated_at);
         return this.asKosync(stored);
       }
     }
@@ -135,14 +188,15 @@ export class KosyncService {
     };
   }
 
-  private async writeProgress(caller: Caller, book: { id: string; format: string | null; page_count: number }, row: KosyncDocumentRow, hint: DeviceHint): Promise<void> {
+  /** Writes KOReader's position as the book's; false when it was older than the current one (history only). */
+  private async writeProgress(caller: Caller, book: { id: string; format: string | null; page_count: number }, row: KosyncDocumentRow, hint: DeviceHint, clientAt?: string): Promise<boolean> {
     const pageCount = book.page_count;
     const asPage = Number(row.progress);
     const page =
       book.format && PAGED_FORMATS.has(book.format) && Number.isInteger(asPage) && asPage >= 1 && asPage <= pageCount
         ? asPage
         : Math.min(pageCount, Math.max(pageCount > 0 ? 1 : 0, Math.ceil(row.percentage * pageCount)));
-    await this.progress.update(
+    const { applied } = await this.progress.write(
       caller,
       book.id,
       { current_page: page, is_completed: row.percentage >= 1 },
@@ -151,8 +205,11 @@ export class KosyncService {
         protocol: 'koreader',
         percentage: row.percentage,
         position: { document: row.document, progress: row.progress, percentage: row.percentage, device: row.device, device_id: row.device_id },
+        ...(clientAt ? { clientAt } : {}),
+        client: { id: row.device_id, name: row.device },
       },
     );
+    return applied;
   }
 
   private asKosync(row: KosyncDocumentRow): KosyncPosition {
@@ -174,6 +231,13 @@ export class KosyncService {
 export function positionFor(format: string | null, page: number): string {
   if (format === 'epub') return `/body/DocFragment[${Math.max(1, page)}]/body`;
   return String(Math.max(1, page));
+}
+
+/** The optional `timestamp` (Unix seconds) as ISO 8601, no later than now; null when absent or not a time. */
+function clientTime(timestamp: unknown, now: string): string | null {
+  const seconds = typeof timestamp === 'number' ? timestamp : typeof timestamp === 'string' && timestamp.trim() !== '' ? Number(timestamp) : NaN;
+  if (!Number.isFinite(seconds) || seconds <= 0) return null;
+  return new Date(Math.min(seconds * 1000, Date.parse(now))).toISOString();
 }
 
 function deviceName(protocol: string, deviceId: string): string {

@@ -19,6 +19,8 @@ export interface Device {
   id: string;
   kind: 'api_key' | 'header' | 'user_agent';
   name: string;
+  /** The request's User-Agent, shown with the device. */
+  userAgent?: string;
 }
 
 /**
@@ -26,9 +28,10 @@ export interface Device {
  * the identity a reader app sends (`X-Device-Id`), otherwise to a hash of the User-Agent.
  */
 export function resolveDevice(apiKey: { id: string; name: string } | null, hint: DeviceHint): Device {
-  if (apiKey) return { id: `key:${apiKey.id}`, kind: 'api_key', name: apiKey.name };
-  const header = hint.deviceId?.trim().slice(0, 100);
-  if (header) return { id: `hdr:${header}`, kind: 'header', name: header };
   const agent = hint.userAgent?.trim() ?? '';
-  return { id: `ua:${createHash('sha256').update(agent).digest('hex').slice(0, 16)}`, kind: 'user_agent', name: agent.slice(0, 120) || 'Unknown device' };
+  const userAgent = agent ? { userAgent: agent.slice(0, 300) } : {};
+  if (apiKey) return { id: `key:${apiKey.id}`, kind: 'api_key', name: apiKey.name, ...userAgent };
+  const header = hint.deviceId?.trim().slice(0, 100);
+  if (header) return { id: `hdr:${header}`, kind: 'header', name: header, ...userAgent };
+  return { id: `ua:${createHash('sha256').update(agent).digest('hex').slice(0, 16)}`, kind: 'user_agent', name: agent.slice(0, 120) || 'Unknown device', ...userAgent };
 }

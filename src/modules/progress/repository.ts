@@ -73,8 +73,18 @@ export class ProgressRepository {
     return { total: Number(count.n), rows };
   }
 
+  /** The event that set the current position: the latest applied one (an older position sent late is history only). */
   latestEvent(userId: string, bookId: string): Promise<ProgressEventRow | undefined> {
-    return this.db.selectFrom('progress_events').selectAll().where('user_id', '=', userId).where('book_id', '=', bookId).orderBy('received_at', 'desc').orderBy('id', 'desc').limit(1).executeTakeFirst();
+    return this.db
+      .selectFrom('progress_events')
+      .selectAll()
+      .where('user_id', '=', userId)
+      .where('book_id', '=', bookId)
+      .where('applied', '=', 1)
+      .orderBy('received_at', 'desc')
+      .orderBy('id', 'desc')
+      .limit(1)
+      .executeTakeFirst();
   }
 
   event(userId: string, id: string): Promise<ProgressEventRow | undefined> {
@@ -103,11 +113,22 @@ export class ProgressRepository {
       .execute();
   }
 
-  async touchDevice(userId: string, device: Device, at: string): Promise<void> {
+  /** Records a write by the device: its detected name, last sync, User-Agent and protocol; a client identity it did not send is kept. */
+  async touchDevice(userId: string, device: Device, at: string, write: { protocol: string; clientId?: string | null; clientName?: string | null }): Promise<void> {
+    const details = { user_agent: device.userAgent ?? null, last_protocol: write.protocol, client_device_id: write.clientId ?? null, client_name: write.clientName ?? null };
     await this.db
       .insertInto('reading_devices')
-      .values({ user_id: userId, device_id: device.id, kind: device.kind, name: device.name, first_seen_at: at, last_seen_at: at })
-      .onConflict((oc) => oc.columns(['user_id', 'device_id']).doUpdateSet({ name: device.name, last_seen_at: at }))
+      .values({ user_id: userId, device_id: device.id, kind: device.kind, name: device.name, first_seen_at: at, last_seen_at: at, label: null, ...details })
+      .onConflict((oc) =>
+        oc.columns(['user_id', 'device_id']).doUpdateSet({
+          name: device.name,
+          last_seen_at: at,
+          last_protocol: details.last_protocol,
+          user_agent: sql`coalesce(${details.user_agent}, reading_devices.user_agent)`,
+          client_device_id: sql`coalesce(${details.client_device_id}, reading_devices.client_device_id)`,
+          client_name: sql`coalesce(${details.client_name}, reading_devices.client_name)`,
+        }),
+      )
       .execute();
   }
 

@@ -6,7 +6,7 @@ export const ProgressUpdate = z
     (raw) => {
       if (!raw || typeof raw !== 'object' || Array.isArray(raw)) return raw;
       const body = raw as Record<string, unknown>;
-      return { current_page: body.current_page ?? body.currentPage, is_completed: body.is_completed ?? body.isCompleted };
+      return { current_page: body.current_page ?? body.currentPage, is_completed: body.is_completed ?? body.isCompleted, recorded_at: body.recorded_at ?? body.recordedAt };
     },
     z.object({
       current_page: z.number().int().min(0).optional().describe('1-based page the reader is on; must be within 1..page_count. Alias currentPage.'),
@@ -14,10 +14,18 @@ export const ProgressUpdate = z
         .boolean()
         .optional()
         .describe('true finishes the book (current_page becomes the last page); omitted means "completed when current_page is the last page". Alias isCompleted.'),
+      recorded_at: z.iso
+        .datetime({ offset: true })
+        .optional()
+        .describe(
+          'Optional: when the client recorded this position (RFC 3339), for a device that was offline. A position recorded before the current ' +
+            "one's time is kept in the history (applied false) but does not change the position; a later one (the client says it is newer) does. " +
+            'Omitted: the time the server receives it, so the write becomes the position. A time in the future counts as now. Alias recordedAt.',
+        ),
     }),
   )
   .meta({ id: 'ProgressUpdate' });
-export type ProgressUpdate = { current_page?: number; is_completed?: boolean };
+export type ProgressUpdate = { current_page?: number; is_completed?: boolean; recorded_at?: string };
 
 export const ProgressView = z
   .object({
@@ -52,12 +60,19 @@ export const ProgressEventView = z
     id: z.string(),
     book_id: z.string(),
     device_id: z.string().describe('Device of the write, as in Progress.device_id.'),
-    protocol: z.string().describe('`bindery` (this API and the web app), `koreader` (KOReader sync), `migrated` (progress from before the history).'),
+    protocol: z
+      .string()
+      .describe(
+        'Who wrote it: `bindery` (this API and the web app), `koreader` (KOReader sync), `komga` (the Komga API: Mihon, Komga clients), ' +
+          '`opds-pse` (a page read through OPDS 1.2 page streaming), `opds2` (OPDS 2.0 Progression or page streaming), `migrated` (progress from before the history).',
+      ),
     position: z.record(z.string(), z.unknown()).describe('The position as the client sent it (a page, a KOReader xpointer and percentage...); `{cleared: true}` for a cleared progress.'),
     page: z.number().int().describe('Normalised 1-based page (0 for a cleared progress).'),
     percentage: z.number().describe('Normalised share read, 0..1.'),
     is_completed: z.boolean(),
-    received_at: z.string().describe('When the server received it; the latest is the current position.'),
+    received_at: z.string().describe('When the server received it; the latest applied event is the current position.'),
+    client_at: z.string().nullable().describe('When the client says it recorded the position (`recorded_at`, kosync `timestamp`, OPDS `modified`); null when it did not say.'),
+    applied: z.boolean().describe('false for a position older than the current one when it arrived (a device that was offline): history only, restorable.'),
   })
   .meta({ id: 'ProgressEvent' });
 export type ProgressEventView = z.infer<typeof ProgressEventView>;

@@ -43,6 +43,8 @@ function eventView(row: ProgressEventRow): ProgressEventView {
     percentage: Number(row.percentage),
     is_completed: toBool(Number(row.is_completed)),
     received_at: row.received_at,
+    client_at: row.client_at,
+    applied: toBool(Number(row.applied)),
   };
 }
 
@@ -61,6 +63,19 @@ export interface ProgressOrigin {
   protocol: string;
   position?: Record<string, unknown>;
   percentage?: number;
+  /**
+   * When the client says it recorded the position (ISO 8601). A position recorded before the current one's time
+   * is kept in the history but does not become the position (a device that was offline sends it late).
+   */
+  clientAt?: string;
+  /** The reader app's own identity, when the protocol carries one (KOReader's device_id and device name). */
+  client?: { id?: string | null; name?: string | null };
+}
+
+/** A write's outcome: the position now, and whether the write became it (false: older than the current one). */
+export interface ProgressWrite {
+  progress: ProgressView;
+  applied: boolean;
 }
 
 const NATIVE: ProgressOrigin = { protocol: 'bindery' };
@@ -101,49 +116,57 @@ export class ProgressService {
   }
 
   async update(caller: Caller, bookId: string, input: ProgressUpdate, hint: DeviceHint, origin: ProgressOrigin = NATIVE): Promise<ProgressView> {
+    return (await this.write(caller, bookId, input, hint, origin)).progress;
+  }
+
+  /** As update, telling whether the write became the position (see ProgressOrigin.clientAt). */
+  async write(caller: Caller, bookId: string, input: ProgressUpdate, hint: DeviceHint, origin: ProgressOrigin = NATIVE): Promise<ProgressWrite> {
     if (input.current_page === undefined && input.is_completed === undefined) throw badRequest('Send current_page, is_completed, or both', { fields: ['current_page', 'is_completed'] });
     const book = await this.book(caller, bookId);
-    return this.apply(caller, book, input, await this.device(caller, hint), origin);
+    const { recorded_at: recordedAt, ...position } = input;
+    return this.apply(caller, book, position, await this.device(caller, hint), { ...origin, clientAt: origin.clientAt ?? recordedAt });
   }
 
-  async markRead(caller: Caller, bookId: string, hint: DeviceHint): Promise<ProgressView> {
-    return this.update(caller, bookId, { is_completed: true }, hint);
+  async markRead(caller: Caller, bookId: string, hint: DeviceHint, origin: ProgressOrigin = NATIVE): Promise<ProgressView> {
+    return this.update(caller, bookId, { is_completed: true }, hint, origin);
   }
 
-  async markUnread(caller: Caller, bookId: string, hint: DeviceHint = {}): Promise<void> {
+  async markUnread(caller: Caller, bookId: string, hint: DeviceHint = {}, origin: ProgressOrigin = NATIVE): Promise<void> {
     await this.book(caller, bookId);
-    if ((await this.repo.delete(caller.user.id, [bookId])) > 0) await this.recordCleared(caller, bookId, await this.device(caller, hint));
+    if ((await this.repo.delete(caller.user.id, [bookId])) > 0) await this.recordCleared(caller, bookId, await this.device(caller, hint), origin);
   }
 
   /** Clears the progress (statistics already recorded stay; the ledger records the clearing). */
-  async clear(caller: Caller, bookId: string, hint: DeviceHint = {}): Promise<void> {
-    return this.markUnread(caller, bookId, hint);
+  async clear(caller: Caller, bookId: string, hint: DeviceHint = {}, origin: ProgressOrigin = NATIVE): Promise<void> {
+    return this.markUnread(caller, bookId, hint, origin);
   }
 
-  private recordCleared(caller: Caller, bookId: string, device: Device): Promise<void> {
+  private recordCleared(caller: Caller, bookId: string, device: Device, origin: ProgressOrigin): Promise<void> {
     return this.repo.appendEvent({
       id: newId(),
       user_id: caller.user.id,
       book_id: bookId,
       device_id: device.id,
-      protocol: NATIVE.protocol,
+      protocol: origin.protocol,
       position: JSON.stringify({ cleared: true }),
       page: 0,
       percentage: 0,
       is_completed: 0,
       received_at: nowIso(),
+      client_at: null,
+      applied: 1,
     });
   }
 
   /** Marks every present book of the series (whose existence the caller checked) read (each completion is a read-through) or unread. */
-  async markSeries(caller: Caller, seriesId: string, read: boolean, hint: DeviceHint): Promise<{ series_id: string; books_updated: number }> {
+  async markSeries(caller: Caller, seriesId: string, read: boolean, hint: DeviceHint, origin: ProgressOrigin = NATIVE): Promise<{ series_id: string; books_updated: number }> {
     const { rows } = await this.books.list({ userId: caller.user.id, scope: libraryScopeFor(caller), seriesId, sort: null, offset: 0, limit: 100_000 });
     const device = await this.device(caller, hint);
     if (!read) {
       const started = [];
       for (const row of rows) if (await this.repo.get(caller.user.id, row.id)) started.push(row.id);
       const cleared = await this.repo.delete(caller.user.id, started);
-      for (const id of started) await this.recordCleared(caller, id, device);
+      for (const id of started) await this.recordCleared(caller, id, device, origin);
       return { series_id: seriesId, books_updated: cleared };
     }
     let updated = 0;
@@ -152,7 +175,7 @@ export class ProgressService {
       if (!book) continue;
       const current = await this.repo.get(caller.user.id, book.id);
       if (current && toBool(current.is_completed)) continue;
-      await this.apply(caller, book, { is_completed: true }, device, NATIVE);
+      await this.apply(caller, book, { is_completed: true }, device, origin);
       updated += 1;
     }
     return { series_id: seriesId, books_updated: updated };
@@ -175,11 +198,12 @@ export class ProgressService {
     if (!event || event.book_id !== bookId) throw notFound('Progress event', { event_id: eventId });
     if (Number(event.page) === 0 && Number(book.page_count) > 0) throw badRequest('That event cleared the progress: clear it with DELETE /books/{id}/progress', { event_id: eventId });
     const position = JSON.parse(event.position) as Record<string, unknown>;
-    return this.apply(caller, book, { current_page: Math.min(Number(event.page), Number(book.page_count)), is_completed: toBool(event.is_completed) }, await this.device(caller, hint), {
+    const { progress } = await this.apply(caller, book, { current_page: Math.min(Number(event.page), Number(book.page_count)), is_completed: toBool(event.is_completed) }, await this.device(caller, hint), {
       protocol: NATIVE.protocol,
       percentage: Number(event.percentage),
       position: { ...position, restored_from: event.id },
     });
+    return progress;
   }
 
   async list(caller: Caller, page: PageRequest, inProgressOnly: boolean): Promise<{ total: number; data: ProgressListItem[] }> {
@@ -191,7 +215,7 @@ export class ProgressService {
    * The rules: current_page must lie within 1..page_count; completing sets current_page to the last page;
    * without is_completed, reaching the last page completes the book; un-completing starts a new reading.
    */
-  private async apply(caller: Caller, book: BookWithLibrary, input: ProgressUpdate, device: Device, origin: ProgressOrigin): Promise<ProgressView> {
+  private async apply(caller: Caller, book: BookWithLibrary, input: ProgressUpdate, device: Device, origin: ProgressOrigin): Promise<ProgressWrite> {
     const pageCount = Number(book.page_count);
     const userId = caller.user.id;
     if (input.current_page !== undefined) {
@@ -205,6 +229,27 @@ export class ProgressService {
     const completed = input.is_completed ?? (input.current_page !== undefined ? pageCount > 0 && input.current_page === pageCount : wasCompleted);
     const page = completed ? pageCount : (input.current_page ?? (current && !wasCompleted ? current.current_page : Math.min(1, pageCount)));
     const now = nowIso();
+    const clientAt = origin.clientAt === undefined ? null : new Date(Math.min(Date.parse(origin.clientAt), Date.parse(now))).toISOString();
+    const event = {
+      id: newId(),
+      user_id: userId,
+      book_id: book.id,
+      device_id: device.id,
+      protocol: origin.protocol,
+      position: JSON.stringify(origin.position ?? input),
+      page,
+      percentage: completed ? 1 : (origin.percentage ?? progressFraction(page, pageCount, completed)),
+      is_completed: completed ? 1 : 0,
+      received_at: now,
+      client_at: clientAt,
+    };
+    const touch = { protocol: origin.protocol, clientId: origin.client?.id, clientName: origin.client?.name };
+    if (current && clientAt !== null && Date.parse(clientAt) < Date.parse(await this.positionTime(current))) {
+      // Older than the position: history only. The device synced, but no reading activity is counted (nothing moved).
+      await this.repo.appendEvent({ ...event, applied: 0 });
+      await this.repo.touchDevice(userId, device, now, touch);
+      return { progress: view(current, pageCount), applied: false };
+    }
     const restarted = wasCompleted && !completed;
     const row: ProgressRow = {
       user_id: userId,
@@ -217,23 +262,12 @@ export class ProgressService {
       device_id: device.id,
     };
     await this.repo.save(row);
-    await this.repo.appendEvent({
-      id: newId(),
-      user_id: userId,
-      book_id: book.id,
-      device_id: device.id,
-      protocol: origin.protocol,
-      position: JSON.stringify(origin.position ?? input),
-      page,
-      percentage: completed ? 1 : (origin.percentage ?? progressFraction(page, pageCount, completed)),
-      is_completed: row.is_completed,
-      received_at: now,
-    });
+    await this.repo.appendEvent({ ...event, applied: 1 });
 
     // Statistics: they keep the titles, so they outlive a purge of the book.
     const previousPage = current && !restarted ? current.current_page : 0;
     const gap = current ? Date.parse(now) - Date.parse(current.updated_at) : Number.POSITIVE_INFINITY;
-    await this.repo.touchDevice(userId, device, now);
+    await this.repo.touchDevice(userId, device, now, touch);
     await this.repo.addActivity({
       user_id: userId,
       day: now.slice(0, 10),
@@ -262,6 +296,12 @@ export class ProgressService {
         device_id: device.id,
       });
     }
-    return view(row, pageCount);
+    return { progress: view(row, pageCount), applied: true };
+  }
+
+  /** The time of the current position: what its client said, else when it was received. */
+  private async positionTime(current: ProgressRow): Promise<string> {
+    const event = await this.repo.latestEvent(current.user_id, current.book_id);
+    return event?.client_at ?? event?.received_at ?? current.updated_at;
   }
 }

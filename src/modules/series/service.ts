@@ -9,7 +9,7 @@ import type { BookView } from '../books/schemas.js';
 import { parseList } from '../books/views.js';
 import type { ImageLookup, PagesService } from '../pages/service.js';
 import type { DeviceHint } from '../progress/device.js';
-import type { ProgressService } from '../progress/service.js';
+import type { ProgressOrigin, ProgressService } from '../progress/service.js';
 import { parseCondition } from '../search/conditions.js';
 import { parseSort, type SortDirection } from '../search/sort.js';
 import type { SeriesFacetField, SeriesListQuery, SeriesRepository, SeriesRow, SeriesViewRow } from './repository.js';
@@ -140,8 +140,8 @@ export class SeriesService {
     return this.deps.pages.thumbnail(book, accept);
   }
 
-  async markRead(caller: Caller, id: string, read: boolean, hint: DeviceHint): Promise<{ series_id: string; books_updated: number }> {
+  async markRead(caller: Caller, id: string, read: boolean, hint: DeviceHint, origin?: ProgressOrigin): Promise<{ series_id: string; books_updated: number }> {
     await this.require(caller, id);
-    return this.deps.progress.markSeries(caller, id, read, hint);
+    return this.deps.progress.markSeries(caller, id, read, hint, origin);
   }
 }

@@ -56,7 +56,7 @@ export class StatsRepository {
       .map((d) => ({
         device_id: d.device_id,
         kind: d.kind,
-        name: d.name,
+        name: d.label ?? d.name,
         last_seen_at: d.last_seen_at,
         pages_read: Number(act.get(d.device_id)?.pages ?? 0),
         reading_ms: Number(act.get(d.device_id)?.ms ?? 0),
