@@ -41,6 +41,8 @@ import { startPgEventBridge, type EventBridge } from './events/pg-bridge.js';
 import { registerSecurityHeaders } from './http/security-headers.js';
 import { registerScanRoutes } from './modules/scans/routes.js';
 import { registerTaskRoutes } from './modules/tasks/routes.js';
+import { registerBookResourceRoutes } from './modules/book-resources/routes.js';
+import { BookResourcesService } from './modules/book-resources/service.js';
 import { registerPreferenceRoutes } from './modules/preferences/routes.js';
 import { PreferencesRepository } from './modules/preferences/repository.js';
 import { PreferencesService } from './modules/preferences/service.js';
@@ -250,6 +252,7 @@ export async function buildApp(options: BuildAppOptions): Promise<App> {
       registerOpsRoutes(v1, metrics, maintenance);
       registerPreferenceRoutes(v1, new PreferencesService(new PreferencesRepository(db)));
       registerBrowsingRoutes(v1, browsing);
+      registerBookResourceRoutes(v1, new BookResourcesService(browsing.pages, browsing.progress));
     },
     { prefix: '/api/v1' },
   );
