@@ -92,7 +92,12 @@ export function BookPage() {
             )}
           </div>
           <div className="actions">
-            <button type="button" className="primary" onClick={() => download.mutate()} disabled={download.isPending}>
+            {b.page_count > 0 && (
+              <Link to="/books/$bookId/read" params={{ bookId: b.id }} className="button primary">
+                {state === 'in-progress' ? 'Continue reading' : 'Read'}
+              </Link>
+            )}
+            <button type="button" onClick={() => download.mutate()} disabled={download.isPending}>
               {download.isPending ? 'Downloading…' : 'Download'}
             </button>
             <button type="button" onClick={() => mark.mutate(state !== 'read')} disabled={mark.isPending}>
