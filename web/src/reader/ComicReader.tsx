@@ -7,6 +7,19 @@ import { ProgressSaver, sendPending } from './progress';
 import { EndPanel, KeyMap, ReaderSettingsPanel, useDeviceClass, useFullscreen, useIncognito, useViewport } from './ReaderChrome';
 import { resolveSettings, showsDouble, withChange, type PartialSettings } from './settings';
 
+/**
+ * Whether a key press is the reader's: not while typing in a field, moving the slider or inside a panel, and
+ * not Space or Enter on a focused button or checkbox (they press it). Arrows on a focused checkbox still turn.
+ */
+export function readerKeyTarget(e: KeyboardEvent): boolean {
+  const target = e.target as HTMLElement | null;
+  if (!target || !(target instanceof HTMLElement)) return true;
+  if (target.isContentEditable || target.closest('textarea, select, [role="dialog"]')) return false;
+  if (target instanceof HTMLInputElement && !['checkbox', 'radio', 'button'].includes(target.type)) return false;
+  if ((e.key === ' ' || e.key === 'Enter') && target.closest('button, a, input')) return false;
+  return true;
+}
+
 interface Props {
   book: Book;
   pages: PageInfo[];
@@ -53,6 +66,10 @@ export function ComicReader({ book, pages, seriesTitle, seriesDirection, startPa
     latest.current = { engineSettings, imageOptions, panel };
   });
 
+  const settingsKey = JSON.stringify(engineSettings);
+  const imagesKey = JSON.stringify(imageOptions);
+  const appliedKey = useRef({ settingsKey, imagesKey });
+
   // The engine lives as long as the book is open; settings changes are handed to it.
   useEffect(() => {
     if (!host.current || !prefs.loaded) return;
@@ -87,6 +104,7 @@ export function ComicReader({ book, pages, seriesTitle, seriesDirection, startPa
       startPage,
     );
     engine.current = instance;
+    appliedKey.current = { settingsKey: JSON.stringify(latest.current.engineSettings), imagesKey: JSON.stringify(latest.current.imageOptions) };
     return () => {
       instance.destroy();
       engine.current = null;
@@ -94,13 +112,12 @@ export function ComicReader({ book, pages, seriesTitle, seriesDirection, startPa
     // eslint-disable-next-line react-hooks/exhaustive-deps -- one engine per opened book; settings go through update() below
   }, [book.id, prefs.loaded]);
 
-  const settingsKey = JSON.stringify(engineSettings) + JSON.stringify(imageOptions);
-  const appliedKey = useRef(settingsKey);
   useEffect(() => {
-    if (appliedKey.current === settingsKey) return;
-    appliedKey.current = settingsKey;
-    engine.current?.update(latest.current.engineSettings);
-  }, [settingsKey]);
+    const applied = appliedKey.current;
+    if (applied.settingsKey === settingsKey && applied.imagesKey === imagesKey) return;
+    appliedKey.current = { settingsKey, imagesKey };
+    engine.current?.update(latest.current.engineSettings, applied.imagesKey !== imagesKey);
+  }, [settingsKey, imagesKey]);
 
   // Progress: at once when the page is hidden or left; queued saves go out when the network returns.
   useEffect(() => {
@@ -124,8 +141,7 @@ export function ComicReader({ book, pages, seriesTitle, seriesDirection, startPa
 
   useEffect(() => {
     const onKey = (e: KeyboardEvent) => {
-      const target = e.target as HTMLElement | null;
-      if (target && (target.closest('input, select, textarea, [role="dialog"]') || target.isContentEditable)) {
+      if (!readerKeyTarget(e)) {
         if (e.key === 'Escape') setPanel('none');
         return;
       }

@@ -100,17 +100,19 @@ export function useReaderPreferences() {
   const stored = (byKey.reader_settings?.value ?? {}) as StoredReaderSettings;
   const save = useMutation({
     mutationFn: (value: StoredReaderSettings) => ok(api.PUT('/api/v1/user/preferences/{key}', { params: { path: { key: 'reader_settings' } }, body: { value } })),
-    onMutate: (value) => {
-      queryClient.setQueryData(preferencesQuery.queryKey, (old) => old?.map((p) => (p.key === 'reader_settings' ? { ...p, value, is_default: false } : p)));
-    },
   });
+  // Shown at once (a controlled checkbox must not flip back while the save is on its way), then saved.
+  const apply = (value: StoredReaderSettings) => {
+    queryClient.setQueryData(preferencesQuery.queryKey, (old) => old?.map((p) => (p.key === 'reader_settings' ? { ...p, value, is_default: false } : p)));
+    save.mutate(value);
+  };
   return {
     loaded: !preferences.isPending,
     error: preferences.error,
     values: Object.fromEntries(Object.entries(byKey).map(([k, p]) => [k, p.value])) as Record<string, unknown>,
     formatChosen: byKey.image_format ? !byKey.image_format.is_default : false,
     stored,
-    save: (value: StoredReaderSettings) => save.mutate(value),
+    save: apply,
   };
 }
 

@@ -53,6 +53,7 @@ export class ComicEngine {
   private readonly pointers = new Map<number, { x: number; y: number; startX: number; startY: number; t: number }>();
   private pinch: { distance: number; zoom: ZoomState } | null = null;
   private lastTap = 0;
+  private lastTapAt = { x: -100, y: -100 };
   private tapTimer = 0;
   private dragged = false;
   private destroyed = false;
@@ -102,9 +103,11 @@ export class ComicEngine {
     return this.settings.double && (this.settings.mode === 'ltr' || this.settings.mode === 'rtl');
   }
 
-  update(settings: EngineSettings): void {
+  /** New settings; `reloadImages` when the images themselves change (grey pages, another format). */
+  update(settings: EngineSettings, reloadImages = false): void {
     const page = this.currentPage();
     this.settings = settings;
+    if (reloadImages) this.queue.clear();
     this.build(page);
   }
 
@@ -460,7 +463,8 @@ export class ComicEngine {
   private tap(x: number, y: number): void {
     const now = performance.now();
     const rect = this.root.getBoundingClientRect();
-    if (!this.isWebtoon && now - this.lastTap < DOUBLE_TAP_MS) {
+    const near = Math.hypot(x - this.lastTapAt.x, y - this.lastTapAt.y) < 40;
+    if (!this.isWebtoon && now - this.lastTap < DOUBLE_TAP_MS && near) {
       clearTimeout(this.tapTimer);
       this.lastTap = 0;
       if (this.zoomed) this.setZoom(NO_ZOOM);
@@ -468,6 +472,7 @@ export class ComicEngine {
       return;
     }
     this.lastTap = now;
+    this.lastTapAt = { x, y };
     const action = this.zoomed ? 'menu' : tapAction(x - rect.left, rect.width, this.settings.mode, this.settings.tapZones);
     const run = () => {
       if (action === 'menu') this.callbacks.onMenu();
