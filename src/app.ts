@@ -182,6 +182,9 @@ export async function buildApp(options: BuildAppOptions): Promise<App> {
         styleSrc: ["'self'", "'unsafe-inline'"],
         scriptSrc: ["'self'"],
         workerSrc: ["'self'", 'blob:'],
+        // The EPUB reader lays chapters out in blob: frames, with the book's own fonts.
+        frameSrc: ["'self'", 'blob:'],
+        fontSrc: ["'self'", 'blob:', 'data:'],
         connectSrc: ["'self'"],
         upgradeInsecureRequests: null,
       },

@@ -354,3 +354,55 @@ test('the key map opens with ? and Esc leaves the reader for the book page', asy
   await page.keyboard.press('Escape');
   await expect(page).toHaveURL(new RegExp(`/books/${book.id}$`));
 });
+
+/** The text and background of the EPUB chapter on screen (foliate draws chapters in frames inside a closed shadow root). */
+async function chapterFrames(page: import('@playwright/test').Page): Promise<Array<{ text: string; background: string }>> {
+  const out: Array<{ text: string; background: string }> = [];
+  for (const frame of page.frames()) {
+    if (frame === page.mainFrame()) continue;
+    const info = await frame
+      .evaluate(() => {
+        const g = globalThis as unknown as { document: { body: { innerText: string } | null; documentElement: unknown }; getComputedStyle(e: unknown): { backgroundColor: string } };
+        return { text: g.document.body?.innerText ?? '', background: g.getComputedStyle(g.document.documentElement).backgroundColor };
+      })
+      .catch(() => null);
+    if (info) out.push(info);
+  }
+  return out;
+}
+
+test('EPUB: opened, paged, themed, its locator saved and resumed in another browser', async ({ page, request, browser }) => {
+  const user = await newReader(request);
+  await useSession(page, user);
+  const book = lib.books['Novel one']!;
+  await page.goto(`/books/${book.id}/read`);
+  await expect(status(page)).toHaveText(/Section 1 of 5/);
+  await expect.poll(async () => (await chapterFrames(page)).some((f) => f.text.includes('Chapter 1'))).toBe(true);
+  await page.keyboard.press('ArrowRight');
+  await expect(status(page)).toHaveText(/Section 2 of 5/);
+  await expect.poll(async () => (await chapterFrames(page)).some((f) => f.text.includes('Chapter 2'))).toBe(true);
+  await page.getByRole('button', { name: 'Next page' }).click();
+  await expect(status(page)).toHaveText(/Section 3 of 5/);
+
+  await page.getByRole('button', { name: 'Menu' }).click();
+  await page.getByRole('button', { name: 'Settings' }).click();
+  await page.getByLabel('Theme').selectOption('dark');
+  await page.getByLabel('Text size (%)').fill('150');
+  await page.getByRole('button', { name: 'Close' }).click();
+  await expect(page.locator('.epub-reader')).toHaveAttribute('data-theme', 'dark');
+  await expect.poll(async () => (await chapterFrames(page)).find((f) => f.text.includes('Chapter 3'))?.background).toBe('rgb(18, 18, 18)');
+
+  await expect
+    .poll(async () => {
+      const res = await request.get(`${serverUrl()}/api/v1/books/${book.id}/progress/locator`, { headers: { Authorization: `Bearer ${user.token}` } });
+      return res.ok() ? ((await res.json()) as { locator: { href: string } | null }).locator?.href : null;
+    }, { timeout: 10_000 })
+    .toBe('OEBPS/chapter3.xhtml');
+
+  const other = await newContextAs(browser, user);
+  await other.page.goto(`/books/${book.id}/read`);
+  await expect(status(other.page)).toHaveText(/Section 3 of 5/);
+  // The theme followed too (settings are the account's).
+  await expect(other.page.locator('.epub-reader')).toHaveAttribute('data-theme', 'dark');
+  await other.context.close();
+});
