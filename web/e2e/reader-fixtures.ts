@@ -29,6 +29,7 @@ async function writeBooks(dir: string): Promise<void> {
     comicInfo: { Series: 'Webtoon', Number: 1, Title: 'Webtoon one' },
   });
   await makePdf(at('Papers'), 'Paper 001.pdf', { pages: 3, text: 'Paper page' });
+  await makeEpub(at('Picture books'), 'Pictures 001.epub', { kind: 'image', fixedLayout: true, pages: 3, metadata: { title: 'Pictures one', series: 'Picture books', seriesIndex: '1' } });
   await makeEpub(at('Novels'), 'Novel 001.epub', { pages: 5, metadata: { title: 'Novel one', series: 'Novels', seriesIndex: '1', language: 'en' } });
 }
 
@@ -70,7 +71,7 @@ export function readerLibrary(request: APIRequestContext): Promise<ReaderLibrary
         },
         { timeout: 60_000 },
       )
-      .toBe(7);
+      .toBe(8);
     return { books };
   })();
   return library;

@@ -10,7 +10,18 @@ test.beforeAll(async ({ request }) => {
   lib = await readerLibrary(request);
 });
 
-const single = { all_series: { desktop: { spread: 'single' }, phone: { spread: 'single' }, tablet: { spread: 'single' } } };
+/** The same settings for every device class, so a test reads alike on the desktop and the phone project. */
+const everywhere = (settings: Record<string, unknown>) => ({ all_series: { desktop: settings, phone: settings, tablet: settings } });
+const single = everywhere({ spread: 'single' });
+
+/** A tap: a touch on touch screens (the phone project), a click elsewhere. */
+async function tapAt(page: import('@playwright/test').Page, fx: number, fy = 0.5): Promise<void> {
+  const box = (await page.locator('.reader-host').boundingBox())!;
+  const x = box.x + box.width * fx;
+  const y = box.y + box.height * fy;
+  if (test.info().project.use.hasTouch) await page.touchscreen.tap(x, y);
+  else await page.mouse.click(x, y);
+}
 const status = (page: import('@playwright/test').Page) => page.getByTestId('page-status');
 
 test('left to right by keys: arrows, Space, Shift+Space, Home, End; the status says page x of y', async ({ page, request }) => {
@@ -36,7 +47,7 @@ test('left to right by keys: arrows, Space, Shift+Space, Home, End; the status s
   await expect(page.getByRole('dialog', { name: /Start of/ })).toBeVisible();
 });
 
-test('right to left (the series is manga): the left arrow and a tap on the left go forward', async ({ page, request }) => {
+test('@phone right to left (the series is manga): the left arrow and a tap on the left go forward', async ({ page, request }) => {
   const user = await newReader(request);
   await setReaderSettings(request, user.token, single);
   await useSession(page, user);
@@ -47,25 +58,23 @@ test('right to left (the series is manga): the left arrow and a tap on the left 
   await expectPages(page, [2]);
   await page.keyboard.press('ArrowRight');
   await expectPages(page, [1]);
-  const box = (await page.locator('.reader-host').boundingBox())!;
-  await page.mouse.click(box.x + box.width * 0.1, box.y + box.height / 2);
+  await tapAt(page, 0.1);
   await expectPages(page, [2]);
-  await page.mouse.click(box.x + box.width * 0.9, box.y + box.height / 2);
+  await tapAt(page, 0.9);
   await expectPages(page, [1]);
 });
 
-test('left to right by taps: right side next, left side previous, middle opens the menu', async ({ page, request }) => {
+test('@phone left to right by taps: right side next, left side previous, middle opens the menu', async ({ page, request }) => {
   const user = await newReader(request);
   await setReaderSettings(request, user.token, single);
   await useSession(page, user);
   await page.goto(`/books/${lib.books['Paged one']!.id}/read`);
   await expectPages(page, [1]);
-  const box = (await page.locator('.reader-host').boundingBox())!;
-  await page.mouse.click(box.x + box.width * 0.9, box.y + box.height / 2);
+  await tapAt(page, 0.9);
   await expectPages(page, [2]);
-  await page.mouse.click(box.x + box.width * 0.1, box.y + box.height / 2);
+  await tapAt(page, 0.1);
   await expectPages(page, [1]);
-  await page.mouse.click(box.x + box.width * 0.5, box.y + box.height / 2);
+  await tapAt(page, 0.5);
   await expect(page.getByText('Paged one').first()).toBeVisible();
   await expect(page.getByRole('slider', { name: 'Page' })).toBeVisible();
 });
@@ -102,9 +111,9 @@ test('double pages: the cover alone, a wide page alone, pairs in between; right 
   await expectPages(page, [2, 3]);
 });
 
-test('webtoon: page heights reserved from the API sizes, current page at the centre, position restored after a reload', async ({ page, request }) => {
+test('@phone webtoon: page heights reserved from the API sizes, current page at the centre, position restored after a reload', async ({ page, request }) => {
   const user = await newReader(request);
-  await setReaderSettings(request, user.token, { all_series: { desktop: { mode: 'webtoon', padding: 30 } } });
+  await setReaderSettings(request, user.token, everywhere({ mode: 'webtoon', padding: 30 }));
   await useSession(page, user);
   const book = lib.books['Webtoon one']!;
   // Images are held back: the boxes must already have their final heights.
@@ -187,7 +196,7 @@ test('zoom: a double click zooms in, then a swipe pans the page and never turns 
   await expectPages(page, [2]);
 });
 
-test('end of a book: the panel offers the next book of the series, and continue opens it at its start', async ({ page, request }) => {
+test('@phone end of a book: the panel offers the next book of the series, and continue opens it at its start', async ({ page, request }) => {
   const user = await newReader(request);
   await setReaderSettings(request, user.token, single);
   await useSession(page, user);
@@ -207,7 +216,7 @@ test('end of a book: the panel offers the next book of the series, and continue 
   await expectPages(page, [1]);
 });
 
-test('progress is saved as pages turn and resumed in another browser (another device)', async ({ page, request, browser }) => {
+test('@phone progress is saved as pages turn and resumed in another browser (another device)', async ({ page, request, browser }) => {
   const user = await newReader(request);
   await setReaderSettings(request, user.token, single);
   await useSession(page, user);
@@ -328,17 +337,30 @@ test('e-ink mode: no transitions, paged only, high contrast, grey pages from the
   await page.evaluate(() => (globalThis as unknown as { localStorage: { removeItem(k: string): void } }).localStorage.removeItem('bindery.reader.eink'));
 });
 
-test('a PDF is read as pages', async ({ page, request }) => {
+test('@phone a PDF is read as pages', async ({ page, request }) => {
   const user = await newReader(request);
   await setReaderSettings(request, user.token, single);
   await useSession(page, user);
   await page.goto(`/books/${lib.books['file:Paper 001.pdf']!.id}/read`);
+  // The first PDF page also starts the server's rendering workers.
+  await expect(page.locator('.reader-view img')).toHaveAttribute('data-page', '1', { timeout: 30_000 });
+  await expect(status(page)).toHaveText('Page 1 of 3');
+  await page.keyboard.press('ArrowRight');
+  await expect(page.locator('.reader-view img')).toHaveAttribute('data-page', '2', { timeout: 20_000 });
+  const size = await page.locator('.reader-view img').evaluate((el) => (el as unknown as { naturalWidth: number }).naturalWidth);
+  expect(size).toBeGreaterThan(300);
+});
+
+test('@phone a fixed-layout image EPUB opens in the comic reader', async ({ page, request }) => {
+  const user = await newReader(request);
+  await setReaderSettings(request, user.token, single);
+  await useSession(page, user);
+  await page.goto(`/books/${lib.books['Pictures one']!.id}/read`);
+  await expect(page.locator('.comic-reader')).toBeVisible();
   await expect(page.locator('.reader-view img')).toHaveAttribute('data-page', '1');
   await expect(status(page)).toHaveText('Page 1 of 3');
   await page.keyboard.press('ArrowRight');
   await expect(page.locator('.reader-view img')).toHaveAttribute('data-page', '2');
-  const size = await page.locator('.reader-view img').evaluate((el) => (el as unknown as { naturalWidth: number }).naturalWidth);
-  expect(size).toBeGreaterThan(300);
 });
 
 test('the key map opens with ? and Esc leaves the reader for the book page', async ({ page, request }) => {
@@ -371,7 +393,7 @@ async function chapterFrames(page: import('@playwright/test').Page): Promise<Arr
   return out;
 }
 
-test('EPUB: opened, paged, themed, its locator saved and resumed in another browser', async ({ page, request, browser }) => {
+test('@phone EPUB: opened, paged, themed, its locator saved and resumed in another browser', async ({ page, request, browser }) => {
   const user = await newReader(request);
   await useSession(page, user);
   const book = lib.books['Novel one']!;

@@ -1,4 +1,5 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { useState } from 'react';
 import { api, authHeaders, ok, type components } from '../api/client';
 import { preferencesQuery } from '../api/queries';
 import type { LoadedPage } from './preload';
@@ -97,12 +98,16 @@ export function useReaderPreferences() {
   const queryClient = useQueryClient();
   const preferences = useQuery(preferencesQuery);
   const byKey = Object.fromEntries((preferences.data ?? []).map((p) => [p.key, p]));
-  const stored = (byKey.reader_settings?.value ?? {}) as StoredReaderSettings;
+  // The last change made here wins at once: the query cache tells its observers a task later, and a controlled
+  // checkbox would flip back in between.
+  const [local, setLocal] = useState<StoredReaderSettings | null>(null);
+  const stored = local ?? ((byKey.reader_settings?.value ?? {}) as StoredReaderSettings);
   const save = useMutation({
     mutationFn: (value: StoredReaderSettings) => ok(api.PUT('/api/v1/user/preferences/{key}', { params: { path: { key: 'reader_settings' } }, body: { value } })),
   });
   // Shown at once (a controlled checkbox must not flip back while the save is on its way), then saved.
   const apply = (value: StoredReaderSettings) => {
+    setLocal(value);
     queryClient.setQueryData(preferencesQuery.queryKey, (old) => old?.map((p) => (p.key === 'reader_settings' ? { ...p, value, is_default: false } : p)));
     save.mutate(value);
   };
