@@ -34,12 +34,12 @@ const quantile = (values: number[], q: number) => {
   return sorted[Math.min(sorted.length - 1, Math.floor(q * sorted.length))] ?? NaN;
 };
 const report = (label: string, values: number[]) =>
-  console.log(`${label}: p50 ${quantile(values, 0.5).toFixed(1)} ms, p95 ${quantile(values, 0.95).toFixed(1)} ms, max ${Math.max(...values).toFixed(1)} ms (n=${values.length})`);
+  console.warn(`${label}: p50 ${quantile(values, 0.5).toFixed(1)} ms, p95 ${quantile(values, 0.95).toFixed(1)} ms, max ${Math.max(...values).toFixed(1)} ms (n=${values.length})`);
 
 async function main(): Promise<void> {
   const work = mkdtempSync(path.join(os.tmpdir(), 'bindery-reader-bench-'));
   const library = path.join(work, 'library');
-  console.log(`generating ${BOOKS} books…`);
+  console.warn(`generating ${BOOKS} books…`);
   for (let i = 1; i <= BOOKS; i++) {
     const series = `Series ${String(Math.ceil(i / 10)).padStart(4, '0')}`;
     const dir = path.join(library, series);
@@ -75,7 +75,7 @@ async function main(): Promise<void> {
     const token = login.access_token as string;
     const lib = await json('POST', '/api/v1/libraries', token, { name: 'Bench', path: library });
     await json('POST', `/api/v1/libraries/${lib.id as string}/scan`, token);
-    console.log('scanning…');
+    console.warn('scanning…');
     let books: Array<{ id: string; title: string; page_count: number }> = [];
     for (;;) {
       const status = await json('GET', `/api/v1/libraries/${lib.id as string}/scan-status`, token);
@@ -83,7 +83,7 @@ async function main(): Promise<void> {
       await new Promise((r) => setTimeout(r, 1000));
     }
     books = ((await json('GET', '/api/v1/books?pageSize=500', token)).data as typeof books).filter((b) => b.page_count > 0);
-    console.log(`${books.length} readable books listed (first page of the list)`);
+    console.warn(`${books.length} readable books listed (first page of the list)`);
     await json('PUT', '/api/v1/user/preferences/reader_settings', token, { value: { all_series: { desktop: { spread: 'single' } } } });
 
     const browser = await chromium.launch({
@@ -151,7 +151,7 @@ async function main(): Promise<void> {
       await new Promise((r) => setTimeout(r, 500));
       return { cls, jumps, height: stage.scrollHeight };
     });
-    console.log(`Webtoon 200 pages (${result.height} px): CLS ${result.cls.toFixed(4)}, scroll jumps ${result.jumps}`);
+    console.warn(`Webtoon 200 pages (${result.height} px): CLS ${result.cls.toFixed(4)}, scroll jumps ${result.jumps}`);
     await browser.close();
   } finally {
     server.kill('SIGTERM');
