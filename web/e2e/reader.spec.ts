@@ -76,7 +76,15 @@ test('@phone left to right by taps: right side next, left side previous, middle 
   await expectPages(page, [1]);
   await tapAt(page, 0.5);
   await expect(page.getByText('Paged one').first()).toBeVisible();
-  await expect(page.getByRole('slider', { name: 'Page' })).toBeVisible();
+  const slider = page.getByRole('slider', { name: 'Page' });
+  await expect(slider).toBeVisible();
+  if (!test.info().project.use.hasTouch) {
+    // The slider shows a thumbnail of the page under the pointer.
+    const s = (await slider.boundingBox())!;
+    await page.mouse.move(s.x + s.width - 2, s.y + s.height / 2);
+    await expect(page.getByTestId('slider-preview')).toContainText('6');
+    await expect(page.getByTestId('slider-preview').locator('img')).toBeVisible();
+  }
 });
 
 test('double pages: the cover alone, a wide page alone, pairs in between; right to left pairs in manga order; shift by one', async ({ page, request }) => {

@@ -13,7 +13,7 @@ import { createServer } from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { chromium, type Page } from '@playwright/test';
-import { makeCbz } from '../../../test/media/fixtures.js';
+import { makeCbz, makeImage } from '../../../test/media/fixtures.js';
 
 const root = path.resolve(import.meta.dirname, '../../..');
 const BOOKS = Number(process.env.BENCH_BOOKS ?? 2000);
@@ -40,12 +40,15 @@ async function main(): Promise<void> {
   const work = mkdtempSync(path.join(os.tmpdir(), 'bindery-reader-bench-'));
   const library = path.join(work, 'library');
   console.warn(`generating ${BOOKS} books…`);
+  // Twelve scan-like pages made once (noise gives them a realistic size) and shared by every book: each book is
+  // still its own file with its own hash, so nothing of one is cached for another.
+  const pageBytes = await Promise.all(Array.from({ length: 12 }, (_, p) => makeImage({ width: 1000, height: 1500, format: 'jpeg', color: `hsl(${p * 29}, 50%, 50%)`, noise: true })));
   for (let i = 1; i <= BOOKS; i++) {
     const series = `Series ${String(Math.ceil(i / 10)).padStart(4, '0')}`;
     const dir = path.join(library, series);
     if (!existsSync(dir)) mkdirSync(dir, { recursive: true });
     await makeCbz(dir, `${series} ${String(i).padStart(5, '0')}.cbz`, {
-      pages: Array.from({ length: 12 }, (_, p) => ({ name: `p${String(p + 1).padStart(3, '0')}.jpg`, width: 1000, height: 1500, color: `hsl(${(i * 7 + p * 29) % 360}, 50%, 50%)`, noise: true })),
+      pages: pageBytes.map((data, p) => ({ name: `p${String(p + 1).padStart(3, '0')}.jpg`, data })),
       comicInfo: { Series: series, Number: ((i - 1) % 10) + 1, Title: `Book ${i}` },
     });
   }

@@ -185,6 +185,7 @@ export function ComicReader({ book, pages, seriesTitle, seriesDirection, startPa
             <label htmlFor="page-slider" className="visually-hidden">
               Page
             </label>
+            <SliderPreview bookId={book.id} pageCount={pages.length} rtl={settings.mode === 'rtl'} />
             <input
               id="page-slider"
               type="range"
@@ -220,6 +221,52 @@ export function ComicReader({ book, pages, seriesTitle, seriesDirection, startPa
           onOpen={(id) => void navigate({ to: '/books/$bookId/read', params: { bookId: id }, search: {} })}
         />
       )}
+    </div>
+  );
+}
+
+/**
+ * A thumbnail of the page under the pointer while it moves over the page slider (a small resize of the page,
+ * cached by the server like any other).
+ */
+function SliderPreview({ bookId, pageCount, rtl }: { bookId: string; pageCount: number; rtl: boolean }) {
+  const [preview, setPreview] = useState<{ page: number; x: number; url: string | null } | null>(null);
+  useEffect(() => {
+    const slider = document.getElementById('page-slider');
+    if (!slider) return;
+    let controller: AbortController | null = null;
+    let shown: string | null = null;
+    const move = (e: PointerEvent) => {
+      const rect = slider.getBoundingClientRect();
+      const share = Math.min(1, Math.max(0, (e.clientX - rect.left) / rect.width));
+      const page = Math.min(pageCount, Math.max(1, Math.round((rtl ? 1 - share : share) * (pageCount - 1)) + 1));
+      setPreview((p) => (p?.page === page ? { ...p, x: e.clientX } : { page, x: e.clientX, url: null }));
+      controller?.abort();
+      controller = new AbortController();
+      void loadPageImage(pageUrl(bookId, page, { width: 160, imageFormat: null, formatChosen: false, grayscale: false }), page - 1, controller.signal).then(
+        (loaded) => {
+          if (shown) URL.revokeObjectURL(shown);
+          shown = loaded.url;
+          setPreview((p) => (p?.page === page ? { ...p, url: loaded.url } : p));
+        },
+        () => undefined,
+      );
+    };
+    const leave = () => setPreview(null);
+    slider.addEventListener('pointermove', move);
+    slider.addEventListener('pointerleave', leave);
+    return () => {
+      controller?.abort();
+      if (shown) URL.revokeObjectURL(shown);
+      slider.removeEventListener('pointermove', move);
+      slider.removeEventListener('pointerleave', leave);
+    };
+  }, [bookId, pageCount, rtl]);
+  if (!preview) return null;
+  return (
+    <div className="slider-preview" style={{ left: preview.x }} aria-hidden="true" data-testid="slider-preview">
+      {preview.url ? <img src={preview.url} alt="" /> : <div className="slider-preview-empty" />}
+      <span>{preview.page}</span>
     </div>
   );
 }
