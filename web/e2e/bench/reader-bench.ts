@@ -99,6 +99,8 @@ async function main(): Promise<void> {
 
     // Read clicked → first page painted, on books never opened before (their pages are not cached anywhere).
     const open: number[] = [];
+    const imageStart: number[] = [];
+    const imageDuration: number[] = [];
     const paged = books.filter((b) => b.page_count === 12);
     for (let i = 0; i < RUNS && i < paged.length; i++) {
       await page.goto(`/books/${paged[i]!.id}`);
@@ -120,8 +122,20 @@ async function main(): Promise<void> {
       await read.click();
       await page.waitForFunction(() => (window as unknown as { __t1?: number }).__t1);
       open.push(await page.evaluate(() => ((window as unknown as { __t1: number; __t0: number }).__t1 - (window as unknown as { __t0: number }).__t0)));
+      // Where the time went: the first page image's request, from the click.
+      const image = await page.evaluate(() => {
+        const t0 = (window as unknown as { __t0: number }).__t0;
+        const entry = performance.getEntriesByType('resource').filter((e) => /\/pages\/\d+\?/.test(e.name) && e.startTime >= t0)[0] as PerformanceResourceTiming | undefined;
+        return entry ? { start: entry.startTime - t0, duration: entry.responseEnd - entry.startTime } : null;
+      });
+      if (image) {
+        imageStart.push(image.start);
+        imageDuration.push(image.duration);
+      }
     }
     report('Read clicked → first page painted', open);
+    report('  of which: click → first page image requested', imageStart);
+    report('  of which: first page image request (server resize, cold)', imageDuration);
 
     // Key press → preloaded page painted.
     const turns: number[] = [];
