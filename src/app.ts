@@ -27,6 +27,7 @@ import { startPgEventBridge, type EventBridge } from './events/pg-bridge.js';
 import { registerSecurityHeaders } from './http/security-headers.js';
 import { registerScanRoutes } from './modules/scans/routes.js';
 import { registerTaskRoutes } from './modules/tasks/routes.js';
+import { registerBookResourceRoutes } from './modules/book-resources/routes.js';
 import { registerPreferenceRoutes } from './modules/preferences/routes.js';
 import { registerSettingsRoutes } from './modules/settings/routes.js';
 import { registerSetupRoutes } from './modules/setup/routes.js';
@@ -147,6 +148,9 @@ export async function buildApp(options: BuildAppOptions): Promise<App> {
         styleSrc: ["'self'", "'unsafe-inline'"],
         scriptSrc: ["'self'"],
         workerSrc: ["'self'", 'blob:'],
+        // The EPUB reader lays chapters out in blob: frames, with the book's own fonts.
+        frameSrc: ["'self'", 'blob:'],
+        fontSrc: ["'self'", 'blob:', 'data:'],
         connectSrc: ["'self'"],
         upgradeInsecureRequests: null,
       },
@@ -198,6 +202,7 @@ export async function buildApp(options: BuildAppOptions): Promise<App> {
       registerPageRoutes(v1, browsing.pages);
       registerProgressRoutes(v1, browsing.progress);
       registerStatsRoutes(v1, browsing.stats);
+      registerBookResourceRoutes(v1, services.bookResources);
     },
     { prefix: '/api/v1' },
   );

@@ -39,6 +39,7 @@ import { KosyncService } from './modules/kosync/service.js';
 import { attachKosyncOnBookEvents } from './modules/kosync/attach.js';
 import { DevicesRepository } from './modules/devices/repository.js';
 import { DevicesService } from './modules/devices/service.js';
+import { BookResourcesService } from './modules/book-resources/service.js';
 import { LibraryRepository } from './modules/libraries/repository.js';
 import { LibraryService, type BookCoverReader } from './modules/libraries/service.js';
 import { MaintenanceRepository } from './modules/ops/maintenance-repository.js';
@@ -126,6 +127,8 @@ export interface Services {
   duplicates: DuplicatesService;
   preferences: PreferencesService;
   devices: DevicesService;
+  /** An EPUB's files by path and its Readium manifest, for the web reader and OPDS 2 clients. */
+  bookResources: BookResourcesService;
   filesystem: FilesystemService;
   storage: StorageHealth;
   metrics: MetricsService;
@@ -218,6 +221,7 @@ export function composeServices(deps: CompositionDeps): Services {
     duplicates,
     preferences: new PreferencesService(new PreferencesRepository(db)),
     devices: new DevicesService(new DevicesRepository(database)),
+    bookResources: new BookResourcesService(access, pages, progress),
     filesystem: new FilesystemService(config.libraries.allowed_roots),
     storage,
     metrics,

@@ -4,7 +4,9 @@ import type { Plugin } from 'vite';
 interface ChunkLike {
   type: 'chunk' | 'asset';
   fileName: string;
+  name?: string;
   isEntry?: boolean;
+  isDynamicEntry?: boolean;
   imports?: string[];
   code?: string;
   source?: string | Uint8Array;
@@ -17,7 +19,20 @@ const kB = (bytes: number) => `${(bytes / 1024).toFixed(1)} kB`;
  * first screen (the entry chunk plus the chunks it imports statically, which the browser must fetch before
  * anything shows) exceeds the budget. Lazily imported screens do not count.
  */
-export function sizeBudget(budgetBytes: number): Plugin {
+export interface RouteBudget {
+  /** What the report calls it. */
+  label: string;
+  /** The name of the lazily imported chunk that starts the route (its module's file name without extension). */
+  chunk: string;
+  budgetBytes: number;
+}
+
+/**
+ * Also, for each route budget: the route's chunk and the chunks it imports statically that the first screen
+ * does not already load (what opening that route downloads), against its own budget. Chunks the route imports
+ * lazily (the EPUB engine from the reader) do not count.
+ */
+export function sizeBudget(budgetBytes: number, routes: RouteBudget[] = []): Plugin {
   return {
     name: 'bindery-size-budget',
     apply: 'build',
@@ -46,6 +61,20 @@ export function sizeBudget(budgetBytes: number): Plugin {
       console.warn(`  first screen JavaScript: ${kB(firstScreenJs)} of ${kB(budgetBytes)} budget\n`);
       if (firstScreenJs > budgetBytes) {
         this.error(`first screen JavaScript is ${kB(firstScreenJs)} gzip, over the ${kB(budgetBytes)} budget`);
+      }
+      for (const route of routes) {
+        const start = files.find((f) => f.type === 'chunk' && f.isDynamicEntry && f.name === route.chunk);
+        if (!start) this.error(`no lazily imported chunk called ${route.chunk} for the ${route.label} budget`);
+        const own = new Set<string>();
+        const walk = (name: string) => {
+          if (own.has(name) || firstScreen.has(name)) return;
+          own.add(name);
+          for (const imported of byName.get(name)?.imports ?? []) walk(imported);
+        };
+        walk(start.fileName);
+        const js = [...own].filter((n) => n.endsWith('.js')).reduce((sum, n) => sum + (gzipped.get(n) ?? 0), 0);
+        console.warn(`  ${route.label} route JavaScript (on top of the first screen): ${kB(js)} of ${kB(route.budgetBytes)} budget [${[...own].join(', ')}]`);
+        if (js > route.budgetBytes) this.error(`${route.label} route JavaScript is ${kB(js)} gzip, over the ${kB(route.budgetBytes)} budget`);
       }
     },
   };

@@ -4,10 +4,12 @@ import { sizeBudget } from './size-budget.ts';
 
 // The first screen's JavaScript (the entry chunk and what it imports statically) must stay under this, gzipped.
 const FIRST_SCREEN_BUDGET_BYTES = 150 * 1024;
+// The comic reader route on top of that (the EPUB engine is a lazy chunk of its own and does not count).
+const COMIC_READER_BUDGET_BYTES = 120 * 1024;
 
 export default defineConfig({
   root: import.meta.dirname,
-  plugins: [react(), sizeBudget(FIRST_SCREEN_BUDGET_BYTES)],
+  plugins: [react(), sizeBudget(FIRST_SCREEN_BUDGET_BYTES, [{ label: 'comic reader', chunk: 'ReaderScreen', budgetBytes: COMIC_READER_BUDGET_BYTES }])],
   build: {
     outDir: 'dist',
     emptyOutDir: true,

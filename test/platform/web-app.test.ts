@@ -96,6 +96,9 @@ describe('The web app served at /', () => {
     const directive = (name: string) => csp.split(';').map((d) => d.trim()).find((d) => d.startsWith(`${name} `));
     expect(directive('img-src')).toBe("img-src 'self' blob: data:");
     expect(directive('worker-src')).toBe("worker-src 'self' blob:");
+    // The EPUB reader lays chapters out in blob: frames with the book's fonts.
+    expect(directive('frame-src')).toBe("frame-src 'self' blob:");
+    expect(directive('font-src')).toBe("font-src 'self' blob: data:");
     expect(directive('connect-src')).toBe("connect-src 'self'");
     expect(directive('script-src')).toBe("script-src 'self'");
     expect(csp).not.toContain('upgrade-insecure-requests');

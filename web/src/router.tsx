@@ -134,6 +134,23 @@ const bookRoute = createRoute({
   errorComponent: RouteError,
 });
 
+/** The reader: full screen, outside the app's header; signed-in users only, like every screen of the app. */
+export const readerRoute = createRoute({
+  getParentRoute: () => rootRoute,
+  path: '/books/$bookId/read',
+  validateSearch: (search: Record<string, unknown>): { page?: number } => {
+    const page = Number(search.page);
+    return Number.isInteger(page) && page >= 1 ? { page } : {};
+  },
+  beforeLoad: async ({ context, location }) => {
+    const status = await context.queryClient.ensureQueryData(setupStatusQuery);
+    if (status.setup_required) throw redirect({ to: '/setup' });
+    if (!getSession()) throw redirect({ to: '/sign-in', search: { redirect: location.href } });
+  },
+  component: lazyRouteComponent(() => import('./reader/ReaderScreen'), 'ReaderScreen'),
+  errorComponent: RouteError,
+});
+
 // --- Account and administration (screens 8 and 9), each screen its own lazy chunk. ---
 const accountRoute = createRoute({
   getParentRoute: () => appRoute,
@@ -171,6 +188,7 @@ export const routeTree = rootRoute.addChildren([
   signInRoute,
   registerRoute,
   verifyEmailRoute,
+  readerRoute,
   appRoute.addChildren([homeRoute, shelfRoute, librariesRoute, libraryRoute, searchRoute, seriesRoute, bookRoute, ...accountAndAdminRoutes]),
 ]);
 

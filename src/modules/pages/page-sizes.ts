@@ -5,6 +5,8 @@ export interface PageRequestOptions {
   width?: number;
   height?: number;
   format?: ImageFormat;
+  /** Shades of grey (for e-ink readers); cached like a resize. */
+  grayscale?: boolean;
 }
 
 /**

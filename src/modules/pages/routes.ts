@@ -26,6 +26,11 @@ const PageQuery = z
     width: z.coerce.number().int().min(1).max(10_000).optional().describe('Maximum width, pixels (never enlarged).'),
     height: z.coerce.number().int().min(1).max(10_000).optional().describe('Maximum height, pixels (never enlarged).'),
     format: z.enum(['jpeg', 'png', 'webp']).optional().describe('Output format; default: the page\'s own (a GIF stays GIF; BMP and Netpbm become PNG, AVIF JPEG).'),
+    grayscale: z
+      .enum(['true', 'false', '1', '0'])
+      .transform((v) => v === 'true' || v === '1')
+      .optional()
+      .describe('Shades of grey (for e-ink screens), cached like a resize; a GIF becomes PNG.'),
   });
 
 export function registerPageRoutes(app: App, pages: PagesService): void {
@@ -44,7 +49,7 @@ export function registerPageRoutes(app: App, pages: PagesService): void {
     schema: {
       summary: 'Page image',
       description:
-        'Without parameters: the original bytes with their media type. With width/height/format: resized to fit (aspect kept, never ' +
+        'Without parameters: the original bytes with their media type. With width/height/format/grayscale: resized to fit (aspect kept, never ' +
         'enlarged) and converted; results are cached on disk. ETag + `Cache-Control: private, max-age=3600`; `If-None-Match` gives 304. ' +
         'A page number outside 1..page_count is a 404. A page that is a text document (a reflowable EPUB chapter) is served as it is ' +
         'without parameters and cannot be resized or converted (400).',

@@ -14,6 +14,7 @@ import type { AccessService } from '../access/service.js';
 import { resolveBookFile } from '../books/files.js';
 import type { BooksRepository, BookWithLibrary } from '../books/repository.js';
 import { DerivedImagesInMemory } from './derived-memory.js';
+import { grayscaleImage } from './grayscale.js';
 import { effectiveBound, type PageRequestOptions } from './page-sizes.js';
 import type { IsolatedRenderer } from './isolated-renderer.js';
 import type { ReaderPool } from './reader-pool.js';
@@ -135,7 +136,8 @@ export class PagesService {
     if (!Number.isInteger(n) || n < 1 || n > Number(book.page_count)) {
       throw notFound('Page', { page_number: n, page_count: Number(book.page_count) });
     }
-    const transformed = options.width !== undefined || options.height !== undefined || options.format !== undefined;
+    const grayscale = options.grayscale === true;
+    const transformed = options.width !== undefined || options.height !== undefined || options.format !== undefined || grayscale;
     const stored = parsePages(book.pages);
     const storedPage = stored[n - 1];
     const storedType = storedPage?.media_type;
@@ -155,11 +157,15 @@ export class PagesService {
     const size: PageRequestOptions = { ...(width ? { width } : {}), ...(height ? { height } : {}), ...(format ? { format } : {}) };
     // `own`: the page's own format when it has a resized form (GIF stays GIF); it was `auto` while a resized GIF
     // became PNG, and the new name keeps those cached PNGs (and their ETags) from being served again.
-    const variant = transformed ? `page-${n}-w${width ?? 0}-h${height ?? 0}-${format ?? 'own'}` : `page-${n}`;
+    const variant = transformed ? `page-${n}-w${width ?? 0}-h${height ?? 0}-${format ?? 'own'}${grayscale ? '-gray' : ''}` : `page-${n}`;
     const version = book.hash ?? `${book.size}-${book.mtime_ms}`;
     const etag = `"${version.slice(0, 40)}-${variant}"`;
     const knownPages = stored.map((p) => p.file_name);
     const read = async (): Promise<{ data: Buffer; mediaType: string }> => {
+      const page = await readPage();
+      return grayscale ? { data: await mediaCall(() => grayscaleImage(page.data)), mediaType: page.mediaType } : page;
+    };
+    const readPage = async (): Promise<{ data: Buffer; mediaType: string }> => {
       const file = await this.recentFiles.resolve(book);
       const format = book.format;
       if (this.deps.renderer.handles(format)) return mediaCall(() => this.deps.renderer.renderPage(file.absolutePath, format, n, { ...size, knownPages }));

@@ -94,8 +94,13 @@ export function BookPage() {
             )}
           </div>
           <div className="actions">
+            {b.page_count > 0 && (
+              <Link to="/books/$bookId/read" params={{ bookId: b.id }} className="button primary">
+                {state === 'in-progress' ? 'Continue reading' : 'Read'}
+              </Link>
+            )}
             {/* A plain link: the browser streams the file to disk (the session's file cookie authenticates it). */}
-            <a className="button primary" href={`/api/v1/books/${b.id}/file`} download={b.file_name}>
+            <a className="button" href={`/api/v1/books/${b.id}/file`} download={b.file_name}>
               Download
             </a>
             <button type="button" onClick={() => mark.mutate(state !== 'read')} disabled={mark.isPending}>

@@ -87,7 +87,7 @@ export function SeriesPage() {
           {m.summary && <p className="summary">{m.summary}</p>}
           <div className="actions">
             {next && (
-              <Link to="/books/$bookId" params={{ bookId: next.book.id }} className="button primary">
+              <Link to="/books/$bookId/read" params={{ bookId: next.book.id }} className="button primary">
                 {next.verb}: {bookLabel(next.book)}
               </Link>
             )}

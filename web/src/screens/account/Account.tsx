@@ -86,9 +86,12 @@ export function PreferencesScreen() {
       <h2 id="prefs-heading">Preferences</h2>
       <p className="hint">Changes are saved as you make them and follow you to every device.</p>
       <ul className="settings-list">
-        {preferences.data.map((p) => (
-          <PreferenceRow key={p.key} preference={p} />
-        ))}
+        {/* Object-valued preferences (the reader's settings) are edited in the reader itself. */}
+        {preferences.data
+          .filter((p) => p.default === null || typeof p.default !== 'object')
+          .map((p) => (
+            <PreferenceRow key={p.key} preference={p} />
+          ))}
       </ul>
     </section>
   );

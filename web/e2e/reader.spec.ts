@@ -1,0 +1,438 @@
+import { expect, serverUrl, test } from './fixtures.js';
+import { expectPages, newContextAs, newReader, progressOf, readerLibrary, setReaderSettings, shownPages, useSession, type ReaderLibrary } from './reader-fixtures.js';
+
+/**
+ * The web reader against the real server: books whose every page shows its own number as a colour, so order,
+ * pairing and direction are checked on what is painted, not on the DOM's idea of it.
+ */
+let lib: ReaderLibrary;
+test.beforeAll(async ({ request }) => {
+  lib = await readerLibrary(request);
+});
+
+/** The same settings for every device class, so a test reads alike on the desktop and the phone project. */
+const everywhere = (settings: Record<string, unknown>) => ({ all_series: { desktop: settings, phone: settings, tablet: settings } });
+const single = everywhere({ spread: 'single' });
+
+/** A tap: a touch on touch screens (the phone project), a click elsewhere. */
+async function tapAt(page: import('@playwright/test').Page, fx: number, fy = 0.5): Promise<void> {
+  const box = (await page.locator('.reader-host').boundingBox())!;
+  const x = box.x + box.width * fx;
+  const y = box.y + box.height * fy;
+  if (test.info().project.use.hasTouch) await page.touchscreen.tap(x, y);
+  else await page.mouse.click(x, y);
+}
+const status = (page: import('@playwright/test').Page) => page.getByTestId('page-status');
+
+test('left to right by keys: arrows, Space, Shift+Space, Home, End; the status says page x of y', async ({ page, request }) => {
+  const user = await newReader(request);
+  await setReaderSettings(request, user.token, single);
+  await useSession(page, user);
+  await page.goto(`/books/${lib.books['Paged one']!.id}/read`);
+  await expectPages(page, [1]);
+  await expect(status(page)).toHaveText('Page 1 of 6');
+  await page.keyboard.press('ArrowRight');
+  await expectPages(page, [2]);
+  await page.keyboard.press('Space');
+  await expectPages(page, [3]);
+  await page.keyboard.press('Shift+Space');
+  await expectPages(page, [2]);
+  await page.keyboard.press('PageDown');
+  await expectPages(page, [3]);
+  await page.keyboard.press('End');
+  await expectPages(page, [6]);
+  await page.keyboard.press('Home');
+  await expectPages(page, [1]);
+  await page.keyboard.press('ArrowLeft');
+  await expect(page.getByRole('dialog', { name: /Start of/ })).toBeVisible();
+});
+
+test('@phone right to left (the series is manga): the left arrow and a tap on the left go forward', async ({ page, request }) => {
+  const user = await newReader(request);
+  await setReaderSettings(request, user.token, single);
+  await useSession(page, user);
+  await page.goto(`/books/${lib.books['Manga one']!.id}/read`);
+  await expect(page.locator('.reader')).toHaveAttribute('data-mode', 'rtl');
+  await expectPages(page, [1]);
+  await page.keyboard.press('ArrowLeft');
+  await expectPages(page, [2]);
+  await page.keyboard.press('ArrowRight');
+  await expectPages(page, [1]);
+  await tapAt(page, 0.1);
+  await expectPages(page, [2]);
+  await tapAt(page, 0.9);
+  await expectPages(page, [1]);
+});
+
+test('@phone left to right by taps: right side next, left side previous, middle opens the menu', async ({ page, request }) => {
+  const user = await newReader(request);
+  await setReaderSettings(request, user.token, single);
+  await useSession(page, user);
+  await page.goto(`/books/${lib.books['Paged one']!.id}/read`);
+  await expectPages(page, [1]);
+  await tapAt(page, 0.9);
+  await expectPages(page, [2]);
+  await tapAt(page, 0.1);
+  await expectPages(page, [1]);
+  await tapAt(page, 0.5);
+  await expect(page.getByText('Paged one').first()).toBeVisible();
+  const slider = page.getByRole('slider', { name: 'Page' });
+  await expect(slider).toBeVisible();
+  if (!test.info().project.use.hasTouch) {
+    // The slider shows a thumbnail of the page under the pointer.
+    const s = (await slider.boundingBox())!;
+    await page.mouse.move(s.x + s.width - 2, s.y + s.height / 2);
+    await expect(page.getByTestId('slider-preview')).toContainText('6');
+    await expect(page.getByTestId('slider-preview').locator('img')).toBeVisible();
+  }
+});
+
+test('double pages: the cover alone, a wide page alone, pairs in between; right to left pairs in manga order; shift by one', async ({ page, request }) => {
+  const user = await newReader(request);
+  await setReaderSettings(request, user.token, { all_series: { desktop: { spread: 'double' } } });
+  await useSession(page, user);
+  await page.goto(`/books/${lib.books['Spreads one']!.id}/read`);
+  const seen: number[][] = [];
+  for (let i = 0; i < 5; i++) {
+    await expect.poll(async () => (await shownPages(page)).length > 0 && !(await page.locator('.reader-slot.loading').count())).toBe(true);
+    seen.push(await shownPages(page));
+    await page.keyboard.press('ArrowRight');
+  }
+  expect(seen).toEqual([[1], [2, 3], [4], [5, 6], [7]]);
+
+  await setReaderSettings(request, user.token, { all_series: { desktop: { spread: 'double', mode: 'rtl' } } });
+  await page.goto(`/books/${lib.books['Paged one']!.id}/read?page=2`);
+  await expectPages(page, [3, 2]);
+
+  await setReaderSettings(request, user.token, { all_series: { desktop: { spread: 'double', shift: true } } });
+  await page.goto(`/books/${lib.books['Paged one']!.id}/read?page=1`);
+  await expectPages(page, [1]);
+  await page.keyboard.press('ArrowRight');
+  await expectPages(page, [2]);
+  await page.keyboard.press('ArrowRight');
+  await expectPages(page, [3, 4]);
+  // And the one-key way back, from the settings panel.
+  await page.keyboard.press('m');
+  await page.getByRole('button', { name: 'Settings' }).click();
+  await page.getByLabel('Shift pairs by one page').uncheck();
+  await page.keyboard.press('Escape');
+  await expectPages(page, [2, 3]);
+});
+
+test('@phone webtoon: page heights reserved from the API sizes, current page at the centre, position restored after a reload', async ({ page, request }) => {
+  const user = await newReader(request);
+  await setReaderSettings(request, user.token, everywhere({ mode: 'webtoon', padding: 30 }));
+  await useSession(page, user);
+  const book = lib.books['Webtoon one']!;
+  // Images are held back: the boxes must already have their final heights.
+  let release: () => void = () => undefined;
+  const held = new Promise<void>((r) => (release = r));
+  await page.route('**/pages/*?**', async (route) => {
+    await held;
+    await route.continue();
+  });
+  await page.goto(`/books/${book.id}/read`);
+  const slots = page.locator('.reader-strip .reader-slot');
+  await expect(slots).toHaveCount(40);
+  const width = await page.locator('.reader-strip').evaluate((el) => (el as unknown as { clientWidth: number }).clientWidth);
+  const heights = await slots.evaluateAll((els) => els.slice(0, 4).map((el) => (el as unknown as { clientHeight: number }).clientHeight));
+  expect(heights).toEqual([300, 400, 500, 600].map((h) => Math.round((width * h) / 200)));
+  const totalBefore = await page.locator('.reader-stage').evaluate((el) => (el as unknown as { scrollHeight: number }).scrollHeight);
+  release();
+  await expect(page.locator('.reader-strip img').first()).toBeVisible();
+  expect(await page.locator('.reader-stage').evaluate((el) => (el as unknown as { scrollHeight: number }).scrollHeight)).toBe(totalBefore);
+
+  // Scroll until page 12 is at the centre of the viewport.
+  const target = await slots.nth(11).evaluate((el) => {
+    const e = el as unknown as { offsetTop: number; clientHeight: number };
+    return e.offsetTop + e.clientHeight / 2;
+  });
+  await page.locator('.reader-stage').evaluate((el, y) => {
+    const stage = el as unknown as { scrollTop: number; clientHeight: number };
+    stage.scrollTop = y - stage.clientHeight / 2;
+  }, target);
+  await expect(status(page)).toHaveText('Page 12 of 40');
+  await expect.poll(async () => (await progressOf(request, user.token, book.id))?.current_page, { timeout: 10_000 }).toBe(12);
+
+  await page.reload();
+  await expect(status(page)).toHaveText('Page 12 of 40');
+  const centre = await page.locator('.reader-stage').evaluate((el) => {
+    const stage = el as unknown as { scrollTop: number; clientHeight: number };
+    return stage.scrollTop + stage.clientHeight / 2;
+  });
+  const box = await slots.nth(11).evaluate((el) => {
+    const e = el as unknown as { offsetTop: number; clientHeight: number };
+    return { top: e.offsetTop, bottom: e.offsetTop + e.clientHeight };
+  });
+  expect(centre).toBeGreaterThanOrEqual(box.top);
+  expect(centre).toBeLessThanOrEqual(box.bottom);
+
+  // A narrower window keeps page 12 at the centre.
+  await page.setViewportSize({ width: 700, height: 720 });
+  await expect(status(page)).toHaveText('Page 12 of 40');
+});
+
+test('zoom: a double click zooms in, then a swipe pans the page and never turns it', async ({ page, request }) => {
+  const user = await newReader(request);
+  await setReaderSettings(request, user.token, single);
+  await useSession(page, user);
+  await page.goto(`/books/${lib.books['Paged one']!.id}/read`);
+  await expectPages(page, [1]);
+  const box = (await page.locator('.reader-host').boundingBox())!;
+  const cx = box.x + box.width / 2;
+  const cy = box.y + box.height / 2;
+  await page.mouse.click(cx, cy);
+  await page.mouse.click(cx, cy);
+  await expect(page.locator('.reader-stage')).toHaveClass(/zoomed/);
+  const before = await page.locator('.reader-view').evaluate((el) => (el as unknown as { style: { transform: string } }).style.transform);
+  await page.mouse.move(cx + 200, cy);
+  await page.mouse.down();
+  await page.mouse.move(cx, cy, { steps: 5 });
+  await page.mouse.move(cx - 200, cy, { steps: 5 });
+  await page.mouse.up();
+  const after = await page.locator('.reader-view').evaluate((el) => (el as unknown as { style: { transform: string } }).style.transform);
+  expect(after).not.toBe(before);
+  await expect(status(page)).toHaveText('Page 1 of 6');
+  await expectPages(page, [1]);
+  // Zoom by keys back to the fit, and a swipe turns again.
+  await page.keyboard.press('0');
+  await expect(page.locator('.reader-stage')).not.toHaveClass(/zoomed/);
+  await page.mouse.move(cx + 200, cy);
+  await page.mouse.down();
+  await page.mouse.move(cx - 200, cy, { steps: 5 });
+  await page.mouse.up();
+  await expectPages(page, [2]);
+});
+
+test('@phone end of a book: the panel offers the next book of the series, and continue opens it at its start', async ({ page, request }) => {
+  const user = await newReader(request);
+  await setReaderSettings(request, user.token, single);
+  await useSession(page, user);
+  await page.goto(`/books/${lib.books['Paged one']!.id}/read`);
+  await expectPages(page, [1]);
+  await page.keyboard.press('End');
+  await expectPages(page, [6]);
+  // The last page completes the book.
+  await expect.poll(async () => (await progressOf(request, user.token, lib.books['Paged one']!.id))?.is_completed, { timeout: 10_000 }).toBe(true);
+  await page.keyboard.press('ArrowRight');
+  const panel = page.getByRole('dialog', { name: /End of/ });
+  await expect(panel).toBeVisible();
+  await expect(panel.getByTestId('neighbour-title')).toHaveText(/#2/);
+  await panel.getByRole('button', { name: /Continue/ }).click();
+  await expect(page).toHaveURL(new RegExp(`/books/${lib.books['Paged two']!.id}/read`));
+  await expect(status(page)).toHaveText('Page 1 of 3');
+  await expectPages(page, [1]);
+});
+
+test('@phone progress is saved as pages turn and resumed in another browser (another device)', async ({ page, request, browser }) => {
+  const user = await newReader(request);
+  await setReaderSettings(request, user.token, single);
+  await useSession(page, user);
+  const book = lib.books['Paged one']!;
+  await page.goto(`/books/${book.id}/read`);
+  await expectPages(page, [1]);
+  // Opening a book alone records nothing.
+  expect(await progressOf(request, user.token, book.id)).toBeNull();
+  for (let i = 0; i < 3; i++) await page.keyboard.press('ArrowRight');
+  await expectPages(page, [4]);
+  await expect.poll(async () => (await progressOf(request, user.token, book.id))?.current_page, { timeout: 10_000 }).toBe(4);
+
+  const other = await newContextAs(browser, user);
+  await other.page.goto(`/books/${book.id}`);
+  await other.page.getByRole('link', { name: 'Continue reading' }).click();
+  await expect(status(other.page)).toHaveText('Page 4 of 6');
+  await expectPages(other.page, [4]);
+  await other.context.close();
+});
+
+test('a page turn while the server is unreachable is kept and sent when it is back', async ({ page, request, context }) => {
+  const user = await newReader(request);
+  await setReaderSettings(request, user.token, single);
+  await useSession(page, user);
+  const book = lib.books['Paged one']!;
+  await page.goto(`/books/${book.id}/read`);
+  await expectPages(page, [1]);
+  await page.keyboard.press('ArrowRight');
+  await page.keyboard.press('ArrowRight');
+  await expectPages(page, [3]);
+  await context.setOffline(true);
+  await page.keyboard.press('ArrowRight');
+  await expectPages(page, [4]);
+  await expect.poll(() => page.evaluate(() => (globalThis as unknown as { localStorage: { getItem(k: string): string | null } }).localStorage.getItem('bindery.reader.pending-progress')), { timeout: 10_000 }).toContain('"current_page":4');
+  await context.setOffline(false);
+  await expect.poll(async () => (await progressOf(request, user.token, book.id))?.current_page, { timeout: 10_000 }).toBe(4);
+});
+
+test('incognito reads without saving anything', async ({ page, request }) => {
+  const user = await newReader(request);
+  await setReaderSettings(request, user.token, single);
+  await useSession(page, user);
+  const book = lib.books['Paged one']!;
+  await page.goto(`/books/${book.id}/read`);
+  await expectPages(page, [1]);
+  await page.keyboard.press('m');
+  await page.getByLabel('Incognito').check();
+  await page.keyboard.press('m');
+  for (let i = 0; i < 5; i++) await page.keyboard.press('ArrowRight');
+  await expectPages(page, [6]);
+  await page.goto('/');
+  await page.waitForTimeout(2500);
+  expect(await progressOf(request, user.token, book.id)).toBeNull();
+});
+
+test('settings follow the user to another browser; "all series" applies everywhere, "this series" only here', async ({ page, request, browser }) => {
+  const user = await newReader(request);
+  await useSession(page, user);
+  await page.goto(`/books/${lib.books['Paged one']!.id}/read`);
+  await expect(page.locator('.reader')).toHaveAttribute('data-mode', 'ltr');
+  await expect(page.locator('.reader-view img').first()).toBeVisible();
+  await page.keyboard.press('m');
+  await page.getByRole('button', { name: 'Settings' }).click();
+  await page.getByLabel('All series (apply to all)').check();
+  await page.getByLabel('Reading mode').selectOption('vertical');
+  await page.getByLabel('This series').check();
+  await page.getByLabel('Pages loaded ahead').fill('5');
+  await expect(page.locator('.reader')).toHaveAttribute('data-mode', 'vertical');
+  await expect.poll(async () => {
+    const prefs = (await (await request.get(`${serverUrl()}/api/v1/user/preferences`, { headers: { Authorization: `Bearer ${user.token}` } })).json()) as Array<{ key: string; value: unknown }>;
+    return JSON.stringify(prefs.find((p) => p.key === 'reader_settings')?.value);
+  }).toContain('"preload":5');
+
+  const other = await newContextAs(browser, user);
+  await other.page.goto(`/books/${lib.books['Spreads one']!.id}/read`);
+  await expect(other.page.locator('.reader')).toHaveAttribute('data-mode', 'vertical');
+  await other.page.goto(`/books/${lib.books['Paged one']!.id}/read`);
+  await expect(other.page.locator('.reader-view img').first()).toBeVisible();
+  await other.page.keyboard.press('m');
+  await other.page.getByRole('button', { name: 'Settings' }).click();
+  await expect(other.page.getByLabel('Pages loaded ahead')).toHaveValue('5');
+  await other.context.close();
+});
+
+test('e-ink mode: no transitions, paged only, high contrast, grey pages from the server', async ({ page, request }) => {
+  const user = await newReader(request);
+  await setReaderSettings(request, user.token, { all_series: { eink: { grayscale: true, mode: 'webtoon' } } });
+  await useSession(page, user);
+  const greyRequests: string[] = [];
+  page.on('request', (r) => r.url().includes('grayscale=true') && greyRequests.push(r.url()));
+  await page.goto(`/books/${lib.books['Paged one']!.id}/read`);
+  await expect(page.locator('.reader-view img').first()).toBeVisible();
+  await page.keyboard.press('m');
+  await page.getByRole('button', { name: 'Settings' }).click();
+  await page.getByLabel('E-ink mode (no animation, paged, high contrast)').check();
+  await expect(page.locator('.reader')).toHaveClass(/eink/);
+  // Webtoon (chosen for e-ink above) becomes vertical paging.
+  await expect(page.locator('.reader')).toHaveAttribute('data-mode', 'vertical');
+  await expect(page.getByRole('option', { name: 'Webtoon (continuous scroll)' })).toBeDisabled();
+  await page.keyboard.press('Escape');
+  const styles = await page.locator('.reader-bar.top').evaluate((el) => {
+    const s = (globalThis as unknown as { getComputedStyle(e: unknown): { transitionDuration: string; backgroundColor: string; color: string } }).getComputedStyle(el);
+    return { transition: s.transitionDuration, background: s.backgroundColor, color: s.color };
+  });
+  expect(styles).toEqual({ transition: '0s', background: 'rgb(255, 255, 255)', color: 'rgb(0, 0, 0)' });
+  await expect.poll(() => greyRequests.length).toBeGreaterThan(0);
+  const grey = await page.evaluate(() => {
+    const doc = (globalThis as unknown as { document: { querySelector(s: string): unknown; createElement(t: string): unknown } }).document;
+    const img = doc.querySelector('.reader-view img') as { naturalWidth: number; naturalHeight: number };
+    const canvas = doc.createElement('canvas') as { width: number; height: number; getContext(k: string): { drawImage(...a: unknown[]): void; getImageData(x: number, y: number, w: number, h: number): { data: number[] } } };
+    canvas.width = canvas.height = 1;
+    const ctx = canvas.getContext('2d');
+    ctx.drawImage(img, img.naturalWidth / 2, img.naturalHeight / 2, 1, 1, 0, 0, 1, 1);
+    const [r, g, b] = ctx.getImageData(0, 0, 1, 1).data;
+    return Math.max(Math.abs(r! - g!), Math.abs(g! - b!));
+  });
+  expect(grey).toBeLessThan(4);
+  await page.evaluate(() => (globalThis as unknown as { localStorage: { removeItem(k: string): void } }).localStorage.removeItem('bindery.reader.eink'));
+});
+
+test('@phone a PDF is read as pages', async ({ page, request }) => {
+  const user = await newReader(request);
+  await setReaderSettings(request, user.token, single);
+  await useSession(page, user);
+  await page.goto(`/books/${lib.books['file:Paper 001.pdf']!.id}/read`);
+  // The first PDF page also starts the server's rendering workers.
+  await expect(page.locator('.reader-view img')).toHaveAttribute('data-page', '1', { timeout: 30_000 });
+  await expect(status(page)).toHaveText('Page 1 of 3');
+  await page.keyboard.press('ArrowRight');
+  await expect(page.locator('.reader-view img')).toHaveAttribute('data-page', '2', { timeout: 20_000 });
+  const size = await page.locator('.reader-view img').evaluate((el) => (el as unknown as { naturalWidth: number }).naturalWidth);
+  expect(size).toBeGreaterThan(300);
+});
+
+test('@phone a fixed-layout image EPUB opens in the comic reader', async ({ page, request }) => {
+  const user = await newReader(request);
+  await setReaderSettings(request, user.token, single);
+  await useSession(page, user);
+  await page.goto(`/books/${lib.books['Pictures one']!.id}/read`);
+  await expect(page.locator('.comic-reader')).toBeVisible();
+  await expect(page.locator('.reader-view img')).toHaveAttribute('data-page', '1');
+  await expect(status(page)).toHaveText('Page 1 of 3');
+  await page.keyboard.press('ArrowRight');
+  await expect(page.locator('.reader-view img')).toHaveAttribute('data-page', '2');
+});
+
+test('the key map opens with ? and Esc leaves the reader for the book page', async ({ page, request }) => {
+  const user = await newReader(request);
+  await useSession(page, user);
+  const book = lib.books['Paged one']!;
+  await page.goto(`/books/${book.id}/read`);
+  await expect(status(page)).toHaveText(/Page 1|Pages 1/);
+  await page.keyboard.press('?');
+  await expect(page.getByRole('dialog', { name: 'Keyboard shortcuts' })).toBeVisible();
+  await page.keyboard.press('Escape');
+  await expect(page.getByRole('dialog', { name: 'Keyboard shortcuts' })).toBeHidden();
+  await page.keyboard.press('Escape');
+  await expect(page).toHaveURL(new RegExp(`/books/${book.id}$`));
+});
+
+/** The text and background of the EPUB chapter on screen (foliate draws chapters in frames inside a closed shadow root). */
+async function chapterFrames(page: import('@playwright/test').Page): Promise<Array<{ text: string; background: string }>> {
+  const out: Array<{ text: string; background: string }> = [];
+  for (const frame of page.frames()) {
+    if (frame === page.mainFrame()) continue;
+    const info = await frame
+      .evaluate(() => {
+        const g = globalThis as unknown as { document: { body: { innerText: string } | null; documentElement: unknown }; getComputedStyle(e: unknown): { backgroundColor: string } };
+        return { text: g.document.body?.innerText ?? '', background: g.getComputedStyle(g.document.documentElement).backgroundColor };
+      })
+      .catch(() => null);
+    if (info) out.push(info);
+  }
+  return out;
+}
+
+test('@phone EPUB: opened, paged, themed, its locator saved and resumed in another browser', async ({ page, request, browser }) => {
+  const user = await newReader(request);
+  await useSession(page, user);
+  const book = lib.books['Novel one']!;
+  await page.goto(`/books/${book.id}/read`);
+  await expect(status(page)).toHaveText(/Section 1 of 5/);
+  await expect.poll(async () => (await chapterFrames(page)).some((f) => f.text.includes('Chapter 1'))).toBe(true);
+  await page.keyboard.press('ArrowRight');
+  await expect(status(page)).toHaveText(/Section 2 of 5/);
+  await expect.poll(async () => (await chapterFrames(page)).some((f) => f.text.includes('Chapter 2'))).toBe(true);
+  await page.getByRole('button', { name: 'Next page' }).click();
+  await expect(status(page)).toHaveText(/Section 3 of 5/);
+
+  await page.getByRole('button', { name: 'Menu' }).click();
+  await page.getByRole('button', { name: 'Settings' }).click();
+  await page.getByLabel('Theme').selectOption('dark');
+  await page.getByLabel('Text size (%)').fill('150');
+  await page.getByRole('button', { name: 'Close' }).click();
+  await expect(page.locator('.epub-reader')).toHaveAttribute('data-theme', 'dark');
+  await expect.poll(async () => (await chapterFrames(page)).find((f) => f.text.includes('Chapter 3'))?.background).toBe('rgb(18, 18, 18)');
+
+  await expect
+    .poll(async () => {
+      const res = await request.get(`${serverUrl()}/api/v1/books/${book.id}/progress/locator`, { headers: { Authorization: `Bearer ${user.token}` } });
+      return res.ok() ? ((await res.json()) as { locator: { href: string } | null }).locator?.href : null;
+    }, { timeout: 10_000 })
+    .toBe('OEBPS/chapter3.xhtml');
+
+  const other = await newContextAs(browser, user);
+  await other.page.goto(`/books/${book.id}/read`);
+  await expect(status(other.page)).toHaveText(/Section 3 of 5/);
+  // The theme followed too (settings are the account's).
+  await expect(other.page.locator('.epub-reader')).toHaveAttribute('data-theme', 'dark');
+  await other.context.close();
+});

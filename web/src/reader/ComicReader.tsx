@@ -1,0 +1,272 @@
+import { Link, useNavigate } from '@tanstack/react-router';
+import { useEffect, useLayoutEffect, useRef, useState } from 'react';
+import { bookLabel } from '../lib/format';
+import { loadPageImage, neighbours, pageUrl, progressTransport, releasePage, useReaderPreferences, useSeriesBooks, type Book, type PageInfo } from './data';
+import { ComicEngine, type EngineSettings } from './engine';
+import { ProgressSaver, sendPending } from './progress';
+import { EndPanel, KeyMap, ReaderSettingsPanel, readerKeyTarget, useDeviceClass, useFullscreen, useIncognito, useViewport } from './ReaderChrome';
+import { resolveSettings, showsDouble, withChange, type PartialSettings } from './settings';
+
+interface Props {
+  book: Book;
+  pages: PageInfo[];
+  seriesTitle: string;
+  seriesDirection: string | null;
+  startPage: number;
+}
+
+/** The comic reader: the page engine mounted in a full-screen box, with its menu, settings and panels. */
+export function ComicReader({ book, pages, seriesTitle, seriesDirection, startPage }: Props) {
+  const navigate = useNavigate();
+  const host = useRef<HTMLDivElement>(null);
+  const engine = useRef<ComicEngine | null>(null);
+  const prefs = useReaderPreferences();
+  const viewport = useViewport();
+  const [dc, setDeviceClass] = useDeviceClass();
+  const settings = resolveSettings({ stored: prefs.stored, seriesId: book.series_id, deviceClass: dc, preferences: prefs.values, seriesDirection });
+  const [page, setPage] = useState(startPage);
+  const [view, setView] = useState<number[]>([startPage]);
+  const [menu, setMenu] = useState(false);
+  const [panel, setPanel] = useState<'none' | 'settings' | 'keys' | 'end' | 'start'>('none');
+  const [incognito, setIncognito] = useIncognito();
+  const fullscreen = useFullscreen();
+  const siblings = useSeriesBooks(book.series_id);
+  const { previous, next } = neighbours(siblings.data?.data ?? [], book.id);
+
+  const [saver] = useState(() => new ProgressSaver(book.id, progressTransport, localStorage));
+  useEffect(() => saver.setIncognito(incognito), [saver, incognito]);
+
+  const double = showsDouble(settings, viewport);
+  const engineSettings: EngineSettings = {
+    mode: settings.mode,
+    fit: settings.fit,
+    double,
+    shift: settings.shift,
+    preload: settings.preload,
+    gap: settings.gap,
+    padding: settings.padding,
+    tapZones: settings.tap_zones,
+  };
+  const imageOptions = { imageFormat: prefs.values.image_format, formatChosen: prefs.formatChosen, grayscale: settings.eink && settings.grayscale };
+  const latest = useRef({ engineSettings, imageOptions, panel });
+  useLayoutEffect(() => {
+    latest.current = { engineSettings, imageOptions, panel };
+  });
+
+  const settingsKey = JSON.stringify(engineSettings);
+  const imagesKey = JSON.stringify(imageOptions);
+  const appliedKey = useRef({ settingsKey, imagesKey });
+
+  // The engine lives as long as the book is open; settings changes are handed to it.
+  useEffect(() => {
+    if (!host.current || !prefs.loaded) return;
+    let first = true;
+    const instance = new ComicEngine(
+      host.current,
+      pages,
+      latest.current.engineSettings,
+      {
+        onPage: (index, shown) => {
+          setPage(index);
+          setView(shown);
+          if (first) {
+            first = false;
+            return;
+          }
+          saver.moved({ kind: 'page', current_page: index + 1 });
+          // The last page completes the book: sent at once, not after the debounce.
+          if (index === pages.length - 1) void saver.flush(false);
+        },
+        onEnd: () => setPanel('end'),
+        onStart: () => setPanel('start'),
+        onMenu: () => setMenu((m) => !m),
+        load: (index, cssWidth, signal) =>
+          loadPageImage(
+            pageUrl(book.id, index + 1, { ...latest.current.imageOptions, width: cssWidth === null ? null : Math.ceil(cssWidth * (window.devicePixelRatio || 1)) }),
+            index,
+            signal,
+          ),
+        release: releasePage,
+      },
+      startPage,
+    );
+    engine.current = instance;
+    appliedKey.current = { settingsKey: JSON.stringify(latest.current.engineSettings), imagesKey: JSON.stringify(latest.current.imageOptions) };
+    return () => {
+      instance.destroy();
+      engine.current = null;
+    };
+    // eslint-disable-next-line react-hooks/exhaustive-deps -- one engine per opened book; settings go through update() below
+  }, [book.id, prefs.loaded]);
+
+  useEffect(() => {
+    const applied = appliedKey.current;
+    if (applied.settingsKey === settingsKey && applied.imagesKey === imagesKey) return;
+    appliedKey.current = { settingsKey, imagesKey };
+    engine.current?.update(latest.current.engineSettings, applied.imagesKey !== imagesKey);
+  }, [settingsKey, imagesKey]);
+
+  // Progress: at once when the page is hidden or left; queued saves go out when the network returns.
+  useEffect(() => {
+    const hide = () => void saver.flush(true);
+    const visibility = () => document.visibilityState === 'hidden' && hide();
+    const online = () => void sendPending(progressTransport, localStorage);
+    window.addEventListener('pagehide', hide);
+    document.addEventListener('visibilitychange', visibility);
+    window.addEventListener('online', online);
+    online();
+    return () => {
+      window.removeEventListener('pagehide', hide);
+      document.removeEventListener('visibilitychange', visibility);
+      window.removeEventListener('online', online);
+      void saver.flush(true);
+      saver.stop();
+    };
+  }, [saver]);
+
+  const close = () => void navigate({ to: '/books/$bookId', params: { bookId: book.id } });
+
+  useEffect(() => {
+    const onKey = (e: KeyboardEvent) => {
+      if (!readerKeyTarget(e)) {
+        if (e.key === 'Escape') setPanel('none');
+        return;
+      }
+      if (e.key === 'Escape') {
+        if (latest.current.panel !== 'none') setPanel('none');
+        else close();
+        e.preventDefault();
+        return;
+      }
+      if (e.key === '?') return void setPanel('keys');
+      if ((e.key === 'f' || e.key === 'F') && !e.ctrlKey && !e.metaKey) return void fullscreen.toggle();
+      if ((e.key === 'm' || e.key === 'M') && !e.ctrlKey && !e.metaKey) return void setMenu((m) => !m);
+      if (latest.current.panel !== 'none') return;
+      if (engine.current?.handleKey(e)) e.preventDefault();
+    };
+    window.addEventListener('keydown', onKey);
+    return () => window.removeEventListener('keydown', onKey);
+  });
+
+  const change = (patch: PartialSettings, scope: 'series' | 'all') => prefs.save(withChange(prefs.stored, book.series_id, dc, patch, scope));
+  const pageLabel = view.length > 1 ? `Pages ${Math.min(...view) + 1}–${Math.max(...view) + 1} of ${pages.length}` : `Page ${page + 1} of ${pages.length}`;
+
+  return (
+    <div className={`reader comic-reader${settings.eink ? ' eink' : ''}${menu ? ' menu-open' : ''}`} data-mode={settings.mode} data-double={double ? 'true' : 'false'}>
+      <div ref={host} className="reader-host" aria-label={`${bookLabel(book)}, ${pageLabel}`} role="region" />
+      <p className="visually-hidden" role="status" aria-live="polite" data-testid="page-status">
+        {pageLabel}
+      </p>
+      {menu && (
+        <>
+          <header className="reader-bar top">
+            <Link to="/books/$bookId" params={{ bookId: book.id }} className="button small">
+              ← Back
+            </Link>
+            <div className="reader-title">
+              <span className="eyebrow">{seriesTitle}</span>
+              <strong>{bookLabel(book)}</strong>
+            </div>
+            <span className="reader-count">{pageLabel}</span>
+            <label className="reader-toggle">
+              <input type="checkbox" checked={incognito} onChange={(e) => setIncognito(e.target.checked)} /> Incognito
+            </label>
+            <button type="button" className="small" onClick={() => setPanel('settings')}>
+              Settings
+            </button>
+            <button type="button" className="small" onClick={() => fullscreen.toggle()} aria-pressed={fullscreen.on}>
+              Full screen
+            </button>
+            <button type="button" className="small" onClick={() => setPanel('keys')} aria-label="Keyboard shortcuts">
+              ?
+            </button>
+          </header>
+          <footer className="reader-bar bottom">
+            <label htmlFor="page-slider" className="visually-hidden">
+              Page
+            </label>
+            <SliderPreview bookId={book.id} pageCount={pages.length} rtl={settings.mode === 'rtl'} />
+            <input
+              id="page-slider"
+              type="range"
+              min={1}
+              max={pages.length}
+              value={page + 1}
+              dir={settings.mode === 'rtl' ? 'rtl' : 'ltr'}
+              onChange={(e) => engine.current?.goTo(Number(e.target.value) - 1)}
+              aria-valuetext={pageLabel}
+            />
+            <span className="reader-count">{pageLabel}</span>
+          </footer>
+        </>
+      )}
+      {panel === 'settings' && (
+        <ReaderSettingsPanel
+          kind="comic"
+          settings={settings}
+          deviceClass={dc}
+          onDeviceClass={setDeviceClass}
+          onChange={change}
+          onClose={() => setPanel('none')}
+        />
+      )}
+      {panel === 'keys' && <KeyMap onClose={() => setPanel('none')} />}
+      {(panel === 'end' || panel === 'start') && (
+        <EndPanel
+          at={panel}
+          book={book}
+          previous={previous}
+          next={next}
+          onClose={() => setPanel('none')}
+          onOpen={(id) => void navigate({ to: '/books/$bookId/read', params: { bookId: id }, search: {} })}
+        />
+      )}
+    </div>
+  );
+}
+
+/**
+ * A thumbnail of the page under the pointer while it moves over the page slider (a small resize of the page,
+ * cached by the server like any other).
+ */
+function SliderPreview({ bookId, pageCount, rtl }: { bookId: string; pageCount: number; rtl: boolean }) {
+  const [preview, setPreview] = useState<{ page: number; x: number; url: string | null } | null>(null);
+  useEffect(() => {
+    const slider = document.getElementById('page-slider');
+    if (!slider) return;
+    let controller: AbortController | null = null;
+    let shown: string | null = null;
+    const move = (e: PointerEvent) => {
+      const rect = slider.getBoundingClientRect();
+      const share = Math.min(1, Math.max(0, (e.clientX - rect.left) / rect.width));
+      const page = Math.min(pageCount, Math.max(1, Math.round((rtl ? 1 - share : share) * (pageCount - 1)) + 1));
+      setPreview((p) => (p?.page === page ? { ...p, x: e.clientX } : { page, x: e.clientX, url: null }));
+      controller?.abort();
+      controller = new AbortController();
+      void loadPageImage(pageUrl(bookId, page, { width: 160, imageFormat: null, formatChosen: false, grayscale: false }), page - 1, controller.signal).then(
+        (loaded) => {
+          if (shown) URL.revokeObjectURL(shown);
+          shown = loaded.url;
+          setPreview((p) => (p?.page === page ? { ...p, url: loaded.url } : p));
+        },
+        () => undefined,
+      );
+    };
+    const leave = () => setPreview(null);
+    slider.addEventListener('pointermove', move);
+    slider.addEventListener('pointerleave', leave);
+    return () => {
+      controller?.abort();
+      if (shown) URL.revokeObjectURL(shown);
+      slider.removeEventListener('pointermove', move);
+      slider.removeEventListener('pointerleave', leave);
+    };
+  }, [bookId, pageCount, rtl]);
+  if (!preview) return null;
+  return (
+    <div className="slider-preview" style={{ left: preview.x }} aria-hidden="true" data-testid="slider-preview">
+      {preview.url ? <img src={preview.url} alt="" /> : <div className="slider-preview-empty" />}
+      <span>{preview.page}</span>
+    </div>
+  );
+}

@@ -1,0 +1,237 @@
+import { useQuery } from '@tanstack/react-query';
+import { Link, useNavigate } from '@tanstack/react-router';
+import { useEffect, useLayoutEffect, useRef, useState } from 'react';
+import { authHeaders } from '../api/client';
+import { ErrorMessage } from '../components/ErrorView';
+import { bookLabel } from '../lib/format';
+import { neighbours, progressTransport, useReaderPreferences, useSeriesBooks, type Book, type PageInfo } from './data';
+import { EpubEngine, THEMES, type EpubAppearance, type Relocation } from './epub-engine';
+import type { FoliateTocItem } from 'foliate-js/epub.js';
+import { ProgressSaver, sendPending } from './progress';
+import { EndPanel, KeyMap, ReaderSettingsPanel, readerKeyTarget, useDeviceClass, useFullscreen, useIncognito } from './ReaderChrome';
+import { resolveSettings, withChange, type PartialSettings } from './settings';
+
+interface SavedLocator {
+  locator: { href: string; cfi?: string } | null;
+  current_page: number;
+  is_completed: boolean;
+}
+
+async function savedLocator(bookId: string): Promise<SavedLocator | null> {
+  const response = await fetch(`/api/v1/books/${bookId}/progress/locator`, { headers: authHeaders() });
+  return response.ok ? ((await response.json()) as SavedLocator) : null;
+}
+
+/** The EPUB reader: foliate-js lays the book out; this draws the menu, contents, settings, and keeps the position. */
+export function EpubReader({ book, seriesTitle }: { book: Book; pages: PageInfo[]; seriesTitle: string }) {
+  const navigate = useNavigate();
+  const host = useRef<HTMLDivElement>(null);
+  const engine = useRef<EpubEngine | null>(null);
+  const prefs = useReaderPreferences();
+  const [dc, setDeviceClass] = useDeviceClass();
+  const settings = resolveSettings({ stored: prefs.stored, seriesId: book.series_id, deviceClass: dc, preferences: {}, seriesDirection: null });
+  const appearance: EpubAppearance = {
+    flow: settings.eink ? 'paginated' : settings.epub_flow,
+    theme: settings.eink ? 'light' : settings.epub_theme,
+    font: settings.epub_font,
+    fontSize: settings.epub_font_size,
+    lineHeight: settings.epub_line_height,
+    margin: settings.epub_margin,
+  };
+  const saved = useQuery({ queryKey: ['progress-locator', book.id], queryFn: () => savedLocator(book.id), staleTime: Infinity, gcTime: 0, refetchOnWindowFocus: false, refetchOnReconnect: false });
+  const [toc, setToc] = useState<FoliateTocItem[]>([]);
+  const [where, setWhere] = useState<Relocation | null>(null);
+  const [error, setError] = useState<unknown>(null);
+  const [menu, setMenu] = useState(false);
+  const [panel, setPanel] = useState<'none' | 'settings' | 'keys' | 'toc' | 'end'>('none');
+  const [incognito, setIncognito] = useIncognito();
+  const fullscreen = useFullscreen();
+  const siblings = useSeriesBooks(book.series_id);
+  const { previous, next } = neighbours(siblings.data?.data ?? [], book.id);
+  const [saver] = useState(() => new ProgressSaver(book.id, progressTransport, localStorage));
+  useEffect(() => saver.setIncognito(incognito), [saver, incognito]);
+  const latest = useRef({ appearance, panel });
+  useLayoutEffect(() => {
+    latest.current = { appearance, panel };
+  });
+  const keyHandler = useRef<(e: KeyboardEvent) => void>(() => undefined);
+
+  useEffect(() => {
+    if (!host.current || !prefs.loaded || saved.isPending) return;
+    let first = true;
+    const instance = new EpubEngine(
+      host.current,
+      book.id,
+      (r) => {
+        setWhere(r);
+        if (first) {
+          first = false;
+          return;
+        }
+        saver.moved({ kind: 'locator', locator: { href: r.href, cfi: r.cfi }, percentage: Math.min(1, Math.max(0, r.fraction)) });
+      },
+      (e) => keyHandler.current(e),
+    );
+    engine.current = instance;
+    const position = saved.data && !saved.data.is_completed ? saved.data : null;
+    instance.open(latest.current.appearance, { cfi: position?.locator?.cfi, sectionIndex: position ? position.current_page - 1 : undefined }).then(setToc, setError);
+    return () => {
+      instance.destroy();
+      engine.current = null;
+    };
+  }, [book.id, prefs.loaded, saved.isPending, saved.data, saver]);
+
+  const appearanceKey = JSON.stringify(appearance);
+  useEffect(() => {
+    engine.current?.apply(latest.current.appearance);
+  }, [appearanceKey]);
+
+  useEffect(() => {
+    const hide = () => void saver.flush(true);
+    const visibility = () => document.visibilityState === 'hidden' && hide();
+    const online = () => void sendPending(progressTransport, localStorage);
+    window.addEventListener('pagehide', hide);
+    document.addEventListener('visibilitychange', visibility);
+    window.addEventListener('online', online);
+    online();
+    return () => {
+      window.removeEventListener('pagehide', hide);
+      document.removeEventListener('visibilitychange', visibility);
+      window.removeEventListener('online', online);
+      void saver.flush(true);
+      saver.stop();
+    };
+  }, [saver]);
+
+  useEffect(() => {
+    const onKey = (e: KeyboardEvent) => {
+      if (!readerKeyTarget(e)) {
+        if (e.key === 'Escape') setPanel('none');
+        return;
+      }
+      const go = engine.current;
+      if (e.key === 'Escape') {
+        if (latest.current.panel !== 'none') setPanel('none');
+        else void navigate({ to: '/books/$bookId', params: { bookId: book.id } });
+      } else if (e.key === '?') setPanel('keys');
+      else if (e.key === 'f' || e.key === 'F') fullscreen.toggle();
+      else if (e.key === 'm' || e.key === 'M') setMenu((m) => !m);
+      else if (e.key === 't' || e.key === 'T') setPanel('toc');
+      else if (latest.current.panel !== 'none' || !go) return;
+      else if (e.key === 'ArrowRight') go.next();
+      else if (e.key === 'ArrowLeft') go.previous();
+      else if (e.key === ' ' && e.shiftKey) go.backward();
+      else if (e.key === ' ' || e.key === 'PageDown' || e.key === 'ArrowDown') go.forward();
+      else if (e.key === 'PageUp' || e.key === 'ArrowUp') go.backward();
+      else if (e.key === 'Home') go.goToFraction(0);
+      else if (e.key === 'End') go.goToFraction(0.9999);
+      else return;
+      e.preventDefault();
+    };
+    keyHandler.current = onKey;
+    window.addEventListener('keydown', onKey);
+    return () => window.removeEventListener('keydown', onKey);
+  });
+
+  const change = (patch: PartialSettings, scope: 'series' | 'all') => prefs.save(withChange(prefs.stored, book.series_id, dc, patch, scope));
+  const percent = where ? Math.round(where.fraction * 100) : 0;
+  const label = where ? `${percent}% · ${where.tocLabel ?? `Section ${where.sectionIndex + 1} of ${where.sectionCount}`}` : 'Opening…';
+  const theme = THEMES[appearance.theme];
+
+  if (error) {
+    return (
+      <div className="reader reader-message">
+        <ErrorMessage error={error} />
+        <Link to="/books/$bookId" params={{ bookId: book.id }}>
+          Back to the book
+        </Link>
+      </div>
+    );
+  }
+
+  return (
+    <div className={`reader epub-reader theme-${appearance.theme}${settings.eink ? ' eink' : ''}`} style={{ background: theme.background, color: theme.color }} data-theme={appearance.theme} data-flow={appearance.flow}>
+      <div ref={host} className="reader-host epub-host" role="region" aria-label={`${bookLabel(book)}, ${label}`} />
+      <p className="visually-hidden" role="status" aria-live="polite" data-testid="page-status">
+        {label}
+      </p>
+      <button type="button" className="epub-turn previous" aria-label="Previous page" onClick={() => engine.current?.previous()} />
+      <button type="button" className="epub-menu small" onClick={() => setMenu((m) => !m)} aria-expanded={menu}>
+        Menu
+      </button>
+      <button
+        type="button"
+        className="epub-turn next"
+        aria-label="Next page"
+        onClick={() => {
+          if (where && where.fraction >= 0.995) setPanel('end');
+          else engine.current?.next();
+        }}
+      />
+      {menu && (
+        <>
+          <header className="reader-bar top">
+            <Link to="/books/$bookId" params={{ bookId: book.id }} className="button small">
+              ← Back
+            </Link>
+            <div className="reader-title">
+              <span className="eyebrow">{seriesTitle}</span>
+              <strong>{bookLabel(book)}</strong>
+            </div>
+            <span className="reader-count">{label}</span>
+            <label className="reader-toggle">
+              <input type="checkbox" checked={incognito} onChange={(e) => setIncognito(e.target.checked)} /> Incognito
+            </label>
+            <button type="button" className="small" onClick={() => setPanel('toc')}>
+              Contents
+            </button>
+            <button type="button" className="small" onClick={() => setPanel('settings')}>
+              Settings
+            </button>
+            <button type="button" className="small" onClick={() => fullscreen.toggle()} aria-pressed={fullscreen.on}>
+              Full screen
+            </button>
+          </header>
+          <footer className="reader-bar bottom">
+            <label htmlFor="epub-slider" className="visually-hidden">
+              Position in the book
+            </label>
+            <input id="epub-slider" type="range" min={0} max={1000} value={Math.round((where?.fraction ?? 0) * 1000)} onChange={(e) => engine.current?.goToFraction(Number(e.target.value) / 1000)} aria-valuetext={`${percent}%`} />
+            <span className="reader-count">{percent}%</span>
+          </footer>
+        </>
+      )}
+      {panel === 'toc' && (
+        <div className="reader-overlay" onPointerDown={(e) => e.target === e.currentTarget && setPanel('none')}>
+          <nav className="reader-dialog" role="dialog" aria-modal="true" aria-label="Contents">
+            <div className="reader-dialog-head">
+              <h2>Contents</h2>
+              <button type="button" className="small" onClick={() => setPanel('none')}>
+                Close
+              </button>
+            </div>
+            {toc.length === 0 ? <p>This book has no table of contents.</p> : <TocList items={toc} onPick={(href) => (engine.current?.goTo(href), setPanel('none'))} />}
+          </nav>
+        </div>
+      )}
+      {panel === 'settings' && <ReaderSettingsPanel kind="epub" settings={settings} deviceClass={dc} onDeviceClass={setDeviceClass} onChange={change} onClose={() => setPanel('none')} />}
+      {panel === 'keys' && <KeyMap onClose={() => setPanel('none')} />}
+      {panel === 'end' && <EndPanel at="end" book={book} previous={previous} next={next} onClose={() => setPanel('none')} onOpen={(id) => void navigate({ to: '/books/$bookId/read', params: { bookId: id }, search: {} })} />}
+    </div>
+  );
+}
+
+function TocList({ items, onPick }: { items: FoliateTocItem[]; onPick(href: string): void }) {
+  return (
+    <ol className="toc">
+      {items.map((item) => (
+        <li key={item.href + item.label}>
+          <button type="button" className="link" onClick={() => onPick(item.href)}>
+            {item.label.trim() || item.href}
+          </button>
+          {item.subitems && item.subitems.length > 0 && <TocList items={item.subitems} onPick={onPick} />}
+        </li>
+      ))}
+    </ol>
+  );
+}

@@ -1,0 +1,70 @@
+import { useQuery } from '@tanstack/react-query';
+import { getRouteApi, Link } from '@tanstack/react-router';
+import { lazy, Suspense } from 'react';
+import { ErrorMessage } from '../components/ErrorView';
+import { ComicReader } from './ComicReader';
+import { isImageBook, savedPage, useBook, usePages, useSeries } from './data';
+import './reader.css';
+
+// The EPUB engine (foliate-js) is its own chunk: a comic never downloads it.
+const EpubReader = lazy(() => import('./EpubReader').then((m) => ({ default: m.EpubReader })));
+
+const route = getRouteApi('/books/$bookId/read');
+
+/** The reader route: opens a book where the user left it, in the comic reader or, for reflowable EPUB, the EPUB reader. */
+export function ReaderScreen() {
+  const { bookId } = route.useParams();
+  const search = route.useSearch();
+  const book = useBook(bookId);
+  const pages = usePages(bookId);
+  const series = useSeries(book.data?.series_id);
+  // Always asked afresh: the position may have moved on another device since this tab last looked.
+  const saved = useQuery({ queryKey: ['progress', bookId], queryFn: () => savedPage(bookId), staleTime: 0, gcTime: 0 });
+
+  const error = book.error ?? pages.error;
+  if (error) {
+    return (
+      <div className="reader reader-message">
+        <ErrorMessage error={error} />
+        <Link to="/">Home</Link>
+      </div>
+    );
+  }
+  if (!book.data || !pages.data || saved.isPending || (book.data.series_id && series.isPending)) {
+    return (
+      <div className="reader reader-message" aria-busy="true">
+        <p>Opening…</p>
+      </div>
+    );
+  }
+  const b = book.data;
+  if (b.page_count === 0 || pages.data.length === 0) {
+    return (
+      <div className="reader reader-message">
+        <p>This book has no pages to show{b.analysis_error ? `: ${b.analysis_error}` : ''}.</p>
+        <Link to="/books/$bookId" params={{ bookId }}>
+          Back to the book
+        </Link>
+      </div>
+    );
+  }
+  const progress = saved.data;
+  const resume = progress && !progress.is_completed ? progress.current_page - 1 : 0;
+  const start = search.page !== undefined ? Math.min(Math.max(1, search.page), pages.data.length) - 1 : resume;
+  const seriesTitle = series.data?.metadata.title ?? '';
+
+  if (isImageBook(pages.data)) {
+    return <ComicReader key={b.id} book={b} pages={pages.data} seriesTitle={seriesTitle} seriesDirection={series.data?.metadata.reading_direction ?? null} startPage={start} />;
+  }
+  return (
+    <Suspense
+      fallback={
+        <div className="reader reader-message" aria-busy="true">
+          <p>Opening…</p>
+        </div>
+      }
+    >
+      <EpubReader key={b.id} book={b} pages={pages.data} seriesTitle={seriesTitle} />
+    </Suspense>
+  );
+}

@@ -1,0 +1,142 @@
+import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { useState } from 'react';
+import { api, authHeaders, ok, type components } from '../api/client';
+import { preferencesQuery } from '../api/queries';
+import type { LoadedPage } from './preload';
+import type { ProgressBody, ProgressTransport } from './progress';
+import type { StoredReaderSettings } from './settings';
+
+export type Book = components['schemas']['Book'];
+export type PageInfo = components['schemas']['Page'];
+
+/** Pages that are images: every page of a comic, a PDF, or a fixed-layout image EPUB. */
+export const isImageBook = (pages: readonly PageInfo[]): boolean => pages.length > 0 && pages.every((p) => p.media_type.startsWith('image/'));
+
+let webpSupport: boolean | null = null;
+function acceptsWebp(): boolean {
+  if (webpSupport === null) {
+    try {
+      const canvas = document.createElement('canvas');
+      canvas.width = canvas.height = 1;
+      webpSupport = canvas.toDataURL('image/webp').startsWith('data:image/webp');
+    } catch {
+      webpSupport = false;
+    }
+  }
+  return webpSupport;
+}
+
+/**
+ * The page image URL: sized for its box in device pixels, WebP when the browser takes it (unless the account
+ * asks for JPEG or the stored format), grey for e-ink when asked.
+ */
+export function pageUrl(bookId: string, page: number, options: { width: number | null; imageFormat: unknown; formatChosen: boolean; grayscale: boolean }): string {
+  const query = new URLSearchParams();
+  if (options.width !== null) query.set('width', String(options.width));
+  const format = options.imageFormat === 'jpeg' ? 'jpeg' : options.imageFormat === 'webp' || (!options.formatChosen && acceptsWebp()) ? 'webp' : null;
+  if (format) query.set('format', format);
+  if (options.grayscale) query.set('grayscale', 'true');
+  const q = query.toString();
+  return `/api/v1/books/${bookId}/pages/${page}${q ? `?${q}` : ''}`;
+}
+
+/** Fetches a page (the token cannot ride on an <img src>), then decodes it off the main thread's critical path. */
+export async function loadPageImage(url: string, index: number, signal: AbortSignal): Promise<LoadedPage> {
+  const response = await fetch(url, { headers: authHeaders(), signal });
+  if (!response.ok) throw new Error(`page ${index + 1}: HTTP ${response.status}`);
+  const blobUrl = URL.createObjectURL(await response.blob());
+  const image = new Image();
+  image.decoding = 'async';
+  image.src = blobUrl;
+  try {
+    await image.decode();
+  } catch (err) {
+    URL.revokeObjectURL(blobUrl);
+    throw err;
+  }
+  return { index, image, url: blobUrl };
+}
+
+export const releasePage = (page: LoadedPage): void => URL.revokeObjectURL(page.url);
+
+/** Progress over HTTP; a refusal that will not change by retrying (400, 404) is not kept for later. */
+export const progressTransport: ProgressTransport = {
+  async send(bookId: string, body: ProgressBody, keepalive: boolean): Promise<boolean> {
+    const url = body.kind === 'page' ? `/api/v1/books/${bookId}/progress` : `/api/v1/books/${bookId}/progress/locator`;
+    const payload = body.kind === 'page' ? { current_page: body.current_page } : { locator: body.locator, percentage: body.percentage };
+    const response = await fetch(url, { method: 'PUT', keepalive, headers: { ...authHeaders(), 'Content-Type': 'application/json' }, body: JSON.stringify(payload) });
+    return response.ok || response.status === 400 || response.status === 404;
+  },
+};
+
+export function useBook(bookId: string) {
+  return useQuery({ queryKey: ['books', bookId], queryFn: () => ok(api.GET('/api/v1/books/{id}', { params: { path: { id: bookId } } })) });
+}
+
+export function usePages(bookId: string) {
+  return useQuery({ queryKey: ['books', bookId, 'pages'], queryFn: () => ok(api.GET('/api/v1/books/{id}/pages', { params: { path: { id: bookId } } })), staleTime: 5 * 60_000 });
+}
+
+export function useSeriesBooks(seriesId: string | undefined) {
+  return useQuery({
+    queryKey: ['books', 'of-series', seriesId],
+    queryFn: () => ok(api.GET('/api/v1/series/{id}/books', { params: { path: { id: seriesId as string }, query: { pageSize: 500, sort: 'number,asc' } } })),
+    enabled: !!seriesId,
+  });
+}
+
+export function useSeries(seriesId: string | undefined) {
+  return useQuery({
+    queryKey: ['series', seriesId],
+    queryFn: () => ok(api.GET('/api/v1/series/{id}', { params: { path: { id: seriesId as string } } })),
+    enabled: !!seriesId,
+  });
+}
+
+/** The account preferences by key, and the stored reader settings with a way to change them. */
+export function useReaderPreferences() {
+  const queryClient = useQueryClient();
+  const preferences = useQuery(preferencesQuery);
+  const byKey = Object.fromEntries((preferences.data ?? []).map((p) => [p.key, p]));
+  // The last change made here wins at once: the query cache tells its observers a task later, and a controlled
+  // checkbox would flip back in between.
+  const [local, setLocal] = useState<StoredReaderSettings | null>(null);
+  const stored = local ?? ((byKey.reader_settings?.value ?? {}) as StoredReaderSettings);
+  const save = useMutation({
+    mutationFn: (value: StoredReaderSettings) => ok(api.PUT('/api/v1/user/preferences/{key}', { params: { path: { key: 'reader_settings' } }, body: { value } })),
+  });
+  // Shown at once (a controlled checkbox must not flip back while the save is on its way), then saved.
+  const apply = (value: StoredReaderSettings) => {
+    setLocal(value);
+    queryClient.setQueryData(preferencesQuery.queryKey, (old) => old?.map((p) => (p.key === 'reader_settings' ? { ...p, value, is_default: false } : p)));
+    save.mutate(value);
+  };
+  return {
+    loaded: !preferences.isPending,
+    error: preferences.error,
+    values: Object.fromEntries(Object.entries(byKey).map(([k, p]) => [k, p.value])) as Record<string, unknown>,
+    formatChosen: byKey.image_format ? !byKey.image_format.is_default : false,
+    stored,
+    save: apply,
+  };
+}
+
+/**
+ * The book after this one (the On Deck rule: the next book of the series in number order that is not read,
+ * else simply the next) and the one before.
+ */
+export function neighbours(books: readonly Book[], bookId: string): { previous: Book | undefined; next: Book | undefined } {
+  const index = books.findIndex((b) => b.id === bookId);
+  if (index < 0) return { previous: undefined, next: undefined };
+  const after = books.slice(index + 1);
+  const next = after.find((b) => !b.progress?.is_completed) ?? after[0];
+  return { previous: books[index - 1], next };
+}
+
+/** The saved position, or null when the caller has not started the book. */
+export async function savedPage(bookId: string): Promise<{ current_page: number; is_completed: boolean } | null> {
+  const { data, response } = await api.GET('/api/v1/books/{id}/progress', { params: { path: { id: bookId } } });
+  if (response.status === 404) return null;
+  if (!response.ok || !data) return null;
+  return data;
+}

@@ -1,0 +1,120 @@
+/**
+ * Saves the reader's position as it moves: debounced while pages turn, at once when the page is hidden or
+ * left (with `keepalive`, so the request outlives the tab), and never in the way of page images (saves go out
+ * one at a time, after the turn). A save the server did not take (offline, server restarting) is kept in
+ * localStorage and sent when the connection returns or the reader next opens: no position is lost.
+ */
+
+export type ProgressBody = { kind: 'page'; current_page: number } | { kind: 'locator'; locator: { href: string; cfi?: string; progression?: number }; percentage: number };
+
+interface Pending {
+  bookId: string;
+  body: ProgressBody;
+  at: number;
+}
+
+const QUEUE_KEY = 'bindery.reader.pending-progress';
+
+export interface ProgressTransport {
+  send(bookId: string, body: ProgressBody, keepalive: boolean): Promise<boolean>;
+}
+
+export function readPending(storage: Pick<Storage, 'getItem'>): Pending[] {
+  try {
+    const value = JSON.parse(storage.getItem(QUEUE_KEY) ?? '[]') as unknown;
+    return Array.isArray(value) ? (value as Pending[]) : [];
+  } catch {
+    return [];
+  }
+}
+
+function writePending(storage: Pick<Storage, 'setItem' | 'removeItem'>, list: Pending[]): void {
+  if (list.length === 0) storage.removeItem(QUEUE_KEY);
+  else storage.setItem(QUEUE_KEY, JSON.stringify(list));
+}
+
+export class ProgressSaver {
+  private latest: ProgressBody | null = null;
+  private sent: string | null = null;
+  private timer: ReturnType<typeof setTimeout> | undefined;
+  private inFlight: Promise<void> | null = null;
+
+  constructor(
+    private readonly bookId: string,
+    private readonly transport: ProgressTransport,
+    private readonly storage: Pick<Storage, 'getItem' | 'setItem' | 'removeItem'>,
+    private readonly delayMs = 1500,
+    /** Incognito: read without saving anything. */
+    public incognito = false,
+  ) {}
+
+  /** The reader moved: saved after `delayMs` without another move. */
+  moved(body: ProgressBody): void {
+    if (this.incognito) return;
+    this.latest = body;
+    clearTimeout(this.timer);
+    this.timer = setTimeout(() => void this.flush(false), this.delayMs);
+  }
+
+  /** Sends the latest position now (on pagehide / visibilitychange: keepalive). */
+  async flush(keepalive: boolean): Promise<void> {
+    clearTimeout(this.timer);
+    if (this.incognito || !this.latest) return;
+    const body = this.latest;
+    const key = JSON.stringify(body);
+    if (key === this.sent) return;
+    if (this.inFlight && !keepalive) await this.inFlight;
+    const run = this.transport.send(this.bookId, body, keepalive).then(
+      (ok) => this.settle(ok, body, key),
+      () => this.settle(false, body, key),
+    );
+    this.inFlight = run;
+    await run;
+  }
+
+  private settle(ok: boolean, body: ProgressBody, key: string): void {
+    const rest = readPending(this.storage).filter((p) => p.bookId !== this.bookId);
+    if (ok) {
+      this.sent = key;
+      writePending(this.storage, rest);
+    } else {
+      writePending(this.storage, [...rest, { bookId: this.bookId, body, at: Date.now() }]);
+    }
+  }
+
+  /** Incognito on drops the position not yet sent. */
+  setIncognito(on: boolean): void {
+    this.incognito = on;
+    if (on) {
+      clearTimeout(this.timer);
+      this.latest = null;
+    }
+  }
+
+  stop(): void {
+    clearTimeout(this.timer);
+  }
+}
+
+/** Sends positions kept while the server was unreachable; those it takes leave the queue. */
+export async function sendPending(transport: ProgressTransport, storage: Pick<Storage, 'getItem' | 'setItem' | 'removeItem'>): Promise<number> {
+  const pending = readPending(storage);
+  let sent = 0;
+  for (const p of pending) {
+    let ok = false;
+    try {
+      ok = await transport.send(p.bookId, p.body, false);
+    } catch {
+      ok = false;
+    }
+    if (ok) {
+      sent += 1;
+      // Re-read: a save made meanwhile for another book must not be lost.
+      writePending(
+        storage,
+        readPending(storage).filter((q) => !(q.bookId === p.bookId && q.at === p.at)),
+      );
+    }
+  }
+  return sent;
+}
