@@ -18,7 +18,7 @@ export interface CatalogAnalysis {
   /** `JSON.stringify(analysis.pages)`. */
   pagesJson: string;
   /** The scalar metadata fields the catalog keeps in their own columns. */
-  fields: Pick<BookMetadata, 'title' | 'series' | 'number' | 'number_sort' | 'volume' | 'year' | 'summary' | 'publisher' | 'language' | 'isbn'>;
+  fields: CatalogFields;
   /** `JSON.stringify` of the metadata record and of its lists. */
   metadataJson: string;
   genresJson: string;
@@ -27,6 +27,24 @@ export interface CatalogAnalysis {
   /** Page number of the cover, when known. */
   coverPage: number | null;
   warnings: string[];
+}
+
+/** The metadata fields kept as book columns under their own names (title and series are derived, see the scanner). */
+export type CatalogColumns = Pick<BookMetadata, 'number' | 'number_sort' | 'volume' | 'year' | 'summary' | 'publisher' | 'language' | 'isbn'>;
+export type CatalogFields = Pick<BookMetadata, 'title' | 'series'> & CatalogColumns;
+
+/** The book columns copied from metadata, all null without metadata (a book whose analysis failed). */
+export function catalogColumns(m: CatalogColumns | null): CatalogColumns {
+  return {
+    number: m?.number ?? null,
+    number_sort: m?.number_sort ?? null,
+    volume: m?.volume ?? null,
+    year: m?.year ?? null,
+    summary: m?.summary ?? null,
+    publisher: m?.publisher ?? null,
+    language: m?.language ?? null,
+    isbn: m?.isbn ?? null,
+  };
 }
 
 export function toCatalogAnalysis(analysis: BookAnalysis): CatalogAnalysis {
@@ -39,18 +57,7 @@ export function toCatalogAnalysis(analysis: BookAnalysis): CatalogAnalysis {
     koreaderMd5: analysis.koreaderMd5,
     pageCount: analysis.pages.length,
     pagesJson: JSON.stringify(analysis.pages),
-    fields: {
-      title: m.title,
-      series: m.series,
-      number: m.number,
-      number_sort: m.number_sort,
-      volume: m.volume,
-      year: m.year,
-      summary: m.summary,
-      publisher: m.publisher,
-      language: m.language,
-      isbn: m.isbn,
-    },
+    fields: { title: m.title, series: m.series, ...catalogColumns(m) },
     metadataJson: JSON.stringify(m),
     genresJson: JSON.stringify(m.genres ?? []),
     tagsJson: JSON.stringify(m.tags ?? []),

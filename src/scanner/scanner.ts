@@ -6,7 +6,7 @@ import { newId, nowIso } from '../db/ids.js';
 import type { EventBus } from '../events/bus.js';
 import { emptyScanCounters, type EntityEvent, type EntityEventName, type ScanCounters, type ScanEventName, type ScanMode } from '../events/types.js';
 import { isAbortError } from '../media/errors.js';
-import type { CatalogAnalysis } from '../media/catalog-analysis.js';
+import { catalogColumns, type CatalogAnalysis } from '../media/catalog-analysis.js';
 import { koreaderNameMd5, koreaderPartialMd5File } from '../media/koreader-md5.js';
 import { titleFromFileName, type FileAnalyzer } from './analyzer.js';
 import type { BookIndexRow, BookInsert, CatalogBatch, ScanRepository, SeriesIndexRow, SeriesInsert } from './repository.js';
@@ -524,14 +524,7 @@ class ScanRun {
         page_count: 0,
         pages: '[]',
         title: titleFromFileName(fileName),
-        number: null,
-        number_sort: null,
-        volume: null,
-        year: null,
-        summary: null,
-        publisher: null,
-        language: null,
-        isbn: null,
+        ...catalogColumns(null),
         genres: '[]',
         tags: '[]',
         authors: '[]',
@@ -550,14 +543,7 @@ class ScanRun {
       page_count: a.pageCount,
       pages: a.pagesJson,
       title: m.title?.trim() || titleFromFileName(fileName),
-      number: m.number,
-      number_sort: m.number_sort,
-      volume: m.volume,
-      year: m.year,
-      summary: m.summary,
-      publisher: m.publisher,
-      language: m.language,
-      isbn: m.isbn,
+      ...catalogColumns(m),
       genres: a.genresJson,
       tags: a.tagsJson,
       authors: a.authorsJson,

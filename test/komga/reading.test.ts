@@ -153,6 +153,11 @@ describe('series read-progress, On Deck, next and previous', () => {
     const other = await send<Page<Book>>(t, 'GET', `${BASE}/books/ondeck?library_id=00000000-0000-7000-8000-000000000000`, auth);
     expectKomga(other.body, 'PageBookDto');
     expect(other.body.content).toEqual([]);
+    const libraryId = (await send<{ libraryId: string }>(t, 'GET', `${BASE}/books/${second!.id}`, auth)).body.libraryId;
+    const mine = await send<Page<Book>>(t, 'GET', `${BASE}/books/ondeck?library_id=${libraryId}&size=1`, auth);
+    expectKomga(mine.body, 'PageBookDto');
+    expect(mine.body.totalElements).toBe(deck.body.totalElements);
+    expect(mine.body.content).toEqual(deck.body.content.slice(0, 1));
   });
 
   it('books/{id}/next and previous follow the series order; 404 at the ends', async () => {
@@ -163,6 +168,19 @@ describe('series read-progress, On Deck, next and previous', () => {
     expect((await send<Book>(t, 'GET', `${BASE}/books/${c!.id}/previous`, auth)).body.id).toBe(b!.id);
     expect((await send(t, 'GET', `${BASE}/books/${c!.id}/next`, auth)).status).toBe(404);
     expect((await send(t, 'GET', `${BASE}/books/${a!.id}/previous`, auth)).status).toBe(404);
+  });
+
+  it('next and previous walk every series in the order of its book list', async () => {
+    for (const books of Object.values(booksOf)) {
+      for (const [i, book] of books.entries()) {
+        const next = await send<Book>(t, 'GET', `${BASE}/books/${book.id}/next`, auth);
+        if (i + 1 < books.length) expect(next.body.id).toBe(books[i + 1]!.id);
+        else expect(next.status).toBe(404);
+        const previous = await send<Book>(t, 'GET', `${BASE}/books/${book.id}/previous`, auth);
+        if (i > 0) expect(previous.body.id).toBe(books[i - 1]!.id);
+        else expect(previous.status).toBe(404);
+      }
+    }
   });
 });
 

@@ -7,8 +7,8 @@ import { deviceHint } from '../../modules/progress/device.js';
 import { KOMGA_PROGRESS, komgaProgressOrigin } from './progress-origin.js';
 import { allOf, bookBodyCondition, bookQueryCondition } from './conditions.js';
 import { pageDto } from './dto.js';
-import { BOOK_SORTS, KomgaBool, KomgaListQuery, KomgaMulti, KomgaPaging, komgaPage, komgaPageRequest, listParam, mapSort, pageOfList } from './paging.js';
-import { EVERYTHING, type KomgaPresenter } from './presenter.js';
+import { BOOK_SORTS, KomgaBool, KomgaListQuery, KomgaMulti, KomgaPaging, komgaPage, komgaPageRequest, listParam, mapSort } from './paging.js';
+import type { KomgaPresenter } from './presenter.js';
 import { BookParams, hidden, komgaRoute, PageParams } from './route-config.js';
 
 const BookSearchBody = z.object({ condition: z.unknown().optional(), fullTextSearch: z.string().max(500).nullish() }).nullish();
@@ -64,15 +64,8 @@ export function registerKomgaBookRoutes(app: App, komga: KomgaPresenter): void {
     handler: async (req) => {
       const caller = callerOf(req);
       const page = komgaPageRequest(req.query);
-      const libraries = listParam(req.query.library_id);
-      if (libraries.length === 0) {
-        const { total, data } = await books.onDeck(caller, page);
-        return komgaPage(page, total, await komga.bookDtos(caller, data), false);
-      }
-      // On Deck has one book per series, so the whole list is small: narrow it to the libraries, then page it.
-      const all = (await books.onDeck(caller, EVERYTHING)).data.filter((b) => libraries.includes(b.library_id));
-      const paged = pageOfList(page, all);
-      return { ...paged, content: await komga.bookDtos(caller, paged.content) };
+      const { total, data } = await books.onDeck(caller, page, listParam(req.query.library_id));
+      return komgaPage(page, total, await komga.bookDtos(caller, data), false);
     },
   });
 

@@ -1,4 +1,3 @@
-import { notFound } from '../../http/errors.js';
 import type { PageRequest } from '../../http/pagination.js';
 import { numberSortOf } from '../../media/metadata-values.js';
 import type { Caller } from '../../modules/auth/caller.js';
@@ -120,11 +119,7 @@ export class KomgaPresenter {
 
   /** The book before (-1) or after (+1) this one in its series; 404 at either end. */
   async neighbour(caller: Caller, bookId: string, step: 1 | -1): Promise<BookDto> {
-    const book = await this.services.books.get(caller, bookId);
-    const order = await this.seriesBooks(caller, book.series_id);
-    const target = order[order.findIndex((b) => b.id === book.id) + step];
-    if (!target) throw notFound(step === 1 ? 'Next book' : 'Previous book');
-    return this.bookDto(caller, target);
+    return this.bookDto(caller, await this.services.books.neighbour(caller, bookId, step));
   }
 
   /** What translating Komga's filters needs from the catalog; the age ratings only when a filter uses them. */
@@ -164,9 +159,8 @@ export class KomgaPresenter {
   /** Marks read every book of the series whose numberSort is at most `upTo` (those not finished yet). */
   async tachiyomiMarkRead(caller: Caller, seriesId: string, upTo: number, hint: DeviceHint): Promise<void> {
     await this.services.series.get(caller, seriesId);
-    for (const { book, numberSort } of await this.numbered(caller, seriesId)) {
-      if (numberSort <= upTo && !book.progress?.is_completed) await this.services.progress.markRead(caller, book.id, hint, KOMGA_PROGRESS);
-    }
+    const unread = (await this.numbered(caller, seriesId)).filter(({ book, numberSort }) => numberSort <= upTo && !book.progress?.is_completed);
+    await this.services.progress.markManyRead(caller, unread.map(({ book }) => book.id), hint, KOMGA_PROGRESS);
   }
 
   private async numbered(caller: Caller, seriesId: string): Promise<{ book: BookView; numberSort: number }[]> {

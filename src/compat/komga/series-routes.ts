@@ -164,9 +164,8 @@ export function registerKomgaSeriesRoutes(app: App, komga: KomgaPresenter): void
       const caller = callerOf(req);
       await series.get(caller, req.params.seriesId);
       const order = await komga.seriesBooks(caller, req.params.seriesId);
-      for (const book of order.slice(0, Math.max(0, req.body.lastBookRead))) {
-        if (!book.progress?.is_completed) await komga.services.progress.markRead(caller, book.id, deviceHint(req), KOMGA_PROGRESS);
-      }
+      const unread = order.slice(0, Math.max(0, req.body.lastBookRead)).filter((book) => !book.progress?.is_completed);
+      await komga.services.progress.markManyRead(caller, unread.map((book) => book.id), deviceHint(req), KOMGA_PROGRESS);
       return reply.code(204).send();
     },
   });

@@ -13,7 +13,7 @@ import { sendFeed, type FeedValidators } from '../shared/conditional.js';
 import type { FeedBook, FeedCatalog, Listing } from '../shared/feed-catalog.js';
 import { ATOM_ACQUISITION, ATOM_ENTRY, ATOM_NAVIGATION, OPENSEARCH_DESCRIPTION } from '../shared/media-types.js';
 import { parseMaxWidth, recordPageRead } from '../shared/page-stream.js';
-import { FeedPageQuery, feedConfig, feedPage, pageHref } from '../shared/routes.js';
+import { FeedPageQuery, feedConfig, feedPage, feedRouteBuilder, pageHref, type FeedRequest } from '../shared/routes.js';
 import { bookEntry, latest, libraryEntry, navigationEntry, REL, renderEntry, renderFeed, seriesEntry, type AtomFeed } from './atom.js';
 import { OPDS1_PREFIXES, Opds1Paths } from './paths.js';
 import { el, textEl, xmlDocument } from './xml.js';
@@ -87,8 +87,7 @@ function registerTree(app: App, prefix: string, deps: Opds1Deps): void {
     });
   };
 
-  const route = (url: string, summary: string, permission: Parameters<typeof feedConfig>[0], handler: (req: FastifyRequest, reply: FastifyReply) => Promise<unknown>, schema: Record<string, unknown> = {}) =>
-    app.route({ method: 'GET', url: `${prefix}${url}`, config: feedConfig(permission), schema: { summary, tags, hide, response: { 200: Xml, 304: z.null(), ...errors }, ...schema }, handler });
+  const route = feedRouteBuilder(app, prefix, { tags, hide, response: { 200: Xml, 304: z.null(), ...errors } });
 
   // The catalog root answers at `<prefix>/catalog` and at `<prefix>` itself, with or without a trailing slash
   // (the router ignores trailing slashes), and never redirects: KOReader does not follow redirects.
@@ -108,8 +107,8 @@ function registerTree(app: App, prefix: string, deps: Opds1Deps): void {
     });
   });
 
-  const seriesList = async (req: FastifyRequest, reply: FastifyReply, caller: Caller, libraryId: string | undefined, head: Pick<AtomFeed, 'id' | 'title' | 'upHref'>) => {
-    const page = feedPage(req.query as z.infer<typeof FeedPageQuery>);
+  const seriesList = async (req: FeedRequest<z.ZodUnknown, typeof FeedPageQuery>, reply: FastifyReply, caller: Caller, libraryId: string | undefined, head: Pick<AtomFeed, 'id' | 'title' | 'upHref'>) => {
+    const page = feedPage(req.query);
     const { total, data } = await catalog.series(caller, libraryId, page);
     return send(req, reply, {
       ...head,
@@ -127,7 +126,7 @@ function registerTree(app: App, prefix: string, deps: Opds1Deps): void {
     'series-read',
     async (req, reply) => {
       const caller = callerOf(req);
-      const { id } = req.params as z.infer<typeof IdParams>;
+      const { id } = req.params;
       const library = await catalog.library(caller, id);
       return seriesList(req, reply, caller, id, { id: `urn:uuid:${library.id}`, title: library.name, upHref: paths.catalog() });
     },
@@ -144,8 +143,8 @@ function registerTree(app: App, prefix: string, deps: Opds1Deps): void {
     'books-read',
     async (req, reply) => {
       const caller = callerOf(req);
-      const { id } = req.params as z.infer<typeof IdParams>;
-      const page = feedPage(req.query as z.infer<typeof FeedPageQuery>);
+      const { id } = req.params;
+      const page = feedPage(req.query);
       const series = await catalog.oneSeries(caller, id);
       const listing = await catalog.seriesBooks(caller, series, page);
       const feed = acquisitionList(req, page, listing, { id: `urn:uuid:${series.id}`, title: series.metadata.title });
@@ -160,7 +159,7 @@ function registerTree(app: App, prefix: string, deps: Opds1Deps): void {
       `${title} (acquisition feed, paginated)`,
       'books-read',
       async (req, reply) => {
-        const page = feedPage(req.query as z.infer<typeof FeedPageQuery>);
+        const page = feedPage(req.query);
         return send(req, reply, acquisitionList(req, page, await list(callerOf(req), page), { id: `urn:bindery:opds:${id}`, title }));
       },
       { querystring: FeedPageQuery },
@@ -175,7 +174,7 @@ function registerTree(app: App, prefix: string, deps: Opds1Deps): void {
     'books-read',
     async (req, reply) => {
       const caller = callerOf(req);
-      const query = req.query as z.infer<typeof SearchQuery>;
+      const query = req.query;
       const page = feedPage(query);
       const terms = query.q?.trim() ?? '';
       const { series, books } = await catalog.search(caller, terms, page);
@@ -219,7 +218,7 @@ function registerTree(app: App, prefix: string, deps: Opds1Deps): void {
     'One book (OPDS entry document)',
     'books-read',
     async (req, reply) => {
-      const { id } = req.params as z.infer<typeof IdParams>;
+      const { id } = req.params;
       return sendFeed(req, reply, validators, renderEntry(paths, await catalog.book(callerOf(req), id)), ATOM_ENTRY);
     },
     { params: IdParams },

@@ -13,7 +13,7 @@ import { sendFeed, type FeedValidators } from '../shared/conditional.js';
 import type { FeedBook, FeedCatalog, Listing } from '../shared/feed-catalog.js';
 import { DIVINA_MANIFEST, OPDS2_FEED, OPDS2_PUBLICATION, OPDS_PROGRESSION } from '../shared/media-types.js';
 import { parseMaxWidth, recordPageRead } from '../shared/page-stream.js';
-import { FeedPageQuery, feedConfig, feedPage, pageHref } from '../shared/routes.js';
+import { FeedPageQuery, feedConfig, feedPage, feedRouteBuilder, pageHref, type FeedRequest } from '../shared/routes.js';
 import {
   divinaManifest,
   feedLinks,
@@ -76,8 +76,7 @@ export function registerOpds2Routes(app: App, deps: Opds2Deps): void {
   const base = (req: FastifyRequest) => publicBaseUrl(req, publicUrl);
   const pub = (b: FeedBook) => publication(b, thumbnailWidth());
   const send = (req: FastifyRequest, reply: FastifyReply, doc: unknown, type = OPDS2_FEED) => sendFeed(req, reply, validators, JSON.stringify(doc), type);
-  const route = (url: string, summary: string, permission: Parameters<typeof feedConfig>[0], handler: (req: FastifyRequest, reply: FastifyReply) => Promise<unknown>, schema: Record<string, unknown> = {}) =>
-    app.route({ method: 'GET', url: `${PREFIX}${url}`, config: feedConfig(permission), schema: { summary, tags, response: { 200: Json, 304: z.null(), ...errors }, ...schema }, handler });
+  const route = feedRouteBuilder(app, PREFIX, { tags, response: { 200: Json, 304: z.null(), ...errors } });
 
   const root = async (req: FastifyRequest, reply: FastifyReply) => {
     const caller = callerOf(req);
@@ -114,8 +113,8 @@ export function registerOpds2Routes(app: App, deps: Opds2Deps): void {
     return send(req, reply, withItems({ metadata: { title: 'Libraries', numberOfItems: libraries.length }, links: feedLinks(base(req), paths.libraries()), navigation: libraries.map(libraryLink) }));
   });
 
-  const seriesList = async (req: FastifyRequest, reply: FastifyReply, caller: Caller, libraryId: string | undefined, title: string) => {
-    const page = feedPage(req.query as z.infer<typeof FeedPageQuery>);
+  const seriesList = async (req: FeedRequest<z.ZodUnknown, typeof FeedPageQuery>, reply: FastifyReply, caller: Caller, libraryId: string | undefined, title: string) => {
+    const page = feedPage(req.query);
     const { total, data } = await catalog.series(caller, libraryId, page);
     const hrefFor = (n: number) => pageHref(req.url, n, page.pageSize);
     return send(
@@ -130,7 +129,7 @@ export function registerOpds2Routes(app: App, deps: Opds2Deps): void {
     'series-read',
     async (req, reply) => {
       const caller = callerOf(req);
-      const library = await catalog.library(caller, (req.params as z.infer<typeof IdParams>).id);
+      const library = await catalog.library(caller, req.params.id);
       return seriesList(req, reply, caller, library.id, library.name);
     },
     { params: IdParams, querystring: FeedPageQuery },
@@ -151,8 +150,8 @@ export function registerOpds2Routes(app: App, deps: Opds2Deps): void {
     'books-read',
     async (req, reply) => {
       const caller = callerOf(req);
-      const page = feedPage(req.query as z.infer<typeof FeedPageQuery>);
-      const series = await catalog.oneSeries(caller, (req.params as z.infer<typeof IdParams>).id);
+      const page = feedPage(req.query);
+      const series = await catalog.oneSeries(caller, req.params.id);
       const listing = await catalog.seriesBooks(caller, series, page);
       return send(req, reply, publicationList(req, page, listing, series.metadata.title, [{ rel: 'up', href: paths.library(series.library_id), type: OPDS2_FEED }]));
     },
@@ -165,7 +164,7 @@ export function registerOpds2Routes(app: App, deps: Opds2Deps): void {
       `${title} (publications, paginated)`,
       'books-read',
       async (req, reply) => {
-        const page = feedPage(req.query as z.infer<typeof FeedPageQuery>);
+        const page = feedPage(req.query);
         return send(req, reply, publicationList(req, page, await list(callerOf(req), page), title));
       },
       { querystring: FeedPageQuery },
@@ -180,7 +179,7 @@ export function registerOpds2Routes(app: App, deps: Opds2Deps): void {
     'books-read',
     async (req, reply) => {
       const caller = callerOf(req);
-      const query = req.query as z.infer<typeof SearchQuery>;
+      const query = req.query;
       const page = feedPage(query);
       const terms = query.query?.trim() ?? '';
       const { series, books } = await catalog.search(caller, terms, page);
@@ -206,7 +205,7 @@ export function registerOpds2Routes(app: App, deps: Opds2Deps): void {
     '/books/:id',
     'One publication',
     'books-read',
-    async (req, reply) => send(req, reply, pub(await catalog.book(callerOf(req), (req.params as z.infer<typeof IdParams>).id)), OPDS2_PUBLICATION),
+    async (req, reply) => send(req, reply, pub(await catalog.book(callerOf(req), req.params.id)), OPDS2_PUBLICATION),
     { params: IdParams },
   );
 
@@ -214,7 +213,7 @@ export function registerOpds2Routes(app: App, deps: Opds2Deps): void {
     '/books/:id/manifest',
     'DiViNa manifest of the page images (comics)',
     'pages-read',
-    async (req, reply) => send(req, reply, divinaManifest(await catalog.book(callerOf(req), (req.params as z.infer<typeof IdParams>).id), thumbnailWidth()), DIVINA_MANIFEST),
+    async (req, reply) => send(req, reply, divinaManifest(await catalog.book(callerOf(req), req.params.id), thumbnailWidth()), DIVINA_MANIFEST),
     { params: IdParams },
   );
 

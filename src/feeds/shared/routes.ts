@@ -1,5 +1,7 @@
+import type { FastifyReply, FastifyRequest } from 'fastify';
 import { z } from 'zod';
 import { DEFAULT_PAGE_SIZE, MAX_PAGE_SIZE, type PageRequest } from '../../http/pagination.js';
+import type { App } from '../../http/types.js';
 
 /**
  * Route settings every feed route shares: the permission is the route's own; `authChallenge: 'basic'` makes a
@@ -8,6 +10,33 @@ import { DEFAULT_PAGE_SIZE, MAX_PAGE_SIZE, type PageRequest } from '../../http/p
  */
 export function feedConfig(permission: 'books-read' | 'series-read' | 'pages-read' | 'progress-read' | 'progress-write') {
   return { permission, authChallenge: 'basic' as const };
+}
+
+/** A feed request whose params and query string have the types of the route's zod schemas. */
+export type FeedRequest<P extends z.ZodTypeAny = z.ZodUnknown, Q extends z.ZodTypeAny = z.ZodUnknown> = FastifyRequest<{ Params: z.infer<P>; Querystring: z.infer<Q> }>;
+
+/** What a feed route declares beyond its URL: params and query string schemas, and whether the docs hide it. */
+export interface FeedRouteSchema<P extends z.ZodTypeAny, Q extends z.ZodTypeAny> {
+  params?: P;
+  querystring?: Q;
+  hide?: boolean;
+}
+
+/**
+ * The GET route builder of a feed: `route(url, summary, permission, handler, schema)` under `prefix`, with the
+ * feed's shared schema parts (`shared`: tags, responses) after the summary, and the handler's request typed by
+ * the route's own params and query string schemas.
+ */
+export function feedRouteBuilder(app: App, prefix: string, shared: Record<string, unknown>) {
+  return <P extends z.ZodTypeAny = z.ZodUnknown, Q extends z.ZodTypeAny = z.ZodUnknown>(
+    url: string,
+    summary: string,
+    permission: Parameters<typeof feedConfig>[0],
+    handler: (req: FeedRequest<P, Q>, reply: FastifyReply) => Promise<unknown>,
+    schema: FeedRouteSchema<P, Q> = {},
+  ) =>
+    // Fastify validated params and query against these same schemas: the one place their types are restated.
+    app.route({ method: 'GET', url: `${prefix}${url}`, config: feedConfig(permission), schema: { summary, ...shared, ...schema }, handler: handler as (req: FastifyRequest, reply: FastifyReply) => Promise<unknown> });
 }
 
 const positiveInt = z.coerce.number().int().min(1);

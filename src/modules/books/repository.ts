@@ -3,7 +3,8 @@ import type { Database } from '../../db/connection.js';
 import type { DB } from '../../db/schema.js';
 import type { BooksTable } from '../../db/tables/catalog.js';
 import type { ReadProgressTable } from '../../db/tables/reading.js';
-import { authorLeaf, compileCondition, escapeLike, idLeaf, jsonMember, jsonObjectElements, listLeaf, textLeaf, yearLeaf, type Condition, type Leaf, type ReadStatus } from '../search/conditions.js';
+import { authorLeaf, compileCondition, escapeLike, idLeaf, jsonMember, jsonObjectElements, listLeaf, textLeaf, yearLeaf } from '../search/condition-sql.js';
+import type { Condition, Leaf, ReadStatus } from '../search/conditions.js';
 import type { FullTextSearch } from '../search/fts.js';
 import type { Sort } from '../search/sort.js';
 import { UnchangedDatabaseCache } from '../../db/unchanged-cache.js';
@@ -286,6 +287,22 @@ export class BooksRepository {
   }
 
   /**
+   * The present book just after (+1) or before (-1) this one in its series' reading order (number, then title:
+   * the order of a series' book list), in one query over the series' books.
+   */
+  async neighbour(book: { id: string; series_id: string }, step: 1 | -1): Promise<BookViewRow | undefined> {
+    const order = sql`order by case when number_sort is null then 1 else 0 end, number_sort, title, id`;
+    const found = await sql<{ neighbour_id: string | null }>`
+      select neighbour_id from (
+        select id, ${step === 1 ? sql`lead(id) over (${order})` : sql`lag(id) over (${order})`} as neighbour_id
+        from books where series_id = ${book.series_id} and deleted_at is null
+      ) ordered where id = ${book.id}`.execute(this.db);
+    const id = found.rows[0]?.neighbour_id;
+    if (!id) return undefined;
+    return this.db.selectFrom('books').select(bookViewColumns).where('books.id', '=', id).executeTakeFirst() as Promise<BookViewRow | undefined>;
+  }
+
+  /**
    * On Deck: for each series where the user finished at least one present book and has none in progress, the
    * first present book without progress (by number, then title) that can be read: a book whose analysis failed
    * (no pages) is passed over, as a reader could only bounce off it. Series most recently active first.
@@ -296,10 +313,10 @@ export class BooksRepository {
    * The page's rows and the total are remembered until the database changes (db/unchanged-cache.ts); the
    * rows are never modified by their users.
    */
-  onDeck(userId: string, scope: LibraryScope, offset: number, limit: number): Promise<{ total: number; rows: readonly BookViewRow[] }> {
-    const key = JSON.stringify([userId, scope, offset, limit]);
+  onDeck(userId: string, scope: LibraryScope, offset: number, limit: number, libraryIds: readonly string[] = []): Promise<{ total: number; rows: readonly BookViewRow[] }> {
+    const key = JSON.stringify([userId, scope, offset, limit, libraryIds]);
     return this.decks.remember(key, async () => {
-      const { total, ids } = await this.onDeckIds(userId, scope, offset, limit);
+      const { total, ids } = await this.onDeckIds(userId, scope, offset, limit, libraryIds);
       if (ids.length === 0) return { total, rows: [] };
       const rows = await this.db.selectFrom('books').select(bookViewColumns).where('books.id', 'in', ids).execute();
       const byId = new Map(rows.map((r) => [r.id, r]));
@@ -307,8 +324,10 @@ export class BooksRepository {
     });
   }
 
-  private async onDeckIds(userId: string, scope: LibraryScope, offset: number, limit: number): Promise<{ total: number; ids: string[] }> {
-    const scopeFilter = scope.all ? sql`` : scope.libraryIds.length ? sql` and b.library_id in (${sql.join([...scope.libraryIds])})` : sql` and 1 = 0`;
+  private async onDeckIds(userId: string, scope: LibraryScope, offset: number, limit: number, libraryIds: readonly string[]): Promise<{ total: number; ids: string[] }> {
+    let scopeFilter = scope.all ? sql`` : scope.libraryIds.length ? sql` and b.library_id in (${sql.join([...scope.libraryIds])})` : sql` and 1 = 0`;
+    // A series lies in one library, so narrowing its progress to some libraries narrows the deck to them.
+    if (libraryIds.length > 0) scopeFilter = sql`${scopeFilter} and b.library_id in (${sql.join([...libraryIds])})`;
     const deck = sql`
       with activity as (
         select b.series_id, max(p.updated_at) as last_at

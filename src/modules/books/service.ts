@@ -1,5 +1,5 @@
 import path from 'node:path';
-import { forbidden } from '../../http/errors.js';
+import { forbidden, notFound } from '../../http/errors.js';
 import { bookFileMediaType } from '../../media/book-media-types.js';
 import type { PageRequest } from '../../http/pagination.js';
 import type { Caller } from '../auth/caller.js';
@@ -78,9 +78,18 @@ export class BooksService {
     return rows.sort((a, b) => a.name.localeCompare(b.name) || a.role.localeCompare(b.role));
   }
 
-  async onDeck(caller: Caller, page: PageRequest): Promise<{ total: number; data: BookView[] }> {
-    const { total, rows } = await this.repo.onDeck(caller.user.id, libraryScopeFor(caller), page.offset, page.pageSize);
+  /** On Deck, optionally of some libraries only (none: every library the caller sees). */
+  async onDeck(caller: Caller, page: PageRequest, libraryIds: readonly string[] = []): Promise<{ total: number; data: BookView[] }> {
+    const { total, rows } = await this.repo.onDeck(caller.user.id, libraryScopeFor(caller), page.offset, page.pageSize, libraryIds);
     return { total, data: await this.views(caller, rows) };
+  }
+
+  /** The book after (+1) or before (-1) this one in its series (the order of the series' book list); 404 at either end. */
+  async neighbour(caller: Caller, id: string, step: 1 | -1): Promise<BookView> {
+    const book = await this.access.book(caller, id);
+    const row = await this.repo.neighbour(book, step);
+    if (!row) throw notFound(step === 1 ? 'Next book' : 'Previous book');
+    return (await this.views(caller, [row]))[0]!;
   }
 
   async get(caller: Caller, id: string): Promise<BookView> {

@@ -131,6 +131,13 @@ export class ProgressService {
     return this.update(caller, bookId, { is_completed: true }, hint, origin);
   }
 
+  /** Marks these books read as one change from one device (Komga's "read up to"): each is access-checked. */
+  async markManyRead(caller: Caller, bookIds: readonly string[], hint: DeviceHint, origin: ProgressOrigin = NATIVE): Promise<void> {
+    if (bookIds.length === 0) return;
+    const device = await this.device(caller, hint);
+    for (const id of bookIds) await this.apply(caller, await this.book(caller, id), { is_completed: true }, device, origin);
+  }
+
   async markUnread(caller: Caller, bookId: string, hint: DeviceHint = {}, origin: ProgressOrigin = NATIVE): Promise<void> {
     await this.book(caller, bookId);
     if ((await this.repo.delete(caller.user.id, [bookId])) > 0) await this.recordCleared(caller, bookId, await this.device(caller, hint), origin);
