@@ -96,7 +96,12 @@ export class MetricsService {
 
   private prometheus$(): Promise<Prometheus> {
     this.prometheusClient ??= import('prom-client').then(
-      ({ default: prom }) => this.buildRegistry(prom),
+      async ({ default: prom }) => {
+        const built = this.buildRegistry(prom);
+        // prom-client's event-loop monitor samples every 10 ms from now: without one sample its figures read NaN.
+        await new Promise((resolve) => setTimeout(resolve, 30));
+        return built;
+      },
       (err: unknown) => {
         this.prometheusClient = undefined;
         throw err;
