@@ -1,8 +1,9 @@
 import { chmodSync, closeSync, mkdirSync, openSync, statSync } from 'node:fs';
+import { createRequire } from 'node:module';
 import path from 'node:path';
 import SQLite from 'better-sqlite3';
 import { Kysely, PostgresDialect, SqliteDialect, sql, type PostgresPool, type PostgresPoolClient } from 'kysely';
-import pg from 'pg';
+import type pg from 'pg';
 import type { Config } from '../config/schema.js';
 import { rowBuilder, type RowBuilder } from './row-builder.js';
 import { markFromDatabase } from './unavailable.js';
@@ -30,9 +31,21 @@ export interface Database {
   close(): Promise<void>;
 }
 
-// COUNT(*) and BIGINT come back from pg as strings; every count we keep fits a double.
-pg.types.setTypeParser(pg.types.builtins.INT8, (v) => Number(v));
-pg.types.setTypeParser(pg.types.builtins.NUMERIC, (v) => Number(v));
+let pgModule: typeof pg | undefined;
+
+/**
+ * The PostgreSQL driver, loaded when a PostgreSQL database is first opened: a server on SQLite never needs it,
+ * and it costs every start ~0.3 s and ~10 MB. (Synchronous, so opening a database stays synchronous; pg is CommonJS.)
+ */
+export function loadPg(): typeof pg {
+  if (!pgModule) {
+    pgModule = createRequire(import.meta.url)('pg') as typeof pg;
+    // COUNT(*) and BIGINT come back from pg as strings; every count we keep fits a double.
+    pgModule.types.setTypeParser(pgModule.types.builtins.INT8, (v) => Number(v));
+    pgModule.types.setTypeParser(pgModule.types.builtins.NUMERIC, (v) => Number(v));
+  }
+  return pgModule;
+}
 
 export function sqlitePathFor(config: Config): string {
   return config.database.path ?? path.join(config.data_dir, 'bindery.db');
@@ -187,7 +200,7 @@ function openPostgres(config: Config): Database {
     ssl: ssl ? { rejectUnauthorized: false } : undefined,
     connectionTimeoutMillis: 5000,
   };
-  const pool = new pg.Pool({ ...pgConfig, max: pool_size });
+  const pool = new (loadPg().Pool)({ ...pgConfig, max: pool_size });
   let report: (err: Error) => void = () => undefined;
   // A client the server drops (restart, pg_terminate_backend, network) emits 'error'; without a listener that is
   // an uncaught exception. The pool listens only while a client is idle, so every client gets its own listener for

@@ -1,5 +1,5 @@
 import type { FastifyBaseLogger } from 'fastify';
-import pg from 'pg';
+import type pg from 'pg';
 import type { EventBus, EventEnvelope } from './bus.js';
 
 const CHANNEL = 'bindery_events';
@@ -35,7 +35,9 @@ export async function startPgEventBridge(connection: pg.ClientConfig, bus: Event
   let retryTimer: NodeJS.Timeout | undefined;
   let lostAt: number | undefined;
 
-  const sender = new pg.Pool({ ...connection, max: 2 });
+  // Loaded here, not at import: only a server on PostgreSQL starts the bridge.
+  const { default: pgModule } = await import('pg');
+  const sender = new pgModule.Pool({ ...connection, max: 2 });
   // pool.query listens for errors only while its query runs: a dropped connection between queries must not crash.
   sender.on('connect', (client) => client.on('error', () => undefined));
   sender.on('error', (err) => log.warn({ err }, 'event bridge: a NOTIFY connection was dropped; the next event opens a new one'));
@@ -43,7 +45,7 @@ export async function startPgEventBridge(connection: pg.ClientConfig, bus: Event
   /** Opens a client and LISTENs; from then on a lost connection schedules the next attempt by itself. */
   const listen = async (): Promise<void> => {
     // Keepalive probes notice a peer that vanished without closing the socket (a network partition).
-    const client = new pg.Client({ ...connection, keepAlive: true });
+    const client = new pgModule.Client({ ...connection, keepAlive: true });
     const lost = (err?: Error) => {
       if (listener !== client) return;
       listener = undefined;

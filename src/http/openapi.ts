@@ -1,5 +1,3 @@
-import fastifySwagger from '@fastify/swagger';
-import fastifySwaggerUi from '@fastify/swagger-ui';
 import type { FastifyInstance } from 'fastify';
 import { jsonSchemaTransform, jsonSchemaTransformObject } from 'fastify-type-provider-zod';
 
@@ -27,6 +25,8 @@ export interface OpenApiOptions {
 
 /** Registers the OpenAPI generator (from the same zod schemas that validate requests) and, when enabled, the docs UI. */
 export async function registerOpenApi(app: FastifyInstance, options: OpenApiOptions): Promise<void> {
+  // Imported here: the docs UI only when enabled (most servers never serve it).
+  const { default: fastifySwagger } = await import('@fastify/swagger');
   await app.register(fastifySwagger, {
     openapi: {
       openapi: '3.1.0',
@@ -49,6 +49,7 @@ export async function registerOpenApi(app: FastifyInstance, options: OpenApiOpti
     },
   });
   if (options.docsEnabled) {
+    const { default: fastifySwaggerUi } = await import('@fastify/swagger-ui');
     // The reference is public when enabled: mark its routes so the auth hook lets browsers through.
     await app.register(async (docs) => {
       docs.addHook('onRoute', (route) => {

@@ -1,6 +1,6 @@
 import { availableParallelism } from 'node:os';
 import { fileURLToPath } from 'node:url';
-import { Piscina } from 'piscina';
+import type { Piscina } from 'piscina';
 import type { AnalyzeOptions, FileStat } from './analyze.js';
 import type { CatalogAnalysis } from './catalog-analysis.js';
 import type { AnalyzeManyTask, AnalyzeTask, CoverTask, HashTask, PageTask, WorkerResult } from './analysis-protocol.js';
@@ -85,7 +85,10 @@ export interface TaskOptions {
  * alone; piscina replaces the worker and the caller gets a MediaError saying why.
  */
 export class AnalysisPool {
-  private readonly pool: Piscina;
+  private pool: Promise<Piscina> | undefined;
+  private readonly createPool: () => Promise<Piscina>;
+  /** Worker threads running now (none before the first task). */
+  private liveThreads = (): number => 0;
   private readonly timeoutMs: number;
   private readonly limits: Partial<MediaLimits> | undefined;
   private readonly heapMb: number;
@@ -95,26 +98,32 @@ export class AnalysisPool {
     this.timeoutMs = options.timeoutMs ?? DEFAULT_POOL_TIMEOUT_MS;
     this.limits = options.limits;
     this.heapMb = options.maxOldGenerationSizeMb ?? DEFAULT_WORKER_HEAP_MB;
-    const { filename, execArgv } = workerEntry();
-    this.pool = new Piscina({
-      filename,
-      execArgv,
-      minThreads: 0,
-      maxThreads: threads,
-      idleTimeout: options.idleTimeoutMs ?? 30_000,
-      resourceLimits: {
-        maxOldGenerationSizeMb: this.heapMb,
-        maxYoungGenerationSizeMb: options.maxYoungGenerationSizeMb ?? DEFAULT_WORKER_YOUNG_MB,
-      },
+    const idleTimeout = options.idleTimeoutMs ?? 30_000;
+    const resourceLimits = { maxOldGenerationSizeMb: this.heapMb, maxYoungGenerationSizeMb: options.maxYoungGenerationSizeMb ?? DEFAULT_WORKER_YOUNG_MB };
+    this.createPool = async () => {
+      const { Piscina: PiscinaPool } = await import('piscina');
+      const { filename, execArgv } = workerEntry();
+      const pool = new PiscinaPool({ filename, execArgv, minThreads: 0, maxThreads: threads, idleTimeout, resourceLimits });
+      // piscina emits 'error' when a worker answers a task that was aborted meanwhile (a cancelled scan races its
+      // workers' last results). Nobody waits for that answer any more; unheard, the emit would throw and take the
+      // whole process down.
+      pool.on('error', () => undefined);
+      this.liveThreads = () => pool.threads.length;
+      return pool;
+    };
+  }
+
+  /** piscina is loaded with the first task, not at start (a server that analyses nothing needs no worker code). */
+  private loadPool(): Promise<Piscina> {
+    this.pool ??= this.createPool().catch((err: unknown) => {
+      this.pool = undefined;
+      throw err;
     });
-    // piscina emits 'error' when a worker answers a task that was aborted meanwhile (a cancelled scan races its
-    // workers' last results). Nobody waits for that answer any more; unheard, the emit would throw and take the
-    // whole process down.
-    this.pool.on('error', () => undefined);
+    return this.pool;
   }
 
   get threads(): number {
-    return this.pool.threads.length;
+    return this.liveThreads();
   }
 
   private async run<T>(name: string, task: object, path: string, options: TaskOptions): Promise<T> {
@@ -134,7 +143,8 @@ export class AnalysisPool {
     if (parent?.aborted) controller.abort(parent.reason);
     let result: WorkerResult<T>;
     try {
-      result = (await this.pool.run(task, { name, signal: controller.signal })) as WorkerResult<T>;
+      const pool = await this.loadPool();
+      result = (await pool.run(task, { name, signal: controller.signal })) as WorkerResult<T>;
     } catch (err) {
       if (parent?.aborted) throw new MediaError('aborted', `${path}: cancelled`, { cause: err });
       if (timedOut || isAbortError(err)) {
@@ -231,6 +241,9 @@ export class AnalysisPool {
   }
 
   async destroy(): Promise<void> {
-    await this.pool.destroy();
+    const pool = this.pool;
+    this.pool = undefined;
+    this.liveThreads = () => 0;
+    await (await pool?.catch(() => undefined))?.destroy();
   }
 }

@@ -1,5 +1,6 @@
-import { XmlCdata, XmlElement, XmlError, XmlText, parseXml as parseStrictXml } from '@rgrove/parse-xml';
-import { XMLParser, XMLValidator } from 'fast-xml-parser';
+import { createRequire } from 'node:module';
+import type { XmlElement } from '@rgrove/parse-xml';
+import type { XMLParser } from 'fast-xml-parser';
 import { MediaError, errorMessage } from './errors.js';
 
 /**
@@ -38,8 +39,26 @@ export function stripDoctype(text: string): string {
   return from === 0 ? text : out + text.slice(from);
 }
 
+/**
+ * Both parsers are loaded at their first use, not at import: the server's main thread imports this module (for
+ * decodeXmlText) but parses XML only when a request or a scan needs it, and loading them cost every start ~0.3 s.
+ * Synchronous (CommonJS builds through require) so parsing stays synchronous.
+ */
+const requireHere = createRequire(import.meta.url);
+let strictModule: typeof import('@rgrove/parse-xml') | undefined;
+let lenientModule: { parser: XMLParser; validate: (typeof import('fast-xml-parser'))['XMLValidator']['validate'] } | undefined;
+
+const strictXml = () => (strictModule ??= requireHere('@rgrove/parse-xml') as typeof import('@rgrove/parse-xml'));
+
 /** Sloppy XHTML pages (only scanned for images and text): fast-xml-parser, which takes almost anything. */
-const lenientParser = new XMLParser({
+function lenientXml(): NonNullable<typeof lenientModule> {
+  if (lenientModule) return lenientModule;
+  const fxp = requireHere('fast-xml-parser') as typeof import('fast-xml-parser');
+  lenientModule = { parser: new fxp.XMLParser(LENIENT_OPTIONS), validate: (xml) => fxp.XMLValidator.validate(xml) };
+  return lenientModule;
+}
+
+const LENIENT_OPTIONS = {
   processEntities: false,
   htmlEntities: false,
   ignoreAttributes: false,
@@ -50,7 +69,7 @@ const lenientParser = new XMLParser({
   trimValues: true,
   ignoreDeclaration: true,
   ignorePiTags: true,
-});
+} as const;
 
 /**
  * Characters XML 1.0 does not allow (C0 controls but tab, line feed and carriage return; U+FFFE, U+FFFF), which
@@ -89,6 +108,7 @@ const localName = (name: string) => name.slice(name.indexOf(':') + 1);
  * itself as a string when it has neither attributes nor child elements. Text is already decoded and trimmed.
  */
 function toXmlNode(element: XmlElement): XmlNode | string {
+  const { XmlCdata, XmlElement, XmlText } = strictXml();
   let node: XmlNode | undefined;
   for (const name in element.attributes) {
     if (name === 'xmlns' || name.startsWith('xmlns:') || localName(name) === UNSAFE_NAME) continue;
@@ -128,7 +148,7 @@ function toXmlNode(element: XmlElement): XmlNode | string {
 export function parseXml(text: string, what: string, options: { lenient?: boolean } = {}): XmlNode {
   if (options.lenient) {
     try {
-      const parsed: unknown = lenientParser.parse(stripDoctype(text));
+      const parsed: unknown = lenientXml().parser.parse(stripDoctype(text));
       if (parsed && typeof parsed === 'object') return parsed as XmlNode;
     } catch (err) {
       throw new MediaError('corrupt', `${what} is not well-formed XML (${errorMessage(err)})`, { cause: err });
@@ -140,7 +160,7 @@ export function parseXml(text: string, what: string, options: { lenient?: boolea
   if (source === '' || source === '\ufeff') throw new MediaError('corrupt', `${what} is empty`);
   let refusal: unknown;
   try {
-    const root = parseStrictXml(source, { ignoreUndefinedEntities: true, preserveCdata: true }).root;
+    const root = strictXml().parseXml(source, { ignoreUndefinedEntities: true, preserveCdata: true }).root;
     if (!root) throw new MediaError('corrupt', `${what} is empty`);
     const top = emptyNode();
     if (localName(root.name) !== UNSAFE_NAME) top[localName(root.name)] = toXmlNode(root);
@@ -159,11 +179,11 @@ export function parseXml(text: string, what: string, options: { lenient?: boolea
  * the validator refuses too is reported with the strict parser's reason.
  */
 function parseTolerated(source: string, what: string, refusal: unknown): XmlNode {
-  const reason = refusal instanceof XmlError ? `${refusal.message.replace(/ \(line \d+, column \d+\)[\s\S]*$/, '')}, line ${refusal.line}` : errorMessage(refusal);
+  const reason = refusal instanceof strictXml().XmlError ? `${refusal.message.replace(/ \(line \d+, column \d+\)[\s\S]*$/, '')}, line ${refusal.line}` : errorMessage(refusal);
   const notWellFormed = () => new MediaError('corrupt', `${what} is not well-formed XML (${reason})`, { cause: refusal });
-  if (XMLValidator.validate(source) !== true) throw notWellFormed();
+  if (lenientXml().validate(source) !== true) throw notWellFormed();
   try {
-    const parsed: unknown = lenientParser.parse(source);
+    const parsed: unknown = lenientXml().parser.parse(source);
     if (isNode(parsed)) return decodeTree(parsed) as XmlNode;
   } catch {
     throw notWellFormed();

@@ -105,7 +105,9 @@ describe('analysis in worker threads', () => {
     // on the pool; an EventEmitter with no 'error' listener throws, which would crash the process.
     const local = new AnalysisPool({ threads: 1 });
     try {
-      const inner = (local as unknown as { pool: { emit(event: string, err: Error): boolean } }).pool;
+      // piscina is loaded with the first task: the pool exists once one has run.
+      expect((await local.analyze(small)).pages).toHaveLength(3);
+      const inner = await (local as unknown as { pool: Promise<{ emit(event: string, err: Error): boolean }> }).pool;
       expect(() => inner.emit('error', new Error('Unexpected message from Worker: { taskId: 1 }'))).not.toThrow();
       expect((await local.analyze(small)).pages).toHaveLength(3);
     } finally {

@@ -4,7 +4,8 @@ import { derivedCacheDir } from '../../src/data-dir.js';
 import { cachedPath, getOrCreateCached } from '../../src/media/derived-cache.js';
 import type { MetricsSnapshot } from '../../src/modules/ops/metrics-service.js';
 import { makeCbz } from '../media/fixtures.js';
-import { createUser } from '../helpers/auth.js';
+import { adminHeaders, createUser } from '../helpers/auth.js';
+import { createTestApp } from '../helpers/app.js';
 import { api, createCatalogApp, createLibrary, libraryDir, scan, type CatalogTestApp } from '../scanner/helpers.js';
 
 let t: CatalogTestApp;
@@ -73,6 +74,34 @@ describe('GET /metrics (needs system-health)', () => {
     expect(res.body).toContain('bindery_catalog_items{kind="books"} 2');
     expect(res.body).toContain('bindery_http_request_duration_seconds_bucket');
     expect(res.body).toContain('bindery_process_resident_memory_bytes');
+  });
+});
+
+describe('the Prometheus HTTP histogram', () => {
+  it('counts the requests made before the first scrape (prom-client loads then) and those after', async () => {
+    const fresh = await createTestApp();
+    try {
+      const headers = await adminHeaders(fresh);
+      const ask = () => fresh.app.inject({ method: 'GET', url: '/api/v1/libraries', headers });
+      for (let i = 0; i < 5; i++) expect((await ask()).statusCode).toBe(200);
+      const series = (body: string, name: string) => {
+        const line = body.split('\n').find((l) => l.startsWith(`${name}{`) && l.includes('route="/api/v1/libraries"') && l.includes('status="200"') && l.includes('method="GET"'));
+        return line === undefined ? undefined : Number(line.slice(line.lastIndexOf(' ') + 1));
+      };
+      const scrape = async () => (await fresh.app.inject({ method: 'GET', url: '/api/v1/metrics/prometheus', headers })).body;
+      const first = await scrape();
+      expect(series(first, 'bindery_http_request_duration_seconds_count')).toBe(5);
+      const sum = series(first, 'bindery_http_request_duration_seconds_sum')!;
+      expect(sum).toBeGreaterThan(0);
+      // Every request fell in some bucket: the +Inf bucket holds them all, and the sum is their time.
+      expect(first).toMatch(/bindery_http_request_duration_seconds_bucket\{le="\+Inf",method="GET",route="\/api\/v1\/libraries",status="200"\} 5/);
+      for (let i = 0; i < 3; i++) await ask();
+      const second = await scrape();
+      expect(series(second, 'bindery_http_request_duration_seconds_count')).toBe(8);
+      expect(series(second, 'bindery_http_request_duration_seconds_sum')).toBeGreaterThan(sum);
+    } finally {
+      await fresh.close();
+    }
   });
 });
 

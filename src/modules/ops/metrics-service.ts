@@ -1,7 +1,7 @@
 import { monitorEventLoopDelay, type IntervalHistogram } from 'node:perf_hooks';
 import { readdir, stat } from 'node:fs/promises';
 import path from 'node:path';
-import client from 'prom-client';
+import type client from 'prom-client';
 import { derivedCacheStats } from '../../media/derived-cache.js';
 import type { RequestMetrics, RouteLatency } from '../../http/request-metrics.js';
 import type { CatalogCounts, MetricsRepository } from './metrics-repository.js';
@@ -34,30 +34,108 @@ export interface MetricsDeps {
 
 const CACHE_SCAN_TTL_MS = 60_000;
 
-/** Operator metrics: a JSON snapshot for humans and dashboards, Prometheus text for scrapers. */
+const HTTP_BUCKETS = [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5];
+
+/**
+ * Request durations by label set, kept while prom-client is not loaded: per histogram bucket (the last one is
+ * +Inf) how many fell in it and their sum. Replayed into the histogram when it is built, as `count` observations
+ * of the bucket's mean (which lies in the bucket), so its buckets, count and sum come out as if observed live.
+ */
+interface PendingDurations {
+  labels: { method: string; route: string; status: string };
+  counts: number[];
+  sums: number[];
+}
+
+/** Past this many requests before the first scrape, prom-client is loaded anyway so the replay stays short. */
+const MAX_PENDING_REQUESTS = 10_000;
+
+interface Prometheus {
+  registry: client.Registry;
+  httpDuration: client.Histogram<'method' | 'route' | 'status'>;
+}
+
+/**
+ * Operator metrics: a JSON snapshot for humans and dashboards, Prometheus text for scrapers. prom-client (~0.4 s
+ * and ~10 MB at start) is loaded at the first scrape; until then request durations are kept in buckets of our
+ * own, so the HTTP histogram counts every request since start. The catalog, task, cache and SSE figures are read
+ * at each scrape anyway. prom-client's default process metrics are read from the process at each scrape too,
+ * except its GC-duration histogram and event-loop-lag figures, which cover the time since the first scrape.
+ */
 export class MetricsService {
   private readonly loopDelay: IntervalHistogram = monitorEventLoopDelay({ resolution: 20 });
   private cacheScan: { at: number; value: { files: number; size_bytes: number } } | undefined;
-  private readonly registry = new client.Registry();
-  private readonly httpDuration: client.Histogram<'method' | 'route' | 'status'>;
+  private prometheusClient: Promise<Prometheus> | undefined;
+  private httpDuration: client.Histogram<'method' | 'route' | 'status'> | undefined;
+  private readonly pending = new Map<string, PendingDurations>();
+  private pendingRequests = 0;
 
   constructor(private readonly deps: MetricsDeps) {
     this.loopDelay.enable();
-    client.collectDefaultMetrics({ register: this.registry, prefix: 'bindery_' });
-    this.httpDuration = new client.Histogram({
+    deps.requests.onRecord((method, route, status, ms) => {
+      const labels = { method, route: route.slice(method.length + 1), status: String(status) };
+      if (this.httpDuration) this.httpDuration.observe(labels, ms / 1000);
+      else this.keepDuration(labels, ms / 1000);
+    });
+  }
+
+  private keepDuration(labels: PendingDurations['labels'], seconds: number): void {
+    const key = `${labels.method} ${labels.status} ${labels.route}`;
+    let durations = this.pending.get(key);
+    if (!durations) {
+      durations = { labels, counts: new Array<number>(HTTP_BUCKETS.length + 1).fill(0), sums: new Array<number>(HTTP_BUCKETS.length + 1).fill(0) };
+      this.pending.set(key, durations);
+    }
+    let bucket = HTTP_BUCKETS.findIndex((bound) => seconds <= bound);
+    if (bucket < 0) bucket = HTTP_BUCKETS.length;
+    durations.counts[bucket]! += 1;
+    durations.sums[bucket]! += seconds;
+    this.pendingRequests += 1;
+    if (this.pendingRequests >= MAX_PENDING_REQUESTS) void this.prometheus$().catch(() => undefined);
+  }
+
+  private prometheus$(): Promise<Prometheus> {
+    this.prometheusClient ??= import('prom-client').then(
+      async ({ default: prom }) => {
+        const built = this.buildRegistry(prom);
+        // prom-client's event-loop monitor samples every 10 ms from now: without one sample its figures read NaN.
+        await new Promise((resolve) => setTimeout(resolve, 30));
+        return built;
+      },
+      (err: unknown) => {
+        this.prometheusClient = undefined;
+        throw err;
+      },
+    );
+    return this.prometheusClient;
+  }
+
+  private buildRegistry(prom: typeof client): Prometheus {
+    const { deps } = this;
+    const registry = new prom.Registry();
+    prom.collectDefaultMetrics({ register: registry, prefix: 'bindery_' });
+    const httpDuration = new prom.Histogram({
       name: 'bindery_http_request_duration_seconds',
       help: 'HTTP request duration by route pattern',
       labelNames: ['method', 'route', 'status'],
-      buckets: [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5],
-      registers: [this.registry],
+      buckets: HTTP_BUCKETS,
+      registers: [registry],
     });
-    deps.requests.onRecord((method, route, status, ms) => this.httpDuration.observe({ method, route: route.slice(method.length + 1), status: String(status) }, ms / 1000));
+    for (const { labels, counts, sums } of this.pending.values()) {
+      for (let bucket = 0; bucket < counts.length; bucket++) {
+        const mean = sums[bucket]! / counts[bucket]!;
+        for (let i = 0; i < counts[bucket]!; i++) httpDuration.observe(labels, mean);
+      }
+    }
+    this.pending.clear();
+    this.pendingRequests = 0;
+    this.httpDuration = httpDuration;
     const gauge = (name: string, help: string, labelNames: string[], collect: (g: client.Gauge) => Promise<void>) =>
-      new client.Gauge({
+      new prom.Gauge({
         name,
         help,
         labelNames,
-        registers: [this.registry],
+        registers: [registry],
         async collect() {
           await collect(this);
         },
@@ -72,11 +150,11 @@ export class MetricsService {
     });
     gauge('bindery_database_size_bytes', 'Database size on disk', [], async (g) => g.set(await deps.repo.databaseSize()));
     gauge('bindery_cache_size_bytes', 'Derived image cache size on disk', [], async (g) => g.set((await this.cacheSize()).size_bytes));
-    new client.Counter({
+    new prom.Counter({
       name: 'bindery_derived_cache_lookups_total',
       help: 'Derived image (thumbnail, resized page) lookups by result',
       labelNames: ['result'],
-      registers: [this.registry],
+      registers: [registry],
       collect() {
         const { hits, misses } = derivedCacheStats();
         this.reset();
@@ -85,6 +163,7 @@ export class MetricsService {
       },
     });
     gauge('bindery_sse_connections', 'Open server-sent event streams', [], async (g) => g.set(deps.sseConnections()));
+    return { registry, httpDuration };
   }
 
   async snapshot(): Promise<MetricsSnapshot> {
@@ -110,12 +189,13 @@ export class MetricsService {
     };
   }
 
-  prometheus(): Promise<string> {
-    return this.registry.metrics();
+  async prometheus(): Promise<string> {
+    return (await this.prometheus$()).registry.metrics();
   }
 
+  /** prom-client's Registry.PROMETHEUS_CONTENT_TYPE (the default registry's), known before prom-client is loaded. */
   get prometheusContentType(): string {
-    return this.registry.contentType;
+    return 'text/plain; version=0.0.4; charset=utf-8';
   }
 
   close(): void {
