@@ -1,4 +1,5 @@
-import { utimes } from 'node:fs/promises';
+import { copyFile, rename, stat, symlink, utimes } from 'node:fs/promises';
+import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { api, createCatalogApp, scannedLibrary, type CatalogTestApp, type Paged } from '../helpers/catalog.js';
@@ -56,5 +57,19 @@ describe('Original bytes of stored pages', () => {
     const res = await get(url(1));
     expect(res.statusCode).toBe(200);
     expect(res.rawPayload.equals(bigger)).toBe(true);
+  });
+
+  it('are refused when the book is replaced by a link out of its library, even one to the very same bytes', async () => {
+    const file = path.join(dir, 'Stored', 'Stored 001.cbz');
+    await new Promise((resolve) => setTimeout(resolve, 1100));
+    expect((await get(url(1))).statusCode).toBe(200);
+    const outside = path.join(os.tmpdir(), `bindery-outside-${process.pid}-${Date.now()}.cbz`);
+    await copyFile(file, outside);
+    const info = await stat(file);
+    await utimes(outside, info.atime, info.mtime);
+    await rename(file, `${file}.moved`);
+    await symlink(outside, file);
+    await new Promise((resolve) => setTimeout(resolve, 1100));
+    expect((await get(url(1))).statusCode).toBe(403);
   });
 });

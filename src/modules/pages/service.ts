@@ -162,20 +162,21 @@ export class PagesService {
     const etag = `"${version.slice(0, 40)}-${variant}"`;
     const knownPages = stored.map((p) => p.file_name);
     const read = async (): Promise<{ data: Buffer; mediaType: string }> => {
-      const file = await this.recentFiles.resolve(book);
       const format = book.format;
-      if (this.deps.renderer.handles(format)) return mediaCall(() => this.deps.renderer.renderPage(file.absolutePath, format, n, { ...size, knownPages }));
       // The original bytes of a page stored as it is: read straight from the file once its place is known.
       const original = !transformed && format === 'cbz';
+      const bookKey = `${book.library_path}\0${book.path}`;
       if (original) {
-        const known = await this.storedPages.read(file, n);
+        const known = await this.storedPages.read(bookKey, n);
         if (known) return known;
       }
+      const file = await this.recentFiles.resolve(book);
+      if (this.deps.renderer.handles(format)) return mediaCall(() => this.deps.renderer.renderPage(file.absolutePath, format, n, { ...size, knownPages }));
       return mediaCall(() =>
         this.deps.readers.use(file, (format ?? undefined) as BookFormat | undefined, knownPages, async (reader) => {
           const page = await renderPage(reader, n, size);
           const stored = original ? await reader.storedPage?.(n) : null;
-          if (stored && stored.length === page.data.length) this.storedPages.remember(file, n, { ...stored, mediaType: page.mediaType });
+          if (stored && stored.length === page.data.length) this.storedPages.remember(bookKey, file, n, { ...stored, mediaType: page.mediaType });
           return page;
         }),
       );
