@@ -15,7 +15,8 @@
  *  - `npm start` to `/health` 200 with nothing changed since the last build (bench/start-time.ts).
  * Corpus (bench/user-corpus.ts): 200 series × 10 books of issue 22's shape, cached under the temp folder;
  * `--books 10000` (or BENCH_BOOKS=10000) uses 1,000 series of the same. `--seconds N` per page load (default 10,
- * after 2 s of unmeasured warm-up); `--json FILE` also writes the figures as JSON.
+ * after 2 s of unmeasured warm-up); `--json FILE` also writes the figures as JSON; `--only pages` measures page serving
+ * alone (the scan still fills the library, untimed) for quick iterations.
  */
 import { execFile, execFileSync, spawn } from 'node:child_process';
 import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
@@ -85,10 +86,12 @@ function listFiles(dir: string): string[] {
 export async function run(argv: string[] = process.argv.slice(2)): Promise<void> {
   const { values } = parseArgs({
     args: argv,
-    options: { books: { type: 'string' }, seconds: { type: 'string', default: '10' }, json: { type: 'string' }, 'skip-start': { type: 'boolean', default: false } },
+    options: { books: { type: 'string' }, seconds: { type: 'string', default: '10' }, json: { type: 'string' }, 'skip-start': { type: 'boolean', default: false }, only: { type: 'string' } },
     allowPositionals: true,
     strict: false,
   });
+  // `--only pages`: the page-serving row alone (the scan still runs, untimed against its floor, to fill the library).
+  const pagesOnly = values.only === 'pages';
   const books = Number(values.books ?? process.env.BENCH_BOOKS ?? 2000);
   const seconds = Number(values.seconds);
   const shape = { ...ISSUE_SHAPE, series: Math.round(books / ISSUE_SHAPE.perSeries) };
@@ -96,7 +99,7 @@ export async function run(argv: string[] = process.argv.slice(2)): Promise<void>
   console.log(`Bindery from outside: ${os.availableParallelism()} CPUs, load average ${loadBefore}`);
 
   // What `npm start` would build, built first (its cost is not part of any figure).
-  execFileSync(process.execPath, [path.join(repoRoot, 'scripts/build-if-stale.mjs')], { cwd: repoRoot, stdio: 'inherit' });
+  execFileSync(process.execPath, [path.join(repoRoot, 'scripts/build-if-stale.mjs'), ...(pagesOnly ? ['server'] : [])], { cwd: repoRoot, stdio: 'inherit' });
   const corpus = await ensureUserCorpus(shape, console.log);
   console.log(
     `corpus: ${corpus.books} books (${corpus.cbz} CBZ, ${corpus.epub} EPUB, ${corpus.pdf} PDF) in ${shape.series} series, ${(corpus.bytes / 1e9).toFixed(2)} GB, pages ~${(corpus.pageBytes / 1024).toFixed(0)} KB, at ${corpus.library}`,
@@ -108,8 +111,7 @@ export async function run(argv: string[] = process.argv.slice(2)): Promise<void>
   const files = listFiles(corpus.library);
   const listFile = path.join(os.tmpdir(), `bindery-bench-files-${process.pid}.txt`);
   writeFileSync(listFile, files.join('\n'));
-  await hashFloor(listFile);
-  const floors = [await hashFloor(listFile), await hashFloor(listFile)];
+  const floors = pagesOnly ? [] : [await hashFloor(listFile), await hashFloor(listFile), await hashFloor(listFile)].slice(1);
 
   // The server, fresh: its resting memory, then the timed first scan and the cover tasks that follow it.
   const server = await startServerProcess();
@@ -139,7 +141,7 @@ export async function run(argv: string[] = process.argv.slice(2)): Promise<void>
     }
     const coversMs = performance.now() - clock - scanMs;
     const afterScan = processMemory(server.pid);
-    floors.push(await hashFloor(listFile)); // after the scan too: the machine's load drifts
+    if (!pagesOnly) floors.push(await hashFloor(listFile)); // after the scan too: the machine's load drifts
     const hashMs = Math.min(...floors.map((f) => f.ms));
     const hashCpuMs = Math.min(...floors.map((f) => f.cpuMs));
 
@@ -183,7 +185,7 @@ export async function run(argv: string[] = process.argv.slice(2)): Promise<void>
       met: pageRatio >= 0.6,
     });
     const scanRatio = scanMs / hashMs;
-    rows.push({
+    if (!pagesOnly) rows.push({
       measure: `initial scan, ${corpus.books} books (POST /libraries → task end)`,
       value: `${(scanMs / 1000).toFixed(2)} s (${Math.round((corpus.books * 1000) / scanMs)} books/s)`,
       floor: `${(hashMs / 1000).toFixed(2)} s (read + SHA-256, 2 threads, 1 MiB reads)`,
@@ -191,14 +193,14 @@ export async function run(argv: string[] = process.argv.slice(2)): Promise<void>
       goal: '≤ 1.5 × floor',
       met: scanRatio <= 1.5,
     });
-    rows.push({
+    if (!pagesOnly) rows.push({
       measure: '  the same in CPU time (all threads; steadier on a shared machine)',
       value: `${(scanCpuMs / 1000).toFixed(2)} s`,
       floor: `${(hashCpuMs / 1000).toFixed(2)} s`,
       ratio: (scanCpuMs / hashCpuMs).toFixed(2),
       goal: '',
     });
-    rows.push({
+    if (!pagesOnly) rows.push({
       measure: `peak RSS (VmHWM), scan + cover tasks (${(coversMs / 1000).toFixed(1)} s)`,
       value: mb(afterScan.hwm),
       floor: `${mb(floorMemory.hwm)} (bare node:http server)`,
@@ -206,7 +208,7 @@ export async function run(argv: string[] = process.argv.slice(2)): Promise<void>
       goal: books >= 10_000 ? '< 300 MB at 10,000 books' : '< 300 MB (at 10,000 books)',
       met: afterScan.hwm < 300 * MB,
     });
-    rows.push({
+    if (!pagesOnly) rows.push({
       measure: 'RSS of a freshly started server, empty library (admin created; before any request)',
       value: `${mb(fresh.rss)} (${mb(server.rssBeforeSetup)})`,
       floor: `${mb(floorMemory.rss)} (bare node:http server, after its load)`,
@@ -223,7 +225,7 @@ export async function run(argv: string[] = process.argv.slice(2)): Promise<void>
     await server.stop();
   }
 
-  if (!values['skip-start']) {
+  if (!values['skip-start'] && !pagesOnly) {
     const start: StartFigures = await measureStart();
     rows.push({
       measure: '`npm start` to /health 200, nothing changed',

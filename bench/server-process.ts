@@ -79,7 +79,7 @@ export async function startServerProcess(extra: Record<string, unknown> = {}): P
   const logFile = path.join(dataDir, 'server.log');
   const log = openSync(logFile, 'w');
   const started = performance.now();
-  const child = spawn(process.execPath, [distCli, 'serve', '--config', configFile], { cwd: dataDir, stdio: ['ignore', log, log], env: withoutBinderyEnv() });
+  const child = spawn(process.execPath, [...nodeArgs(), distCli, 'serve', '--config', configFile], { cwd: dataDir, stdio: ['ignore', log, log], env: withoutBinderyEnv() });
   const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
   const base = `http://127.0.0.1:${port}`;
   try {
@@ -120,6 +120,9 @@ export async function startServerProcess(extra: Record<string, unknown> = {}): P
     },
   };
 }
+
+/** BENCH_NODE_ARGS: extra node options for the server (e.g. `--cpu-prof --cpu-prof-dir=/tmp/prof` to profile it). */
+const nodeArgs = (): string[] => (process.env.BENCH_NODE_ARGS ?? '').split(' ').filter(Boolean);
 
 /** The bench's own BINDERY_* variables must not reach the server (they would override its config file). */
 export function withoutBinderyEnv(): NodeJS.ProcessEnv {

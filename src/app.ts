@@ -1,5 +1,5 @@
 import cors from '@fastify/cors';
-import Fastify, { type FastifyServerOptions } from 'fastify';
+import Fastify, { LogController, type FastifyServerOptions } from 'fastify';
 import { serializerCompiler, validatorCompiler, type ZodTypeProvider } from 'fastify-type-provider-zod';
 import type { Transporter } from 'nodemailer';
 import type { Config } from './config/schema.js';
@@ -24,6 +24,7 @@ import { registerDeviceRoutes } from './modules/devices/routes.js';
 import { registerEventRoutes } from './modules/events/routes.js';
 import { SseHub } from './http/sse.js';
 import { startPgEventBridge, type EventBridge } from './events/pg-bridge.js';
+import { registerAccessLog } from './http/access-log.js';
 import { registerSecurityHeaders } from './http/security-headers.js';
 import { registerScanRoutes } from './modules/scans/routes.js';
 import { registerTaskRoutes } from './modules/tasks/routes.js';
@@ -88,6 +89,8 @@ export async function buildApp(options: BuildAppOptions): Promise<App> {
   const { config, database } = options;
   const app = Fastify({
     logger: options.logger ?? { level: config.logging.level, redact: { paths: REDACT, censor: '[redacted]' } },
+    // The access log (http/access-log.ts) replaces Fastify's two lines per request.
+    logController: new LogController({ disableRequestLogging: true }),
     trustProxy: config.server.trust_proxy,
     bodyLimit: config.server.body_limit_bytes,
     // Komga clients and Paperback append a trailing slash; never answer those with a redirect.
@@ -176,6 +179,7 @@ export async function buildApp(options: BuildAppOptions): Promise<App> {
       : komgaGate.credentials,
   }));
   requestMetrics.register(app);
+  registerAccessLog(app, { all: config.logging.access_log, slowMs: config.logging.slow_request_ms });
 
   registerHealthRoutes(app, { pingDatabase: () => database.ping(), checkStorage: () => services.storage.check() });
   await app.register(

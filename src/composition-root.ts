@@ -171,7 +171,14 @@ export function composeServices(deps: CompositionDeps): Services {
   derivedBudget.prepare();
   const thumbnailWidth = () => settings.peek('thumbnail_width');
   const seriesRepo = new SeriesRepository(database, fts);
-  const access = new AccessService({ book: (id) => booksRepo.get(id), series: (id) => seriesRepo.get(id) });
+  // A reader turns pages of the same books: their rows are kept until the database changes (SQLite; a scan or
+  // any other write starts afresh), as a copy each time so no caller can alter another's.
+  const bookRows = new UnchangedDatabaseCache<Awaited<ReturnType<BooksRepository['get']>>>(database, 4096);
+  const bookRow = async (id: string) => {
+    const row = await bookRows.remember(`book:${id}`, () => booksRepo.get(id), (found) => found !== undefined);
+    return row && { ...row };
+  };
+  const access = new AccessService({ book: bookRow, series: (id) => seriesRepo.get(id) });
   const pages = new PagesService({ books: booksRepo, access, readers, renderer, cacheDir, thumbnailWidth, derivedBudget });
   const books = new BooksService(booksRepo, pages, access);
   const progress = new ProgressService(new ProgressRepository(database), booksRepo, access);

@@ -174,6 +174,13 @@ export const ConfigSchema = z.strictObject({
   logging: z
     .strictObject({
       level: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
+      /**
+       * One info line per request (method, URL, status, time). Off by default: a reader turning pages makes
+       * dozens of requests a second, and two log lines each were a large share of a page's cost.
+       */
+      access_log: z.boolean().default(false),
+      /** Requests slower than this are logged at warn whatever `access_log` says. */
+      slow_request_ms: z.number().int().min(0).default(1000),
     })
     .prefault({}),
 });

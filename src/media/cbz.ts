@@ -75,6 +75,10 @@ class CbzReader implements BookReader {
     return { data, mediaType: sniffImageType(data) ?? imageTypeFromName(member.name) ?? 'application/octet-stream' };
   }
 
+  async storedPage(n: number): Promise<{ start: number; length: number } | null> {
+    return this.archive.storedRange(this.memberOf(n));
+  }
+
   private readComicInfo(): Promise<ReturnType<typeof parseComicInfo> | null> {
     this.comicInfo ??= (async () => {
       const names: string[] = []; // by push: see sortPageNames

@@ -47,6 +47,11 @@ export interface BookReader {
   pages(signal?: AbortSignal): Promise<PageInfo[]>;
   /** Page `n` (1-based). Throws MediaError `not_found` outside 1..count. */
   readPage(n: number, hint?: RenderHint): Promise<PageData>;
+  /**
+   * Where page `n`'s bytes lie in the book's file when they are stored there as they are (an uncompressed zip
+   * entry): they can be read again without opening the book. Null (or absent) otherwise.
+   */
+  storedPage?(n: number): Promise<{ start: number; length: number } | null>;
   /** Metadata embedded in the book, or null when there is none. */
   metadata(): Promise<EmbeddedMetadata | null>;
   /** Where the cover is: EPUB cover image, ComicInfo FrontCover page, or page 1. */

@@ -301,6 +301,20 @@ export class ZipArchive {
   }
 
   /**
+   * Where a stored entry's bytes lie in the file (checked as `read` checks them), so that they can be read again
+   * without the archive open; null for a compressed entry.
+   */
+  async storedRange(member: ZipMember): Promise<{ start: number; length: number } | null> {
+    if (member.method !== STORED) return null;
+    this.assertReadable(member);
+    try {
+      return { start: await this.dataStart(member), length: member.size };
+    } catch (err) {
+      throw asMediaError(err, 'corrupt', `${this.label}: entry "${member.name}" is damaged`);
+    }
+  }
+
+  /**
    * Reads one entry into memory. Whole entries bypass streams: a stored entry is one positioned read (as cheap
    * as reading a plain file), a deflated one is one read plus one inflate capped at the declared size, so an
    * entry that expands past what it declares (a bomb's trick) is cut off, not buffered.

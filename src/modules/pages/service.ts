@@ -19,6 +19,7 @@ import { effectiveBound, type PageRequestOptions } from './page-sizes.js';
 import type { IsolatedRenderer } from './isolated-renderer.js';
 import type { ReaderPool } from './reader-pool.js';
 import { RecentBookFiles } from './recent-files.js';
+import { StoredPages } from './stored-pages.js';
 
 export type { PageRequestOptions } from './page-sizes.js';
 
@@ -104,6 +105,7 @@ export function parsePages(text: string): PageInfo[] {
 export class PagesService {
   private readonly recentFiles = new RecentBookFiles();
   private readonly derived = new DerivedImagesInMemory();
+  private readonly storedPages = new StoredPages();
 
   constructor(private readonly deps: PagesDeps) {}
 
@@ -166,10 +168,24 @@ export class PagesService {
       return grayscale ? { data: await mediaCall(() => grayscaleImage(page.data)), mediaType: page.mediaType } : page;
     };
     const readPage = async (): Promise<{ data: Buffer; mediaType: string }> => {
-      const file = await this.recentFiles.resolve(book);
       const format = book.format;
+      // The original bytes of a page stored as it is: read straight from the file once its place is known.
+      const original = !transformed && format === 'cbz';
+      const bookKey = `${book.library_path}\0${book.path}`;
+      if (original) {
+        const known = await this.storedPages.read(bookKey, n);
+        if (known) return known;
+      }
+      const file = await this.recentFiles.resolve(book);
       if (this.deps.renderer.handles(format)) return mediaCall(() => this.deps.renderer.renderPage(file.absolutePath, format, n, { ...size, knownPages }));
-      return mediaCall(() => this.deps.readers.use(file, (book.format ?? undefined) as BookFormat | undefined, knownPages, (reader) => renderPage(reader, n, size)));
+      return mediaCall(() =>
+        this.deps.readers.use(file, (format ?? undefined) as BookFormat | undefined, knownPages, async (reader) => {
+          const page = await renderPage(reader, n, size);
+          const stored = original ? await reader.storedPage?.(n) : null;
+          if (stored && stored.length === page.data.length) this.storedPages.remember(bookKey, file, n, { ...stored, mediaType: page.mediaType });
+          return page;
+        }),
+      );
     };
     return {
       etag,
