@@ -3,7 +3,20 @@ import reactHooks from 'eslint-plugin-react-hooks';
 import tseslint from 'typescript-eslint';
 
 export default tseslint.config(
-  { ignores: ['dist/', 'data/', 'node_modules/', 'coverage/', '.bench/', 'web/dist/', 'web/.api/', 'web/src/api/schema.gen.ts', 'test-results/', 'playwright-report/'] },
+  {
+    ignores: [
+      'dist/',
+      'data/',
+      'node_modules/',
+      'coverage/',
+      '.bench/',
+      'web/dist/',
+      'web/.api/',
+      'web/src/api/schema.gen.ts',
+      'test-results/',
+      'playwright-report/',
+    ],
+  },
   js.configs.recommended,
   ...tseslint.configs.recommended,
   {

@@ -7,11 +7,21 @@ import { defineConfig, devices } from '@playwright/test';
  * see web/e2e/global-setup.ts. One worker: the machines have two cores and the tests share one server.
  */
 const chromium =
-  process.env.BINDERY_E2E_CHROMIUM ?? ['/usr/bin/chromium-headless-shell', '/usr/bin/chromium'].find((p) => existsSync(p)) ?? '/usr/bin/chromium';
+  process.env.BINDERY_E2E_CHROMIUM ??
+  ['/usr/bin/chromium-headless-shell', '/usr/bin/chromium'].find((p) => existsSync(p)) ??
+  '/usr/bin/chromium';
 
 const launchOptions = {
   executablePath: chromium,
-  args: ['--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'],
+  args: [
+    '--no-sandbox',
+    '--disable-gpu',
+    '--disable-quic',
+    '--no-first-run',
+    '--disable-background-networking',
+    '--disable-component-update',
+    '--disable-sync',
+  ],
 };
 
 export default defineConfig({
@@ -33,15 +43,47 @@ export default defineConfig({
   projects: [
     // The first run happens once, on the fresh server; every other test builds on the admin and library it made.
     { name: 'first-run', testMatch: /first-run\.spec\.ts/, use: { ...devices['Desktop Chrome'], launchOptions } },
-    { name: 'desktop', testIgnore: /(first-run|live|admin|account|scale|reader)\.spec\.ts/, dependencies: ['first-run'], use: { ...devices['Desktop Chrome'], launchOptions } },
+    {
+      name: 'desktop',
+      testIgnore: /(first-run|live|admin|account|scale|reader)\.spec\.ts/,
+      dependencies: ['first-run'],
+      use: { ...devices['Desktop Chrome'], launchOptions },
+    },
     // The main flows on a phone-sized touch screen.
-    { name: 'phone', testMatch: /(browse|search|auth)\.spec\.ts/, dependencies: ['first-run'], use: { ...devices['Pixel 7'], launchOptions } },
+    {
+      name: 'phone',
+      testMatch: /(browse|search|auth)\.spec\.ts/,
+      dependencies: ['first-run'],
+      use: { ...devices['Pixel 7'], launchOptions },
+    },
     // Last: these add libraries and series, which the counts above do not expect.
-    { name: 'live', testMatch: /(live|admin|account|scale)\.spec\.ts/, dependencies: ['desktop', 'phone'], use: { ...devices['Desktop Chrome'], launchOptions } },
+    {
+      name: 'live',
+      testMatch: /(live|admin|account|scale)\.spec\.ts/,
+      dependencies: ['desktop', 'phone'],
+      use: { ...devices['Desktop Chrome'], launchOptions },
+    },
     // Account and administration flows on a phone-sized screen (tests tagged @phone), after the counts above.
-    { name: 'pixel-7', grep: /@phone/, testMatch: /(account|admin)\.spec\.ts/, dependencies: ['desktop', 'phone'], use: { ...devices['Pixel 7'], launchOptions } },
+    {
+      name: 'pixel-7',
+      grep: /@phone/,
+      testMatch: /(account|admin)\.spec\.ts/,
+      dependencies: ['desktop', 'phone'],
+      use: { ...devices['Pixel 7'], launchOptions },
+    },
     // The reader adds its own library (books whose pages show their numbers): after every count above.
-    { name: 'reader', testMatch: /reader\.spec\.ts/, dependencies: ['live', 'pixel-7'], use: { ...devices['Desktop Chrome'], launchOptions } },
-    { name: 'reader-phone', grep: /@phone/, testMatch: /reader\.spec\.ts/, dependencies: ['live', 'pixel-7'], use: { ...devices['Pixel 7'], launchOptions } },
+    {
+      name: 'reader',
+      testMatch: /reader\.spec\.ts/,
+      dependencies: ['live', 'pixel-7'],
+      use: { ...devices['Desktop Chrome'], launchOptions },
+    },
+    {
+      name: 'reader-phone',
+      grep: /@phone/,
+      testMatch: /reader\.spec\.ts/,
+      dependencies: ['live', 'pixel-7'],
+      use: { ...devices['Pixel 7'], launchOptions },
+    },
   ],
 });

@@ -13,7 +13,9 @@ const options = JSON.parse(process.argv[2]);
 const { randomPaths } = options;
 if (Array.isArray(randomPaths)) {
   delete options.randomPaths;
-  options.requests = [{ method: 'GET', setupRequest: (req) => ({ ...req, path: randomPaths[Math.floor(Math.random() * randomPaths.length)] }) }];
+  options.requests = [
+    { method: 'GET', setupRequest: (req) => ({ ...req, path: randomPaths[Math.floor(Math.random() * randomPaths.length)] }) },
+  ];
 }
 const instance = autocannon(options);
 const times = [];
@@ -22,4 +24,13 @@ const result = await instance;
 times.sort((a, b) => a - b);
 const at = (q) => (times.length ? Math.round(times[Math.min(times.length - 1, Math.floor(q * times.length))] * 100) / 100 : 0);
 const exact = { p50: at(0.5), p95: at(0.95), p99: at(0.99) };
-process.stdout.write(JSON.stringify({ latency: { ...result.latency, exact }, requests: result.requests, non2xx: result.non2xx, errors: result.errors, timeouts: result.timeouts, statusCodeStats: result.statusCodeStats }));
+process.stdout.write(
+  JSON.stringify({
+    latency: { ...result.latency, exact },
+    requests: result.requests,
+    non2xx: result.non2xx,
+    errors: result.errors,
+    timeouts: result.timeouts,
+    statusCodeStats: result.statusCodeStats,
+  }),
+);

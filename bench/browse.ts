@@ -26,7 +26,23 @@ const SERIES = Number(process.env.BENCH_SERIES ?? 10_000);
 const BOOKS_PER_SERIES = 5;
 const DURATION = Number(process.env.BENCH_SECONDS ?? 5);
 const GENRES = ['Action', 'Adventure', 'Comedy', 'Drama', 'Fantasy', 'Horror', 'Mystery', 'Romance', 'Sci-Fi', 'Slice of Life'];
-const WORDS = ['Dragon', 'Shadow', 'Knight', 'Café', 'Star', 'Ocean', 'Iron', 'Crimson', 'Silent', 'Golden', 'Wolf', 'Storm', 'Éclair', 'River', 'Moon'];
+const WORDS = [
+  'Dragon',
+  'Shadow',
+  'Knight',
+  'Café',
+  'Star',
+  'Ocean',
+  'Iron',
+  'Crimson',
+  'Silent',
+  'Golden',
+  'Wolf',
+  'Storm',
+  'Éclair',
+  'River',
+  'Moon',
+];
 
 export interface BrowseBenchResult {
   endpoints: Array<{ name: string; p50: number; p95: number; p99: number; rps: number; errors: number }>;
@@ -37,7 +53,12 @@ export interface BrowseBenchResult {
 export async function prepareBrowseBench() {
   const dataDir = mkdtempSync(path.join(os.tmpdir(), 'bindery-bench-browse-'));
   const libraryDir = path.join(dataDir, 'library');
-  const config = ConfigSchema.parse({ data_dir: dataDir, logging: { level: 'silent' }, rate_limit: { enabled: false }, auth: { jwt_secret: 'bench-secret-bench-secret-bench-secret-0123' } });
+  const config = ConfigSchema.parse({
+    data_dir: dataDir,
+    logging: { level: 'silent' },
+    rate_limit: { enabled: false },
+    auth: { jwt_secret: 'bench-secret-bench-secret-bench-secret-0123' },
+  });
   const database = openDatabase(config);
   await migrateToLatest(database);
   const db = database.db;
@@ -46,7 +67,13 @@ export async function prepareBrowseBench() {
   const pageImage = await makeImage({ width: 1200, height: 1800, format: 'jpeg', noise: true });
   const plainFile = path.join(dataDir, 'plain.jpg');
   await writeFile(plainFile, pageImage);
-  const cbz = await makeCbz(path.join(libraryDir, 'Real'), 'Real 001.cbz', { pages: [{ name: '001.jpg', data: pageImage }, { name: '002.jpg', data: pageImage }], store: true });
+  const cbz = await makeCbz(path.join(libraryDir, 'Real'), 'Real 001.cbz', {
+    pages: [
+      { name: '001.jpg', data: pageImage },
+      { name: '002.jpg', data: pageImage },
+    ],
+    store: true,
+  });
   const reader = await openBook(cbz, 'cbz');
   const realPages = await reader.pages();
   await reader.close();
@@ -54,7 +81,19 @@ export async function prepareBrowseBench() {
   const t0 = Date.now();
   const now = new Date().toISOString();
   const libraryId = newId();
-  await db.insertInto('libraries').values({ id: libraryId, name: 'Bench', path: libraryDir, scanning_config: '{}', settings: '{}', created_at: now, updated_at: now, last_scanned_at: now }).execute();
+  await db
+    .insertInto('libraries')
+    .values({
+      id: libraryId,
+      name: 'Bench',
+      path: libraryDir,
+      scanning_config: '{}',
+      settings: '{}',
+      created_at: now,
+      updated_at: now,
+      last_scanned_at: now,
+    })
+    .execute();
   const seriesIds: string[] = [];
   const firstBooks: string[] = [];
   let realBookId = '';
@@ -69,10 +108,29 @@ export async function prepareBrowseBench() {
         const genres = [GENRES[i % GENRES.length]!, GENRES[(i * 3 + 1) % GENRES.length]!].sort();
         const created = new Date(Date.parse('2020-01-01') + i * 60_000).toISOString();
         series.push({
-          id, library_id: libraryId, path: `S${i}`, name, sort_name: name.toLowerCase(), title: null, summary: `The story of ${name}, a tale of ${WORDS[(i * 5) % WORDS.length]}.`,
-          publisher: ['Marvel', 'DC Comics', 'Shueisha', 'Dargaud'][i % 4]!, status: i % 3 === 0 ? 'Ended' : 'Ongoing', language: ['en', 'fr', 'ja'][i % 3]!, age_rating: null,
-          reading_direction: null, year: 1960 + (i % 60), genres: JSON.stringify(genres), tags: JSON.stringify(i % 2 ? ['classic'] : []), external_id: null, metadata: '{}',
-          book_count: BOOKS_PER_SERIES, total_size: 5_000_000, total_pages: 100, created_at: created, updated_at: created, deleted_at: null,
+          id,
+          library_id: libraryId,
+          path: `S${i}`,
+          name,
+          sort_name: name.toLowerCase(),
+          title: null,
+          summary: `The story of ${name}, a tale of ${WORDS[(i * 5) % WORDS.length]}.`,
+          publisher: ['Marvel', 'DC Comics', 'Shueisha', 'Dargaud'][i % 4]!,
+          status: i % 3 === 0 ? 'Ended' : 'Ongoing',
+          language: ['en', 'fr', 'ja'][i % 3]!,
+          age_rating: null,
+          reading_direction: null,
+          year: 1960 + (i % 60),
+          genres: JSON.stringify(genres),
+          tags: JSON.stringify(i % 2 ? ['classic'] : []),
+          external_id: null,
+          metadata: '{}',
+          book_count: BOOKS_PER_SERIES,
+          total_size: 5_000_000,
+          total_pages: 100,
+          created_at: created,
+          updated_at: created,
+          deleted_at: null,
         });
         for (let n = 1; n <= BOOKS_PER_SERIES; n++) {
           const bookId = newId();
@@ -80,15 +138,45 @@ export async function prepareBrowseBench() {
           const real = i === 0 && n === 1;
           if (real) realBookId = bookId;
           books.push({
-            id: bookId, library_id: libraryId, series_id: id, path: real ? 'Real/Real 001.cbz' : `S${i}/${n}.cbz`, file_name: real ? 'Real 001.cbz' : `${n}.cbz`, format: 'cbz',
-            size: 1_000_000 + n, mtime_ms: 0, hash: real ? await hashFile(cbz) : null, page_count: real ? 2 : 20, pages: real ? JSON.stringify(realPages) : '[]', title: `${name} #${n}`,
-            number: String(n), number_sort: n, volume: null, year: null, summary: null, publisher: null, language: null, isbn: null, genres: JSON.stringify(genres), tags: '[]', authors: '[]',
-            metadata: '{}', cover_page: null, analysis_error: null, analyzed_at: created, created_at: created, updated_at: created, deleted_at: null,
+            id: bookId,
+            library_id: libraryId,
+            series_id: id,
+            path: real ? 'Real/Real 001.cbz' : `S${i}/${n}.cbz`,
+            file_name: real ? 'Real 001.cbz' : `${n}.cbz`,
+            format: 'cbz',
+            size: 1_000_000 + n,
+            mtime_ms: 0,
+            hash: real ? await hashFile(cbz) : null,
+            page_count: real ? 2 : 20,
+            pages: real ? JSON.stringify(realPages) : '[]',
+            title: `${name} #${n}`,
+            number: String(n),
+            number_sort: n,
+            volume: null,
+            year: null,
+            summary: null,
+            publisher: null,
+            language: null,
+            isbn: null,
+            genres: JSON.stringify(genres),
+            tags: '[]',
+            authors: '[]',
+            metadata: '{}',
+            cover_page: null,
+            analysis_error: null,
+            analyzed_at: created,
+            created_at: created,
+            updated_at: created,
+            deleted_at: null,
           });
         }
       }
       await trx.insertInto('series').values(series).execute();
-      for (let b = 0; b < books.length; b += 250) await trx.insertInto('books').values(books.slice(b, b + 250)).execute();
+      for (let b = 0; b < books.length; b += 250)
+        await trx
+          .insertInto('books')
+          .values(books.slice(b, b + 250))
+          .execute();
     }
   });
   console.log(`synthesized ${SERIES} series / ${SERIES * BOOKS_PER_SERIES} books in ${Date.now() - t0} ms`);
@@ -96,16 +184,33 @@ export async function prepareBrowseBench() {
   const app = await buildApp({ config, database, logger: false });
   app.get('/bench/plain', async (_req, reply) => reply.header('content-type', 'image/jpeg').send(await readFile(plainFile)));
   await app.ready();
-  const setup = await app.inject({ method: 'POST', url: '/api/v1/setup/initialize', payload: { username: 'admin', email: 'a@example.org', password: 'bench password 123' } });
+  const setup = await app.inject({
+    method: 'POST',
+    url: '/api/v1/setup/initialize',
+    payload: { username: 'admin', email: 'a@example.org', password: 'bench password 123' },
+  });
   const token = setup.json<{ access_token: string; user: { id: string } }>();
   const userId = token.user.id;
   // The admin finished the first book of 300 series (so On Deck has 300 series), and is reading 50 others.
   const progress = [];
   for (let i = 0; i < 350; i++) {
     const at = new Date(Date.parse('2024-01-01') + i * 1000).toISOString();
-    progress.push({ user_id: userId, book_id: firstBooks[i * 7]!, current_page: i < 300 ? 20 : 5, is_completed: i < 300 ? 1 : 0, started_at: at, updated_at: at, completed_at: i < 300 ? at : null, device_id: null });
+    progress.push({
+      user_id: userId,
+      book_id: firstBooks[i * 7]!,
+      current_page: i < 300 ? 20 : 5,
+      is_completed: i < 300 ? 1 : 0,
+      started_at: at,
+      updated_at: at,
+      completed_at: i < 300 ? at : null,
+      device_id: null,
+    });
   }
-  for (let b = 0; b < progress.length; b += 100) await db.insertInto('read_progress').values(progress.slice(b, b + 100)).execute();
+  for (let b = 0; b < progress.length; b += 100)
+    await db
+      .insertInto('read_progress')
+      .values(progress.slice(b, b + 100))
+      .execute();
   // As `bindery serve` runs: the task worker polling and the scheduler running in the background.
   await app.catalog.start();
   await app.listen({ port: 0, host: '127.0.0.1' });
@@ -116,12 +221,21 @@ export async function prepareBrowseBench() {
 }
 
 /** `BENCH_ONLY=on-deck,search` runs only the measurements whose name contains one of the words. */
-const ONLY = (process.env.BENCH_ONLY ?? '').split(',').map((w) => w.trim().toLowerCase()).filter(Boolean);
+const ONLY = (process.env.BENCH_ONLY ?? '')
+  .split(',')
+  .map((w) => w.trim().toLowerCase())
+  .filter(Boolean);
 const selected = (name: string) => ONLY.length === 0 || ONLY.some((w) => name.toLowerCase().includes(w));
 
 /** The lists measured, each with the goal p95 < 25 ms. */
 const THREE_LEAF = {
-  condition: { allOf: [{ genre: { operator: 'is', value: 'Fantasy' } }, { language: { operator: 'is', value: 'en' } }, { anyOf: [{ status: { operator: 'is', value: 'Ended' } }] }] },
+  condition: {
+    allOf: [
+      { genre: { operator: 'is', value: 'Fantasy' } },
+      { language: { operator: 'is', value: 'en' } },
+      { anyOf: [{ status: { operator: 'is', value: 'Ended' } }] },
+    ],
+  },
 };
 
 export async function run(): Promise<BrowseBenchResult> {
@@ -146,14 +260,26 @@ export async function run(): Promise<BrowseBenchResult> {
     const writer = writes
       ? setInterval(() => {
           turn++;
-          void fetch(`${base}/api/v1/books/${realBookId}/progress`, { method: 'PUT', headers, body: JSON.stringify({ current_page: (turn % 2) + 1 }) }).then((r) => {
+          void fetch(`${base}/api/v1/books/${realBookId}/progress`, {
+            method: 'PUT',
+            headers,
+            body: JSON.stringify({ current_page: (turn % 2) + 1 }),
+          }).then((r) => {
             if (r.ok) saved++;
           });
         }, 1000 / writes)
       : undefined;
     let r;
     try {
-      r = await runLoad({ url: base + url, method, headers, body: payload, connections: 20, duration: DURATION, warmup: { connections: 20, duration: 1 } });
+      r = await runLoad({
+        url: base + url,
+        method,
+        headers,
+        body: payload,
+        connections: 20,
+        duration: DURATION,
+        warmup: { connections: 20, duration: 1 },
+      });
     } finally {
       clearInterval(writer);
     }
@@ -161,7 +287,9 @@ export async function run(): Promise<BrowseBenchResult> {
     const row = { name, p50, p95, p99, rps: Math.round(r.requests.average), errors: r.non2xx + r.errors };
     const goal = !p95Goal || row.p95 < 25 ? '' : '  (goal p95 < 25 ms)';
     const wrote = writes ? `  (${saved} progress writes)` : '';
-    console.log(`${name.padEnd(56)} p50 ${p50} ms  p95 ${p95} ms  p99 ${p99} ms  ${row.rps} req/s${row.errors ? `  ERRORS ${row.errors}` : ''}${goal}${wrote}`);
+    console.log(
+      `${name.padEnd(56)} p50 ${p50} ms  p95 ${p95} ms  p99 ${p99} ms  ${row.rps} req/s${row.errors ? `  ERRORS ${row.errors}` : ''}${goal}${wrote}`,
+    );
     return row;
   };
   console.log('autocannon, 20 connections, after 1 s of unmeasured warmup; percentiles over every measured response');

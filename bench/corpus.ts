@@ -27,7 +27,15 @@ export interface Corpus {
 }
 
 async function makePage(i: number, width: number, height: number): Promise<Buffer> {
-  return sharp({ create: { width, height, channels: 3, background: `hsl(${(i * 47) % 360}, 55%, 50%)`, noise: { type: 'gaussian', mean: 128, sigma: 30 } } })
+  return sharp({
+    create: {
+      width,
+      height,
+      channels: 3,
+      background: `hsl(${(i * 47) % 360}, 55%, 50%)`,
+      noise: { type: 'gaussian', mean: 128, sigma: 30 },
+    },
+  })
     .jpeg({ quality: 80 })
     .toBuffer();
 }
@@ -90,5 +98,7 @@ if (isMain) {
   const out = path.resolve(values.out ?? `.bench/corpus-s${series}-b${books}-p${pages}`);
   const started = Date.now();
   const corpus = await ensureCorpus({ out, series, books, pages, width: Number(values.width), height: Number(values.height) });
-  console.log(`corpus: ${corpus.files} books in ${series} series, ${pages} pages each, at ${corpus.root} (${((Date.now() - started) / 1000).toFixed(1)} s)`);
+  console.log(
+    `corpus: ${corpus.files} books in ${series} series, ${pages} pages each, at ${corpus.root} (${((Date.now() - started) / 1000).toFixed(1)} s)`,
+  );
 }

@@ -45,7 +45,10 @@ export async function runMediaBench(options: MediaBenchOptions = {}): Promise<Me
   try {
     // Ten distinct scan-like pages cycled through the book: realistic sizes without minutes of encoding.
     const scans = await Promise.all(Array.from({ length: 10 }, (_, i) => makeScanLikePage(1400, 2100, i + 1)));
-    const items = Array.from({ length: pageCount }, (_, i) => ({ name: `Chapter ${1 + Math.floor(i / 20)}/page${i + 1}.jpg`, data: scans[i % scans.length] as Buffer }));
+    const items = Array.from({ length: pageCount }, (_, i) => ({
+      name: `Chapter ${1 + Math.floor(i / 20)}/page${i + 1}.jpg`,
+      data: scans[i % scans.length] as Buffer,
+    }));
     const stored = await writeZip(join(dir, 'stored.cbz'), items, true);
     const deflated = await writeZip(join(dir, 'deflated.cbz'), items, false);
     const rows: MediaBenchRow[] = [];
@@ -55,7 +58,12 @@ export async function runMediaBench(options: MediaBenchOptions = {}): Promise<Me
       reader.listPages();
       await reader.close();
     });
-    rows.push({ name: 'pages listed (open + central directory + sort)', value: listing.perSecond * pageCount, unit: 'pages/s', note: `${listing.meanMs.toFixed(2)} ms per ${pageCount}-page book` });
+    rows.push({
+      name: 'pages listed (open + central directory + sort)',
+      value: listing.perSecond * pageCount,
+      unit: 'pages/s',
+      note: `${listing.meanMs.toFixed(2)} ms per ${pageCount}-page book`,
+    });
 
     for (const [label, path] of [
       ['stored', stored],
@@ -75,7 +83,12 @@ export async function runMediaBench(options: MediaBenchOptions = {}): Promise<Me
       n = (n % pageCount) + 1;
       await reader.readPage(n);
     });
-    rows.push({ name: 'page reads (stored CBZ, open reader)', value: reads.perSecond, unit: 'pages/s', note: `${reads.meanMs.toFixed(3)} ms each` });
+    rows.push({
+      name: 'page reads (stored CBZ, open reader)',
+      value: reads.perSecond,
+      unit: 'pages/s',
+      note: `${reads.meanMs.toFixed(3)} ms each`,
+    });
 
     const resized = await measure(seconds, async () => {
       n = (n % pageCount) + 1;

@@ -8,7 +8,6 @@
 import { prepareBrowseBench } from './browse.js';
 import { runLoad } from './load-client.js';
 
-
 const DURATION = Number(process.env.BENCH_SECONDS ?? 3);
 const SEQUENTIAL = Number(process.env.BENCH_OPDS_REQUESTS ?? 300);
 const GOAL_MS = 50;

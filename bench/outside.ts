@@ -39,19 +39,28 @@ interface Row {
 
 const MB = 1024 * 1024;
 const mb = (bytes: number) => `${(bytes / MB).toFixed(0)} MB`;
-const load = () => os.loadavg().map((l) => l.toFixed(2)).join(' ');
+const load = () =>
+  os
+    .loadavg()
+    .map((l) => l.toFixed(2))
+    .join(' ');
 
 function hashFloor(listFile: string): Promise<{ ms: number; cpuMs: number; bytes: number }> {
   return new Promise((resolve, reject) => {
-    execFile(process.execPath, [path.join(repoRoot, 'bench/floors/hash-floor.mjs'), listFile, '2'], { maxBuffer: 1 << 20 }, (err, stdout) =>
-      err ? reject(err) : resolve(JSON.parse(stdout) as { ms: number; cpuMs: number; bytes: number }),
+    execFile(
+      process.execPath,
+      [path.join(repoRoot, 'bench/floors/hash-floor.mjs'), listFile, '2'],
+      { maxBuffer: 1 << 20 },
+      (err, stdout) => (err ? reject(err) : resolve(JSON.parse(stdout) as { ms: number; cpuMs: number; bytes: number })),
     );
   });
 }
 
 async function startPageFloor(files: readonly string[]): Promise<{ base: string; pid: number; stop(): Promise<void> }> {
   const port = await freePort();
-  const child = spawn(process.execPath, [path.join(repoRoot, 'bench/floors/page-server.mjs'), String(port), ...files], { stdio: ['ignore', 'pipe', 'inherit'] });
+  const child = spawn(process.execPath, [path.join(repoRoot, 'bench/floors/page-server.mjs'), String(port), ...files], {
+    stdio: ['ignore', 'pipe', 'inherit'],
+  });
   await new Promise<void>((resolve, reject) => {
     child.stdout.once('data', () => resolve());
     child.once('exit', (code) => reject(new Error(`the floor page server exited (${code})`)));
@@ -61,12 +70,20 @@ async function startPageFloor(files: readonly string[]): Promise<{ base: string;
 }
 
 function pageLoad(base: string, paths: readonly string[], seconds: number, headers: Record<string, string> = {}): Promise<LoadResult> {
-  return runLoad({ url: base, headers, connections: 20, duration: seconds, warmup: { connections: 20, duration: 2 }, ...({ randomPaths: paths } as object) });
+  return runLoad({
+    url: base,
+    headers,
+    connections: 20,
+    duration: seconds,
+    warmup: { connections: 20, duration: 2 },
+    ...({ randomPaths: paths } as object),
+  });
 }
 
 function checkLoad(name: string, result: LoadResult): void {
   const r = result as LoadResult & { timeouts?: number };
-  if (r.errors > 0 || r.non2xx > 0 || (r.timeouts ?? 0) > 0) throw new Error(`${name}: ${r.errors} errors, ${r.non2xx} non-2xx answers, ${r.timeouts ?? 0} timeouts`);
+  if (r.errors > 0 || r.non2xx > 0 || (r.timeouts ?? 0) > 0)
+    throw new Error(`${name}: ${r.errors} errors, ${r.non2xx} non-2xx answers, ${r.timeouts ?? 0} timeouts`);
 }
 
 /** CPU time (user + system, every thread) a process has used, in ms (Linux: /proc/<pid>/stat, 100 ticks a second). */
@@ -86,7 +103,13 @@ function listFiles(dir: string): string[] {
 export async function run(argv: string[] = process.argv.slice(2)): Promise<void> {
   const { values } = parseArgs({
     args: argv,
-    options: { books: { type: 'string' }, seconds: { type: 'string', default: '10' }, json: { type: 'string' }, 'skip-start': { type: 'boolean', default: false }, only: { type: 'string' } },
+    options: {
+      books: { type: 'string' },
+      seconds: { type: 'string', default: '10' },
+      json: { type: 'string' },
+      'skip-start': { type: 'boolean', default: false },
+      only: { type: 'string' },
+    },
     allowPositionals: true,
     strict: false,
   });
@@ -99,7 +122,10 @@ export async function run(argv: string[] = process.argv.slice(2)): Promise<void>
   console.log(`Bindery from outside: ${os.availableParallelism()} CPUs, load average ${loadBefore}`);
 
   // What `npm start` would build, built first (its cost is not part of any figure).
-  execFileSync(process.execPath, [path.join(repoRoot, 'scripts/build-if-stale.mjs'), ...(pagesOnly ? ['server'] : [])], { cwd: repoRoot, stdio: 'inherit' });
+  execFileSync(process.execPath, [path.join(repoRoot, 'scripts/build-if-stale.mjs'), ...(pagesOnly ? ['server'] : [])], {
+    cwd: repoRoot,
+    stdio: 'inherit',
+  });
   const corpus = await ensureUserCorpus(shape, console.log);
   console.log(
     `corpus: ${corpus.books} books (${corpus.cbz} CBZ, ${corpus.epub} EPUB, ${corpus.pdf} PDF) in ${shape.series} series, ${(corpus.bytes / 1e9).toFixed(2)} GB, pages ~${(corpus.pageBytes / 1024).toFixed(0)} KB, at ${corpus.library}`,
@@ -130,10 +156,12 @@ export async function run(argv: string[] = process.argv.slice(2)): Promise<void>
     }
     const scanMs = performance.now() - clock;
     const scanCpuMs = processCpuMs(server.pid) - cpuBefore;
-    if (scanned.status !== 'completed' || scanned.result?.books_added !== corpus.books) throw new Error(`scan ${scanned.status}: ${scanned.error ?? JSON.stringify(scanned.result)}`);
+    if (scanned.status !== 'completed' || scanned.result?.books_added !== corpus.books)
+      throw new Error(`scan ${scanned.status}: ${scanned.error ?? JSON.stringify(scanned.result)}`);
     // Cover tasks: queued when the scan ends; done when no task is pending or running.
     for (;;) {
-      const stats = (await server.call<{ by_status: Record<string, number>; by_type: Array<{ task_type: string }> }>('GET', '/tasks/stats')).body;
+      const stats = (await server.call<{ by_status: Record<string, number>; by_type: Array<{ task_type: string }> }>('GET', '/tasks/stats'))
+        .body;
       const busy = (stats.by_status.pending ?? 0) + (stats.by_status.running ?? 0);
       if (busy === 0 && stats.by_type.some((t) => t.task_type === 'generate_thumbnails')) break;
       if (busy === 0 && performance.now() - clock - scanMs > 5000) break; // no follow-up task at all
@@ -148,7 +176,9 @@ export async function run(argv: string[] = process.argv.slice(2)): Promise<void>
     // Page serving, server and floor one after the other, the same number of seconds each.
     const bookIds: string[] = [];
     for (let page = 1; ; page++) {
-      const list = (await server.call<{ data: Array<{ id: string; format: string | null }>; total?: number }>('GET', `/books?pageSize=500&page=${page}`)).body;
+      const list = (
+        await server.call<{ data: Array<{ id: string; format: string | null }>; total?: number }>('GET', `/books?pageSize=500&page=${page}`)
+      ).body;
       bookIds.push(...list.data.filter((b) => b.format === 'cbz').map((b) => b.id));
       if (list.data.length < 500) break;
     }
@@ -185,41 +215,57 @@ export async function run(argv: string[] = process.argv.slice(2)): Promise<void>
       met: pageRatio >= 0.6,
     });
     const scanRatio = scanMs / hashMs;
-    if (!pagesOnly) rows.push({
-      measure: `initial scan, ${corpus.books} books (POST /libraries → task end)`,
-      value: `${(scanMs / 1000).toFixed(2)} s (${Math.round((corpus.books * 1000) / scanMs)} books/s)`,
-      floor: `${(hashMs / 1000).toFixed(2)} s (read + SHA-256, 2 threads, 1 MiB reads)`,
-      ratio: scanRatio.toFixed(2),
-      goal: '≤ 1.5 × floor',
-      met: scanRatio <= 1.5,
-    });
-    if (!pagesOnly) rows.push({
-      measure: '  the same in CPU time (all threads; steadier on a shared machine)',
-      value: `${(scanCpuMs / 1000).toFixed(2)} s`,
-      floor: `${(hashCpuMs / 1000).toFixed(2)} s`,
-      ratio: (scanCpuMs / hashCpuMs).toFixed(2),
-      goal: '',
-    });
-    if (!pagesOnly) rows.push({
-      measure: `peak RSS (VmHWM), scan + cover tasks (${(coversMs / 1000).toFixed(1)} s)`,
-      value: mb(afterScan.hwm),
-      floor: `${mb(floorMemory.hwm)} (bare node:http server)`,
-      ratio: (afterScan.hwm / floorMemory.hwm).toFixed(2),
-      goal: books >= 10_000 ? '< 300 MB at 10,000 books' : '< 300 MB (at 10,000 books)',
-      met: afterScan.hwm < 300 * MB,
-    });
-    if (!pagesOnly) rows.push({
-      measure: 'RSS of a freshly started server, empty library (admin created; before any request)',
-      value: `${mb(fresh.rss)} (${mb(server.rssBeforeSetup)})`,
-      floor: `${mb(floorMemory.rss)} (bare node:http server, after its load)`,
-      ratio: (fresh.rss / floorMemory.rss).toFixed(2),
-      goal: '< 100 MB',
-      met: fresh.rss < 100 * MB,
-    });
+    if (!pagesOnly)
+      rows.push({
+        measure: `initial scan, ${corpus.books} books (POST /libraries → task end)`,
+        value: `${(scanMs / 1000).toFixed(2)} s (${Math.round((corpus.books * 1000) / scanMs)} books/s)`,
+        floor: `${(hashMs / 1000).toFixed(2)} s (read + SHA-256, 2 threads, 1 MiB reads)`,
+        ratio: scanRatio.toFixed(2),
+        goal: '≤ 1.5 × floor',
+        met: scanRatio <= 1.5,
+      });
+    if (!pagesOnly)
+      rows.push({
+        measure: '  the same in CPU time (all threads; steadier on a shared machine)',
+        value: `${(scanCpuMs / 1000).toFixed(2)} s`,
+        floor: `${(hashCpuMs / 1000).toFixed(2)} s`,
+        ratio: (scanCpuMs / hashCpuMs).toFixed(2),
+        goal: '',
+      });
+    if (!pagesOnly)
+      rows.push({
+        measure: `peak RSS (VmHWM), scan + cover tasks (${(coversMs / 1000).toFixed(1)} s)`,
+        value: mb(afterScan.hwm),
+        floor: `${mb(floorMemory.hwm)} (bare node:http server)`,
+        ratio: (afterScan.hwm / floorMemory.hwm).toFixed(2),
+        goal: books >= 10_000 ? '< 300 MB at 10,000 books' : '< 300 MB (at 10,000 books)',
+        met: afterScan.hwm < 300 * MB,
+      });
+    if (!pagesOnly)
+      rows.push({
+        measure: 'RSS of a freshly started server, empty library (admin created; before any request)',
+        value: `${mb(fresh.rss)} (${mb(server.rssBeforeSetup)})`,
+        floor: `${mb(floorMemory.rss)} (bare node:http server, after its load)`,
+        ratio: (fresh.rss / floorMemory.rss).toFixed(2),
+        goal: '< 100 MB',
+        met: fresh.rss < 100 * MB,
+      });
     Object.assign(figures, {
-      pages: { server: { rps: rps(serverPages), latency: serverPages.latency.exact, runs: serverRuns.map(rps) }, floor: { rps: rps(floorPages), latency: floorPages.latency.exact, runs: floorRuns.map(rps) }, ratio: pageRatio, seconds },
+      pages: {
+        server: { rps: rps(serverPages), latency: serverPages.latency.exact, runs: serverRuns.map(rps) },
+        floor: { rps: rps(floorPages), latency: floorPages.latency.exact, runs: floorRuns.map(rps) },
+        ratio: pageRatio,
+        seconds,
+      },
       scan: { ms: scanMs, cpuMs: scanCpuMs, floorMs: hashMs, floorCpuMs: hashCpuMs, floorRuns: floors, ratio: scanRatio, coversMs },
-      memory: { peakBytes: afterScan.hwm, floorPeakBytes: floorMemory.hwm, freshRssBytes: fresh.rss, rssBeforeSetupBytes: server.rssBeforeSetup, floorRssBytes: floorMemory.rss, serverStartMs: server.startMs },
+      memory: {
+        peakBytes: afterScan.hwm,
+        floorPeakBytes: floorMemory.hwm,
+        freshRssBytes: fresh.rss,
+        rssBeforeSetupBytes: server.rssBeforeSetup,
+        floorRssBytes: floorMemory.rss,
+        serverStartMs: server.startMs,
+      },
     });
   } finally {
     await server.stop();
@@ -249,7 +295,11 @@ function printTable(rows: readonly Row[]): void {
   const head: Row = { measure: 'measure', value: 'from outside', floor: 'floor, same run', ratio: 'ratio', goal: 'goal' };
   const cells = (r: Row) => [r.measure, r.value, r.floor, r.ratio, r.met === undefined ? r.goal : `${r.goal} ${r.met ? '✓' : '✗'}`];
   console.log(`\n| ${cells(head).join(' | ')} |`);
-  console.log(`|${cells(head).map(() => '---').join('|')}|`);
+  console.log(
+    `|${cells(head)
+      .map(() => '---')
+      .join('|')}|`,
+  );
   for (const r of rows) console.log(`| ${cells(r).join(' | ')} |`);
 }
 

@@ -22,14 +22,20 @@ const base = values.base ?? 'http://127.0.0.1:8080';
 const credentials = { username: 'admin', email: 'admin@example.org', password: 'bench password 123' };
 
 async function json<T>(path: string, init: RequestInit = {}): Promise<{ status: number; body: T }> {
-  const res = await fetch(base + path, { ...init, headers: { ...(init.body ? { 'content-type': 'application/json' } : {}), ...(init.headers ?? {}) } });
+  const res = await fetch(base + path, {
+    ...init,
+    headers: { ...(init.body ? { 'content-type': 'application/json' } : {}), ...(init.headers ?? {}) },
+  });
   return { status: res.status, body: (await res.json().catch(() => null)) as T };
 }
 
 async function token(): Promise<string> {
   const setup = await json<{ access_token?: string }>('/api/v1/setup/initialize', { method: 'POST', body: JSON.stringify(credentials) });
   if (setup.body.access_token) return setup.body.access_token;
-  const login = await json<{ access_token: string }>('/api/v1/auth/login', { method: 'POST', body: JSON.stringify({ username: credentials.username, password: credentials.password }) });
+  const login = await json<{ access_token: string }>('/api/v1/auth/login', {
+    method: 'POST',
+    body: JSON.stringify({ username: credentials.username, password: credentials.password }),
+  });
   return login.body.access_token;
 }
 
@@ -40,7 +46,15 @@ async function main(): Promise<void> {
   if (books.length === 0 && values.library) {
     const libraries = await json<{ data: Array<{ id: string; path: string }> }>('/api/v1/libraries', { headers });
     const known = libraries.body.data.find((l) => l.path === values.library);
-    const lib = known ?? (await json<{ id: string }>('/api/v1/libraries', { method: 'POST', headers, body: JSON.stringify({ name: 'bench', path: values.library }) })).body;
+    const lib =
+      known ??
+      (
+        await json<{ id: string }>('/api/v1/libraries', {
+          method: 'POST',
+          headers,
+          body: JSON.stringify({ name: 'bench', path: values.library }),
+        })
+      ).body;
     const task = await json<{ id: string }>(`/api/v1/libraries/${lib.id}/scan`, { method: 'POST', headers });
     if (task.status !== 202) throw new Error(`scan not started: ${task.status} ${JSON.stringify(task.body)}`);
     for (;;) {
@@ -56,14 +70,17 @@ async function main(): Promise<void> {
   }
   const pageReads = requests.length;
   if (values.only === 'series') requests.length = 0;
-  for (let i = 0; i < (values.only === 'pages' ? 0 : pageReads); i++) requests.push({ method: 'GET', path: `/api/v1/series?page=${(i % 3) + 1}&pageSize=${[5, 20, 50][i % 3]}` });
+  for (let i = 0; i < (values.only === 'pages' ? 0 : pageReads); i++)
+    requests.push({ method: 'GET', path: `/api/v1/series?page=${(i % 3) + 1}&pageSize=${[5, 20, 50][i % 3]}` });
   for (let i = requests.length - 1; i > 0; i--) {
     const j = Math.floor(Math.random() * (i + 1));
     [requests[i], requests[j]] = [requests[j]!, requests[i]!];
   }
   const duration = Number(values.duration);
   const connections = Number(values.connections);
-  console.log(`${books.length} books; ${requests.length} URLs (${values.only ?? 'page reads and series lists'}), shuffled; ${connections} connections for ${duration} s`);
+  console.log(
+    `${books.length} books; ${requests.length} URLs (${values.only ?? 'page reads and series lists'}), shuffled; ${connections} connections for ${duration} s`,
+  );
   const [mixed, health] = await Promise.all([
     runLoad({ url: base, headers, connections, duration, ...({ randomPaths: requests.map((r) => r.path) } as object) }),
     runLoad({ url: `${base}/health`, connections: 1, duration }),

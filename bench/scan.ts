@@ -51,7 +51,15 @@ async function newestMtime(dir: string): Promise<number> {
   return newest;
 }
 
-async function loadCode(): Promise<{ label: string; app: AppModule; config: ConfigModule; connection: ConnectionModule; migrate: MigrateModule; media: MediaModule; walk: WalkModule }> {
+async function loadCode(): Promise<{
+  label: string;
+  app: AppModule;
+  config: ConfigModule;
+  connection: ConnectionModule;
+  migrate: MigrateModule;
+  media: MediaModule;
+  walk: WalkModule;
+}> {
   const useDist = !process.env.BENCH_SOURCE && existsSync(distCli);
   const base = useDist ? '../dist' : '../src';
   if (useDist && (await newestMtime(path.join(repoRoot, 'src'))) > statSync(distCli).mtimeMs) {
@@ -74,7 +82,13 @@ const JWT_SECRET = 'bench-secret-bench-secret-bench-secret-0123';
 
 async function createApp(code: Code): Promise<App> {
   const dataDir = mkdtempSync(path.join(os.tmpdir(), 'bindery-bench-'));
-  const config = code.config.ConfigSchema.parse({ data_dir: dataDir, logging: { level: 'warn' }, thumbnails: { pregenerate: false }, tasks: { poll_interval_ms: 20 }, auth: { jwt_secret: JWT_SECRET } });
+  const config = code.config.ConfigSchema.parse({
+    data_dir: dataDir,
+    logging: { level: 'warn' },
+    thumbnails: { pregenerate: false },
+    tasks: { poll_interval_ms: 20 },
+    auth: { jwt_secret: JWT_SECRET },
+  });
   const database = code.connection.openDatabase(config);
   await code.migrate.migrateToLatest(database);
   const app = await code.app.buildApp({ config, database, logger: false });
@@ -83,7 +97,11 @@ async function createApp(code: Code): Promise<App> {
   return app;
 }
 
-async function scanOnce(app: App, libraryId: string, mode: 'normal' | 'deep' = 'normal'): Promise<{ ms: number; cpuMs: number; mainCpuMs: number; result: Record<string, unknown> }> {
+async function scanOnce(
+  app: App,
+  libraryId: string,
+  mode: 'normal' | 'deep' = 'normal',
+): Promise<{ ms: number; cpuMs: number; mainCpuMs: number; result: Record<string, unknown> }> {
   const cpu = process.cpuUsage();
   const mainCpu = mainThreadCpuMs();
   const threadsBefore = allThreads();
@@ -94,7 +112,12 @@ async function scanOnce(app: App, libraryId: string, mode: 'normal' | 'deep' = '
     if (row && ['completed', 'failed', 'cancelled'].includes(row.status)) {
       if (row.status !== 'completed') throw new Error(`scan ${row.status}: ${row.error}`);
       printThreadCpu('scan', threadsBefore);
-      return { ms: performance.now() - started, cpuMs: cpuMs(cpu), mainCpuMs: mainThreadCpuMs() - mainCpu, result: JSON.parse(row.result ?? '{}') as Record<string, unknown> };
+      return {
+        ms: performance.now() - started,
+        cpuMs: cpuMs(cpu),
+        mainCpuMs: mainThreadCpuMs() - mainCpu,
+        result: JSON.parse(row.result ?? '{}') as Record<string, unknown>,
+      };
     }
     await new Promise((r) => setTimeout(r, 5));
   }
@@ -238,7 +261,14 @@ async function serverScanMemory(root: string, books: number): Promise<{ restMb: 
   const dataDir = mkdtempSync(path.join(os.tmpdir(), 'bindery-bench-server-'));
   const port = await freePort();
   const configFile = path.join(dataDir, 'bindery.yaml');
-  const config = { server: { host: '127.0.0.1', port }, data_dir: dataDir, logging: { level: 'warn' }, auth: { jwt_secret: JWT_SECRET }, thumbnails: { pregenerate: false }, tasks: { poll_interval_ms: 50 } };
+  const config = {
+    server: { host: '127.0.0.1', port },
+    data_dir: dataDir,
+    logging: { level: 'warn' },
+    auth: { jwt_secret: JWT_SECRET },
+    thumbnails: { pregenerate: false },
+    tasks: { poll_interval_ms: 50 },
+  };
   writeFileSync(configFile, JSON.stringify(config)); // JSON is YAML
   const child = spawn(process.execPath, [distCli, 'serve', '--config', configFile], { stdio: ['ignore', 'ignore', 'inherit'] });
   const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
@@ -247,7 +277,10 @@ async function serverScanMemory(root: string, books: number): Promise<{ restMb: 
   const call = async <T>(method: string, url: string, body?: unknown): Promise<T> => {
     const response = await fetch(`${base}${url}`, {
       method,
-      headers: { ...(body === undefined ? {} : { 'content-type': 'application/json' }), ...(token ? { authorization: `Bearer ${token}` } : {}) },
+      headers: {
+        ...(body === undefined ? {} : { 'content-type': 'application/json' }),
+        ...(token ? { authorization: `Bearer ${token}` } : {}),
+      },
       body: body === undefined ? undefined : JSON.stringify(body),
     });
     if (!response.ok) throw new Error(`${method} ${url}: ${response.status} ${await response.text()}`);
@@ -262,7 +295,13 @@ async function serverScanMemory(root: string, books: number): Promise<{ restMb: 
       }
       await new Promise((r) => setTimeout(r, 50));
     }
-    token = (await call<{ access_token: string }>('POST', '/api/v1/setup/initialize', { username: 'bench', email: 'bench@example.org', password: 'bench-password-1234' })).access_token;
+    token = (
+      await call<{ access_token: string }>('POST', '/api/v1/setup/initialize', {
+        username: 'bench',
+        email: 'bench@example.org',
+        password: 'bench-password-1234',
+      })
+    ).access_token;
     const library = await call<{ id: string }>('POST', '/api/v1/libraries', { name: 'rss', path: root });
     await new Promise((r) => setTimeout(r, 500)); // let start-up garbage settle
     const rest = processMemory(child.pid!).rss;
@@ -278,7 +317,10 @@ async function serverScanMemory(root: string, books: number): Promise<{ restMb: 
     try {
       await call('POST', `/api/v1/libraries/${library.id}/scan?mode=normal`);
       for (;;) {
-        const status = await call<{ state: string; error: string | null; counters: { books_added: number } }>('GET', `/api/v1/libraries/${library.id}/scan-status`);
+        const status = await call<{ state: string; error: string | null; counters: { books_added: number } }>(
+          'GET',
+          `/api/v1/libraries/${library.id}/scan-status`,
+        );
         if (status.state === 'completed') {
           if (status.counters.books_added !== books) throw new Error(`expected ${books} books, got ${JSON.stringify(status)}`);
           break;
@@ -306,7 +348,12 @@ export async function run(): Promise<void> {
   const initialBooks = Number(process.env.BENCH_SCAN_BOOKS ?? 2000);
   const rescanBooks = Number(process.env.BENCH_RESCAN_BOOKS ?? 10000);
   const rows: Row[] = [];
-  console.log(`code: ${code.label}; ${threads} CPUs; load average ${os.loadavg().map((l) => l.toFixed(2)).join(' ')}`);
+  console.log(
+    `code: ${code.label}; ${threads} CPUs; load average ${os
+      .loadavg()
+      .map((l) => l.toFixed(2))
+      .join(' ')}`,
+  );
   const app = await createApp(code);
   try {
     // Warm the worker pool (thread start-up is not scanning): enough books that every worker gets some (the
@@ -316,14 +363,20 @@ export async function run(): Promise<void> {
     await scanOnce(app, warmLib.id);
 
     // 1. Initial scan of 2,000 CBZ × 20 pages.
-    const big = await ensureCorpus({ out: path.resolve(`.bench/corpus-s100-b${initialBooks}-p20`), series: 100, books: initialBooks, pages: 20 });
+    const big = await ensureCorpus({
+      out: path.resolve(`.bench/corpus-s100-b${initialBooks}-p20`),
+      series: 100,
+      books: initialBooks,
+      pages: 20,
+    });
     const bigFiles = await listFiles(code, big.root);
     const totalBytes = (await Promise.all(bigFiles.map((f) => stat(f)))).reduce((n, s) => n + s.size, 0);
     const hashes = [await hashAll(code, bigFiles, threads)]; // also warms the page cache for both measurements
     hashes.push(await hashAll(code, bigFiles, threads));
     const lib = await app.catalog.libraries.create({ name: 'initial', path: big.root }, { isAdmin: true });
     const initial = await scanOnce(app, lib.id);
-    if (initial.result.books_added !== initialBooks) throw new Error(`expected ${initialBooks} books, got ${JSON.stringify(initial.result)}`);
+    if (initial.result.books_added !== initialBooks)
+      throw new Error(`expected ${initialBooks} books, got ${JSON.stringify(initial.result)}`);
     hashes.push(await hashAll(code, bigFiles, threads)); // between the scans too: the machine's load drifts
     // The same initial scan again (library deleted, created anew, its books all new) now that the workers' code
     // is optimised: the first one also pays V8 compiling the analysis code in each fresh worker, a fixed cost
@@ -331,17 +384,37 @@ export async function run(): Promise<void> {
     await app.catalog.libraries.delete(lib.id);
     const again = await app.catalog.libraries.create({ name: 'initial-again', path: big.root }, { isAdmin: true });
     const warmScan = await scanOnce(app, again.id);
-    if (warmScan.result.books_added !== initialBooks) throw new Error(`expected ${initialBooks} books, got ${JSON.stringify(warmScan.result)}`);
+    if (warmScan.result.books_added !== initialBooks)
+      throw new Error(`expected ${initialBooks} books, got ${JSON.stringify(warmScan.result)}`);
     hashes.push(await hashAll(code, bigFiles, threads));
     const baseline = Math.min(...hashes.map((h) => h.ms));
     const baselineCpu = Math.min(...hashes.map((h) => h.cpuMs));
-    rows.push({ measure: `read + SHA-256 of the same files (${threads} worker threads, best of ${hashes.length})`, value: `${(baseline / 1000).toFixed(2)} s (${((totalBytes / 1024 / 1024 / baseline) * 1000).toFixed(0)} MB/s)`, goal: '' });
-    for (const [label, scan] of [['fresh workers', initial], ['workers warm, 2nd scan', warmScan]] as const) {
-      rows.push({ measure: `initial scan, ${initialBooks} CBZ × 20 pages (${mb(totalBytes)}), ${label}`, value: `${(scan.ms / 1000).toFixed(2)} s, ${((initialBooks * 1000) / scan.ms).toFixed(0)} books/s`, goal: '' });
+    rows.push({
+      measure: `read + SHA-256 of the same files (${threads} worker threads, best of ${hashes.length})`,
+      value: `${(baseline / 1000).toFixed(2)} s (${((totalBytes / 1024 / 1024 / baseline) * 1000).toFixed(0)} MB/s)`,
+      goal: '',
+    });
+    for (const [label, scan] of [
+      ['fresh workers', initial],
+      ['workers warm, 2nd scan', warmScan],
+    ] as const) {
+      rows.push({
+        measure: `initial scan, ${initialBooks} CBZ × 20 pages (${mb(totalBytes)}), ${label}`,
+        value: `${(scan.ms / 1000).toFixed(2)} s, ${((initialBooks * 1000) / scan.ms).toFixed(0)} books/s`,
+        goal: '',
+      });
       rows.push({ measure: `  scan / read+hash ratio`, value: (scan.ms / baseline).toFixed(2), goal: '≤ 1.5' });
       // CPU time (all threads) says the same with less noise from other processes on a shared machine.
-      rows.push({ measure: '  CPU time: scan / read+hash', value: `${(scan.cpuMs / 1000).toFixed(2)} s / ${(baselineCpu / 1000).toFixed(2)} s = ${(scan.cpuMs / baselineCpu).toFixed(2)}`, goal: '' });
-      rows.push({ measure: '  of which the main thread (scanner, database, pool dispatch)', value: `${(scan.mainCpuMs / 1000).toFixed(2)} s`, goal: '' });
+      rows.push({
+        measure: '  CPU time: scan / read+hash',
+        value: `${(scan.cpuMs / 1000).toFixed(2)} s / ${(baselineCpu / 1000).toFixed(2)} s = ${(scan.cpuMs / baselineCpu).toFixed(2)}`,
+        goal: '',
+      });
+      rows.push({
+        measure: '  of which the main thread (scanner, database, pool dispatch)',
+        value: `${(scan.mainCpuMs / 1000).toFixed(2)} s`,
+        goal: '',
+      });
     }
 
     // 2. Normal rescan of an unchanged 10,000-book library (BENCH_INITIAL_ONLY=1 stops after the initial scan).
@@ -349,11 +422,22 @@ export async function run(): Promise<void> {
       printRows(rows);
       return;
     }
-    const many = await ensureCorpus({ out: path.resolve(`.bench/corpus-s500-b${rescanBooks}-p2`), series: 500, books: rescanBooks, pages: 2, width: 64, height: 96 });
+    const many = await ensureCorpus({
+      out: path.resolve(`.bench/corpus-s500-b${rescanBooks}-p2`),
+      series: 500,
+      books: rescanBooks,
+      pages: 2,
+      width: 64,
+      height: 96,
+    });
     const manyFiles = await listFiles(code, many.root);
     const manyLib = await app.catalog.libraries.create({ name: 'rescan', path: many.root }, { isAdmin: true });
     const first = await scanOnce(app, manyLib.id);
-    rows.push({ measure: `initial scan of ${rescanBooks} books (2 small pages each)`, value: `${(first.ms / 1000).toFixed(2)} s, ${((rescanBooks * 1000) / first.ms).toFixed(0)} books/s`, goal: '' });
+    rows.push({
+      measure: `initial scan of ${rescanBooks} books (2 small pages each)`,
+      value: `${(first.ms / 1000).toFixed(2)} s, ${((rescanBooks * 1000) / first.ms).toFixed(0)} books/s`,
+      goal: '',
+    });
     const rescans: number[] = [];
     const stats: number[] = [];
     const callbackStats: number[] = [];
@@ -365,23 +449,44 @@ export async function run(): Promise<void> {
       stats.push(Math.min(callbackStats[i]!, syncStats[i]!));
       promiseStats.push(await statAllPromises(manyFiles));
       const again = await scanOnce(app, manyLib.id);
-      if (again.result.books_added !== 0 || again.result.books_updated !== 0) throw new Error(`rescan changed something: ${JSON.stringify(again.result)}`);
+      if (again.result.books_added !== 0 || again.result.books_updated !== 0)
+        throw new Error(`rescan changed something: ${JSON.stringify(again.result)}`);
       rescans.push(again.ms);
     }
     const rescanMs = Math.min(...rescans);
     const statMs = Math.min(...stats);
-    rows.push({ measure: `normal rescan, unchanged ${rescanBooks} books (best of 3)`, value: `${(rescanMs / 1000).toFixed(3)} s`, goal: '< 2 s' });
+    rows.push({
+      measure: `normal rescan, unchanged ${rescanBooks} books (best of 3)`,
+      value: `${(rescanMs / 1000).toFixed(3)} s`,
+      goal: '< 2 s',
+    });
     rows.push({ measure: `stat() of every file, the faster way (best of 3)`, value: `${(statMs / 1000).toFixed(3)} s`, goal: '' });
-    rows.push({ measure: `  callback stat(), 64 in flight / statSync() in a loop (best of 3)`, value: `${(Math.min(...callbackStats) / 1000).toFixed(3)} s / ${(Math.min(...syncStats) / 1000).toFixed(3)} s`, goal: '' });
-    rows.push({ measure: 'rescan / stat ratio (worst of 3 pairs)', value: `${(rescanMs / statMs).toFixed(2)} (${Math.max(...rescans.map((r, i) => r / stats[i]!)).toFixed(2)})`, goal: '≤ 4' });
+    rows.push({
+      measure: `  callback stat(), 64 in flight / statSync() in a loop (best of 3)`,
+      value: `${(Math.min(...callbackStats) / 1000).toFixed(3)} s / ${(Math.min(...syncStats) / 1000).toFixed(3)} s`,
+      goal: '',
+    });
+    rows.push({
+      measure: 'rescan / stat ratio (worst of 3 pairs)',
+      value: `${(rescanMs / statMs).toFixed(2)} (${Math.max(...rescans.map((r, i) => r / stats[i]!)).toFixed(2)})`,
+      goal: '≤ 4',
+    });
     const promiseStatMs = Math.min(...promiseStats);
-    rows.push({ measure: `  the same against fs/promises stat(), 32 at a time (${(promiseStatMs / 1000).toFixed(3)} s)`, value: (rescanMs / promiseStatMs).toFixed(2), goal: '' });
+    rows.push({
+      measure: `  the same against fs/promises stat(), 32 at a time (${(promiseStatMs / 1000).toFixed(3)} s)`,
+      value: (rescanMs / promiseStatMs).toFixed(2),
+      goal: '',
+    });
 
     // 3. Memory of the real server process during the 10,000-book initial scan.
     if (existsSync(distCli)) {
       const server = await serverScanMemory(many.root, rescanBooks);
       rows.push({ measure: `server (node dist/cli.js serve) at rest, library created`, value: `${server.restMb.toFixed(0)} MB`, goal: '' });
-      rows.push({ measure: `server peak RSS during the ${rescanBooks}-book initial scan (${(server.ms / 1000).toFixed(1)} s)`, value: `${server.peakMb.toFixed(0)} MB`, goal: '< 300 MB' });
+      rows.push({
+        measure: `server peak RSS during the ${rescanBooks}-book initial scan (${(server.ms / 1000).toFixed(1)} s)`,
+        value: `${server.peakMb.toFixed(0)} MB`,
+        goal: '< 300 MB',
+      });
     } else {
       rows.push({ measure: 'server peak RSS during the initial scan', value: 'skipped: run `npm run build`', goal: '< 300 MB' });
     }
@@ -394,7 +499,12 @@ export async function run(): Promise<void> {
 function printRows(rows: readonly Row[]): void {
   const width = Math.max(...rows.map((r) => r.measure.length));
   for (const r of rows) console.log(`${r.measure.padEnd(width)}  ${r.value.padEnd(24)} ${r.goal}`);
-  console.log(`load average after: ${os.loadavg().map((l) => l.toFixed(2)).join(' ')}`);
+  console.log(
+    `load average after: ${os
+      .loadavg()
+      .map((l) => l.toFixed(2))
+      .join(' ')}`,
+  );
 }
 
 const isMain = process.argv[1] && path.resolve(process.argv[1]) === path.resolve(new URL(import.meta.url).pathname);

@@ -79,7 +79,11 @@ export async function startServerProcess(extra: Record<string, unknown> = {}): P
   const logFile = path.join(dataDir, 'server.log');
   const log = openSync(logFile, 'w');
   const started = performance.now();
-  const child = spawn(process.execPath, [...nodeArgs(), distCli, 'serve', '--config', configFile], { cwd: dataDir, stdio: ['ignore', log, log], env: withoutBinderyEnv() });
+  const child = spawn(process.execPath, [...nodeArgs(), distCli, 'serve', '--config', configFile], {
+    cwd: dataDir,
+    stdio: ['ignore', log, log],
+    env: withoutBinderyEnv(),
+  });
   const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
   const base = `http://127.0.0.1:${port}`;
   try {
@@ -95,7 +99,10 @@ export async function startServerProcess(extra: Record<string, unknown> = {}): P
   const call = async <T>(method: string, url: string, body?: unknown): Promise<{ status: number; body: T }> => {
     const response = await fetch(`${base}/api/v1${url}`, {
       method,
-      headers: { ...(body === undefined ? {} : { 'content-type': 'application/json' }), ...(token ? { authorization: `Bearer ${token}` } : {}) },
+      headers: {
+        ...(body === undefined ? {} : { 'content-type': 'application/json' }),
+        ...(token ? { authorization: `Bearer ${token}` } : {}),
+      },
       body: body === undefined ? undefined : JSON.stringify(body),
     });
     const text = await response.text();

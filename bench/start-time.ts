@@ -34,10 +34,21 @@ async function configFile(): Promise<{ file: string; base: string }> {
 }
 
 /** Spawns `command` in its own process group, times it to `/health` 200, then stops the whole group. */
-async function timeToHealth(command: string, args: readonly string[], extraEnv: Record<string, string> = {}, nodeOptions: string[] = [], cwd = repoRoot): Promise<number> {
+async function timeToHealth(
+  command: string,
+  args: readonly string[],
+  extraEnv: Record<string, string> = {},
+  nodeOptions: string[] = [],
+  cwd = repoRoot,
+): Promise<number> {
   const { file, base } = await configFile();
   const started = performance.now();
-  const child = spawn(command, [...nodeOptions, ...args], { cwd, detached: true, stdio: 'ignore', env: { ...withoutBinderyEnv(), BINDERY_CONFIG: file, ...extraEnv } });
+  const child = spawn(command, [...nodeOptions, ...args], {
+    cwd,
+    detached: true,
+    stdio: 'ignore',
+    env: { ...withoutBinderyEnv(), BINDERY_CONFIG: file, ...extraEnv },
+  });
   const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
   try {
     await waitFor200(`${base}/health`, child, 60_000, 5);
@@ -71,7 +82,13 @@ export async function measureStart(runs = 3): Promise<StartFigures> {
     stale.push(timeProcess(process.execPath, [path.join(repoRoot, 'scripts/build-if-stale.mjs')]));
     empty.push(timeProcess(process.execPath, ['-e', '']));
   }
-  return { npmStartMs: median(npmStartRuns), npmStartRuns, nodeServeMs: median(nodeServe), staleCheckMs: median(stale), emptyNodeMs: median(empty) };
+  return {
+    npmStartMs: median(npmStartRuns),
+    npmStartRuns,
+    nodeServeMs: median(nodeServe),
+    staleCheckMs: median(stale),
+    emptyNodeMs: median(empty),
+  };
 }
 
 /** The phases of `startServer` (src/server.ts), done one by one in a child process with timestamps. */
@@ -98,7 +115,10 @@ marks['total since the script started'] = Math.round((performance.now() - t0) * 
 process.stdout.write(JSON.stringify(marks)); await app.close(); process.exit(0);
 `,
   );
-  return JSON.parse(execFileSync(process.execPath, [script], { cwd: dir, env: withoutBinderyEnv(), encoding: 'utf8' })) as Record<string, number>;
+  return JSON.parse(execFileSync(process.execPath, [script], { cwd: dir, env: withoutBinderyEnv(), encoding: 'utf8' })) as Record<
+    string,
+    number
+  >;
 }
 
 interface ProfileNode {
@@ -114,7 +134,13 @@ async function profile(): Promise<{ byGroup: Array<[string, number]>; packages: 
   await sleep(500);
   const file = readdirSync(dir).find((f) => f.endsWith('.cpuprofile'));
   if (!file) throw new Error('no CPU profile was written');
-  const prof = JSON.parse(readFileSync(path.join(dir, file), 'utf8')) as { nodes: ProfileNode[]; samples: number[]; timeDeltas: number[]; startTime: number; endTime: number };
+  const prof = JSON.parse(readFileSync(path.join(dir, file), 'utf8')) as {
+    nodes: ProfileNode[];
+    samples: number[];
+    timeDeltas: number[];
+    startTime: number;
+    endTime: number;
+  };
   const group = (url: string, fn: string): string => {
     if (!url) return fn.startsWith('(') ? fn : '(native / V8 builtins)';
     const nm = /node_modules\/((?:@[^/]+\/)?[^/]+)/.exec(url);
@@ -141,10 +167,43 @@ async function profile(): Promise<{ byGroup: Array<[string, number]>; packages: 
   return { byGroup: [...totals].sort((a, b) => b[1] - a[1]), packages: [...packages].sort() };
 }
 
-const HEAVY = ['pdfjs-dist/legacy/build/pdf.mjs', '@napi-rs/canvas', 'sharp', 'piscina', 'better-sqlite3', 'pg', 'kysely', 'fastify', '@fastify/swagger', '@fastify/swagger-ui', 'zod', 'fastify-type-provider-zod', 'nodemailer', 'node-unrar-js', 'prom-client', 'yaml', 'pino', '@node-rs/argon2', 'fast-xml-parser', 'yauzl', 'fflate', 'croner', 'jose', 'helmet'];
+const HEAVY = [
+  'pdfjs-dist/legacy/build/pdf.mjs',
+  '@napi-rs/canvas',
+  'sharp',
+  'piscina',
+  'better-sqlite3',
+  'pg',
+  'kysely',
+  'fastify',
+  '@fastify/swagger',
+  '@fastify/swagger-ui',
+  'zod',
+  'fastify-type-provider-zod',
+  'nodemailer',
+  'node-unrar-js',
+  'prom-client',
+  'yaml',
+  'pino',
+  '@node-rs/argon2',
+  'fast-xml-parser',
+  'yauzl',
+  'fflate',
+  'croner',
+  'jose',
+  'helmet',
+];
 
 function importAlone(specifier: string): number {
-  const out = execFileSync(process.execPath, ['--input-type=module', '-e', `const t = performance.now(); await import(${JSON.stringify(specifier)}); process.stdout.write(String(performance.now() - t));`], { cwd: repoRoot, encoding: 'utf8' });
+  const out = execFileSync(
+    process.execPath,
+    [
+      '--input-type=module',
+      '-e',
+      `const t = performance.now(); await import(${JSON.stringify(specifier)}); process.stdout.write(String(performance.now() - t));`,
+    ],
+    { cwd: repoRoot, encoding: 'utf8' },
+  );
   return Number(out);
 }
 
@@ -161,16 +220,29 @@ function prestartCheckout(): string {
 }
 
 export async function main(): Promise<void> {
-  console.log(`load average ${os.loadavg().map((l) => l.toFixed(2)).join(' ')}`);
+  console.log(
+    `load average ${os
+      .loadavg()
+      .map((l) => l.toFixed(2))
+      .join(' ')}`,
+  );
   const old = prestartCheckout();
   const pairs: Array<[number, number]> = [];
   for (let i = 0; i < 5; i++) pairs.push([await timeToHealth('npm', ['start'], {}, [], old), await timeToHealth('npm', ['start'])]);
-  console.log(`\`npm start\` to /health, 5 interleaved pairs: prestart script + node dist/cli.js serve (before) ${pairs.map((p) => p[0].toFixed(0)).join(', ')} ms, median ${median(pairs.map((p) => p[0])).toFixed(0)}; scripts/start.mjs, one process (now) ${pairs.map((p) => p[1].toFixed(0)).join(', ')} ms, median ${median(pairs.map((p) => p[1])).toFixed(0)}`);
+  console.log(
+    `\`npm start\` to /health, 5 interleaved pairs: prestart script + node dist/cli.js serve (before) ${pairs.map((p) => p[0].toFixed(0)).join(', ')} ms, median ${median(pairs.map((p) => p[0])).toFixed(0)}; scripts/start.mjs, one process (now) ${pairs.map((p) => p[1].toFixed(0)).join(', ')} ms, median ${median(pairs.map((p) => p[1])).toFixed(0)}`,
+  );
   const figures = await measureStart();
-  console.log(`\n\`npm start\` to /health 200, nothing changed: ${figures.npmStartRuns.map((ms) => `${ms.toFixed(0)} ms`).join(', ')} (median ${figures.npmStartMs.toFixed(0)} ms)`);
+  console.log(
+    `\n\`npm start\` to /health 200, nothing changed: ${figures.npmStartRuns.map((ms) => `${ms.toFixed(0)} ms`).join(', ')} (median ${figures.npmStartMs.toFixed(0)} ms)`,
+  );
   console.log(`  node dist/cli.js serve alone: ${figures.nodeServeMs.toFixed(0)} ms`);
-  console.log(`  prestart (scripts/build-if-stale.mjs) alone, as a process: ${figures.staleCheckMs.toFixed(0)} ms; an empty node process: ${figures.emptyNodeMs.toFixed(0)} ms`);
-  console.log(`  so npm itself (its start-up, the script through sh) and the in-process staleness check: ~${(figures.npmStartMs - figures.nodeServeMs).toFixed(0)} ms`);
+  console.log(
+    `  prestart (scripts/build-if-stale.mjs) alone, as a process: ${figures.staleCheckMs.toFixed(0)} ms; an empty node process: ${figures.emptyNodeMs.toFixed(0)} ms`,
+  );
+  console.log(
+    `  so npm itself (its start-up, the script through sh) and the in-process staleness check: ~${(figures.npmStartMs - figures.nodeServeMs).toFixed(0)} ms`,
+  );
   console.log('\nstartServer phases, in ms (a child process, fresh database):');
   for (const [name, ms] of Object.entries(phases())) console.log(`  ${String(ms).padStart(7)}  ${name}`);
   const prof = await profile();

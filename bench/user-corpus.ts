@@ -40,7 +40,10 @@ export const ISSUE_SHAPE: UserCorpusShape = { series: 200, perSeries: 10, pages:
 const DISTINCT_PAGES = 24;
 
 export function corpusDir(shape: UserCorpusShape): string {
-  return path.join(os.tmpdir(), `bindery-bench-corpus-s${shape.series}x${shape.perSeries}-p${shape.pages}-${shape.width}x${shape.height}-v1`);
+  return path.join(
+    os.tmpdir(),
+    `bindery-bench-corpus-s${shape.series}x${shape.perSeries}-p${shape.pages}-${shape.width}x${shape.height}-v1`,
+  );
 }
 
 /** Every 20th book is an EPUB or a PDF (alternately): 5% of the library. */
@@ -49,7 +52,14 @@ function formatOf(index: number): 'cbz' | 'epub' | 'pdf' {
   return Math.floor(index / 20) % 2 === 0 ? 'epub' : 'pdf';
 }
 
-async function writeCbz(file: string, pages: readonly Buffer[], first: number, count: number, info: string | null, unique: string): Promise<void> {
+async function writeCbz(
+  file: string,
+  pages: readonly Buffer[],
+  first: number,
+  count: number,
+  info: string | null,
+  unique: string,
+): Promise<void> {
   const zip = new yazl.ZipFile();
   for (let p = 0; p < count; p++) {
     zip.addBuffer(pages[(first + p) % pages.length]!, `page${String(p + 1).padStart(3, '0')}.jpg`, { compress: false, mtime: new Date(0) });
@@ -59,7 +69,10 @@ async function writeCbz(file: string, pages: readonly Buffer[], first: number, c
   await pipeline(zip.outputStream, createWriteStream(file));
 }
 
-export async function ensureUserCorpus(shape: UserCorpusShape = ISSUE_SHAPE, log: (line: string) => void = () => undefined): Promise<UserCorpus> {
+export async function ensureUserCorpus(
+  shape: UserCorpusShape = ISSUE_SHAPE,
+  log: (line: string) => void = () => undefined,
+): Promise<UserCorpus> {
   const root = corpusDir(shape);
   const marker = path.join(root, 'complete.json');
   if (existsSync(marker)) return JSON.parse(await readFile(marker, 'utf8')) as UserCorpus;
@@ -70,7 +83,11 @@ export async function ensureUserCorpus(shape: UserCorpusShape = ISSUE_SHAPE, log
   const floor = path.join(root, 'floor');
   await mkdir(floor, { recursive: true });
   const pages = await Promise.all(
-    Array.from({ length: DISTINCT_PAGES }, async (_, i) => sharp(await makeScanLikePage(shape.width, shape.height, i + 1)).jpeg({ quality: 80 }).toBuffer()),
+    Array.from({ length: DISTINCT_PAGES }, async (_, i) =>
+      sharp(await makeScanLikePage(shape.width, shape.height, i + 1))
+        .jpeg({ quality: 80 })
+        .toBuffer(),
+    ),
   );
   const floorPages: string[] = [];
   for (let i = 0; i < pages.length; i++) {
@@ -91,10 +108,15 @@ export async function ensureUserCorpus(shape: UserCorpusShape = ISSUE_SHAPE, log
       const format = formatOf(index);
       counts[format]++;
       if (format === 'cbz') {
-        const info = index % 2 === 0 ? `<?xml version="1.0"?>\n<ComicInfo><Series>${name}</Series><Number>${b}</Number><Title>${name} #${b}</Title><Writer>Bench Writer</Writer><Publisher>Bench</Publisher><Year>2020</Year><Summary>Book ${b} of ${name}.</Summary></ComicInfo>` : null;
+        const info =
+          index % 2 === 0
+            ? `<?xml version="1.0"?>\n<ComicInfo><Series>${name}</Series><Number>${b}</Number><Title>${name} #${b}</Title><Writer>Bench Writer</Writer><Publisher>Bench</Publisher><Year>2020</Year><Summary>Book ${b} of ${name}.</Summary></ComicInfo>`
+            : null;
         jobs.push(writeCbz(`${base}.cbz`, pages, index, shape.pages, info, `bench ${index}`));
       } else if (format === 'epub') {
-        jobs.push(makeEpub(dir, `${name} ${String(b).padStart(3, '0')}.epub`, { pages: 5, metadata: { title: `${name} #${b} (${index})` } }));
+        jobs.push(
+          makeEpub(dir, `${name} ${String(b).padStart(3, '0')}.epub`, { pages: 5, metadata: { title: `${name} #${b} (${index})` } }),
+        );
       } else {
         jobs.push(makePdf(dir, `${name} ${String(b).padStart(3, '0')}.pdf`, { pages: 5, info: { Title: `${name} #${b} (${index})` } }));
       }

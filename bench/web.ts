@@ -30,7 +30,9 @@ async function ensureTinyLibrary(series: number, log: (line: string) => void): P
   if (existsSync(marker)) return library;
   const started = Date.now();
   await rm(root, { recursive: true, force: true });
-  const page = await sharp({ create: { width: 200, height: 300, channels: 3, background: '#3a6ea5' } }).jpeg({ quality: 70 }).toBuffer();
+  const page = await sharp({ create: { width: 200, height: 300, channels: 3, background: '#3a6ea5' } })
+    .jpeg({ quality: 70 })
+    .toBuffer();
   const jobs: Array<Promise<void>> = [];
   for (let s = 0; s < series; s++) {
     const name = `Series ${String(s + 1).padStart(5, '0')}`;
@@ -65,9 +67,18 @@ interface HomeRun {
 }
 
 export async function run(argv: string[] = process.argv.slice(2)): Promise<void> {
-  const { values } = parseArgs({ args: argv, options: { series: { type: 'string', default: '10000' }, runs: { type: 'string', default: '3' } }, strict: false });
+  const { values } = parseArgs({
+    args: argv,
+    options: { series: { type: 'string', default: '10000' }, runs: { type: 'string', default: '3' } },
+    strict: false,
+  });
   const series = Number(values.series);
-  console.log(`web bench: ${series} series; ${os.availableParallelism()} CPUs, load average ${os.loadavg().map((l) => l.toFixed(2)).join(' ')}`);
+  console.log(
+    `web bench: ${series} series; ${os.availableParallelism()} CPUs, load average ${os
+      .loadavg()
+      .map((l) => l.toFixed(2))
+      .join(' ')}`,
+  );
   execFileSync(process.execPath, [path.join(repoRoot, 'scripts/build-if-stale.mjs')], { cwd: repoRoot, stdio: 'inherit' });
   const library = await ensureTinyLibrary(series, console.log);
   const server = await startServerProcess({ thumbnails: { pregenerate: false } });
@@ -83,13 +94,28 @@ export async function run(argv: string[] = process.argv.slice(2)): Promise<void>
       await sleep(100);
     }
     console.log(`scan of ${series} tiny books: ${((performance.now() - scanStarted) / 1000).toFixed(1)} s`);
-    const login = (await server.call<{ access_token: string; expires_in: number; user: { username: string } }>('POST', '/auth/login', { username: ADMIN.username, password: ADMIN.password })).body;
-    const session = JSON.stringify({ token: login.access_token, expiresAt: Date.now() + login.expires_in * 1000, username: login.user.username });
+    const login = (
+      await server.call<{ access_token: string; expires_in: number; user: { username: string } }>('POST', '/auth/login', {
+        username: ADMIN.username,
+        password: ADMIN.password,
+      })
+    ).body;
+    const session = JSON.stringify({
+      token: login.access_token,
+      expiresAt: Date.now() + login.expires_in * 1000,
+      username: login.user.username,
+    });
 
     const newPage = async () => {
       const context = await browser.newContext({ viewport: { width: 1280, height: 800 } });
       await context.addInitScript((value) => {
-        const g = globalThis as unknown as { localStorage: { setItem(k: string, v: string): void }; __longTasks: Array<{ start: number; end: number }>; PerformanceObserver: new (cb: (list: { getEntries(): Array<{ startTime: number; duration: number }> }) => void) => { observe(o: object): void } };
+        const g = globalThis as unknown as {
+          localStorage: { setItem(k: string, v: string): void };
+          __longTasks: Array<{ start: number; end: number }>;
+          PerformanceObserver: new (cb: (list: { getEntries(): Array<{ startTime: number; duration: number }> }) => void) => {
+            observe(o: object): void;
+          };
+        };
         g.localStorage.setItem('bindery.session', value);
         g.__longTasks = [];
         new g.PerformanceObserver((list) => {
@@ -106,13 +132,18 @@ export async function run(argv: string[] = process.argv.slice(2)): Promise<void>
       // Browser-side code as strings (this project's TypeScript has no DOM library), each a promise that checks
       // on every animation frame; page.evaluate runs it through the DevTools protocol, which the app's CSP allows
       // (waitForFunction evaluates strings inside the page, which it does not).
-      const when = (test: string) => `new Promise((resolve) => { const check = () => { const v = ${test}; if (v) resolve(v); else requestAnimationFrame(check); }; check(); })`;
+      const when = (test: string) =>
+        `new Promise((resolve) => { const check = () => { const v = ${test}; if (v) resolve(v); else requestAnimationFrame(check); }; check(); })`;
       const shelvesMs = (await page.evaluate(when("document.querySelector('.shelf-row li') ? performance.now() : 0"))) as number;
       const firstCoverRequestMs = (await page.evaluate(
-        when("(() => { const c = performance.getEntriesByType('resource').filter((e) => e.name.includes('/thumbnail')); return c.length ? Math.min(...c.map((e) => e.startTime)) : 0; })()"),
+        when(
+          "(() => { const c = performance.getEntriesByType('resource').filter((e) => e.name.includes('/thumbnail')); return c.length ? Math.min(...c.map((e) => e.startTime)) : 0; })()",
+        ),
       )) as number;
       await page.waitForTimeout(1000);
-      const longTasks = await page.evaluate(() => (globalThis as unknown as { __longTasks: Array<{ start: number; end: number }> }).__longTasks);
+      const longTasks = await page.evaluate(
+        () => (globalThis as unknown as { __longTasks: Array<{ start: number; end: number }> }).__longTasks,
+      );
       const before = longTasks.filter((t) => t.start <= shelvesMs + 1000);
       const interactiveMs = Math.max(shelvesMs, ...before.map((t) => t.end));
       homeRuns.push({ shelvesMs, firstCoverRequestMs, interactiveMs, longTasks: longTasks.length });
@@ -145,7 +176,12 @@ export async function run(argv: string[] = process.argv.slice(2)): Promise<void>
         most = Math.max(most, cards().length);
       }
       return { most, steps, sawLast, height: document.documentElement.scrollHeight };
-    })(${JSON.stringify(`Series ${String(series).padStart(5, '0')}`)})`)) as { most: number; steps: number; sawLast: boolean; height: number };
+    })(${JSON.stringify(`Series ${String(series).padStart(5, '0')}`)})`)) as {
+      most: number;
+      steps: number;
+      sawLast: boolean;
+      height: number;
+    };
     const scrollMs = performance.now() - scrollStarted;
     await context.close();
 
@@ -158,9 +194,18 @@ export async function run(argv: string[] = process.argv.slice(2)): Promise<void>
     const interactive = homeRuns.map((r) => r.interactiveMs);
     console.log(`| home: navigation start → shelves rendered | ${fmt(shelves)} | ${under(shelves)} |`);
     console.log(`| home: navigation start → first cover requested | ${fmt(covers)} | ${under(covers)} |`);
-    console.log(`| home: navigation start → interactive (end of the last long task within 1 s of the shelves) | ${fmt(interactive)} | ${under(interactive)} |`);
-    console.log(`| grid of ${series} series scrolled top to bottom (${scroll.steps} viewport steps, ${(scrollMs / 1000).toFixed(1)} s, ${Math.round(scroll.height)} px): most cards in the DOM | ${scroll.most}${scroll.sawLast ? '' : ' (the last series never rendered!)'} | ≤ ~300 ${scroll.most <= 300 && scroll.sawLast ? '✓' : '✗'} |`);
-    console.log(`load average after: ${os.loadavg().map((l) => l.toFixed(2)).join(' ')}`);
+    console.log(
+      `| home: navigation start → interactive (end of the last long task within 1 s of the shelves) | ${fmt(interactive)} | ${under(interactive)} |`,
+    );
+    console.log(
+      `| grid of ${series} series scrolled top to bottom (${scroll.steps} viewport steps, ${(scrollMs / 1000).toFixed(1)} s, ${Math.round(scroll.height)} px): most cards in the DOM | ${scroll.most}${scroll.sawLast ? '' : ' (the last series never rendered!)'} | ≤ ~300 ${scroll.most <= 300 && scroll.sawLast ? '✓' : '✗'} |`,
+    );
+    console.log(
+      `load average after: ${os
+        .loadavg()
+        .map((l) => l.toFixed(2))
+        .join(' ')}`,
+    );
   } finally {
     await browser.close();
     await server.stop();

@@ -35,8 +35,9 @@ export function buildIfStale(only) {
   }
   if (
     only !== 'server' &&
-    newest(['web/src', 'web/public', 'web/index.html', 'web/vite.config.ts', 'web/size-budget.ts', 'package-lock.json'], (p) => p.endsWith('schema.gen.ts')) >
-      builtAt('web/dist/index.html')
+    newest(['web/src', 'web/public', 'web/index.html', 'web/vite.config.ts', 'web/size-budget.ts', 'package-lock.json'], (p) =>
+      p.endsWith('schema.gen.ts'),
+    ) > builtAt('web/dist/index.html')
   ) {
     run('web app sources', 'npm run build:web');
   }

@@ -107,14 +107,26 @@ export async function buildApp(options: BuildAppOptions): Promise<App> {
   limitConnectionsPerAddress(
     app.server,
     config.server.max_connections_per_address,
-    throttledPerAddress((address, open) => app.log.warn({ address, open, max: config.server.max_connections_per_address }, 'connection refused: too many open connections from one address (server.max_connections_per_address)')),
+    throttledPerAddress((address, open) =>
+      app.log.warn(
+        { address, open, max: config.server.max_connections_per_address },
+        'connection refused: too many open connections from one address (server.max_connections_per_address)',
+      ),
+    ),
   );
 
   app.setValidatorCompiler(validatorCompiler);
   app.setSerializerCompiler(serializerCompiler);
   const sse = new SseHub(config.events.keepalive_seconds * 1000);
   const requestMetrics = new RequestMetrics();
-  const services = composeServices({ config, database, log: app.log, mailTransport: options.mailTransport, requests: requestMetrics, sseConnections: () => sse.size });
+  const services = composeServices({
+    config,
+    database,
+    log: app.log,
+    mailTransport: options.mailTransport,
+    requests: requestMetrics,
+    sseConnections: () => sse.size,
+  });
   const { settings, identity, background, browsing, events } = services;
   registerErrorHandling(app, { onDiskFull: (err) => services.storage.recordDiskFull(err) });
   database.reportConnectionErrors?.((err) => app.log.warn({ err }, 'database connection lost; the pool opens a new one on demand'));
@@ -175,7 +187,10 @@ export async function buildApp(options: BuildAppOptions): Promise<App> {
     settings,
     isSetupRequired: () => identity.setup.isRequired(),
     extraCredentials: config.koreader.enabled
-      ? ((kosync) => (request) => komgaGate.credentials(request) ?? kosync(request))(kosyncCredentials(config.koreader.prefix))
+      ? (
+          (kosync) => (request) =>
+            komgaGate.credentials(request) ?? kosync(request)
+        )(kosyncCredentials(config.koreader.prefix))
       : komgaGate.credentials,
   }));
   requestMetrics.register(app);
@@ -185,7 +200,11 @@ export async function buildApp(options: BuildAppOptions): Promise<App> {
   await app.register(
     async (api) => {
       const v1 = api.withTypeProvider<ZodTypeProvider>();
-      registerSetupRoutes(v1, identity.setup, { version: API_VERSION, registrationEnabled: () => settings.get('registration_enabled'), koreaderSyncPath: config.koreader.enabled ? config.koreader.prefix : null });
+      registerSetupRoutes(v1, identity.setup, {
+        version: API_VERSION,
+        registrationEnabled: () => settings.get('registration_enabled'),
+        koreaderSyncPath: config.koreader.enabled ? config.koreader.prefix : null,
+      });
       registerAuthRoutes(v1, identity.auth, config.server.public_url);
       registerPasswordChangeRoutes(v1, identity.passwordChange);
       registerUserRoutes(v1, identity.users);
@@ -200,7 +219,11 @@ export async function buildApp(options: BuildAppOptions): Promise<App> {
       registerOpsRoutes(v1, services.metrics, services.maintenance);
       registerPreferenceRoutes(v1, services.preferences);
       registerDeviceRoutes(v1, services.devices);
-      registerKosyncSetupRoute(v1, { enabled: config.koreader.enabled, prefix: config.koreader.prefix, publicUrl: config.server.public_url });
+      registerKosyncSetupRoute(v1, {
+        enabled: config.koreader.enabled,
+        prefix: config.koreader.prefix,
+        publicUrl: config.server.public_url,
+      });
       registerSeriesRoutes(v1, browsing.series);
       registerBookRoutes(v1, browsing.books);
       registerPageRoutes(v1, browsing.pages);
@@ -211,7 +234,11 @@ export async function buildApp(options: BuildAppOptions): Promise<App> {
     { prefix: '/api/v1' },
   );
   // OPDS feeds live at the server root, outside /api/v1, behind the same auth and rate-limit hooks.
-  await registerFeeds(app, { libraries: background.libraries, ...browsing }, { thumbnailWidth: () => settings.peek('thumbnail_width'), publicUrl: config.server.public_url });
+  await registerFeeds(
+    app,
+    { libraries: background.libraries, ...browsing },
+    { thumbnailWidth: () => settings.peek('thumbnail_width'), publicUrl: config.server.public_url },
+  );
   // The Komga-compatible API under /{prefix}/api/v1 (and v2): off unless the admin setting enables it.
   await registerKomgaApi(app, {
     libraries: background.libraries,

@@ -7,11 +7,7 @@ import { openDatabase } from './db/connection.js';
 import { installShutdownHandlers, startServer } from './server.js';
 
 const program = new Command();
-program
-  .name('bindery')
-  .description('Self-hosted library server for comics, manga and ebooks')
-  .showHelpAfterError()
-  .exitOverride();
+program.name('bindery').description('Self-hosted library server for comics, manga and ebooks').showHelpAfterError().exitOverride();
 
 program
   .command('serve')

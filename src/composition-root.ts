@@ -175,7 +175,11 @@ export function composeServices(deps: CompositionDeps): Services {
   // any other write starts afresh), as a copy each time so no caller can alter another's.
   const bookRows = new UnchangedDatabaseCache<Awaited<ReturnType<BooksRepository['get']>>>(database, 4096);
   const bookRow = async (id: string) => {
-    const row = await bookRows.remember(`book:${id}`, () => booksRepo.get(id), (found) => found !== undefined);
+    const row = await bookRows.remember(
+      `book:${id}`,
+      () => booksRepo.get(id),
+      (found) => found !== undefined,
+    );
     return row && { ...row };
   };
   const access = new AccessService({ book: bookRow, series: (id) => seriesRepo.get(id) });
@@ -187,9 +191,18 @@ export function composeServices(deps: CompositionDeps): Services {
 
   const duplicates = new DuplicatesService(new DuplicatesRepository(db), background.queue);
   background.worker.register('detect_duplicates', (ctx) => duplicates.detect(ctx.signal, (update) => ctx.progress(update)));
-  const covers = new CoverService({ repo: new CoversRepository(db), queue: background.queue, bus: events, cacheDir, width: thumbnailWidth, renderer });
+  const covers = new CoverService({
+    repo: new CoversRepository(db),
+    queue: background.queue,
+    bus: events,
+    cacheDir,
+    width: thumbnailWidth,
+    renderer,
+  });
   background.worker.register('generate_thumbnails', (ctx) =>
-    covers.generate({ libraryId: ctx.task.library_id ?? undefined, seriesId: ctx.task.target_id ?? undefined }, ctx.signal, (update) => ctx.progress(update)),
+    covers.generate({ libraryId: ctx.task.library_id ?? undefined, seriesId: ctx.task.target_id ?? undefined }, ctx.signal, (update) =>
+      ctx.progress(update),
+    ),
   );
   if (config.thumbnails.pregenerate) {
     events.on('scan_completed', (scan) => {
@@ -201,7 +214,9 @@ export function composeServices(deps: CompositionDeps): Services {
   const storage = new StorageHealth(
     [
       { name: 'data_dir', path: path.resolve(config.data_dir) },
-      ...(database.dialect === 'sqlite' && sqlitePathFor(config) !== ':memory:' ? [{ name: 'database', path: path.dirname(path.resolve(sqlitePathFor(config))) }] : []),
+      ...(database.dialect === 'sqlite' && sqlitePathFor(config) !== ':memory:'
+        ? [{ name: 'database', path: path.dirname(path.resolve(sqlitePathFor(config))) }]
+        : []),
     ],
     config.health.min_free_disk_mb * 1024 * 1024,
   );
@@ -253,7 +268,15 @@ function composeIdentity(deps: CompositionDeps, settingsRepo: SettingsRepository
   const revocations = new RevocationsRepository(db);
   const tokens = new TokenIssuer(() => resolveJwtSecret(config), config.auth.jwt_expiry_seconds);
   const passwords = new PasswordChecks(usersRepo, new LoginThrottle(db));
-  const auth = new AuthService(usersRepo, tokens, revocations, passwords, new EmailTokens(db), createMailer(config, deps.log, deps.mailTransport), settings);
+  const auth = new AuthService(
+    usersRepo,
+    tokens,
+    revocations,
+    passwords,
+    new EmailTokens(db),
+    createMailer(config, deps.log, deps.mailTransport),
+    settings,
+  );
   return {
     resolver: new CallerResolver(usersRepo, keysRepo, revocations, tokens, passwords, new UnchangedDatabaseCache(database)),
     auth,
@@ -307,7 +330,12 @@ function composeBackground(
     const size = { width: config.thumbnails.width };
     const cover = deps.renderer.handles(format)
       ? await deps.renderer.cover(absolutePath, format, size)
-      : await withBook(absolutePath, (format ?? undefined) as BookFormat | undefined, {}, async (reader) => (await reader.cover(size)).data);
+      : await withBook(
+          absolutePath,
+          (format ?? undefined) as BookFormat | undefined,
+          {},
+          async (reader) => (await reader.cover(size)).data,
+        );
     return resizeImage(cover, { width: config.thumbnails.width, format: config.thumbnails.format });
   };
   const libraries = new LibraryService({

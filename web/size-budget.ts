@@ -57,7 +57,8 @@ export function sizeBudget(budgetBytes: number, routes: RouteBudget[] = []): Plu
       const rows = [...gzipped.entries()].sort((a, b) => b[1] - a[1]);
       const width = Math.max(...rows.map(([name]) => name.length), 10);
       console.warn('\ngzip sizes (* = first screen):');
-      for (const [name, size] of rows) console.warn(`  ${firstScreen.has(name) ? '*' : ' '} ${name.padEnd(width)} ${kB(size).padStart(10)}`);
+      for (const [name, size] of rows)
+        console.warn(`  ${firstScreen.has(name) ? '*' : ' '} ${name.padEnd(width)} ${kB(size).padStart(10)}`);
       console.warn(`  first screen JavaScript: ${kB(firstScreenJs)} of ${kB(budgetBytes)} budget\n`);
       if (firstScreenJs > budgetBytes) {
         this.error(`first screen JavaScript is ${kB(firstScreenJs)} gzip, over the ${kB(budgetBytes)} budget`);
@@ -73,8 +74,11 @@ export function sizeBudget(budgetBytes: number, routes: RouteBudget[] = []): Plu
         };
         walk(start.fileName);
         const js = [...own].filter((n) => n.endsWith('.js')).reduce((sum, n) => sum + (gzipped.get(n) ?? 0), 0);
-        console.warn(`  ${route.label} route JavaScript (on top of the first screen): ${kB(js)} of ${kB(route.budgetBytes)} budget [${[...own].join(', ')}]`);
-        if (js > route.budgetBytes) this.error(`${route.label} route JavaScript is ${kB(js)} gzip, over the ${kB(route.budgetBytes)} budget`);
+        console.warn(
+          `  ${route.label} route JavaScript (on top of the first screen): ${kB(js)} of ${kB(route.budgetBytes)} budget [${[...own].join(', ')}]`,
+        );
+        if (js > route.budgetBytes)
+          this.error(`${route.label} route JavaScript is ${kB(js)} gzip, over the ${kB(route.budgetBytes)} budget`);
       }
     },
   };

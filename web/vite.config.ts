@@ -9,7 +9,10 @@ const COMIC_READER_BUDGET_BYTES = 120 * 1024;
 
 export default defineConfig({
   root: import.meta.dirname,
-  plugins: [react(), sizeBudget(FIRST_SCREEN_BUDGET_BYTES, [{ label: 'comic reader', chunk: 'ReaderScreen', budgetBytes: COMIC_READER_BUDGET_BYTES }])],
+  plugins: [
+    react(),
+    sizeBudget(FIRST_SCREEN_BUDGET_BYTES, [{ label: 'comic reader', chunk: 'ReaderScreen', budgetBytes: COMIC_READER_BUDGET_BYTES }]),
+  ],
   build: {
     outDir: 'dist',
     emptyOutDir: true,

@@ -114,7 +114,9 @@ export const ConfigSchema = z.strictObject({
        * Folders that libraries (and the admin's folder browser) must lie in; empty means any folder the server
        * can read. Set it whenever maintainers (or custom permissions) may create libraries.
        */
-      allowed_roots: z.array(text(z.string().refine((p) => p.startsWith('/') || /^[A-Za-z]:[\\/]/.test(p), 'must be an absolute path'))).default([]),
+      allowed_roots: z
+        .array(text(z.string().refine((p) => p.startsWith('/') || /^[A-Za-z]:[\\/]/.test(p), 'must be an absolute path')))
+        .default([]),
     })
     .prefault({}),
   koreader: z

@@ -17,7 +17,12 @@ export async function migrateToLatest(database: Database): Promise<string[]> {
         ]),
       ),
   };
-  const migrator = new Migrator({ db: database.db, provider, migrationTableName: 'bindery_migrations', migrationLockTableName: 'bindery_migrations_lock' });
+  const migrator = new Migrator({
+    db: database.db,
+    provider,
+    migrationTableName: 'bindery_migrations',
+    migrationLockTableName: 'bindery_migrations_lock',
+  });
   const { error, results } = await migrator.migrateToLatest();
   if (error) {
     const failed = results?.find((r) => r.status === 'Error');

@@ -35,7 +35,8 @@ export class RepeatedInsert<DB, T extends keyof DB & string> {
     const query = db.insertInto(this.table).values(rows as never);
     if (shape && cached === undefined) {
       const compiled = query.compile();
-      const same = parameters!.length === compiled.parameters.length && parameters!.every((value, i) => Object.is(value, compiled.parameters[i]));
+      const same =
+        parameters!.length === compiled.parameters.length && parameters!.every((value, i) => Object.is(value, compiled.parameters[i]));
       this.sqlByShape.set(shape, same ? compiled.sql : null);
     }
     await query.execute();

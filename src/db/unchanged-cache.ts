@@ -27,7 +27,9 @@ export class UnchangedDatabaseCache<T> {
   private async currentVersion(): Promise<string> {
     const known = this.database.changeVersion?.();
     if (known !== undefined) return known;
-    const { rows } = await sql<{ v: string }>`select total_changes() || ':' || (select data_version from pragma_data_version) as v`.execute(this.database.db);
+    const { rows } = await sql<{ v: string }>`select total_changes() || ':' || (select data_version from pragma_data_version) as v`.execute(
+      this.database.db,
+    );
     return String(rows[0]?.v ?? '');
   }
 

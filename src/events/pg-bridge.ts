@@ -88,13 +88,19 @@ export async function startPgEventBridge(connection: pg.ClientConfig, bus: Event
       listen().then(
         () => {
           if (stopped) return;
-          log.warn({ downMs: lostAt === undefined ? undefined : Date.now() - lostAt, attempts: failedAttempts + 1 }, 'event bridge: LISTEN connection restored; events other instances published while it was down were missed');
+          log.warn(
+            { downMs: lostAt === undefined ? undefined : Date.now() - lostAt, attempts: failedAttempts + 1 },
+            'event bridge: LISTEN connection restored; events other instances published while it was down were missed',
+          );
           failedAttempts = 0;
           lostAt = undefined;
         },
         (err: unknown) => {
           failedAttempts += 1;
-          log.warn({ err, attempts: failedAttempts, nextInMs: Math.min(maxDelay, firstDelay * 2 ** Math.min(failedAttempts, 20)) }, 'event bridge: reconnecting LISTEN failed; retrying');
+          log.warn(
+            { err, attempts: failedAttempts, nextInMs: Math.min(maxDelay, firstDelay * 2 ** Math.min(failedAttempts, 20)) },
+            'event bridge: reconnecting LISTEN failed; retrying',
+          );
           scheduleReconnect();
         },
       );
@@ -114,7 +120,10 @@ export async function startPgEventBridge(connection: pg.ClientConfig, bus: Event
   const removeForwarder = bus.addForwarder((envelope) => {
     // NOTIFY payloads are limited to 8000 bytes; our events are a few hundred.
     sender.query('SELECT pg_notify($1, $2)', [CHANNEL, JSON.stringify(envelope)]).catch((err: unknown) => {
-      log.error({ err, event: envelope.event, payload: envelope.payload }, 'event bridge: could not send an event to other instances; they miss it');
+      log.error(
+        { err, event: envelope.event, payload: envelope.payload },
+        'event bridge: could not send an event to other instances; they miss it',
+      );
     });
   });
 

@@ -17,7 +17,13 @@ export function registerAccessLog(app: FastifyInstance, options: AccessLogOption
     const ms = reply.elapsedTime;
     const slow = ms > options.slowMs;
     if (options.all || slow) {
-      const line = { reqId: request.id, method: request.method, url: request.url, statusCode: reply.statusCode, responseTime: Math.round(ms * 100) / 100 };
+      const line = {
+        reqId: request.id,
+        method: request.method,
+        url: request.url,
+        statusCode: reply.statusCode,
+        responseTime: Math.round(ms * 100) / 100,
+      };
       if (slow) request.log.warn(line, 'slow request');
       else request.log.info(line, 'request completed');
     }

@@ -12,7 +12,11 @@ export interface ConnectionTimeouts {
  * closed. Node checks both every `connectionsCheckingInterval` (30 s by default, longer than the timeouts
  * we want): check at a quarter of the shorter one, so a timeout is enforced within 125% of its value.
  */
-export function httpServerOptions(timeouts: ConnectionTimeouts): { headersTimeout: number; requestTimeout: number; connectionsCheckingInterval: number } {
+export function httpServerOptions(timeouts: ConnectionTimeouts): {
+  headersTimeout: number;
+  requestTimeout: number;
+  connectionsCheckingInterval: number;
+} {
   const shortest = Math.min(timeouts.headersTimeoutMs, timeouts.requestTimeoutMs);
   return {
     headersTimeout: timeouts.headersTimeoutMs,
@@ -47,7 +51,10 @@ export function limitConnectionsPerAddress(server: Server, max: number, onRefuse
 }
 
 /** A log line per address at most once a minute, however many connections it keeps opening. */
-export function throttledPerAddress(log: (address: string, open: number) => void, intervalMs = 60_000): (address: string, open: number) => void {
+export function throttledPerAddress(
+  log: (address: string, open: number) => void,
+  intervalMs = 60_000,
+): (address: string, open: number) => void {
   const lastLogged = new Map<string, number>();
   return (address, count) => {
     const now = Date.now();

@@ -35,7 +35,8 @@ export const badRequest = (message: string, details: unknown = null) => new AppE
 export const conflict = (message: string, details: unknown = null) => new AppError(409, 'Conflict', message, details);
 export const forbidden = (message: string, details: unknown = null) => new AppError(403, 'Forbidden', message, details);
 
-const DISK_FULL_MESSAGE = 'The server is out of disk space, so the change was not saved. Reading still works; try again once space has been freed.';
+const DISK_FULL_MESSAGE =
+  'The server is out of disk space, so the change was not saved. Reading still works; try again once space has been freed.';
 
 const CODE_BY_STATUS: Record<number, string> = {
   400: 'BadRequest',
@@ -68,7 +69,12 @@ export function errorBody(code: string, message: string, details: unknown = null
  */
 export function frameworkErrorHandler(error: FastifyError, _request: FastifyRequest, reply: FastifyReply): void {
   const status = typeof error.statusCode === 'number' && error.statusCode >= 400 && error.statusCode < 500 ? error.statusCode : 400;
-  const message = error.code === 'FST_ERR_BAD_URL' ? 'The URL is not valid (a malformed percent-encoding?)' : error.code === 'FST_ERR_MAX_PARAM_LENGTH' ? 'A path segment of the URL is too long' : error.message;
+  const message =
+    error.code === 'FST_ERR_BAD_URL'
+      ? 'The URL is not valid (a malformed percent-encoding?)'
+      : error.code === 'FST_ERR_MAX_PARAM_LENGTH'
+        ? 'A path segment of the URL is too long'
+        : error.message;
   void reply.code(status).send(errorBody(codeForStatus(status), message));
 }
 
@@ -81,7 +87,10 @@ export interface ErrorHandlingHooks {
 export function registerErrorHandling(app: FastifyInstance, hooks: ErrorHandlingHooks = {}): void {
   app.setErrorHandler((err: FastifyError | AppError | Error, request, reply) => {
     if (err instanceof AppError) {
-      return reply.code(err.statusCode).headers(err.headers).send({ ...errorBody(err.code, err.message, err.details), ...err.extraBody });
+      return reply
+        .code(err.statusCode)
+        .headers(err.headers)
+        .send({ ...errorBody(err.code, err.message, err.details), ...err.extraBody });
     }
     if (hasZodFastifySchemaValidationErrors(err)) {
       const details = err.validation.map((v) => ({
@@ -90,7 +99,9 @@ export function registerErrorHandling(app: FastifyInstance, hooks: ErrorHandling
         message: v.message ?? 'invalid value',
       }));
       const first = details[0];
-      const summary = first ? `${first.location} ${first.field ? `field "${first.field}"` : ''}: ${first.message}`.replace(/ {2}/g, ' ') : 'invalid request';
+      const summary = first
+        ? `${first.location} ${first.field ? `field "${first.field}"` : ''}: ${first.message}`.replace(/ {2}/g, ' ')
+        : 'invalid request';
       return reply.code(400).send(errorBody('BadRequest', `Invalid request: ${summary}`, details));
     }
     if (isResponseSerializationError(err)) {
@@ -114,7 +125,11 @@ export function registerErrorHandling(app: FastifyInstance, hooks: ErrorHandling
       return reply
         .code(503)
         .header('retry-after', String(DATABASE_RETRY_AFTER_SECONDS))
-        .send(errorBody('ServiceUnavailable', 'The database is unreachable right now; try again shortly', { retry_after: DATABASE_RETRY_AFTER_SECONDS }));
+        .send(
+          errorBody('ServiceUnavailable', 'The database is unreachable right now; try again shortly', {
+            retry_after: DATABASE_RETRY_AFTER_SECONDS,
+          }),
+        );
     }
     if (isDiskFullError(err)) {
       // Not a bug: the disk is full. Reads keep working; the client may retry once space is freed.

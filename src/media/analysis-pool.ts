@@ -66,9 +66,13 @@ function followersOf(signal: AbortSignal): Set<AbortController> {
     const set = new Set<AbortController>();
     followers = set;
     followersBySignal.set(signal, set);
-    signal.addEventListener('abort', () => {
-      for (const controller of set) controller.abort(signal.reason);
-    }, { once: true });
+    signal.addEventListener(
+      'abort',
+      () => {
+        for (const controller of set) controller.abort(signal.reason);
+      },
+      { once: true },
+    );
   }
   return followers;
 }
@@ -99,7 +103,10 @@ export class AnalysisPool {
     this.limits = options.limits;
     this.heapMb = options.maxOldGenerationSizeMb ?? DEFAULT_WORKER_HEAP_MB;
     const idleTimeout = options.idleTimeoutMs ?? 30_000;
-    const resourceLimits = { maxOldGenerationSizeMb: this.heapMb, maxYoungGenerationSizeMb: options.maxYoungGenerationSizeMb ?? DEFAULT_WORKER_YOUNG_MB };
+    const resourceLimits = {
+      maxOldGenerationSizeMb: this.heapMb,
+      maxYoungGenerationSizeMb: options.maxYoungGenerationSizeMb ?? DEFAULT_WORKER_YOUNG_MB,
+    };
     this.createPool = async () => {
       const { Piscina: PiscinaPool } = await import('piscina');
       const { filename, execArgv } = workerEntry();
@@ -204,7 +211,10 @@ export class AnalysisPool {
     };
     let results: WorkerResult<CatalogAnalysis>[];
     try {
-      results = await this.run<WorkerResult<CatalogAnalysis>[]>('analyzeManyForCatalog', task, `${paths[0]} and ${paths.length - 1} more`, { signal, timeoutMs });
+      results = await this.run<WorkerResult<CatalogAnalysis>[]>('analyzeManyForCatalog', task, `${paths[0]} and ${paths.length - 1} more`, {
+        signal,
+        timeoutMs,
+      });
     } catch (err) {
       if (signal?.aborted || (err instanceof MediaError && err.kind === 'aborted')) throw err;
       return Promise.all(paths.map((_, i) => one(i)));

@@ -30,7 +30,10 @@ export interface CatalogAnalysis {
 }
 
 /** The metadata fields kept as book columns under their own names (title and series are derived, see the scanner). */
-export type CatalogColumns = Pick<BookMetadata, 'number' | 'number_sort' | 'volume' | 'year' | 'summary' | 'publisher' | 'language' | 'isbn'>;
+export type CatalogColumns = Pick<
+  BookMetadata,
+  'number' | 'number_sort' | 'volume' | 'year' | 'summary' | 'publisher' | 'language' | 'isbn'
+>;
 export type CatalogFields = Pick<BookMetadata, 'title' | 'series'> & CatalogColumns;
 
 /** The book columns copied from metadata, all null without metadata (a book whose analysis failed). */

@@ -107,7 +107,11 @@ class CbrReader implements BookReader {
   }
 
   coverRef(): Promise<CoverRef> {
-    return comicCoverRef(() => this.readComicInfo(), this.members.length, (n) => this.memberOf(n).name);
+    return comicCoverRef(
+      () => this.readComicInfo(),
+      this.members.length,
+      (n) => this.memberOf(n).name,
+    );
   }
 
   async cover(): Promise<PageData & CoverRef> {
@@ -130,7 +134,8 @@ export async function openCbr(path: string, options: ReaderOptions = {}): Promis
     .filter((header) => !header.flags.directory)
     .map((header) => ({ rawName: header.name, name: header.name.replaceAll('\\', '/'), header }));
   const declaredTotal = all.reduce((sum, member) => sum + member.header.unpSize, 0);
-  if (declaredTotal > limits.maxTotalBytes) throw new MediaError('too_large', `${path}: declared uncompressed size exceeds ${limits.maxTotalBytes} bytes`);
+  if (declaredTotal > limits.maxTotalBytes)
+    throw new MediaError('too_large', `${path}: declared uncompressed size exceeds ${limits.maxTotalBytes} bytes`);
 
   let members: RarMember[] | undefined;
   if (options.knownPages && options.knownPages.length > 0) {

@@ -43,7 +43,12 @@ class CbzReader implements BookReader {
     // Built by push for a stable array map (see sortPageNames).
     this.entries = [];
     for (const [i, member] of members.entries()) {
-      this.entries.push({ number: i + 1, file_name: member.name, media_type: imageTypeFromName(member.name) ?? 'application/octet-stream', size: member.size });
+      this.entries.push({
+        number: i + 1,
+        file_name: member.name,
+        media_type: imageTypeFromName(member.name) ?? 'application/octet-stream',
+        size: member.size,
+      });
     }
   }
 
@@ -96,7 +101,11 @@ class CbzReader implements BookReader {
   }
 
   coverRef(): Promise<CoverRef> {
-    return comicCoverRef(() => this.readComicInfo(), this.members.length, (n) => this.memberOf(n).name);
+    return comicCoverRef(
+      () => this.readComicInfo(),
+      this.members.length,
+      (n) => this.memberOf(n).name,
+    );
   }
 
   async cover(): Promise<PageData & CoverRef> {

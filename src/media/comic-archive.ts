@@ -10,7 +10,11 @@ export function comicInfoMetadata(info: ComicInfo | null): EmbeddedMetadata | nu
  * The cover of a comic archive: the page ComicInfo marks FrontCover, else the first. A broken ComicInfo.xml
  * costs the hint, not the cover.
  */
-export async function comicCoverRef(readComicInfo: () => Promise<ComicInfo | null>, pageCount: number, fileNameOf: (page: number) => string): Promise<CoverRef> {
+export async function comicCoverRef(
+  readComicInfo: () => Promise<ComicInfo | null>,
+  pageCount: number,
+  fileNameOf: (page: number) => string,
+): Promise<CoverRef> {
   let index = 0;
   try {
     index = (await readComicInfo())?.frontCoverIndex ?? 0;

@@ -51,7 +51,10 @@ export class DerivedCacheBudget {
    */
   async added(path: string): Promise<void> {
     await this.load();
-    const size = await stat(path).then((s) => s.size, () => null);
+    const size = await stat(path).then(
+      (s) => s.size,
+      () => null,
+    );
     if (size === null) return;
     const old = this.files.get(path);
     if (old) this.bytes -= old.bytes;

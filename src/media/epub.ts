@@ -207,7 +207,11 @@ export async function openEpub(path: string, options: ReaderOptions = {}): Promi
       const known = options.knownPages.map((name) => {
         const member = archive.get(name);
         const item = itemByPath.get(name);
-        return { path: name, mediaType: imageTypeFromName(name) ?? (item?.mediaType.startsWith('image/') ? item.mediaType : XHTML), member };
+        return {
+          path: name,
+          mediaType: imageTypeFromName(name) ?? (item?.mediaType.startsWith('image/') ? item.mediaType : XHTML),
+          member,
+        };
       });
       if (known.every((page) => page.member !== undefined)) pages = toPages(archive, known);
     }

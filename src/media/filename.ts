@@ -77,7 +77,10 @@ const MARKER_PATTERNS: ReadonlyArray<{ kind: Marker['kind']; pattern: RegExp }> 
   { kind: 'volume', pattern: new RegExp(`${START}(?:volumes?|vols?\\.?|tome|band)\\s*${NUM}${END}`, 'giu') },
   { kind: 'volume', pattern: new RegExp(`${START}(?:v\\.?|t)${NUM}${END}`, 'giu') },
   { kind: 'volume', pattern: new RegExp(`第\\s*${NUM}\\s*[巻卷]`, 'gu') },
-  { kind: 'number', pattern: new RegExp(`${START}(?:chapters?|chap\\.?|ch\\.?|episodes?|ep\\.?|issue|no\\.)\\s*${NUM}${END}${RANGE}`, 'giu') },
+  {
+    kind: 'number',
+    pattern: new RegExp(`${START}(?:chapters?|chap\\.?|ch\\.?|episodes?|ep\\.?|issue|no\\.)\\s*${NUM}${END}${RANGE}`, 'giu'),
+  },
   { kind: 'number', pattern: new RegExp(`${START}c${NUM}${END}${RANGE}`, 'giu') },
   { kind: 'number', pattern: new RegExp(`#\\s*(-?\\d+(?:\\.\\d+)?[a-z]?|½)${END}`, 'giu') },
   { kind: 'number', pattern: new RegExp(`第\\s*${NUM}\\s*[話话]`, 'gu') },
@@ -136,7 +139,8 @@ function findMarkers(text: string): Marker[] {
     const trailing = [...text.matchAll(TRAILING_NUMBER)].filter((m) => !taken(m.index, m.index + m[0].length));
     // The last bare number is the issue: "100 Bullets 050", "Spider-Man 2099 001".
     const last = trailing.at(-1);
-    if (last?.[1] !== undefined) markers.push({ kind: 'number', value: last[1], start: last.index, end: last.index + last[0].length, weak: true });
+    if (last?.[1] !== undefined)
+      markers.push({ kind: 'number', value: last[1], start: last.index, end: last.index + last[0].length, weak: true });
   }
   return markers.sort((a, b) => a.start - b.start);
 }

@@ -27,8 +27,10 @@ const size = (width: number, height: number): HeaderParse => ({ kind: 'size', wi
  */
 export function parseImageHeader(bytes: Buffer, totalBytes: number = bytes.length): HeaderParse {
   if (bytes.length >= 3 && bytes[0] === 0xff && bytes[1] === 0xd8 && bytes[2] === 0xff) return jpegHeader(bytes, totalBytes);
-  if (bytes.length >= 8 && bytes.readUInt32BE(0) === 0x89504e47 && bytes.readUInt32BE(4) === 0x0d0a1a0a) return pngHeader(bytes, totalBytes);
-  if (bytes.length >= 12 && bytes.toString('latin1', 0, 4) === 'RIFF' && bytes.toString('latin1', 8, 12) === 'WEBP') return webpHeader(bytes, totalBytes);
+  if (bytes.length >= 8 && bytes.readUInt32BE(0) === 0x89504e47 && bytes.readUInt32BE(4) === 0x0d0a1a0a)
+    return pngHeader(bytes, totalBytes);
+  if (bytes.length >= 12 && bytes.toString('latin1', 0, 4) === 'RIFF' && bytes.toString('latin1', 8, 12) === 'WEBP')
+    return webpHeader(bytes, totalBytes);
   return UNKNOWN;
 }
 

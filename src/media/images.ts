@@ -94,7 +94,10 @@ const DEFAULT_TIMEOUT_SECONDS = 30;
 
 /** An SVG document (sharp loads it through librsvg whatever the entry's name says). */
 export function looksLikeSvg(input: Buffer): boolean {
-  const head = input.toString('utf8', 0, Math.min(input.length, 4096)).replace(/^\uFEFF/, '').trimStart();
+  const head = input
+    .toString('utf8', 0, Math.min(input.length, 4096))
+    .replace(/^\uFEFF/, '')
+    .trimStart();
   return head.startsWith('<') && /<svg[\s>]/i.test(head);
 }
 
@@ -104,7 +107,10 @@ async function loadPipeline(input: Buffer, maxPixels: number): Promise<Sharp> {
   // BMP and Netpbm are decoded outside libvips, whole and on the calling thread: both take the BMP limit.
   if (type === 'image/bmp' || type === 'image/x-portable-anymap') {
     const limit = Math.min(maxPixels, BMP_MAX_PIXELS);
-    const raw = type === 'image/bmp' ? await decodeBmp(input, limit) : decodePnm(input, isPlainPnm(input) ? Math.min(limit, TEXT_PNM_MAX_PIXELS) : limit);
+    const raw =
+      type === 'image/bmp'
+        ? await decodeBmp(input, limit)
+        : decodePnm(input, isPlainPnm(input) ? Math.min(limit, TEXT_PNM_MAX_PIXELS) : limit);
     return sharp(raw.data, { raw: { width: raw.width, height: raw.height, channels: raw.channels } });
   }
   // sharp reads only the first frame of an animated GIF or WebP unless asked for more: that is the page.

@@ -5,17 +5,7 @@ export type PrecedenceSource = (typeof METADATA_SOURCES)[number];
 export type MetadataSource = PrecedenceSource | 'file';
 
 export type AuthorRole =
-  | 'writer'
-  | 'penciller'
-  | 'inker'
-  | 'colorist'
-  | 'letterer'
-  | 'cover'
-  | 'editor'
-  | 'translator'
-  | 'illustrator'
-  | 'author'
-  | 'other';
+  'writer' | 'penciller' | 'inker' | 'colorist' | 'letterer' | 'cover' | 'editor' | 'translator' | 'illustrator' | 'author' | 'other';
 
 export interface Author {
   name: string;

@@ -77,7 +77,10 @@ function isbn13Valid(digits: string): boolean {
 /** A valid ISBN-10 or ISBN-13 found in the text ("urn:isbn:978-…", "ISBN 0-306-40615-2"), digits only. */
 export function isbnOf(value: string | null): string | null {
   if (!value) return null;
-  const compact = value.replace(/^urn:isbn:/i, '').replace(/^isbn[:\s]*/i, '').replace(/[\s-]/g, '');
+  const compact = value
+    .replace(/^urn:isbn:/i, '')
+    .replace(/^isbn[:\s]*/i, '')
+    .replace(/[\s-]/g, '');
   if (/^97[89]\d{10}$/.test(compact) && isbn13Valid(compact)) return compact;
   if (/^\d{9}[\dXx]$/.test(compact) && isbn10Valid(compact)) return compact.toUpperCase();
   return null;

@@ -217,7 +217,10 @@ export function parseOpf(xml: string, opfPath: string): OpfPackage {
   set('authors', creatorsOf(metadata, refinement));
   set('publisher', textOf(childrenOf(metadata, 'publisher')));
   set('language', textOf(childrenOf(metadata, 'language')));
-  set('genres', childrenOf(metadata, 'subject').flatMap((node) => splitList(textOf(node))));
+  set(
+    'genres',
+    childrenOf(metadata, 'subject').flatMap((node) => splitList(textOf(node))),
+  );
   set('summary', plainText(textOf(childrenOf(metadata, 'description'))));
   const date = dateParts(textOf(childrenOf(metadata, 'date')));
   set('year', date.year);

@@ -32,7 +32,14 @@ export async function probePages(pages: readonly PageEntry[], source: PageBytesS
     throwIfAborted(signal);
     const probed = probeAtHand(page, source) ?? (await probePage(page, source));
     // Spelt out rather than spread: the same keys in the same order, several times cheaper per page.
-    result.push({ number: page.number, file_name: page.file_name, media_type: probed.media_type, size: page.size, width: probed.width, height: probed.height });
+    result.push({
+      number: page.number,
+      file_name: page.file_name,
+      media_type: probed.media_type,
+      size: page.size,
+      width: probed.width,
+      height: probed.height,
+    });
   }
   return result;
 }
@@ -45,7 +52,9 @@ function probeAtHand(page: PageEntry, source: PageBytesSource): Pick<PageInfo, '
   const head = source.headAtHand?.(page, Math.min(FIRST_HEAD_BYTES, Math.max(page.size, 1)));
   if (!head) return null;
   const parsed = parseImageHeader(head, Math.max(page.size, head.length));
-  return parsed.kind === 'size' ? { media_type: sniffImageType(head) ?? page.media_type, width: parsed.width, height: parsed.height } : null;
+  return parsed.kind === 'size'
+    ? { media_type: sniffImageType(head) ?? page.media_type, width: parsed.width, height: parsed.height }
+    : null;
 }
 
 async function probePage(page: PageEntry, source: PageBytesSource): Promise<Pick<PageInfo, 'media_type' | 'width' | 'height'>> {

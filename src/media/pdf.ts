@@ -21,7 +21,10 @@ interface NodeCanvas {
 }
 
 interface PdfCanvasFactory {
-  create(width: number, height: number): {
+  create(
+    width: number,
+    height: number,
+  ): {
     canvas: NodeCanvas;
     context: { fillStyle: string; fillRect(x: number, y: number, width: number, height: number): void };
   };

@@ -38,7 +38,8 @@ function word(text: string, centreX: number, top: number, scale: number, stroke:
   const width = (letters.length * (GLYPH_WIDTH + LETTER_GAP) - LETTER_GAP) * scale;
   const left = centreX - width / 2;
   const paths = letters.map(
-    (c, i) => `<path transform="translate(${(left + i * (GLYPH_WIDTH + LETTER_GAP) * scale).toFixed(1)} ${top.toFixed(1)}) scale(${scale})" d="${GLYPHS[c]}"/>`,
+    (c, i) =>
+      `<path transform="translate(${(left + i * (GLYPH_WIDTH + LETTER_GAP) * scale).toFixed(1)} ${top.toFixed(1)}) scale(${scale})" d="${GLYPHS[c]}"/>`,
   );
   const strokeWidth = (Math.max(1, scale * 0.7) / scale).toFixed(3);
   return `<g fill="none" stroke="${stroke}" stroke-width="${strokeWidth}" stroke-linecap="round" stroke-linejoin="round">${paths.join('')}</g>`;
@@ -82,7 +83,8 @@ export function placeholderCover(format: string | null | undefined, width: numbe
       const sharp = await loadSharp();
       const height = Math.round(width * 1.5);
       const pipeline = sharp(Buffer.from(placeholderSvg(label, width, height)));
-      const data = imageFormat === 'jpeg' ? await pipeline.jpeg({ quality: 85 }).toBuffer() : await pipeline.webp({ quality: 82 }).toBuffer();
+      const data =
+        imageFormat === 'jpeg' ? await pipeline.jpeg({ quality: 85 }).toBuffer() : await pipeline.webp({ quality: 82 }).toBuffer();
       return { data, mediaType: MEDIA_TYPE_BY_FORMAT[imageFormat] };
     })();
     image.catch(() => made.delete(key));

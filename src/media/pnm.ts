@@ -73,7 +73,8 @@ export function decodePnm(input: Buffer, maxPixels: number): PnmImage {
   // The raster must be there before its pixels are allocated: a few bytes must not cost 75 MB. Text rasters
   // need a digit per sample and (except P1) a separator between samples.
   const rasterBytes = input.length - tokens.at;
-  const needed = type === 4 ? Math.ceil(width / 8) * height : type >= 5 ? samples * (maxval > 255 ? 2 : 1) : type === 1 ? samples : samples * 2 - 1;
+  const needed =
+    type === 4 ? Math.ceil(width / 8) * height : type >= 5 ? samples * (maxval > 255 ? 2 : 1) : type === 1 ? samples : samples * 2 - 1;
   if (rasterBytes < needed) throw new MediaError('corrupt', 'Netpbm image is truncated');
   const out = Buffer.alloc(samples);
   const scale = (value: number) => (maxval === 255 ? value : Math.round((Math.min(value, maxval) * 255) / maxval));

@@ -81,7 +81,8 @@ const LENIENT_OPTIONS = {
 const FORBIDDEN_CHARACTERS = /[\u0000-\u0008\u000b\u000c\u000e-\u001f\ufffe\uffff]/g;
 const CHARACTER_REFERENCE = /&#(x[0-9a-f]+|[0-9]+);/gi;
 const isForbiddenControl = (code: number) => code < 0x20 && code !== 0x09 && code !== 0x0a && code !== 0x0d;
-const isXmlChar = (code: number) => !isForbiddenControl(code) && !(code >= 0xd800 && code <= 0xdfff) && code !== 0xfffe && code !== 0xffff && code <= 0x10ffff;
+const isXmlChar = (code: number) =>
+  !isForbiddenControl(code) && !(code >= 0xd800 && code <= 0xdfff) && code !== 0xfffe && code !== 0xffff && code <= 0x10ffff;
 
 function withoutForbiddenCharacters(text: string): string {
   const raw = text.replace(FORBIDDEN_CHARACTERS, '');
@@ -179,7 +180,10 @@ export function parseXml(text: string, what: string, options: { lenient?: boolea
  * the validator refuses too is reported with the strict parser's reason.
  */
 function parseTolerated(source: string, what: string, refusal: unknown): XmlNode {
-  const reason = refusal instanceof strictXml().XmlError ? `${refusal.message.replace(/ \(line \d+, column \d+\)[\s\S]*$/, '')}, line ${refusal.line}` : errorMessage(refusal);
+  const reason =
+    refusal instanceof strictXml().XmlError
+      ? `${refusal.message.replace(/ \(line \d+, column \d+\)[\s\S]*$/, '')}, line ${refusal.line}`
+      : errorMessage(refusal);
   const notWellFormed = () => new MediaError('corrupt', `${what} is not well-formed XML (${reason})`, { cause: refusal });
   if (lenientXml().validate(source) !== true) throw notWellFormed();
   try {

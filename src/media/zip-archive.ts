@@ -43,7 +43,13 @@ const FFLATE_MAX_INPUT_BYTES = 1024;
 const FFLATE_MAX_OUTPUT_BYTES = 64 * 1024;
 
 function viaFflate(data: Buffer, options: { finishFlush?: number; maxOutputLength: number }): boolean {
-  return !isMainThread && options.finishFlush === undefined && data.length > 0 && data.length <= FFLATE_MAX_INPUT_BYTES && options.maxOutputLength <= FFLATE_MAX_OUTPUT_BYTES;
+  return (
+    !isMainThread &&
+    options.finishFlush === undefined &&
+    data.length > 0 &&
+    data.length <= FFLATE_MAX_INPUT_BYTES &&
+    options.maxOutputLength <= FFLATE_MAX_OUTPUT_BYTES
+  );
 }
 
 /**
@@ -200,7 +206,12 @@ export class ZipArchive {
 
   /** Refuses entries we must not inflate: encrypted, unknown compression, or bigger than the limits allow. */
   assertReadable(member: ZipMember): void {
-    if (member.encrypted || (member.method !== STORED && member.method !== DEFLATED) || member.size > this.limits.maxEntryBytes || member.size > this.limits.ratioCheckAboveBytes) {
+    if (
+      member.encrypted ||
+      (member.method !== STORED && member.method !== DEFLATED) ||
+      member.size > this.limits.maxEntryBytes ||
+      member.size > this.limits.ratioCheckAboveBytes
+    ) {
       this.refuseIfUnreadable(member);
     }
   }
@@ -337,11 +348,13 @@ export class ZipArchive {
         return data.subarray(0, headBytes);
       }
       if (method === DEFLATED) {
-        if (member.compressedSize > this.limits.maxEntryBytes) throw new MediaError('too_large', `${where} is larger than ${this.limits.maxEntryBytes} bytes`);
+        if (member.compressedSize > this.limits.maxEntryBytes)
+          throw new MediaError('too_large', `${where} is larger than ${this.limits.maxEntryBytes} bytes`);
         const compressed = await this.readRaw(await this.dataStart(member), member.compressedSize, true);
         throwIfAborted(signal);
         const data = await inflate(compressed, { maxOutputLength: Math.max(1, member.size) });
-        if (data.length !== member.size) throw new MediaError('corrupt', `${where} inflates to ${data.length} bytes, not the ${member.size} it declares`);
+        if (data.length !== member.size)
+          throw new MediaError('corrupt', `${where} inflates to ${data.length} bytes, not the ${member.size} it declares`);
         return data;
       }
     } catch (err) {

@@ -80,8 +80,9 @@ export function readCentralDirectory(data: Buffer): DirectoryEntry[] | null {
       if (compressedSize !== expected) return null;
     }
     const name =
-      (extraFields.length === 0 || !extraFields.some((field) => field.id === UNICODE_PATH_FIELD) ? printableAsciiName(data, nameStart, extraStart) : null) ??
-      yauzl.getFileNameLowLevel(generalPurposeBitFlag, data.subarray(nameStart, extraStart), extraFields, false);
+      (extraFields.length === 0 || !extraFields.some((field) => field.id === UNICODE_PATH_FIELD)
+        ? printableAsciiName(data, nameStart, extraStart)
+        : null) ?? yauzl.getFileNameLowLevel(generalPurposeBitFlag, data.subarray(nameStart, extraStart), extraFields, false);
     entries.push({ name, method, generalPurposeBitFlag, externalFileAttributes, compressedSize, uncompressedSize, localHeaderOffset });
     cursor = next;
   }

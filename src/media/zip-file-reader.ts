@@ -55,7 +55,13 @@ export class BlockCachedReader extends yauzl.RandomAccessReader implements ZipBy
     return copied;
   }
 
-  override read(buffer: Buffer, offset: number, length: number, position: number, callback: (err: Error | null, bytesRead?: number) => void): void {
+  override read(
+    buffer: Buffer,
+    offset: number,
+    length: number,
+    position: number,
+    callback: (err: Error | null, bytesRead?: number) => void,
+  ): void {
     this.readAt(buffer, offset, length, position).then(
       (bytesRead) => callback(null, bytesRead),
       (err: unknown) => callback(err instanceof Error ? err : new Error(String(err))),
@@ -131,7 +137,13 @@ export class MemoryReader extends yauzl.RandomAccessReader implements ZipByteSou
     return this.data.subarray(position, position + length);
   }
 
-  override read(buffer: Buffer, offset: number, length: number, position: number, callback: (err: Error | null, bytesRead?: number) => void): void {
+  override read(
+    buffer: Buffer,
+    offset: number,
+    length: number,
+    position: number,
+    callback: (err: Error | null, bytesRead?: number) => void,
+  ): void {
     // yauzl expects the callback later, not during the call.
     const bytesRead = this.readAtSync(buffer, offset, length, position);
     queueMicrotask(() => callback(null, bytesRead));

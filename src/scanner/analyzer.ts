@@ -15,7 +15,14 @@ export interface FileAnalyzer {
    */
   analyzeMany(
     absolutePaths: readonly string[],
-    options: { signal?: AbortSignal; libraryRoot?: string; /** Size and mtime as the walk saw each file, in order: spares the worker a stat(). */ stats?: ReadonlyArray<{ size: number; mtimeMs: number }> },
+    options: {
+      signal?: AbortSignal;
+      libraryRoot?: string;
+      /** Size and mtime as the walk saw each file, in order: spares the worker a stat(). */ stats?: ReadonlyArray<{
+        size: number;
+        mtimeMs: number;
+      }>;
+    },
   ): Promise<Array<CatalogAnalysis | Error>>;
   hash(absolutePath: string, signal?: AbortSignal): Promise<string>;
   close(): Promise<void>;

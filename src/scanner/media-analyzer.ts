@@ -16,7 +16,8 @@ export interface MediaAnalyzerOptions {
 export function createMediaAnalyzer(options: MediaAnalyzerOptions): FileAnalyzer {
   const pool = new AnalysisPool({ threads: options.threads, timeoutMs: options.fileTimeoutSeconds * 1000 });
   return {
-    analyzeMany: (absolutePaths, { signal, libraryRoot, stats }) => pool.analyzeManyForCatalog(absolutePaths, { libraryRoot, signal, stats }),
+    analyzeMany: (absolutePaths, { signal, libraryRoot, stats }) =>
+      pool.analyzeManyForCatalog(absolutePaths, { libraryRoot, signal, stats }),
     hash: (absolutePath, signal) => pool.hash(absolutePath, { signal }),
     close: () => pool.destroy(),
   };

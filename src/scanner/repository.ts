@@ -102,7 +102,11 @@ export class ScanRepository {
   }
 
   seriesIndex(libraryId: string): Promise<SeriesIndexRow[]> {
-    return this.db.selectFrom('series').select(['id', 'path', 'name', 'deleted_at', 'metadata']).where('library_id', '=', libraryId).execute();
+    return this.db
+      .selectFrom('series')
+      .select(['id', 'path', 'name', 'deleted_at', 'metadata'])
+      .where('library_id', '=', libraryId)
+      .execute();
   }
 
   /** Applies one batch of scan results atomically: a cancelled or killed scan leaves whole batches only. */
@@ -128,7 +132,13 @@ export class ScanRepository {
     const out = new Map<string, Record<string, unknown>>();
     for (const part of chunks(ids, IN_CHUNK)) {
       const rows = await this.db.selectFrom('books').selectAll().where('id', 'in', part).execute();
-      for (const r of rows) out.set(r.id, { ...r, size: Number(r.size), mtime_ms: Number(r.mtime_ms), number_sort: r.number_sort === null ? null : Number(r.number_sort) });
+      for (const r of rows)
+        out.set(r.id, {
+          ...r,
+          size: Number(r.size),
+          mtime_ms: Number(r.mtime_ms),
+          number_sort: r.number_sort === null ? null : Number(r.number_sort),
+        });
     }
     return out;
   }
@@ -164,7 +174,8 @@ export class ScanRepository {
 
   async seriesRows(ids: readonly string[]): Promise<SeriesRow[]> {
     const out: SeriesRow[] = [];
-    for (const part of chunks(ids, IN_CHUNK)) out.push(...(await this.db.selectFrom('series').selectAll().where('id', 'in', part).execute()));
+    for (const part of chunks(ids, IN_CHUNK))
+      out.push(...(await this.db.selectFrom('series').selectAll().where('id', 'in', part).execute()));
     return out.map((r) => ({ ...r, total_size: Number(r.total_size) }));
   }
 
@@ -182,7 +193,11 @@ export class ScanRepository {
   /** Books to re-analyse (analyze_book / analyze_series tasks). */
   booksById(ids: readonly string[]): Promise<Selectable<BooksTable>[]> {
     if (ids.length === 0) return Promise.resolve([]);
-    return this.db.selectFrom('books').selectAll().where('id', 'in', [...ids]).execute();
+    return this.db
+      .selectFrom('books')
+      .selectAll()
+      .where('id', 'in', [...ids])
+      .execute();
   }
 
   async presentBookIdsOfSeries(seriesId: string): Promise<string[]> {

@@ -4,7 +4,14 @@ import type { Updateable } from 'kysely';
 import type { BooksTable } from '../db/tables/catalog.js';
 import { newId, nowIso } from '../db/ids.js';
 import type { EventBus } from '../events/bus.js';
-import { emptyScanCounters, type EntityEvent, type EntityEventName, type ScanCounters, type ScanEventName, type ScanMode } from '../events/types.js';
+import {
+  emptyScanCounters,
+  type EntityEvent,
+  type EntityEventName,
+  type ScanCounters,
+  type ScanEventName,
+  type ScanMode,
+} from '../events/types.js';
 import { isAbortError } from '../media/errors.js';
 import { catalogColumns, type CatalogAnalysis } from '../media/catalog-analysis.js';
 import { koreaderNameMd5, koreaderPartialMd5File } from '../media/koreader-md5.js';
@@ -50,7 +57,6 @@ export class LibraryNotFoundError extends Error {
   }
 }
 
-
 /**
  * Scans libraries: walk the folder -> compare path, size and mtime with the database -> hash and analyse new
  * or changed files (every file in deep mode) in the media worker pool -> recognise moves by hash before
@@ -82,7 +88,12 @@ export class LibraryScanner {
   }
 
   /** Re-analyses the given books of a library (analyze_book / analyze_series tasks), as a deep scan would. */
-  async analyzeBooks(libraryId: string, bookIds: readonly string[], signal: AbortSignal, onProgress?: ScanRequest['onProgress']): Promise<ScanResult> {
+  async analyzeBooks(
+    libraryId: string,
+    bookIds: readonly string[],
+    signal: AbortSignal,
+    onProgress?: ScanRequest['onProgress'],
+  ): Promise<ScanResult> {
     const library = await this.deps.repo.library(libraryId);
     if (!library) throw new LibraryNotFoundError(libraryId);
     const run = new ScanRun(this.deps, library.id, library.path, 'deep', signal, null, onProgress);
@@ -170,9 +181,7 @@ class WorkQueue {
 const FILES_PER_TASK = 16;
 const BYTES_PER_TASK = 32 * 1024 * 1024;
 
-type Outcome =
-  | { ok: true; analysis: CatalogAnalysis }
-  | { ok: false; hash: string | null; koreaderMd5: string | null; error: string };
+type Outcome = { ok: true; analysis: CatalogAnalysis } | { ok: false; hash: string | null; koreaderMd5: string | null; error: string };
 
 interface PendingUpdate {
   id: string;
@@ -207,7 +216,14 @@ class ScanRun {
   ) {}
 
   private emptyBatch() {
-    return { newSeries: [] as SeriesInsert[], restoreSeries: [] as string[], insertBooks: [] as BookInsert[], updates: [] as PendingUpdate[], events: [] as EntityEvent[], size: 0 };
+    return {
+      newSeries: [] as SeriesInsert[],
+      restoreSeries: [] as string[],
+      insertBooks: [] as BookInsert[],
+      updates: [] as PendingUpdate[],
+      events: [] as EntityEvent[],
+      size: 0,
+    };
   }
 
   async scanFolder(): Promise<ScanResult> {
@@ -368,10 +384,17 @@ class ScanRun {
       };
       this.byPath.set(row.path, index);
       const info = await stat(path.join(this.root, row.path)).catch(() => null);
-      work.push({ file: { relPath: row.path, size: info?.size ?? index.size, mtimeMs: info ? Math.floor(info.mtimeMs) : index.mtime_ms }, existing: index });
+      work.push({
+        file: { relPath: row.path, size: info?.size ?? index.size, mtimeMs: info ? Math.floor(info.mtimeMs) : index.mtime_ms },
+        existing: index,
+      });
       this.counters.files_discovered++;
     }
-    await this.process(WorkQueue.of(work), false, work.some((w) => !w.restoreOnly));
+    await this.process(
+      WorkQueue.of(work),
+      false,
+      work.some((w) => !w.restoreOnly),
+    );
     await this.refreshSeries();
     this.report('Analysis complete', true);
     return this.result();
@@ -385,7 +408,11 @@ class ScanRun {
   private async process(work: WorkQueue, allowMoves: boolean, needsAnalysis: boolean): Promise<void> {
     const batchSize = this.deps.batchSize ?? 200;
     const worker = async () => {
-      for (let items = await work.take(FILES_PER_TASK, BYTES_PER_TASK); items.length > 0; items = await work.take(FILES_PER_TASK, BYTES_PER_TASK)) {
+      for (
+        let items = await work.take(FILES_PER_TASK, BYTES_PER_TASK);
+        items.length > 0;
+        items = await work.take(FILES_PER_TASK, BYTES_PER_TASK)
+      ) {
         this.signal.throwIfAborted();
         const outcomes = await this.analyze(items.filter((item) => !item.restoreOnly).map((item) => item.file));
         this.signal.throwIfAborted();
@@ -483,7 +510,16 @@ class ScanRun {
       this.byPath.set(file.relPath, moved);
       this.batch.updates.push({
         id: moved.id,
-        changes: { path: file.relPath, file_name: fileName, koreader_name_md5: koreaderNameMd5(fileName), series_id: seriesId, size: file.size, mtime_ms: file.mtimeMs, deleted_at: null, updated_at: now },
+        changes: {
+          path: file.relPath,
+          file_name: fileName,
+          koreader_name_md5: koreaderNameMd5(fileName),
+          series_id: seriesId,
+          size: file.size,
+          mtime_ms: file.mtimeMs,
+          deleted_at: null,
+          updated_at: now,
+        },
         compare: false,
         events: [this.event(wasDeleted ? 'book_created' : 'book_updated', seriesId, moved.id)],
         counter: wasDeleted ? 'books_restored' : 'books_updated',
@@ -507,7 +543,17 @@ class ScanRun {
       updated_at: now,
       deleted_at: null,
     } as BookInsert);
-    this.byPath.set(file.relPath, { id, path: file.relPath, size: file.size, mtime_ms: file.mtimeMs, hash, koreader_md5: outcome?.ok ? outcome.analysis.koreaderMd5 : (outcome?.koreaderMd5 ?? null), series_id: seriesId, deleted_at: null, analysis_error: null });
+    this.byPath.set(file.relPath, {
+      id,
+      path: file.relPath,
+      size: file.size,
+      mtime_ms: file.mtimeMs,
+      hash,
+      koreader_md5: outcome?.ok ? outcome.analysis.koreaderMd5 : (outcome?.koreaderMd5 ?? null),
+      series_id: seriesId,
+      deleted_at: null,
+      analysis_error: null,
+    });
     this.counters.books_added++;
     this.batch.events.push(this.event('book_created', seriesId, id));
   }

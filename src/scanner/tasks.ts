@@ -17,7 +17,13 @@ export function registerScannerTasks(worker: TaskWorker, scanner: LibraryScanner
   worker.register('scan_library', async (ctx) => {
     const mode: ScanMode = payloadOf(ctx).mode === 'deep' ? 'deep' : 'normal';
     if (!ctx.task.library_id) throw new Error('scan_library task without library_id');
-    return scanner.scan({ libraryId: ctx.task.library_id, mode, taskId: ctx.task.id, signal: ctx.signal, onProgress: progressOf(ctx, mode) });
+    return scanner.scan({
+      libraryId: ctx.task.library_id,
+      mode,
+      taskId: ctx.task.id,
+      signal: ctx.signal,
+      onProgress: progressOf(ctx, mode),
+    });
   });
 
   worker.register('analyze_book', async (ctx) => {

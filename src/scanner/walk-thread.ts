@@ -120,7 +120,10 @@ let shared: WalkThread | undefined;
  * parallel: the main thread is free for the query (and for HTTP requests) while the worker walks. Should the
  * thread fail to start, the walk runs here instead.
  */
-export async function* walkLibraryOffThread(root: string, options: Pick<WalkOptions, 'signal' | 'onError'> = {}): AsyncGenerator<FoundFile[]> {
+export async function* walkLibraryOffThread(
+  root: string,
+  options: Pick<WalkOptions, 'signal' | 'onError'> = {},
+): AsyncGenerator<FoundFile[]> {
   const { signal, onError } = options;
   signal?.throwIfAborted();
   const batches: FoundFile[][] = [];
@@ -162,7 +165,7 @@ export async function* walkLibraryOffThread(root: string, options: Pick<WalkOpti
   });
   signal?.addEventListener('abort', notify, { once: true });
   try {
-    for (let next = 0; ; ) {
+    for (let next = 0; ;) {
       signal?.throwIfAborted();
       if (next < batches.length) {
         const files = batches[next]!;

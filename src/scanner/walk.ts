@@ -170,7 +170,11 @@ function sortEntries(dir: string, entries: readonly Dirent[]): { files: string[]
  * the same rules, the same order. `found` gets each folder's books; a folder other than the root that cannot be
  * read goes to `onError`, an unreadable root throws.
  */
-export function walkLibrarySync(root: string, found: (files: FoundFile[]) => void, onError?: (relPath: string, err: unknown) => void): void {
+export function walkLibrarySync(
+  root: string,
+  found: (files: FoundFile[]) => void,
+  onError?: (relPath: string, err: unknown) => void,
+): void {
   // As realRootOnce: resolved once, when the first symbolic link is met; null when it cannot be.
   let realRoot: string | null | undefined;
   const pending = [''];

@@ -145,7 +145,10 @@ export class TaskQueue {
     // so the candidates go through a materialised CTE.
     if (this.database.dialect === 'postgres') {
       return this.db
-        .with((cte) => cte('picked').materialized(), () => candidates.forUpdate().skipLocked())
+        .with(
+          (cte) => cte('picked').materialized(),
+          () => candidates.forUpdate().skipLocked(),
+        )
         .updateTable('tasks')
         .set(claimed)
         .from('picked')
@@ -239,7 +242,12 @@ export class TaskQueue {
       .returningAll()
       .executeTakeFirst();
     if (pending) return pending;
-    await this.db.updateTable('tasks').set({ cancel_requested: 1, updated_at: now }).where('id', '=', id).where('status', '=', 'running').execute();
+    await this.db
+      .updateTable('tasks')
+      .set({ cancel_requested: 1, updated_at: now })
+      .where('id', '=', id)
+      .where('status', '=', 'running')
+      .execute();
     return this.get(id);
   }
 
@@ -253,7 +261,12 @@ export class TaskQueue {
       .where('worker_id', '=', workerId)
       .where('status', '=', 'running')
       .execute();
-    const rows = await this.db.selectFrom('tasks').select('id').where('id', 'in', [...ids]).where('cancel_requested', '=', 1).execute();
+    const rows = await this.db
+      .selectFrom('tasks')
+      .select('id')
+      .where('id', 'in', [...ids])
+      .where('cancel_requested', '=', 1)
+      .execute();
     return rows.map((r) => r.id);
   }
 
@@ -264,21 +277,31 @@ export class TaskQueue {
    */
   async recoverAbandoned(options: { staleBefore: string; everyRunning?: boolean; exceptWorker?: string }): Promise<TaskRow[]> {
     let query = this.db.selectFrom('tasks').selectAll().where('status', '=', 'running');
-    if (options.exceptWorker) query = query.where((eb) => eb.or([eb('worker_id', 'is', null), eb('worker_id', '!=', options.exceptWorker!)]));
-    if (!options.everyRunning) query = query.where((eb) => eb.or([eb('heartbeat_at', 'is', null), eb('heartbeat_at', '<', options.staleBefore)]));
+    if (options.exceptWorker)
+      query = query.where((eb) => eb.or([eb('worker_id', 'is', null), eb('worker_id', '!=', options.exceptWorker!)]));
+    if (!options.everyRunning)
+      query = query.where((eb) => eb.or([eb('heartbeat_at', 'is', null), eb('heartbeat_at', '<', options.staleBefore)]));
     const stale = await query.execute();
     const recovered: TaskRow[] = [];
     for (const task of stale) {
       const now = nowIso();
       const retry = task.cancel_requested === 0 && task.attempts < task.max_attempts;
       const update = retry
-        ? { status: 'pending' as const, worker_id: null, heartbeat_at: null, updated_at: now, progress_message: 'Re-queued after an interrupted run' }
+        ? {
+            status: 'pending' as const,
+            worker_id: null,
+            heartbeat_at: null,
+            updated_at: now,
+            progress_message: 'Re-queued after an interrupted run',
+          }
         : {
             status: task.cancel_requested ? ('cancelled' as const) : ('failed' as const),
             active_key: null,
             finished_at: now,
             updated_at: now,
-            error: task.cancel_requested ? null : `Interrupted: the process running it stopped (attempt ${task.attempts} of ${task.max_attempts})`,
+            error: task.cancel_requested
+              ? null
+              : `Interrupted: the process running it stopped (attempt ${task.attempts} of ${task.max_attempts})`,
           };
       const row = await this.db
         .updateTable('tasks')
@@ -319,7 +342,10 @@ export class TaskQueue {
   }
 
   active(type?: string, libraryId?: string): Promise<TaskRow[]> {
-    let q = this.db.selectFrom('tasks').selectAll().where('status', 'in', [...ACTIVE_STATUSES]);
+    let q = this.db
+      .selectFrom('tasks')
+      .selectAll()
+      .where('status', 'in', [...ACTIVE_STATUSES]);
     if (type) q = q.where('type', '=', type);
     if (libraryId) q = q.where('library_id', '=', libraryId);
     return q.orderBy('created_at').orderBy('id').execute();

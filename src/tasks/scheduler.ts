@@ -47,9 +47,13 @@ export class Scheduler {
 
   schedule(key: string, expression: string, run: () => Promise<unknown> | unknown): void {
     this.unschedule(key);
-    const cron = new Cron(expression.trim(), { paused: !this.running, protect: true, catch: (err: unknown) => this.onError(err, key) }, async () => {
-      await run();
-    });
+    const cron = new Cron(
+      expression.trim(),
+      { paused: !this.running, protect: true, catch: (err: unknown) => this.onError(err, key) },
+      async () => {
+        await run();
+      },
+    );
     this.jobs.set(key, { cron, expression: expression.trim() });
   }
 

@@ -120,7 +120,8 @@ export class TaskWorker {
     this.filling = this.fill()
       .catch((err: unknown) => {
         // The database comes back by itself; the next poll claims again.
-        if (isDatabaseUnavailable(err)) this.options.logger?.warn({ err }, 'task worker: database unreachable; claiming again at the next poll');
+        if (isDatabaseUnavailable(err))
+          this.options.logger?.warn({ err }, 'task worker: database unreachable; claiming again at the next poll');
         else this.options.logger?.error({ err }, 'task worker: claiming failed');
       })
       .finally(() => {
@@ -167,7 +168,10 @@ export class TaskWorker {
       exceptWorker: this.id,
     });
     for (const task of recovered) {
-      this.options.logger?.warn({ taskId: task.id, type: task.type, status: task.status }, 'recovered a task left running by a stopped process');
+      this.options.logger?.warn(
+        { taskId: task.id, type: task.type, status: task.status },
+        'recovered a task left running by a stopped process',
+      );
       this.publish(task);
     }
   }
@@ -209,7 +213,13 @@ export class TaskWorker {
       signal: controller.signal,
       progress: (update) => {
         last = update;
-        this.publish({ ...task, status: 'running', progress_current: update.current, progress_total: update.total, progress_message: update.message ?? null });
+        this.publish({
+          ...task,
+          status: 'running',
+          progress_current: update.current,
+          progress_total: update.total,
+          progress_message: update.message ?? null,
+        });
         const now = Date.now();
         if (now - lastWrite >= writeEvery) {
           lastWrite = now;
@@ -261,7 +271,10 @@ export class TaskWorker {
           return undefined;
         }
         const delay = Math.min(30_000, Math.max(100, this.options.pollIntervalMs) * 2 ** Math.min(attempt, 10));
-        this.options.logger?.warn({ err, taskId: task.id, retryInMs: delay }, 'database unreachable: recording how the task ended when it is back');
+        this.options.logger?.warn(
+          { err, taskId: task.id, retryInMs: delay },
+          'database unreachable: recording how the task ended when it is back',
+        );
         await sleep(delay, undefined, { signal: this.stopSignal.signal }).catch(() => undefined);
       }
     }

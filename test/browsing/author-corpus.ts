@@ -12,11 +12,23 @@ export interface AuthorBook {
 }
 
 export const AUTHOR_BOOKS: AuthorBook[] = [
-  { folder: 'Astérix', n: 1, info: { Writer: 'René Goscinny', Penciller: 'Albert Uderzo', AgeRating: 'Everyone', Year: 1961, Genre: 'Humor' } },
-  { folder: 'Astérix', n: 2, info: { Writer: 'Albert Uderzo', Penciller: 'Albert Uderzo', AgeRating: 'Everyone', Year: 1961, Genre: 'Humor' } },
+  {
+    folder: 'Astérix',
+    n: 1,
+    info: { Writer: 'René Goscinny', Penciller: 'Albert Uderzo', AgeRating: 'Everyone', Year: 1961, Genre: 'Humor' },
+  },
+  {
+    folder: 'Astérix',
+    n: 2,
+    info: { Writer: 'Albert Uderzo', Penciller: 'Albert Uderzo', AgeRating: 'Everyone', Year: 1961, Genre: 'Humor' },
+  },
   { folder: 'Batman', n: 1, info: { Writer: 'Bob Kane', Penciller: 'Bill Finger', AgeRating: 'Teen', Year: 1940, Genre: 'Action' } },
   { folder: 'Batman', n: 2, info: { Writer: 'Frank Miller', Penciller: 'Frank Miller', AgeRating: 'Teen', Year: 1940, Genre: 'Action' } },
-  { folder: 'Dragon Ball', n: 1, info: { Writer: 'Akira Toriyama', Penciller: 'Akira Toriyama', AgeRating: 'M', Year: 1984, Genre: 'Action' } },
+  {
+    folder: 'Dragon Ball',
+    n: 1,
+    info: { Writer: 'Akira Toriyama', Penciller: 'Akira Toriyama', AgeRating: 'M', Year: 1984, Genre: 'Action' },
+  },
   { folder: 'Éclair', n: 1 },
 ];
 
@@ -36,5 +48,13 @@ export const writeOtherLibrary = (dir: string) =>
   makeCbz(path.join(dir, 'Zorro'), 'Zorro 001.cbz', {
     pages: 2,
     pageSize: { width: 60, height: 90 },
-    comicInfo: { Series: 'Zorro', Number: '1', Title: 'Zorro 1', Writer: 'Johnston McCulley', AgeRating: 'Teen', Year: 1919, Genre: 'Adventure' },
+    comicInfo: {
+      Series: 'Zorro',
+      Number: '1',
+      Title: 'Zorro 1',
+      Writer: 'Johnston McCulley',
+      AgeRating: 'Teen',
+      Year: 1919,
+      Genre: 'Adventure',
+    },
   }).then(() => undefined);

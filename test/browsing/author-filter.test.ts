@@ -52,25 +52,54 @@ describe('books: author filter on books.authors ({name, role})', () => {
   it('is with a role: the same author must have that role', async () => {
     expect(await booksWhere({ author: { operator: 'is', value: { name: 'Albert Uderzo', role: 'writer' } } })).toEqual(['Astérix 2']);
     expect(await booksWhere({ author: { operator: 'is', value: { name: 'Bill Finger', role: 'writer' } } })).toEqual([]);
-    expect(await booksWhere({ author: { operator: 'is', value: { role: 'PENCILLER' } } })).toEqual(['Astérix 1', 'Astérix 2', 'Batman 1', 'Batman 2', 'Dragon Ball 1']);
+    expect(await booksWhere({ author: { operator: 'is', value: { role: 'PENCILLER' } } })).toEqual([
+      'Astérix 1',
+      'Astérix 2',
+      'Batman 1',
+      'Batman 2',
+      'Dragon Ball 1',
+    ]);
   });
 
   it('isNot: no author of the book matches (books without authors included)', async () => {
-    expect(await booksWhere({ author: { operator: 'isNot', value: { name: 'Albert Uderzo' } } })).toEqual(['Batman 1', 'Batman 2', 'Dragon Ball 1', 'Zorro 1', 'Éclair 001']);
-    expect(await booksWhere({ author: { operator: 'isNot', value: { name: 'Albert Uderzo', role: 'writer' } } })).toEqual(['Astérix 1', 'Batman 1', 'Batman 2', 'Dragon Ball 1', 'Zorro 1', 'Éclair 001']);
+    expect(await booksWhere({ author: { operator: 'isNot', value: { name: 'Albert Uderzo' } } })).toEqual([
+      'Batman 1',
+      'Batman 2',
+      'Dragon Ball 1',
+      'Zorro 1',
+      'Éclair 001',
+    ]);
+    expect(await booksWhere({ author: { operator: 'isNot', value: { name: 'Albert Uderzo', role: 'writer' } } })).toEqual([
+      'Astérix 1',
+      'Batman 1',
+      'Batman 2',
+      'Dragon Ball 1',
+      'Zorro 1',
+      'Éclair 001',
+    ]);
   });
 
   it('contains and beginsWith on the name; LIKE wildcards are plain text', async () => {
     expect(await booksWhere({ author: { operator: 'contains', value: 'RANK' } })).toEqual(['Batman 2']);
-    expect(await booksWhere({ author: { operator: 'beginsWith', value: { name: 'akira', role: 'penciller' } } })).toEqual(['Dragon Ball 1']);
+    expect(await booksWhere({ author: { operator: 'beginsWith', value: { name: 'akira', role: 'penciller' } } })).toEqual([
+      'Dragon Ball 1',
+    ]);
     expect(await booksWhere({ author: { operator: 'beginsWith', value: 'Uderzo' } })).toEqual([]);
     expect(await booksWhere({ author: { operator: 'contains', value: '%' } })).toEqual([]);
     expect(await booksWhere({ author: { operator: 'contains', value: '_' } })).toEqual([]);
   });
 
   it('combines with other fields in allOf/anyOf', async () => {
-    expect(await booksWhere({ allOf: [{ author: { operator: 'is', value: 'Albert Uderzo' } }, { title: { operator: 'contains', value: '2' } }] })).toEqual(['Astérix 2']);
-    expect(await booksWhere({ anyOf: [{ author: { operator: 'is', value: 'Bob Kane' } }, { author: { operator: 'is', value: 'Johnston McCulley' } }] })).toEqual(['Batman 1', 'Zorro 1']);
+    expect(
+      await booksWhere({
+        allOf: [{ author: { operator: 'is', value: 'Albert Uderzo' } }, { title: { operator: 'contains', value: '2' } }],
+      }),
+    ).toEqual(['Astérix 2']);
+    expect(
+      await booksWhere({
+        anyOf: [{ author: { operator: 'is', value: 'Bob Kane' } }, { author: { operator: 'is', value: 'Johnston McCulley' } }],
+      }),
+    ).toEqual(['Batman 1', 'Zorro 1']);
   });
 
   it('releaseYear on books.year', async () => {
@@ -85,7 +114,9 @@ describe('books: author filter on books.authors ({name, role})', () => {
     expect(await refused('books', { author: { operator: 'is', value: {} } })).toMatch(/needs an author name or a role/);
     expect(await refused('books', { author: { operator: 'is', value: { name: 'x', age: 3 } } })).toMatch(/unknown keys age/);
     expect(await refused('books', { author: { operator: 'is', value: 12 } })).toMatch(/must be a string/);
-    expect(await refused('books', { releaseYear: { operator: 'contains', value: '19' } })).toMatch(/does not apply to filter field "releaseYear"/);
+    expect(await refused('books', { releaseYear: { operator: 'contains', value: '19' } })).toMatch(
+      /does not apply to filter field "releaseYear"/,
+    );
     expect(await refused('books', { releaseYear: { operator: 'is', value: 'soon' } })).toMatch(/must be a year/);
     expect(await refused('books', { ageRating: { operator: 'is', value: 'Teen' } })).toMatch(/Unknown filter field "ageRating"/);
   });
@@ -95,7 +126,12 @@ describe('series: author matches when one of its present books matches', () => {
   it('is / isNot / contains / beginsWith, with and without a role', async () => {
     expect(await seriesWhere({ author: { operator: 'is', value: { name: 'Albert Uderzo', role: 'writer' } } })).toEqual(['Astérix']);
     expect(await seriesWhere({ author: { operator: 'is', value: { name: 'Bob Kane', role: 'penciller' } } })).toEqual([]);
-    expect(await seriesWhere({ author: { operator: 'isNot', value: 'Frank Miller' } })).toEqual(['Astérix', 'Dragon Ball', 'Zorro', 'Éclair']);
+    expect(await seriesWhere({ author: { operator: 'isNot', value: 'Frank Miller' } })).toEqual([
+      'Astérix',
+      'Dragon Ball',
+      'Zorro',
+      'Éclair',
+    ]);
     expect(await seriesWhere({ author: { operator: 'contains', value: 'tori' } })).toEqual(['Dragon Ball']);
     expect(await seriesWhere({ author: { operator: 'beginsWith', value: 'b' } })).toEqual(['Batman']);
   });
@@ -107,19 +143,30 @@ describe('series: author matches when one of its present books matches', () => {
     expect(await seriesWhere({ releaseYear: { operator: 'is', value: 1940 } })).toEqual(['Batman']);
     expect(await seriesWhere({ releaseYear: { operator: 'isNot', value: 1940 } })).toEqual(['Astérix', 'Dragon Ball', 'Zorro', 'Éclair']);
     expect(await seriesWhere({ releaseYear: { operator: 'isNotNull' } })).toEqual(['Astérix', 'Batman', 'Dragon Ball', 'Zorro']);
-    expect(await seriesWhere({ allOf: [{ ageRating: { operator: 'is', value: 'Teen' } }, { author: { operator: 'contains', value: 'miller' } }] })).toEqual(['Batman']);
+    expect(
+      await seriesWhere({
+        allOf: [{ ageRating: { operator: 'is', value: 'Teen' } }, { author: { operator: 'contains', value: 'miller' } }],
+      }),
+    ).toEqual(['Batman']);
   });
 
   it('unknown operators on the new fields are a 400 naming them', async () => {
     expect(await refused('series', { author: { operator: 'isNotNull' } })).toMatch(/"author"/);
     expect(await refused('series', { releaseYear: { operator: 'beginsWith', value: '19' } })).toMatch(/"releaseYear"/);
-    expect(await refused('series', { ageRating: { operator: 'greaterThan', value: 'Teen' } })).toMatch(/Unknown operator "greaterThan" for filter field "ageRating"/);
+    expect(await refused('series', { ageRating: { operator: 'greaterThan', value: 'Teen' } })).toMatch(
+      /Unknown operator "greaterThan" for filter field "ageRating"/,
+    );
   });
 
   it('the OpenAPI description of both list bodies documents the extension fields', async () => {
     await t.app.ready();
     const doc = JSON.stringify((t.app as unknown as { swagger(): unknown }).swagger());
-    for (const text of ['`author` (an extension beyond the spec', '`ageRating` (is, isNot', '`releaseYear` (is, isNot, isNull, isNotNull)', 'A series matches when one of its present books does']) {
+    for (const text of [
+      '`author` (an extension beyond the spec',
+      '`ageRating` (is, isNot',
+      '`releaseYear` (is, isNot, isNull, isNotNull)',
+      'A series matches when one of its present books does',
+    ]) {
       expect(doc).toContain(text);
     }
   });

@@ -28,13 +28,22 @@ interface LocatorProgress {
 let t: CatalogTestApp;
 let all: Book[];
 const book = (title: string) => all.find((b) => b.title === title)!;
-const get = (url: string, headers: Record<string, string> = {}) => t.app.inject({ method: 'GET', url, headers: { ...t.headers, ...headers } });
+const get = (url: string, headers: Record<string, string> = {}) =>
+  t.app.inject({ method: 'GET', url, headers: { ...t.headers, ...headers } });
 
 beforeAll(async () => {
   t = await createCatalogApp();
   await scannedLibrary(t, async (dir) => {
-    await makeEpub(path.join(dir, 'Novels'), 'Novel.epub', { pages: 4, metadata: { title: 'A novel', series: 'Novels', seriesIndex: '1', language: 'en' } });
-    await makeEpub(path.join(dir, 'Picture books'), 'Pictures.epub', { kind: 'image', fixedLayout: true, pages: 2, metadata: { title: 'Pictures', series: 'Picture books' } });
+    await makeEpub(path.join(dir, 'Novels'), 'Novel.epub', {
+      pages: 4,
+      metadata: { title: 'A novel', series: 'Novels', seriesIndex: '1', language: 'en' },
+    });
+    await makeEpub(path.join(dir, 'Picture books'), 'Pictures.epub', {
+      kind: 'image',
+      fixedLayout: true,
+      pages: 2,
+      metadata: { title: 'Pictures', series: 'Picture books' },
+    });
     await makeCbz(path.join(dir, 'Colours'), 'Colours 1.cbz', {
       pages: [{ name: '001.jpg', data: await makeImage({ width: 120, height: 180, format: 'jpeg', color: '#d02020' }) }],
       comicInfo: { Series: 'Colours', Number: '1', Title: 'Red' },
@@ -89,7 +98,11 @@ describe('GET /books/{id}/resources and /resource/{path}', () => {
 
   it('needs the permission pages need: an API key without it is refused', async () => {
     const key = await createApiKey(t, t.headers, { name: 'progress only', permissions: ['progress-read'] });
-    const res = await t.app.inject({ method: 'GET', url: `/api/v1/books/${book('A novel').id}/resource/OEBPS/chapter1.xhtml`, headers: { authorization: `Bearer ${key.key}` } });
+    const res = await t.app.inject({
+      method: 'GET',
+      url: `/api/v1/books/${book('A novel').id}/resource/OEBPS/chapter1.xhtml`,
+      headers: { authorization: `Bearer ${key.key}` },
+    });
     expect(res.statusCode).toBe(403);
   });
 });
@@ -99,9 +112,15 @@ describe('GET /books/{id}/manifest', () => {
     const res = await get(`/api/v1/books/${book('A novel').id}/manifest`);
     expect(res.statusCode).toBe(200);
     expect(res.headers['content-type']).toContain('application/webpub+json');
-    const manifest = res.json<{ metadata: { title: string; language: string }; readingOrder: Array<{ href: string; type: string }>; resources: Array<{ href: string }> }>();
+    const manifest = res.json<{
+      metadata: { title: string; language: string };
+      readingOrder: Array<{ href: string; type: string }>;
+      resources: Array<{ href: string }>;
+    }>();
     expect(manifest.metadata).toMatchObject({ title: 'A novel', language: 'en' });
-    expect(manifest.readingOrder.map((l) => l.href)).toEqual([1, 2, 3, 4].map((n) => `/api/v1/books/${book('A novel').id}/resource/OEBPS/chapter${n}.xhtml`));
+    expect(manifest.readingOrder.map((l) => l.href)).toEqual(
+      [1, 2, 3, 4].map((n) => `/api/v1/books/${book('A novel').id}/resource/OEBPS/chapter${n}.xhtml`),
+    );
     const first = await get(manifest.readingOrder[0]!.href);
     expect(first.body).toContain('Chapter 1');
     expect(manifest.resources.map((l) => l.href)).toContain(`/api/v1/books/${book('A novel').id}/resource/OEBPS/images/cover.jpg`);
@@ -118,19 +137,31 @@ describe('PUT and GET /books/{id}/progress/locator', () => {
     const id = book('A novel').id;
     expect((await call(t, reader.headers, 'GET', `/api/v1/books/${id}/progress/locator`)).status).toBe(404);
     const locator = { href: 'OEBPS/chapter3.xhtml', cfi: 'epubcfi(/6/8!/4/2/1:10)', progression: 0.5 };
-    const saved = await call<LocatorProgress>(t, reader.headers, 'PUT', `/api/v1/books/${id}/progress/locator`, { locator, percentage: 0.62 });
+    const saved = await call<LocatorProgress>(t, reader.headers, 'PUT', `/api/v1/books/${id}/progress/locator`, {
+      locator,
+      percentage: 0.62,
+    });
     expect(saved.status).toBe(200);
     expect(saved.body).toMatchObject({ locator, percentage: 0.62, current_page: 3, page_count: 4, is_completed: false });
     expect((await call<LocatorProgress>(t, reader.headers, 'GET', `/api/v1/books/${id}/progress/locator`)).body).toEqual(saved.body);
-    expect((await call(t, reader.headers, 'GET', `/api/v1/books/${id}/progress`)).body).toMatchObject({ current_page: 3, is_completed: false });
+    expect((await call(t, reader.headers, 'GET', `/api/v1/books/${id}/progress`)).body).toMatchObject({
+      current_page: 3,
+      is_completed: false,
+    });
   });
 
   it('entering the last section does not finish the book; the end of it does', async () => {
     const reader = await createUser(t, 'reader');
     const id = book('A novel').id;
-    const last = await call<LocatorProgress>(t, reader.headers, 'PUT', `/api/v1/books/${id}/progress/locator`, { locator: { href: 'OEBPS/chapter4.xhtml', progression: 0 }, percentage: 0.8 });
+    const last = await call<LocatorProgress>(t, reader.headers, 'PUT', `/api/v1/books/${id}/progress/locator`, {
+      locator: { href: 'OEBPS/chapter4.xhtml', progression: 0 },
+      percentage: 0.8,
+    });
     expect(last.body).toMatchObject({ current_page: 4, is_completed: false });
-    const end = await call<LocatorProgress>(t, reader.headers, 'PUT', `/api/v1/books/${id}/progress/locator`, { locator: { href: 'OEBPS/chapter4.xhtml', progression: 1 }, percentage: 1 });
+    const end = await call<LocatorProgress>(t, reader.headers, 'PUT', `/api/v1/books/${id}/progress/locator`, {
+      locator: { href: 'OEBPS/chapter4.xhtml', progression: 1 },
+      percentage: 1,
+    });
     expect(end.body).toMatchObject({ current_page: 4, is_completed: true, percentage: 1 });
   });
 
@@ -138,12 +169,18 @@ describe('PUT and GET /books/{id}/progress/locator', () => {
     const reader = await createUser(t, 'reader');
     const id = book('A novel').id;
     await call(t, reader.headers, 'PUT', `/api/v1/books/${id}/progress`, { current_page: 2 });
-    expect((await call<LocatorProgress>(t, reader.headers, 'GET', `/api/v1/books/${id}/progress/locator`)).body).toMatchObject({ locator: null, current_page: 2 });
+    expect((await call<LocatorProgress>(t, reader.headers, 'GET', `/api/v1/books/${id}/progress/locator`)).body).toMatchObject({
+      locator: null,
+      current_page: 2,
+    });
   });
 
   it('a share outside 0..1 or a missing href is a 400', async () => {
     const id = book('A novel').id;
-    for (const body of [{ locator: { href: 'OEBPS/chapter1.xhtml' }, percentage: 2 }, { locator: {}, percentage: 0.1 }]) {
+    for (const body of [
+      { locator: { href: 'OEBPS/chapter1.xhtml' }, percentage: 2 },
+      { locator: {}, percentage: 0.1 },
+    ]) {
       const res = await call<{ error: string }>(t, t.headers, 'PUT', `/api/v1/books/${id}/progress/locator`, body);
       expect(res.status).toBe(400);
     }
@@ -165,7 +202,9 @@ describe('GET /books/{id}/pages/{n}?grayscale=true', () => {
     const colourStats = await sharp(colour.rawPayload).stats();
     expect(colourStats.channels[0]!.mean - colourStats.channels[1]!.mean).toBeGreaterThan(100);
     expect((await sharp(grey.rawPayload).metadata()).width).toBeLessThanOrEqual(60);
-    expect((await get(`/api/v1/books/${id}/pages/1?width=60&grayscale=true`, { 'if-none-match': String(grey.headers.etag) })).statusCode).toBe(304);
+    expect(
+      (await get(`/api/v1/books/${id}/pages/1?width=60&grayscale=true`, { 'if-none-match': String(grey.headers.etag) })).statusCode,
+    ).toBe(304);
   });
 
   it('works without a size too, and on a PDF page', async () => {
@@ -193,12 +232,23 @@ describe('The reader_settings preference', () => {
   it('keeps settings by device class for all series and by series, and validates their fields', async () => {
     const reader = await createUser(t, 'reader');
     const seriesId = '4b2a8c1e-0000-4000-8000-0000000000aa';
-    const value = { all_series: { phone: { mode: 'webtoon', preload: 5 }, eink: { eink: true, grayscale: true } }, series: { [seriesId]: { desktop: { mode: 'rtl', spread: 'double', shift: true } } } };
+    const value = {
+      all_series: { phone: { mode: 'webtoon', preload: 5 }, eink: { eink: true, grayscale: true } },
+      series: { [seriesId]: { desktop: { mode: 'rtl', spread: 'double', shift: true } } },
+    };
     const set = await call(t, reader.headers, 'PUT', '/api/v1/user/preferences/reader_settings', { value });
     expect(set.status).toBe(200);
     expect(set.body).toMatchObject({ key: 'reader_settings', value, is_default: false });
-    for (const bad of [{ all_series: { phone: { preload: 11 } } }, { all_series: { watch: {} } }, { series: { 'not-a-uuid': {} } }, { all_series: { phone: { colour: 'red' } } }]) {
-      expect((await call(t, reader.headers, 'PUT', '/api/v1/user/preferences/reader_settings', { value: bad })).status, JSON.stringify(bad)).toBe(400);
+    for (const bad of [
+      { all_series: { phone: { preload: 11 } } },
+      { all_series: { watch: {} } },
+      { series: { 'not-a-uuid': {} } },
+      { all_series: { phone: { colour: 'red' } } },
+    ]) {
+      expect(
+        (await call(t, reader.headers, 'PUT', '/api/v1/user/preferences/reader_settings', { value: bad })).status,
+        JSON.stringify(bad),
+      ).toBe(400);
     }
   });
 });

@@ -13,7 +13,10 @@ let books: Map<string, BookBody>;
 beforeAll(async () => {
   t = await createCatalogApp();
   const dir = libraryDir();
-  await makeCbz(dir, 'Sourced/Sourced 007.cbz', { pages: 2, comicInfo: { Series: 'Sourced', Title: 'The Seventh', Publisher: 'Image', Year: 2020 } });
+  await makeCbz(dir, 'Sourced/Sourced 007.cbz', {
+    pages: 2,
+    comicInfo: { Series: 'Sourced', Title: 'The Seventh', Publisher: 'Image', Year: 2020 },
+  });
   await makeEpub(dir, 'Sourced/Novel.epub', { metadata: { title: 'A Novel', language: 'fr' } });
   await scan(t, (await createLibrary(t, dir)).id);
   const list = await api<{ data: BookBody[] }>(t, 'GET', '/api/v1/books?pageSize=10');
@@ -30,7 +33,13 @@ const details = async (fileName: string) => {
 describe('GET /books/{id} names the source of each metadata field', () => {
   it('a CBZ: ComicInfo fields from comicinfo, the number it does not give from the file name, the page count from the file', async () => {
     const sources = await details('Sourced 007.cbz');
-    expect(sources).toMatchObject({ title: 'comicinfo', publisher: 'comicinfo', year: 'comicinfo', page_count: 'file', series: 'comicinfo' });
+    expect(sources).toMatchObject({
+      title: 'comicinfo',
+      publisher: 'comicinfo',
+      year: 'comicinfo',
+      page_count: 'file',
+      series: 'comicinfo',
+    });
     expect(sources.number).toBe('filename');
     expect(sources.isbn).toBeNull();
   });

@@ -35,7 +35,8 @@ async function books(url: string): Promise<Book[]> {
   expect(res.status, JSON.stringify(res.body)).toBe(200);
   return res.body.data;
 }
-const get = (url: string, headers: Record<string, string> = {}) => t.app.inject({ method: 'GET', url, headers: { ...t.headers, ...headers } });
+const get = (url: string, headers: Record<string, string> = {}) =>
+  t.app.inject({ method: 'GET', url, headers: { ...t.headers, ...headers } });
 
 beforeAll(async () => {
   t = await createCatalogApp();
@@ -68,7 +69,10 @@ describe('GET /books and POST /books/list', () => {
   for (const [field, value] of Object.entries(key)) {
     for (const direction of ['asc', 'desc'] as const) {
       it(`sort=${field},${direction} and sort=${field}&order=${direction}`, async () => {
-        for (const url of [`/api/v1/books?pageSize=500&sort=${field},${direction}`, `/api/v1/books?pageSize=500&sort=${field}&order=${direction}`]) {
+        for (const url of [
+          `/api/v1/books?pageSize=500&sort=${field},${direction}`,
+          `/api/v1/books?pageSize=500&sort=${field}&order=${direction}`,
+        ]) {
           const values = (await books(url)).map(value);
           const sorted = [...values].sort((a, b) => (a < b ? -1 : a > b ? 1 : 0));
           expect(values).toEqual(direction === 'asc' ? sorted : sorted.reverse());
@@ -89,7 +93,11 @@ describe('GET /books and POST /books/list', () => {
 
   it('library_id and series_id restrict the list', async () => {
     const series = all.find((b) => b.title === 'Dragon Ball 2')!.series_id;
-    expect(titles(await books(`/api/v1/books?series_id=${series}&sort=number`))).toEqual(['Dragon Ball 1', 'Dragon Ball 2', 'Dragon Ball 3']);
+    expect(titles(await books(`/api/v1/books?series_id=${series}&sort=number`))).toEqual([
+      'Dragon Ball 1',
+      'Dragon Ball 2',
+      'Dragon Ball 3',
+    ]);
     expect((await books(`/api/v1/books?library_id=${pagesBook.library_id}&pageSize=500`)).length).toBe(12);
     expect(await books('/api/v1/books?library_id=01890000-0000-7000-8000-000000000000')).toEqual([]);
   });
@@ -108,13 +116,20 @@ describe('GET /books and POST /books/list', () => {
     expect(await f({ libraryId: { operator: 'isNot', value: dragon.library_id } })).toEqual([]);
     expect(await f({ seriesId: { operator: 'is', value: dragon.series_id } })).toEqual(['Dragon Ball 1', 'Dragon Ball 2', 'Dragon Ball 3']);
     expect(await f({ seriesId: { operator: 'isNot', value: dragon.series_id } })).toEqual(sorted((b) => b.series_id !== dragon.series_id));
-    for (const [field, get] of [['genre', (b: Book) => b.metadata.genres], ['tag', (b: Book) => b.metadata.tags]] as const) {
+    for (const [field, get] of [
+      ['genre', (b: Book) => b.metadata.genres],
+      ['tag', (b: Book) => b.metadata.tags],
+    ] as const) {
       const v = field === 'genre' ? 'martial arts' : 'MANGA';
       const has = (b: Book) => get(b).some((x) => x.toLowerCase() === v.toLowerCase());
       expect(await f({ [field]: { operator: 'is', value: v } })).toEqual(sorted(has));
       expect(await f({ [field]: { operator: 'isNot', value: v } })).toEqual(sorted((b) => !has(b)));
-      expect(await f({ [field]: { operator: 'contains', value: 'a' } })).toEqual(sorted((b) => get(b).some((x) => x.toLowerCase().includes('a'))));
-      expect(await f({ [field]: { operator: 'beginsWith', value: 'c' } })).toEqual(sorted((b) => get(b).some((x) => x.toLowerCase().startsWith('c'))));
+      expect(await f({ [field]: { operator: 'contains', value: 'a' } })).toEqual(
+        sorted((b) => get(b).some((x) => x.toLowerCase().includes('a'))),
+      );
+      expect(await f({ [field]: { operator: 'beginsWith', value: 'c' } })).toEqual(
+        sorted((b) => get(b).some((x) => x.toLowerCase().startsWith('c'))),
+      );
       expect(await f({ [field]: { operator: 'isNull' } })).toEqual(sorted((b) => get(b).length === 0));
       expect(await f({ [field]: { operator: 'isNotNull' } })).toEqual(sorted((b) => get(b).length > 0));
     }
@@ -127,18 +142,29 @@ describe('GET /books and POST /books/list', () => {
     expect(await f({ readStatus: { operator: 'is', value: 'read' } })).toEqual(['Batman 1']);
     expect(await f({ readStatus: { operator: 'is', value: 'in_progress' } })).toEqual(['Dragon Ball 2']);
     expect((await f({ readStatus: { operator: 'is', value: 'unread' } })).length).toBe(10);
-    expect((await f({ readStatus: { operator: 'isNot', value: 'unread' } }))).toEqual(['Batman 1', 'Dragon Ball 2']);
+    expect(await f({ readStatus: { operator: 'isNot', value: 'unread' } })).toEqual(['Batman 1', 'Dragon Ball 2']);
     expect(await f({ hasError: { operator: 'is', value: true } })).toEqual(['Broken 001']);
     expect((await f({ hasError: { operator: 'is', value: false } })).length).toBe(11);
     expect((await f({ hasError: { operator: 'isNot', value: true } })).length).toBe(11);
-    expect(await f({ anyOf: [{ allOf: [{ title: { operator: 'beginsWith', value: 'dragon' } }, { readStatus: { operator: 'isNot', value: 'unread' } }] }, { hasError: { operator: 'is', value: true } }] })).toEqual(['Broken 001', 'Dragon Ball 2']);
+    expect(
+      await f({
+        anyOf: [
+          { allOf: [{ title: { operator: 'beginsWith', value: 'dragon' } }, { readStatus: { operator: 'isNot', value: 'unread' } }] },
+          { hasError: { operator: 'is', value: true } },
+        ],
+      }),
+    ).toEqual(['Broken 001', 'Dragon Ball 2']);
     expect(await f(undefined, 'drag ball')).toEqual(['Dragon Ball 1', 'Dragon Ball 2', 'Dragon Ball 3']);
     expect(await f({ readStatus: { operator: 'is', value: 'in_progress' } }, 'dragon')).toEqual(['Dragon Ball 2']);
     expect(await f(undefined, 'ASTERIX 2')).toEqual(['Astérix 2']);
-    const bad = await api<{ message: string }>(t, 'POST', '/api/v1/books/list', { condition: { publisher: { operator: 'is', value: 'x' } } });
+    const bad = await api<{ message: string }>(t, 'POST', '/api/v1/books/list', {
+      condition: { publisher: { operator: 'is', value: 'x' } },
+    });
     expect(bad.status).toBe(400);
     expect(bad.body.message).toContain('"publisher"');
-    expect((await api(t, 'POST', '/api/v1/books/list', { condition: { hasError: { operator: 'contains', value: 'x' } } })).status).toBe(400);
+    expect((await api(t, 'POST', '/api/v1/books/list', { condition: { hasError: { operator: 'contains', value: 'x' } } })).status).toBe(
+      400,
+    );
   });
 
   it('recently-added is newest first', async () => {
@@ -195,7 +221,13 @@ describe('Pages', () => {
       ['?height=240', 'image/jpeg', 160, 240, (b) => b[0] === 0xff && b[1] === 0xd8],
       ['?height=250', 'image/jpeg', 160, 240, (b) => b[0] === 0xff && b[1] === 0xd8],
       ['?width=400&height=480', 'image/jpeg', 320, 480, (b) => b[0] === 0xff && b[1] === 0xd8],
-      ['?width=200&format=webp', 'image/webp', 200, 300, (b) => b.subarray(0, 4).toString('latin1') === 'RIFF' && b.subarray(8, 12).toString('latin1') === 'WEBP'],
+      [
+        '?width=200&format=webp',
+        'image/webp',
+        200,
+        300,
+        (b) => b.subarray(0, 4).toString('latin1') === 'RIFF' && b.subarray(8, 12).toString('latin1') === 'WEBP',
+      ],
       ['?width=200&format=png', 'image/png', 200, 300, (b) => b.subarray(0, 8).equals(Buffer.from('\x89PNG\r\n\x1a\n', 'latin1'))],
       ['?format=jpeg', 'image/jpeg', 800, 1200, (b) => b[0] === 0xff && b[1] === 0xd8],
       ['?width=5000', 'image/jpeg', 800, 1200, (b) => b[0] === 0xff],
@@ -277,6 +309,8 @@ describe('Covers and files', () => {
     expect(beyond.headers['content-range']).toBe(`bytes */${original.length}`);
     expect((await get(`/api/v1/books/${pagesBook.id}/file`, { 'if-none-match': `"${pagesBook.hash}"` })).statusCode).toBe(304);
     const unicode = all.find((b) => b.title === 'Astérix 1')!;
-    expect((await get(`/api/v1/books/${unicode.id}/file`)).headers['content-disposition']).toBe(`attachment; filename="Ast_rix 001.cbz"; filename*=UTF-8''Ast%C3%A9rix%20001.cbz`);
+    expect((await get(`/api/v1/books/${unicode.id}/file`)).headers['content-disposition']).toBe(
+      `attachment; filename="Ast_rix 001.cbz"; filename*=UTF-8''Ast%C3%A9rix%20001.cbz`,
+    );
   });
 });

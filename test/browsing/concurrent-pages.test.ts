@@ -17,7 +17,12 @@ describe('more books read at once than the reader pool keeps open (open_books: 2
   beforeAll(async () => {
     t = await createCatalogApp({ cache: { open_books: 2 } });
     await scannedLibrary(t, async (dir) => {
-      for (let i = 1; i <= BOOKS; i++) await makeCbz(dir, `Crowd ${String(i).padStart(3, '0')}.cbz`, { pages: PAGES, pageSize: { width: 120, height: 180 }, store: i % 2 === 0 });
+      for (let i = 1; i <= BOOKS; i++)
+        await makeCbz(dir, `Crowd ${String(i).padStart(3, '0')}.cbz`, {
+          pages: PAGES,
+          pageSize: { width: 120, height: 180 },
+          store: i % 2 === 0,
+        });
     });
     books = (await api<Paged<{ id: string; title: string }>>(t, 'GET', '/api/v1/books?pageSize=100')).body.data;
     expect(books).toHaveLength(BOOKS);
@@ -35,7 +40,9 @@ describe('more books read at once than the reader pool keeps open (open_books: 2
     // Four rounds of every page of every book at once: 144 requests over 12 books, 6 times the pool.
     const crowd = [...urls, ...urls, ...urls, ...urls];
     const answers = await Promise.all(crowd.map((url) => t.app.inject({ method: 'GET', url, headers: t.headers })));
-    const failures = answers.map((r, i) => ({ url: crowd[i], status: r.statusCode, body: r.statusCode === 200 ? '' : r.body })).filter((r) => r.status !== 200);
+    const failures = answers
+      .map((r, i) => ({ url: crowd[i], status: r.statusCode, body: r.statusCode === 200 ? '' : r.body }))
+      .filter((r) => r.status !== 200);
     expect(failures).toEqual([]);
     answers.forEach((r, i) => expect(r.rawPayload.toString('base64'), crowd[i]).toBe(alone.get(crowd[i]!)));
   });

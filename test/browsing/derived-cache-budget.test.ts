@@ -48,7 +48,10 @@ describe('resized pages on disk stay within cache.derived_max_mb', () => {
         if (q.startsWith('width')) expect(meta.width, q).toBeLessThanOrEqual(width);
         else expect(meta.height, q).toBeLessThanOrEqual(width);
         const pages = (await cachedFiles(cacheDir)).filter(([name]) => isResizedPage(name));
-        peak = Math.max(peak, pages.reduce((sum, [, bytes]) => sum + bytes, 0));
+        peak = Math.max(
+          peak,
+          pages.reduce((sum, [, bytes]) => sum + bytes, 0),
+        );
       }
     }
     expect(peak).toBeGreaterThan(budget / 2);
@@ -60,7 +63,8 @@ describe('resized pages on disk stay within cache.derived_max_mb', () => {
   });
 
   it('sizes snap down to a few steps, so nearby requests share one variant (same ETag), never larger than asked', async () => {
-    const etag = async (q: string) => (await t.app.inject({ method: 'GET', url: `/api/v1/books/${book.id}/pages/2?${q}`, headers: t.headers })).headers.etag;
+    const etag = async (q: string) =>
+      (await t.app.inject({ method: 'GET', url: `/api/v1/books/${book.id}/pages/2?${q}`, headers: t.headers })).headers.etag;
     const first = await etag('width=1080');
     for (const w of [1081, 1150, 1279]) expect(await etag(`width=${w}`), `width=${w}`).toBe(first);
     expect(await etag('width=1280')).not.toBe(first);
@@ -89,7 +93,11 @@ describe('DerivedCacheBudget', () => {
     await writeFile(file('page-4-w320-h0-auto'), Buffer.alloc(400));
     await budget.added(file('page-4-w320-h0-auto'));
     // 1,600 bytes of pages against 1,000: page 2 and 3 are the oldest (page 1 was used since), so they went.
-    expect(['page-1-w320-h0-auto', 'page-2-w320-h0-auto', 'page-3-w320-h0-auto', 'page-4-w320-h0-auto', 'thumb-w400-h0.webp'].map((n) => existsSync(file(n)))).toEqual([true, false, false, true, true]);
+    expect(
+      ['page-1-w320-h0-auto', 'page-2-w320-h0-auto', 'page-3-w320-h0-auto', 'page-4-w320-h0-auto', 'thumb-w400-h0.webp'].map((n) =>
+        existsSync(file(n)),
+      ),
+    ).toEqual([true, false, false, true, true]);
     expect(budget.usedBytes).toBe(800);
   });
 });

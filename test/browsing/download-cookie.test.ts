@@ -16,7 +16,11 @@ beforeAll(async () => {
 afterAll(() => t.close());
 
 const login = async () => {
-  const res = await t.app.inject({ method: 'POST', url: '/api/v1/auth/login', payload: { username: ADMIN.username, password: ADMIN.password } });
+  const res = await t.app.inject({
+    method: 'POST',
+    url: '/api/v1/auth/login',
+    payload: { username: ADMIN.username, password: ADMIN.password },
+  });
   expect(res.statusCode).toBe(200);
   return res.json<{ access_token: string }>().access_token;
 };
@@ -43,7 +47,10 @@ describe('The web app downloads with a plain link: GET /books/{id}/file takes th
     const after = await t.app.inject({ method: 'GET', url: `/api/v1/books/${bookId}/file`, headers: withCookie(token) });
     expect(after.statusCode).toBe(401);
     expect(after.json().error).toBe('Unauthorized');
-    expect((await t.app.inject({ method: 'GET', url: `/api/v1/books/${bookId}/file`, headers: withCookie(`${token.slice(0, -4)}AAAA`) })).statusCode).toBe(401);
+    expect(
+      (await t.app.inject({ method: 'GET', url: `/api/v1/books/${bookId}/file`, headers: withCookie(`${token.slice(0, -4)}AAAA`) }))
+        .statusCode,
+    ).toBe(401);
     expect((await t.app.inject({ method: 'GET', url: `/api/v1/books/${bookId}/file` })).statusCode).toBe(401);
   });
 });

@@ -70,7 +70,11 @@ beforeAll(async () => {
       pages: [{ name: '001.png', data: plainPbm(2200, 2200) }],
       comicInfo: { Series: 'Text Scans', Number: '1', Title: 'Text Scan Book' },
     });
-    await makePdf(path.join(dir, 'Documents'), 'A4 Document.pdf', { pages: 1, pageSize: { width: 595, height: 842 }, info: { Title: 'A4 Document' } });
+    await makePdf(path.join(dir, 'Documents'), 'A4 Document.pdf', {
+      pages: 1,
+      pageSize: { width: 595, height: 842 },
+      info: { Title: 'A4 Document' },
+    });
   });
   const books = (await api<Paged<{ id: string; title: string }>>(t, 'GET', '/api/v1/books?pageSize=100')).body.data;
   gifBook = books.find((b) => b.title === 'Gif Book')!.id;
@@ -83,7 +87,10 @@ beforeAll(async () => {
 });
 afterAll(() => t.close());
 
-async function image(url: string, headers: Headers = auth): Promise<{ type: string; format: string | undefined; width: number | undefined }> {
+async function image(
+  url: string,
+  headers: Headers = auth,
+): Promise<{ type: string; format: string | undefined; width: number | undefined }> {
   const res = await get(t, url, headers);
   expect(res.status, `${url}: ${res.body.slice(0, 200)}`).toBe(200);
   const meta = await sharp(res.raw).metadata();
@@ -96,7 +103,8 @@ async function opds1Entry(bookId: string): Promise<AtomEntry> {
   return (parseXml(res.body).entry as AtomEntry[])[0]!;
 }
 
-const fill = (template: string, page: number, width: number) => template.replace('{pageNumber}', String(page)).replace('{maxWidth}', String(width)).replace('{&maxWidth}', `&maxWidth=${width}`);
+const fill = (template: string, page: number, width: number) =>
+  template.replace('{pageNumber}', String(page)).replace('{maxWidth}', String(width)).replace('{&maxWidth}', `&maxWidth=${width}`);
 
 interface Opds2Publication {
   links: Array<{ rel?: string; href: string; type?: string }>;
@@ -141,7 +149,8 @@ describe('a resized GIF page is still the GIF its link declares', () => {
 
 describe('Netpbm pages named .png are decoded, so every link advertised for them works', () => {
   it('the page list names them by what they are, with their size', async () => {
-    const pages = (await api<Array<{ media_type: string; width: number; height: number }>>(t, 'GET', `/api/v1/books/${pnmBook}/pages`)).body;
+    const pages = (await api<Array<{ media_type: string; width: number; height: number }>>(t, 'GET', `/api/v1/books/${pnmBook}/pages`))
+      .body;
     expect(pages.map((p) => [p.media_type, p.width, p.height])).toEqual([
       ['image/x-portable-anymap', 600, 900],
       ['image/x-portable-anymap', 600, 900],
@@ -151,14 +160,27 @@ describe('Netpbm pages named .png are decoded, so every link advertised for them
 
   it('native: resized to PNG by default, converted to the format asked for', async () => {
     expect(await image(`/api/v1/books/${pnmBook}/pages/1?width=300`, t.headers)).toEqual({ type: 'image/png', format: 'png', width: 300 });
-    expect(await image(`/api/v1/books/${pnmBook}/pages/2?format=jpeg`, t.headers)).toEqual({ type: 'image/jpeg', format: 'jpeg', width: 600 });
-    expect(await image(`/api/v1/books/${pnmBook}/pages/1?format=webp&width=100`, t.headers)).toEqual({ type: 'image/webp', format: 'webp', width: 80 }); // snapped down to a size step
+    expect(await image(`/api/v1/books/${pnmBook}/pages/2?format=jpeg`, t.headers)).toEqual({
+      type: 'image/jpeg',
+      format: 'jpeg',
+      width: 600,
+    });
+    expect(await image(`/api/v1/books/${pnmBook}/pages/1?format=webp&width=100`, t.headers)).toEqual({
+      type: 'image/webp',
+      format: 'webp',
+      width: 80,
+    }); // snapped down to a size step
   });
 
   it('the decoded pixels are the page: the PPM is red, the PBM has black and white stripes', async () => {
-    const red = await sharp((await get(t, `/api/v1/books/${pnmBook}/pages/1?format=png`)).raw).raw().toBuffer();
+    const red = await sharp((await get(t, `/api/v1/books/${pnmBook}/pages/1?format=png`)).raw)
+      .raw()
+      .toBuffer();
     expect([...red.subarray(0, 3)]).toEqual([200, 30, 30]);
-    const stripes = await sharp((await get(t, `/api/v1/books/${pnmBook}/pages/2?format=png`)).raw).greyscale().raw().toBuffer();
+    const stripes = await sharp((await get(t, `/api/v1/books/${pnmBook}/pages/2?format=png`)).raw)
+      .greyscale()
+      .raw()
+      .toBuffer();
     expect([...stripes.subarray(0, 8)]).toEqual([0, 0, 0, 0, 255, 255, 255, 255]);
   });
 
@@ -188,9 +210,17 @@ describe('Netpbm pages named .png are decoded, so every link advertised for them
 describe('a page of a type browsers do not show is converted whenever a size or format is asked, even at or above its own size', () => {
   it('Netpbm, BMP and AVIF pages at ?width=1080 (wider than the page) answer PNG / JPEG at their own width, never the raw bytes', async () => {
     expect(await image(`/api/v1/books/${pnmBook}/pages/1?width=1080`, t.headers)).toEqual({ type: 'image/png', format: 'png', width: 600 });
-    expect(await image(`/api/v1/books/${pnmBook}/pages/2?height=5000`, t.headers)).toEqual({ type: 'image/png', format: 'png', width: 600 });
+    expect(await image(`/api/v1/books/${pnmBook}/pages/2?height=5000`, t.headers)).toEqual({
+      type: 'image/png',
+      format: 'png',
+      width: 600,
+    });
     expect(await image(`/api/v1/books/${bmpBook}/pages/1?width=1080`, t.headers)).toEqual({ type: 'image/png', format: 'png', width: 400 });
-    expect(await image(`/api/v1/books/${bmpBook}/pages/2?width=1080`, t.headers)).toEqual({ type: 'image/jpeg', format: 'jpeg', width: 400 });
+    expect(await image(`/api/v1/books/${bmpBook}/pages/2?width=1080`, t.headers)).toEqual({
+      type: 'image/jpeg',
+      format: 'jpeg',
+      width: 400,
+    });
     // Without parameters the page is still the stored entry, byte for byte.
     expect((await get(t, `/api/v1/books/${bmpBook}/pages/1`, t.headers)).headers['content-type']).toBe('image/bmp');
   });
@@ -200,7 +230,11 @@ describe('PDF pages are drawn at the size asked, above their default rendering',
   it('?width=2400 on an A4 page renders 2048 wide (snapped down), not the stored 1600 px default', async () => {
     const pages = (await api<Array<{ width: number; height: number }>>(t, 'GET', `/api/v1/books/${pdfBook}/pages`)).body;
     expect(Math.max(pages[0]!.width, pages[0]!.height)).toBe(1600);
-    expect(await image(`/api/v1/books/${pdfBook}/pages/1?width=2400`, t.headers)).toEqual({ type: 'image/jpeg', format: 'jpeg', width: 2048 });
+    expect(await image(`/api/v1/books/${pdfBook}/pages/1?width=2400`, t.headers)).toEqual({
+      type: 'image/jpeg',
+      format: 'jpeg',
+      width: 2048,
+    });
     expect((await image(`/api/v1/books/${pdfBook}/pages/1?width=400`, t.headers)).width).toBe(400);
   });
 });

@@ -18,7 +18,16 @@ interface Series {
   books_in_progress_count: number;
   file_size: number;
   page_count: number;
-  metadata: { title: string; summary: string | null; publisher: string | null; genres: string[]; tags: string[]; status: string | null; language: string | null; year: number | null };
+  metadata: {
+    title: string;
+    summary: string | null;
+    publisher: string | null;
+    genres: string[];
+    tags: string[];
+    status: string | null;
+    language: string | null;
+    year: number | null;
+  };
   created_at: string;
   updated_at: string;
 }
@@ -48,7 +57,15 @@ async function filter(body: unknown, query = ''): Promise<{ status: number; body
 beforeAll(async () => {
   t = await createCatalogApp();
   lib = (await scannedLibrary(t, writeCorpus)).id;
-  other = (await scannedLibrary(t, (dir) => makeCbz(`${dir}/Zorro`, 'Zorro 001.cbz', { pages: 2, pageSize: { width: 60, height: 90 }, comicInfo: { Series: 'Zorro', Genre: 'Adventure', LanguageISO: 'es' } }).then(() => undefined))).id;
+  other = (
+    await scannedLibrary(t, (dir) =>
+      makeCbz(`${dir}/Zorro`, 'Zorro 001.cbz', {
+        pages: 2,
+        pageSize: { width: 60, height: 90 },
+        comicInfo: { Series: 'Zorro', Genre: 'Adventure', LanguageISO: 'es' },
+      }).then(() => undefined),
+    )
+  ).id;
   // Reading state of the admin: Calvin read, Batman #1 read (so Batman is in progress), Dragon Ball #2 started.
   const books = (await api<Paged<Book & { series_id: string }>>(t, 'GET', '/api/v1/books?pageSize=500&sort=number')).body.data;
   all = await seriesList('/api/v1/series?pageSize=500');
@@ -66,8 +83,23 @@ describe('GET /series', () => {
   it('lists present series with counts for the caller and metadata from ComicInfo', async () => {
     expect(names(all)).toEqual(['Astérix', 'Batman', 'Broken', 'Calvin and Hobbes', 'Dragon Ball', 'Zorro', 'Éclair']);
     const asterix = byName('Astérix');
-    expect(asterix).toMatchObject({ library_id: lib, book_count: 3, books_read_count: 0, books_unread_count: 3, books_in_progress_count: 0, path: 'Astérix' });
-    expect(asterix.metadata).toMatchObject({ title: 'Astérix', publisher: 'Dargaud', genres: ['Adventure', 'Humor'], tags: ['classic'], status: 'Ended', language: 'fr', year: 1961 });
+    expect(asterix).toMatchObject({
+      library_id: lib,
+      book_count: 3,
+      books_read_count: 0,
+      books_unread_count: 3,
+      books_in_progress_count: 0,
+      path: 'Astérix',
+    });
+    expect(asterix.metadata).toMatchObject({
+      title: 'Astérix',
+      publisher: 'Dargaud',
+      genres: ['Adventure', 'Humor'],
+      tags: ['classic'],
+      status: 'Ended',
+      language: 'fr',
+      year: 1961,
+    });
     expect(byName('Batman')).toMatchObject({ books_read_count: 1, books_unread_count: 1, books_in_progress_count: 0 });
     expect(byName('Dragon Ball')).toMatchObject({ books_read_count: 0, books_in_progress_count: 1, books_unread_count: 2 });
     expect(byName('Calvin and Hobbes')).toMatchObject({ books_read_count: 1, books_unread_count: 0 });
@@ -104,9 +136,17 @@ describe('GET /series', () => {
     }
   }
 
-  it('sort=date_read orders by the caller\'s latest reading, unread series last, both directions', async () => {
-    expect(names(await seriesList('/api/v1/series?pageSize=500&sort=date_read,desc')).slice(0, 3)).toEqual(['Dragon Ball', 'Batman', 'Calvin and Hobbes']);
-    expect(names(await seriesList('/api/v1/series?pageSize=500&sort=date_read,asc')).slice(0, 3)).toEqual(['Calvin and Hobbes', 'Batman', 'Dragon Ball']);
+  it("sort=date_read orders by the caller's latest reading, unread series last, both directions", async () => {
+    expect(names(await seriesList('/api/v1/series?pageSize=500&sort=date_read,desc')).slice(0, 3)).toEqual([
+      'Dragon Ball',
+      'Batman',
+      'Calvin and Hobbes',
+    ]);
+    expect(names(await seriesList('/api/v1/series?pageSize=500&sort=date_read,asc')).slice(0, 3)).toEqual([
+      'Calvin and Hobbes',
+      'Batman',
+      'Dragon Ball',
+    ]);
   });
 
   it('an unknown sort field or direction is a 400 naming it', async () => {
@@ -185,35 +225,88 @@ describe('POST /series/list: the condition tree', () => {
         return xs.length > 0;
     }
   };
-  const status = (s: Series) => (s.books_read_count === 0 && s.books_in_progress_count === 0 ? 'unread' : s.book_count > 0 && s.books_read_count >= s.book_count ? 'read' : 'in_progress');
+  const status = (s: Series) =>
+    s.books_read_count === 0 && s.books_in_progress_count === 0
+      ? 'unread'
+      : s.book_count > 0 && s.books_read_count >= s.book_count
+        ? 'read'
+        : 'in_progress';
   const fields: Record<string, { ops: string[]; values: string[]; test: (op: string, v: string) => (s: Series) => boolean }> = {
     libraryId: { ops: ['is', 'isNot'], values: [], test: (op, v) => (s) => (op === 'is' ? s.library_id === v : s.library_id !== v) },
-    genre: { ops: ['is', 'isNot', 'contains', 'beginsWith', 'isNull', 'isNotNull'], values: ['action', 'art', 'Hum'], test: list((s) => s.metadata.genres) },
-    tag: { ops: ['is', 'isNot', 'contains', 'beginsWith', 'isNull', 'isNotNull'], values: ['classic', 'ark', 'man'], test: list((s) => s.metadata.tags) },
-    status: { ops: ['is', 'isNot', 'contains', 'beginsWith', 'isNull', 'isNotNull'], values: ['ended', 'going', 'On'], test: text((s) => s.metadata.status) },
-    publisher: { ops: ['is', 'isNot', 'contains', 'beginsWith', 'isNull', 'isNotNull'], values: ['dc comics', 'mc', 'Sh'], test: text((s) => s.metadata.publisher) },
-    language: { ops: ['is', 'isNot', 'contains', 'beginsWith', 'isNull', 'isNotNull'], values: ['en', 'r', 'j'], test: text((s) => s.metadata.language) },
-    name: { ops: ['is', 'isNot', 'contains', 'beginsWith', 'isNull', 'isNotNull'], values: ['batman', 'and', 'dra'], test: text((s) => s.name) },
-    readStatus: { ops: ['is', 'isNot'], values: ['unread', 'in_progress', 'read'], test: (op, v) => (s) => (op === 'is' ? status(s) === v : status(s) !== v) },
+    genre: {
+      ops: ['is', 'isNot', 'contains', 'beginsWith', 'isNull', 'isNotNull'],
+      values: ['action', 'art', 'Hum'],
+      test: list((s) => s.metadata.genres),
+    },
+    tag: {
+      ops: ['is', 'isNot', 'contains', 'beginsWith', 'isNull', 'isNotNull'],
+      values: ['classic', 'ark', 'man'],
+      test: list((s) => s.metadata.tags),
+    },
+    status: {
+      ops: ['is', 'isNot', 'contains', 'beginsWith', 'isNull', 'isNotNull'],
+      values: ['ended', 'going', 'On'],
+      test: text((s) => s.metadata.status),
+    },
+    publisher: {
+      ops: ['is', 'isNot', 'contains', 'beginsWith', 'isNull', 'isNotNull'],
+      values: ['dc comics', 'mc', 'Sh'],
+      test: text((s) => s.metadata.publisher),
+    },
+    language: {
+      ops: ['is', 'isNot', 'contains', 'beginsWith', 'isNull', 'isNotNull'],
+      values: ['en', 'r', 'j'],
+      test: text((s) => s.metadata.language),
+    },
+    name: {
+      ops: ['is', 'isNot', 'contains', 'beginsWith', 'isNull', 'isNotNull'],
+      values: ['batman', 'and', 'dra'],
+      test: text((s) => s.name),
+    },
+    readStatus: {
+      ops: ['is', 'isNot'],
+      values: ['unread', 'in_progress', 'read'],
+      test: (op, v) => (s) => (op === 'is' ? status(s) === v : status(s) !== v),
+    },
   };
 
   for (const [field, spec] of Object.entries(fields)) {
     for (const op of spec.ops) {
       it(`${field} ${op}`, async () => {
-        const values = field === 'libraryId' ? [lib, other] : op === 'isNull' || op === 'isNotNull' ? [undefined] : op === 'is' || op === 'isNot' ? [spec.values[0]!, ...(field === 'readStatus' ? spec.values.slice(1) : [])] : op === 'beginsWith' ? [spec.values[2]!] : spec.values.slice(1);
+        const values =
+          field === 'libraryId'
+            ? [lib, other]
+            : op === 'isNull' || op === 'isNotNull'
+              ? [undefined]
+              : op === 'is' || op === 'isNot'
+                ? [spec.values[0]!, ...(field === 'readStatus' ? spec.values.slice(1) : [])]
+                : op === 'beginsWith'
+                  ? [spec.values[2]!]
+                  : spec.values.slice(1);
         for (const value of values) {
-          const res = await filter({ condition: { [field]: { operator: op, ...(value !== undefined ? { value } : {}) } } }, '?pageSize=500');
+          const res = await filter(
+            { condition: { [field]: { operator: op, ...(value !== undefined ? { value } : {}) } } },
+            '?pageSize=500',
+          );
           expect(res.status, JSON.stringify(res.body)).toBe(200);
           const expected = all.filter(spec.test(op, value ?? '')).map((s) => s.name);
           expect(names(res.body.data), `${field} ${op} ${value}`).toEqual(expected);
-          if (op !== 'isNot' && !(field === 'name' && op === 'isNull')) expect(expected.length, `${field} ${op} ${value} should match something`).toBeGreaterThan(0);
+          if (op !== 'isNot' && !(field === 'name' && op === 'isNull'))
+            expect(expected.length, `${field} ${op} ${value} should match something`).toBeGreaterThan(0);
         }
       });
     }
   }
 
   it('list values with LIKE wildcards or JSON-escaped characters match literally', async () => {
-    for (const [operator, value] of [['contains', '%'], ['contains', '_'], ['beginsWith', '%'], ['is', 'Hum_r'], ['is', '"Humor"'], ['contains', '\\']] as const) {
+    for (const [operator, value] of [
+      ['contains', '%'],
+      ['contains', '_'],
+      ['beginsWith', '%'],
+      ['is', 'Hum_r'],
+      ['is', '"Humor"'],
+      ['contains', '\\'],
+    ] as const) {
       const res = await filter({ condition: { genre: { operator, value } } }, '?pageSize=500');
       expect(res.status).toBe(200);
       expect(names(res.body.data), `${operator} ${value}`).toEqual([]);
@@ -226,7 +319,12 @@ describe('POST /series/list: the condition tree', () => {
     const condition = {
       allOf: [
         { anyOf: [{ genre: { operator: 'is', value: 'Humor' } }, { tag: { operator: 'is', value: 'manga' } }] },
-        { anyOf: [{ language: { operator: 'is', value: 'fr' } }, { allOf: [{ status: { operator: 'is', value: 'Ended' } }, { publisher: { operator: 'beginsWith', value: 'Shu' } }] }] },
+        {
+          anyOf: [
+            { language: { operator: 'is', value: 'fr' } },
+            { allOf: [{ status: { operator: 'is', value: 'Ended' } }, { publisher: { operator: 'beginsWith', value: 'Shu' } }] },
+          ],
+        },
       ],
     };
     expect(names((await filter({ condition }, '?pageSize=500')).body.data)).toEqual(['Astérix', 'Dragon Ball']);
@@ -312,15 +410,21 @@ describe('Full-text search', () => {
 
 describe('Remembered pages never outlive a change', () => {
   // List pages (and totals) are kept while the database is unchanged: every kind of write must show at once.
-  const condition = { condition: { allOf: [{ genre: { operator: 'is', value: 'Adventure' } }, { language: { operator: 'is', value: 'fr' } }] } };
+  const condition = {
+    condition: { allOf: [{ genre: { operator: 'is', value: 'Adventure' } }, { language: { operator: 'is', value: 'fr' } }] },
+  };
   const listed = async () => {
     const res = await filter(condition);
     expect(res.status).toBe(200);
-    return { names: names(res.body.data), total: res.body.total, publisher: res.body.data.find((s) => s.name === 'Astérix')?.metadata.publisher };
+    return {
+      names: names(res.body.data),
+      total: res.body.total,
+      publisher: res.body.data.find((s) => s.name === 'Astérix')?.metadata.publisher,
+    };
   };
   const asterix = () => byName('Astérix').id;
 
-  it('a write through the server\'s own connection', async () => {
+  it("a write through the server's own connection", async () => {
     const before = await listed();
     expect(before).toMatchObject({ names: ['Astérix'], total: 1, publisher: 'Dargaud' });
     expect(await listed()).toEqual(before);
@@ -360,7 +464,9 @@ describe('Series reading lists and details', () => {
     expect((await api<Series>(t, 'GET', `/api/v1/series/${dragon.id}`)).body).toEqual(dragon);
     const books = await api<Paged<Book>>(t, 'GET', `/api/v1/series/${dragon.id}/books`);
     expect(books.body.data.map((b) => b.number)).toEqual(['1', '2', '3']);
-    expect((await api<Paged<Book>>(t, 'GET', `/api/v1/series/${dragon.id}/books?sort=number,desc`)).body.data.map((b) => b.number)).toEqual(['3', '2', '1']);
+    expect((await api<Paged<Book>>(t, 'GET', `/api/v1/series/${dragon.id}/books?sort=number,desc`)).body.data.map((b) => b.number)).toEqual(
+      ['3', '2', '1'],
+    );
     const missing = await api<{ error: string }>(t, 'GET', '/api/v1/series/01890000-0000-7000-8000-000000000000');
     expect(missing.status).toBe(404);
     expect(missing.body.error).toBe('NotFound');
@@ -368,12 +474,20 @@ describe('Series reading lists and details', () => {
     expect((await api(t, 'GET', '/api/v1/series/01890000-0000-7000-8000-000000000000/books')).status).toBe(404);
   });
 
-  it('GET /series/{id}/thumbnail is the first book\'s cover, with ETag/304', async () => {
-    const res = await t.app.inject({ method: 'GET', url: `/api/v1/series/${byName('Batman').id}/thumbnail`, headers: { ...t.headers, accept: 'image/webp' } });
+  it("GET /series/{id}/thumbnail is the first book's cover, with ETag/304", async () => {
+    const res = await t.app.inject({
+      method: 'GET',
+      url: `/api/v1/series/${byName('Batman').id}/thumbnail`,
+      headers: { ...t.headers, accept: 'image/webp' },
+    });
     expect(res.statusCode).toBe(200);
     expect(res.headers['content-type']).toBe('image/webp');
     expect(res.rawPayload.subarray(8, 12).toString('latin1')).toBe('WEBP');
-    const again = await t.app.inject({ method: 'GET', url: `/api/v1/series/${byName('Batman').id}/thumbnail`, headers: { ...t.headers, accept: 'image/webp', 'if-none-match': String(res.headers.etag) } });
+    const again = await t.app.inject({
+      method: 'GET',
+      url: `/api/v1/series/${byName('Batman').id}/thumbnail`,
+      headers: { ...t.headers, accept: 'image/webp', 'if-none-match': String(res.headers.etag) },
+    });
     expect(again.statusCode).toBe(304);
   });
 
@@ -383,11 +497,19 @@ describe('Series reading lists and details', () => {
     const read = await call<{ books_updated: number }>(t, reader.headers, 'POST', `/api/v1/series/${astérix.id}/read`);
     expect(read.status).toBe(200);
     expect(read.body.books_updated).toBe(3);
-    expect((await call<Series>(t, reader.headers, 'GET', `/api/v1/series/${astérix.id}`)).body).toMatchObject({ books_read_count: 3, books_unread_count: 0 });
+    expect((await call<Series>(t, reader.headers, 'GET', `/api/v1/series/${astérix.id}`)).body).toMatchObject({
+      books_read_count: 3,
+      books_unread_count: 0,
+    });
     expect((await api<Series>(t, 'GET', `/api/v1/series/${astérix.id}`)).body).toMatchObject({ books_read_count: 0 });
-    const readList = await call<Paged<Series>>(t, reader.headers, 'POST', '/api/v1/series/list', { condition: { readStatus: { operator: 'is', value: 'read' } } });
+    const readList = await call<Paged<Series>>(t, reader.headers, 'POST', '/api/v1/series/list', {
+      condition: { readStatus: { operator: 'is', value: 'read' } },
+    });
     expect(names(readList.body.data)).toEqual(['Astérix']);
     expect((await call(t, reader.headers, 'POST', `/api/v1/series/${astérix.id}/unread`)).status).toBe(200);
-    expect((await call<Series>(t, reader.headers, 'GET', `/api/v1/series/${astérix.id}`)).body).toMatchObject({ books_read_count: 0, books_unread_count: 3 });
+    expect((await call<Series>(t, reader.headers, 'GET', `/api/v1/series/${astérix.id}`)).body).toMatchObject({
+      books_read_count: 0,
+      books_unread_count: 3,
+    });
   });
 });

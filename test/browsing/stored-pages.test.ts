@@ -21,8 +21,14 @@ const bookPages = (jpeg: Buffer, png: Buffer) => [
 
 beforeAll(async () => {
   t = await createCatalogApp();
-  pages = { jpeg: await makeImage({ width: 300, height: 450, format: 'jpeg', noise: true }), png: await makeImage({ width: 200, height: 300, format: 'png' }) };
-  const lib = await scannedLibrary(t, async (d) => void (await makeCbz(path.join(d, 'Stored'), 'Stored 001.cbz', { pages: bookPages(pages.jpeg, pages.png), store: true })));
+  pages = {
+    jpeg: await makeImage({ width: 300, height: 450, format: 'jpeg', noise: true }),
+    png: await makeImage({ width: 200, height: 300, format: 'png' }),
+  };
+  const lib = await scannedLibrary(
+    t,
+    async (d) => void (await makeCbz(path.join(d, 'Stored'), 'Stored 001.cbz', { pages: bookPages(pages.jpeg, pages.png), store: true })),
+  );
   dir = lib.dir;
   const books = await api<Paged<{ id: string }>>(t, 'GET', '/api/v1/books');
   url = (n) => `/api/v1/books/${books.body.data[0]!.id}/pages/${n}`;
@@ -41,7 +47,11 @@ describe('Original bytes of stored pages', () => {
       const second = await get(url(2));
       expect(second.headers['content-type']).toBe('image/png');
       expect(second.rawPayload.equals(pages.png)).toBe(true);
-      const again = await t.app.inject({ method: 'GET', url: url(1), headers: { ...t.headers, 'if-none-match': String(first.headers.etag) } });
+      const again = await t.app.inject({
+        method: 'GET',
+        url: url(1),
+        headers: { ...t.headers, 'if-none-match': String(first.headers.etag) },
+      });
       expect(again.statusCode).toBe(304);
     }
   });

@@ -5,7 +5,16 @@ import { cachedPath } from '../../src/media/derived-cache.js';
 import { thumbnailVariant } from '../../src/media/thumbnails.js';
 import type { EntityEvent } from '../../src/events/types.js';
 import { makeCbz } from '../media/fixtures.js';
-import { api, createCatalogApp, createLibrary, libraryDir, scan, waitForTask, type CatalogTestApp, type TaskBody } from '../scanner/helpers.js';
+import {
+  api,
+  createCatalogApp,
+  createLibrary,
+  libraryDir,
+  scan,
+  waitForTask,
+  type CatalogTestApp,
+  type TaskBody,
+} from '../scanner/helpers.js';
 
 let t: CatalogTestApp;
 beforeAll(async () => {
@@ -36,13 +45,24 @@ describe('covers are made in the background after a scan (generate_thumbnails)',
     expect(done.status).toBe('completed');
     expect(done.result).toMatchObject({ generated: 2, failed: 1 });
 
-    const books = await t.database.db.selectFrom('books').select(['id', 'hash']).where('library_id', '=', library.id).where('path', 'like', 'Alpha%').execute();
+    const books = await t.database.db
+      .selectFrom('books')
+      .select(['id', 'hash'])
+      .where('library_id', '=', library.id)
+      .where('path', 'like', 'Alpha%')
+      .execute();
     expect(books).toHaveLength(2);
     for (const book of books.filter((b) => b.hash)) {
-      for (const format of ['webp', 'jpeg'] as const) expect(existsSync(cachedPath(derivedCacheDir(t.config), book.hash!, thumbnailVariant(400, undefined, format)))).toBe(true);
+      for (const format of ['webp', 'jpeg'] as const)
+        expect(existsSync(cachedPath(derivedCacheDir(t.config), book.hash!, thumbnailVariant(400, undefined, format)))).toBe(true);
     }
     expect(covers.map((c) => c.library_id)).toEqual([library.id, library.id]);
-    expect(covers[0]).toMatchObject({ type: 'cover_updated', book_id: expect.any(String), series_id: expect.any(String), timestamp: expect.any(String) });
+    expect(covers[0]).toMatchObject({
+      type: 'cover_updated',
+      book_id: expect.any(String),
+      series_id: expect.any(String),
+      timestamp: expect.any(String),
+    });
 
     // An unchanged rescan adds nothing, so nothing is queued.
     await scan(t, library.id);

@@ -6,7 +6,16 @@ import { derivedCacheDir } from '../../src/data-dir.js';
 import { cachedPath } from '../../src/media/derived-cache.js';
 import { thumbnailVariant } from '../../src/media/thumbnails.js';
 import { makeCbz } from '../media/fixtures.js';
-import { api, createCatalogApp, createLibrary, libraryDir, scan, waitForTask, type CatalogTestApp, type TaskBody } from '../scanner/helpers.js';
+import {
+  api,
+  createCatalogApp,
+  createLibrary,
+  libraryDir,
+  scan,
+  waitForTask,
+  type CatalogTestApp,
+  type TaskBody,
+} from '../scanner/helpers.js';
 
 let t: CatalogTestApp;
 let cacheDir: string;
@@ -17,7 +26,8 @@ beforeAll(async () => {
 afterAll(() => t.close());
 
 async function coverTasks(libraryId: string): Promise<TaskBody[]> {
-  return (await api<{ data: TaskBody[] }>(t, 'GET', `/api/v1/tasks?type=generate_thumbnails&library_id=${libraryId}&pageSize=100`)).body.data;
+  return (await api<{ data: TaskBody[] }>(t, 'GET', `/api/v1/tasks?type=generate_thumbnails&library_id=${libraryId}&pageSize=100`)).body
+    .data;
 }
 
 /** The newest cover task of the library once there are `count` of them, run to its end. */
@@ -83,7 +93,14 @@ describe('covers the server failed to make are made later', () => {
     for (const hash of await hashes(library.id)) await rm(path.dirname(coverFile(hash)), { recursive: true, force: true });
     await t.database.db
       .updateTable('tasks')
-      .set({ status: 'running', worker_id: 'killed-process', heartbeat_at: new Date(Date.now() - 3_600_000).toISOString(), finished_at: null, result: null, active_key: `generate_thumbnails:${library.id}` })
+      .set({
+        status: 'running',
+        worker_id: 'killed-process',
+        heartbeat_at: new Date(Date.now() - 3_600_000).toISOString(),
+        finished_at: null,
+        result: null,
+        active_key: `generate_thumbnails:${library.id}`,
+      })
       .where('id', '=', first.id)
       .execute();
     await t.app.catalog.start();
@@ -99,11 +116,19 @@ describe('covers the server failed to make are made later', () => {
     const library = await createLibrary(t, dir);
     await scan(t, library.id);
     await coverRun(library.id, 1);
-    const book = await t.database.db.selectFrom('books').select(['id', 'hash']).where('library_id', '=', library.id).executeTakeFirstOrThrow();
+    const book = await t.database.db
+      .selectFrom('books')
+      .select(['id', 'hash'])
+      .where('library_id', '=', library.id)
+      .executeTakeFirstOrThrow();
     const hash = book.hash;
     expect(existsSync(coverFile(hash!))).toBe(true);
     await rm(path.dirname(coverFile(hash!)), { recursive: true, force: true });
-    const res = await t.app.inject({ method: 'GET', url: `/api/v1/books/${book.id}/thumbnail`, headers: { ...t.headers, accept: 'image/jpeg' } });
+    const res = await t.app.inject({
+      method: 'GET',
+      url: `/api/v1/books/${book.id}/thumbnail`,
+      headers: { ...t.headers, accept: 'image/jpeg' },
+    });
     expect(res.statusCode).toBe(200);
     expect(existsSync(coverFile(hash!))).toBe(true);
   });

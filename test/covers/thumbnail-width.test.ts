@@ -15,7 +15,11 @@ beforeAll(async () => {
 afterAll(() => t.close());
 
 const thumbWidth = async () => {
-  const res = await t.app.inject({ method: 'GET', url: `/api/v1/books/${bookId}/thumbnail`, headers: { ...t.headers, accept: 'image/webp' } });
+  const res = await t.app.inject({
+    method: 'GET',
+    url: `/api/v1/books/${bookId}/thumbnail`,
+    headers: { ...t.headers, accept: 'image/webp' },
+  });
   expect(res.statusCode).toBe(200);
   return (await sharp(res.rawPayload).metadata()).width;
 };

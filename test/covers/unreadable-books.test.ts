@@ -53,10 +53,19 @@ beforeAll(async () => {
 afterAll(() => t.close());
 
 /** An image answer: its type and pixel size. */
-async function cover(url: string, headers: Headers = auth): Promise<{ status: number; type: string; width?: number; height?: number; etag: string }> {
+async function cover(
+  url: string,
+  headers: Headers = auth,
+): Promise<{ status: number; type: string; width?: number; height?: number; etag: string }> {
   const res = await get(t, url, headers);
   const meta: { width?: number; height?: number } = res.status === 200 ? await sharp(res.raw).metadata() : {};
-  return { status: res.status, type: String(res.headers['content-type']), width: meta.width, height: meta.height, etag: String(res.headers.etag) };
+  return {
+    status: res.status,
+    type: String(res.headers['content-type']),
+    width: meta.width,
+    height: meta.height,
+    etag: String(res.headers.etag),
+  };
 }
 
 describe('the library holds unreadable books', () => {
@@ -84,7 +93,7 @@ describe('an unreadable book has a placeholder cover, not a 404', () => {
     expect(String(epub.headers.etag)).toContain('epub');
   });
 
-  it('OPDS 1.2: the entry\'s image and thumbnail links answer 200 image/jpeg', async () => {
+  it("OPDS 1.2: the entry's image and thumbnail links answer 200 image/jpeg", async () => {
     for (const title of ['Mixed 002', 'Broken Novel']) {
       const res = await get(t, `/opds/v1.2/books/${book(title).id}`, auth);
       expect(res.status).toBe(200);
@@ -97,7 +106,7 @@ describe('an unreadable book has a placeholder cover, not a 404', () => {
     }
   });
 
-  it('OPDS 2.0: the publication\'s cover and thumbnail images answer 200 image/jpeg', async () => {
+  it("OPDS 2.0: the publication's cover and thumbnail images answer 200 image/jpeg", async () => {
     const pub = await send<{ images: Array<{ href: string; type: string }> }>(t, 'GET', `/opds/v2/books/${book('Letters B').id}`, auth);
     expect(pub.status).toBe(200);
     expect(pub.body.images.length).toBe(2);
@@ -111,7 +120,7 @@ describe('an unreadable book has a placeholder cover, not a 404', () => {
     expect(dto.body.media.status).toBe('ERROR');
   });
 
-  it('a readable book\'s cover is its own, not the placeholder', async () => {
+  it("a readable book's cover is its own, not the placeholder", async () => {
     const good = await get(t, `/api/v1/books/${book('Mixed 1').id}/thumbnail`);
     const broken = await get(t, `/api/v1/books/${book('Mixed 002').id}/thumbnail`);
     expect(good.status).toBe(200);
@@ -121,8 +130,10 @@ describe('an unreadable book has a placeholder cover, not a 404', () => {
 });
 
 describe('a series cover comes from its first readable book', () => {
-  it('a series whose first book is unreadable shows the next book\'s cover (native and the OPDS series thumbnail)', async () => {
-    const series = (await api<Paged<{ id: string; name: string }>>(t, 'GET', '/api/v1/series?pageSize=100')).body.data.find((s) => s.name === 'Zeta')!;
+  it("a series whose first book is unreadable shows the next book's cover (native and the OPDS series thumbnail)", async () => {
+    const series = (await api<Paged<{ id: string; name: string }>>(t, 'GET', '/api/v1/series?pageSize=100')).body.data.find(
+      (s) => s.name === 'Zeta',
+    )!;
     const seriesCover = await get(t, `/api/v1/series/${series.id}/thumbnail`);
     const bookCover = await get(t, `/api/v1/books/${book('Zeta B').id}/thumbnail`);
     expect(seriesCover.status).toBe(200);
@@ -133,7 +144,10 @@ describe('a series cover comes from its first readable book', () => {
 
 describe('On Deck passes over books whose analysis failed', () => {
   const nativeDeck = async () => (await call<Paged<Book>>(t, reader.headers, 'GET', '/api/v1/books/on-deck')).body.data.map((b) => b.title);
-  const komgaDeck = async () => (await send<{ content: Array<{ metadata: { title: string } }> }>(t, 'GET', '/komga/api/v1/books/ondeck', auth)).body.content.map((b) => b.metadata.title);
+  const komgaDeck = async () =>
+    (await send<{ content: Array<{ metadata: { title: string } }> }>(t, 'GET', '/komga/api/v1/books/ondeck', auth)).body.content.map(
+      (b) => b.metadata.title,
+    );
   const complete = async (title: string) => {
     const res = await call(t, reader.headers, 'PUT', `/api/v1/books/${book(title).id}/progress`, { is_completed: true });
     expect(res.status).toBe(200);

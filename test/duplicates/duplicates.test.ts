@@ -9,7 +9,14 @@ interface BookGroup {
   id: string;
   hash: string;
   book_count: number;
-  books: Array<{ book_id: string; title: string; path: string; size: number; series: { id: string; name: string }; library: { id: string; name: string } }>;
+  books: Array<{
+    book_id: string;
+    title: string;
+    path: string;
+    size: number;
+    series: { id: string; name: string };
+    library: { id: string; name: string };
+  }>;
 }
 interface SeriesGroup {
   id: string;
@@ -73,9 +80,21 @@ describe('Duplicates', () => {
     const saga = await makeCbz(path.join(dirA, 'Saga'), 'Saga 001.cbz', { pages: 2, noise: true });
     copyFileSync(saga, path.join(dirB, 'Copies', 'renamed copy.cbz'));
     copyFileSync(saga, path.join(dirA, 'Unique', 'same bytes again.cbz'));
-    await makeCbz(path.join(dirA, 'The Amazing Spider-Man (2018)'), 'ASM 001.cbz', { pages: 1, pageSize: { width: 100, height: 150 }, comicInfo: { Series: 'The Amazing Spider-Man (2018)', Number: 1 } });
-    await makeCbz(path.join(dirA, 'Amazing Spider-Man, The'), 'ASM 002.cbz', { pages: 1, pageSize: { width: 110, height: 150 }, comicInfo: { Series: 'Amazing Spider-Man, The', Number: 2 } });
-    await makeCbz(path.join(dirB, 'Amazing Spider-Man'), 'ASM 003.cbz', { pages: 1, pageSize: { width: 120, height: 150 }, comicInfo: { Series: 'Amazing Spider-Man', Number: 3 } });
+    await makeCbz(path.join(dirA, 'The Amazing Spider-Man (2018)'), 'ASM 001.cbz', {
+      pages: 1,
+      pageSize: { width: 100, height: 150 },
+      comicInfo: { Series: 'The Amazing Spider-Man (2018)', Number: 1 },
+    });
+    await makeCbz(path.join(dirA, 'Amazing Spider-Man, The'), 'ASM 002.cbz', {
+      pages: 1,
+      pageSize: { width: 110, height: 150 },
+      comicInfo: { Series: 'Amazing Spider-Man, The', Number: 2 },
+    });
+    await makeCbz(path.join(dirB, 'Amazing Spider-Man'), 'ASM 003.cbz', {
+      pages: 1,
+      pageSize: { width: 120, height: 150 },
+      comicInfo: { Series: 'Amazing Spider-Man', Number: 3 },
+    });
     libA = (await createLibrary(t, dirA)).id;
     libB = (await createLibrary(t, dirB)).id;
     await scan(t, libA);
@@ -83,7 +102,7 @@ describe('Duplicates', () => {
   });
   afterAll(() => t.close());
 
-  it('book groups: same SHA-256 whatever the file name, library or series, with each member\'s details', async () => {
+  it("book groups: same SHA-256 whatever the file name, library or series, with each member's details", async () => {
     const done = await runDuplicateScan();
     expect(done.result).toMatchObject({ book_groups: 1 });
     const res = await api<Page<BookGroup>>(t, 'GET', '/api/v1/duplicates');
@@ -109,14 +128,33 @@ describe('Duplicates', () => {
   });
 
   it('series external_id groups: same upstream record across libraries (high confidence)', async () => {
-    const seriesA = await t.database.db.selectFrom('series').select('id').where('library_id', '=', libA).where('path', '=', 'Saga').executeTakeFirstOrThrow();
-    const seriesB = await t.database.db.selectFrom('series').select('id').where('library_id', '=', libB).where('path', '=', 'Copies').executeTakeFirstOrThrow();
+    const seriesA = await t.database.db
+      .selectFrom('series')
+      .select('id')
+      .where('library_id', '=', libA)
+      .where('path', '=', 'Saga')
+      .executeTakeFirstOrThrow();
+    const seriesB = await t.database.db
+      .selectFrom('series')
+      .select('id')
+      .where('library_id', '=', libB)
+      .where('path', '=', 'Copies')
+      .executeTakeFirstOrThrow();
     // What a metadata fetch records: both series point at the same upstream record.
-    await t.database.db.updateTable('series').set({ external_id: 'comicvine:4050-12345' }).where('id', 'in', [seriesA.id, seriesB.id]).execute();
+    await t.database.db
+      .updateTable('series')
+      .set({ external_id: 'comicvine:4050-12345' })
+      .where('id', 'in', [seriesA.id, seriesB.id])
+      .execute();
     await runDuplicateScan();
     const res = await api<Page<SeriesGroup>>(t, 'GET', '/api/v1/duplicates/series?matchType=external_id');
     expect(res.body.total).toBe(1);
-    expect(res.body.data[0]).toMatchObject({ match_type: 'external_id', confidence: 'high', match_key: 'comicvine:4050-12345', library_id: null });
+    expect(res.body.data[0]).toMatchObject({
+      match_type: 'external_id',
+      confidence: 'high',
+      match_key: 'comicvine:4050-12345',
+      library_id: null,
+    });
     expect(res.body.data[0]!.series.map((s) => s.series_id).sort()).toEqual([seriesA.id, seriesB.id].sort());
     const all = await api<Page<SeriesGroup>>(t, 'GET', '/api/v1/duplicates/series');
     expect(all.body.total).toBe(2);

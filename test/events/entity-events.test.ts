@@ -36,7 +36,9 @@ describe('which operation emits which entity event (each with type, ids and time
     await makeCbz(dir, 'Series A 002.cbz', { pages: 2 });
     await scan(t, library.id);
     expect(since(mark, 'book_created')).toHaveLength(1);
-    expect(since(mark, 'series_updated')).toEqual([expect.objectContaining({ series_id: seriesCreated!.series_id, library_id: library.id })]);
+    expect(since(mark, 'series_updated')).toEqual([
+      expect.objectContaining({ series_id: seriesCreated!.series_id, library_id: library.id }),
+    ]);
 
     mark = seen.length;
     await new Promise((r) => setTimeout(r, 20));

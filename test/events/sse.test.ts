@@ -17,7 +17,8 @@ function connect(base: string, path: string, headers: Record<string, string>, na
   const source = new EventSource(`${base}${path}`, {
     fetch: (input, init) => fetch(input, { ...init, headers: { ...(init?.headers as Record<string, string>), ...headers } }),
   });
-  for (const name of names) source.addEventListener(name, (e) => frames.push({ event: name, data: JSON.parse(e.data) as Record<string, unknown> }));
+  for (const name of names)
+    source.addEventListener(name, (e) => frames.push({ event: name, data: JSON.parse(e.data) as Record<string, unknown> }));
   const opened = new Promise<void>((resolve, reject) => {
     source.onopen = () => resolve();
     source.onerror = (err) => reject(new Error(`SSE error ${String(err.code ?? '')}`));
@@ -33,7 +34,18 @@ async function until(check: () => boolean, timeoutMs = 10_000): Promise<void> {
   }
 }
 
-const ENTITY = ['library_created', 'library_updated', 'library_deleted', 'series_created', 'series_updated', 'series_deleted', 'book_created', 'book_updated', 'book_deleted', 'cover_updated'];
+const ENTITY = [
+  'library_created',
+  'library_updated',
+  'library_deleted',
+  'series_created',
+  'series_updated',
+  'series_deleted',
+  'book_created',
+  'book_updated',
+  'book_deleted',
+  'cover_updated',
+];
 
 describe('Event streams over SSE', () => {
   let t: CatalogTestApp;
@@ -64,7 +76,13 @@ describe('Event streams over SSE', () => {
     const series = byName('series_created')[0]!.data;
     expect(series).toMatchObject({ type: 'series_created', library_id: library.id, series_id: expect.any(String) });
     const book = byName('book_created')[0]!.data;
-    expect(book).toEqual({ type: 'book_created', library_id: library.id, series_id: series.series_id, book_id: expect.any(String), timestamp: expect.any(String) });
+    expect(book).toEqual({
+      type: 'book_created',
+      library_id: library.id,
+      series_id: series.series_id,
+      book_id: expect.any(String),
+      timestamp: expect.any(String),
+    });
     expect(new Date(book.timestamp as string).toISOString()).toBe(book.timestamp);
   });
 
@@ -76,11 +94,19 @@ describe('Event streams over SSE', () => {
     for (let i = 1; i <= 4; i += 1) await makeCbz(dir, `Book ${i}.cbz`, { pages: 1 });
     const library = await createLibrary(t, dir);
     const done = await scan(t, library.id);
-    await until(() => scans.frames.some((f) => f.event === 'scan_completed') && tasks.frames.some((f) => f.data.task_id === done.id && f.data.status === 'completed'));
+    await until(
+      () =>
+        scans.frames.some((f) => f.event === 'scan_completed') &&
+        tasks.frames.some((f) => f.data.task_id === done.id && f.data.status === 'completed'),
+    );
     tasks.source.close();
     scans.source.close();
     const mine = tasks.frames.filter((f) => f.data.task_id === done.id);
-    expect(mine[0]!.data).toMatchObject({ task_id: done.id, task_type: 'scan_library', progress: { current: expect.any(Number), total: expect.any(Number), message: expect.any(String) } });
+    expect(mine[0]!.data).toMatchObject({
+      task_id: done.id,
+      task_type: 'scan_library',
+      progress: { current: expect.any(Number), total: expect.any(Number), message: expect.any(String) },
+    });
     expect(mine.some((f) => f.data.status === 'running')).toBe(true);
     const currents = mine.map((f) => (f.data.progress as { current: number }).current);
     expect(currents).toEqual([...currents].sort((a, b) => a - b));
@@ -92,7 +118,10 @@ describe('Event streams over SSE', () => {
 
   it('sends a `: keep-alive` comment at the interval', async () => {
     const controller = new AbortController();
-    const res = await fetch(`${base}/api/v1/events/stream`, { headers: { ...t.headers, accept: 'text/event-stream' }, signal: controller.signal });
+    const res = await fetch(`${base}/api/v1/events/stream`, {
+      headers: { ...t.headers, accept: 'text/event-stream' },
+      signal: controller.signal,
+    });
     expect(res.status).toBe(200);
     expect(res.headers.get('content-type')).toContain('text/event-stream');
     const reader = res.body!.getReader();
@@ -105,13 +134,18 @@ describe('Event streams over SSE', () => {
 
   it('is exempt from rate limiting (/api/v1/events) and frees every subscription on disconnect (100 cycles)', async () => {
     await api(t, 'PUT', '/api/v1/admin/settings/rate_limit_enabled', { value: true });
-    await api(t, 'POST', '/api/v1/admin/settings/bulk', { settings: { rate_limit_authenticated_burst: 3, rate_limit_authenticated_rps: 0.1 } });
+    await api(t, 'POST', '/api/v1/admin/settings/bulk', {
+      settings: { rate_limit_authenticated_burst: 3, rate_limit_authenticated_rps: 0.1 },
+    });
     // Streams of the earlier tests close asynchronously: the baseline is the bus with no SSE client at all.
     await until(() => t.app.sse.size === 0);
     const baseline = t.app.events.listenerCount();
     for (let i = 0; i < 100; i += 1) {
       const controller = new AbortController();
-      const res = await fetch(`${base}/api/v1/events/stream`, { headers: { ...t.headers, accept: 'text/event-stream' }, signal: controller.signal });
+      const res = await fetch(`${base}/api/v1/events/stream`, {
+        headers: { ...t.headers, accept: 'text/event-stream' },
+        signal: controller.signal,
+      });
       expect(res.status, `connection ${i}`).toBe(200);
       expect(res.headers.get('x-ratelimit-limit')).toBeNull();
       controller.abort();
@@ -124,7 +158,10 @@ describe('Event streams over SSE', () => {
     const codes: number[] = [];
     for (let i = 0; i < 6; i += 1) {
       const controller = new AbortController();
-      const res = await fetch(`${base}/api/v1/tasks/stream`, { headers: { ...t.headers, accept: 'text/event-stream' }, signal: controller.signal });
+      const res = await fetch(`${base}/api/v1/tasks/stream`, {
+        headers: { ...t.headers, accept: 'text/event-stream' },
+        signal: controller.signal,
+      });
       codes.push(res.status);
       controller.abort();
     }
@@ -138,7 +175,12 @@ describe.skipIf(testDatabaseType() !== 'postgres')('LISTEN/NOTIFY bridge on Post
   let closeB: () => Promise<void>;
   beforeAll(async () => {
     const shared = await createTestDatabase();
-    a = { app: await buildApp({ config: shared.config, database: shared.database, logger: false }), config: shared.config, database: shared.database, close: async () => undefined };
+    a = {
+      app: await buildApp({ config: shared.config, database: shared.database, logger: false }),
+      config: shared.config,
+      database: shared.database,
+      close: async () => undefined,
+    };
     const { openDatabase } = await import('../../src/db/connection.js');
     const b = await buildApp({ config: shared.config, database: openDatabase(shared.config), logger: false });
     await a.app.startEventBridge();

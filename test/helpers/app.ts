@@ -26,14 +26,20 @@ async function withAdminClient<T>(fn: (client: pg.Client) => Promise<T>): Promis
 }
 
 /** A fresh, empty, migrated database of the engine under test (a new PostgreSQL database per app). */
-export async function createTestDatabase(overrides: DeepPartial<Config> = {}): Promise<{ config: Config; database: Database; drop(): Promise<void> }> {
+export async function createTestDatabase(
+  overrides: DeepPartial<Config> = {},
+): Promise<{ config: Config; database: Database; drop(): Promise<void> }> {
   if (testDatabaseType() === 'postgres') {
     const name = `bindery_t_${randomBytes(6).toString('hex')}`;
     await withAdminClient((c) => c.query(`CREATE DATABASE ${name}`));
     const config = testConfig(overrides, name);
     const database = openDatabase(config);
     await migrateToLatest(database);
-    return { config, database, drop: () => withAdminClient((c) => c.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`)).then(() => undefined) };
+    return {
+      config,
+      database,
+      drop: () => withAdminClient((c) => c.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`)).then(() => undefined),
+    };
   }
   const config = testConfig(overrides);
   const database = openDatabase(config);

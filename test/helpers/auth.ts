@@ -13,7 +13,11 @@ export async function adminHeaders(t: TestApp): Promise<Headers> {
     const res = await t.app.inject({ method: 'POST', url: '/api/v1/setup/initialize', payload: ADMIN });
     if (res.statusCode === 201) token = res.json<{ access_token: string }>().access_token;
     else {
-      const login = await t.app.inject({ method: 'POST', url: '/api/v1/auth/login', payload: { username: ADMIN.username, password: ADMIN.password } });
+      const login = await t.app.inject({
+        method: 'POST',
+        url: '/api/v1/auth/login',
+        payload: { username: ADMIN.username, password: ADMIN.password },
+      });
       if (login.statusCode !== 200) throw new Error(`admin login failed: ${login.statusCode} ${login.body}`);
       token = login.json<{ access_token: string }>().access_token;
     }
@@ -42,7 +46,12 @@ export async function createUser(
   if (created.statusCode !== 201) throw new Error(`create user failed: ${created.statusCode} ${created.body}`);
   const login = await t.app.inject({ method: 'POST', url: '/api/v1/auth/login', payload: { username, password } });
   if (login.statusCode !== 200) throw new Error(`login failed: ${login.statusCode} ${login.body}`);
-  return { id: created.json<{ id: string }>().id, username, password, headers: { authorization: `Bearer ${login.json<{ access_token: string }>().access_token}` } };
+  return {
+    id: created.json<{ id: string }>().id,
+    username,
+    password,
+    headers: { authorization: `Bearer ${login.json<{ access_token: string }>().access_token}` },
+  };
 }
 
 export async function userHeaders(t: TestApp, role: 'admin' | 'maintainer' | 'reader', permissions: string[] = []): Promise<Headers> {
@@ -50,10 +59,16 @@ export async function userHeaders(t: TestApp, role: 'admin' | 'maintainer' | 're
 }
 
 /** Creates an API key for the given caller and returns the full key. */
-export async function createApiKey(t: TestApp, headers: Headers, body: Record<string, unknown> = { name: 'test key' }): Promise<{ id: string; key: string }> {
+export async function createApiKey(
+  t: TestApp,
+  headers: Headers,
+  body: Record<string, unknown> = { name: 'test key' },
+): Promise<{ id: string; key: string }> {
   const res = await t.app.inject({ method: 'POST', url: '/api/v1/api-keys', headers, payload: body });
   if (res.statusCode !== 201) throw new Error(`create key failed: ${res.statusCode} ${res.body}`);
   return res.json<{ id: string; key: string }>();
 }
 
-export const basic = (user: string, password: string): Headers => ({ authorization: `Basic ${Buffer.from(`${user}:${password}`).toString('base64')}` });
+export const basic = (user: string, password: string): Headers => ({
+  authorization: `Basic ${Buffer.from(`${user}:${password}`).toString('base64')}`,
+});

@@ -23,7 +23,13 @@ export async function scannedLibrary(t: CatalogTestApp, build: (dir: string) => 
 }
 
 /** An HTTP call with explicit headers (another user, an API key). */
-export async function call<T = Record<string, unknown>>(t: CatalogTestApp, headers: Headers, method: 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE', url: string, payload?: unknown) {
+export async function call<T = Record<string, unknown>>(
+  t: CatalogTestApp,
+  headers: Headers,
+  method: 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE',
+  url: string,
+  payload?: unknown,
+) {
   const res = await t.app.inject({ method, url, headers, ...(payload !== undefined ? { payload: payload as object } : {}) });
   let body: unknown = null;
   try {

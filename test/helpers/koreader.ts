@@ -36,10 +36,23 @@ export interface KosyncReply {
  * user pasted (`/koreader` or `/koreader/{api key}`).
  */
 export function koreaderClient(t: CatalogTestApp, user: string | undefined, base = '/koreader') {
-  const headers: Record<string, string> = { accept: 'application/vnd.koreader.v1+json', 'x-auth-key': md5('typed password'), 'user-agent': 'KOReader/2024.11 (Kobo)' };
+  const headers: Record<string, string> = {
+    accept: 'application/vnd.koreader.v1+json',
+    'x-auth-key': md5('typed password'),
+    'user-agent': 'KOReader/2024.11 (Kobo)',
+  };
   if (user !== undefined) headers['x-auth-user'] = user;
   return async (method: 'GET' | 'PUT' | 'POST', url: string, body?: unknown): Promise<KosyncReply> => {
-    const res = await t.app.inject({ method, url: `${base}${url}`, headers: body === undefined ? headers : { ...headers, 'content-type': 'application/json' }, ...(body === undefined ? {} : { payload: JSON.stringify(body) }) });
-    return { status: res.statusCode, body: res.body ? (JSON.parse(res.body) as Record<string, unknown>) : null, type: res.headers['content-type'] as string | undefined };
+    const res = await t.app.inject({
+      method,
+      url: `${base}${url}`,
+      headers: body === undefined ? headers : { ...headers, 'content-type': 'application/json' },
+      ...(body === undefined ? {} : { payload: JSON.stringify(body) }),
+    });
+    return {
+      status: res.statusCode,
+      body: res.body ? (JSON.parse(res.body) as Record<string, unknown>) : null,
+      type: res.headers['content-type'] as string | undefined,
+    };
   };
 }

@@ -18,9 +18,19 @@ export async function databaseAt(last: string): Promise<{ database: Database; dr
   const database = openDatabase(testConfig({}, name));
   const provider = {
     getMigrations: async () =>
-      Object.fromEntries(Object.entries(migrations).map(([key, m]): [string, Migration] => [key, { up: (db: Kysely<unknown>) => m.up(db, database.dialect) }])),
+      Object.fromEntries(
+        Object.entries(migrations).map(([key, m]): [string, Migration] => [
+          key,
+          { up: (db: Kysely<unknown>) => m.up(db, database.dialect) },
+        ]),
+      ),
   };
-  const migrator = new Migrator({ db: database.db, provider, migrationTableName: 'bindery_migrations', migrationLockTableName: 'bindery_migrations_lock' });
+  const migrator = new Migrator({
+    db: database.db,
+    provider,
+    migrationTableName: 'bindery_migrations',
+    migrationLockTableName: 'bindery_migrations_lock',
+  });
   const { error } = await migrator.migrateTo(last);
   if (error) throw error;
   return {
@@ -35,4 +45,3 @@ export async function databaseAt(last: string): Promise<{ database: Database; dr
     },
   };
 }
-

@@ -9,7 +9,8 @@ beforeAll(async () => {
 });
 afterAll(() => t.close());
 
-const login = (username: string, password: string) => t.app.inject({ method: 'POST', url: '/api/v1/auth/login', payload: { username, password } });
+const login = (username: string, password: string) =>
+  t.app.inject({ method: 'POST', url: '/api/v1/auth/login', payload: { username, password } });
 const get = (url: string, username: string, password: string) => t.app.inject({ method: 'GET', url, headers: basic(username, password) });
 
 /** Five failures are free; the sixth locks the account for 2 s. */
@@ -19,14 +20,15 @@ describe('One lockout per account, whichever route the password is sent to', () 
   it('wrong Basic passwords (native API, OPDS, Komga API) count toward the lock that /auth/login sees', async () => {
     const user = await createUser(t, 'reader');
     const urls = ['/api/v1/auth/me', '/opds/v2', '/komga/api/v1/libraries'];
-    for (let i = 0; i < FAILURES_TO_LOCK; i += 1) expect((await get(urls[i % urls.length]!, user.username, 'wrong-password')).statusCode).toBe(401);
+    for (let i = 0; i < FAILURES_TO_LOCK; i += 1)
+      expect((await get(urls[i % urls.length]!, user.username, 'wrong-password')).statusCode).toBe(401);
     const locked = await login(user.username, user.password);
     expect(locked.statusCode).toBe(429);
     expect(locked.json().error).toBe('rate_limit_exceeded');
     expect(Number(locked.headers['retry-after'])).toBeGreaterThanOrEqual(1);
   });
 
-  it('the lockout 429 body carries retry_after beside error/message/details, as the rate limiter\'s does, equal to Retry-After', async () => {
+  it("the lockout 429 body carries retry_after beside error/message/details, as the rate limiter's does, equal to Retry-After", async () => {
     const user = await createUser(t, 'reader');
     for (let i = 0; i < FAILURES_TO_LOCK; i += 1) expect((await login(user.username, 'wrong-password')).statusCode).toBe(401);
     for (const res of [await login(user.username, user.password), await get('/opds/v2', user.username, user.password)]) {
@@ -54,7 +56,7 @@ describe('One lockout per account, whichever route the password is sent to', () 
     expect((await get('/opds/v2', user.username, user.password)).statusCode).toBe(200);
   });
 
-  it('the e-mail address shares the username\'s lock: the lock belongs to the account, not to the name typed', async () => {
+  it("the e-mail address shares the username's lock: the lock belongs to the account, not to the name typed", async () => {
     const user = await createUser(t, 'reader');
     const email = `${user.username}@example.org`;
     for (let i = 0; i < FAILURES_TO_LOCK / 2; i += 1) {
@@ -68,7 +70,9 @@ describe('One lockout per account, whichever route the password is sent to', () 
 
   it('a burst of parallel guesses gets no more free attempts than guesses one by one', async () => {
     const user = await createUser(t, 'reader');
-    const codes = await Promise.all(Array.from({ length: 20 }, () => get('/opds/v2', user.username, 'wrong-password').then((r) => r.statusCode)));
+    const codes = await Promise.all(
+      Array.from({ length: 20 }, () => get('/opds/v2', user.username, 'wrong-password').then((r) => r.statusCode)),
+    );
     expect(codes.filter((c) => c === 401)).toHaveLength(FAILURES_TO_LOCK);
     expect(codes.filter((c) => c === 429)).toHaveLength(20 - FAILURES_TO_LOCK);
   });

@@ -48,7 +48,7 @@ describe('API key format and storage', () => {
 });
 
 describe('Authentication rules for API keys', () => {
-  it('rule 1: effective permissions = (role ∪ custom) ∩ the key\'s permissions', async () => {
+  it("rule 1: effective permissions = (role ∪ custom) ∩ the key's permissions", async () => {
     const reader = await createUser(t, 'reader', ['tasks-read']);
     const { key } = await createApiKey(t, reader.headers, { name: 'k', permissions: ['books-read', 'tasks-read', 'pages-read'] });
     expect(await permsOf({ 'x-api-key': key })).toEqual(['books-read', 'pages-read', 'tasks-read']);
@@ -56,12 +56,22 @@ describe('Authentication rules for API keys', () => {
 
   it('rule 2: a key cannot be created with a permission the creator lacks; a maintainer cannot grant users-read', async () => {
     const maintainer = await createUser(t, 'maintainer');
-    const res = await t.app.inject({ method: 'POST', url: '/api/v1/api-keys', headers: maintainer.headers, payload: { name: 'k', permissions: ['users-read'] } });
+    const res = await t.app.inject({
+      method: 'POST',
+      url: '/api/v1/api-keys',
+      headers: maintainer.headers,
+      payload: { name: 'k', permissions: ['users-read'] },
+    });
     expect(res.statusCode).toBe(403);
     expect(res.json().details).toEqual({ missing_permissions: ['users-read'] });
     // nor through another key: a narrow key cannot mint a wider one
     const { key } = await createApiKey(t, maintainer.headers, { name: 'narrow', permissions: ['api-keys-write', 'books-read'] });
-    const wider = await t.app.inject({ method: 'POST', url: '/api/v1/api-keys', headers: { 'x-api-key': key }, payload: { name: 'w', permissions: ['libraries-write'] } });
+    const wider = await t.app.inject({
+      method: 'POST',
+      url: '/api/v1/api-keys',
+      headers: { 'x-api-key': key },
+      payload: { name: 'w', permissions: ['libraries-write'] },
+    });
     expect(wider.statusCode).toBe(403);
   });
 
@@ -73,7 +83,7 @@ describe('Authentication rules for API keys', () => {
     expect(await permsOf({ 'x-api-key': key })).toEqual(['books-read']);
   });
 
-  it('rule 4: omitted permissions take all of the creator\'s effective permissions', async () => {
+  it("rule 4: omitted permissions take all of the creator's effective permissions", async () => {
     const reader = await createUser(t, 'reader');
     const res = await t.app.inject({ method: 'POST', url: '/api/v1/api-keys', headers: reader.headers, payload: { name: 'all' } });
     expect(res.json().permissions).toEqual(await permsOf(reader.headers));
@@ -106,7 +116,12 @@ describe('Authentication rules for API keys', () => {
     expect(expired.statusCode).toBe(401);
     expect(expired.json().message).toMatch(/expired/);
 
-    const past = await t.app.inject({ method: 'POST', url: '/api/v1/api-keys', headers: admin, payload: { name: 'p', expires_at: '2001-01-01T00:00:00Z' } });
+    const past = await t.app.inject({
+      method: 'POST',
+      url: '/api/v1/api-keys',
+      headers: admin,
+      payload: { name: 'p', expires_at: '2001-01-01T00:00:00Z' },
+    });
     expect(past.statusCode).toBe(400);
   });
 
@@ -124,7 +139,12 @@ describe('Authentication rules for API keys', () => {
   });
 
   it('rule 8: permission names are kebab-case on the wire; the colon form is accepted in requests', async () => {
-    const res = await t.app.inject({ method: 'POST', url: '/api/v1/api-keys', headers: await adminHeaders(t), payload: { name: 'c', permissions: ['libraries:read', 'books:read'] } });
+    const res = await t.app.inject({
+      method: 'POST',
+      url: '/api/v1/api-keys',
+      headers: await adminHeaders(t),
+      payload: { name: 'c', permissions: ['libraries:read', 'books:read'] },
+    });
     expect(res.statusCode).toBe(201);
     expect(res.json().permissions).toEqual(['libraries-read', 'books-read']);
   });
@@ -133,7 +153,11 @@ describe('Authentication rules for API keys', () => {
     const user = await createUser(t, 'reader', ['users-read']);
     const admin = await adminHeaders(t);
     await t.app.inject({ method: 'PATCH', url: `/api/v1/users/${user.id}`, headers: admin, payload: { role: 'admin' } });
-    const adminLogin = await t.app.inject({ method: 'POST', url: '/api/v1/auth/login', payload: { username: user.username, password: user.password } });
+    const adminLogin = await t.app.inject({
+      method: 'POST',
+      url: '/api/v1/auth/login',
+      payload: { username: user.username, password: user.password },
+    });
     const headers = { authorization: `Bearer ${adminLogin.json().access_token}` };
     const { key } = await createApiKey(t, headers, { name: 'k', permissions: ['users-read'] });
     expect((await get('/api/v1/users', { 'x-api-key': key })).statusCode).toBe(200);
@@ -143,7 +167,7 @@ describe('Authentication rules for API keys', () => {
     expect(denied.json().details).toEqual({ required_permission: 'users-read' });
   });
 
-  it('keys of a deleted user stop working at once; another user\'s key is 404 to me', async () => {
+  it("keys of a deleted user stop working at once; another user's key is 404 to me", async () => {
     const user = await createUser(t, 'reader');
     const { id, key } = await createApiKey(t, user.headers);
     const other = await createUser(t, 'reader');
@@ -155,7 +179,7 @@ describe('Authentication rules for API keys', () => {
 });
 
 describe('Presets for keys', () => {
-  it('GET /api-keys/presets lists the spec\'s four arrays and create accepts preset', async () => {
+  it("GET /api-keys/presets lists the spec's four arrays and create accepts preset", async () => {
     const admin = await adminHeaders(t);
     const presets = (await get('/api/v1/api-keys/presets', admin)).json();
     expect(presets).toEqual([
@@ -172,7 +196,12 @@ describe('Presets for keys', () => {
 
   it('a reader cannot use a preset that needs more than a reader holds', async () => {
     const reader = await createUser(t, 'reader');
-    const res = await t.app.inject({ method: 'POST', url: '/api/v1/api-keys', headers: reader.headers, payload: { name: 'x', preset: 'automation_script' } });
+    const res = await t.app.inject({
+      method: 'POST',
+      url: '/api/v1/api-keys',
+      headers: reader.headers,
+      payload: { name: 'x', preset: 'automation_script' },
+    });
     expect(res.statusCode).toBe(403);
   });
 });

@@ -22,7 +22,11 @@ describe('Hardening: security headers and CORS', () => {
   });
 
   it('answers CORS only for configured origins', async () => {
-    const allowed = await t.app.inject({ method: 'OPTIONS', url: '/api/v1/setup/status', headers: { origin: 'https://reader.example.org', 'access-control-request-method': 'GET' } });
+    const allowed = await t.app.inject({
+      method: 'OPTIONS',
+      url: '/api/v1/setup/status',
+      headers: { origin: 'https://reader.example.org', 'access-control-request-method': 'GET' },
+    });
     expect(allowed.headers['access-control-allow-origin']).toBe('https://reader.example.org');
     const denied = await t.app.inject({ method: 'GET', url: '/api/v1/setup/status', headers: { origin: 'https://evil.example.com' } });
     expect(denied.headers['access-control-allow-origin']).toBeUndefined();
@@ -41,16 +45,35 @@ describe('Hardening: secrets never reach the logs', () => {
     const { config, database, drop } = await createTestDatabase();
     const app: App = await buildApp({ config, database, logger: { level: 'trace', stream } });
     await app.ready();
-    const t = { app, config, database, close: async () => { await app.close(); await drop(); } };
+    const t = {
+      app,
+      config,
+      database,
+      close: async () => {
+        await app.close();
+        await drop();
+      },
+    };
     try {
       const headers = await adminHeaders(t);
       const { key } = await createApiKey(t, headers);
       await app.inject({ method: 'GET', url: '/api/v1/auth/me', headers: { 'x-api-key': key } });
-      await app.inject({ method: 'GET', url: '/api/v1/auth/me', headers: { authorization: `Basic ${Buffer.from(`admin:${ADMIN.password}`).toString('base64')}` } });
+      await app.inject({
+        method: 'GET',
+        url: '/api/v1/auth/me',
+        headers: { authorization: `Basic ${Buffer.from(`admin:${ADMIN.password}`).toString('base64')}` },
+      });
       await app.inject({ method: 'POST', url: '/api/v1/auth/login', payload: { username: 'admin', password: 'wrong-secret-password' } });
       const log = lines.join('\n');
       expect(lines.length).toBeGreaterThan(3);
-      for (const secret of [ADMIN.password, 'wrong-secret-password', key, key.split('_')[2]!, headers.authorization!.slice(7), config.auth.jwt_secret!]) {
+      for (const secret of [
+        ADMIN.password,
+        'wrong-secret-password',
+        key,
+        key.split('_')[2]!,
+        headers.authorization!.slice(7),
+        config.auth.jwt_secret!,
+      ]) {
         expect(log).not.toContain(secret);
       }
     } finally {

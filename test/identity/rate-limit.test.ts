@@ -10,7 +10,9 @@ afterEach(async () => {
 });
 
 const limited = () =>
-  createTestApp({ rate_limit: { enabled: true, anonymous: { requests_per_second: 1, burst: 5 }, authenticated: { requests_per_second: 1, burst: 8 } } });
+  createTestApp({
+    rate_limit: { enabled: true, anonymous: { requests_per_second: 1, burst: 5 }, authenticated: { requests_per_second: 1, burst: 8 } },
+  });
 
 describe('Rate limiting: token bucket, anonymous by IP, authenticated by user', () => {
   it('every response carries X-RateLimit-Limit (burst), X-RateLimit-Remaining and X-RateLimit-Reset', async () => {
@@ -26,13 +28,19 @@ describe('Rate limiting: token bucket, anonymous by IP, authenticated by user', 
 
   it('burst exhaustion answers 429 with Retry-After and the exact body', async () => {
     t = await limited();
-    for (let i = 0; i < 5; i += 1) expect((await t.app.inject({ method: 'GET', url: '/api/v1/setup/status', remoteAddress: '127.0.0.3' })).statusCode).toBe(200);
+    for (let i = 0; i < 5; i += 1)
+      expect((await t.app.inject({ method: 'GET', url: '/api/v1/setup/status', remoteAddress: '127.0.0.3' })).statusCode).toBe(200);
     const res = await t.app.inject({ method: 'GET', url: '/api/v1/setup/status', remoteAddress: '127.0.0.3' });
     expect(res.statusCode).toBe(429);
     expect(res.headers['retry-after']).toBe('1');
     expect(res.headers['x-ratelimit-remaining']).toBe('0');
     expect(res.headers['x-ratelimit-reset']).toBe('1');
-    expect(res.json()).toEqual({ error: 'rate_limit_exceeded', message: 'Rate limit exceeded: retry in 1 second', details: null, retry_after: 1 });
+    expect(res.json()).toEqual({
+      error: 'rate_limit_exceeded',
+      message: 'Rate limit exceeded: retry in 1 second',
+      details: null,
+      retry_after: 1,
+    });
     await new Promise((r) => setTimeout(r, 1100));
     expect((await t.app.inject({ method: 'GET', url: '/api/v1/setup/status', remoteAddress: '127.0.0.3' })).statusCode).toBe(200);
   });
@@ -53,7 +61,12 @@ describe('Rate limiting: token bucket, anonymous by IP, authenticated by user', 
     const codes: number[] = [];
     // A different account name per guess, as a password sprayer would: the per-account lock never applies.
     for (let i = 0; i < 7; i += 1) {
-      const res = await t.app.inject({ method: 'GET', url: '/api/v1/events/stream', headers: basic(`guess${i}`, 'wrong-password'), remoteAddress: '127.0.0.40' });
+      const res = await t.app.inject({
+        method: 'GET',
+        url: '/api/v1/events/stream',
+        headers: basic(`guess${i}`, 'wrong-password'),
+        remoteAddress: '127.0.0.40',
+      });
       codes.push(res.statusCode);
     }
     expect(codes).toEqual([401, 401, 401, 401, 401, 429, 429]);
@@ -67,7 +80,10 @@ describe('Rate limiting: token bucket, anonymous by IP, authenticated by user', 
     t = await createTestApp({ rate_limit: { enabled: true, anonymous: { requests_per_second: 0.01, burst: 5 } } });
     const user = await createUser(t, 'reader');
     for (let i = 0; i < 5; i += 1) {
-      expect((await t.app.inject({ method: 'GET', url: '/opds/v2', headers: basic(`guess${i}`, 'wrong-password'), remoteAddress: '127.0.0.50' })).statusCode).toBe(401);
+      expect(
+        (await t.app.inject({ method: 'GET', url: '/opds/v2', headers: basic(`guess${i}`, 'wrong-password'), remoteAddress: '127.0.0.50' }))
+          .statusCode,
+      ).toBe(401);
     }
     for (const url of ['/opds/v2', '/api/v1/auth/me', '/api/v1/events/stream']) {
       const right = await t.app.inject({ method: 'GET', url, headers: basic(user.username, user.password), remoteAddress: '127.0.0.50' });
@@ -75,8 +91,13 @@ describe('Rate limiting: token bucket, anonymous by IP, authenticated by user', 
       expect(right.json().error).toBe('rate_limit_exceeded');
     }
     // Tokens are not guessable: a JWT from the same address still works.
-    expect((await t.app.inject({ method: 'GET', url: '/api/v1/auth/me', headers: user.headers, remoteAddress: '127.0.0.50' })).statusCode).toBe(200);
-    expect((await t.app.inject({ method: 'GET', url: '/opds/v2', headers: basic(user.username, user.password), remoteAddress: '127.0.0.51' })).statusCode).toBe(200);
+    expect(
+      (await t.app.inject({ method: 'GET', url: '/api/v1/auth/me', headers: user.headers, remoteAddress: '127.0.0.50' })).statusCode,
+    ).toBe(200);
+    expect(
+      (await t.app.inject({ method: 'GET', url: '/opds/v2', headers: basic(user.username, user.password), remoteAddress: '127.0.0.51' }))
+        .statusCode,
+    ).toBe(200);
   });
 
   it('an address whose anonymous bucket is spent by plain traffic (NAT, proxy) still has its right Basic passwords checked and served', async () => {
@@ -85,19 +106,32 @@ describe('Rate limiting: token bucket, anonymous by IP, authenticated by user', 
     for (let i = 0; i < 6; i += 1) await t.app.inject({ method: 'GET', url: '/api/v1/setup/status', remoteAddress: '127.0.0.60' });
     expect((await t.app.inject({ method: 'GET', url: '/api/v1/setup/status', remoteAddress: '127.0.0.60' })).statusCode).toBe(429);
     for (const url of ['/opds/v2', '/api/v1/auth/me']) {
-      expect((await t.app.inject({ method: 'GET', url, headers: basic(user.username, user.password), remoteAddress: '127.0.0.60' })).statusCode, url).toBe(200);
+      expect(
+        (await t.app.inject({ method: 'GET', url, headers: basic(user.username, user.password), remoteAddress: '127.0.0.60' })).statusCode,
+        url,
+      ).toBe(200);
     }
   });
 
   it('a Basic pair verified before keeps working from an address whose failed-auth counter others have spent', async () => {
     t = await createTestApp({ rate_limit: { enabled: true, anonymous: { requests_per_second: 0.01, burst: 5 } } });
     const user = await createUser(t, 'reader');
-    expect((await t.app.inject({ method: 'GET', url: '/opds/v2', headers: basic(user.username, user.password), remoteAddress: '127.0.0.70' })).statusCode).toBe(200);
-    for (let i = 0; i < 6; i += 1) await t.app.inject({ method: 'GET', url: '/opds/v2', headers: basic(`guess${i}`, 'wrong-password'), remoteAddress: '127.0.0.70' });
-    expect((await t.app.inject({ method: 'GET', url: '/opds/v2', headers: basic(user.username, user.password), remoteAddress: '127.0.0.70' })).statusCode).toBe(200);
+    expect(
+      (await t.app.inject({ method: 'GET', url: '/opds/v2', headers: basic(user.username, user.password), remoteAddress: '127.0.0.70' }))
+        .statusCode,
+    ).toBe(200);
+    for (let i = 0; i < 6; i += 1)
+      await t.app.inject({ method: 'GET', url: '/opds/v2', headers: basic(`guess${i}`, 'wrong-password'), remoteAddress: '127.0.0.70' });
+    expect(
+      (await t.app.inject({ method: 'GET', url: '/opds/v2', headers: basic(user.username, user.password), remoteAddress: '127.0.0.70' }))
+        .statusCode,
+    ).toBe(200);
     // A pair never verified is still not checked from there.
     const other = await createUser(t, 'reader');
-    expect((await t.app.inject({ method: 'GET', url: '/opds/v2', headers: basic(other.username, other.password), remoteAddress: '127.0.0.70' })).statusCode).toBe(429);
+    expect(
+      (await t.app.inject({ method: 'GET', url: '/opds/v2', headers: basic(other.username, other.password), remoteAddress: '127.0.0.70' }))
+        .statusCode,
+    ).toBe(429);
   });
 
   it('anonymous buckets are per IP; authenticated buckets are per user, whatever the address', async () => {
@@ -111,20 +145,33 @@ describe('Rate limiting: token bucket, anonymous by IP, authenticated by user', 
     const me = await t.app.inject({ method: 'GET', url: '/api/v1/auth/me', headers: reader.headers, remoteAddress: '127.0.0.5' });
     expect(me.statusCode).toBe(200);
     expect(me.headers['x-ratelimit-limit']).toBe('8');
-    for (let i = 0; i < 7; i += 1) await t.app.inject({ method: 'GET', url: '/api/v1/auth/me', headers: reader.headers, remoteAddress: `127.0.1.${i}` });
-    expect((await t.app.inject({ method: 'GET', url: '/api/v1/auth/me', headers: reader.headers, remoteAddress: '127.0.2.1' })).statusCode).toBe(429);
-    expect((await t.app.inject({ method: 'GET', url: '/api/v1/auth/me', headers: admin, remoteAddress: '127.0.2.1' })).statusCode).toBe(200);
+    for (let i = 0; i < 7; i += 1)
+      await t.app.inject({ method: 'GET', url: '/api/v1/auth/me', headers: reader.headers, remoteAddress: `127.0.1.${i}` });
+    expect(
+      (await t.app.inject({ method: 'GET', url: '/api/v1/auth/me', headers: reader.headers, remoteAddress: '127.0.2.1' })).statusCode,
+    ).toBe(429);
+    expect((await t.app.inject({ method: 'GET', url: '/api/v1/auth/me', headers: admin, remoteAddress: '127.0.2.1' })).statusCode).toBe(
+      200,
+    );
   });
 
   it('X-Forwarded-For is believed only with server.trust_proxy', async () => {
     t = await createTestApp({ server: { trust_proxy: true }, rate_limit: { anonymous: { requests_per_second: 1, burst: 2 } } });
-    for (let i = 0; i < 2; i += 1) await t.app.inject({ method: 'GET', url: '/api/v1/setup/status', headers: { 'x-forwarded-for': '127.0.3.1' } });
-    expect((await t.app.inject({ method: 'GET', url: '/api/v1/setup/status', headers: { 'x-forwarded-for': '127.0.3.1' } })).statusCode).toBe(429);
-    expect((await t.app.inject({ method: 'GET', url: '/api/v1/setup/status', headers: { 'x-forwarded-for': '127.0.3.2' } })).statusCode).toBe(200);
+    for (let i = 0; i < 2; i += 1)
+      await t.app.inject({ method: 'GET', url: '/api/v1/setup/status', headers: { 'x-forwarded-for': '127.0.3.1' } });
+    expect(
+      (await t.app.inject({ method: 'GET', url: '/api/v1/setup/status', headers: { 'x-forwarded-for': '127.0.3.1' } })).statusCode,
+    ).toBe(429);
+    expect(
+      (await t.app.inject({ method: 'GET', url: '/api/v1/setup/status', headers: { 'x-forwarded-for': '127.0.3.2' } })).statusCode,
+    ).toBe(200);
     await t.close();
     t = await createTestApp({ rate_limit: { anonymous: { requests_per_second: 1, burst: 2 } } });
-    for (let i = 0; i < 2; i += 1) await t.app.inject({ method: 'GET', url: '/api/v1/setup/status', headers: { 'x-forwarded-for': `127.0.4.${i}` } });
-    expect((await t.app.inject({ method: 'GET', url: '/api/v1/setup/status', headers: { 'x-forwarded-for': '127.0.4.9' } })).statusCode).toBe(429);
+    for (let i = 0; i < 2; i += 1)
+      await t.app.inject({ method: 'GET', url: '/api/v1/setup/status', headers: { 'x-forwarded-for': `127.0.4.${i}` } });
+    expect(
+      (await t.app.inject({ method: 'GET', url: '/api/v1/setup/status', headers: { 'x-forwarded-for': '127.0.4.9' } })).statusCode,
+    ).toBe(429);
   });
 
   it('idle buckets are evicted so memory stays bounded under many IPs', () => {
@@ -147,7 +194,14 @@ describe('Brute force: 200 wrong logins', () => {
       const codes: number[] = [];
       for (let batch = 0; batch < 20; batch += 1) {
         const results = await Promise.all(
-          Array.from({ length: 10 }, () => t!.app.inject({ method: 'POST', url: '/api/v1/auth/login', remoteAddress: '127.0.9.9', payload: { username: victim.username, password: 'guess-guess' } })),
+          Array.from({ length: 10 }, () =>
+            t!.app.inject({
+              method: 'POST',
+              url: '/api/v1/auth/login',
+              remoteAddress: '127.0.9.9',
+              payload: { username: victim.username, password: 'guess-guess' },
+            }),
+          ),
         );
         codes.push(...results.map((r) => r.statusCode));
       }
@@ -157,7 +211,12 @@ describe('Brute force: 200 wrong logins', () => {
       const times: number[] = [];
       for (let i = 0; i < 5; i += 1) {
         const start = performance.now();
-        const res = await t!.app.inject({ method: 'POST', url: '/api/v1/auth/login', remoteAddress: '127.0.8.8', payload: { username: other.username, password: other.password } });
+        const res = await t!.app.inject({
+          method: 'POST',
+          url: '/api/v1/auth/login',
+          remoteAddress: '127.0.8.8',
+          payload: { username: other.username, password: other.password },
+        });
         times.push(performance.now() - start);
         expect(res.statusCode).toBe(200);
       }
@@ -169,7 +228,12 @@ describe('Brute force: 200 wrong logins', () => {
     expect(codes.filter((c) => c === 429).length).toBeGreaterThan(100);
     expect(Math.max(...times)).toBeLessThan(2000);
     // the victim, from their own address, is locked only for a short, growing interval, never for good
-    const victimLogin = await t.app.inject({ method: 'POST', url: '/api/v1/auth/login', remoteAddress: '127.0.7.7', payload: { username: victim.username, password: victim.password } });
+    const victimLogin = await t.app.inject({
+      method: 'POST',
+      url: '/api/v1/auth/login',
+      remoteAddress: '127.0.7.7',
+      payload: { username: victim.username, password: victim.password },
+    });
     expect([200, 429]).toContain(victimLogin.statusCode);
   });
 });

@@ -45,11 +45,19 @@ describe('POST /auth/register is governed by registration_enabled (default off)'
     const res = await t.app.inject({ method: 'POST', url: '/api/v1/auth/register', payload: account });
     expect(res.statusCode).toBe(201);
     expect(res.json()).toMatchObject({ user: { username: 'newreader', role: 'reader' }, verification_required: false });
-    const login = await t.app.inject({ method: 'POST', url: '/api/v1/auth/login', payload: { username: 'newreader', password: account.password } });
+    const login = await t.app.inject({
+      method: 'POST',
+      url: '/api/v1/auth/login',
+      payload: { username: 'newreader', password: account.password },
+    });
     expect(login.statusCode).toBe(200);
     const again = await t.app.inject({ method: 'POST', url: '/api/v1/auth/register', payload: { ...account, email: 'x@example.org' } });
     expect(again.statusCode).toBe(409);
-    const sameMail = await t.app.inject({ method: 'POST', url: '/api/v1/auth/register', payload: { ...account, username: 'other', email: 'NEW.reader@example.org' } });
+    const sameMail = await t.app.inject({
+      method: 'POST',
+      url: '/api/v1/auth/register',
+      payload: { ...account, username: 'other', email: 'NEW.reader@example.org' },
+    });
     expect(sameMail.statusCode).toBe(409);
   });
 });
@@ -65,7 +73,11 @@ describe('e-mail verification', () => {
     expect(mail.sent).toHaveLength(1);
     expect(mail.sent[0]!.to).toBe(account.email);
 
-    const blocked = await t.app.inject({ method: 'POST', url: '/api/v1/auth/login', payload: { username: account.username, password: account.password } });
+    const blocked = await t.app.inject({
+      method: 'POST',
+      url: '/api/v1/auth/login',
+      payload: { username: account.username, password: account.password },
+    });
     expect(blocked.statusCode).toBe(403);
     expect(blocked.json().error).toBe('EmailNotVerified');
 
@@ -84,7 +96,11 @@ describe('e-mail verification', () => {
     const reused = await t.app.inject({ method: 'POST', url: '/api/v1/auth/verify-email', payload: { token } });
     expect(reused.statusCode).toBe(400);
 
-    const login = await t.app.inject({ method: 'POST', url: '/api/v1/auth/login', payload: { username: account.username, password: account.password } });
+    const login = await t.app.inject({
+      method: 'POST',
+      url: '/api/v1/auth/login',
+      payload: { username: account.username, password: account.password },
+    });
     expect(login.statusCode).toBe(200);
   });
 });
@@ -95,8 +111,16 @@ describe('registration does not tell which usernames or e-mail addresses exist',
     t = await createTestApp({ auth: { registration_enabled: true } }, { mailTransport: mail.transport });
     await adminHeaders(t);
     expect((await t.app.inject({ method: 'POST', url: '/api/v1/auth/register', payload: account })).statusCode).toBe(201);
-    const takenName = await t.app.inject({ method: 'POST', url: '/api/v1/auth/register', payload: { ...account, email: 'someone.else@example.org' } });
-    const takenMail = await t.app.inject({ method: 'POST', url: '/api/v1/auth/register', payload: { ...account, username: 'someone_else', email: 'NEW.reader@example.org' } });
+    const takenName = await t.app.inject({
+      method: 'POST',
+      url: '/api/v1/auth/register',
+      payload: { ...account, email: 'someone.else@example.org' },
+    });
+    const takenMail = await t.app.inject({
+      method: 'POST',
+      url: '/api/v1/auth/register',
+      payload: { ...account, username: 'someone_else', email: 'NEW.reader@example.org' },
+    });
     expect(takenName.statusCode).toBe(409);
     expect(takenMail.statusCode).toBe(409);
     expect(takenMail.json()).toEqual(takenName.json());

@@ -36,7 +36,13 @@ async function komgaSession(username: string, password: string): Promise<string>
 
 /** Status of a Komga call made with the session alone (cookie, or the X-Auth-Token header). */
 const komga = async (session: string, via: 'cookie' | 'header' = 'cookie') =>
-  (await t.app.inject({ method: 'GET', url: '/komga/api/v2/users/me', headers: via === 'cookie' ? { cookie: `KOMGA-SESSION=${session}` } : { 'x-auth-token': session } })).statusCode;
+  (
+    await t.app.inject({
+      method: 'GET',
+      url: '/komga/api/v2/users/me',
+      headers: via === 'cookie' ? { cookie: `KOMGA-SESSION=${session}` } : { 'x-auth-token': session },
+    })
+  ).statusCode;
 
 const updateUser = async (id: string, payload: Record<string, unknown>, headers = admin) => {
   const res = await t.app.inject({ method: 'PATCH', url: `/api/v1/users/${id}`, headers, payload });
@@ -100,7 +106,9 @@ describe('Komga logout', () => {
     const opened = await t.app.inject({ method: 'GET', url: '/komga/api/v1/libraries', headers: { 'x-api-key': key } });
     const session = /^KOMGA-SESSION=([^;]+)/.exec(String(opened.headers['set-cookie']))![1]!;
     expect(await komga(session)).toBe(200);
-    expect((await t.app.inject({ method: 'POST', url: '/komga/api/logout', headers: { cookie: `KOMGA-SESSION=${session}` } })).statusCode).toBe(204);
+    expect(
+      (await t.app.inject({ method: 'POST', url: '/komga/api/logout', headers: { cookie: `KOMGA-SESSION=${session}` } })).statusCode,
+    ).toBe(204);
     expect(await komga(session)).toBe(401);
     expect((await t.app.inject({ method: 'GET', url: '/komga/api/v1/libraries', headers: { 'x-api-key': key } })).statusCode).toBe(200);
   });
@@ -127,7 +135,7 @@ describe('POST /api/v1/auth/logout-all (sign out everywhere)', () => {
     expect(await me(await login(user.username, user.password))).toBe(200);
   });
 
-  it('refuses API-key callers (403 with the error body): the owner\'s sessions stay open', async () => {
+  it("refuses API-key callers (403 with the error body): the owner's sessions stay open", async () => {
     const user = await createUser(t, 'reader');
     const session = await login(user.username, user.password);
     const { key } = await createApiKey(t, session, { name: 'device' });

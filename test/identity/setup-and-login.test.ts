@@ -33,7 +33,11 @@ describe('Setup: GET /setup/status and POST /setup/initialize', () => {
   });
 
   it('answers 409 Conflict to any later call', async () => {
-    const res = await t.app.inject({ method: 'POST', url: '/api/v1/setup/initialize', payload: { ...ADMIN, username: 'other', email: 'o@example.org' } });
+    const res = await t.app.inject({
+      method: 'POST',
+      url: '/api/v1/setup/initialize',
+      payload: { ...ADMIN, username: 'other', email: 'o@example.org' },
+    });
     expect(res.statusCode).toBe(409);
     expect(res.json().error).toBe('Conflict');
   });
@@ -41,7 +45,11 @@ describe('Setup: GET /setup/status and POST /setup/initialize', () => {
   it('rejects a weak password or bad e-mail with 400 naming the field', async () => {
     const fresh = await createTestApp();
     try {
-      const res = await fresh.app.inject({ method: 'POST', url: '/api/v1/setup/initialize', payload: { username: 'a1', email: 'not-an-email', password: 'short' } });
+      const res = await fresh.app.inject({
+        method: 'POST',
+        url: '/api/v1/setup/initialize',
+        payload: { username: 'a1', email: 'not-an-email', password: 'short' },
+      });
       expect(res.statusCode).toBe(400);
       const fields = res.json().details.map((d: { field: string }) => d.field);
       expect(fields).toEqual(expect.arrayContaining(['email', 'password']));
@@ -65,8 +73,16 @@ describe('Login and JWT', () => {
   });
 
   it('answers wrong password and unknown user with the same generic 401', async () => {
-    const wrong = await t.app.inject({ method: 'POST', url: '/api/v1/auth/login', payload: { username: 'admin', password: 'nope-nope-nope' } });
-    const unknown = await t.app.inject({ method: 'POST', url: '/api/v1/auth/login', payload: { username: 'ghost', password: 'nope-nope-nope' } });
+    const wrong = await t.app.inject({
+      method: 'POST',
+      url: '/api/v1/auth/login',
+      payload: { username: 'admin', password: 'nope-nope-nope' },
+    });
+    const unknown = await t.app.inject({
+      method: 'POST',
+      url: '/api/v1/auth/login',
+      payload: { username: 'ghost', password: 'nope-nope-nope' },
+    });
     expect(wrong.statusCode).toBe(401);
     expect(unknown.statusCode).toBe(401);
     expect(wrong.json()).toEqual(unknown.json());
@@ -81,7 +97,9 @@ describe('Login and JWT', () => {
   });
 
   it('POST /auth/logout revokes the token; other tokens keep working', async () => {
-    const login = async () => (await t.app.inject({ method: 'POST', url: '/api/v1/auth/login', payload: { username: 'admin', password: ADMIN.password } })).json().access_token as string;
+    const login = async () =>
+      (await t.app.inject({ method: 'POST', url: '/api/v1/auth/login', payload: { username: 'admin', password: ADMIN.password } })).json()
+        .access_token as string;
     const first = await login();
     const second = await login();
     const out = await t.app.inject({ method: 'POST', url: '/api/v1/auth/logout', headers: { authorization: `Bearer ${first}` } });
@@ -89,7 +107,9 @@ describe('Login and JWT', () => {
     const after = await t.app.inject({ method: 'GET', url: '/api/v1/auth/me', headers: { authorization: `Bearer ${first}` } });
     expect(after.statusCode).toBe(401);
     expect(after.json().message).toContain('revoked');
-    expect((await t.app.inject({ method: 'GET', url: '/api/v1/auth/me', headers: { authorization: `Bearer ${second}` } })).statusCode).toBe(200);
+    expect((await t.app.inject({ method: 'GET', url: '/api/v1/auth/me', headers: { authorization: `Bearer ${second}` } })).statusCode).toBe(
+      200,
+    );
   });
 
   it('rejects a tampered or foreign-secret token', async () => {
@@ -100,7 +120,7 @@ describe('Login and JWT', () => {
     expect(res.statusCode).toBe(401);
   });
 
-  it('a disabled or deleted user\'s token stops working at once', async () => {
+  it("a disabled or deleted user's token stops working at once", async () => {
     const user = await createUser(t, 'reader');
     expect((await t.app.inject({ method: 'GET', url: '/api/v1/auth/me', headers: user.headers })).statusCode).toBe(200);
     await t.app.inject({ method: 'PATCH', url: `/api/v1/users/${user.id}`, headers: await adminHeaders(t), payload: { disabled: true } });
@@ -140,17 +160,33 @@ describe('Repeated login failures slow down (lock after 5 failures for that logi
   it('locks the account name with 429 and Retry-After, even for the right password, and unlocks on time', async () => {
     const user = await createUser(t, 'reader');
     for (let i = 0; i < 5; i += 1) {
-      const res = await t.app.inject({ method: 'POST', url: '/api/v1/auth/login', payload: { username: user.username, password: 'wrong-password' } });
+      const res = await t.app.inject({
+        method: 'POST',
+        url: '/api/v1/auth/login',
+        payload: { username: user.username, password: 'wrong-password' },
+      });
       expect(res.statusCode).toBe(401);
     }
-    const sixth = await t.app.inject({ method: 'POST', url: '/api/v1/auth/login', payload: { username: user.username, password: 'wrong-password' } });
+    const sixth = await t.app.inject({
+      method: 'POST',
+      url: '/api/v1/auth/login',
+      payload: { username: user.username, password: 'wrong-password' },
+    });
     expect(sixth.statusCode).toBe(401);
-    const locked = await t.app.inject({ method: 'POST', url: '/api/v1/auth/login', payload: { username: user.username, password: user.password } });
+    const locked = await t.app.inject({
+      method: 'POST',
+      url: '/api/v1/auth/login',
+      payload: { username: user.username, password: user.password },
+    });
     expect(locked.statusCode).toBe(429);
     expect(locked.json().error).toBe('rate_limit_exceeded');
     expect(Number(locked.headers['retry-after'])).toBeGreaterThanOrEqual(1);
     await new Promise((r) => setTimeout(r, 2100));
-    const ok = await t.app.inject({ method: 'POST', url: '/api/v1/auth/login', payload: { username: user.username, password: user.password } });
+    const ok = await t.app.inject({
+      method: 'POST',
+      url: '/api/v1/auth/login',
+      payload: { username: user.username, password: user.password },
+    });
     expect(ok.statusCode).toBe(200);
   });
 });

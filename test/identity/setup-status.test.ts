@@ -18,7 +18,12 @@ describe('GET /setup/status tells a signed-out client what the server offers', (
   it('registration_enabled follows the admin setting at once, without authentication', async () => {
     t = await createTestApp();
     expect(await status(t)).toMatchObject({ setup_required: true, registration_enabled: false });
-    const put = await t.app.inject({ method: 'PUT', url: '/api/v1/admin/settings/registration_enabled', headers: await adminHeaders(t), payload: { value: true } });
+    const put = await t.app.inject({
+      method: 'PUT',
+      url: '/api/v1/admin/settings/registration_enabled',
+      headers: await adminHeaders(t),
+      payload: { value: true },
+    });
     expect(put.statusCode).toBe(200);
     expect(await status(t)).toMatchObject({ setup_required: false, registration_enabled: true });
   });
@@ -28,7 +33,7 @@ describe('GET /setup/status tells a signed-out client what the server offers', (
     expect((await status(t)).registration_enabled).toBe(true);
   });
 
-  it("koreader_sync_path is the configured kosync prefix, null when KOReader sync is off", async () => {
+  it('koreader_sync_path is the configured kosync prefix, null when KOReader sync is off', async () => {
     t = await createTestApp();
     expect((await status(t)).koreader_sync_path).toBe('/koreader');
     await t.close();

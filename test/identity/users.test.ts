@@ -14,7 +14,15 @@ describe('Roles and permissions', () => {
   it('a reader holds exactly the 9 reader permissions', async () => {
     const reader = await createUser(t, 'reader');
     expect((await me(reader.headers)).permissions).toEqual([
-      'libraries-read', 'series-read', 'books-read', 'pages-read', 'progress-read', 'progress-write', 'api-keys-read', 'api-keys-write', 'api-keys-delete',
+      'libraries-read',
+      'series-read',
+      'books-read',
+      'pages-read',
+      'progress-read',
+      'progress-write',
+      'api-keys-read',
+      'api-keys-write',
+      'api-keys-delete',
     ]);
   });
 
@@ -23,10 +31,24 @@ describe('Roles and permissions', () => {
     const perms: string[] = (await me(maintainer.headers)).permissions;
     expect(perms).toHaveLength(15);
     expect(perms).toEqual([
-      'libraries-read', 'libraries-write', 'series-read', 'series-write', 'books-read', 'books-write', 'pages-read', 'progress-read', 'progress-write',
-      'api-keys-read', 'api-keys-write', 'api-keys-delete', 'tasks-read', 'tasks-write', 'system-health',
+      'libraries-read',
+      'libraries-write',
+      'series-read',
+      'series-write',
+      'books-read',
+      'books-write',
+      'pages-read',
+      'progress-read',
+      'progress-write',
+      'api-keys-read',
+      'api-keys-write',
+      'api-keys-delete',
+      'tasks-read',
+      'tasks-write',
+      'system-health',
     ]);
-    for (const adminOnly of ['users-read', 'libraries-delete', 'system-admin', 'collections-read', 'plugins-manage']) expect(perms).not.toContain(adminOnly);
+    for (const adminOnly of ['users-read', 'libraries-delete', 'system-admin', 'collections-read', 'plugins-manage'])
+      expect(perms).not.toContain(adminOnly);
   });
 
   it('custom permissions add to the role; admin-only ones stay with admins; colon form accepted; unknown names 400', async () => {
@@ -34,7 +56,12 @@ describe('Roles and permissions', () => {
     const perms: string[] = (await me(user.headers)).permissions;
     expect(perms).toContain('tasks-read');
     expect(perms).not.toContain('users-read');
-    const bad = await t.app.inject({ method: 'POST', url: '/api/v1/users', headers: await adminHeaders(t), payload: { username: 'zz', email: 'zz@example.org', password: 'password123', permissions: ['fly-planes'] } });
+    const bad = await t.app.inject({
+      method: 'POST',
+      url: '/api/v1/users',
+      headers: await adminHeaders(t),
+      payload: { username: 'zz', email: 'zz@example.org', password: 'password123', permissions: ['fly-planes'] },
+    });
     expect(bad.statusCode).toBe(400);
     expect(JSON.stringify(bad.json().details)).toContain('fly-planes');
   });
@@ -51,7 +78,12 @@ describe('Roles and permissions', () => {
 describe('Users (admin only)', () => {
   it('lists, creates, reads, updates (PUT and PATCH) and deletes users', async () => {
     const admin = await adminHeaders(t);
-    const created = await t.app.inject({ method: 'POST', url: '/api/v1/users', headers: admin, payload: { username: 'carol', email: 'carol@example.org', password: 'carol-password', role: 'maintainer' } });
+    const created = await t.app.inject({
+      method: 'POST',
+      url: '/api/v1/users',
+      headers: admin,
+      payload: { username: 'carol', email: 'carol@example.org', password: 'carol-password', role: 'maintainer' },
+    });
     expect(created.statusCode).toBe(201);
     const user = created.json();
     expect(user).toMatchObject({ username: 'carol', email: 'carol@example.org', role: 'maintainer', disabled: false });
@@ -66,9 +98,18 @@ describe('Users (admin only)', () => {
     expect((await t.app.inject({ method: 'GET', url: `/api/v1/users/${user.id}`, headers: admin })).json().username).toBe('carol');
     const put = await t.app.inject({ method: 'PUT', url: `/api/v1/users/${user.id}`, headers: admin, payload: { role: 'reader' } });
     expect(put.json().role).toBe('reader');
-    const patch = await t.app.inject({ method: 'PATCH', url: `/api/v1/users/${user.id}`, headers: admin, payload: { email: 'carol2@example.org', password: 'another-password' } });
+    const patch = await t.app.inject({
+      method: 'PATCH',
+      url: `/api/v1/users/${user.id}`,
+      headers: admin,
+      payload: { email: 'carol2@example.org', password: 'another-password' },
+    });
     expect(patch.json().email).toBe('carol2@example.org');
-    const login = await t.app.inject({ method: 'POST', url: '/api/v1/auth/login', payload: { username: 'carol', password: 'another-password' } });
+    const login = await t.app.inject({
+      method: 'POST',
+      url: '/api/v1/auth/login',
+      payload: { username: 'carol', password: 'another-password' },
+    });
     expect(login.statusCode).toBe(200);
 
     expect((await t.app.inject({ method: 'DELETE', url: `/api/v1/users/${user.id}`, headers: admin })).statusCode).toBe(204);
@@ -79,14 +120,29 @@ describe('Users (admin only)', () => {
 
   it('username and e-mail are unique (409), case-insensitively', async () => {
     const admin = await adminHeaders(t);
-    const res = await t.app.inject({ method: 'POST', url: '/api/v1/users', headers: admin, payload: { username: 'ADMIN', email: 'x@example.org', password: 'password123' } });
+    const res = await t.app.inject({
+      method: 'POST',
+      url: '/api/v1/users',
+      headers: admin,
+      payload: { username: 'ADMIN', email: 'x@example.org', password: 'password123' },
+    });
     expect(res.statusCode).toBe(409);
-    const mail = await t.app.inject({ method: 'POST', url: '/api/v1/users', headers: admin, payload: { username: 'fresh', email: 'Admin@Example.org', password: 'password123' } });
+    const mail = await t.app.inject({
+      method: 'POST',
+      url: '/api/v1/users',
+      headers: admin,
+      payload: { username: 'fresh', email: 'Admin@Example.org', password: 'password123' },
+    });
     expect(mail.statusCode).toBe(409);
   });
 
   it('passwords shorter than 8 characters are rejected', async () => {
-    const res = await t.app.inject({ method: 'POST', url: '/api/v1/users', headers: await adminHeaders(t), payload: { username: 'shorty', email: 's@example.org', password: 'seven77' } });
+    const res = await t.app.inject({
+      method: 'POST',
+      url: '/api/v1/users',
+      headers: await adminHeaders(t),
+      payload: { username: 'shorty', email: 's@example.org', password: 'seven77' },
+    });
     expect(res.statusCode).toBe(400);
   });
 
@@ -94,15 +150,24 @@ describe('Users (admin only)', () => {
     const admin = await adminHeaders(t);
     const self = (await me(admin)).id as string;
     expect((await t.app.inject({ method: 'DELETE', url: `/api/v1/users/${self}`, headers: admin })).statusCode).toBe(409);
-    expect((await t.app.inject({ method: 'PATCH', url: `/api/v1/users/${self}`, headers: admin, payload: { role: 'reader' } })).statusCode).toBe(409);
-    expect((await t.app.inject({ method: 'PATCH', url: `/api/v1/users/${self}`, headers: admin, payload: { disabled: true } })).statusCode).toBe(409);
+    expect(
+      (await t.app.inject({ method: 'PATCH', url: `/api/v1/users/${self}`, headers: admin, payload: { role: 'reader' } })).statusCode,
+    ).toBe(409);
+    expect(
+      (await t.app.inject({ method: 'PATCH', url: `/api/v1/users/${self}`, headers: admin, payload: { disabled: true } })).statusCode,
+    ).toBe(409);
     const second = await createUser(t, 'admin');
-    expect((await t.app.inject({ method: 'PATCH', url: `/api/v1/users/${second.id}`, headers: admin, payload: { role: 'maintainer' } })).statusCode).toBe(200);
+    expect(
+      (await t.app.inject({ method: 'PATCH', url: `/api/v1/users/${second.id}`, headers: admin, payload: { role: 'maintainer' } }))
+        .statusCode,
+    ).toBe(200);
   });
 
   it('an unknown or malformed user id is 404 or 400, never 500', async () => {
     const admin = await adminHeaders(t);
-    expect((await t.app.inject({ method: 'GET', url: '/api/v1/users/0190d5e8-7b1c-7cc3-8a1e-2f4d5e6f7a8b', headers: admin })).statusCode).toBe(404);
+    expect(
+      (await t.app.inject({ method: 'GET', url: '/api/v1/users/0190d5e8-7b1c-7cc3-8a1e-2f4d5e6f7a8b', headers: admin })).statusCode,
+    ).toBe(404);
     expect((await t.app.inject({ method: 'GET', url: '/api/v1/users/../../etc', headers: admin })).statusCode).toBeLessThan(500);
     expect((await t.app.inject({ method: 'GET', url: '/api/v1/users/xyz', headers: admin })).statusCode).toBe(400);
   });

@@ -33,7 +33,10 @@ async function writePandocNovel(file: string): Promise<void> {
     xhtml(
       `Chapter ${n}`,
       `<section id="chapter-${n}" class="level1"><h1>Chapter ${n}</h1>` +
-        Array.from({ length: 12 }, (_, i) => `<p>It was the ${i + 1}th hour of the night, and the lamps of chapter ${n} burned low.</p>`).join('') +
+        Array.from(
+          { length: 12 },
+          (_, i) => `<p>It was the ${i + 1}th hour of the night, and the lamps of chapter ${n} burned low.</p>`,
+        ).join('') +
         '</section>',
     );
   const items: ZipItem[] = [
@@ -42,7 +45,10 @@ async function writePandocNovel(file: string): Promise<void> {
       name: 'META-INF/container.xml',
       data: '<?xml version="1.0" encoding="UTF-8"?><container version="1.0" xmlns="urn:oasis:names:tc:opendocument:xmlns:container"><rootfiles><rootfile full-path="EPUB/content.opf" media-type="application/oebps-package+xml" /></rootfiles></container>',
     },
-    { name: 'META-INF/com.apple.ibooks.display-options.xml', data: '<?xml version="1.0" encoding="UTF-8"?><display_options><platform name="*"><option name="specified-fonts">true</option></platform></display_options>' },
+    {
+      name: 'META-INF/com.apple.ibooks.display-options.xml',
+      data: '<?xml version="1.0" encoding="UTF-8"?><display_options><platform name="*"><option name="specified-fonts">true</option></platform></display_options>',
+    },
     { name: 'EPUB/media/file0.png', data: cover },
     { name: 'EPUB/styles/stylesheet1.css', data: 'body { margin: 5%; }' },
     {
@@ -52,12 +58,21 @@ async function writePandocNovel(file: string): Promise<void> {
         '<section epub:type="cover"><svg xmlns="http://www.w3.org/2000/svg" xmlns:xlink="http://www.w3.org/1999/xlink" version="1.1" width="100%" height="100%" viewBox="0 0 500 750" preserveAspectRatio="xMidYMid"><image width="500" height="750" xlink:href="../media/file0.png" /></svg></section>',
       ),
     },
-    { name: 'EPUB/text/title_page.xhtml', data: xhtml('A Pandoc Novel', '<section epub:type="titlepage" class="titlepage"><h1 class="title">A Pandoc Novel</h1><p class="author">Jane Writer</p></section>') },
+    {
+      name: 'EPUB/text/title_page.xhtml',
+      data: xhtml(
+        'A Pandoc Novel',
+        '<section epub:type="titlepage" class="titlepage"><h1 class="title">A Pandoc Novel</h1><p class="author">Jane Writer</p></section>',
+      ),
+    },
     { name: 'EPUB/text/ch001.xhtml', data: chapter(1) },
     { name: 'EPUB/text/ch002.xhtml', data: chapter(2) },
     {
       name: 'EPUB/nav.xhtml',
-      data: xhtml('A Pandoc Novel', '<nav epub:type="toc" id="toc"><h1 id="toc-title">A Pandoc Novel</h1><ol class="toc"><li><a href="text/ch001.xhtml">Chapter 1</a></li><li><a href="text/ch002.xhtml">Chapter 2</a></li></ol></nav>'),
+      data: xhtml(
+        'A Pandoc Novel',
+        '<nav epub:type="toc" id="toc"><h1 id="toc-title">A Pandoc Novel</h1><ol class="toc"><li><a href="text/ch001.xhtml">Chapter 1</a></li><li><a href="text/ch002.xhtml">Chapter 2</a></li></ol></nav>',
+      ),
     },
     {
       name: 'EPUB/content.opf',
@@ -103,12 +118,18 @@ async function writeFixedLayoutWithText(file: string): Promise<void> {
   const page = (n: number) => xhtml(`Plate ${n}`, `<div><img src="../images/plate${n}.jpg" alt="" /></div>`);
   await writeZip(file, [
     { name: 'mimetype', data: 'application/epub+zip', store: true },
-    { name: 'META-INF/container.xml', data: '<?xml version="1.0"?><container version="1.0" xmlns="urn:oasis:names:tc:opendocument:xmlns:container"><rootfiles><rootfile full-path="OPS/book.opf" media-type="application/oebps-package+xml"/></rootfiles></container>' },
+    {
+      name: 'META-INF/container.xml',
+      data: '<?xml version="1.0"?><container version="1.0" xmlns="urn:oasis:names:tc:opendocument:xmlns:container"><rootfiles><rootfile full-path="OPS/book.opf" media-type="application/oebps-package+xml"/></rootfiles></container>',
+    },
     { name: 'OPS/images/plate1.jpg', data: await makeImage({ width: 600, height: 900 }) },
     { name: 'OPS/images/plate2.jpg', data: await makeImage({ width: 600, height: 900, color: '#884422' }) },
     { name: 'OPS/text/p1.xhtml', data: page(1) },
     { name: 'OPS/text/p2.xhtml', data: page(2) },
-    { name: 'OPS/text/colophon.xhtml', data: xhtml('Colophon', '<p>Printed in 2021. Plates photographed by the author; all rights reserved.</p>') },
+    {
+      name: 'OPS/text/colophon.xhtml',
+      data: xhtml('Colophon', '<p>Printed in 2021. Plates photographed by the author; all rights reserved.</p>'),
+    },
     {
       name: 'OPS/book.opf',
       data: `<?xml version="1.0" encoding="utf-8"?>
@@ -159,7 +180,13 @@ beforeAll(async () => {
   t = await createCatalogApp(enableKomga);
   await scannedLibrary(t, async (dir) => {
     await writePandocNovel(path.join(dir, 'Novels', 'A Pandoc Novel.epub'));
-    await makeEpub(path.join(dir, 'Comics'), 'Fixed Layout Comic.epub', { kind: 'image', fixedLayout: true, pages: 3, pageSize: { width: 600, height: 900 }, metadata: { title: 'Fixed Layout Comic' } });
+    await makeEpub(path.join(dir, 'Comics'), 'Fixed Layout Comic.epub', {
+      kind: 'image',
+      fixedLayout: true,
+      pages: 3,
+      pageSize: { width: 600, height: 900 },
+      metadata: { title: 'Fixed Layout Comic' },
+    });
     await writeFixedLayoutWithText(path.join(dir, 'Art', 'Plates.epub'));
   });
   const reader = await createUser(t, 'reader');
@@ -181,7 +208,12 @@ describe('a text EPUB (pandoc novel) is not DiViNa-compatible', () => {
   it('BookDto: mediaProfile EPUB, epubDivinaCompatible false, Komga schema', async () => {
     const dto = await send<BookDto>(t, 'GET', `${BASE}/books/${book('A Pandoc Novel').id}`, auth);
     expectKomga(dto.body, 'BookDto');
-    expect(dto.body.media).toMatchObject({ status: 'READY', mediaType: 'application/epub+zip', mediaProfile: 'EPUB', epubDivinaCompatible: false });
+    expect(dto.body.media).toMatchObject({
+      status: 'READY',
+      mediaType: 'application/epub+zip',
+      mediaProfile: 'EPUB',
+      epubDivinaCompatible: false,
+    });
     // The book lists (what Mihon's chapter list reads) carry the same flag.
     expect(book('A Pandoc Novel').media.epubDivinaCompatible).toBe(false);
   });
@@ -194,7 +226,13 @@ describe('a text EPUB (pandoc novel) is not DiViNa-compatible', () => {
 
   it('a page image, converted or not, and its thumbnail are a clean 400, never XHTML as octet-stream', async () => {
     const id = book('A Pandoc Novel').id;
-    for (const url of [`${BASE}/books/${id}/pages/2?convert=png`, `${BASE}/books/${id}/pages/2?convert=jpeg`, `${BASE}/books/${id}/pages/2`, `${BASE}/books/${id}/pages/1/thumbnail`, `${BASE}/books/${id}/pages/1?zero_based=true&convert=png`]) {
+    for (const url of [
+      `${BASE}/books/${id}/pages/2?convert=png`,
+      `${BASE}/books/${id}/pages/2?convert=jpeg`,
+      `${BASE}/books/${id}/pages/2`,
+      `${BASE}/books/${id}/pages/1/thumbnail`,
+      `${BASE}/books/${id}/pages/1?zero_based=true&convert=png`,
+    ]) {
       const res = await send<{ error: string; message: string; details: { media_type: string } }>(t, 'GET', url, auth);
       expect(res.status, url).toBe(400);
       expect(String(res.headers['content-type'])).toContain('application/json');
@@ -204,8 +242,16 @@ describe('a text EPUB (pandoc novel) is not DiViNa-compatible', () => {
 
   it('the native page route still serves the chapter itself, and refuses to resize or convert it', async () => {
     const id = book('A Pandoc Novel').id;
-    const pages = (await t.app.inject({ method: 'GET', url: `/api/v1/books/${id}/pages`, headers: t.headers })).json<Array<{ file_name: string; media_type: string }>>();
-    expect(pages.map((p) => p.file_name)).toEqual(['EPUB/text/cover.xhtml', 'EPUB/text/title_page.xhtml', 'EPUB/nav.xhtml', 'EPUB/text/ch001.xhtml', 'EPUB/text/ch002.xhtml']);
+    const pages = (await t.app.inject({ method: 'GET', url: `/api/v1/books/${id}/pages`, headers: t.headers })).json<
+      Array<{ file_name: string; media_type: string }>
+    >();
+    expect(pages.map((p) => p.file_name)).toEqual([
+      'EPUB/text/cover.xhtml',
+      'EPUB/text/title_page.xhtml',
+      'EPUB/nav.xhtml',
+      'EPUB/text/ch001.xhtml',
+      'EPUB/text/ch002.xhtml',
+    ]);
     expect(new Set(pages.map((p) => p.media_type))).toEqual(new Set(['application/xhtml+xml']));
     const chapter = await t.app.inject({ method: 'GET', url: `/api/v1/books/${id}/pages/4`, headers: t.headers });
     expect(chapter.statusCode).toBe(200);
@@ -237,7 +283,12 @@ describe('a fixed-layout image-only EPUB is DiViNa-compatible', () => {
   it('pages answer as images and honour convert=png|jpeg; zero_based and the page thumbnail work', async () => {
     const id = book('Fixed Layout Comic').id;
     expect(await imageOf(`${BASE}/books/${id}/pages/1`)).toEqual({ status: 200, type: 'image/png', format: 'png', width: 600 });
-    expect(await imageOf(`${BASE}/books/${id}/pages/2?convert=jpeg`)).toEqual({ status: 200, type: 'image/jpeg', format: 'jpeg', width: 600 });
+    expect(await imageOf(`${BASE}/books/${id}/pages/2?convert=jpeg`)).toEqual({
+      status: 200,
+      type: 'image/jpeg',
+      format: 'jpeg',
+      width: 600,
+    });
     expect(await imageOf(`${BASE}/books/${id}/pages/3?convert=png`)).toEqual({ status: 200, type: 'image/png', format: 'png', width: 600 });
     expect(await imageOf(`${BASE}/books/${id}/pages/0?zero_based=true&convert=jpeg`)).toMatchObject({ status: 200, type: 'image/jpeg' });
     expect(await imageOf(`${BASE}/books/${id}/pages/1/thumbnail`)).toMatchObject({ status: 200, type: 'image/jpeg', width: 300 });
@@ -247,7 +298,10 @@ describe('a fixed-layout image-only EPUB is DiViNa-compatible', () => {
 describe('a fixed-layout EPUB with a text page is not DiViNa-compatible', () => {
   it('epubDivinaCompatible false and no image pages listed', async () => {
     const id = book('Plates').id;
-    expect((await send<BookDto>(t, 'GET', `${BASE}/books/${id}`, auth)).body.media).toMatchObject({ mediaProfile: 'EPUB', epubDivinaCompatible: false });
+    expect((await send<BookDto>(t, 'GET', `${BASE}/books/${id}`, auth)).body.media).toMatchObject({
+      mediaProfile: 'EPUB',
+      epubDivinaCompatible: false,
+    });
     expect((await send<PageDto[]>(t, 'GET', `${BASE}/books/${id}/pages`, auth)).body).toEqual([]);
   });
 });

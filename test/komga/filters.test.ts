@@ -99,14 +99,33 @@ describe('author=name,role (repeatable) on GET series and GET books', () => {
 describe("the author condition of Komga's SeriesSearch and BookSearch bodies", () => {
   it('is / isNot with {name, role}', async () => {
     expect(await seriesByBody({ author: { operator: 'is', value: { name: 'Albert Uderzo', role: 'writer' } } })).toEqual(['Astérix']);
-    expect(await seriesByBody({ author: { operator: 'isNot', value: { name: 'Frank Miller', role: null } } })).toEqual(['Astérix', 'Dragon Ball', 'Zorro', 'Éclair']);
-    expect(await seriesByBody({ allOf: [{ author: { operator: 'is', value: { name: 'Akira Toriyama' } } }, { libraryId: { operator: 'is', value: lib.id } }] })).toEqual(['Dragon Ball']);
-    expect(await bookTitles(`${BASE}/books/list?unpaged=true`, { condition: { author: { operator: 'is', value: { name: 'Bob Kane', role: 'writer' } } } })).toEqual(['Batman 1']);
-    expect(await bookTitles(`${BASE}/books/list?unpaged=true`, { condition: { anyOf: [{ author: { operator: 'is', value: { role: 'penciller', name: 'Bill Finger' } } }] } })).toEqual(['Batman 1']);
+    expect(await seriesByBody({ author: { operator: 'isNot', value: { name: 'Frank Miller', role: null } } })).toEqual([
+      'Astérix',
+      'Dragon Ball',
+      'Zorro',
+      'Éclair',
+    ]);
+    expect(
+      await seriesByBody({
+        allOf: [{ author: { operator: 'is', value: { name: 'Akira Toriyama' } } }, { libraryId: { operator: 'is', value: lib.id } }],
+      }),
+    ).toEqual(['Dragon Ball']);
+    expect(
+      await bookTitles(`${BASE}/books/list?unpaged=true`, {
+        condition: { author: { operator: 'is', value: { name: 'Bob Kane', role: 'writer' } } },
+      }),
+    ).toEqual(['Batman 1']);
+    expect(
+      await bookTitles(`${BASE}/books/list?unpaged=true`, {
+        condition: { anyOf: [{ author: { operator: 'is', value: { role: 'penciller', name: 'Bill Finger' } } }] },
+      }),
+    ).toEqual(['Batman 1']);
   });
 
   it('operators Komga does not have for authors are a 400 naming them', async () => {
-    expect(await status400('POST', `${BASE}/series/list`, { condition: { author: { operator: 'contains', value: { name: 'x' } } } })).toMatch(/"contains" for "author"/);
+    expect(
+      await status400('POST', `${BASE}/series/list`, { condition: { author: { operator: 'contains', value: { name: 'x' } } } }),
+    ).toMatch(/"contains" for "author"/);
   });
 });
 
@@ -135,14 +154,20 @@ describe('age_rating and release_year: ages as Komga shows them, never ignored',
     expect(await seriesByBody({ ageRating: { operator: 'is', value: null } })).toEqual(['Éclair']);
     expect(await seriesByBody({ ageRating: { operator: 'isNot', value: 13 } })).toEqual(['Astérix', 'Dragon Ball', 'Éclair']);
     expect(await seriesByBody({ ageRating: { operator: 'isNotNull' } })).toEqual(['Astérix', 'Batman', 'Dragon Ball', 'Zorro']);
-    expect(await status400('POST', `${BASE}/series/list`, { condition: { ageRating: { operator: 'after', value: 3 } } })).toMatch(/"after" for "ageRating"/);
+    expect(await status400('POST', `${BASE}/series/list`, { condition: { ageRating: { operator: 'after', value: 3 } } })).toMatch(
+      /"after" for "ageRating"/,
+    );
   });
 
   it('filters a list does not support are a 400 naming the parameter', async () => {
     expect(await status400('GET', `${BASE}/series?search_regex=^A,TITLE`)).toMatch(/search_regex/);
     expect(await status400('GET', `${BASE}/books?publisher=Dargaud`)).toMatch(/publisher/);
     expect(await status400('GET', `${BASE}/books?age_rating=13&released_after=2020-01-01`)).toMatch(/age_rating, released_after/);
-    expect(await status400('POST', `${BASE}/series/list`, { condition: { releaseDate: { operator: 'after', dateTime: '2020-01-01T00:00:00Z' } } })).toMatch(/releaseDate/);
+    expect(
+      await status400('POST', `${BASE}/series/list`, {
+        condition: { releaseDate: { operator: 'after', dateTime: '2020-01-01T00:00:00Z' } },
+      }),
+    ).toMatch(/releaseDate/);
   });
 
   it('complete: no series knows its total book count, so none is complete', async () => {
@@ -166,7 +191,12 @@ describe('facet lists from DISTINCT queries, scoped to the libraries asked', () 
     expect(await strings(`${BASE}/age-ratings`)).toEqual(['0', '13', '17', 'None']);
     expect(await strings(`${BASE}/age-ratings?library_id=${other.id}`)).toEqual(['13']);
     expect(await strings(`${BASE}/series/release-dates`)).toEqual(['1984', '1961', '1940', '1919']);
-    expect(await strings(`${BASE}/series/release-dates?library_id=${lib.id}&library_id=${other.id}`)).toEqual(['1984', '1961', '1940', '1919']);
+    expect(await strings(`${BASE}/series/release-dates?library_id=${lib.id}&library_id=${other.id}`)).toEqual([
+      '1984',
+      '1961',
+      '1940',
+      '1919',
+    ]);
     expect(await strings(`${BASE}/series/release-dates?library_id=${other.id}`)).toEqual(['1919']);
   });
 
@@ -186,7 +216,12 @@ describe('facet lists from DISTINCT queries, scoped to the libraries asked', () 
     expect(await authors(`?library_id=${other.id}`)).toEqual([{ name: 'Johnston McCulley', role: 'writer' }]);
     expect((await authors('?search=MILL')).map((a) => a.name)).toEqual(['Frank Miller', 'Frank Miller']);
     const batman = (await send<Page<Series>>(t, 'GET', `${BASE}/series?search=batman`, auth)).body.content[0]!;
-    expect((await authors(`?series_id=${batman.id}`)).map((a) => `${a.name}/${a.role}`)).toEqual(['Bill Finger/penciller', 'Bob Kane/writer', 'Frank Miller/penciller', 'Frank Miller/writer']);
+    expect((await authors(`?series_id=${batman.id}`)).map((a) => `${a.name}/${a.role}`)).toEqual([
+      'Bill Finger/penciller',
+      'Bob Kane/writer',
+      'Frank Miller/penciller',
+      'Frank Miller/writer',
+    ]);
   });
 
   it('a deleted book leaves the author list and the author filter', async () => {

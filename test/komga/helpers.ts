@@ -62,7 +62,13 @@ export interface Reply<T = unknown> {
 }
 
 /** One request as a client app sends it: a method, a URL, and only the headers given (no admin token). */
-export async function send<T = unknown>(t: CatalogTestApp, method: 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE', url: string, headers: Headers = {}, payload?: unknown): Promise<Reply<T>> {
+export async function send<T = unknown>(
+  t: CatalogTestApp,
+  method: 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE',
+  url: string,
+  headers: Headers = {},
+  payload?: unknown,
+): Promise<Reply<T>> {
   const res = await t.app.inject({ method, url, headers, ...(payload !== undefined ? { payload: payload as object } : {}) });
   let body: unknown = null;
   const type = String(res.headers['content-type'] ?? '');
@@ -87,7 +93,12 @@ export function sessionCookie(reply: Reply): string | undefined {
  * `?convert=png`).
  */
 export async function writeKomgaCorpus(dir: string): Promise<void> {
-  const info = (series: string, n: number, extra: Record<string, string | number>) => ({ Series: series, Number: String(n), Title: `${series} ${n}`, ...extra });
+  const info = (series: string, n: number, extra: Record<string, string | number>) => ({
+    Series: series,
+    Number: String(n),
+    Title: `${series} ${n}`,
+    ...extra,
+  });
   for (let n = 1; n <= 3; n++) {
     await makeCbz(path.join(dir, 'Astérix'), `Astérix ${String(n).padStart(3, '0')}.cbz`, {
       pages: n + 1,
@@ -110,14 +121,28 @@ export async function writeKomgaCorpus(dir: string): Promise<void> {
     await makeCbz(path.join(dir, 'Batman'), `Batman ${String(n).padStart(3, '0')}.cbz`, {
       pages: 2,
       pageSize: { width: 60, height: 90 },
-      comicInfo: info('Batman', n, { Writer: 'Bob Kane', Publisher: 'DC Comics', Genre: 'Action', Tags: 'dark', LanguageISO: 'en', Year: 1940 }),
+      comicInfo: info('Batman', n, {
+        Writer: 'Bob Kane',
+        Publisher: 'DC Comics',
+        Genre: 'Action',
+        Tags: 'dark',
+        LanguageISO: 'en',
+        Year: 1940,
+      }),
     });
   }
   for (const n of [1, 2, 2.5]) {
     await makeCbz(path.join(dir, 'Dragon Ball'), `Dragon Ball ${n}.cbz`, {
       pages: 2,
       pageSize: { width: 60, height: 90 },
-      comicInfo: info('Dragon Ball', n, { Writer: 'Akira Toriyama', Publisher: 'Shueisha', Genre: 'Action, Martial Arts', LanguageISO: 'ja', Manga: 'YesAndRightToLeft', AgeRating: 'Teen' }),
+      comicInfo: info('Dragon Ball', n, {
+        Writer: 'Akira Toriyama',
+        Publisher: 'Shueisha',
+        Genre: 'Action, Martial Arts',
+        LanguageISO: 'ja',
+        Manga: 'YesAndRightToLeft',
+        AgeRating: 'Teen',
+      }),
     });
   }
   const bmp = await makeImage({ width: 40, height: 60, format: 'bmp' });

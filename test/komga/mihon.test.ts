@@ -18,7 +18,16 @@ interface Series {
   booksReadCount: number;
   booksUnreadCount: number;
   booksInProgressCount: number;
-  metadata: { title: string; status: string; genres: string[]; tags: string[]; readingDirection: string; ageRating?: number; language: string; publisher: string };
+  metadata: {
+    title: string;
+    status: string;
+    genres: string[];
+    tags: string[];
+    readingDirection: string;
+    ageRating?: number;
+    language: string;
+    publisher: string;
+  };
   booksMetadata: { authors: { name: string; role: string }[]; tags: string[]; releaseDate?: string };
 }
 interface Book {
@@ -114,7 +123,16 @@ for (const [label, credentials] of [
       expect(first.status).toBe(200);
       expectKomga(first.body, 'PageSeriesDto');
       expect(first.body.content.map((s) => s.metadata.title)).toEqual(['Astérix', 'Batman']);
-      expect(first.body).toMatchObject({ number: 0, size: 2, totalElements: 4, totalPages: 2, numberOfElements: 2, first: true, last: false, empty: false });
+      expect(first.body).toMatchObject({
+        number: 0,
+        size: 2,
+        totalElements: 4,
+        totalPages: 2,
+        numberOfElements: 2,
+        first: true,
+        last: false,
+        empty: false,
+      });
       const second = await okhttp<Page<Series>>(`${BASE}/series?search=&page=1&deleted=false&sort=metadata.titleSort%2Casc&size=2`, auth);
       expectKomga(second.body, 'PageSeriesDto');
       expect(second.body.content.map((s) => s.metadata.title)).toEqual(['Dragon Ball', 'Odd Pages']);
@@ -151,7 +169,14 @@ for (const [label, credentials] of [
       expect(series.status).toBe(200);
       expectKomga(series.body, 'SeriesDto');
       expect(series.body).toMatchObject({ name: 'Astérix', booksCount: 3 });
-      expect(series.body.metadata).toMatchObject({ title: 'Astérix', publisher: 'Dargaud', language: 'fr', ageRating: 0, genres: ['Adventure', 'Humor'], tags: ['classic'] });
+      expect(series.body.metadata).toMatchObject({
+        title: 'Astérix',
+        publisher: 'Dargaud',
+        language: 'fr',
+        ageRating: 0,
+        genres: ['Adventure', 'Humor'],
+        tags: ['classic'],
+      });
       expect(series.body.booksMetadata.authors).toEqual(
         expect.arrayContaining([
           { name: 'René Goscinny', role: 'writer' },
@@ -167,7 +192,12 @@ for (const [label, credentials] of [
       expect(chapters.body.content.map((b) => b.number)).toEqual([1, 2, 3]);
       expect(chapters.body).toMatchObject({ totalElements: 3, totalPages: 1, first: true, last: true });
       const book = chapters.body.content[0]!;
-      expect(book).toMatchObject({ seriesId: id, seriesTitle: 'Astérix', name: 'Astérix 001', media: { status: 'READY', mediaProfile: 'DIVINA', pagesCount: 2 } });
+      expect(book).toMatchObject({
+        seriesId: id,
+        seriesTitle: 'Astérix',
+        name: 'Astérix 001',
+        media: { status: 'READY', mediaProfile: 'DIVINA', pagesCount: 2 },
+      });
       expect(book.metadata).toMatchObject({ title: 'Astérix 1', number: '1', releaseDate: '1961-01-01' });
       expect(book.metadata.authors).toContainEqual({ name: 'Anthea Bell', role: 'translator' });
       expect(book.size).toMatch(/^\d+(\.\d)? (B|KiB|MiB)$/);
@@ -189,7 +219,10 @@ for (const [label, credentials] of [
 
     it('page list and page images; unsupported types are fetched with ?convert=png', async () => {
       const list = await okhttp<Page<Series>>(`${BASE}/series?search=odd&page=0&deleted=false`, auth);
-      const chapters = await okhttp<Page<Book>>(`${BASE}/series/${list.body.content[0]!.id}/books?unpaged=true&media_status=READY&deleted=false`, auth);
+      const chapters = await okhttp<Page<Book>>(
+        `${BASE}/series/${list.body.content[0]!.id}/books?unpaged=true&media_status=READY&deleted=false`,
+        auth,
+      );
       const chapterUrl = `${BASE}/books/${chapters.body.content[0]!.id}`;
       const pages = await okhttp<PageDto[]>(`${chapterUrl}/pages`, auth);
       expect(pages.status).toBe(200);
@@ -251,7 +284,9 @@ describe('sessions', () => {
     expect(again.status).toBe(200);
     const header = await send<unknown[]>(t, 'GET', `${BASE}/libraries`, { 'x-auth-token': cookie! });
     expect(header.status).toBe(200);
-    const me = await send<{ id: string; email: string; roles: string[] }>(t, 'GET', '/komga/api/v2/users/me', { cookie: `KOMGA-SESSION=${cookie}` });
+    const me = await send<{ id: string; email: string; roles: string[] }>(t, 'GET', '/komga/api/v2/users/me', {
+      cookie: `KOMGA-SESSION=${cookie}`,
+    });
     expectKomga(me.body, 'UserDto');
     expect(me.body).toMatchObject({ id: reader.id, roles: expect.arrayContaining(['PAGE_STREAMING', 'FILE_DOWNLOAD']) as unknown });
     expect(me.body.roles).not.toContain('ADMIN');

@@ -27,7 +27,7 @@ interface Tracker {
 const BASE = '/komga/api/v1';
 const MIHON = { 'user-agent': 'Mihon v0.17.0 (app.mihon)' };
 
-describe('Komga API and Mihon\'s tracker write the ledger (protocol komga) and read every protocol\'s position', () => {
+describe("Komga API and Mihon's tracker write the ledger (protocol komga) and read every protocol's position", () => {
   let t: CatalogTestApp;
   let books: Book[];
   const files: string[] = [];
@@ -36,21 +36,40 @@ describe('Komga API and Mihon\'s tracker write the ledger (protocol komga) and r
     t = await createCatalogApp(enableKomga);
     await scannedLibrary(t, async (dir) => {
       for (const n of [1, 2, 3]) {
-        files.push(await makeCbz(dir, `Saga/Saga ${n}.cbz`, { pages: 5, pageSize: { width: 40 + n, height: 60 }, comicInfo: { Series: 'Saga', Number: String(n), Title: `Saga ${n}` } }));
+        files.push(
+          await makeCbz(dir, `Saga/Saga ${n}.cbz`, {
+            pages: 5,
+            pageSize: { width: 40 + n, height: 60 },
+            comicInfo: { Series: 'Saga', Number: String(n), Title: `Saga ${n}` },
+          }),
+        );
       }
     });
     books = (await api<Paged<Book>>(t, 'GET', '/api/v1/books?pageSize=50')).body.data.sort((a, b) => Number(a.number) - Number(b.number));
   }, 60_000);
   afterAll(() => t?.close());
 
-  const historyOf = async (headers: Record<string, string>, id: string) => (await call<Paged<HistoryEvent>>(t, headers, 'GET', `/api/v1/books/${id}/progress/history`)).body.data;
+  const historyOf = async (headers: Record<string, string>, id: string) =>
+    (await call<Paged<HistoryEvent>>(t, headers, 'GET', `/api/v1/books/${id}/progress/history`)).body.data;
 
   it('PATCH read-progress and DELETE are komga events, with the API key as device, else the User-Agent', async () => {
     const reader = await createUser(t, 'reader');
     const { key, id: keyId } = await createApiKey(t, reader.headers, { name: 'Pixel 8 Mihon' });
     const book = books[0]!;
-    expect((await send(t, 'PATCH', `${BASE}/books/${book.id}/read-progress`, { ...MIHON, 'x-api-key': key }, { page: 2 })).status).toBe(204);
-    expect((await send(t, 'PATCH', `${BASE}/books/${book.id}/read-progress`, { ...MIHON, ...basic(reader.username, reader.password) }, { page: 4, completed: false })).status).toBe(204);
+    expect((await send(t, 'PATCH', `${BASE}/books/${book.id}/read-progress`, { ...MIHON, 'x-api-key': key }, { page: 2 })).status).toBe(
+      204,
+    );
+    expect(
+      (
+        await send(
+          t,
+          'PATCH',
+          `${BASE}/books/${book.id}/read-progress`,
+          { ...MIHON, ...basic(reader.username, reader.password) },
+          { page: 4, completed: false },
+        )
+      ).status,
+    ).toBe(204);
     expect((await send(t, 'DELETE', `${BASE}/books/${book.id}/read-progress`, { ...MIHON, 'x-api-key': key })).status).toBe(204);
     const history = await historyOf(reader.headers, book.id);
     expect(history.map((e) => [e.protocol, e.page, e.position])).toEqual([
@@ -65,11 +84,13 @@ describe('Komga API and Mihon\'s tracker write the ledger (protocol komga) and r
     expect(devices.map((d) => d.name).sort()).toEqual(['Mihon v0.17.0 (app.mihon)', 'Pixel 8 Mihon']);
   });
 
-  it('the tracker\'s mark-read (v2 and v1) and series read-progress are komga events', async () => {
+  it("the tracker's mark-read (v2 and v1) and series read-progress are komga events", async () => {
     const reader = await createUser(t, 'reader');
     const auth = { ...MIHON, ...basic(reader.username, reader.password) };
     const seriesId = books[0]!.series_id;
-    expect((await send(t, 'PUT', `/komga/api/v2/series/${seriesId}/read-progress/tachiyomi`, auth, { lastBookNumberSortRead: 1 })).status).toBe(204);
+    expect(
+      (await send(t, 'PUT', `/komga/api/v2/series/${seriesId}/read-progress/tachiyomi`, auth, { lastBookNumberSortRead: 1 })).status,
+    ).toBe(204);
     expect((await send(t, 'PUT', `${BASE}/series/${seriesId}/read-progress/tachiyomi`, auth, { lastBookRead: 2 })).status).toBe(204);
     expect((await send(t, 'POST', `${BASE}/series/${seriesId}/read-progress`, auth)).status).toBe(204);
     for (const book of books) {
@@ -88,8 +109,28 @@ describe('Komga API and Mihon\'s tracker write the ledger (protocol komga) and r
     const sync = koreaderClient(t, (await createApiKey(t, reader.headers, { name: 'Kobo' })).key);
     const seriesId = books[0]!.series_id;
     // KOReader finishes book 1 (percentage 1) and is on page 3 of book 2; the web reader is on page 2 of book 3.
-    expect((await sync('PUT', '/syncs/progress', { document: koreaderPartialMd5(files[0]!), progress: '5', percentage: 1, device: 'Kobo', device_id: 'K1' })).status).toBe(200);
-    expect((await sync('PUT', '/syncs/progress', { document: koreaderPartialMd5(files[1]!), progress: '3', percentage: 0.6, device: 'Kobo', device_id: 'K1' })).status).toBe(200);
+    expect(
+      (
+        await sync('PUT', '/syncs/progress', {
+          document: koreaderPartialMd5(files[0]!),
+          progress: '5',
+          percentage: 1,
+          device: 'Kobo',
+          device_id: 'K1',
+        })
+      ).status,
+    ).toBe(200);
+    expect(
+      (
+        await sync('PUT', '/syncs/progress', {
+          document: koreaderPartialMd5(files[1]!),
+          progress: '3',
+          percentage: 0.6,
+          device: 'Kobo',
+          device_id: 'K1',
+        })
+      ).status,
+    ).toBe(200);
     expect((await call(t, reader.headers, 'PUT', `/api/v1/books/${books[2]!.id}/progress`, { current_page: 2 })).status).toBe(200);
 
     const tracker = await send<Tracker>(t, 'GET', `/komga/api/v2/series/${seriesId}/read-progress/tachiyomi`, auth);

@@ -49,8 +49,28 @@ const komgaBook = async (id: string, headers = auth) => (await send<Book>(t, 'GE
 describe('the schema check itself', () => {
   it('rejects what Mihon could not parse (a null string, a missing field)', () => {
     const validate = komgaSchema('ReadProgressDto');
-    expect(validate({ page: 1, completed: true, readDate: '2024-01-01T00:00:00Z', created: '2024-01-01T00:00:00Z', lastModified: '2024-01-01T00:00:00Z', deviceId: '', deviceName: '' })).toBe(true);
-    expect(validate({ page: 1, completed: true, readDate: null, created: '2024-01-01T00:00:00Z', lastModified: '2024-01-01T00:00:00Z', deviceId: '', deviceName: '' })).toBe(false);
+    expect(
+      validate({
+        page: 1,
+        completed: true,
+        readDate: '2024-01-01T00:00:00Z',
+        created: '2024-01-01T00:00:00Z',
+        lastModified: '2024-01-01T00:00:00Z',
+        deviceId: '',
+        deviceName: '',
+      }),
+    ).toBe(true);
+    expect(
+      validate({
+        page: 1,
+        completed: true,
+        readDate: null,
+        created: '2024-01-01T00:00:00Z',
+        lastModified: '2024-01-01T00:00:00Z',
+        deviceId: '',
+        deviceName: '',
+      }),
+    ).toBe(false);
     expect(validate({ page: 1, completed: true })).toBe(false);
   });
 });
@@ -75,7 +95,9 @@ describe('Aidoku and Paperback: PATCH books/{id}/read-progress {page, completed}
   it('a page outside the book is a 400; an unknown book a 404', async () => {
     const book = booksOf['Astérix']![0]!;
     expect((await send(t, 'PATCH', `${BASE}/books/${book.id}/read-progress`, auth, { page: 99 })).status).toBe(400);
-    expect((await send(t, 'PATCH', `${BASE}/books/00000000-0000-7000-8000-000000000000/read-progress`, auth, { completed: true })).status).toBe(404);
+    expect(
+      (await send(t, 'PATCH', `${BASE}/books/00000000-0000-7000-8000-000000000000/read-progress`, auth, { completed: true })).status,
+    ).toBe(404);
   });
 });
 
@@ -83,9 +105,19 @@ describe('progress written through the Komga API is the progress the native API 
   it('Komga -> native -> OPDS, and native -> Komga', async () => {
     const book = booksOf['Batman']![1]!;
     expect((await send(t, 'PATCH', `${BASE}/books/${book.id}/read-progress`, auth, { page: 1 })).status).toBe(204);
-    const native = await send<{ current_page: number; is_completed: boolean }>(t, 'GET', `/api/v1/books/${book.id}/progress`, reader.headers);
+    const native = await send<{ current_page: number; is_completed: boolean }>(
+      t,
+      'GET',
+      `/api/v1/books/${book.id}/progress`,
+      reader.headers,
+    );
     expect(native.body).toMatchObject({ current_page: 1, is_completed: false });
-    const opds = await send<{ locator: { locations: { position: number } } }>(t, 'GET', `/opds/v2/books/${book.id}/progression`, reader.headers);
+    const opds = await send<{ locator: { locations: { position: number } } }>(
+      t,
+      'GET',
+      `/opds/v2/books/${book.id}/progression`,
+      reader.headers,
+    );
     expect(opds.status).toBe(200);
     expect(opds.body.locator.locations.position).toBe(1);
 
@@ -110,14 +142,33 @@ describe("Mihon's Komga tracker: GET/PUT /api/v2/series/{id}/read-progress/tachi
     const before = await send<Tracker>(t, 'GET', `/komga/api/v2/series/${id}/read-progress/tachiyomi`, cookie);
     expect(before.status).toBe(200);
     expectKomga(before.body, 'TachiyomiReadProgressV2Dto');
-    expect(before.body).toEqual({ booksCount: 3, booksReadCount: 0, booksUnreadCount: 3, booksInProgressCount: 0, lastReadContinuousNumberSort: 0, maxNumberSort: 2.5 });
+    expect(before.body).toEqual({
+      booksCount: 3,
+      booksReadCount: 0,
+      booksUnreadCount: 3,
+      booksInProgressCount: 0,
+      lastReadContinuousNumberSort: 0,
+      maxNumberSort: 2.5,
+    });
 
     const put = await send(t, 'PUT', `/komga/api/v2/series/${id}/read-progress/tachiyomi`, cookie, { lastBookNumberSortRead: 2 });
     expect(put.status).toBe(204);
     const after = await send<Tracker>(t, 'GET', `/komga/api/v2/series/${id}/read-progress/tachiyomi`, cookie);
-    expect(after.body).toEqual({ booksCount: 3, booksReadCount: 2, booksUnreadCount: 1, booksInProgressCount: 0, lastReadContinuousNumberSort: 2, maxNumberSort: 2.5 });
+    expect(after.body).toEqual({
+      booksCount: 3,
+      booksReadCount: 2,
+      booksUnreadCount: 1,
+      booksInProgressCount: 0,
+      lastReadContinuousNumberSort: 2,
+      maxNumberSort: 2.5,
+    });
     // The same record the native API shows.
-    const native = await send<{ is_completed: boolean }>(t, 'GET', `/api/v1/books/${booksOf['Dragon Ball']![1]!.id}/progress`, reader.headers);
+    const native = await send<{ is_completed: boolean }>(
+      t,
+      'GET',
+      `/api/v1/books/${booksOf['Dragon Ball']![1]!.id}/progress`,
+      reader.headers,
+    );
     expect(native.body.is_completed).toBe(true);
 
     const v1 = await send<Record<string, number>>(t, 'GET', `${BASE}/series/${id}/read-progress/tachiyomi`, cookie);
@@ -187,18 +238,28 @@ describe('series read-progress, On Deck, next and previous', () => {
 describe('lists and filters', () => {
   it('POST series/list with a Komga condition body', async () => {
     const res = await send<Page<{ name: string }>>(t, 'POST', `${BASE}/series/list?sort=metadata.titleSort,desc`, auth, {
-      condition: { allOf: [{ genre: { operator: 'is', value: 'Action' } }, { deleted: { operator: 'isFalse' } }, { anyOf: [{ title: { operator: 'beginsWith', value: 'dragon' } }, { publisher: { operator: 'is', value: 'DC Comics' } }] }] },
+      condition: {
+        allOf: [
+          { genre: { operator: 'is', value: 'Action' } },
+          { deleted: { operator: 'isFalse' } },
+          { anyOf: [{ title: { operator: 'beginsWith', value: 'dragon' } }, { publisher: { operator: 'is', value: 'DC Comics' } }] },
+        ],
+      },
     });
     expect(res.status, JSON.stringify(res.body)).toBe(200);
     expectKomga(res.body, 'PageSeriesDto');
     expect(res.body.content.map((s) => s.name)).toEqual(['Dragon Ball', 'Batman']);
-    const unsupported = await send(t, 'POST', `${BASE}/series/list`, auth, { condition: { releaseDate: { operator: 'after', dateTime: '2020-01-01T00:00:00Z' } } });
+    const unsupported = await send(t, 'POST', `${BASE}/series/list`, auth, {
+      condition: { releaseDate: { operator: 'after', dateTime: '2020-01-01T00:00:00Z' } },
+    });
     expect(unsupported.status).toBe(400);
   });
 
   it('POST books/list with a Komga condition body and full-text search', async () => {
     const res = await send<Page<Book>>(t, 'POST', `${BASE}/books/list?sort=metadata.numberSort,asc&unpaged=true`, auth, {
-      condition: { allOf: [{ seriesId: { operator: 'is', value: seriesIds['Dragon Ball'] } }, { mediaStatus: { operator: 'is', value: 'READY' } }] },
+      condition: {
+        allOf: [{ seriesId: { operator: 'is', value: seriesIds['Dragon Ball'] } }, { mediaStatus: { operator: 'is', value: 'READY' } }],
+      },
     });
     expectKomga(res.body, 'PageBookDto');
     expect(res.body.content.map((b) => b.metadata.number)).toEqual(['1', '2', '2.5']);
@@ -212,7 +273,11 @@ describe('lists and filters', () => {
     expectKomga(books.body, 'PageBookDto');
     expect(books.body.content.map((b) => b.metadata.number)).toEqual(['3', '2']);
     expect(books.body.totalElements).toBe(3);
-    for (const url of [`${BASE}/series/new`, `${BASE}/series/updated`, `${BASE}/series/latest?library_id=${(await send<{ id: string }[]>(t, 'GET', `${BASE}/libraries`, auth)).body[0]!.id}`]) {
+    for (const url of [
+      `${BASE}/series/new`,
+      `${BASE}/series/updated`,
+      `${BASE}/series/latest?library_id=${(await send<{ id: string }[]>(t, 'GET', `${BASE}/libraries`, auth)).body[0]!.id}`,
+    ]) {
       const res = await send<Page<unknown>>(t, 'GET', url, auth);
       expect(res.status, url).toBe(200);
       expectKomga(res.body, 'PageSeriesDto');
@@ -245,13 +310,19 @@ describe('lists and filters', () => {
 
 describe('same permissions as the native API', () => {
   it('a key without pages-read gets 403 on pages; without progress-write 403 on read-progress', async () => {
-    const key = await createApiKey(t, reader.headers, { name: 'browse only', permissions: ['libraries-read', 'series-read', 'books-read'] });
+    const key = await createApiKey(t, reader.headers, {
+      name: 'browse only',
+      permissions: ['libraries-read', 'series-read', 'books-read'],
+    });
     const headers = basic('api', key.key);
     const book = booksOf['Batman']![0]!;
     expect((await send(t, 'GET', `${BASE}/books/${book.id}`, headers)).status).toBe(200);
     expect((await send(t, 'GET', `${BASE}/books/${book.id}/pages`, headers)).status).toBe(403);
     expect((await send(t, 'GET', `${BASE}/books/${book.id}/pages/1`, headers)).status).toBe(403);
     expect((await send(t, 'PATCH', `${BASE}/books/${book.id}/read-progress`, headers, { completed: true })).status).toBe(403);
-    expect((await send(t, 'PUT', `/komga/api/v2/series/${book.seriesId}/read-progress/tachiyomi`, headers, { lastBookNumberSortRead: 1 })).status).toBe(403);
+    expect(
+      (await send(t, 'PUT', `/komga/api/v2/series/${book.seriesId}/read-progress/tachiyomi`, headers, { lastBookNumberSortRead: 1 }))
+        .status,
+    ).toBe(403);
   });
 });

@@ -16,7 +16,12 @@ describe('Compatibility API: disabled by default', () => {
   afterAll(() => t.close());
 
   it('every path under the prefix is a 404 (not a 401) while disabled, with or without credentials', async () => {
-    for (const url of ['/komga/api/v1/libraries', '/komga/api/v1/series', '/komga/api/v2/users/me', '/komga/api/v1/books/00000000-0000-7000-8000-000000000000/pages/1']) {
+    for (const url of [
+      '/komga/api/v1/libraries',
+      '/komga/api/v1/series',
+      '/komga/api/v2/users/me',
+      '/komga/api/v1/books/00000000-0000-7000-8000-000000000000/pages/1',
+    ]) {
       const anonymous = await send(t, 'GET', url);
       expect(anonymous.status, url).toBe(404);
       expect(anonymous.headers['www-authenticate']).toBeUndefined();
@@ -95,7 +100,13 @@ describe('Compatibility API: path /{prefix}/api/v1/, prefix configurable at runt
   });
 
   it('Paperback: paths with a trailing slash answer like those without', async () => {
-    for (const url of [`/komga/api/v1/series/${seriesId}/`, '/komga/api/v1/genres/', '/komga/api/v1/libraries/', `/komga/api/v1/series/${seriesId}/books/?unpaged=true`, '/komga/api/v1/series/?page=0&size=10']) {
+    for (const url of [
+      `/komga/api/v1/series/${seriesId}/`,
+      '/komga/api/v1/genres/',
+      '/komga/api/v1/libraries/',
+      `/komga/api/v1/series/${seriesId}/books/?unpaged=true`,
+      '/komga/api/v1/series/?page=0&size=10',
+    ]) {
       const res = await send(t, 'GET', url, basic(reader.username, reader.password));
       expect(res.status, url).toBe(200);
       expect(res.headers.location, url).toBeUndefined();

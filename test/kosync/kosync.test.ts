@@ -38,8 +38,17 @@ function koreader(t: CatalogTestApp, user: string | undefined, base = '/koreader
   const headers: Record<string, string> = { accept: 'application/vnd.koreader.v1+json', 'x-auth-key': md5('typed password') };
   if (user !== undefined) headers['x-auth-user'] = user;
   return async (method: 'GET' | 'PUT' | 'POST', url: string, body?: unknown) => {
-    const res = await t.app.inject({ method, url: `${base}${url}`, headers: body === undefined ? headers : { ...headers, 'content-type': 'application/json' }, ...(body === undefined ? {} : { payload: JSON.stringify(body) }) });
-    return { status: res.statusCode, body: res.body ? (JSON.parse(res.body) as Record<string, unknown>) : null, type: res.headers['content-type'] };
+    const res = await t.app.inject({
+      method,
+      url: `${base}${url}`,
+      headers: body === undefined ? headers : { ...headers, 'content-type': 'application/json' },
+      ...(body === undefined ? {} : { payload: JSON.stringify(body) }),
+    });
+    return {
+      status: res.statusCode,
+      body: res.body ? (JSON.parse(res.body) as Record<string, unknown>) : null,
+      type: res.headers['content-type'],
+    };
   };
 }
 
@@ -69,13 +78,18 @@ describe('KOReader sync server (kosync)', () => {
     const reader = await createUser(t, 'reader');
     const { key } = await createApiKey(t, reader.headers, { name: 'Kobo' });
     expect(await koreader(t, key)('GET', '/users/auth')).toMatchObject({ status: 200, body: { authorized: 'OK' } });
-    expect(await koreader(t, 'anything', `/koreader/${key}`)('GET', '/users/auth')).toMatchObject({ status: 200, body: { authorized: 'OK' } });
+    expect(await koreader(t, 'anything', `/koreader/${key}`)('GET', '/users/auth')).toMatchObject({
+      status: 200,
+      body: { authorized: 'OK' },
+    });
     const unauthorized = { status: 401, body: { code: 2001, message: 'Unauthorized' } };
     expect(await koreader(t, reader.username)('GET', '/users/auth')).toMatchObject(unauthorized);
     expect(await koreader(t, `${key.slice(0, -2)}xx`)('GET', '/users/auth')).toMatchObject(unauthorized);
     expect(await koreader(t, undefined)('GET', '/users/auth')).toMatchObject(unauthorized);
     expect(await koreader(t, undefined)('GET', '/syncs/progress/abc')).toMatchObject(unauthorized);
-    expect(await koreader(t, undefined)('PUT', '/syncs/progress', { document: 'abc', progress: '1', percentage: 0.1, device: 'Kobo' })).toMatchObject(unauthorized);
+    expect(
+      await koreader(t, undefined)('PUT', '/syncs/progress', { document: 'abc', progress: '1', percentage: 0.1, device: 'Kobo' }),
+    ).toMatchObject(unauthorized);
   });
 
   it('a key without progress-write may read but not write; one without progress-read neither', async () => {
@@ -92,8 +106,14 @@ describe('KOReader sync server (kosync)', () => {
   it('registration is refused with the protocol errors: 2005 when self-registration is off, 2002 for an existing account', async () => {
     const reader = await createUser(t, 'reader');
     const { key } = await createApiKey(t, reader.headers, { name: 'Kobo' });
-    expect(await koreader(t, undefined)('POST', '/users/create', { username: 'someone', password: md5('pw') })).toMatchObject({ status: 402, body: { code: 2005 } });
-    expect(await koreader(t, key)('POST', '/users/create', { username: key, password: md5('pw') })).toMatchObject({ status: 402, body: { code: 2002, message: 'Username is already registered.' } });
+    expect(await koreader(t, undefined)('POST', '/users/create', { username: 'someone', password: md5('pw') })).toMatchObject({
+      status: 402,
+      body: { code: 2005 },
+    });
+    expect(await koreader(t, key)('POST', '/users/create', { username: key, password: md5('pw') })).toMatchObject({
+      status: 402,
+      body: { code: 2002, message: 'Username is already registered.' },
+    });
     const users = await t.database.db.selectFrom('users').select('username').execute();
     expect(users.map((u) => u.username)).not.toContain('someone');
   });
@@ -101,10 +121,22 @@ describe('KOReader sync server (kosync)', () => {
   it('refuses a PUT without document (2004) or without percentage, progress or device (2003)', async () => {
     const reader = await createUser(t, 'reader');
     const sync = koreader(t, (await createApiKey(t, reader.headers)).key);
-    expect(await sync('PUT', '/syncs/progress', { progress: '1', percentage: 0.1, device: 'Kobo' })).toMatchObject({ status: 403, body: { code: 2004, message: "Field 'document' not provided." } });
-    expect(await sync('PUT', '/syncs/progress', { document: 'abc', progress: '1', device: 'Kobo' })).toMatchObject({ status: 403, body: { code: 2003 } });
-    expect(await sync('PUT', '/syncs/progress', { document: 'abc', percentage: 0.1, device: 'Kobo' })).toMatchObject({ status: 403, body: { code: 2003 } });
-    expect(await sync('PUT', '/syncs/progress', { document: 'abc', progress: '1', percentage: 0.1 })).toMatchObject({ status: 403, body: { code: 2003 } });
+    expect(await sync('PUT', '/syncs/progress', { progress: '1', percentage: 0.1, device: 'Kobo' })).toMatchObject({
+      status: 403,
+      body: { code: 2004, message: "Field 'document' not provided." },
+    });
+    expect(await sync('PUT', '/syncs/progress', { document: 'abc', progress: '1', device: 'Kobo' })).toMatchObject({
+      status: 403,
+      body: { code: 2003 },
+    });
+    expect(await sync('PUT', '/syncs/progress', { document: 'abc', percentage: 0.1, device: 'Kobo' })).toMatchObject({
+      status: 403,
+      body: { code: 2003 },
+    });
+    expect(await sync('PUT', '/syncs/progress', { document: 'abc', progress: '1', percentage: 0.1 })).toMatchObject({
+      status: 403,
+      body: { code: 2003 },
+    });
   });
 
   it('round trip on a CBZ: KOReader PUT -> native GET shows the page -> native PUT -> KOReader GET gives the page as progress', async () => {
@@ -114,18 +146,37 @@ describe('KOReader sync server (kosync)', () => {
     const document = partialMd5(files.cbz!);
     const comic = byTitle('Comic');
 
-    const put = await sync('PUT', '/syncs/progress', { document, progress: '3', percentage: 0.6, device: 'Kobo Libra', device_id: 'KOBO-1' });
+    const put = await sync('PUT', '/syncs/progress', {
+      document,
+      progress: '3',
+      percentage: 0.6,
+      device: 'Kobo Libra',
+      device_id: 'KOBO-1',
+    });
     expect(put.status).toBe(200);
     expect(put.body).toEqual({ document, timestamp: expect.any(Number) });
     expect(Math.abs((put.body!.timestamp as number) - Date.now() / 1000)).toBeLessThan(5);
 
-    const native = await call<{ current_page: number; progress: number; device_id: string }>(t, reader.headers, 'GET', `/api/v1/books/${comic.id}/progress`);
+    const native = await call<{ current_page: number; progress: number; device_id: string }>(
+      t,
+      reader.headers,
+      'GET',
+      `/api/v1/books/${comic.id}/progress`,
+    );
     expect(native.body).toMatchObject({ current_page: 3, progress: 0.6, device_id: `key:${keyId}` });
-    const event = await t.database.db.selectFrom('progress_events').selectAll().where('user_id', '=', reader.id).where('book_id', '=', comic.id).executeTakeFirstOrThrow();
+    const event = await t.database.db
+      .selectFrom('progress_events')
+      .selectAll()
+      .where('user_id', '=', reader.id)
+      .where('book_id', '=', comic.id)
+      .executeTakeFirstOrThrow();
     expect(event).toMatchObject({ protocol: 'koreader', device_id: `key:${keyId}` });
     expect(JSON.parse(event.position)).toEqual({ document, progress: '3', percentage: 0.6, device: 'Kobo Libra', device_id: 'KOBO-1' });
 
-    expect(await sync('GET', `/syncs/progress/${document}`)).toMatchObject({ status: 200, body: { document, progress: '3', percentage: 0.6, device: 'Kobo Libra', device_id: 'KOBO-1', timestamp: expect.any(Number) } });
+    expect(await sync('GET', `/syncs/progress/${document}`)).toMatchObject({
+      status: 200,
+      body: { document, progress: '3', percentage: 0.6, device: 'Kobo Libra', device_id: 'KOBO-1', timestamp: expect.any(Number) },
+    });
 
     expect((await call(t, reader.headers, 'PUT', `/api/v1/books/${comic.id}/progress`, { current_page: 4 })).status).toBe(200);
     const back = await sync('GET', `/syncs/progress/${document}`);
@@ -134,18 +185,26 @@ describe('KOReader sync server (kosync)', () => {
     expect(typeof back.body!.device).toBe('string');
   });
 
-  it('an EPUB keeps KOReader\'s xpointer; a position from elsewhere comes back as the start of that spine document', async () => {
+  it("an EPUB keeps KOReader's xpointer; a position from elsewhere comes back as the start of that spine document", async () => {
     const reader = await createUser(t, 'reader');
     const sync = koreader(t, (await createApiKey(t, reader.headers)).key);
     const document = partialMd5(files.epub!);
     const novel = byTitle('Novel');
     const xpointer = '/body/DocFragment[3]/body/p[2]/text().17';
-    expect((await sync('PUT', '/syncs/progress', { document, progress: xpointer, percentage: 0.55, device: 'Kindle', device_id: 'K-9' })).status).toBe(200);
-    expect((await call<{ current_page: number }>(t, reader.headers, 'GET', `/api/v1/books/${novel.id}/progress`)).body.current_page).toBe(3);
+    expect(
+      (await sync('PUT', '/syncs/progress', { document, progress: xpointer, percentage: 0.55, device: 'Kindle', device_id: 'K-9' })).status,
+    ).toBe(200);
+    expect((await call<{ current_page: number }>(t, reader.headers, 'GET', `/api/v1/books/${novel.id}/progress`)).body.current_page).toBe(
+      3,
+    );
     expect((await sync('GET', `/syncs/progress/${document}`)).body).toMatchObject({ progress: xpointer, percentage: 0.55 });
 
     await call(t, reader.headers, 'PUT', `/api/v1/books/${novel.id}/progress`, { current_page: 2 });
-    expect((await sync('GET', `/syncs/progress/${document}`)).body).toMatchObject({ document, progress: '/body/DocFragment[2]/body', percentage: 0.5 });
+    expect((await sync('GET', `/syncs/progress/${document}`)).body).toMatchObject({
+      document,
+      progress: '/body/DocFragment[2]/body',
+      percentage: 0.5,
+    });
   });
 
   it('matches a document by the MD5 of its file name (KOReader\'s "filename" method)', async () => {
@@ -153,25 +212,44 @@ describe('KOReader sync server (kosync)', () => {
     const sync = koreader(t, (await createApiKey(t, reader.headers)).key);
     const document = md5('paper.pdf');
     expect((await sync('PUT', '/syncs/progress', { document, progress: '2', percentage: 0.6667, device: 'Kobo' })).status).toBe(200);
-    expect((await call<{ current_page: number }>(t, reader.headers, 'GET', `/api/v1/books/${byTitle('Paper').id}/progress`)).body.current_page).toBe(2);
+    expect(
+      (await call<{ current_page: number }>(t, reader.headers, 'GET', `/api/v1/books/${byTitle('Paper').id}/progress`)).body.current_page,
+    ).toBe(2);
   });
 
   it('an unknown document is kept, and attached to its book once a scan finds the file', async () => {
     const reader = await createUser(t, 'reader');
     const sync = koreader(t, (await createApiKey(t, reader.headers)).key);
-    expect(await sync('GET', '/syncs/progress/0123456789abcdef0123456789abcdef')).toEqual({ status: 200, body: {}, type: expect.any(String) });
+    expect(await sync('GET', '/syncs/progress/0123456789abcdef0123456789abcdef')).toEqual({
+      status: 200,
+      body: {},
+      type: expect.any(String),
+    });
 
-    const outside = await makeCbz(makeTempDir('kosync-'), 'later.cbz', { pages: 4, pageSize: { width: 30, height: 40 }, comicInfo: { Title: 'Later' } });
+    const outside = await makeCbz(makeTempDir('kosync-'), 'later.cbz', {
+      pages: 4,
+      pageSize: { width: 30, height: 40 },
+      comicInfo: { Title: 'Later' },
+    });
     const document = partialMd5(outside);
-    expect((await sync('PUT', '/syncs/progress', { document, progress: '2', percentage: 0.5, device: 'Kobo', device_id: 'KOBO-2' })).status).toBe(200);
-    expect((await sync('GET', `/syncs/progress/${document}`)).body).toMatchObject({ document, progress: '2', percentage: 0.5, device: 'Kobo' });
+    expect(
+      (await sync('PUT', '/syncs/progress', { document, progress: '2', percentage: 0.5, device: 'Kobo', device_id: 'KOBO-2' })).status,
+    ).toBe(200);
+    expect((await sync('GET', `/syncs/progress/${document}`)).body).toMatchObject({
+      document,
+      progress: '2',
+      percentage: 0.5,
+      device: 'Kobo',
+    });
 
     await copyFile(outside, path.join(lib.dir, 'Comic', 'later.cbz'));
     await scan(t, lib.id);
     const later = (await api<Paged<Book>>(t, 'GET', '/api/v1/books?pageSize=50')).body.data.find((b) => b.title === 'Later')!;
     expect(later).toBeDefined();
     expect((await sync('GET', `/syncs/progress/${document}`)).body).toMatchObject({ document, progress: '2', percentage: 0.5 });
-    expect((await call<{ current_page: number }>(t, reader.headers, 'GET', `/api/v1/books/${later.id}/progress`)).body).toMatchObject({ current_page: 2 });
+    expect((await call<{ current_page: number }>(t, reader.headers, 'GET', `/api/v1/books/${later.id}/progress`)).body).toMatchObject({
+      current_page: 2,
+    });
   }, 60_000);
 });
 

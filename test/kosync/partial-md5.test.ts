@@ -43,7 +43,11 @@ describe('KOReader partial MD5 at scan time', () => {
     files.cbz = await makeCbz(dir, 'Comic/comic 1.cbz', { pages: 3, noise: true });
     files.pdf = await makePdf(dir, 'Paper/paper.pdf', { pages: 2 });
     // Larger than the whole-file read (16 MiB): analysed from the file, not from memory.
-    files.large = await makeCbz(dir, 'Comic/comic 2.cbz', { pages: 2, store: true, extra: [{ name: 'padding.bin', data: randomBytes(17 * 1024 * 1024), store: true }] });
+    files.large = await makeCbz(dir, 'Comic/comic 2.cbz', {
+      pages: 2,
+      store: true,
+      extra: [{ name: 'padding.bin', data: randomBytes(17 * 1024 * 1024), store: true }],
+    });
     // Not a readable archive: the scan still identifies it for KOReader.
     files.broken = path.join(dir, 'Comic/comic 3.cbz');
     writeFileSync(files.broken, randomBytes(5000));
@@ -86,8 +90,19 @@ describe('KOReader partial MD5 at scan time', () => {
   it('is indexed', async () => {
     const indexes =
       t.database.dialect === 'sqlite'
-        ? (await t.database.db.selectFrom('sqlite_master' as never).select('name' as never).where('type' as never, '=', 'index' as never).execute()).map((r) => (r as { name: string }).name)
-        : (await t.database.db.selectFrom('pg_indexes' as never).select('indexname' as never).execute()).map((r) => (r as { indexname: string }).indexname);
+        ? (
+            await t.database.db
+              .selectFrom('sqlite_master' as never)
+              .select('name' as never)
+              .where('type' as never, '=', 'index' as never)
+              .execute()
+          ).map((r) => (r as { name: string }).name)
+        : (
+            await t.database.db
+              .selectFrom('pg_indexes' as never)
+              .select('indexname' as never)
+              .execute()
+          ).map((r) => (r as { indexname: string }).indexname);
     expect(indexes).toContain('books_koreader_md5');
   });
 });

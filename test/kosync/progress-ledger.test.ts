@@ -26,7 +26,14 @@ describe('Progress ledger: every write is an event, the progress row stays the l
   afterAll(() => t?.close());
 
   const events = (userId: string, bookId: string) =>
-    t.database.db.selectFrom('progress_events').selectAll().where('user_id', '=', userId).where('book_id', '=', bookId).orderBy('received_at').orderBy('id').execute();
+    t.database.db
+      .selectFrom('progress_events')
+      .selectAll()
+      .where('user_id', '=', userId)
+      .where('book_id', '=', bookId)
+      .orderBy('received_at')
+      .orderBy('id')
+      .execute();
 
   it('PUT, mark-read and clear each append one event with device, protocol, the position as given and the normalised page and percentage', async () => {
     const reader = await createUser(t, 'reader');
@@ -37,7 +44,15 @@ describe('Progress ledger: every write is an event, the progress row stays the l
     expect((await call(t, reader.headers, 'DELETE', `/api/v1/books/${book.id}/progress`)).status).toBe(204);
 
     const rows = await events(reader.id, book.id);
-    expect(rows.map((r) => ({ protocol: r.protocol, page: Number(r.page), percentage: Number(r.percentage), is_completed: Number(r.is_completed), position: JSON.parse(r.position) }))).toEqual([
+    expect(
+      rows.map((r) => ({
+        protocol: r.protocol,
+        page: Number(r.page),
+        percentage: Number(r.percentage),
+        is_completed: Number(r.is_completed),
+        position: JSON.parse(r.position),
+      })),
+    ).toEqual([
       { protocol: 'bindery', page: 2, percentage: 0.5, is_completed: 0, position: { current_page: 2 } },
       { protocol: 'bindery', page: 4, percentage: 1, is_completed: 1, position: { is_completed: true } },
       { protocol: 'bindery', page: 0, percentage: 0, is_completed: 0, position: { cleared: true } },
@@ -75,10 +90,19 @@ describe('Progress ledger: every write is an event, the progress row stays the l
   it('GET /books/{id}/progress/history pages through the events newest first, with device and protocol', async () => {
     const reader = await createUser(t, 'reader');
     const book = books[0]!;
-    for (const [device, page] of [['tablet', 1], ['phone', 2], ['tablet', 3]] as const) {
+    for (const [device, page] of [
+      ['tablet', 1],
+      ['phone', 2],
+      ['tablet', 3],
+    ] as const) {
       await call(t, { ...reader.headers, 'x-device-id': device }, 'PUT', `/api/v1/books/${book.id}/progress`, { current_page: page });
     }
-    const first = await call<Paged<HistoryEvent> & { total: number }>(t, reader.headers, 'GET', `/api/v1/books/${book.id}/progress/history?pageSize=2`);
+    const first = await call<Paged<HistoryEvent> & { total: number }>(
+      t,
+      reader.headers,
+      'GET',
+      `/api/v1/books/${book.id}/progress/history?pageSize=2`,
+    );
     expect(first.status).toBe(200);
     expect(first.body.total).toBe(3);
     expect(first.body.data.map((e) => [e.device_id, e.protocol, e.page, e.percentage, e.position])).toEqual([
@@ -92,15 +116,24 @@ describe('Progress ledger: every write is an event, the progress row stays the l
     expect((await call(t, reader.headers, 'GET', '/api/v1/books/00000000-0000-7000-8000-000000000000/progress/history')).status).toBe(404);
   });
 
-  it('POST /books/{id}/progress/restore puts an earlier position back, as a new event; others\' and cleared events are refused', async () => {
+  it("POST /books/{id}/progress/restore puts an earlier position back, as a new event; others' and cleared events are refused", async () => {
     const reader = await createUser(t, 'reader');
     const book = books[0]!;
     await call(t, { ...reader.headers, 'x-device-id': 'kobo' }, 'PUT', `/api/v1/books/${book.id}/progress`, { current_page: 2 });
-    await call(t, { ...reader.headers, 'x-device-id': 'phone' }, 'PUT', `/api/v1/books/${book.id}/progress`, { current_page: 4, is_completed: false });
+    await call(t, { ...reader.headers, 'x-device-id': 'phone' }, 'PUT', `/api/v1/books/${book.id}/progress`, {
+      current_page: 4,
+      is_completed: false,
+    });
     const history = (await call<Paged<HistoryEvent>>(t, reader.headers, 'GET', `/api/v1/books/${book.id}/progress/history`)).body.data;
     const good = history.find((e) => e.page === 2)!;
 
-    const restored = await call<{ current_page: number; is_completed: boolean; device_id: string }>(t, { ...reader.headers, 'x-device-id': 'web' }, 'POST', `/api/v1/books/${book.id}/progress/restore`, { event_id: good.id });
+    const restored = await call<{ current_page: number; is_completed: boolean; device_id: string }>(
+      t,
+      { ...reader.headers, 'x-device-id': 'web' },
+      'POST',
+      `/api/v1/books/${book.id}/progress/restore`,
+      { event_id: good.id },
+    );
     expect(restored.status).toBe(200);
     expect(restored.body).toMatchObject({ current_page: 2, is_completed: false, device_id: 'hdr:web' });
     expect((await call<{ current_page: number }>(t, reader.headers, 'GET', `/api/v1/books/${book.id}/progress`)).body.current_page).toBe(2);
@@ -114,7 +147,9 @@ describe('Progress ledger: every write is an event, the progress row stays the l
     await call(t, reader.headers, 'DELETE', `/api/v1/books/${book.id}/progress`);
     const cleared = (await call<Paged<HistoryEvent>>(t, reader.headers, 'GET', `/api/v1/books/${book.id}/progress/history`)).body.data[0]!;
     expect(cleared.position).toEqual({ cleared: true });
-    const refused = await call<{ error: string }>(t, reader.headers, 'POST', `/api/v1/books/${book.id}/progress/restore`, { event_id: cleared.id });
+    const refused = await call<{ error: string }>(t, reader.headers, 'POST', `/api/v1/books/${book.id}/progress/restore`, {
+      event_id: cleared.id,
+    });
     expect(refused.status).toBe(400);
     expect(refused.body.error).toBeDefined();
   });
@@ -127,28 +162,132 @@ describe('Migration 0013 from a database with progress', () => {
       const at = '2024-03-01T10:00:00.000Z';
       const db = database.db;
       for (const id of ['u1', 'u2']) {
-        await db.insertInto('users').values({ id, username: id, username_key: id, email: `${id}@x.org`, email_key: `${id}@x.org`, password_hash: 'x', role: 'reader', created_at: at, updated_at: at } as never).execute();
+        await db
+          .insertInto('users')
+          .values({
+            id,
+            username: id,
+            username_key: id,
+            email: `${id}@x.org`,
+            email_key: `${id}@x.org`,
+            password_hash: 'x',
+            role: 'reader',
+            created_at: at,
+            updated_at: at,
+          } as never)
+          .execute();
       }
-      await db.insertInto('libraries').values({ id: 'l1', name: 'L', path: '/lib', scanning_config: '{}', created_at: at, updated_at: at } as never).execute();
-      await db.insertInto('series').values({ id: 's1', library_id: 'l1', path: 'S', name: 'S', sort_name: 's', created_at: at, updated_at: at } as never).execute();
-      for (const [id, pages] of [['b1', 10], ['b2', 4]] as const) {
-        await db.insertInto('books').values({ id, library_id: 'l1', series_id: 's1', path: `S/${id}.cbz`, file_name: `${id}.cbz`, size: 1, mtime_ms: 1, page_count: pages, title: id, created_at: at, updated_at: at } as never).execute();
+      await db
+        .insertInto('libraries')
+        .values({ id: 'l1', name: 'L', path: '/lib', scanning_config: '{}', created_at: at, updated_at: at } as never)
+        .execute();
+      await db
+        .insertInto('series')
+        .values({ id: 's1', library_id: 'l1', path: 'S', name: 'S', sort_name: 's', created_at: at, updated_at: at } as never)
+        .execute();
+      for (const [id, pages] of [
+        ['b1', 10],
+        ['b2', 4],
+      ] as const) {
+        await db
+          .insertInto('books')
+          .values({
+            id,
+            library_id: 'l1',
+            series_id: 's1',
+            path: `S/${id}.cbz`,
+            file_name: `${id}.cbz`,
+            size: 1,
+            mtime_ms: 1,
+            page_count: pages,
+            title: id,
+            created_at: at,
+            updated_at: at,
+          } as never)
+          .execute();
       }
       const progress = [
-        { user_id: 'u1', book_id: 'b1', current_page: 3, is_completed: 0, started_at: at, updated_at: '2024-03-02T00:00:00.000Z', completed_at: null, device_id: 'hdr:kobo' },
-        { user_id: 'u1', book_id: 'b2', current_page: 4, is_completed: 1, started_at: at, updated_at: '2024-03-03T00:00:00.000Z', completed_at: '2024-03-03T00:00:00.000Z', device_id: null },
-        { user_id: 'u2', book_id: 'b1', current_page: 10, is_completed: 0, started_at: at, updated_at: '2024-03-04T00:00:00.000Z', completed_at: null, device_id: 'key:k1' },
+        {
+          user_id: 'u1',
+          book_id: 'b1',
+          current_page: 3,
+          is_completed: 0,
+          started_at: at,
+          updated_at: '2024-03-02T00:00:00.000Z',
+          completed_at: null,
+          device_id: 'hdr:kobo',
+        },
+        {
+          user_id: 'u1',
+          book_id: 'b2',
+          current_page: 4,
+          is_completed: 1,
+          started_at: at,
+          updated_at: '2024-03-03T00:00:00.000Z',
+          completed_at: '2024-03-03T00:00:00.000Z',
+          device_id: null,
+        },
+        {
+          user_id: 'u2',
+          book_id: 'b1',
+          current_page: 10,
+          is_completed: 0,
+          started_at: at,
+          updated_at: '2024-03-04T00:00:00.000Z',
+          completed_at: null,
+          device_id: 'key:k1',
+        },
       ];
       await db.insertInto('read_progress').values(progress).execute();
 
       await migrateToLatest(database);
 
-      expect(await db.selectFrom('read_progress').selectAll().orderBy('user_id').orderBy('book_id').execute()).toEqual(progress.map((p) => ({ ...p, current_page: p.current_page, is_completed: p.is_completed })));
+      expect(await db.selectFrom('read_progress').selectAll().orderBy('user_id').orderBy('book_id').execute()).toEqual(
+        progress.map((p) => ({ ...p, current_page: p.current_page, is_completed: p.is_completed })),
+      );
       const rows = await db.selectFrom('progress_events').selectAll().orderBy('received_at').execute();
-      expect(rows.map((r) => ({ user: r.user_id, book: r.book_id, device: r.device_id, protocol: r.protocol, page: Number(r.page), percentage: Number(r.percentage), done: Number(r.is_completed), at: r.received_at }))).toEqual([
-        { user: 'u1', book: 'b1', device: 'hdr:kobo', protocol: 'migrated', page: 3, percentage: 0.3, done: 0, at: '2024-03-02T00:00:00.000Z' },
-        { user: 'u1', book: 'b2', device: 'unknown', protocol: 'migrated', page: 4, percentage: 1, done: 1, at: '2024-03-03T00:00:00.000Z' },
-        { user: 'u2', book: 'b1', device: 'key:k1', protocol: 'migrated', page: 10, percentage: 1, done: 0, at: '2024-03-04T00:00:00.000Z' },
+      expect(
+        rows.map((r) => ({
+          user: r.user_id,
+          book: r.book_id,
+          device: r.device_id,
+          protocol: r.protocol,
+          page: Number(r.page),
+          percentage: Number(r.percentage),
+          done: Number(r.is_completed),
+          at: r.received_at,
+        })),
+      ).toEqual([
+        {
+          user: 'u1',
+          book: 'b1',
+          device: 'hdr:kobo',
+          protocol: 'migrated',
+          page: 3,
+          percentage: 0.3,
+          done: 0,
+          at: '2024-03-02T00:00:00.000Z',
+        },
+        {
+          user: 'u1',
+          book: 'b2',
+          device: 'unknown',
+          protocol: 'migrated',
+          page: 4,
+          percentage: 1,
+          done: 1,
+          at: '2024-03-03T00:00:00.000Z',
+        },
+        {
+          user: 'u2',
+          book: 'b1',
+          device: 'key:k1',
+          protocol: 'migrated',
+          page: 10,
+          percentage: 1,
+          done: 0,
+          at: '2024-03-04T00:00:00.000Z',
+        },
       ]);
       expect(new Set(rows.map((r) => r.id)).size).toBe(3);
     } finally {

@@ -36,7 +36,11 @@ beforeAll(async () => {
 });
 afterAll(() => t.close());
 
-const fourPages = (series: string, n: number) => ({ pages: 4, pageSize: { width: 40, height: 60 }, comicInfo: { Series: series, Number: String(n), Title: `${series} ${n}` } });
+const fourPages = (series: string, n: number) => ({
+  pages: 4,
+  pageSize: { width: 40, height: 60 },
+  comicInfo: { Series: series, Number: String(n), Title: `${series} ${n}` },
+});
 
 async function booksOf(libraryId: string): Promise<Map<string, Book>> {
   const res = await api<Paged<Book>>(t, 'GET', `/api/v1/books?library_id=${libraryId}&pageSize=500`);

@@ -49,14 +49,19 @@ describe('Library: name and path required on create; path absolute and readable'
   it('rejects a file (not a directory) with 400', async () => {
     const file = path.join(libraryDir(), 'file.txt');
     writeFileSync(file, 'x');
-    expect((await api(t, 'POST', '/api/v1/libraries', { name: 'File', path: file })).body).toMatchObject({ error: 'BadRequest', message: 'path is not a directory' });
+    expect((await api(t, 'POST', '/api/v1/libraries', { name: 'File', path: file })).body).toMatchObject({
+      error: 'BadRequest',
+      message: 'path is not a directory',
+    });
   });
 
   it.skipIf(process.getuid?.() === 0)('rejects an unreadable directory with 400', async () => {
     const dir = libraryDir();
     chmodSync(dir, 0o000);
     try {
-      expect((await api(t, 'POST', '/api/v1/libraries', { name: 'Locked', path: dir })).body).toMatchObject({ message: 'path is not readable by the server' });
+      expect((await api(t, 'POST', '/api/v1/libraries', { name: 'Locked', path: dir })).body).toMatchObject({
+        message: 'path is not readable by the server',
+      });
     } finally {
       chmodSync(dir, 0o755);
     }
@@ -97,20 +102,32 @@ describe('Library: scanning_config {enabled, cron_schedule, default_mode, scan_o
       scanningConfig: { enabled: false, cronSchedule: '*/15 * * * *', defaultMode: 'deep', scanOnStart: false },
     });
     expect(camel.status).toBe(201);
-    expect(camel.body.scanning_config).toEqual({ enabled: false, cron_schedule: '*/15 * * * *', default_mode: 'deep', scan_on_start: false });
+    expect(camel.body.scanning_config).toEqual({
+      enabled: false,
+      cron_schedule: '*/15 * * * *',
+      default_mode: 'deep',
+      scan_on_start: false,
+    });
     const list = await api<{ data: Array<{ id: string; scanning_config: unknown }> }>(t, 'GET', '/api/v1/libraries');
     expect(list.body.data.find((l) => l.id === created.body.id)?.scanning_config).toEqual(scanning_config);
   });
 
   it('a bad cron expression is a 400 (create, PUT and PATCH)', async () => {
     for (const cron of ['not a cron', '* * * *', '0 0 * * * *', '61 * * * *']) {
-      const res = await api(t, 'POST', '/api/v1/libraries', { name: 'Bad cron', path: libraryDir(), scanning_config: { enabled: true, cron_schedule: cron } });
+      const res = await api(t, 'POST', '/api/v1/libraries', {
+        name: 'Bad cron',
+        path: libraryDir(),
+        scanning_config: { enabled: true, cron_schedule: cron },
+      });
       expect(res.status, cron).toBe(400);
       expect(res.body).toMatchObject({ error: 'BadRequest' });
     }
     const lib = await createLibrary(t, libraryDir());
     expect((await api(t, 'PATCH', `/api/v1/libraries/${lib.id}`, { scanning_config: { cron_schedule: '99 * * * *' } })).status).toBe(400);
-    expect((await api(t, 'PUT', `/api/v1/libraries/${lib.id}`, { name: 'x', path: libraryDir(), scanning_config: { cron_schedule: 'nope' } })).status).toBe(400);
+    expect(
+      (await api(t, 'PUT', `/api/v1/libraries/${lib.id}`, { name: 'x', path: libraryDir(), scanning_config: { cron_schedule: 'nope' } }))
+        .status,
+    ).toBe(400);
   });
 
   it('a bad default_mode is a 400', async () => {
@@ -121,7 +138,11 @@ describe('Library: scanning_config {enabled, cron_schedule, default_mode, scan_o
 
 describe('GET /libraries, GET/PUT/PATCH /libraries/{id}', () => {
   it('lists libraries in the paginated envelope', async () => {
-    const res = await api<{ data: unknown[]; page: number; pageSize: number; total: number; totalPages: number; links: object }>(t, 'GET', '/api/v1/libraries?pageSize=2');
+    const res = await api<{ data: unknown[]; page: number; pageSize: number; total: number; totalPages: number; links: object }>(
+      t,
+      'GET',
+      '/api/v1/libraries?pageSize=2',
+    );
     expect(res.status).toBe(200);
     expect(res.body).toMatchObject({ page: 1, pageSize: 2 });
     expect(res.body.data.length).toBeLessThanOrEqual(2);
@@ -173,7 +194,10 @@ describe('Permissions: libraries-read to view, libraries-write to change, librar
   it('a reader can list but not create or delete', async () => {
     const reader = await userHeaders(t, 'reader');
     expect((await t.app.inject({ method: 'GET', url: '/api/v1/libraries', headers: reader })).statusCode).toBe(200);
-    expect((await t.app.inject({ method: 'POST', url: '/api/v1/libraries', headers: reader, payload: { name: 'x', path: libraryDir() } })).statusCode).toBe(403);
+    expect(
+      (await t.app.inject({ method: 'POST', url: '/api/v1/libraries', headers: reader, payload: { name: 'x', path: libraryDir() } }))
+        .statusCode,
+    ).toBe(403);
     const lib = await createLibrary(t, libraryDir());
     expect((await t.app.inject({ method: 'DELETE', url: `/api/v1/libraries/${lib.id}`, headers: reader })).statusCode).toBe(403);
     expect((await t.app.inject({ method: 'GET', url: '/api/v1/libraries' })).statusCode).toBe(401);

@@ -34,12 +34,17 @@ describe('A soft-deleted book is hidden from the API and comes back with its id 
   it('file removed + normal rescan: gone from lists, counts and GET /books/{id}; file back + rescan: visible again', async () => {
     const lib = await scannedLibrary(t, async (dir) => {
       for (const n of [1, 2, 3]) {
-        await makeCbz(path.join(dir, 'Soft'), `Soft ${n}.cbz`, { pages: 3, pageSize: { width: 40, height: 60 }, comicInfo: { Series: 'Soft', Number: String(n), Title: `Soft ${n}` } });
+        await makeCbz(path.join(dir, 'Soft'), `Soft ${n}.cbz`, {
+          pages: 3,
+          pageSize: { width: 40, height: 60 },
+          comicInfo: { Series: 'Soft', Number: String(n), Title: `Soft ${n}` },
+        });
       }
     });
     const reader = await createUser(t, 'reader');
     const titles = (books: Book[]) => books.map((b) => b.title).sort();
-    const libraryBooks = async () => (await call<Paged<Book>>(t, reader.headers, 'GET', `/api/v1/books?library_id=${lib.id}&pageSize=500`)).body;
+    const libraryBooks = async () =>
+      (await call<Paged<Book>>(t, reader.headers, 'GET', `/api/v1/books?library_id=${lib.id}&pageSize=500`)).body;
     const allBooks = async () => (await call<Paged<Book>>(t, reader.headers, 'GET', '/api/v1/books?pageSize=500')).body;
 
     const before = await libraryBooks();
@@ -47,7 +52,10 @@ describe('A soft-deleted book is hidden from the API and comes back with its id 
     const soft2 = before.data.find((b) => b.title === 'Soft 2')!;
     const seriesId = soft2.series_id;
     expect((await call(t, reader.headers, 'PUT', `/api/v1/books/${soft2.id}/progress`, { current_page: 2 })).status).toBe(200);
-    expect((await call<Series>(t, reader.headers, 'GET', `/api/v1/series/${seriesId}`)).body).toMatchObject({ book_count: 3, books_in_progress_count: 1 });
+    expect((await call<Series>(t, reader.headers, 'GET', `/api/v1/series/${seriesId}`)).body).toMatchObject({
+      book_count: 3,
+      books_in_progress_count: 1,
+    });
 
     // The file goes away; a normal scan soft-deletes the book.
     const holding = await mkdtemp(path.join(os.tmpdir(), 'bindery-away-'));
@@ -62,7 +70,10 @@ describe('A soft-deleted book is hidden from the API and comes back with its id 
     const seriesBooks = (await call<Paged<Book>>(t, reader.headers, 'GET', `/api/v1/series/${seriesId}/books`)).body;
     expect(titles(seriesBooks.data)).toEqual(['Soft 1', 'Soft 3']);
     expect(seriesBooks.total).toBe(2);
-    expect((await call<Series>(t, reader.headers, 'GET', `/api/v1/series/${seriesId}`)).body).toMatchObject({ book_count: 2, books_in_progress_count: 0 });
+    expect((await call<Series>(t, reader.headers, 'GET', `/api/v1/series/${seriesId}`)).body).toMatchObject({
+      book_count: 2,
+      books_in_progress_count: 0,
+    });
     expect((await api(t, 'GET', `/api/v1/libraries/${lib.id}`)).body).toMatchObject({ series_count: 1, book_count: 2 });
 
     const gone = await call<{ error: string }>(t, reader.headers, 'GET', `/api/v1/books/${soft2.id}`);
@@ -73,20 +84,33 @@ describe('A soft-deleted book is hidden from the API and comes back with its id 
     expect((await call<Paged<Book>>(t, reader.headers, 'GET', '/api/v1/books/in-progress')).body.total).toBe(0);
     expect((await call<Paged<unknown>>(t, reader.headers, 'GET', '/api/v1/progress')).body.total).toBe(0);
     // Hidden, not lost: the progress row is still there.
-    expect(await t.database.db.selectFrom('read_progress').select(['book_id', 'current_page']).where('book_id', '=', soft2.id).execute()).toEqual([
-      { book_id: soft2.id, current_page: 2 },
-    ]);
+    expect(
+      await t.database.db.selectFrom('read_progress').select(['book_id', 'current_page']).where('book_id', '=', soft2.id).execute(),
+    ).toEqual([{ book_id: soft2.id, current_page: 2 }]);
 
     // The file comes back: the same book (same id) is present again, with the reader's progress.
     await rename(path.join(holding, 'Soft 2.cbz'), file);
     expect((await scan(t, lib.id, 'normal')).result).toMatchObject({ books_restored: 1, books_added: 0, books_deleted: 0, errors: 0 });
     const back = await call<Book>(t, reader.headers, 'GET', `/api/v1/books/${soft2.id}`);
     expect(back.status).toBe(200);
-    expect(back.body).toMatchObject({ id: soft2.id, title: 'Soft 2', series_id: seriesId, progress: { current_page: 2, is_completed: false } });
+    expect(back.body).toMatchObject({
+      id: soft2.id,
+      title: 'Soft 2',
+      series_id: seriesId,
+      progress: { current_page: 2, is_completed: false },
+    });
     expect(titles((await libraryBooks()).data)).toEqual(['Soft 1', 'Soft 2', 'Soft 3']);
-    expect((await call<Paged<Book>>(t, reader.headers, 'GET', `/api/v1/series/${seriesId}/books`)).body.data.map((b) => b.id)).toContain(soft2.id);
-    expect((await call<Series>(t, reader.headers, 'GET', `/api/v1/series/${seriesId}`)).body).toMatchObject({ book_count: 3, books_in_progress_count: 1 });
+    expect((await call<Paged<Book>>(t, reader.headers, 'GET', `/api/v1/series/${seriesId}/books`)).body.data.map((b) => b.id)).toContain(
+      soft2.id,
+    );
+    expect((await call<Series>(t, reader.headers, 'GET', `/api/v1/series/${seriesId}`)).body).toMatchObject({
+      book_count: 3,
+      books_in_progress_count: 1,
+    });
     expect((await call<Paged<Book>>(t, reader.headers, 'GET', '/api/v1/books/in-progress')).body.data.map((b) => b.id)).toEqual([soft2.id]);
-    expect((await call(t, reader.headers, 'GET', `/api/v1/books/${soft2.id}/progress`)).body).toMatchObject({ book_id: soft2.id, current_page: 2 });
+    expect((await call(t, reader.headers, 'GET', `/api/v1/books/${soft2.id}/progress`)).body).toMatchObject({
+      book_id: soft2.id,
+      current_page: 2,
+    });
   });
 });

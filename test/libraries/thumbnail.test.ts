@@ -30,7 +30,8 @@ interface BookRow {
 const sha = (data: Buffer) => createHash('sha256').update(data).digest('hex');
 
 /** A book whose single page (its cover) is a solid colour. */
-const coloured = (dir: string, name: string, color: string) => makeCbz(dir, name, { pages: [{ name: 'cover.jpg', width: 60, height: 90, color }] });
+const coloured = (dir: string, name: string, color: string) =>
+  makeCbz(dir, name, { pages: [{ name: 'cover.jpg', width: 60, height: 90, color }] });
 
 async function image(url: string): Promise<{ type: string; data: Buffer }> {
   const res = await t.app.inject({ method: 'GET', url, headers: { ...t.headers, accept: 'image/webp,image/*' } });
@@ -81,14 +82,15 @@ describe('GET /libraries/{id}/thumbnail follows the most recently added series',
     expect(sha(cover.data)).toBe(sha((await bookCover(new1.id)).data));
     expect(sha(cover.data)).toBe(sha((await image(`/api/v1/series/${new1.series_id}/thumbnail`)).data));
     expect(sha(cover.data)).not.toBe(sha(first.data));
-    for (const other of ['Old 01', 'Annual', 'New 02']) expect(sha(cover.data), other).not.toBe(sha((await bookCover(books.get(other)!.id)).data));
+    for (const other of ['Old 01', 'Annual', 'New 02'])
+      expect(sha(cover.data), other).not.toBe(sha((await bookCover(books.get(other)!.id)).data));
     const [r, g, b] = await meanColour(cover.data);
     expect(b).toBeGreaterThan(150);
     expect(r).toBeLessThan(80);
     expect(g).toBeLessThan(80);
   });
 
-  it('when every book of the newest series failed analysis, the generated image, not an older series\' cover', async () => {
+  it("when every book of the newest series failed analysis, the generated image, not an older series' cover", async () => {
     const dir = libraryDir();
     await coloured(dir, 'Good/Good 01.cbz', '#d02020');
     const lib = await createLibrary(t, dir);

@@ -34,7 +34,9 @@ afterAll(async () => {
 
 describe('hashing', () => {
   it('streams SHA-256 of the whole file', async () => {
-    const expected = createHash('sha256').update(await readFile(small)).digest('hex');
+    const expected = createHash('sha256')
+      .update(await readFile(small))
+      .digest('hex');
     expect(await hashFile(small)).toBe(expected);
     expect(await pool.hash(small)).toBe(expected);
   });
@@ -137,7 +139,12 @@ describe('several books in one task (analyzeManyForCatalog)', () => {
   });
 
   it('a book that kills its worker fails alone; cancellation rejects the whole call', async () => {
-    const tight = new AnalysisPool({ threads: 1, maxOldGenerationSizeMb: 64, timeoutMs: 60_000, limits: { maxXmlBytes: 256 * 1024 * 1024 } });
+    const tight = new AnalysisPool({
+      threads: 1,
+      maxOldGenerationSizeMb: 64,
+      timeoutMs: 60_000,
+      limits: { maxXmlBytes: 256 * 1024 * 1024 },
+    });
     try {
       const hog = await hogCbz();
       const results = await tight.analyzeManyForCatalog([small, hog, small]);
@@ -160,10 +167,19 @@ async function hogCbz(): Promise<string> {
 
 describe('memory isolation', () => {
   it('a file that blows the worker heap kills only its worker: too_large, and the pool goes on', async () => {
-    const tight = new AnalysisPool({ threads: 1, maxOldGenerationSizeMb: 64, timeoutMs: 60_000, limits: { maxXmlBytes: 256 * 1024 * 1024 } });
+    const tight = new AnalysisPool({
+      threads: 1,
+      maxOldGenerationSizeMb: 64,
+      timeoutMs: 60_000,
+      limits: { maxXmlBytes: 256 * 1024 * 1024 },
+    });
     try {
       const hog = await hogCbz();
-      await expect(tight.analyze(hog)).rejects.toMatchObject({ name: 'MediaError', kind: 'too_large', message: expect.stringMatching(/out of memory/) });
+      await expect(tight.analyze(hog)).rejects.toMatchObject({
+        name: 'MediaError',
+        kind: 'too_large',
+        message: expect.stringMatching(/out of memory/),
+      });
       expect((await tight.analyze(small)).pages).toHaveLength(3);
     } finally {
       await tight.destroy();

@@ -19,7 +19,9 @@ beforeAll(async () => {
   const info = await stat(book);
   size = info.size;
   mtimeMs = Math.floor(info.mtimeMs);
-  sha256 = createHash('sha256').update(await readFile(book)).digest('hex');
+  sha256 = createHash('sha256')
+    .update(await readFile(book))
+    .digest('hex');
 });
 
 afterAll(async () => {
@@ -43,7 +45,7 @@ describe('analysis with the size and mtime the walk saw', () => {
     }
   });
 
-  it('a file gone since the walk, or that cannot be stat()ed, fails as without the walk\'s stat: not_found', async () => {
+  it("a file gone since the walk, or that cannot be stat()ed, fails as without the walk's stat: not_found", async () => {
     await expect(analyzeFile(join(dir, 'gone.cbz'), { stat: { size, mtimeMs } })).rejects.toMatchObject({ kind: 'not_found' });
     // A symbolic link loop (ELOOP): what a folder without permission gives too, where tests run as root.
     await symlink(join(dir, 'loop-b.cbz'), join(dir, 'loop-a.cbz'));

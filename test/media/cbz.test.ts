@@ -45,7 +45,12 @@ describe('CBZ reader: pages from the central directory, in natural order', () =>
 
   it('reads page N as the exact stored bytes', async () => {
     const image = await makeImage({ width: 50, height: 60, format: 'png' });
-    const path = await makeCbz(dir, 'bytes.cbz', { pages: [{ name: 'a.jpg', width: 10, height: 10 }, { name: 'b.png', data: image }] });
+    const path = await makeCbz(dir, 'bytes.cbz', {
+      pages: [
+        { name: 'a.jpg', width: 10, height: 10 },
+        { name: 'b.png', data: image },
+      ],
+    });
     await withBook(path, undefined, {}, async (reader) => {
       const page = await reader.readPage(2);
       expect(page.mediaType).toBe('image/png');
@@ -73,16 +78,28 @@ describe('CBZ reader: pages from the central directory, in natural order', () =>
       ],
     });
     await withBook(path, 'cbz', {}, async (reader) => {
-      expect(reader.listPages().map((p) => p.file_name)).toEqual(['Chapter 1/01.jpg', 'Chapter 2/01.jpg', 'Chapter 2/02.jpg', 'Chapter 10/01.jpg']);
+      expect(reader.listPages().map((p) => p.file_name)).toEqual([
+        'Chapter 1/01.jpg',
+        'Chapter 2/01.jpg',
+        'Chapter 2/02.jpg',
+        'Chapter 10/01.jpg',
+      ]);
     });
   });
 
   it('reads ComicInfo.xml as embedded metadata', async () => {
-    const path = await makeCbz(dir, 'info.cbz', { comicInfo: { Title: 'The Title', Series: 'Saga', Number: '7', Writer: 'Brian K. Vaughan' } });
+    const path = await makeCbz(dir, 'info.cbz', {
+      comicInfo: { Title: 'The Title', Series: 'Saga', Number: '7', Writer: 'Brian K. Vaughan' },
+    });
     await withBook(path, 'cbz', {}, async (reader) => {
       const meta = await reader.metadata();
       expect(meta?.source).toBe('comicinfo');
-      expect(meta?.fields).toMatchObject({ title: 'The Title', series: 'Saga', number: '7', authors: [{ name: 'Brian K. Vaughan', role: 'writer' }] });
+      expect(meta?.fields).toMatchObject({
+        title: 'The Title',
+        series: 'Saga',
+        number: '7',
+        authors: [{ name: 'Brian K. Vaughan', role: 'writer' }],
+      });
     });
   });
 

@@ -101,12 +101,16 @@ beforeAll(async () => {
   // Every creator named twice (the second is dropped as a duplicate), with roles refined by <meta> elements.
   const creators = Array.from(
     { length: CREATORS },
-    (_, i) =>
-      `<dc:creator id="c${i}">A${i >> 1}</dc:creator><meta refines="#c${i}" property="role">${i % 4 < 2 ? 'art' : 'aut'}</meta>`,
+    (_, i) => `<dc:creator id="c${i}">A${i >> 1}</dc:creator><meta refines="#c${i}" property="role">${i % 4 < 2 ? 'art' : 'aut'}</meta>`,
   );
   credited = await writeZip(
     join(dir, 'credited.epub'),
-    epubItems(['<item id="img" href="img.bmp" media-type="image/bmp"/>'], ['<itemref idref="img"/>'], [{ name: 'OEBPS/img.bmp', data: pixel(3) }], creators.join('\n')),
+    epubItems(
+      ['<item id="img" href="img.bmp" media-type="image/bmp"/>'],
+      ['<itemref idref="img"/>'],
+      [{ name: 'OEBPS/img.bmp', data: pixel(3) }],
+      creators.join('\n'),
+    ),
   );
 }, 120_000);
 

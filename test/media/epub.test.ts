@@ -85,7 +85,10 @@ describe('EPUB reader: container.xml → OPF → spine', () => {
       version: 2,
       metadata: {
         title: 'The Final Empire',
-        creators: [{ name: 'Brandon Sanderson', role: 'aut' }, { name: 'Some Artist', role: 'ill' }],
+        creators: [
+          { name: 'Brandon Sanderson', role: 'aut' },
+          { name: 'Some Artist', role: 'ill' },
+        ],
         publisher: 'Tor',
         language: 'en',
         subjects: ['Fantasy', 'Epic'],
@@ -124,7 +127,15 @@ describe('EPUB reader: container.xml → OPF → spine', () => {
     const path = await makeEpub(dir, 'epub3.epub', {
       version: 3,
       rtl: true,
-      metadata: { title: 'Volume Two', creators: [{ name: 'Author A', role: 'aut' }, { name: 'Translator T', role: 'trl' }], series: 'Light Novel', seriesIndex: '2' },
+      metadata: {
+        title: 'Volume Two',
+        creators: [
+          { name: 'Author A', role: 'aut' },
+          { name: 'Translator T', role: 'trl' },
+        ],
+        series: 'Light Novel',
+        seriesIndex: '2',
+      },
     });
     await withBook(path, 'epub', {}, async (reader) => {
       const fields = (await reader.metadata())?.fields;

@@ -83,7 +83,10 @@ const CASES: ReadonlyArray<[string, Expected]> = [
   // Light novels
   ['Overlord v01 - The Undead King.epub', { series: 'Overlord', volume: 1, title: 'The Undead King' }],
   ['Sword Art Online Vol. 1 - Aincrad.epub', { series: 'Sword Art Online', volume: 1, title: 'Aincrad' }],
-  ['Re Zero - Starting Life in Another World, Vol. 1 (light novel).epub', { series: 'Re Zero - Starting Life in Another World', volume: 1 }],
+  [
+    'Re Zero - Starting Life in Another World, Vol. 1 (light novel).epub',
+    { series: 'Re Zero - Starting Life in Another World', volume: 1 },
+  ],
   ['Spice and Wolf, Vol. 01.epub', { series: 'Spice and Wolf', volume: 1 }],
   ['Ascendance of a Bookworm Part 1 Volume 1.epub', { series: 'Ascendance of a Bookworm Part 1', volume: 1 }],
   // Ebooks
@@ -94,8 +97,14 @@ const CASES: ReadonlyArray<[string, Expected]> = [
   ['Sanderson, Brandon - Elantris.epub', { authors: ['Sanderson, Brandon'], title: 'Elantris' }],
   ['Frank Herbert - Dune 01 - Dune.epub', { authors: ['Frank Herbert'], series: 'Dune', number: '1', title: 'Dune' }],
   ['The Hobbit.epub', { title: 'The Hobbit' }],
-  ['Harry Potter 1 - Harry Potter and the Sorcerer’s Stone.epub', { series: 'Harry Potter', number: '1', title: 'Harry Potter and the Sorcerer’s Stone' }],
-  ['Ursula K. Le Guin - A Wizard of Earthsea (1968) [retail].epub', { authors: ['Ursula K. Le Guin'], title: 'A Wizard of Earthsea', year: 1968 }],
+  [
+    'Harry Potter 1 - Harry Potter and the Sorcerer’s Stone.epub',
+    { series: 'Harry Potter', number: '1', title: 'Harry Potter and the Sorcerer’s Stone' },
+  ],
+  [
+    'Ursula K. Le Guin - A Wizard of Earthsea (1968) [retail].epub',
+    { authors: ['Ursula K. Le Guin'], title: 'A Wizard of Earthsea', year: 1968 },
+  ],
   ['Annual Report 2019.pdf', { number: '2019', series: 'Annual Report' }],
 ];
 
@@ -139,7 +148,15 @@ describe('file names: dates are dates, never numbers or volumes', () => {
   };
 
   it('YYYY-MM-DD: "Meeting Notes 2020-05-14" is dated 2020-05-14, without a number', () => {
-    expect(date('Meeting Notes 2020-05-14.pdf')).toEqual({ series: null, title: 'Meeting Notes 2020-05-14', volume: null, number: null, year: 2020, month: 5, day: 14 });
+    expect(date('Meeting Notes 2020-05-14.pdf')).toEqual({
+      series: null,
+      title: 'Meeting Notes 2020-05-14',
+      volume: null,
+      number: null,
+      year: 2020,
+      month: 5,
+      day: 14,
+    });
   });
 
   it('YYYY.MM.DD, also in a dotted name', () => {
@@ -148,7 +165,15 @@ describe('file names: dates are dates, never numbers or volumes', () => {
   });
 
   it('YYYYMMDD between separators; the scanner sequence number after it stays the number', () => {
-    expect(date('Scan_20190612_0001.pdf')).toEqual({ series: 'Scan', title: null, volume: null, number: '1', year: 2019, month: 6, day: 12 });
+    expect(date('Scan_20190612_0001.pdf')).toEqual({
+      series: 'Scan',
+      title: null,
+      volume: null,
+      number: '1',
+      year: 2019,
+      month: 6,
+      day: 12,
+    });
     expect(date('Strip 20200514.cbz')).toEqual({ series: 'Strip', title: null, volume: null, number: null, year: 2020, month: 5, day: 14 });
   });
 
@@ -159,7 +184,12 @@ describe('file names: dates are dates, never numbers or volumes', () => {
 
   it('a date in brackets is the date too, not a tag', () => {
     const parsed = parseFileName('Notes (2020-05-14).pdf');
-    expect({ year: parsed.year, month: parsed.month, day: parsed.day, tags: parsed.tags }).toEqual({ year: 2020, month: 5, day: 14, tags: [] });
+    expect({ year: parsed.year, month: parsed.month, day: parsed.day, tags: parsed.tags }).toEqual({
+      year: 2020,
+      month: 5,
+      day: 14,
+      tags: [],
+    });
   });
 
   it('what is not a valid date stays a number: no month 13, no 8 digits glued to letters, a lone year is not a date', () => {

@@ -97,9 +97,15 @@ export async function makeScanLikePage(width: number, height: number, seed = 1):
     let x = gap;
     for (const panelWidth of widths) {
       const shade = Math.round(180 + random() * 60);
-      panels.push(`<rect x="${x}" y="${y}" width="${panelWidth}" height="${rowHeight}" fill="rgb(${shade},${shade},${shade - 20})" stroke="black" stroke-width="4"/>`);
-      panels.push(`<circle cx="${x + panelWidth * random()}" cy="${y + rowHeight * random()}" r="${rowHeight * (0.1 + random() * 0.3)}" fill="rgb(${Math.round(random() * 255)},90,120)"/>`);
-      panels.push(`<text x="${x + 20}" y="${y + 50}" font-size="${Math.round(width / 40)}" font-family="sans-serif">Panel text ${Math.round(random() * 1000)} — it was a dark night.</text>`);
+      panels.push(
+        `<rect x="${x}" y="${y}" width="${panelWidth}" height="${rowHeight}" fill="rgb(${shade},${shade},${shade - 20})" stroke="black" stroke-width="4"/>`,
+      );
+      panels.push(
+        `<circle cx="${x + panelWidth * random()}" cy="${y + rowHeight * random()}" r="${rowHeight * (0.1 + random() * 0.3)}" fill="rgb(${Math.round(random() * 255)},90,120)"/>`,
+      );
+      panels.push(
+        `<text x="${x + 20}" y="${y + 50}" font-size="${Math.round(width / 40)}" font-family="sans-serif">Panel text ${Math.round(random() * 1000)} — it was a dark night.</text>`,
+      );
       x += panelWidth + gap;
     }
   }
@@ -233,7 +239,10 @@ export async function makeCbz(dir: string, name: string, options: CbzOptions = {
     items.push({ name: spec.name, data });
   }
   if (options.comicInfo !== undefined) {
-    items.push({ name: 'ComicInfo.xml', data: typeof options.comicInfo === 'string' ? options.comicInfo : comicInfoXml(options.comicInfo) });
+    items.push({
+      name: 'ComicInfo.xml',
+      data: typeof options.comicInfo === 'string' ? options.comicInfo : comicInfoXml(options.comicInfo),
+    });
   }
   items.push(...(options.extra ?? []));
   return writeZip(join(dir, name), items, options.store ?? false);
@@ -305,7 +314,10 @@ export async function makeEpub(dir: string, name: string, options: EpubOptions =
   for (let i = 1; i <= count; i++) {
     const id = `p${i}`;
     if (kind === 'image') {
-      items.push({ name: `OEBPS/images/img${i}.png`, data: await makeImage({ ...size, format: 'png', color: `hsl(${i * 40}, 50%, 50%)` }) });
+      items.push({
+        name: `OEBPS/images/img${i}.png`,
+        data: await makeImage({ ...size, format: 'png', color: `hsl(${i * 40}, 50%, 50%)` }),
+      });
       manifest.push(`<item id="img${i}" href="images/img${i}.png" media-type="image/png"/>`);
       items.push({
         name: `OEBPS/page${i}.xhtml`,
@@ -343,7 +355,11 @@ export async function makeEpub(dir: string, name: string, options: EpubOptions =
   if (meta.date) dc.push(`<dc:date>${meta.date}</dc:date>`);
   dc.push(`<dc:identifier id="uid">urn:uuid:${meta.uuid ?? '4b2a8c1e-0000-4000-8000-000000000001'}</dc:identifier>`);
   if (meta.isbn) {
-    dc.push(version === 2 ? `<dc:identifier opf:scheme="ISBN">${meta.isbn}</dc:identifier>` : `<dc:identifier>urn:isbn:${meta.isbn}</dc:identifier>`);
+    dc.push(
+      version === 2
+        ? `<dc:identifier opf:scheme="ISBN">${meta.isbn}</dc:identifier>`
+        : `<dc:identifier>urn:isbn:${meta.isbn}</dc:identifier>`,
+    );
   }
   if (meta.series) {
     if (version === 2) {
@@ -408,7 +424,8 @@ export function pdfBytes(options: PdfOptions = {}): Buffer {
   objects[3] = '<< /Type /Font /Subtype /Type1 /BaseFont /Helvetica >>';
   pageIds.forEach((id, i) => {
     const content = `BT /F1 36 Tf 50 ${height - 100} Td ${pdfString(`${options.text ?? 'Page'} ${i + 1}`)} Tj ET`;
-    objects[id] = `<< /Type /Page /Parent 2 0 R /MediaBox [0 0 ${width} ${height}] /Contents ${id + 1} 0 R /Resources << /Font << /F1 3 0 R >> >> >>`;
+    objects[id] =
+      `<< /Type /Page /Parent 2 0 R /MediaBox [0 0 ${width} ${height}] /Contents ${id + 1} 0 R /Resources << /Font << /F1 3 0 R >> >> >>`;
     objects[id + 1] = `<< /Length ${Buffer.byteLength(content, 'latin1')} >>\nstream\n${content}\nendstream`;
   });
   const infoId = 4 + count * 2;
@@ -504,7 +521,11 @@ export function pdfFromObjects(objects: (string | Buffer)[]): Buffer {
 
 export function pdfStream(dict: string, data: Buffer | string): Buffer {
   const bytes = Buffer.from(data);
-  return Buffer.concat([Buffer.from(`<< ${dict} /Length ${bytes.length} >>\nstream\n`, 'latin1'), bytes, Buffer.from('\nendstream', 'latin1')]);
+  return Buffer.concat([
+    Buffer.from(`<< ${dict} /Length ${bytes.length} >>\nstream\n`, 'latin1'),
+    bytes,
+    Buffer.from('\nendstream', 'latin1'),
+  ]);
 }
 
 /** A one-page PDF: `pageDict` goes into the page dictionary, `extra` objects are numbered from 5. */

@@ -112,8 +112,14 @@ describe('hostile input gives a typed MediaError, never a crash or a hang', () =
       return archive.read(archive.members[0]!);
     };
     expect((await readWith(zip)).toString('utf8')).toBe(text);
-    await expect(readWith(setDeclaredSizes(zip, 100))).rejects.toMatchObject({ kind: 'too_large', message: expect.stringMatching(/inflates past its declared size/) });
-    await expect(readWith(setDeclaredSizes(zip, text.length + 10))).rejects.toMatchObject({ kind: 'corrupt', message: expect.stringMatching(/inflates to \d+ bytes, not the \d+ it declares/) });
+    await expect(readWith(setDeclaredSizes(zip, 100))).rejects.toMatchObject({
+      kind: 'too_large',
+      message: expect.stringMatching(/inflates past its declared size/),
+    });
+    await expect(readWith(setDeclaredSizes(zip, text.length + 10))).rejects.toMatchObject({
+      kind: 'corrupt',
+      message: expect.stringMatching(/inflates to \d+ bytes, not the \d+ it declares/),
+    });
     // Block type 3 does not exist in DEFLATE.
     const damaged = Buffer.from(zip);
     damaged[30 + 'ComicInfo.xml'.length] = 0xff;
@@ -122,13 +128,28 @@ describe('hostile input gives a typed MediaError, never a crash or a hang', () =
 
   it('the same in a media worker, where such an entry under 1 KiB goes through fflate: each told apart too', async () => {
     const text = `<ComicInfo><Title>One</Title><Summary>${'words '.repeat(400)}</Summary></ComicInfo>`;
-    const zip = await readFile(await writeZip(join(dir, 'worker-entry.cbz'), [{ name: 'page1.png', data: await makeImage({ width: 8, height: 8, format: 'png' }), store: true }, { name: 'ComicInfo.xml', data: text }]));
+    const zip = await readFile(
+      await writeZip(join(dir, 'worker-entry.cbz'), [
+        { name: 'page1.png', data: await makeImage({ width: 8, height: 8, format: 'png' }), store: true },
+        { name: 'ComicInfo.xml', data: text },
+      ]),
+    );
     /** Offsets of ComicInfo.xml's central record, local header and data. */
     const where = (data: Buffer) => {
       let central = -1;
-      for (let at = data.length - 22; at >= 0 && central < 0; at--) if (data.readUInt32LE(at) === 0x02014b50 && data.toString('latin1', at + 46, at + 46 + data.readUInt16LE(at + 28)) === 'ComicInfo.xml') central = at;
+      for (let at = data.length - 22; at >= 0 && central < 0; at--)
+        if (
+          data.readUInt32LE(at) === 0x02014b50 &&
+          data.toString('latin1', at + 46, at + 46 + data.readUInt16LE(at + 28)) === 'ComicInfo.xml'
+        )
+          central = at;
       const local = data.readUInt32LE(central + 42);
-      return { central, local, start: local + 30 + data.readUInt16LE(local + 26) + data.readUInt16LE(local + 28), compressed: data.readUInt32LE(central + 20) };
+      return {
+        central,
+        local,
+        start: local + 30 + data.readUInt16LE(local + 26) + data.readUInt16LE(local + 28),
+        compressed: data.readUInt32LE(central + 20),
+      };
     };
     const { central, local, start, compressed } = where(zip);
     expect(compressed).toBeLessThanOrEqual(1024);
@@ -165,10 +186,13 @@ describe('hostile input gives a typed MediaError, never a crash or a hang', () =
     const tables = Buffer.concat(Array.from({ length: 32 }, () => block));
     tables[31 * block.length] = tables[31 * block.length]! | 1; // the last block is final
     const path = join(dir, 'huffman-tables.cbz');
-    await writeFile(path, rawZip([
-      { name: 'page1.png', method: 0, data: await makeImage({ width: 8, height: 8, format: 'png' }) },
-      { name: 'ComicInfo.xml', method: 8, data: tables, size: 100 },
-    ]));
+    await writeFile(
+      path,
+      rawZip([
+        { name: 'page1.png', method: 0, data: await makeImage({ width: 8, height: 8, format: 'png' }) },
+        { name: 'ComicInfo.xml', method: 8, data: tables, size: 100 },
+      ]),
+    );
     const pool = new AnalysisPool({ threads: 1 });
     try {
       await pool.analyze(path); // starts the worker

@@ -29,7 +29,15 @@ function parseByPrefixes(image: Buffer, first = 64): HeaderParse {
 }
 
 const base = (width: number, height: number, channels: 3 | 4 = 3) =>
-  sharp({ create: { width, height, channels, background: { r: 200, g: 120, b: 40, alpha: 0.5 }, noise: { type: 'gaussian', mean: 128, sigma: 20 } } });
+  sharp({
+    create: {
+      width,
+      height,
+      channels,
+      background: { r: 200, g: 120, b: 40, alpha: 0.5 },
+      noise: { type: 'gaussian', mean: 128, sigma: 20 },
+    },
+  });
 
 const bigExif = { IFD0: { ImageDescription: 'x'.repeat(30_000), Copyright: 'bindery' } };
 
@@ -80,7 +88,18 @@ describe('page dimensions from image headers in plain JS', () => {
   });
 
   it('reads the common page formats without sharp', () => {
-    for (const name of ['baseline JPEG', 'progressive JPEG', 'rotated JPEG (EXIF orientation 6)', 'JPEG with a large EXIF block', 'scan-like page', 'RGB PNG', 'palette PNG', 'lossy WebP', 'lossless WebP', 'WebP with alpha']) {
+    for (const name of [
+      'baseline JPEG',
+      'progressive JPEG',
+      'rotated JPEG (EXIF orientation 6)',
+      'JPEG with a large EXIF block',
+      'scan-like page',
+      'RGB PNG',
+      'palette PNG',
+      'lossy WebP',
+      'lossless WebP',
+      'WebP with alpha',
+    ]) {
       expect(parseByPrefixes(images.get(name)!).kind, name).toBe('size');
     }
   });
@@ -114,7 +133,18 @@ describe('page dimensions from image headers in plain JS', () => {
     // image and agree (anything libjpeg, libpng or libwebp would refuse is left to sharp).
     let random = 12345;
     const next = () => (random = (random * 1103515245 + 12345) & 0x7fffffff);
-    for (const name of ['baseline JPEG', 'progressive JPEG', 'CMYK JPEG', 'JPEG with EXIF orientation 8', 'RGB PNG', 'palette PNG', 'PNG with an ICC profile', 'lossy WebP', 'lossless WebP', 'WebP with alpha']) {
+    for (const name of [
+      'baseline JPEG',
+      'progressive JPEG',
+      'CMYK JPEG',
+      'JPEG with EXIF orientation 8',
+      'RGB PNG',
+      'palette PNG',
+      'PNG with an ICC profile',
+      'lossy WebP',
+      'lossless WebP',
+      'WebP with alpha',
+    ]) {
       const original = images.get(name)!;
       for (let i = 0; i < 60; i++) {
         const damaged = Buffer.from(original);

@@ -51,9 +51,15 @@ describe('images: resize to fit, never upscale, convert, orient', () => {
 
   it('takes the first frame of an animated GIF', async () => {
     const frames = await Promise.all(
-      ['#ff0000', '#00ff00', '#0000ff'].map((background) => sharp({ create: { width: 40, height: 40, channels: 3, background } }).png().toBuffer()),
+      ['#ff0000', '#00ff00', '#0000ff'].map((background) =>
+        sharp({ create: { width: 40, height: 40, channels: 3, background } })
+          .png()
+          .toBuffer(),
+      ),
     );
-    const gif = await sharp(frames, { join: { animated: true } }).gif({ loop: 0 }).toBuffer();
+    const gif = await sharp(frames, { join: { animated: true } })
+      .gif({ loop: 0 })
+      .toBuffer();
     expect((await sharp(gif).metadata()).pages).toBe(3);
     const out = await resizeImage(gif, { format: 'png' });
     expect(await size(out.data)).toEqual([40, 40, 'png']);
@@ -78,7 +84,9 @@ describe('images: resize to fit, never upscale, convert, orient', () => {
 
   it('rasterises an SVG page of modest size, and refuses one declaring more than 4096² pixels before drawing it', async () => {
     const svg = (w: number, h: number) =>
-      Buffer.from(`<?xml version="1.0"?>\n<svg xmlns="http://www.w3.org/2000/svg" width="${w}" height="${h}"><defs><filter id="b"><feGaussianBlur stdDeviation="50"/></filter></defs><rect width="${w}" height="${h}" fill="#c33" filter="url(#b)"/></svg>`);
+      Buffer.from(
+        `<?xml version="1.0"?>\n<svg xmlns="http://www.w3.org/2000/svg" width="${w}" height="${h}"><defs><filter id="b"><feGaussianBlur stdDeviation="50"/></filter></defs><rect width="${w}" height="${h}" fill="#c33" filter="url(#b)"/></svg>`,
+      );
     expect(looksLikeSvg(svg(10, 10))).toBe(true);
     expect(looksLikeSvg(Buffer.from('\uFEFF  <svg>'))).toBe(true);
     expect(looksLikeSvg(Buffer.from('<html><body>not svg</body></html>'))).toBe(false);

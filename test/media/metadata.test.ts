@@ -163,7 +163,10 @@ describe('EPUB OPF source', () => {
   it('reads calibre series metas', () => {
     const calibre = opf
       .replace(/<meta property="belongs-to-collection"[\s\S]*?group-position">3<\/meta>/, '')
-      .replace('</metadata>', '<meta name="calibre:series" content="Mistborn"/><meta name="calibre:series_index" content="2.5"/></metadata>');
+      .replace(
+        '</metadata>',
+        '<meta name="calibre:series" content="Mistborn"/><meta name="calibre:series_index" content="2.5"/></metadata>',
+      );
     expect(parseOpf(calibre, 'content.opf').fields).toMatchObject({ series: 'Mistborn', number: '2.5', number_sort: 2.5 });
   });
 });
@@ -176,7 +179,7 @@ describe('PDF document properties source', () => {
       Subject: 'Findings',
       Keywords: 'one; two',
       Creator: 'Microsoft Word',
-      CreationDate: 'D:19991231235959+01\'00\'',
+      CreationDate: "D:19991231235959+01'00'",
     });
     expect(properties.creator).toBe('Microsoft Word');
     expect(pdfPropertiesToFields(properties)).toEqual({
@@ -305,26 +308,36 @@ describe('parseXml (metadata documents)', () => {
   });
 
   it('forgives what costs real books their metadata: space before the declaration, characters XML forbids, unknown entities', () => {
-    const xml = '\n  <?xml version="1.0"?><ComicInfo><Title>a\u0000b&#0;c&#x1F;d&#xFFFE;e&#55296;f\uffff</Title><Summary>&nbsp;&copy;</Summary></ComicInfo>';
+    const xml =
+      '\n  <?xml version="1.0"?><ComicInfo><Title>a\u0000b&#0;c&#x1F;d&#xFFFE;e&#55296;f\uffff</Title><Summary>&nbsp;&copy;</Summary></ComicInfo>';
     expect(parseXml(xml, 'ComicInfo.xml')).toEqual({ ComicInfo: { Title: 'abcdef', Summary: '&nbsp;&copy;' } });
   });
 
   it('never lets an element named __proto__ reach a prototype; constructor is data', () => {
-    const parsed = parseXml('<ComicInfo><__proto__><Title>spoof</Title></__proto__><constructor>c</constructor><Title>real</Title></ComicInfo>', 'ComicInfo.xml');
+    const parsed = parseXml(
+      '<ComicInfo><__proto__><Title>spoof</Title></__proto__><constructor>c</constructor><Title>real</Title></ComicInfo>',
+      'ComicInfo.xml',
+    );
     const root = parsed['ComicInfo'] as Record<string, unknown>;
     expect(Object.getPrototypeOf(root)).toBe(Object.prototype);
     expect(root['Title']).toBe('real');
     expect(root['constructor']).toBe('c');
-    expect(parseComicInfo('<ComicInfo><Title>t</Title><__proto__><Series>spoof</Series></__proto__></ComicInfo>').fields.series).toBeUndefined();
+    expect(
+      parseComicInfo('<ComicInfo><Title>t</Title><__proto__><Series>spoof</Series></__proto__></ComicInfo>').fields.series,
+    ).toBeUndefined();
     expect(({} as Record<string, unknown>)['Series']).toBeUndefined();
   });
 
   it('still reads what earlier versions read though XML refuses it: -- in a comment, & or < in an attribute, ]]> in text', () => {
-    const sloppy = '<?xml version="1.0"?><ComicInfo><!-- a -- b --><Title>Tom &amp; Jerry ]]></Title><Pages><Page Image="0" Type="FrontCover" Key="a & b < c"/></Pages></ComicInfo>';
-    expect(parseXml(sloppy, 'ComicInfo.xml')).toEqual({ ComicInfo: { Title: 'Tom & Jerry ]]>', Pages: { Page: { '@_Image': '0', '@_Type': 'FrontCover', '@_Key': 'a & b < c' } } } });
+    const sloppy =
+      '<?xml version="1.0"?><ComicInfo><!-- a -- b --><Title>Tom &amp; Jerry ]]></Title><Pages><Page Image="0" Type="FrontCover" Key="a & b < c"/></Pages></ComicInfo>';
+    expect(parseXml(sloppy, 'ComicInfo.xml')).toEqual({
+      ComicInfo: { Title: 'Tom & Jerry ]]>', Pages: { Page: { '@_Image': '0', '@_Type': 'FrontCover', '@_Key': 'a & b < c' } } },
+    });
     expect(parseComicInfo(sloppy)).toMatchObject({ fields: { title: 'Tom & Jerry ]]>' }, frontCoverIndex: 0 });
     // An EPUB package with such a comment opens: refusing it would cost the whole book, not only its metadata.
-    const opf = '<package xmlns="http://www.idpf.org/2007/opf"><!-- generated -- by a tool --><metadata xmlns:dc="http://purl.org/dc/elements/1.1/"><dc:title>T &amp; U</dc:title></metadata><manifest/><spine/></package>';
+    const opf =
+      '<package xmlns="http://www.idpf.org/2007/opf"><!-- generated -- by a tool --><metadata xmlns:dc="http://purl.org/dc/elements/1.1/"><dc:title>T &amp; U</dc:title></metadata><manifest/><spine/></package>';
     expect(parseOpf(opf, 'OEBPS/content.opf').fields.title).toBe('T & U');
   });
 
@@ -338,7 +351,9 @@ describe('parseXml (metadata documents)', () => {
   });
 
   it('refuses what is not well-formed, saying where', () => {
-    expect(() => parseXml('<ComicInfo><Title>x</ComicInfo>', 'ComicInfo.xml')).toThrow(/^ComicInfo.xml is not well-formed XML \(Missing end tag for element Title, line 1\)$/);
+    expect(() => parseXml('<ComicInfo><Title>x</ComicInfo>', 'ComicInfo.xml')).toThrow(
+      /^ComicInfo.xml is not well-formed XML \(Missing end tag for element Title, line 1\)$/,
+    );
     expect(() => parseXml('<a><b>x</a></b>', 'ComicInfo.xml')).toThrow(/not well-formed XML/);
     expect(() => parseXml('<a>Tom & Jerry</a>', 'ComicInfo.xml')).toThrow(/not well-formed XML/);
     expect(() => parseXml('  ', 'ComicInfo.xml')).toThrow(/^ComicInfo.xml is empty$/);

@@ -25,7 +25,6 @@ async function darkPixels(image: Buffer): Promise<number> {
   return dark;
 }
 
-
 /** Flate-compressed black (all-zero) 8-bit grey samples, compressed in chunks so the raw image is never in memory. */
 async function blackGreySamples(width: number, height: number): Promise<Buffer> {
   const deflate = createDeflate({ level: 9 });
@@ -55,7 +54,10 @@ async function imagePagePdf(dir: string, name: string, width: number, height: nu
     await blackGreySamples(width, height),
   );
   const path = join(dir, name);
-  await writeFile(path, onePagePdf('/MediaBox [0 0 100 100] /Resources << /XObject << /Im0 5 0 R >> >>', 'q 100 0 0 100 0 0 cm /Im0 Do Q', [image]));
+  await writeFile(
+    path,
+    onePagePdf('/MediaBox [0 0 100 100] /Resources << /XObject << /Im0 5 0 R >> >>', 'q 100 0 0 100 0 0 cm /Im0 Do Q', [image]),
+  );
   return path;
 }
 

@@ -15,7 +15,11 @@ function build(items: readonly Item[], options: { comment?: string; forceZip64Fo
   const zip = new yazl.ZipFile();
   for (const item of items) {
     if (item.dir) zip.addEmptyDirectory(item.name);
-    else zip.addBuffer(Buffer.from(item.data), item.name, { compress: item.compress ?? false, forceZip64Format: item.forceZip64Format ?? false });
+    else
+      zip.addBuffer(Buffer.from(item.data), item.name, {
+        compress: item.compress ?? false,
+        forceZip64Format: item.forceZip64Format ?? false,
+      });
   }
   zip.end({ forceZip64Format: options.forceZip64Format ?? false, comment: options.comment ?? '' });
   const chunks: Buffer[] = [];
@@ -32,7 +36,13 @@ async function viaYauzl(data: Buffer): Promise<DirectoryEntry[]> {
     override _readStreamForRange(): never {
       throw new Error('not used');
     }
-    override read(buffer: Buffer, offset: number, length: number, position: number, callback: (err: Error | null, bytesRead?: number) => void): void {
+    override read(
+      buffer: Buffer,
+      offset: number,
+      length: number,
+      position: number,
+      callback: (err: Error | null, bytesRead?: number) => void,
+    ): void {
       const n = data.copy(buffer, offset, position, position + length);
       queueMicrotask(() => callback(null, n));
     }
@@ -94,7 +104,10 @@ describe('readCentralDirectory (in-memory zips read without yauzl)', () => {
       if (signature === 0x04034b50) data.writeUInt16LE(data.readUInt16LE(at + 6) & ~0x800, at + 6);
       if (signature === 0x02014b50) data.writeUInt16LE(data.readUInt16LE(at + 8) & ~0x800, at + 8);
     }
-    for (const [from, to] of [['ctl_', 0x01], ['caf_', 0x82]] as const) {
+    for (const [from, to] of [
+      ['ctl_', 0x01],
+      ['caf_', 0x82],
+    ] as const) {
       for (let at = data.indexOf(from); at >= 0; at = data.indexOf(from, at + 1)) data[at + 3] = to;
     }
     const direct = readCentralDirectory(data);

@@ -54,12 +54,23 @@ export async function writeOpdsCorpus(dir: string): Promise<OpdsCorpus> {
     comicInfo: { Series: 'Known Pages', Number: '1', Title: 'Known pages', LanguageISO: 'not a language!' },
   });
   await makeEpub(path.join(dir, 'Novels'), 'A Novel.epub', {
-    metadata: { title: 'A Novel', creators: [{ name: 'Jane Author', role: 'aut' }], language: 'en', publisher: 'Books Ltd', description: 'A story.', subjects: ['Fiction'] },
+    metadata: {
+      title: 'A Novel',
+      creators: [{ name: 'Jane Author', role: 'aut' }],
+      language: 'en',
+      publisher: 'Books Ltd',
+      description: 'A story.',
+      subjects: ['Fiction'],
+    },
   });
   await makePdf(path.join(dir, 'Papers'), 'Paper 1.pdf', { pages: 2, info: { Title: 'A Paper', Author: 'Dr. PDF' } });
   await makeCbz(dir, 'Ünïcode lone book.cbz', { pages: 2, pageSize: { width: 60, height: 90 } });
   for (let s = 1; s <= 6; s++) {
-    await makeCbz(path.join(dir, `Filler ${s}`), `Filler ${s} 001.cbz`, { pages: 2, pageSize: { width: 40, height: 60 }, comicInfo: { Series: `Filler ${s}`, Number: '1' } });
+    await makeCbz(path.join(dir, `Filler ${s}`), `Filler ${s} 001.cbz`, {
+      pages: 2,
+      pageSize: { width: 40, height: 60 },
+      comicInfo: { Series: `Filler ${s}`, Number: '1' },
+    });
   }
   return { page1, page2 };
 }
@@ -71,12 +82,23 @@ export interface FetchResult {
   raw: Buffer;
 }
 
-export async function get(t: CatalogTestApp, url: string, headers: Headers = t.headers, method: 'GET' | 'HEAD' = 'GET'): Promise<FetchResult> {
+export async function get(
+  t: CatalogTestApp,
+  url: string,
+  headers: Headers = t.headers,
+  method: 'GET' | 'HEAD' = 'GET',
+): Promise<FetchResult> {
   const res = await t.app.inject({ method, url, headers });
   return { status: res.statusCode, headers: res.headers, body: res.body, raw: res.rawPayload };
 }
 
-const parser = new XMLParser({ ignoreAttributes: false, attributeNamePrefix: '@', isArray: (name) => ['entry', 'link', 'author', 'category', 'contributor'].includes(name), processEntities: true, htmlEntities: false });
+const parser = new XMLParser({
+  ignoreAttributes: false,
+  attributeNamePrefix: '@',
+  isArray: (name) => ['entry', 'link', 'author', 'category', 'contributor'].includes(name),
+  processEntities: true,
+  htmlEntities: false,
+});
 
 export interface AtomLink {
   '@rel'?: string;
@@ -145,7 +167,8 @@ export async function validateOpds1(documents: ReadonlyArray<{ url: string; xml:
     if (!m) continue;
     const file = files.find((f) => f.file === m[1]);
     const source = file?.lines[Number(m[2]) - 1] ?? '';
-    const isPseHref = source.includes(`rel="${PSE_REL}"`) && /value of attribute "href" is invalid/.test(m[5]!) && source.includes('{pageNumber}');
+    const isPseHref =
+      source.includes(`rel="${PSE_REL}"`) && /value of attribute "href" is invalid/.test(m[5]!) && source.includes('{pageNumber}');
     if (!isPseHref) problems.push(`${file?.url ?? m[1]}:${m[2]}: ${m[5]}\n    ${source.trim().slice(0, 300)}`);
   }
   return problems;

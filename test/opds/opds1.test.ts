@@ -4,7 +4,18 @@ import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { basic, createApiKey, createUser, type Headers } from '../helpers/auth.js';
 import { call, createCatalogApp, scannedLibrary, type CatalogTestApp } from '../helpers/catalog.js';
-import { get, linkOf, parseFeed, parseXml, PSE_REL, validateOpds1, writeOpdsCorpus, type AtomEntry, type AtomFeed, type OpdsCorpus } from './helpers.js';
+import {
+  get,
+  linkOf,
+  parseFeed,
+  parseXml,
+  PSE_REL,
+  validateOpds1,
+  writeOpdsCorpus,
+  type AtomEntry,
+  type AtomFeed,
+  type OpdsCorpus,
+} from './helpers.js';
 
 let t: CatalogTestApp;
 let corpus: OpdsCorpus;
@@ -76,7 +87,13 @@ afterAll(() => t.close());
 describe('OPDS 1.2 documents validate against the OPDS 1.2 RELAX NG schema (opds.fixed.rnc, jing)', () => {
   it('every feed reachable from the root, at both prefixes, with pagination links, is valid (only the PSE {pageNumber} href waived)', async () => {
     const docs = new Map<string, string>();
-    for (const start of ['/opds/v1/catalog', '/opds/v1.2/catalog', '/opds/v1/series?pageSize=3', '/opds/v1/search?q=asterix', '/opds/v1/search?q=nothing-matches-this']) {
+    for (const start of [
+      '/opds/v1/catalog',
+      '/opds/v1.2/catalog',
+      '/opds/v1/series?pageSize=3',
+      '/opds/v1/search?q=asterix',
+      '/opds/v1/search?q=nothing-matches-this',
+    ]) {
       for (const [url, xml] of await crawl(start, readerBasic)) docs.set(url, xml);
     }
     // Feeds with progress attributes (pse:lastRead) too.
@@ -85,8 +102,20 @@ describe('OPDS 1.2 documents validate against the OPDS 1.2 RELAX NG schema (opds
     docs.set('/opds/v1/books/keep-reading#after-reading', (await get(t, '/opds/v1/books/keep-reading', readerBasic)).body);
     expect(docs.size).toBeGreaterThan(20);
     const kinds = [...docs.keys()];
-    for (const part of ['/catalog', '/libraries', '/series/', '/books/recently-added', '/books/keep-reading', '/books/on-deck', '/search?q=', '/books/']) {
-      expect(kinds.some((u) => u.includes(part)), `crawled a ${part} document`).toBe(true);
+    for (const part of [
+      '/catalog',
+      '/libraries',
+      '/series/',
+      '/books/recently-added',
+      '/books/keep-reading',
+      '/books/on-deck',
+      '/search?q=',
+      '/books/',
+    ]) {
+      expect(
+        kinds.some((u) => u.includes(part)),
+        `crawled a ${part} document`,
+      ).toBe(true);
     }
     const problems = await validateOpds1([...docs].map(([url, xml]) => ({ url, xml })));
     expect(problems).toEqual([]);
@@ -122,7 +151,11 @@ describe('Auth: Basic (password or api:key), Bearer, X-API-Key; 401 with WWW-Aut
 
   it('the PSE page, download and cover routes challenge the same way', async () => {
     const book = (await feed('/opds/v1/books/recently-added')).entry![0]!;
-    for (const href of [fill(pseLink(book)!['@href'], 0, '100'), linkOf(book.link, ACQUISITION)!['@href'], linkOf(book.link, 'http://opds-spec.org/image/thumbnail')!['@href']]) {
+    for (const href of [
+      fill(pseLink(book)!['@href'], 0, '100'),
+      linkOf(book.link, ACQUISITION)!['@href'],
+      linkOf(book.link, 'http://opds-spec.org/image/thumbnail')!['@href'],
+    ]) {
       const res = await get(t, href, {});
       expect(res.status, href).toBe(401);
       expect(String(res.headers['www-authenticate'])).toMatch(/^Basic realm="Bindery"/);
@@ -141,9 +174,19 @@ describe('Auth: Basic (password or api:key), Bearer, X-API-Key; 401 with WWW-Aut
 describe('Root navigation feed', () => {
   it('lists keep reading, on deck, recently added, all series, libraries and each library', async () => {
     const root = await feed('/opds/v1/catalog');
-    expect(root.entry!.map((e) => String(e.title))).toEqual(['Keep reading', 'On deck', 'Recently added books', 'All series', 'Libraries', 'library']);
+    expect(root.entry!.map((e) => String(e.title))).toEqual([
+      'Keep reading',
+      'On deck',
+      'Recently added books',
+      'All series',
+      'Libraries',
+      'library',
+    ]);
     expect(linkOf(root.link, 'self')!['@type']).toBe('application/atom+xml;profile=opds-catalog;kind=navigation');
-    expect(linkOf(root.link, 'search')).toMatchObject({ '@href': '/opds/v1/opensearch.xml', '@type': 'application/opensearchdescription+xml' });
+    expect(linkOf(root.link, 'search')).toMatchObject({
+      '@href': '/opds/v1/opensearch.xml',
+      '@type': 'application/opensearchdescription+xml',
+    });
     const lib = entryTitled(root, 'library');
     const series = await feed(linkOf(lib.link, 'subsection')!['@href']);
     expect(series['opensearch:totalResults']).toBe(11);
@@ -201,8 +244,14 @@ describe('Book entries', () => {
     expect(String(e['dc:issued'])).toBe('1961');
     expect(e.category!.map((c) => c['@term']).sort()).toEqual(['Adventure', 'Humor', 'classic']);
     const bookId = e.id.slice('urn:uuid:'.length);
-    expect(linkOf(e.link, 'http://opds-spec.org/image')).toMatchObject({ '@href': `/opds/v1.2/books/${bookId}/cover`, '@type': 'image/jpeg' });
-    expect(linkOf(e.link, 'http://opds-spec.org/image/thumbnail')).toMatchObject({ '@href': `/opds/v1.2/books/${bookId}/thumbnail`, '@type': 'image/jpeg' });
+    expect(linkOf(e.link, 'http://opds-spec.org/image')).toMatchObject({
+      '@href': `/opds/v1.2/books/${bookId}/cover`,
+      '@type': 'image/jpeg',
+    });
+    expect(linkOf(e.link, 'http://opds-spec.org/image/thumbnail')).toMatchObject({
+      '@href': `/opds/v1.2/books/${bookId}/thumbnail`,
+      '@type': 'image/jpeg',
+    });
     const file = await readFile(path.join(libraryDir, 'Asterix', 'Asterix 001.cbz'));
     expect(linkOf(e.link, ACQUISITION)).toMatchObject({ '@type': 'application/vnd.comicbook+zip', '@length': String(file.length) });
     for (const rel of ['http://opds-spec.org/image', 'http://opds-spec.org/image/thumbnail']) {
@@ -281,7 +330,15 @@ describe('OPDS-PSE page streaming', () => {
   it('streaming moves progress forward only, completes at the last page, and shows as pse:lastRead / pse:lastReadDate', async () => {
     const user = await createUser(t, 'reader');
     const h = basic(user.username, user.password);
-    const progressOf = async (id: string) => (await call<{ current_page: number; is_completed: boolean; updated_at: string }>(t, user.headers, 'GET', `/api/v1/books/${id}/progress`)).body;
+    const progressOf = async (id: string) =>
+      (
+        await call<{ current_page: number; is_completed: boolean; updated_at: string }>(
+          t,
+          user.headers,
+          'GET',
+          `/api/v1/books/${id}/progress`,
+        )
+      ).body;
     const entryOf = async (id: string) => (parseXml((await get(t, `/opds/v1/books/${id}`, h)).body).entry as AtomEntry[])[0]!;
     const book3 = (await seriesFeed('Astérix & <Obélix>')).entry![2]!;
     const id = book3.id.slice('urn:uuid:'.length);
@@ -309,7 +366,10 @@ describe('OPDS-PSE page streaming', () => {
 
   it('a caller without progress-write still streams pages; progress is left alone', async () => {
     const user = await createUser(t, 'reader');
-    const key = await createApiKey(t, user.headers, { name: 'read only', permissions: ['books-read', 'series-read', 'pages-read', 'progress-read'] });
+    const key = await createApiKey(t, user.headers, {
+      name: 'read only',
+      permissions: ['books-read', 'series-read', 'pages-read', 'progress-read'],
+    });
     const h = basic('api', key.key);
     const e = (await seriesFeed('Known Pages')).entry![0]!;
     expect((await get(t, fill(pseLink(e)!['@href'], 0, '100'), h)).status).toBe(200);
@@ -377,9 +437,19 @@ describe('Downloads: Content-Disposition, Content-Length, Range (206), ETag', ()
       const link = linkOf(e.link, ACQUISITION)!;
       const res = await get(t, link['@href'], readerBasic, 'HEAD');
       expect(res.headers['content-type']).toBe(link['@type']);
-      types.set(String((link as { '@title'?: string })['@title']).split('.').pop()!.toLowerCase(), link['@type']!);
+      types.set(
+        String((link as { '@title'?: string })['@title'])
+          .split('.')
+          .pop()!
+          .toLowerCase(),
+        link['@type']!,
+      );
     }
-    expect(Object.fromEntries(types)).toEqual({ cbz: 'application/vnd.comicbook+zip', epub: 'application/epub+zip', pdf: 'application/pdf' });
+    expect(Object.fromEntries(types)).toEqual({
+      cbz: 'application/vnd.comicbook+zip',
+      epub: 'application/epub+zip',
+      pdf: 'application/pdf',
+    });
   });
 });
 
@@ -425,7 +495,19 @@ describe('Real-client quirks', () => {
   });
 
   it('KOReader: the roots answer with and without a trailing slash, without redirecting', async () => {
-    for (const url of ['/opds/v1/catalog', '/opds/v1/catalog/', '/opds/v1.2/catalog', '/opds/v1.2/catalog/', '/opds/v1', '/opds/v1/', '/opds/v1.2', '/opds/v1.2/', '/opds/v2', '/opds/v2/', '/opds/v2/catalog']) {
+    for (const url of [
+      '/opds/v1/catalog',
+      '/opds/v1/catalog/',
+      '/opds/v1.2/catalog',
+      '/opds/v1.2/catalog/',
+      '/opds/v1',
+      '/opds/v1/',
+      '/opds/v1.2',
+      '/opds/v1.2/',
+      '/opds/v2',
+      '/opds/v2/',
+      '/opds/v2/catalog',
+    ]) {
       for (const method of ['GET', 'HEAD'] as const) {
         const res = await get(t, url, readerBasic, method);
         expect(res.status, `${method} ${url}`).toBe(200);
@@ -440,7 +522,9 @@ describe('Real-client quirks', () => {
       const rootTag = /<(feed|entry) [^>]*>/.exec(xml)![0];
       const declared = new Set([...rootTag.matchAll(/xmlns:([\w-]+)=/g)].map((m) => m[1]));
       for (const p of ['atom', 'opds', 'dc', 'opensearch', 'pse', 'thr']) expect(declared.has(p), `${url} declares ${p}`).toBe(true);
-      const used = new Set([...xml.matchAll(/<\/?([\w-]+):[\w-]+/g), ...xml.matchAll(/\s([\w-]+):[\w-]+=/g)].map((m) => m[1]).filter((p) => p !== 'xmlns'));
+      const used = new Set(
+        [...xml.matchAll(/<\/?([\w-]+):[\w-]+/g), ...xml.matchAll(/\s([\w-]+):[\w-]+=/g)].map((m) => m[1]).filter((p) => p !== 'xmlns'),
+      );
       for (const p of used) expect(declared.has(p), `${url} uses undeclared prefix ${p}`).toBe(true);
     }
   });

@@ -122,8 +122,19 @@ describe('Root: metadata, links (self, start, templated search), navigation, gro
     expect(before.metadata.title).toBe('Bindery');
     expect(linkOf(before.links, 'self')).toMatchObject({ href: '/opds/v2', type: OPDS });
     expect(linkOf(before.links, 'start')).toMatchObject({ href: '/opds/v2', type: OPDS });
-    expect(linkOf(before.links, 'search')).toMatchObject({ href: 'http://localhost:80/opds/v2/search{?query}', type: OPDS, templated: true });
-    expect(before.navigation!.map((n) => n.title)).toEqual(['Keep reading', 'On deck', 'Recently added books', 'All series', 'Libraries', 'library']);
+    expect(linkOf(before.links, 'search')).toMatchObject({
+      href: 'http://localhost:80/opds/v2/search{?query}',
+      type: OPDS,
+      templated: true,
+    });
+    expect(before.navigation!.map((n) => n.title)).toEqual([
+      'Keep reading',
+      'On deck',
+      'Recently added books',
+      'All series',
+      'Libraries',
+      'library',
+    ]);
     // Nothing read yet: no group (an empty feed part is left out, not sent empty).
     expect(before.groups).toBeUndefined();
     const pub = (await json('/opds/v2/books/recently-added')).publications![0]!;
@@ -237,10 +248,19 @@ describe('OPDS Progression: one progress record per user and book, whichever pro
     const first = await put({ modified: new Date().toISOString(), device: { id: 'thorium-1', name: 'Thorium' }, progression: 0.4 });
     expect(first.statusCode, first.body).toBe(200);
     expect(String(first.headers['content-type'])).toMatch(/^application\/opds-progression\+json/);
-    const native = await call<{ current_page: number; is_completed: boolean; device_id: string; updated_at: string }>(t, reader.headers, 'GET', `/api/v1/books/${id}/progress`);
+    const native = await call<{ current_page: number; is_completed: boolean; device_id: string; updated_at: string }>(
+      t,
+      reader.headers,
+      'GET',
+      `/api/v1/books/${id}/progress`,
+    );
     expect(native.body).toMatchObject({ current_page: 2, is_completed: false, device_id: 'hdr:thorium-1' });
 
-    const got = JSON.parse((await get(t, href, rh)).body) as { modified: string; device: { id: string; name: string }; progression: number };
+    const got = JSON.parse((await get(t, href, rh)).body) as {
+      modified: string;
+      device: { id: string; name: string };
+      progression: number;
+    };
     expect(got).toMatchObject({ modified: native.body.updated_at, device: { id: 'thorium-1', name: 'thorium-1' }, progression: 0.4 });
 
     // The native API writes; OPDS Progression reads the same record.
@@ -258,13 +278,21 @@ describe('OPDS Progression: one progress record per user and book, whichever pro
     // Progression 1 completes the book.
     const done = await put({ modified: new Date(Date.now() + 1000).toISOString(), device: { id: 'thorium-1' }, progression: 1 });
     expect(done.statusCode).toBe(200);
-    expect((await call(t, reader.headers, 'GET', `/api/v1/books/${id}/progress`)).body).toMatchObject({ current_page: 5, is_completed: true });
+    expect((await call(t, reader.headers, 'GET', `/api/v1/books/${id}/progress`)).body).toMatchObject({
+      current_page: 5,
+      is_completed: true,
+    });
   });
 
   it('an invalid body is a 400; without credentials a 401 with the Basic challenge', async () => {
     const p = (await publicationsOf('Known Pages'))[0]!;
     const href = linkOf(p.links, PROGRESSION)!.href;
-    const bad = await t.app.inject({ method: 'PUT', url: href, headers: { ...h, 'content-type': 'application/opds-progression+json' }, payload: '{"progression": 3}' });
+    const bad = await t.app.inject({
+      method: 'PUT',
+      url: href,
+      headers: { ...h, 'content-type': 'application/opds-progression+json' },
+      payload: '{"progression": 3}',
+    });
     expect(bad.statusCode).toBe(400);
     const anon = await t.app.inject({ method: 'PUT', url: href, headers: { 'content-type': 'application/json' }, payload: '{}' });
     expect(anon.statusCode).toBe(401);

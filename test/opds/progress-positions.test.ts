@@ -50,9 +50,12 @@ describe('OPDS positions come from the one progress record, and page streaming w
   }, 60_000);
   afterAll(() => t?.close());
 
-  const entryOf = async (id: string, headers: Record<string, string>) => (parseXml((await get(t, `/opds/v1.2/books/${id}`, headers)).body).entry as AtomEntry[])[0]!;
-  const publicationOf = async (id: string, headers: Record<string, string>) => JSON.parse((await get(t, `/opds/v2/books/${id}`, headers)).body) as Publication;
-  const historyOf = async (headers: Record<string, string>, id: string) => (await call<Paged<HistoryEvent>>(t, headers, 'GET', `/api/v1/books/${id}/progress/history`)).body.data;
+  const entryOf = async (id: string, headers: Record<string, string>) =>
+    (parseXml((await get(t, `/opds/v1.2/books/${id}`, headers)).body).entry as AtomEntry[])[0]!;
+  const publicationOf = async (id: string, headers: Record<string, string>) =>
+    JSON.parse((await get(t, `/opds/v2/books/${id}`, headers)).body) as Publication;
+  const historyOf = async (headers: Record<string, string>, id: string) =>
+    (await call<Paged<HistoryEvent>>(t, headers, 'GET', `/api/v1/books/${id}/progress/history`)).body.data;
 
   it('a position written elsewhere (the native API) is pse:lastRead / pse:lastReadDate in OPDS 1.2 and link properties in OPDS 2.0', async () => {
     const reader = await createUser(t, 'reader');

@@ -35,7 +35,11 @@ describe('OPDS search as KOReader and other OpenSearch clients send it', () => {
   beforeAll(async () => {
     t = await createCatalogApp();
     await scannedLibrary(t, async (dir) => {
-      for (let n = 1; n <= 3; n++) await makeCbz(dir, `Hellboy/Hellboy ${n}.cbz`, { pages: 1, comicInfo: { Series: 'Hellboy', Number: n, Title: `Hellboy: Seed ${n}` } });
+      for (let n = 1; n <= 3; n++)
+        await makeCbz(dir, `Hellboy/Hellboy ${n}.cbz`, {
+          pages: 1,
+          comicInfo: { Series: 'Hellboy', Number: n, Title: `Hellboy: Seed ${n}` },
+        });
       await makeCbz(dir, 'Saga/Saga 001.cbz', { pages: 1, comicInfo: { Series: 'Saga', Number: 1 } });
     });
     const user = await createUser(t, 'reader');
@@ -59,7 +63,12 @@ describe('OPDS search as KOReader and other OpenSearch clients send it', () => {
 
   it('an empty or unfilled optional parameter is absent on the OPDS 1.2 search, at both prefixes', async () => {
     for (const prefix of ['/opds/v1', '/opds/v1.2']) {
-      for (const query of ['q=Hellboy&page=', 'q=Hellboy&page=%7BstartPage%3F%7D', 'q=Hellboy&page=&pageSize=', 'q=Hellboy&pageSize={count?}&page={startPage?}']) {
+      for (const query of [
+        'q=Hellboy&page=',
+        'q=Hellboy&page=%7BstartPage%3F%7D',
+        'q=Hellboy&page=&pageSize=',
+        'q=Hellboy&pageSize={count?}&page={startPage?}',
+      ]) {
         const res = await get(t, `${prefix}/search?${query}`, reader);
         expect(res.status, `${prefix}/search?${query}: ${res.body}`).toBe(200);
         expect(parseFeed(res.body)['opensearch:totalResults']).toBe(4);
@@ -72,16 +81,28 @@ describe('OPDS search as KOReader and other OpenSearch clients send it', () => {
   });
 
   it('the same on OPDS 2.0 and on the other paginated feeds', async () => {
-    for (const url of ['/opds/v2/search?query=Hellboy&page=', '/opds/v2/search?query=Hellboy&page={page}&pageSize=', '/opds/v2/series?page=', '/opds/v1/series?page=&pageSize=', '/opds/v1.2/books/recently-added?page={startPage?}']) {
+    for (const url of [
+      '/opds/v2/search?query=Hellboy&page=',
+      '/opds/v2/search?query=Hellboy&page={page}&pageSize=',
+      '/opds/v2/series?page=',
+      '/opds/v1/series?page=&pageSize=',
+      '/opds/v1.2/books/recently-added?page={startPage?}',
+    ]) {
       const res = await get(t, url, reader);
       expect(res.status, `${url}: ${res.body.slice(0, 200)}`).toBe(200);
     }
-    const search = JSON.parse((await get(t, '/opds/v2/search?query=Hellboy&page=', reader)).body) as { metadata: { numberOfItems: number; currentPage: number } };
+    const search = JSON.parse((await get(t, '/opds/v2/search?query=Hellboy&page=', reader)).body) as {
+      metadata: { numberOfItems: number; currentPage: number };
+    };
     expect(search.metadata).toMatchObject({ numberOfItems: 4, currentPage: 1 });
   });
 
   it('a filled but wrong value is still a 400 with the error body', async () => {
-    for (const url of ['/opds/v1/search?q=Hellboy&page=0', '/opds/v1.2/search?q=Hellboy&page=abc', '/opds/v2/search?query=Hellboy&page=-1']) {
+    for (const url of [
+      '/opds/v1/search?q=Hellboy&page=0',
+      '/opds/v1.2/search?q=Hellboy&page=abc',
+      '/opds/v2/search?query=Hellboy&page=-1',
+    ]) {
       const res = await get(t, url, reader);
       expect(res.status, url).toBe(400);
       expect(Object.keys(JSON.parse(res.body) as object).sort()).toEqual(['details', 'error', 'message']);
@@ -90,7 +111,8 @@ describe('OPDS search as KOReader and other OpenSearch clients send it', () => {
 
   it('templates are absolute on the host the client used; X-Forwarded-* are ignored without trust_proxy', async () => {
     const headers = { ...reader, host: 'books.lan:8080', 'x-forwarded-proto': 'https', 'x-forwarded-host': 'evil.example' };
-    for (const u of await openSearch(t, '/opds/v1', headers)) expect(u['@template']).toMatch(/^http:\/\/books\.lan:8080\/opds\/v1\/search\?q=\{searchTerms\}/);
+    for (const u of await openSearch(t, '/opds/v1', headers))
+      expect(u['@template']).toMatch(/^http:\/\/books\.lan:8080\/opds\/v1\/search\?q=\{searchTerms\}/);
     expect(await opds2SearchHref(t, headers)).toBe('http://books.lan:8080/opds/v2/search{?query}');
   });
 });
@@ -114,7 +136,10 @@ describe('Absolute search templates behind a proxy and with server.public_url', 
   });
 
   it('server.public_url wins over the request and the forwarded headers (a path prefix kept, no double slash)', async () => {
-    const t = await createCatalogApp({ server: { trust_proxy: true, public_url: 'https://library.example.net/bindery/' } }, { start: false });
+    const t = await createCatalogApp(
+      { server: { trust_proxy: true, public_url: 'https://library.example.net/bindery/' } },
+      { start: false },
+    );
     try {
       const headers = { ...t.headers, host: 'internal:8080', 'x-forwarded-proto': 'http', 'x-forwarded-host': 'other.example' };
       const [first] = await openSearch(t, '/opds/v1', headers);

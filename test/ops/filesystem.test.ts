@@ -32,7 +32,11 @@ describe('GET /filesystem/browse (admin only)', () => {
     expect(body.parent).toBe(path.dirname(root));
     expect(body.entries.map((e: { name: string }) => e.name)).toEqual(['Comics', 'manga', 'a.cbz', 'broken', 'readme.txt']);
     expect(body.entries[0]).toMatchObject({ name: 'Comics', path: path.join(root, 'Comics'), is_directory: true, size: null });
-    expect(body.entries.find((e: { name: string }) => e.name === 'readme.txt')).toMatchObject({ is_directory: false, size: 5, modified: expect.any(String) });
+    expect(body.entries.find((e: { name: string }) => e.name === 'readme.txt')).toMatchObject({
+      is_directory: false,
+      size: 5,
+      modified: expect.any(String),
+    });
   });
 
   it('shows hidden entries on request', async () => {

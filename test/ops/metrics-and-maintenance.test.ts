@@ -34,7 +34,12 @@ describe('GET /metrics (needs system-health)', () => {
     expect(m.database.size_bytes).toBeGreaterThan(0);
     expect(m.requests.total).toBeGreaterThan(0);
     const route = m.requests.by_route.find((r) => r.route === 'GET /api/v1/libraries');
-    expect(route).toMatchObject({ count: expect.any(Number), p50_ms: expect.any(Number), p95_ms: expect.any(Number), p99_ms: expect.any(Number) });
+    expect(route).toMatchObject({
+      count: expect.any(Number),
+      p50_ms: expect.any(Number),
+      p95_ms: expect.any(Number),
+      p99_ms: expect.any(Number),
+    });
     expect(m.sse_connections).toBe(0);
   });
 
@@ -42,7 +47,11 @@ describe('GET /metrics (needs system-health)', () => {
     const before = (await api<MetricsSnapshot>(t, 'GET', '/api/v1/metrics')).body.cache;
     const book = await t.database.db.selectFrom('books').select('id').executeTakeFirstOrThrow();
     for (let i = 0; i < 2; i += 1) {
-      const res = await t.app.inject({ method: 'GET', url: `/api/v1/books/${book.id}/thumbnail`, headers: { ...t.headers, accept: 'image/webp' } });
+      const res = await t.app.inject({
+        method: 'GET',
+        url: `/api/v1/books/${book.id}/thumbnail`,
+        headers: { ...t.headers, accept: 'image/webp' },
+      });
       expect(res.statusCode).toBe(200);
     }
     const after = (await api<MetricsSnapshot>(t, 'GET', '/api/v1/metrics')).body.cache;
@@ -85,7 +94,15 @@ describe('the Prometheus HTTP histogram', () => {
       const ask = () => fresh.app.inject({ method: 'GET', url: '/api/v1/libraries', headers });
       for (let i = 0; i < 5; i++) expect((await ask()).statusCode).toBe(200);
       const series = (body: string, name: string) => {
-        const line = body.split('\n').find((l) => l.startsWith(`${name}{`) && l.includes('route="/api/v1/libraries"') && l.includes('status="200"') && l.includes('method="GET"'));
+        const line = body
+          .split('\n')
+          .find(
+            (l) =>
+              l.startsWith(`${name}{`) &&
+              l.includes('route="/api/v1/libraries"') &&
+              l.includes('status="200"') &&
+              l.includes('method="GET"'),
+          );
         return line === undefined ? undefined : Number(line.slice(line.lastIndexOf(' ') + 1));
       };
       const scrape = async () => (await fresh.app.inject({ method: 'GET', url: '/api/v1/metrics/prometheus', headers })).body;
@@ -94,7 +111,9 @@ describe('the Prometheus HTTP histogram', () => {
       const sum = series(first, 'bindery_http_request_duration_seconds_sum')!;
       expect(sum).toBeGreaterThan(0);
       // Every request fell in some bucket: the +Inf bucket holds them all, and the sum is their time.
-      expect(first).toMatch(/bindery_http_request_duration_seconds_bucket\{le="\+Inf",method="GET",route="\/api\/v1\/libraries",status="200"\} 5/);
+      expect(first).toMatch(
+        /bindery_http_request_duration_seconds_bucket\{le="\+Inf",method="GET",route="\/api\/v1\/libraries",status="200"\} 5/,
+      );
       for (let i = 0; i < 3; i++) await ask();
       const second = await scrape();
       expect(series(second, 'bindery_http_request_duration_seconds_count')).toBe(8);
@@ -115,7 +134,9 @@ describe('POST /maintenance/cleanup-thumbnails (admin)', () => {
     await getOrCreateCached(cacheDir, orphan, 'page-1-w800.webp', async () => Buffer.alloc(500, 1));
 
     const maintainer = await createUser(t, 'maintainer');
-    expect((await t.app.inject({ method: 'POST', url: '/api/v1/maintenance/cleanup-thumbnails', headers: maintainer.headers })).statusCode).toBe(403);
+    expect(
+      (await t.app.inject({ method: 'POST', url: '/api/v1/maintenance/cleanup-thumbnails', headers: maintainer.headers })).statusCode,
+    ).toBe(403);
 
     const res = await api(t, 'POST', '/api/v1/maintenance/cleanup-thumbnails');
     expect(res.status).toBe(200);

@@ -45,7 +45,12 @@ describe('configuration precedence: defaults < file < local overlay < environmen
     const file = writeConfig('server:\n  port: 9001\n', 'server:\n  port: 9002\n');
     const config = loadConfig({
       file,
-      env: { BINDERY_SERVER__PORT: '9000', BINDERY_API__ENABLE_API_DOCS: 'true', BINDERY_DATABASE__PASSWORD: '123456', BINDERY_DATA_DIR: '/srv/bindery' },
+      env: {
+        BINDERY_SERVER__PORT: '9000',
+        BINDERY_API__ENABLE_API_DOCS: 'true',
+        BINDERY_DATABASE__PASSWORD: '123456',
+        BINDERY_DATA_DIR: '/srv/bindery',
+      },
     });
     expect(config.server.port).toBe(9000);
     expect(config.api.enable_api_docs).toBe(true);

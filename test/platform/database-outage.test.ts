@@ -37,7 +37,11 @@ const terminateBackends = (name: string) =>
 const allowConnections = (name: string, allow: boolean) => admin((c) => c.query(`ALTER DATABASE ${name} ALLOW_CONNECTIONS ${allow}`));
 
 const listeningConnections = (name: string) =>
-  admin((c) => c.query<{ n: number }>("SELECT count(*)::int AS n FROM pg_stat_activity WHERE datname = $1 AND query = 'LISTEN bindery_events'", [name])).then((r) => r.rows[0]!.n);
+  admin((c) =>
+    c.query<{ n: number }>("SELECT count(*)::int AS n FROM pg_stat_activity WHERE datname = $1 AND query = 'LISTEN bindery_events'", [
+      name,
+    ]),
+  ).then((r) => r.rows[0]!.n);
 
 async function until(check: () => boolean | Promise<boolean>, timeoutMs: number, what: string): Promise<void> {
   const deadline = Date.now() + timeoutMs;
@@ -70,12 +74,20 @@ describe('A PostgreSQL server that cannot be reached (no server needed: nothing 
       for (const request of [
         { method: 'GET' as const, url: '/api/v1/libraries' },
         { method: 'POST' as const, url: '/api/v1/auth/login', payload: { username: 'admin', password: 'correct horse battery' } },
-        { method: 'GET' as const, url: '/opds/v2/catalog', headers: { authorization: `Basic ${Buffer.from('admin:x').toString('base64')}` } },
+        {
+          method: 'GET' as const,
+          url: '/opds/v2/catalog',
+          headers: { authorization: `Basic ${Buffer.from('admin:x').toString('base64')}` },
+        },
       ]) {
         const res = await app.inject(request);
         expect(res.statusCode, `${request.method} ${request.url}: ${res.body}`).toBe(503);
         expect(res.headers['retry-after']).toBe('5');
-        expect(res.json()).toEqual({ error: 'ServiceUnavailable', message: 'The database is unreachable right now; try again shortly', details: { retry_after: 5 } });
+        expect(res.json()).toEqual({
+          error: 'ServiceUnavailable',
+          message: 'The database is unreachable right now; try again shortly',
+          details: { retry_after: 5 },
+        });
       }
       const health = await app.inject({ method: 'GET', url: '/health' });
       expect(health.statusCode).toBe(503);
@@ -107,9 +119,13 @@ describe.skipIf(!onPostgres)('A pooled PostgreSQL connection dropped while check
     try {
       await shared.database.close();
       const script = path.join(here, 'processes/checked-out-client-drop.ts');
-      const run = await promisify(execFile)(process.execPath, ['--import', 'tsx', script, shared.config.database.name], { env: process.env, timeout: 100_000 }).catch(
-        (err: { code?: number; stdout?: string; stderr?: string }) => ({ stdout: err.stdout ?? '', stderr: `exit ${String(err.code)}: ${err.stderr ?? ''}` }),
-      );
+      const run = await promisify(execFile)(process.execPath, ['--import', 'tsx', script, shared.config.database.name], {
+        env: process.env,
+        timeout: 100_000,
+      }).catch((err: { code?: number; stdout?: string; stderr?: string }) => ({
+        stdout: err.stdout ?? '',
+        stderr: `exit ${String(err.code)}: ${err.stderr ?? ''}`,
+      }));
       expect(run.stderr).toBe('');
       expect(run.stdout.trim()).toBe('survived');
     } finally {
@@ -178,7 +194,13 @@ describe.skipIf(!onPostgres)('Every PostgreSQL backend terminated under load, tw
     await a.catalog.start();
     const finishesDuring = (await a.catalog.queue.enqueue({ type: 'outage_finishes_during' })).task.id;
     const breaksMidRun = (await a.catalog.queue.enqueue({ type: 'outage_breaks_mid_run' })).task.id;
-    await until(async () => (await a.catalog.queue.get(breaksMidRun))?.status === 'running' && (await a.catalog.queue.get(finishesDuring))?.status === 'running', 10_000, 'tasks running');
+    await until(
+      async () =>
+        (await a.catalog.queue.get(breaksMidRun))?.status === 'running' &&
+        (await a.catalog.queue.get(finishesDuring))?.status === 'running',
+      10_000,
+      'tasks running',
+    );
 
     // Requests in flight on both instances for the whole outage.
     const statuses = new Map<number, number>();
@@ -215,20 +237,36 @@ describe.skipIf(!onPostgres)('Every PostgreSQL backend terminated under load, tw
       const during = await a.inject({ method: 'GET', url: '/api/v1/libraries', headers });
       expect(during.statusCode).toBe(503);
       expect(during.headers['retry-after']).toBe('5');
-      expect(during.json()).toEqual({ error: 'ServiceUnavailable', message: expect.stringContaining('database') as string, details: { retry_after: 5 } });
+      expect(during.json()).toEqual({
+        error: 'ServiceUnavailable',
+        message: expect.stringContaining('database') as string,
+        details: { retry_after: 5 },
+      });
       const health = await b.inject({ method: 'GET', url: '/health' });
       expect(health.statusCode).toBe(503);
       expect(health.json()).toMatchObject({ status: 'degraded', checks: { database: 'unreachable' } });
       // An event published while NOTIFY cannot be sent is logged with what was dropped.
-      a.events.publish('library_updated', { type: 'library_updated', library_id: 'dropped-during-outage', timestamp: new Date().toISOString() });
+      a.events.publish('library_updated', {
+        type: 'library_updated',
+        library_id: 'dropped-during-outage',
+        timestamp: new Date().toISOString(),
+      });
       const dropped = () => logsOfA.find((l) => l.msg.startsWith('event bridge: could not send an event'));
       await until(() => dropped() !== undefined, 5000, 'the dropped event logged');
       expect(dropped()).toMatchObject({ event: 'library_updated', payload: { library_id: 'dropped-during-outage' } });
 
       await allowConnections(name, true);
       const back = Date.now();
-      await until(async () => (await a.inject({ method: 'GET', url: '/api/v1/libraries', headers })).statusCode === 200, 10_000, 'instance A answers again');
-      await until(async () => (await b.inject({ method: 'GET', url: '/api/v1/libraries', headers })).statusCode === 200, 10_000, 'instance B answers again');
+      await until(
+        async () => (await a.inject({ method: 'GET', url: '/api/v1/libraries', headers })).statusCode === 200,
+        10_000,
+        'instance A answers again',
+      );
+      await until(
+        async () => (await b.inject({ method: 'GET', url: '/api/v1/libraries', headers })).statusCode === 200,
+        10_000,
+        'instance B answers again',
+      );
       recoveredMs = Date.now() - back;
     } finally {
       loading = false;
@@ -241,8 +279,16 @@ describe.skipIf(!onPostgres)('Every PostgreSQL backend terminated under load, tw
     expect(recoveredMs).toBeLessThan(10_000);
 
     // The worker recorded the end it could not write, and ran the broken task again.
-    await until(async () => (await a.catalog.queue.get(finishesDuring))?.status === 'completed', 30_000, 'task finished during the outage recorded');
-    await until(async () => (await a.catalog.queue.get(breaksMidRun))?.status === 'completed', 30_000, 'task broken by the outage run again');
+    await until(
+      async () => (await a.catalog.queue.get(finishesDuring))?.status === 'completed',
+      30_000,
+      'task finished during the outage recorded',
+    );
+    await until(
+      async () => (await a.catalog.queue.get(breaksMidRun))?.status === 'completed',
+      30_000,
+      'task broken by the outage run again',
+    );
     expect(JSON.parse((await a.catalog.queue.get(breaksMidRun))!.result!)).toEqual({ attempts: 2 });
 
     // Both bridges LISTEN again, and events flow both ways.

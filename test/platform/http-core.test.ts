@@ -8,17 +8,36 @@ const ITEMS = Array.from({ length: 120 }, (_, i) => ({ n: i + 1 }));
 let t: TestApp;
 
 beforeAll(async () => {
-  t = await createTestApp({ server: { body_limit_bytes: 1024 } }, { extraRoutes: (app) => {
-    app.get('/test/items', { config: { public: true }, schema: { querystring: PaginationQuery.extend({ sort: z.string().optional() }), response: { 200: paginated(z.object({ n: z.number() })) } } }, (req) => {
-      const page = pageRequest(req.query);
-      return toPage(req.url, page, ITEMS.length, ITEMS.slice(page.offset, page.offset + page.pageSize));
-    });
-    app.post('/test/items/list', { config: { public: true }, schema: { querystring: PaginationQuery, body: z.object({ name: z.string().min(1) }) } }, (req) => {
-      const page = pageRequest(req.query);
-      return toPage(req.url, page, 0, []);
-    });
-    app.get('/test/things/:id', { config: { public: true }, schema: { params: IdParams } }, (req) => ({ id: req.params.id }));
-  } });
+  t = await createTestApp(
+    { server: { body_limit_bytes: 1024 } },
+    {
+      extraRoutes: (app) => {
+        app.get(
+          '/test/items',
+          {
+            config: { public: true },
+            schema: {
+              querystring: PaginationQuery.extend({ sort: z.string().optional() }),
+              response: { 200: paginated(z.object({ n: z.number() })) },
+            },
+          },
+          (req) => {
+            const page = pageRequest(req.query);
+            return toPage(req.url, page, ITEMS.length, ITEMS.slice(page.offset, page.offset + page.pageSize));
+          },
+        );
+        app.post(
+          '/test/items/list',
+          { config: { public: true }, schema: { querystring: PaginationQuery, body: z.object({ name: z.string().min(1) }) } },
+          (req) => {
+            const page = pageRequest(req.query);
+            return toPage(req.url, page, 0, []);
+          },
+        );
+        app.get('/test/things/:id', { config: { public: true }, schema: { params: IdParams } }, (req) => ({ id: req.params.id }));
+      },
+    },
+  );
 });
 afterAll(() => t.close());
 
@@ -69,7 +88,11 @@ describe('pagination: page default 1, pageSize default 50, max 500, page_size al
       pageSize: 10,
       total: 0,
       totalPages: 1,
-      links: { self: '/test/items/list?page=1&pageSize=10', first: '/test/items/list?page=1&pageSize=10', last: '/test/items/list?page=1&pageSize=10' },
+      links: {
+        self: '/test/items/list?page=1&pageSize=10',
+        first: '/test/items/list?page=1&pageSize=10',
+        last: '/test/items/list?page=1&pageSize=10',
+      },
     });
   });
 
@@ -111,7 +134,12 @@ describe('error body {error, message, details}', () => {
   });
 
   it('400 for malformed JSON', async () => {
-    const res = await t.app.inject({ method: 'POST', url: '/test/items/list', payload: '{"name": ', headers: { 'content-type': 'application/json' } });
+    const res = await t.app.inject({
+      method: 'POST',
+      url: '/test/items/list',
+      payload: '{"name": ',
+      headers: { 'content-type': 'application/json' },
+    });
     expect(res.statusCode).toBe(400);
     expect(res.json()).toEqual({ error: 'BadRequest', message: 'Malformed JSON in request body', details: null });
   });

@@ -34,7 +34,10 @@ async function cruise(cwd: string): Promise<{ code: number; report: CruiseJson }
 /** A throwaway project laid out like ours, with the given files under src/. */
 function project(files: Record<string, string>): string {
   const dir = makeTempDir('bindery-imports-');
-  writeFileSync(path.join(dir, 'tsconfig.json'), JSON.stringify({ compilerOptions: { module: 'esnext', moduleResolution: 'bundler', strict: true }, include: ['src'] }));
+  writeFileSync(
+    path.join(dir, 'tsconfig.json'),
+    JSON.stringify({ compilerOptions: { module: 'esnext', moduleResolution: 'bundler', strict: true }, include: ['src'] }),
+  );
   for (const [file, text] of Object.entries(files)) {
     mkdirSync(path.dirname(path.join(dir, 'src', file)), { recursive: true });
     writeFileSync(path.join(dir, 'src', file), text);
@@ -70,12 +73,16 @@ describe('import boundaries (npm run lint)', () => {
       'modules/progress/repository.ts': 'export class ProgressRepository { row = 1; }\n',
       'modules/progress/routes.ts': 'export const registerProgressRoutes = 1;\n',
       'modules/progress/service.ts': 'export const progressService = 1;\n',
-      'modules/books/service.ts': "import { ProgressRepository } from '../progress/repository';\nexport const books = new ProgressRepository();\n",
-      'modules/books/typed.ts': "import type { ProgressRepository } from '../progress/repository';\nimport { progressService } from '../progress/service';\nexport type R = ProgressRepository;\nexport const p = progressService;\n",
-      'modules/series/routes.ts': "import { registerProgressRoutes } from '../progress/routes';\nexport const s = registerProgressRoutes;\n",
+      'modules/books/service.ts':
+        "import { ProgressRepository } from '../progress/repository';\nexport const books = new ProgressRepository();\n",
+      'modules/books/typed.ts':
+        "import type { ProgressRepository } from '../progress/repository';\nimport { progressService } from '../progress/service';\nexport type R = ProgressRepository;\nexport const p = progressService;\n",
+      'modules/series/routes.ts':
+        "import { registerProgressRoutes } from '../progress/routes';\nexport const s = registerProgressRoutes;\n",
       'media/reader.ts': "import { progressService } from '../modules/progress/service';\nexport const r = progressService;\n",
       'db/connection.ts': "import { progressService } from '../modules/progress/service';\nexport const c = progressService;\n",
-      'feeds/opds/feed.ts': "import type { ProgressRepository } from '../../modules/progress/repository';\nexport type F = ProgressRepository;\n",
+      'feeds/opds/feed.ts':
+        "import type { ProgressRepository } from '../../modules/progress/repository';\nexport type F = ProgressRepository;\n",
       'tasks/a.ts': "import { b } from './b';\nexport const a = () => b;\n",
       'tasks/b.ts': "import { a } from './a';\nexport const b = () => a;\n",
     });
@@ -104,7 +111,10 @@ describe('import boundaries (npm run lint)', () => {
       ['books', 'pages', 'progress', 'series'],
     ];
     for (const group of featureFolderCycles(report)) {
-      expect(known.some((k) => group.every((f) => k.includes(f))), `feature folders importing each other: ${group.join(', ')}`).toBe(true);
+      expect(
+        known.some((k) => group.every((f) => k.includes(f))),
+        `feature folders importing each other: ${group.join(', ')}`,
+      ).toBe(true);
     }
   }, 120_000);
 });

@@ -25,17 +25,57 @@ beforeAll(async () => {
       .map((method) => ({ method: method.toUpperCase(), path })),
   );
   // The Komga API is not in our OpenAPI document; its routes get the same treatment.
-  for (const path of ['/komga/api/v1/series/{id}', '/komga/api/v1/books/{id}', '/komga/api/v1/books/{id}/file', '/komga/api/v1/books/{id}/file/{name}', '/komga/api/v1/books/{id}/thumbnail', '/komga/api/v1/books/{id}/pages/{n}', '/komga/api/v1/series', '/komga/api/v1/books/{id}/read-progress', '/komga/api/v2/series/{id}/read-progress/tachiyomi', '/komga/api/v1/series/list', '/komga/api/v1/books/list'])
+  for (const path of [
+    '/komga/api/v1/series/{id}',
+    '/komga/api/v1/books/{id}',
+    '/komga/api/v1/books/{id}/file',
+    '/komga/api/v1/books/{id}/file/{name}',
+    '/komga/api/v1/books/{id}/thumbnail',
+    '/komga/api/v1/books/{id}/pages/{n}',
+    '/komga/api/v1/series',
+    '/komga/api/v1/books/{id}/read-progress',
+    '/komga/api/v2/series/{id}/read-progress/tachiyomi',
+    '/komga/api/v1/series/list',
+    '/komga/api/v1/books/list',
+  ])
     for (const method of ['GET', 'POST', 'PATCH', 'PUT', 'DELETE']) operations.push({ method, path });
 });
 afterAll(() => t.close());
 
 const isErrorBody = (body: unknown): boolean =>
-  typeof body === 'object' && body !== null && !Array.isArray(body) && ['details', 'error', 'message'].every((key) => key in body) && typeof (body as { error: unknown }).error === 'string';
+  typeof body === 'object' &&
+  body !== null &&
+  !Array.isArray(body) &&
+  ['details', 'error', 'message'].every((key) => key in body) &&
+  typeof (body as { error: unknown }).error === 'string';
 
-const PARAMS = ['not-a-uuid', '00000000-0000-0000-0000-000000000000', '..%2F..%2Fetc%2Fpasswd', '%00', '%ZZ', '-1', '99999999999999999999', 'x'.repeat(600)];
-const QUERIES = ['', '?page=-1&pageSize=abc', '?sort=name;drop%20table%20users&order=sideways', '?page_size=1e9&library_id=zzz', '?path=..%2F..%2F&width=-5&format=gif&mode=turbo&matchType=nope'];
-const BODIES: Array<string | undefined> = [undefined, '{}', '{"unterminated": ', '[]', 'null', '{"condition": {"allOf": [{"title": {"operator": "drop", "value": 1}}]}, "fullTextSearch": 42}', JSON.stringify({ name: 'x'.repeat(100_000) }), '{"value": {"__proto__": {"polluted": true}}}'];
+const PARAMS = [
+  'not-a-uuid',
+  '00000000-0000-0000-0000-000000000000',
+  '..%2F..%2Fetc%2Fpasswd',
+  '%00',
+  '%ZZ',
+  '-1',
+  '99999999999999999999',
+  'x'.repeat(600),
+];
+const QUERIES = [
+  '',
+  '?page=-1&pageSize=abc',
+  '?sort=name;drop%20table%20users&order=sideways',
+  '?page_size=1e9&library_id=zzz',
+  '?path=..%2F..%2F&width=-5&format=gif&mode=turbo&matchType=nope',
+];
+const BODIES: Array<string | undefined> = [
+  undefined,
+  '{}',
+  '{"unterminated": ',
+  '[]',
+  'null',
+  '{"condition": {"allOf": [{"title": {"operator": "drop", "value": 1}}]}, "fullTextSearch": 42}',
+  JSON.stringify({ name: 'x'.repeat(100_000) }),
+  '{"value": {"__proto__": {"polluted": true}}}',
+];
 
 describe('no request can make the server answer 500', () => {
   it('every operation, with hostile parameters, queries and bodies, answers below 500', async () => {
@@ -89,7 +129,12 @@ describe('requests that once answered 500 or a body of the framework (found by f
   });
 
   it('an API key updated with an empty body is answered as it is', async () => {
-    const created = await t.app.inject({ method: 'POST', url: '/api/v1/api-keys', headers: t.headers, payload: { name: 'fuzz', preset: 'automation_script' } });
+    const created = await t.app.inject({
+      method: 'POST',
+      url: '/api/v1/api-keys',
+      headers: t.headers,
+      payload: { name: 'fuzz', preset: 'automation_script' },
+    });
     expect(created.statusCode, created.body).toBe(201);
     const { id, name } = created.json<{ id: string; name: string }>();
     for (const method of ['PATCH', 'PUT'] as const) {

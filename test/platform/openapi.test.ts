@@ -11,7 +11,10 @@ import { makeTempDir } from '../helpers/config.js';
 const run = promisify(execFile);
 const CLI = path.resolve('src/cli.ts');
 const cli = (args: string[], env: NodeJS.ProcessEnv = {}) =>
-  run(process.execPath, ['--import', 'tsx', CLI, ...args], { env: { ...process.env, BINDERY_LOGGING__LEVEL: 'silent', ...env }, maxBuffer: 64 * 1024 * 1024 });
+  run(process.execPath, ['--import', 'tsx', CLI, ...args], {
+    env: { ...process.env, BINDERY_LOGGING__LEVEL: 'silent', ...env },
+    maxBuffer: 64 * 1024 * 1024,
+  });
 
 describe('bindery openapi writes the description without a server or a database', () => {
   it('json to stdout is a valid OpenAPI 3.1 document with version 2.5.0 and the X-API-Key scheme', async () => {

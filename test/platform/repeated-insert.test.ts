@@ -16,7 +16,14 @@ afterAll(async () => {
   await drop();
 });
 
-const row = (i: number, updatedBy: string | null = null) => ({ id: `h${i}`, key: `k${i}`, old_value: null, new_value: `"${i}"`, changed_by: updatedBy, changed_at: `2026-01-0${(i % 9) + 1}` });
+const row = (i: number, updatedBy: string | null = null) => ({
+  id: `h${i}`,
+  key: `k${i}`,
+  old_value: null,
+  new_value: `"${i}"`,
+  changed_by: updatedBy,
+  changed_at: `2026-01-0${(i % 9) + 1}`,
+});
 
 async function stored(prefix: string) {
   return database.db.selectFrom('settings_history').selectAll().where('id', 'like', `${prefix}%`).orderBy('id').execute();
@@ -25,12 +32,7 @@ async function stored(prefix: string) {
 describe('RepeatedInsert', () => {
   it('writes the same rows as Kysely, the first time of a shape and the times it reuses the statement', async () => {
     const insert = new RepeatedInsert<DB, 'settings_history'>('settings_history');
-    const batches = [
-      [row(1), row(2, 'admin')],
-      [row(3), row(4)],
-      [row(5)],
-      [row(6, "it's"), row(7)],
-    ];
+    const batches = [[row(1), row(2, 'admin')], [row(3), row(4)], [row(5)], [row(6, "it's"), row(7)]];
     for (const batch of batches) await database.db.transaction().execute((trx) => insert.execute(trx, batch));
     expect(await stored('h')).toEqual(batches.flat().sort((a, b) => a.id.localeCompare(b.id)));
     // Batches 2 and 4 have the shape of batch 1 (two rows, the same columns): written by the cached statement.
@@ -39,11 +41,17 @@ describe('RepeatedInsert', () => {
 
   it('rows with other keys or an SQL expression go through Kysely as they are', async () => {
     const insert = new RepeatedInsert<DB, 'settings_history'>('settings_history');
-    await insert.execute(database.db, [{ ...row(1), id: 'x1' }, { ...row(2), id: 'x2' }]);
+    await insert.execute(database.db, [
+      { ...row(1), id: 'x1' },
+      { ...row(2), id: 'x2' },
+    ]);
     // The second row lacks a column: the database default (NULL) applies to it alone.
     const { changed_by: _omitted, ...without } = { ...row(3), id: 'x4', changed_by: 'someone' };
     await insert.execute(database.db, [{ ...row(3), id: 'x3', changed_by: 'someone' }, without]);
-    await insert.execute(database.db, [{ ...row(5), id: 'x5', new_value: sql<string>`'computed'` }, { ...row(6), id: 'x6' }]);
+    await insert.execute(database.db, [
+      { ...row(5), id: 'x5', new_value: sql<string>`'computed'` },
+      { ...row(6), id: 'x6' },
+    ]);
     const rows = await stored('x');
     expect(rows.map((r) => [r.id, r.changed_by, r.new_value])).toEqual([
       ['x1', null, '"1"'],

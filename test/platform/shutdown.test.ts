@@ -18,14 +18,23 @@ describe('bindery serve: graceful shutdown on SIGTERM', () => {
     const port = await freePort();
     const dataDir = makeTempDir();
     const child = spawn(process.execPath, ['--import', 'tsx', path.resolve('src/cli.ts'), 'serve'], {
-      env: { ...process.env, BINDERY_SERVER__PORT: String(port), BINDERY_SERVER__HOST: '127.0.0.1', BINDERY_DATA_DIR: dataDir, BINDERY_LOGGING__LEVEL: 'warn' },
+      env: {
+        ...process.env,
+        BINDERY_SERVER__PORT: String(port),
+        BINDERY_SERVER__HOST: '127.0.0.1',
+        BINDERY_DATA_DIR: dataDir,
+        BINDERY_LOGGING__LEVEL: 'warn',
+      },
       stdio: ['ignore', 'ignore', 'pipe'],
     });
     const exited = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)));
     const base = `http://127.0.0.1:${port}`;
     const deadline = Date.now() + 20_000;
     for (;;) {
-      const ok = await fetch(`${base}/health`).then((r) => r.status === 200, () => false);
+      const ok = await fetch(`${base}/health`).then(
+        (r) => r.status === 200,
+        () => false,
+      );
       if (ok) break;
       if (Date.now() > deadline) throw new Error('server did not start');
       await new Promise((r) => setTimeout(r, 100));
@@ -39,7 +48,9 @@ describe('bindery serve: graceful shutdown on SIGTERM', () => {
       body: JSON.stringify({ username: 'admin', email: 'a@example.org', password: 'password-123' }),
     });
     const { access_token } = (await setup.json()) as { access_token: string };
-    const stream = await fetch(`${base}/api/v1/events/stream`, { headers: { authorization: `Bearer ${access_token}`, accept: 'text/event-stream' } });
+    const stream = await fetch(`${base}/api/v1/events/stream`, {
+      headers: { authorization: `Bearer ${access_token}`, accept: 'text/event-stream' },
+    });
     expect(stream.status).toBe(200);
     const reader = stream.body!.getReader();
     await reader.read();

@@ -7,7 +7,8 @@ import { createTestApp, type TestApp } from '../helpers/app.js';
 import { makeTempDir } from '../helpers/config.js';
 
 const HTML = 'text/html,application/xhtml+xml,application/xml;q=0.9,*/*;q=0.8';
-const INDEX = '<!doctype html><html><head><script type="module" src="/assets/index-Ab12Cd34.js"></script></head><body><div id="root"></div></body></html>';
+const INDEX =
+  '<!doctype html><html><head><script type="module" src="/assets/index-Ab12Cd34.js"></script></head><body><div id="root"></div></body></html>';
 const SCRIPT = 'console.log("bindery web app");';
 
 /** A built web app as vite lays it out: index.html, hashed assets, and a file kept at the root. */
@@ -50,7 +51,12 @@ describe('The web app served at /', () => {
   });
 
   it('answers a browser navigation to an app URL with index.html (the SPA fallback)', async () => {
-    for (const url of ['/series/0b7e5c1e-8f1a-4d0e-9a53-6c1f7a2f0c11', '/libraries?sort=name,desc&genre=Action', '/setup', '/books/x/read']) {
+    for (const url of [
+      '/series/0b7e5c1e-8f1a-4d0e-9a53-6c1f7a2f0c11',
+      '/libraries?sort=name,desc&genre=Action',
+      '/setup',
+      '/books/x/read',
+    ]) {
       const res = await t.app.inject({ method: 'GET', url, headers: { accept: HTML } });
       expect(res.statusCode, url).toBe(200);
       expect(res.headers['cache-control'], url).toBe('no-cache');
@@ -93,7 +99,11 @@ describe('The web app served at /', () => {
   it('sends a CSP that lets the UI and the reader use blob: images and workers, over plain HTTP', async () => {
     const res = await t.app.inject({ method: 'GET', url: '/', headers: { accept: HTML } });
     const csp = res.headers['content-security-policy'] as string;
-    const directive = (name: string) => csp.split(';').map((d) => d.trim()).find((d) => d.startsWith(`${name} `));
+    const directive = (name: string) =>
+      csp
+        .split(';')
+        .map((d) => d.trim())
+        .find((d) => d.startsWith(`${name} `));
     expect(directive('img-src')).toBe("img-src 'self' blob: data:");
     expect(directive('worker-src')).toBe("worker-src 'self' blob:");
     // The EPUB reader lays chapters out in blob: frames with the book's fonts.
@@ -147,23 +157,26 @@ function lanAddress(): string | undefined {
 
 describe('Over a non-loopback address (a LAN client over plain HTTP)', () => {
   const address = lanAddress();
-  it.skipIf(!address)(`loads the app and its assets without HTTPS upgrades${address ? '' : ' (skipped: this machine has no non-loopback IPv4 address)'}`, async () => {
-    const t = await createTestApp({}, { webAppDir: builtWebApp() });
-    try {
-      await t.app.listen({ host: '0.0.0.0', port: 0 });
-      const port = (t.app.server.address() as { port: number }).port;
-      const base = `http://${address}:${port}`;
-      const page = await fetch(`${base}/library`, { headers: { accept: HTML } });
-      expect(page.status).toBe(200);
-      expect(await page.text()).toBe(INDEX);
-      expect(page.headers.get('content-security-policy')).not.toContain('upgrade-insecure-requests');
-      expect(page.headers.get('strict-transport-security')).toBeNull();
-      const script = await fetch(`${base}/assets/index-Ab12Cd34.js`);
-      expect(script.status).toBe(200);
-      const api = await fetch(`${base}/api/v1/setup/status`);
-      expect(await api.json()).toMatchObject({ setup_required: true });
-    } finally {
-      await t.close();
-    }
-  });
+  it.skipIf(!address)(
+    `loads the app and its assets without HTTPS upgrades${address ? '' : ' (skipped: this machine has no non-loopback IPv4 address)'}`,
+    async () => {
+      const t = await createTestApp({}, { webAppDir: builtWebApp() });
+      try {
+        await t.app.listen({ host: '0.0.0.0', port: 0 });
+        const port = (t.app.server.address() as { port: number }).port;
+        const base = `http://${address}:${port}`;
+        const page = await fetch(`${base}/library`, { headers: { accept: HTML } });
+        expect(page.status).toBe(200);
+        expect(await page.text()).toBe(INDEX);
+        expect(page.headers.get('content-security-policy')).not.toContain('upgrade-insecure-requests');
+        expect(page.headers.get('strict-transport-security')).toBeNull();
+        const script = await fetch(`${base}/assets/index-Ab12Cd34.js`);
+        expect(script.status).toBe(200);
+        const api = await fetch(`${base}/api/v1/setup/status`);
+        expect(await api.json()).toMatchObject({ setup_required: true });
+      } finally {
+        await t.close();
+      }
+    },
+  );
 });

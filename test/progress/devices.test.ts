@@ -43,9 +43,34 @@ describe('Devices: listed with their last sync, renamed, removed', () => {
     const reader = await createUser(t, 'reader');
     const key = await createApiKey(t, reader.headers, { name: 'Kobo key' });
     const sync = koreaderClient(t, key.key);
-    expect((await sync('PUT', '/syncs/progress', { document: koreaderPartialMd5(file), progress: '2', percentage: 0.25, device: 'Kobo Libra 2', device_id: 'KOBO-DEVICE-1' })).status).toBe(200);
-    expect((await t.app.inject({ method: 'PATCH', url: `/komga/api/v1/books/${bookId}/read-progress`, headers: { ...basic(reader.username, reader.password), 'user-agent': MIHON_UA }, payload: { page: 3 } })).statusCode).toBe(204);
-    expect((await call(t, { ...reader.headers, 'user-agent': 'Mozilla/5.0 Firefox/133' }, 'PUT', `/api/v1/books/${bookId}/progress`, { current_page: 4 })).status).toBe(200);
+    expect(
+      (
+        await sync('PUT', '/syncs/progress', {
+          document: koreaderPartialMd5(file),
+          progress: '2',
+          percentage: 0.25,
+          device: 'Kobo Libra 2',
+          device_id: 'KOBO-DEVICE-1',
+        })
+      ).status,
+    ).toBe(200);
+    expect(
+      (
+        await t.app.inject({
+          method: 'PATCH',
+          url: `/komga/api/v1/books/${bookId}/read-progress`,
+          headers: { ...basic(reader.username, reader.password), 'user-agent': MIHON_UA },
+          payload: { page: 3 },
+        })
+      ).statusCode,
+    ).toBe(204);
+    expect(
+      (
+        await call(t, { ...reader.headers, 'user-agent': 'Mozilla/5.0 Firefox/133' }, 'PUT', `/api/v1/books/${bookId}/progress`, {
+          current_page: 4,
+        })
+      ).status,
+    ).toBe(200);
     return { reader, key, sync };
   }
 
@@ -67,7 +92,14 @@ describe('Devices: listed with their last sync, renamed, removed', () => {
       user_agent: KOREADER_UA,
       last_protocol: 'koreader',
     });
-    expect(mihon).toMatchObject({ kind: 'user_agent', name: MIHON_UA, api_key: null, client_device_id: null, user_agent: MIHON_UA, last_protocol: 'komga' });
+    expect(mihon).toMatchObject({
+      kind: 'user_agent',
+      name: MIHON_UA,
+      api_key: null,
+      client_device_id: null,
+      user_agent: MIHON_UA,
+      last_protocol: 'komga',
+    });
     expect(web).toMatchObject({ kind: 'user_agent', user_agent: 'Mozilla/5.0 Firefox/133', last_protocol: 'bindery' });
     expect(Date.parse(web!.last_sync_at)).toBeGreaterThanOrEqual(Date.parse(kobo!.last_sync_at));
     // Another user sees none of them.
@@ -80,10 +112,19 @@ describe('Devices: listed with their last sync, renamed, removed', () => {
     const renamed = await call<Device>(t, reader.headers, 'PATCH', `/api/v1/me/devices/${id}`, { name: '  My Kobo  ' });
     expect(renamed.status).toBe(200);
     expect(renamed.body).toMatchObject({ name: 'My Kobo', detected_name: 'Kobo key', renamed: true });
-    await sync('PUT', '/syncs/progress', { document: koreaderPartialMd5(file), progress: '5', percentage: 0.6, device: 'Kobo Libra 2', device_id: 'KOBO-DEVICE-1' });
+    await sync('PUT', '/syncs/progress', {
+      document: koreaderPartialMd5(file),
+      progress: '5',
+      percentage: 0.6,
+      device: 'Kobo Libra 2',
+      device_id: 'KOBO-DEVICE-1',
+    });
     const stats = await call<{ devices: Array<{ device_id: string; name: string }> }>(t, reader.headers, 'GET', '/api/v1/reading-stats');
     expect(stats.body.devices.find((d) => d.device_id === `key:${key.id}`)!.name).toBe('My Kobo');
-    expect((await call<Paged<Device>>(t, reader.headers, 'GET', '/api/v1/me/devices')).body.data[0]).toMatchObject({ id: `key:${key.id}`, name: 'My Kobo' });
+    expect((await call<Paged<Device>>(t, reader.headers, 'GET', '/api/v1/me/devices')).body.data[0]).toMatchObject({
+      id: `key:${key.id}`,
+      name: 'My Kobo',
+    });
 
     const back = await call<Device>(t, reader.headers, 'PATCH', `/api/v1/me/devices/${id}`, { name: null });
     expect(back.body).toMatchObject({ name: 'Kobo key', renamed: false });
@@ -108,7 +149,8 @@ describe('Devices: listed with their last sync, renamed, removed', () => {
     const after = (await call<Paged<Device>>(t, reader.headers, 'GET', '/api/v1/me/devices')).body.data;
     expect(after.map((d) => d.id)).not.toContain(mihon.id);
     expect(after).toHaveLength(devices.length - 1);
-    const history = (await call<Paged<{ device_id: string }>>(t, reader.headers, 'GET', `/api/v1/books/${bookId}/progress/history`)).body.data;
+    const history = (await call<Paged<{ device_id: string }>>(t, reader.headers, 'GET', `/api/v1/books/${bookId}/progress/history`)).body
+      .data;
     expect(history.map((e) => e.device_id)).toContain(mihon.id);
     expect((await call(t, reader.headers, 'DELETE', `/api/v1/me/devices/${encodeURIComponent(mihon.id)}`)).status).toBe(404);
   });
@@ -123,17 +165,33 @@ describe('Devices: listed with their last sync, renamed, removed', () => {
 });
 
 describe('Migration 0015 from a database with devices', () => {
-  it('keeps every device, with no name of the user\'s and no details until its next sync', async () => {
+  it("keeps every device, with no name of the user's and no details until its next sync", async () => {
     const { database, drop } = await databaseAt('0014_progress_client_time');
     try {
       const at = '2024-03-01T10:00:00.000Z';
       const db = database.db;
-      await db.insertInto('users').values({ id: 'u1', username: 'u1', username_key: 'u1', email: 'u1@x.org', email_key: 'u1@x.org', password_hash: 'x', role: 'reader', created_at: at, updated_at: at } as never).execute();
+      await db
+        .insertInto('users')
+        .values({
+          id: 'u1',
+          username: 'u1',
+          username_key: 'u1',
+          email: 'u1@x.org',
+          email_key: 'u1@x.org',
+          password_hash: 'x',
+          role: 'reader',
+          created_at: at,
+          updated_at: at,
+        } as never)
+        .execute();
       const devices = [
         { user_id: 'u1', device_id: 'hdr:kobo', kind: 'header', name: 'kobo', first_seen_at: at, last_seen_at: '2024-03-02T10:00:00.000Z' },
         { user_id: 'u1', device_id: 'ua:0123456789abcdef', kind: 'user_agent', name: 'Firefox', first_seen_at: at, last_seen_at: at },
       ];
-      await db.insertInto('reading_devices').values(devices as never).execute();
+      await db
+        .insertInto('reading_devices')
+        .values(devices as never)
+        .execute();
 
       await migrateToLatest(database);
 

@@ -30,7 +30,7 @@ interface Progress {
 
 const minutesAgo = (n: number) => new Date(Date.now() - n * 60_000).toISOString();
 
-describe('Conflicts: two devices, an offline device\'s older position, restore from history', () => {
+describe("Conflicts: two devices, an offline device's older position, restore from history", () => {
   let t: CatalogTestApp;
   let book: Book;
   let file: string;
@@ -44,10 +44,12 @@ describe('Conflicts: two devices, an offline device\'s older position, restore f
   }, 60_000);
   afterAll(() => t?.close());
 
-  const progressOf = async (headers: Record<string, string>) => (await call<Progress>(t, headers, 'GET', `/api/v1/books/${book.id}/progress`)).body;
-  const historyOf = async (headers: Record<string, string>) => (await call<Paged<HistoryEvent>>(t, headers, 'GET', `/api/v1/books/${book.id}/progress/history`)).body.data;
+  const progressOf = async (headers: Record<string, string>) =>
+    (await call<Progress>(t, headers, 'GET', `/api/v1/books/${book.id}/progress`)).body;
+  const historyOf = async (headers: Record<string, string>) =>
+    (await call<Paged<HistoryEvent>>(t, headers, 'GET', `/api/v1/books/${book.id}/progress/history`)).body.data;
 
-  it('two devices writing: the last write received wins; an offline device\'s older recorded_at is kept in the history only', async () => {
+  it("two devices writing: the last write received wins; an offline device's older recorded_at is kept in the history only", async () => {
     const reader = await createUser(t, 'reader');
     const as = (device: string) => ({ ...reader.headers, 'x-device-id': device });
     expect((await call(t, as('tablet'), 'PUT', `/api/v1/books/${book.id}/progress`, { current_page: 3 })).status).toBe(200);
@@ -56,7 +58,10 @@ describe('Conflicts: two devices, an offline device\'s older position, restore f
 
     // The e-reader read to page 4 an hour ago, offline; it sends that now, saying when.
     const recordedAt = minutesAgo(60);
-    const late = await call<Progress>(t, as('ereader'), 'PUT', `/api/v1/books/${book.id}/progress`, { current_page: 4, recorded_at: recordedAt });
+    const late = await call<Progress>(t, as('ereader'), 'PUT', `/api/v1/books/${book.id}/progress`, {
+      current_page: 4,
+      recorded_at: recordedAt,
+    });
     expect(late.status).toBe(200);
     expect(late.body).toMatchObject({ current_page: 6, device_id: 'hdr:phone' });
     expect(await progressOf(reader.headers)).toMatchObject({ current_page: 6, device_id: 'hdr:phone' });
@@ -76,7 +81,7 @@ describe('Conflicts: two devices, an offline device\'s older position, restore f
     expect((await historyOf(reader.headers))[0]).toMatchObject({ page: 4, applied: true, device_id: 'hdr:web' });
   });
 
-  it('a client that says its position is newer (recorded_at after the current one\'s) overwrites it; camelCase recordedAt too', async () => {
+  it("a client that says its position is newer (recorded_at after the current one's) overwrites it; camelCase recordedAt too", async () => {
     const reader = await createUser(t, 'reader');
     const as = (device: string) => ({ ...reader.headers, 'x-device-id': device });
     await call(t, as('ereader'), 'PUT', `/api/v1/books/${book.id}/progress`, { current_page: 2, recorded_at: minutesAgo(30) });
@@ -89,7 +94,10 @@ describe('Conflicts: two devices, an offline device\'s older position, restore f
     await call(t, as('tablet'), 'PUT', `/api/v1/books/${book.id}/progress`, { current_page: 3, recorded_at: minutesAgo(15) });
     expect((await progressOf(reader.headers)).current_page).toBe(7);
     // A time in the future counts as now (a wrong clock cannot pin the position).
-    await call(t, as('tablet'), 'PUT', `/api/v1/books/${book.id}/progress`, { current_page: 8, recorded_at: new Date(Date.now() + 86_400_000).toISOString() });
+    await call(t, as('tablet'), 'PUT', `/api/v1/books/${book.id}/progress`, {
+      current_page: 8,
+      recorded_at: new Date(Date.now() + 86_400_000).toISOString(),
+    });
     await call(t, as('phone'), 'PUT', `/api/v1/books/${book.id}/progress`, { current_page: 9 });
     expect((await progressOf(reader.headers)).current_page).toBe(9);
     const [latest, future] = await historyOf(reader.headers);
@@ -99,7 +107,10 @@ describe('Conflicts: two devices, an offline device\'s older position, restore f
 
   it('refuses a recorded_at that is not an RFC 3339 date-time (400)', async () => {
     const reader = await createUser(t, 'reader');
-    const res = await call<{ error: string }>(t, reader.headers, 'PUT', `/api/v1/books/${book.id}/progress`, { current_page: 2, recorded_at: 'yesterday' });
+    const res = await call<{ error: string }>(t, reader.headers, 'PUT', `/api/v1/books/${book.id}/progress`, {
+      current_page: 2,
+      recorded_at: 'yesterday',
+    });
     expect(res.status).toBe(400);
     expect(res.body.error).toBeDefined();
   });
@@ -109,13 +120,25 @@ describe('Conflicts: two devices, an offline device\'s older position, restore f
     const sync = koreaderClient(t, (await createApiKey(t, reader.headers, { name: 'Kobo' })).key);
     const document = koreaderPartialMd5(file);
     await call(t, { ...reader.headers, 'x-device-id': 'phone' }, 'PUT', `/api/v1/books/${book.id}/progress`, { current_page: 6 });
-    const stale = await sync('PUT', '/syncs/progress', { document, progress: '2', percentage: 0.2, device: 'Kobo', device_id: 'KOBO-1', timestamp: Math.floor(Date.now() / 1000) - 3600 });
+    const stale = await sync('PUT', '/syncs/progress', {
+      document,
+      progress: '2',
+      percentage: 0.2,
+      device: 'Kobo',
+      device_id: 'KOBO-1',
+      timestamp: Math.floor(Date.now() / 1000) - 3600,
+    });
     expect(stale.status).toBe(200);
     expect((await progressOf(reader.headers)).current_page).toBe(6);
-    expect(await sync('GET', `/syncs/progress/${document}`)).toMatchObject({ status: 200, body: { document, progress: '6', percentage: 0.6 } });
+    expect(await sync('GET', `/syncs/progress/${document}`)).toMatchObject({
+      status: 200,
+      body: { document, progress: '6', percentage: 0.6 },
+    });
     expect((await historyOf(reader.headers))[0]).toMatchObject({ protocol: 'koreader', page: 2, applied: false });
 
-    expect((await sync('PUT', '/syncs/progress', { document, progress: '3', percentage: 0.3, device: 'Kobo', device_id: 'KOBO-1' })).status).toBe(200);
+    expect(
+      (await sync('PUT', '/syncs/progress', { document, progress: '3', percentage: 0.3, device: 'Kobo', device_id: 'KOBO-1' })).status,
+    ).toBe(200);
     expect((await progressOf(reader.headers)).current_page).toBe(3);
     expect(await sync('GET', `/syncs/progress/${document}`)).toMatchObject({ body: { progress: '3', percentage: 0.3, device: 'Kobo' } });
   });
@@ -141,22 +164,87 @@ describe('Migration 0014 from a database with history', () => {
     try {
       const at = '2024-03-01T10:00:00.000Z';
       const db = database.db;
-      await db.insertInto('users').values({ id: 'u1', username: 'u1', username_key: 'u1', email: 'u1@x.org', email_key: 'u1@x.org', password_hash: 'x', role: 'reader', created_at: at, updated_at: at } as never).execute();
-      await db.insertInto('libraries').values({ id: 'l1', name: 'L', path: '/lib', scanning_config: '{}', created_at: at, updated_at: at } as never).execute();
-      await db.insertInto('series').values({ id: 's1', library_id: 'l1', path: 'S', name: 'S', sort_name: 's', created_at: at, updated_at: at } as never).execute();
-      await db.insertInto('books').values({ id: 'b1', library_id: 'l1', series_id: 's1', path: 'S/b1.cbz', file_name: 'b1.cbz', size: 1, mtime_ms: 1, page_count: 10, title: 'b1', created_at: at, updated_at: at } as never).execute();
+      await db
+        .insertInto('users')
+        .values({
+          id: 'u1',
+          username: 'u1',
+          username_key: 'u1',
+          email: 'u1@x.org',
+          email_key: 'u1@x.org',
+          password_hash: 'x',
+          role: 'reader',
+          created_at: at,
+          updated_at: at,
+        } as never)
+        .execute();
+      await db
+        .insertInto('libraries')
+        .values({ id: 'l1', name: 'L', path: '/lib', scanning_config: '{}', created_at: at, updated_at: at } as never)
+        .execute();
+      await db
+        .insertInto('series')
+        .values({ id: 's1', library_id: 'l1', path: 'S', name: 'S', sort_name: 's', created_at: at, updated_at: at } as never)
+        .execute();
+      await db
+        .insertInto('books')
+        .values({
+          id: 'b1',
+          library_id: 'l1',
+          series_id: 's1',
+          path: 'S/b1.cbz',
+          file_name: 'b1.cbz',
+          size: 1,
+          mtime_ms: 1,
+          page_count: 10,
+          title: 'b1',
+          created_at: at,
+          updated_at: at,
+        } as never)
+        .execute();
       const events = [
-        { id: 'e1', user_id: 'u1', book_id: 'b1', device_id: 'hdr:kobo', protocol: 'bindery', position: '{"current_page":3}', page: 3, percentage: 0.3, is_completed: 0, received_at: at },
-        { id: 'e2', user_id: 'u1', book_id: 'b1', device_id: 'key:k1', protocol: 'koreader', position: '{"progress":"5"}', page: 5, percentage: 0.5, is_completed: 0, received_at: '2024-03-02T10:00:00.000Z' },
+        {
+          id: 'e1',
+          user_id: 'u1',
+          book_id: 'b1',
+          device_id: 'hdr:kobo',
+          protocol: 'bindery',
+          position: '{"current_page":3}',
+          page: 3,
+          percentage: 0.3,
+          is_completed: 0,
+          received_at: at,
+        },
+        {
+          id: 'e2',
+          user_id: 'u1',
+          book_id: 'b1',
+          device_id: 'key:k1',
+          protocol: 'koreader',
+          position: '{"progress":"5"}',
+          page: 5,
+          percentage: 0.5,
+          is_completed: 0,
+          received_at: '2024-03-02T10:00:00.000Z',
+        },
       ];
-      await db.insertInto('progress_events').values(events as never).execute();
+      await db
+        .insertInto('progress_events')
+        .values(events as never)
+        .execute();
 
       await migrateToLatest(database);
 
       const rows = await db.selectFrom('progress_events').selectAll().orderBy('id').execute();
-      expect(rows.map((r) => ({ ...r, page: Number(r.page), percentage: Number(r.percentage), is_completed: Number(r.is_completed), applied: Number(r.applied) }))).toEqual(
-        events.map((e) => ({ ...e, client_at: null, applied: 1 })),
-      );
+      expect(
+        rows.map((r) => ({
+          ...r,
+          page: Number(r.page),
+          percentage: Number(r.percentage),
+          is_completed: Number(r.is_completed),
+          applied: Number(r.applied),
+        })),
+      ).toEqual(events.map((e) => ({ ...e, client_at: null, applied: 1 })));
     } finally {
       await drop();
     }

@@ -32,9 +32,18 @@ const book = (title: string) => all.find((b) => b.title === title)!;
 beforeAll(async () => {
   t = await createCatalogApp();
   lib = await scannedLibrary(t, async (dir) => {
-    for (const [series, count] of [['Alpha', 3], ['Beta', 2], ['Gamma', 2], ['Delta', 2]] as const) {
+    for (const [series, count] of [
+      ['Alpha', 3],
+      ['Beta', 2],
+      ['Gamma', 2],
+      ['Delta', 2],
+    ] as const) {
       for (let n = 1; n <= count; n++) {
-        await makeCbz(path.join(dir, series), `${series} ${n}.cbz`, { pages: 4, pageSize: { width: 40, height: 60 }, comicInfo: { Series: series, Number: String(n), Title: `${series} ${n}` } });
+        await makeCbz(path.join(dir, series), `${series} ${n}.cbz`, {
+          pages: 4,
+          pageSize: { width: 40, height: 60 },
+          comicInfo: { Series: series, Number: String(n), Title: `${series} ${n}` },
+        });
       }
     }
   });
@@ -42,26 +51,42 @@ beforeAll(async () => {
 });
 afterAll(() => t.close());
 
-const put = (headers: Headers, id: string, body: unknown) => call<Progress & { message: string }>(t, headers, 'PUT', `/api/v1/books/${id}/progress`, body);
+const put = (headers: Headers, id: string, body: unknown) =>
+  call<Progress & { message: string }>(t, headers, 'PUT', `/api/v1/books/${id}/progress`, body);
 
 describe('Progress rules', () => {
   it('PUT records current_page; GET reads it back; progress is the fraction read', async () => {
     const reader = await createUser(t, 'reader');
     const res = await put(reader.headers, book('Alpha 1').id, { current_page: 2 });
     expect(res.status).toBe(200);
-    expect(res.body).toMatchObject({ book_id: book('Alpha 1').id, user_id: reader.id, current_page: 2, page_count: 4, is_completed: false, progress: 0.5, completed_at: null });
+    expect(res.body).toMatchObject({
+      book_id: book('Alpha 1').id,
+      user_id: reader.id,
+      current_page: 2,
+      page_count: 4,
+      is_completed: false,
+      progress: 0.5,
+      completed_at: null,
+    });
     expect((await call<Progress>(t, reader.headers, 'GET', `/api/v1/books/${book('Alpha 1').id}/progress`)).body).toEqual(res.body);
   });
 
   it('camelCase is accepted too', async () => {
     const reader = await createUser(t, 'reader');
-    expect((await put(reader.headers, book('Alpha 1').id, { currentPage: 3 })).body).toMatchObject({ current_page: 3, is_completed: false });
-    expect((await put(reader.headers, book('Alpha 1').id, { isCompleted: true })).body).toMatchObject({ current_page: 4, is_completed: true });
+    expect((await put(reader.headers, book('Alpha 1').id, { currentPage: 3 })).body).toMatchObject({
+      current_page: 3,
+      is_completed: false,
+    });
+    expect((await put(reader.headers, book('Alpha 1').id, { isCompleted: true })).body).toMatchObject({
+      current_page: 4,
+      is_completed: true,
+    });
   });
 
   it('current_page is validated against the page count', async () => {
     const reader = await createUser(t, 'reader');
-    for (const page of [0, 5, -1, 1.5]) expect((await put(reader.headers, book('Alpha 1').id, { current_page: page })).status, String(page)).toBe(400);
+    for (const page of [0, 5, -1, 1.5])
+      expect((await put(reader.headers, book('Alpha 1').id, { current_page: page })).status, String(page)).toBe(400);
     expect((await put(reader.headers, book('Alpha 1').id, {})).status).toBe(400);
     expect((await put(reader.headers, '01890000-0000-7000-8000-000000000000', { current_page: 1 })).status).toBe(404);
   });
@@ -87,14 +112,16 @@ describe('Progress rules', () => {
     expect((await call(t, reader.headers, 'GET', `/api/v1/books/${book('Beta 1').id}/progress`)).status).toBe(404);
   });
 
-  it('progress is per user: one user never sees another\'s', async () => {
+  it("progress is per user: one user never sees another's", async () => {
     const a = await createUser(t, 'reader');
     const b = await createUser(t, 'reader');
     await put(a.headers, book('Gamma 1').id, { current_page: 3 });
     expect((await call(t, b.headers, 'GET', `/api/v1/books/${book('Gamma 1').id}/progress`)).status).toBe(404);
     expect((await call<Paged<Progress>>(t, b.headers, 'GET', '/api/v1/progress')).body.total).toBe(0);
     expect((await call<{ progress: unknown }>(t, b.headers, 'GET', `/api/v1/books/${book('Gamma 1').id}`)).body.progress).toBeNull();
-    expect((await call<{ progress: { current_page: number } }>(t, a.headers, 'GET', `/api/v1/books/${book('Gamma 1').id}`)).body.progress).toMatchObject({ current_page: 3 });
+    expect(
+      (await call<{ progress: { current_page: number } }>(t, a.headers, 'GET', `/api/v1/books/${book('Gamma 1').id}`)).body.progress,
+    ).toMatchObject({ current_page: 3 });
     expect((await call<Paged<Book>>(t, b.headers, 'GET', '/api/v1/books/in-progress')).body.total).toBe(0);
   });
 
@@ -105,11 +132,23 @@ describe('Progress rules', () => {
     await put(reader.headers, book('Gamma 2').id, { current_page: 3 });
     const list = await call<Paged<Progress & { book: { title: string } }>>(t, reader.headers, 'GET', '/api/v1/progress');
     expect(list.body.data.map((p) => p.book.title)).toEqual(['Gamma 2', 'Beta 1', 'Alpha 1']);
-    const reading = await call<Paged<Progress & { book: { title: string } }>>(t, reader.headers, 'GET', '/api/v1/progress/currently-reading');
+    const reading = await call<Paged<Progress & { book: { title: string } }>>(
+      t,
+      reader.headers,
+      'GET',
+      '/api/v1/progress/currently-reading',
+    );
     expect(reading.body.data.map((p) => p.book.title)).toEqual(['Gamma 2', 'Alpha 1']);
-    expect((await call<Paged<Book>>(t, reader.headers, 'GET', '/api/v1/books/in-progress')).body.data.map((b) => b.title)).toEqual(['Gamma 2', 'Alpha 1']);
-    expect((await call<Paged<Book>>(t, reader.headers, 'GET', '/api/v1/books/recently-read')).body.data.map((b) => b.title)).toEqual(['Beta 1']);
-    expect((await call<Paged<{ name: string }>>(t, reader.headers, 'GET', '/api/v1/series/in-progress')).body.data.map((s) => s.name)).toEqual(['Gamma', 'Alpha']);
+    expect((await call<Paged<Book>>(t, reader.headers, 'GET', '/api/v1/books/in-progress')).body.data.map((b) => b.title)).toEqual([
+      'Gamma 2',
+      'Alpha 1',
+    ]);
+    expect((await call<Paged<Book>>(t, reader.headers, 'GET', '/api/v1/books/recently-read')).body.data.map((b) => b.title)).toEqual([
+      'Beta 1',
+    ]);
+    expect(
+      (await call<Paged<{ name: string }>>(t, reader.headers, 'GET', '/api/v1/series/in-progress')).body.data.map((s) => s.name),
+    ).toEqual(['Gamma', 'Alpha']);
   });
 });
 
@@ -192,7 +231,12 @@ interface Stats {
   days: { date: string; pages_read: number; books_completed: number }[];
   devices: { device_id: string; kind: string; name: string; pages_read: number; books_completed: number }[];
   top_series: { name: string; pages_read: number }[];
-  removed_from_library: null | { label: string; pages_read: number; books_completed: number; books: { title: string; series_name: string }[] };
+  removed_from_library: null | {
+    label: string;
+    pages_read: number;
+    books_completed: number;
+    books: { title: string; series_name: string }[];
+  };
 }
 
 describe('Reading statistics and devices (Authentication rule 9)', () => {
@@ -209,9 +253,14 @@ describe('Reading statistics and devices (Authentication rule 9)', () => {
     expect(devices[`key:${keyId}`]).toMatchObject({ kind: 'api_key', name: 'Kobo Libra', pages_read: 2 });
     expect(devices['hdr:tablet-42']).toMatchObject({ kind: 'header', name: 'tablet-42', pages_read: 3 });
     const ua = stats.devices.filter((d) => d.kind === 'user_agent');
-    expect(ua.map((d) => [d.name, d.pages_read]).sort()).toEqual([['Other/2.0', 1], ['Reader/1.0', 2]]);
+    expect(ua.map((d) => [d.name, d.pages_read]).sort()).toEqual([
+      ['Other/2.0', 1],
+      ['Reader/1.0', 2],
+    ]);
     expect(ua.every((d) => /^ua:[0-9a-f]{16}$/.test(d.device_id))).toBe(true);
-    expect((await call<Progress>(t, reader.headers, 'GET', `/api/v1/books/${book('Alpha 1').id}/progress`)).body.device_id).toBe(`key:${keyId}`);
+    expect((await call<Progress>(t, reader.headers, 'GET', `/api/v1/books/${book('Alpha 1').id}/progress`)).body.device_id).toBe(
+      `key:${keyId}`,
+    );
   });
 
   it('counts books completed, pages, time, streaks, days and top series; purged books move to "Removed from library"', async () => {
@@ -222,7 +271,13 @@ describe('Reading statistics and devices (Authentication rule 9)', () => {
     await put(reader.headers, book('Alpha 1').id, { is_completed: true });
     await put(reader.headers, book('Delta 2').id, { is_completed: true });
     let stats = (await call<Stats>(t, reader.headers, 'GET', '/api/v1/reading-stats?days=7')).body;
-    expect(stats).toMatchObject({ books_completed: 2, pages_read: 8, current_streak_days: 1, longest_streak_days: 1, removed_from_library: null });
+    expect(stats).toMatchObject({
+      books_completed: 2,
+      pages_read: 8,
+      current_streak_days: 1,
+      longest_streak_days: 1,
+      removed_from_library: null,
+    });
     expect(stats.reading_seconds).toBeGreaterThanOrEqual(1);
     expect(stats.days).toHaveLength(7);
     expect(stats.days.at(-1)).toMatchObject({ date: new Date().toISOString().slice(0, 10), pages_read: 8, books_completed: 2 });
@@ -232,11 +287,18 @@ describe('Reading statistics and devices (Authentication rule 9)', () => {
     await rm(path.join(lib.dir, 'Delta', 'Delta 2.cbz'));
     await scan(t, lib.id);
     expect((await api(t, 'DELETE', `/api/v1/libraries/${lib.id}/purge-deleted`)).status).toBe(200);
-    expect(await t.database.db.selectFrom('read_progress').select('book_id').where('book_id', '=', book('Delta 2').id).execute()).toEqual([]);
+    expect(await t.database.db.selectFrom('read_progress').select('book_id').where('book_id', '=', book('Delta 2').id).execute()).toEqual(
+      [],
+    );
     stats = (await call<Stats>(t, reader.headers, 'GET', '/api/v1/reading-stats')).body;
     expect(stats).toMatchObject({ books_completed: 2, pages_read: 8 });
     expect(stats.top_series.map((s) => s.name)).toEqual(['Alpha']);
-    expect(stats.removed_from_library).toMatchObject({ label: 'Removed from library', pages_read: 4, books_completed: 1, books: [{ title: 'Delta 2', series_name: 'Delta' }] });
+    expect(stats.removed_from_library).toMatchObject({
+      label: 'Removed from library',
+      pages_read: 4,
+      books_completed: 1,
+      books: [{ title: 'Delta 2', series_name: 'Delta' }],
+    });
     expect((await call(t, reader.headers, 'GET', `/api/v1/books/${book('Delta 2').id}`)).status).toBe(404);
   });
 });

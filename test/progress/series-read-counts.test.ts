@@ -32,7 +32,12 @@ let libraryId: string;
 let reader: { id: string; headers: Headers };
 
 const asReader = async <T>(method: 'GET' | 'PUT' | 'POST' | 'DELETE', url: string, payload?: unknown) => {
-  const res = await t.app.inject({ method, url, headers: reader.headers, ...(payload !== undefined ? { payload: payload as object } : {}) });
+  const res = await t.app.inject({
+    method,
+    url,
+    headers: reader.headers,
+    ...(payload !== undefined ? { payload: payload as object } : {}),
+  });
   expect(res.statusCode, `${method} ${url}: ${res.body}`).toBeLessThan(300);
   return (res.body ? res.json() : null) as T;
 };
@@ -86,7 +91,9 @@ describe('Series read counts follow progress and the book lifecycle', () => {
     expect((await counts()).Alpha).toEqual([1, 1, 1]);
     await asReader('DELETE', `/api/v1/books/${a1.id}/progress`);
     expect((await counts()).Alpha).toEqual([1, 0, 2]);
-    const beta = (await asReader<{ data: SeriesCounts[] }>('GET', `/api/v1/series?library_id=${libraryId}`)).data.find((s) => s.path === 'Beta')!;
+    const beta = (await asReader<{ data: SeriesCounts[] }>('GET', `/api/v1/series?library_id=${libraryId}`)).data.find(
+      (s) => s.path === 'Beta',
+    )!;
     await asReader('POST', `/api/v1/series/${beta.id}/read`);
     expect(await counts()).toEqual({ Alpha: [1, 0, 2], Beta: [2, 0, 0] });
     await asReader('POST', `/api/v1/series/${beta.id}/unread`);

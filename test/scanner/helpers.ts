@@ -24,7 +24,12 @@ export function libraryDir(): string {
   return dir;
 }
 
-export async function api<T = Record<string, unknown>>(t: CatalogTestApp, method: 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE', url: string, payload?: unknown) {
+export async function api<T = Record<string, unknown>>(
+  t: CatalogTestApp,
+  method: 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE',
+  url: string,
+  payload?: unknown,
+) {
   const res = await t.app.inject({ method, url, headers: t.headers, ...(payload !== undefined ? { payload: payload as object } : {}) });
   return { status: res.statusCode, body: (res.body ? safeJson(res.body) : null) as T, raw: res };
 }
@@ -54,7 +59,12 @@ export interface TaskBody {
   progress: { current: number; total: number; message: string };
 }
 
-export async function waitForTask(t: CatalogTestApp, id: string, until: (task: TaskBody) => boolean = (x) => ['completed', 'failed', 'cancelled'].includes(x.status), timeoutMs = 20_000): Promise<TaskBody> {
+export async function waitForTask(
+  t: CatalogTestApp,
+  id: string,
+  until: (task: TaskBody) => boolean = (x) => ['completed', 'failed', 'cancelled'].includes(x.status),
+  timeoutMs = 20_000,
+): Promise<TaskBody> {
   const deadline = Date.now() + timeoutMs;
   for (;;) {
     const res = await api<TaskBody>(t, 'GET', `/api/v1/tasks/${id}`);

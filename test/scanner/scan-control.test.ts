@@ -76,7 +76,16 @@ describe('GET /libraries/{id}/scan-status', () => {
       started_at: expect.any(String),
       finished_at: expect.any(String),
       error: null,
-      counters: { files_discovered: 2, files_processed: 2, series_created: 1, books_added: 2, books_updated: 0, books_deleted: 0, books_restored: 0, errors: 0 },
+      counters: {
+        files_discovered: 2,
+        files_processed: 2,
+        series_created: 1,
+        books_added: 2,
+        books_updated: 0,
+        books_deleted: 0,
+        books_restored: 0,
+        errors: 0,
+      },
     });
     const library = await api(t, 'GET', `/api/v1/libraries/${lib.id}`);
     expect(library.body.last_scanned_at).toEqual(expect.any(String));
@@ -120,10 +129,16 @@ describe('GET /libraries/{id}/scan-status during a scan', () => {
       off();
     }
     const running = seen.filter((s) => s.state === 'running');
-    expect(running.length, JSON.stringify(seen.map((s) => [s.state, s.counters.files_discovered, s.counters.files_processed]))).toBeGreaterThan(1);
-    for (const s of running) expect(s).toMatchObject({ task_id: started.id, mode: 'normal', started_at: expect.any(String), finished_at: null });
+    expect(
+      running.length,
+      JSON.stringify(seen.map((s) => [s.state, s.counters.files_discovered, s.counters.files_processed])),
+    ).toBeGreaterThan(1);
+    for (const s of running)
+      expect(s).toMatchObject({ task_id: started.id, mode: 'normal', started_at: expect.any(String), finished_at: null });
     // Files are discovered and processed while the scan runs, and the processed count grows from poll to poll.
-    const working = running.filter((s) => s.counters.files_discovered > 0 && s.counters.files_processed > 0 && s.counters.files_processed < count);
+    const working = running.filter(
+      (s) => s.counters.files_discovered > 0 && s.counters.files_processed > 0 && s.counters.files_processed < count,
+    );
     expect(working.length).toBeGreaterThan(0);
     const processed = running.map((s) => s.counters.files_processed);
     expect(processed).toEqual([...processed].sort((a, b) => a - b));
@@ -158,7 +173,11 @@ describe('Cancelling a scan really stops the work: cancelled within 2 s, committ
     expect(ended.status).toBe('cancelled');
     expect(Date.now() - askedAt).toBeLessThan(2000);
     // Nothing writes after the task ended, and what was committed is whole.
-    const committed = await t.database.db.selectFrom('books').select(['id', 'hash', 'page_count', 'series_id']).where('library_id', '=', lib.id).execute();
+    const committed = await t.database.db
+      .selectFrom('books')
+      .select(['id', 'hash', 'page_count', 'series_id'])
+      .where('library_id', '=', lib.id)
+      .execute();
     await new Promise((r) => setTimeout(r, 300));
     const later = await t.database.db.selectFrom('books').select('id').where('library_id', '=', lib.id).execute();
     expect(later.length).toBe(committed.length);
@@ -170,7 +189,12 @@ describe('Cancelling a scan really stops the work: cancelled within 2 s, committ
 
     const rescan = await scan(t, lib.id);
     expect(rescan.result).toMatchObject({ files_discovered: count, books_added: count - committed.length, books_deleted: 0, errors: 0 });
-    const total = await t.database.db.selectFrom('books').select('id').where('library_id', '=', lib.id).where('deleted_at', 'is', null).execute();
+    const total = await t.database.db
+      .selectFrom('books')
+      .select('id')
+      .where('library_id', '=', lib.id)
+      .where('deleted_at', 'is', null)
+      .execute();
     expect(total).toHaveLength(count);
   });
 
@@ -206,7 +230,12 @@ describe('Task progress is published on the bus as task_progress {task_id, task_
     const task = await scan(t, lib.id);
     off();
     const mine = seen.filter((e) => e.task_id === task.id);
-    expect(mine[0]).toMatchObject({ task_id: task.id, task_type: 'scan_library', status: 'running', progress: { current: expect.any(Number), total: expect.any(Number), message: expect.any(String) } });
+    expect(mine[0]).toMatchObject({
+      task_id: task.id,
+      task_type: 'scan_library',
+      status: 'running',
+      progress: { current: expect.any(Number), total: expect.any(Number), message: expect.any(String) },
+    });
     expect(mine.at(-1)).toMatchObject({ status: 'completed', progress: { current: 1, total: 1 } });
   });
 });
@@ -230,14 +259,21 @@ describe('POST /books/{id}/analyze and POST /series/{id}/analyze queue re-analys
     await makeCbz(dir, 'X/X 02.cbz', { pages: 1 });
     const lib = await createLibrary(t, dir);
     await scan(t, lib.id);
-    const book = await t.database.db.selectFrom('books').selectAll().where('library_id', '=', lib.id).orderBy('path').executeTakeFirstOrThrow();
+    const book = await t.database.db
+      .selectFrom('books')
+      .selectAll()
+      .where('library_id', '=', lib.id)
+      .orderBy('path')
+      .executeTakeFirstOrThrow();
     // A stale stored value is corrected by the re-analysis.
     await t.database.db.updateTable('books').set({ page_count: 99 }).where('id', '=', book.id).execute();
     const res = await api<TaskBody & { target_id: string }>(t, 'POST', `/api/v1/books/${book.id}/analyze`);
     expect(res.status).toBe(202);
     expect(res.body).toMatchObject({ task_type: 'analyze_book', target_id: book.id, library_id: lib.id });
     expect((await waitForTask(t, res.body.id)).status).toBe('completed');
-    expect((await t.database.db.selectFrom('books').select('page_count').where('id', '=', book.id).executeTakeFirstOrThrow()).page_count).toBe(2);
+    expect(
+      (await t.database.db.selectFrom('books').select('page_count').where('id', '=', book.id).executeTakeFirstOrThrow()).page_count,
+    ).toBe(2);
 
     const series = await api<TaskBody & { target_id: string }>(t, 'POST', `/api/v1/series/${book.series_id}/analyze`);
     expect(series.status).toBe(202);

@@ -29,7 +29,16 @@ async function addProgress(bookId: string, page: number): Promise<void> {
   const now = new Date().toISOString();
   await t.database.db
     .insertInto('read_progress')
-    .values({ user_id: await adminId(), book_id: bookId, current_page: page, is_completed: 0, started_at: now, updated_at: now, completed_at: null, device_id: null })
+    .values({
+      user_id: await adminId(),
+      book_id: bookId,
+      current_page: page,
+      is_completed: 0,
+      started_at: now,
+      updated_at: now,
+      completed_at: null,
+      device_id: null,
+    })
     .execute();
 }
 async function progressOf(bookId: string) {
@@ -38,10 +47,14 @@ async function progressOf(bookId: string) {
 const present = <T extends { deleted_at: string | null }>(rows: T[]) => rows.filter((r) => r.deleted_at === null);
 
 /** Records entity and scan events of one library while `fn` runs. */
-async function recordEvents(libraryId: string, fn: () => Promise<unknown>): Promise<Array<{ name: EventName; payload: Record<string, unknown> }>> {
+async function recordEvents(
+  libraryId: string,
+  fn: () => Promise<unknown>,
+): Promise<Array<{ name: EventName; payload: Record<string, unknown> }>> {
   const seen: Array<{ name: EventName; payload: Record<string, unknown> }> = [];
   const off = t.app.events.onAny((name, payload) => {
-    if ((payload as { library_id?: string }).library_id === libraryId) seen.push({ name, payload: payload as unknown as Record<string, unknown> });
+    if ((payload as { library_id?: string }).library_id === libraryId)
+      seen.push({ name, payload: payload as unknown as Record<string, unknown> });
   });
   try {
     await fn();
@@ -57,7 +70,10 @@ describe('Scanning: a folder that contains books becomes a series; nested folder
 
   beforeAll(async () => {
     dir = libraryDir();
-    await makeCbz(dir, 'Batman/Batman 001.cbz', { pages: 3, comicInfo: { Series: 'Batman', Number: 1, Title: 'The Court of Owls', Year: 2011, Publisher: 'DC Comics', Genre: 'Superhero' } });
+    await makeCbz(dir, 'Batman/Batman 001.cbz', {
+      pages: 3,
+      comicInfo: { Series: 'Batman', Number: 1, Title: 'The Court of Owls', Year: 2011, Publisher: 'DC Comics', Genre: 'Superhero' },
+    });
     await makeCbz(dir, 'Batman/Batman 002.cbz', { pages: 2, comicInfo: { Series: 'Batman', Number: 2, Year: 2012 } });
     await makeCbz(dir, 'Manga/One Piece/One Piece v01.cbz', { pages: 2 });
     await makeCbz(dir, 'Manga/One Piece/Extras/Extras 01.cbz', { pages: 1 });
@@ -77,7 +93,16 @@ describe('Scanning: a folder that contains books becomes a series; nested folder
       task = await scan(t, libraryId);
     });
     expect(task!.task_type).toBe('scan_library');
-    expect(task!.result).toMatchObject({ files_discovered: 8, files_processed: 8, series_created: 7, books_added: 8, books_updated: 0, books_deleted: 0, books_restored: 0, errors: 0 });
+    expect(task!.result).toMatchObject({
+      files_discovered: 8,
+      files_processed: 8,
+      series_created: 7,
+      books_added: 8,
+      books_updated: 0,
+      books_deleted: 0,
+      books_restored: 0,
+      errors: 0,
+    });
 
     const s = await series(libraryId);
     expect(s.map((x) => [x.path, x.name, x.book_count])).toEqual([
@@ -105,7 +130,17 @@ describe('Scanning: a folder that contains books becomes a series; nested folder
       'Standalone Novel.epub',
     ]);
     const first = b[0]!;
-    expect(first).toMatchObject({ series_id: batman.id, file_name: 'Batman 001.cbz', format: 'cbz', page_count: 3, title: 'The Court of Owls', number: '1', number_sort: 1, year: 2011, analysis_error: null });
+    expect(first).toMatchObject({
+      series_id: batman.id,
+      file_name: 'Batman 001.cbz',
+      format: 'cbz',
+      page_count: 3,
+      title: 'The Court of Owls',
+      number: '1',
+      number_sort: 1,
+      year: 2011,
+      analysis_error: null,
+    });
     expect(first.hash).toBe(sha256(path.join(dir, first.path)));
     expect(first.size).toBe(readFileSync(path.join(dir, first.path)).length);
     const pages = JSON.parse(first.pages) as Array<Record<string, unknown>>;
@@ -121,7 +156,13 @@ describe('Scanning: a folder that contains books becomes a series; nested folder
     expect(names.at(-1)).toBe('scan_completed');
     const created = events.find((e) => e.name === 'book_created')!.payload;
     expect(Object.keys(created).sort()).toEqual(['book_id', 'library_id', 'series_id', 'timestamp', 'type']);
-    expect(events.find((e) => e.name === 'scan_completed')!.payload).toMatchObject({ files_discovered: 8, files_processed: 8, series_created: 7, books_added: 8, errors: 0 });
+    expect(events.find((e) => e.name === 'scan_completed')!.payload).toMatchObject({
+      files_discovered: 8,
+      files_processed: 8,
+      series_created: 7,
+      books_added: 8,
+      errors: 0,
+    });
   });
 
   it('a normal rescan of an unchanged tree changes nothing (ids and timestamps equal)', async () => {
@@ -131,7 +172,16 @@ describe('Scanning: a folder that contains books becomes a series; nested folder
     const events = await recordEvents(libraryId, async () => {
       task = await scan(t, libraryId, 'normal');
     });
-    expect(task!.result).toMatchObject({ files_discovered: 8, files_processed: 8, series_created: 0, books_added: 0, books_updated: 0, books_deleted: 0, books_restored: 0, errors: 0 });
+    expect(task!.result).toMatchObject({
+      files_discovered: 8,
+      files_processed: 8,
+      series_created: 0,
+      books_added: 0,
+      books_updated: 0,
+      books_deleted: 0,
+      books_restored: 0,
+      errors: 0,
+    });
     expect(await books(libraryId)).toEqual(beforeBooks);
     expect(await series(libraryId)).toEqual(beforeSeries);
     // Only the library itself changed: its last_scanned_at.
@@ -228,7 +278,13 @@ describe('Book file lifecycle: present → soft-deleted → restored; move by ha
     const all = await books(libraryId);
     expect(all.filter((b) => b.id === before.id)).toHaveLength(1);
     const moved = all.find((b) => b.id === before.id)!;
-    expect(moved).toMatchObject({ path: 'Saga Archive/Saga 002 (moved).cbz', file_name: 'Saga 002 (moved).cbz', deleted_at: null, summary: 'kept through the move', hash: before.hash });
+    expect(moved).toMatchObject({
+      path: 'Saga Archive/Saga 002 (moved).cbz',
+      file_name: 'Saga 002 (moved).cbz',
+      deleted_at: null,
+      summary: 'kept through the move',
+      hash: before.hash,
+    });
     const archive = (await series(libraryId)).find((s) => s.path === 'Saga Archive')!;
     expect(moved.series_id).toBe(archive.id);
     expect((await series(libraryId)).find((s) => s.path === 'Saga')).toMatchObject({ book_count: 1, deleted_at: null });
@@ -252,7 +308,19 @@ describe('Book file lifecycle: present → soft-deleted → restored; move by ha
     const now = new Date().toISOString();
     await t.database.db
       .insertInto('read_throughs')
-      .values({ id: crypto.randomUUID(), user_id: await adminId(), book_id: saga1.id, series_id: saga1.series_id, library_id: libraryId, book_title: saga1.title, series_name: 'Saga', page_count: 1, started_at: now, completed_at: now, device_id: 'test' })
+      .values({
+        id: crypto.randomUUID(),
+        user_id: await adminId(),
+        book_id: saga1.id,
+        series_id: saga1.series_id,
+        library_id: libraryId,
+        book_title: saga1.title,
+        series_name: 'Saga',
+        page_count: 1,
+        started_at: now,
+        completed_at: now,
+        device_id: 'test',
+      })
       .execute();
     await rm(path.join(dir, 'Saga/Saga 001.cbz'));
     await scan(t, libraryId);
@@ -264,11 +332,17 @@ describe('Book file lifecycle: present → soft-deleted → restored; move by ha
     expect(res.status).toBe(200);
     expect(res.body).toEqual({ library_id: libraryId, books_purged: 1, series_purged: 2 });
     expect((await books(libraryId)).map((b) => b.path).sort()).toEqual(['Saga Archive/Saga 002 (moved).cbz', 'Solo 01 again.cbz']);
-    expect(present(await series(libraryId)).map((s) => s.path).sort()).toEqual(['Saga Archive', 'Solo 01 again.cbz']);
+    expect(
+      present(await series(libraryId))
+        .map((s) => s.path)
+        .sort(),
+    ).toEqual(['Saga Archive', 'Solo 01 again.cbz']);
     expect((await series(libraryId)).every((s) => s.deleted_at === null)).toBe(true);
     // Purged: the current progress goes with the book; finished read-throughs stay in statistics.
     expect(await progressOf(saga1.id)).toEqual([]);
-    expect(await t.database.db.selectFrom('read_throughs').select('book_title').where('book_id', '=', saga1.id).execute()).toEqual([{ book_title: saga1.title }]);
+    expect(await t.database.db.selectFrom('read_throughs').select('book_title').where('book_id', '=', saga1.id).execute()).toEqual([
+      { book_title: saga1.title },
+    ]);
     expect((await api(t, 'DELETE', `/api/v1/libraries/0190a0a0-0000-7000-8000-000000000000/purge-deleted`)).status).toBe(404);
   });
 });

@@ -14,7 +14,13 @@ interface BookBody {
   number: string | null;
   volume: number | null;
   file_name: string;
-  metadata: { year: number | null; number: string | null; volume: number | null; series: string | null; sources: { series: string | null } };
+  metadata: {
+    year: number | null;
+    number: string | null;
+    volume: number | null;
+    series: string | null;
+    sources: { series: string | null };
+  };
 }
 
 let t: CatalogTestApp;
@@ -26,7 +32,8 @@ beforeAll(async () => {
   dir = libraryDir();
   // Six papers without any series source; one of them carries a scanner's name.
   await makePdf(dir, 'Documents/Papers/Scan_20190612_0001.pdf', { pages: 1 });
-  for (const name of ['Budget.pdf', 'Minutes.pdf', 'Agenda.pdf', 'Travel policy.pdf', 'Letter to the board.pdf']) await makePdf(dir, `Documents/Papers/${name}`, { pages: 1 });
+  for (const name of ['Budget.pdf', 'Minutes.pdf', 'Agenda.pdf', 'Travel policy.pdf', 'Letter to the board.pdf'])
+    await makePdf(dir, `Documents/Papers/${name}`, { pages: 1 });
   // The first book says nothing embedded; the two others' ComicInfo name the series.
   await makeCbz(dir, 'Lifecycle Series/Life 01.cbz', { pages: 1 });
   await makeCbz(dir, 'Lifecycle Series/Lifecycle 02.cbz', { pages: 1, comicInfo: { Series: 'Lifecycle Series', Number: 2 } });
@@ -101,16 +108,30 @@ describe("A folder's series name is what its books agree on", () => {
 
   it('a series named by an older version (no name source recorded) is named again by the next normal rescan', async () => {
     const papers = (await allSeries()).get('Documents/Papers')!;
-    await t.database.db.updateTable('series').set({ name: 'Scan 20190612', sort_name: 'scan 20190612', metadata: '{}' }).where('id', '=', papers.id).execute();
+    await t.database.db
+      .updateTable('series')
+      .set({ name: 'Scan 20190612', sort_name: 'scan 20190612', metadata: '{}' })
+      .where('id', '=', papers.id)
+      .execute();
     expect((await booksOf('Documents/Papers'))[0]!.metadata).toMatchObject({ series: 'Scan 20190612', sources: { series: null } });
     await scan(t, libraryId);
     expect((await allSeries()).get('Documents/Papers')!.name).toBe('Papers');
-    for (const b of await booksOf('Documents/Papers')) expect(b.metadata).toMatchObject({ series: 'Papers', sources: { series: 'folder' } });
+    for (const b of await booksOf('Documents/Papers'))
+      expect(b.metadata).toMatchObject({ series: 'Papers', sources: { series: 'folder' } });
   });
 
-  it('the rule is in the OpenAPI description of the series name and of the books\' series source', () => {
+  it("the rule is in the OpenAPI description of the series name and of the books' series source", () => {
     const doc = (t.app as unknown as { swagger(): unknown }).swagger();
-    const schemas = (doc as { components: { schemas: Record<string, { properties: Record<string, { description?: string; properties?: Record<string, { description?: string }> }> }> } }).components.schemas;
+    const schemas = (
+      doc as {
+        components: {
+          schemas: Record<
+            string,
+            { properties: Record<string, { description?: string; properties?: Record<string, { description?: string }> }> }
+          >;
+        };
+      }
+    ).components.schemas;
     expect(schemas.Series!.properties.name!.description).toMatch(/at least half of the books/);
     expect(schemas.BookMetadata!.properties.sources!.properties!.series!.description).toMatch(/comicinfo.*opf.*pdf.*filename.*folder/s);
   });
@@ -127,9 +148,15 @@ describe('A dated file name through the scan', () => {
 describe('agreedSeriesName (the rule on its own)', () => {
   const vote = (series: string, source: string) => ({ series, sources: { series: source as 'comicinfo' } });
   it('most books win over a higher source; ties go to the higher source; file names need half of the books', () => {
-    expect(agreedSeriesName('A', [vote('X', 'filename'), vote('X', 'filename'), vote('Y', 'comicinfo')])).toEqual({ name: 'X', source: 'filename' });
+    expect(agreedSeriesName('A', [vote('X', 'filename'), vote('X', 'filename'), vote('Y', 'comicinfo')])).toEqual({
+      name: 'X',
+      source: 'filename',
+    });
     expect(agreedSeriesName('A', [vote('X', 'pdf'), vote('Y', 'opf')])).toEqual({ name: 'Y', source: 'opf' });
-    expect(agreedSeriesName('A', [vote('X', 'filename'), vote('A', 'folder'), vote('A', 'folder')])).toEqual({ name: 'A', source: 'folder' });
+    expect(agreedSeriesName('A', [vote('X', 'filename'), vote('A', 'folder'), vote('A', 'folder')])).toEqual({
+      name: 'A',
+      source: 'folder',
+    });
     expect(agreedSeriesName('A/B', [vote('X', 'filename'), vote('B', 'folder')])).toEqual({ name: 'X', source: 'filename' });
     expect(agreedSeriesName('A', [{}, {}])).toEqual({ name: 'A', source: 'folder' });
     expect(agreedSeriesName('Loose 003.cbz', [vote('Loose', 'filename')])).toEqual({ name: 'Loose', source: 'filename' });

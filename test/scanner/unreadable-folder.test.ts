@@ -32,7 +32,12 @@ beforeAll(async () => {
 afterAll(() => t.close());
 
 async function presentPaths(libraryId: string): Promise<string[]> {
-  const rows = await t.database.db.selectFrom('books').select(['path', 'deleted_at']).where('library_id', '=', libraryId).orderBy('path').execute();
+  const rows = await t.database.db
+    .selectFrom('books')
+    .select(['path', 'deleted_at'])
+    .where('library_id', '=', libraryId)
+    .orderBy('path')
+    .execute();
   return rows.filter((r) => r.deleted_at === null).map((r) => r.path);
 }
 

@@ -117,7 +117,12 @@ describe('Scanner walk: the walk in its own thread finds what the in-process wal
       const errors: string[] = [];
       const files = await collect(walkLibraryOffThread(root, { onError: (dir) => errors.push(dir) }));
       expect(errors).toEqual(['b-series']);
-      expect(files.map((f) => f.relPath)).toEqual(['Loose One.cbz', 'a-series/Ünïcödé 01.epub', 'c-series/Book.cbr', 'c-series/Linked.cbr']);
+      expect(files.map((f) => f.relPath)).toEqual([
+        'Loose One.cbz',
+        'a-series/Ünïcödé 01.epub',
+        'c-series/Book.cbr',
+        'c-series/Linked.cbr',
+      ]);
     } finally {
       chmodSync(path.join(root, 'b-series'), 0o755);
     }
@@ -158,7 +163,10 @@ describe('Scanner walk: the walk in its own thread finds what the in-process wal
       'sub/Up in.cbz',
     ]);
     // A link is catalogued with its target's size and time.
-    expect(inProcess.find((f) => f.relPath === 'Absolute in.cbz')).toEqual({ ...inProcess.find((f) => f.relPath === 'Inside.cbz'), relPath: 'Absolute in.cbz' });
+    expect(inProcess.find((f) => f.relPath === 'Absolute in.cbz')).toEqual({
+      ...inProcess.find((f) => f.relPath === 'Inside.cbz'),
+      relPath: 'Absolute in.cbz',
+    });
     expect(inProcess.find((f) => f.relPath === 'Relative in.cbz')?.size).toBe(4);
     expect(blocking).toEqual(inProcess);
     expect(offThread).toEqual(inProcess);

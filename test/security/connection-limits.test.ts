@@ -45,7 +45,8 @@ function health(port: number): Promise<number> {
   });
 }
 
-const stillOpenAfter = (closed: Promise<number>, ms: number) => Promise.race([closed.then(() => false), new Promise<boolean>((r) => setTimeout(() => r(true), ms))]);
+const stillOpenAfter = (closed: Promise<number>, ms: number) =>
+  Promise.race([closed.then(() => false), new Promise<boolean>((r) => setTimeout(() => r(true), ms))]);
 
 describe('server.headers_timeout_seconds and server.request_timeout_seconds', () => {
   it('a connection that sends half a request header is closed after the headers timeout; /health answers meanwhile', async () => {

@@ -54,11 +54,20 @@ describe.runIf(mounted)('data_dir on a full tmpfs', () => {
     const health = await t.app.inject({ method: 'GET', url: '/health' });
     expect(health.json()).toMatchObject({ status: 'degraded', checks: { disk: 'low' } });
 
-    const write = await t.app.inject({ method: 'PUT', url: `/api/v1/books/${bookId}/progress`, headers: reader.headers, payload: { current_page: 2, is_completed: false } });
+    const write = await t.app.inject({
+      method: 'PUT',
+      url: `/api/v1/books/${bookId}/progress`,
+      headers: reader.headers,
+      payload: { current_page: 2, is_completed: false },
+    });
     expect(write.statusCode, write.body).toBe(507);
     expect(write.json().error).toBe('InsufficientStorage');
 
-    const login = await t.app.inject({ method: 'POST', url: '/api/v1/auth/login', payload: { username: reader.username, password: reader.password } });
+    const login = await t.app.inject({
+      method: 'POST',
+      url: '/api/v1/auth/login',
+      payload: { username: reader.username, password: reader.password },
+    });
     expect(login.statusCode, login.body).toBe(200);
 
     const thumb = await t.app.inject({ method: 'GET', url: `/api/v1/books/${bookId}/thumbnail`, headers: reader.headers });

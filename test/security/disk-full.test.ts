@@ -29,7 +29,11 @@ async function fillDisk(t: CatalogTestApp): Promise<void> {
     await sql`CREATE TABLE disk_filler (b BLOB)`.execute(db);
     for (const { table, events } of REFUSED) {
       for (const event of events) {
-        await sql.raw(`CREATE TRIGGER fill_${table}_${event} BEFORE ${event} ON ${table} BEGIN INSERT INTO disk_filler VALUES (zeroblob(1000000)); END`).execute(db);
+        await sql
+          .raw(
+            `CREATE TRIGGER fill_${table}_${event} BEFORE ${event} ON ${table} BEGIN INSERT INTO disk_filler VALUES (zeroblob(1000000)); END`,
+          )
+          .execute(db);
       }
     }
     const { rows } = await sql<{ page_count: number }>`PRAGMA page_count`.execute(db);
@@ -41,7 +45,9 @@ async function fillDisk(t: CatalogTestApp): Promise<void> {
       )
       .execute(db);
     for (const { table, events } of REFUSED) {
-      await sql.raw(`CREATE TRIGGER fill_${table} BEFORE ${events.join(' OR ')} ON ${table} FOR EACH ROW EXECUTE FUNCTION disk_full()`).execute(db);
+      await sql
+        .raw(`CREATE TRIGGER fill_${table} BEFORE ${events.join(' OR ')} ON ${table} FOR EACH ROW EXECUTE FUNCTION disk_full()`)
+        .execute(db);
     }
   }
 }
@@ -79,7 +85,12 @@ describe('a full disk: writes answer 507, logins and reads keep working', () => 
   afterAll(() => t.close());
 
   it('a progress write answers 507 InsufficientStorage with a clear message', async () => {
-    const res = await t.app.inject({ method: 'PUT', url: `/api/v1/books/${bookId}/progress`, headers: reader.headers, payload: { current_page: 2, is_completed: false } });
+    const res = await t.app.inject({
+      method: 'PUT',
+      url: `/api/v1/books/${bookId}/progress`,
+      headers: reader.headers,
+      payload: { current_page: 2, is_completed: false },
+    });
     expect(res.statusCode).toBe(507);
     expect(res.json()).toEqual({ error: 'InsufficientStorage', message: expect.stringMatching(/out of disk space/), details: null });
   });
@@ -92,10 +103,18 @@ describe('a full disk: writes answer 507, logins and reads keep working', () => 
   });
 
   it('login answers 200 (its bookkeeping is skipped), a wrong password 401', async () => {
-    const ok = await t.app.inject({ method: 'POST', url: '/api/v1/auth/login', payload: { username: reader.username, password: reader.password } });
+    const ok = await t.app.inject({
+      method: 'POST',
+      url: '/api/v1/auth/login',
+      payload: { username: reader.username, password: reader.password },
+    });
     expect(ok.statusCode, ok.body).toBe(200);
     expect(ok.json().access_token).toEqual(expect.any(String));
-    const wrong = await t.app.inject({ method: 'POST', url: '/api/v1/auth/login', payload: { username: reader.username, password: 'wrong password' } });
+    const wrong = await t.app.inject({
+      method: 'POST',
+      url: '/api/v1/auth/login',
+      payload: { username: reader.username, password: 'wrong password' },
+    });
     expect(wrong.statusCode, wrong.body).toBe(401);
   });
 
@@ -112,12 +131,21 @@ describe('a full disk: writes answer 507, logins and reads keep working', () => 
   it('/health says degraded (still 200: reads are served) and why', async () => {
     const res = await t.app.inject({ method: 'GET', url: '/health' });
     expect(res.statusCode).toBe(200);
-    expect(res.json()).toMatchObject({ status: 'degraded', checks: { database: 'ok', disk: 'low' }, reasons: [expect.stringMatching(/refused for lack of disk space/)] });
+    expect(res.json()).toMatchObject({
+      status: 'degraded',
+      checks: { database: 'ok', disk: 'low' },
+      reasons: [expect.stringMatching(/refused for lack of disk space/)],
+    });
   });
 
   it('once space returns, the same write succeeds without a restart', async () => {
     await freeDisk(t);
-    const res = await t.app.inject({ method: 'PUT', url: `/api/v1/books/${bookId}/progress`, headers: reader.headers, payload: { current_page: 2, is_completed: false } });
+    const res = await t.app.inject({
+      method: 'PUT',
+      url: `/api/v1/books/${bookId}/progress`,
+      headers: reader.headers,
+      payload: { current_page: 2, is_completed: false },
+    });
     expect(res.statusCode, res.body).toBe(200);
   });
 });
@@ -129,7 +157,11 @@ describe('/health measures the free space of data_dir (and the SQLite file) agai
     try {
       const res = await t.app.inject({ method: 'GET', url: '/health' });
       expect(res.statusCode).toBe(200);
-      expect(res.json()).toMatchObject({ status: 'degraded', checks: { database: 'ok', disk: 'low' }, reasons: [expect.stringMatching(/^data_dir: \d+ MB free on its volume, below health\.min_free_disk_mb/)] });
+      expect(res.json()).toMatchObject({
+        status: 'degraded',
+        checks: { database: 'ok', disk: 'low' },
+        reasons: [expect.stringMatching(/^data_dir: \d+ MB free on its volume, below health\.min_free_disk_mb/)],
+      });
     } finally {
       await t.close();
     }
@@ -139,7 +171,12 @@ describe('/health measures the free space of data_dir (and the SQLite file) agai
     const t = await createTestApp({ health: { min_free_disk_mb: 0 } });
     try {
       const res = await t.app.inject({ method: 'GET', url: '/health' });
-      expect(res.json()).toEqual({ status: 'ok', version: '2.5.0', uptime_seconds: expect.any(Number), checks: { database: 'ok', disk: 'ok' } });
+      expect(res.json()).toEqual({
+        status: 'ok',
+        version: '2.5.0',
+        uptime_seconds: expect.any(Number),
+        checks: { database: 'ok', disk: 'ok' },
+      });
     } finally {
       await t.close();
     }

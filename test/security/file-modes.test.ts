@@ -35,7 +35,11 @@ describe('files the server creates are private to its user', () => {
     const config = await freshServerConfig();
     server = await startServer(config);
     // A login makes the database write (WAL) and the JWT secret be generated.
-    const res = await server.app.inject({ method: 'POST', url: '/api/v1/setup/initialize', payload: { username: 'admin', email: 'a@example.org', password: 'password-123' } });
+    const res = await server.app.inject({
+      method: 'POST',
+      url: '/api/v1/setup/initialize',
+      payload: { username: 'admin', email: 'a@example.org', password: 'password-123' },
+    });
     expect(res.statusCode).toBe(201);
     expect(modeOf(config.data_dir)).toBe(0o700);
     expect(modeOf(path.join(config.data_dir, 'jwt-secret'))).toBe(0o600);
@@ -45,13 +49,16 @@ describe('files the server creates are private to its user', () => {
     }
   });
 
-  it.runIf(testDatabaseType() === 'sqlite')('a world-readable bindery.db left by an older version is tightened to 0600 on start', async () => {
-    const config = await freshServerConfig();
-    const file = path.join(makeTempDir(), 'old.db');
-    writeFileSync(file, '', { mode: 0o644 });
-    expect(modeOf(file)).toBe(0o644);
-    server = await startServer({ ...config, database: { ...config.database, path: file } });
-    expect((await server.app.inject({ method: 'GET', url: '/api/v1/setup/status' })).statusCode).toBe(200);
-    expect(modeOf(file)).toBe(0o600);
-  });
+  it.runIf(testDatabaseType() === 'sqlite')(
+    'a world-readable bindery.db left by an older version is tightened to 0600 on start',
+    async () => {
+      const config = await freshServerConfig();
+      const file = path.join(makeTempDir(), 'old.db');
+      writeFileSync(file, '', { mode: 0o644 });
+      expect(modeOf(file)).toBe(0o644);
+      server = await startServer({ ...config, database: { ...config.database, path: file } });
+      expect((await server.app.inject({ method: 'GET', url: '/api/v1/setup/status' })).statusCode).toBe(200);
+      expect(modeOf(file)).toBe(0o600);
+    },
+  );
 });

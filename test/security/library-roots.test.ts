@@ -31,14 +31,26 @@ describe('libraries.allowed_roots: libraries are created and moved only inside t
   afterAll(() => t.close());
 
   it('a maintainer gets one and the same 400 for outside, missing, not-a-directory and a link leading outside', async () => {
-    const refused = [dirs.outside, '/etc', '/no/such/folder', path.join(dirs.root, 'missing'), path.join(dirs.root, 'notes.txt'), path.join(dirs.root, 'escape')];
+    const refused = [
+      dirs.outside,
+      '/etc',
+      '/no/such/folder',
+      path.join(dirs.root, 'missing'),
+      path.join(dirs.root, 'notes.txt'),
+      path.join(dirs.root, 'escape'),
+    ];
     const bodies = [];
     for (const p of refused) {
       const res = await create(t, maintainer, p);
       expect(res.statusCode, p).toBe(400);
       bodies.push(res.json());
     }
-    for (const body of bodies) expect(body).toEqual({ error: 'BadRequest', message: 'path is not a folder this server may publish as a library', details: { field: 'path' } });
+    for (const body of bodies)
+      expect(body).toEqual({
+        error: 'BadRequest',
+        message: 'path is not a folder this server may publish as a library',
+        details: { field: 'path' },
+      });
   });
 
   it('a folder inside a root is accepted; moving the library out of the roots is refused the same way', async () => {
@@ -46,11 +58,21 @@ describe('libraries.allowed_roots: libraries are created and moved only inside t
     expect(res.statusCode).toBe(201);
     const id = res.json<{ id: string }>().id;
     for (const method of ['PUT', 'PATCH'] as const) {
-      const moved = await t.app.inject({ method, url: `/api/v1/libraries/${id}`, headers: maintainer, payload: { name: 'Comics', path: dirs.outside } });
+      const moved = await t.app.inject({
+        method,
+        url: `/api/v1/libraries/${id}`,
+        headers: maintainer,
+        payload: { name: 'Comics', path: dirs.outside },
+      });
       expect(moved.statusCode, method).toBe(400);
       expect(moved.json().message).toBe('path is not a folder this server may publish as a library');
     }
-    const inside = await t.app.inject({ method: 'PATCH', url: `/api/v1/libraries/${id}`, headers: maintainer, payload: { path: path.join(dirs.root, 'manga') } });
+    const inside = await t.app.inject({
+      method: 'PATCH',
+      url: `/api/v1/libraries/${id}`,
+      headers: maintainer,
+      payload: { path: path.join(dirs.root, 'manga') },
+    });
     expect(inside.statusCode).toBe(200);
     expect(inside.json().path).toBe(path.join(dirs.root, 'manga'));
   });
@@ -115,7 +137,10 @@ describe('startup warns while libraries.allowed_roots is empty', () => {
         done();
       },
     });
-    const { config, database, drop } = await createTestDatabase({ server: { host: '127.0.0.1', port: 0 }, libraries: { allowed_roots: roots } });
+    const { config, database, drop } = await createTestDatabase({
+      server: { host: '127.0.0.1', port: 0 },
+      libraries: { allowed_roots: roots },
+    });
     await database.close();
     const server = await startServer(config, { logger: { level: 'warn', stream } });
     await server.stop();

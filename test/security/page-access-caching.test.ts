@@ -99,7 +99,10 @@ describe('A credential taken away is refused on the very next page request', () 
     const own = await createUser(t, 'reader');
     const other = await bearer(own.username, own.password);
     await readingPages(other);
-    const changed = await call(t, own.headers, 'POST', '/api/v1/auth/change-password', { current_password: own.password, new_password: 'another-password-1' });
+    const changed = await call(t, own.headers, 'POST', '/api/v1/auth/change-password', {
+      current_password: own.password,
+      new_password: 'another-password-1',
+    });
     expect(changed.status, JSON.stringify(changed.body)).toBe(204);
     expect(await page(other)).toBe(401);
 

@@ -65,7 +65,12 @@ describe('analysis errors name files relative to their library below admin', () 
 });
 
 describe('a file that failed analysis is not downloadable below admin', () => {
-  const downloads = (id: string) => [`/api/v1/books/${id}/file`, `/opds/v1.2/books/${id}/file`, `/opds/v2/books/${id}/file`, `/komga/api/v1/books/${id}/file`];
+  const downloads = (id: string) => [
+    `/api/v1/books/${id}/file`,
+    `/opds/v1.2/books/${id}/file`,
+    `/opds/v2/books/${id}/file`,
+    `/komga/api/v1/books/${id}/file`,
+  ];
 
   it('a reader gets 403 on every download route (native, OPDS 1.2, OPDS 2, Komga)', async () => {
     for (const url of downloads(broken.id)) {

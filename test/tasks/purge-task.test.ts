@@ -2,7 +2,16 @@ import { rm } from 'node:fs/promises';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { makeCbz } from '../media/fixtures.js';
-import { api, createCatalogApp, createLibrary, libraryDir, scan, waitForTask, type CatalogTestApp, type TaskBody } from '../scanner/helpers.js';
+import {
+  api,
+  createCatalogApp,
+  createLibrary,
+  libraryDir,
+  scan,
+  waitForTask,
+  type CatalogTestApp,
+  type TaskBody,
+} from '../scanner/helpers.js';
 
 let t: CatalogTestApp;
 beforeAll(async () => {
@@ -19,7 +28,12 @@ describe('DELETE /libraries/{id}/purge-deleted?background=true', () => {
     await scan(t, id);
     await rm(path.join(dir, 'Gone'), { recursive: true });
     await scan(t, id);
-    const goneBook = await t.database.db.selectFrom('books').select(['id', 'deleted_at']).where('library_id', '=', id).where('path', '=', 'Gone/Gone 01.cbz').executeTakeFirstOrThrow();
+    const goneBook = await t.database.db
+      .selectFrom('books')
+      .select(['id', 'deleted_at'])
+      .where('library_id', '=', id)
+      .where('path', '=', 'Gone/Gone 01.cbz')
+      .executeTakeFirstOrThrow();
     expect(goneBook.deleted_at).not.toBeNull();
 
     const queued = await api<TaskBody>(t, 'DELETE', `/api/v1/libraries/${id}/purge-deleted?background=true`);
@@ -41,11 +55,19 @@ describe('DELETE /libraries/{id}/purge-deleted?background=true', () => {
   });
 
   it('404 for an unknown library, 400 for a flag that is not true or false', async () => {
-    const missing = await api<{ error: string }>(t, 'DELETE', '/api/v1/libraries/00000000-0000-4000-8000-000000000000/purge-deleted?background=true');
+    const missing = await api<{ error: string }>(
+      t,
+      'DELETE',
+      '/api/v1/libraries/00000000-0000-4000-8000-000000000000/purge-deleted?background=true',
+    );
     expect(missing.status).toBe(404);
     expect(missing.body.error).toBe('NotFound');
     const { id } = await createLibrary(t, libraryDir());
-    const bad = await api<{ error: string; message: string; details: unknown }>(t, 'DELETE', `/api/v1/libraries/${id}/purge-deleted?background=yes`);
+    const bad = await api<{ error: string; message: string; details: unknown }>(
+      t,
+      'DELETE',
+      `/api/v1/libraries/${id}/purge-deleted?background=yes`,
+    );
     expect(bad.status).toBe(400);
     expect(Object.keys(bad.body).sort()).toEqual(['details', 'error', 'message']);
   });

@@ -19,7 +19,11 @@ describe('Scheduler: scanning_config.enabled + cron_schedule run scans on time; 
     expect(scheduled.expression).toBe('* * * * *');
     expect(scheduled.nextRun!.getTime() - Date.now()).toBeLessThanOrEqual(60_000);
     expect(await t.app.catalog.scheduler.trigger(`library-scan:${lib.id}`)).toBe(true);
-    const tasks = await api<{ data: Array<TaskBody & { payload: { mode: string; reason: string } }> }>(t, 'GET', `/api/v1/tasks?type=scan_library&library_id=${lib.id}`);
+    const tasks = await api<{ data: Array<TaskBody & { payload: { mode: string; reason: string } }> }>(
+      t,
+      'GET',
+      `/api/v1/tasks?type=scan_library&library_id=${lib.id}`,
+    );
     expect(tasks.body.data).toHaveLength(1);
     expect(tasks.body.data[0]!.payload).toEqual({ mode: 'deep', reason: 'schedule' });
     expect((await waitForTask(t, tasks.body.data[0]!.id)).status).toBe('completed');

@@ -39,7 +39,14 @@ describe('Tasks API: GET /tasks, GET /tasks/{id}, POST /tasks/{id}/cancel, GET /
     const { task } = await t.app.catalog.queue.enqueue({ type: 'test_unhandled', payload: { x: 1 } });
     const res = await api(t, 'GET', `/api/v1/tasks/${task.id}`);
     expect(res.status).toBe(200);
-    expect(res.body).toMatchObject({ id: task.id, task_id: task.id, task_type: 'test_unhandled', status: 'pending', progress: { current: 0, total: 0, message: '' }, payload: { x: 1 } });
+    expect(res.body).toMatchObject({
+      id: task.id,
+      task_id: task.id,
+      task_type: 'test_unhandled',
+      status: 'pending',
+      progress: { current: 0, total: 0, message: '' },
+      payload: { x: 1 },
+    });
     const missing = await api(t, 'GET', `/api/v1/tasks/${newId()}`);
     expect(missing.status).toBe(404);
     expect(missing.body).toMatchObject({ error: 'NotFound' });
@@ -88,9 +95,20 @@ describe('Tasks API: GET /tasks, GET /tasks/{id}, POST /tasks/{id}/cancel, GET /
   });
 
   it('GET /tasks/stats counts by status and type with the average duration', async () => {
-    const res = await api<{ total: number; by_status: Record<string, number>; by_type: Array<{ task_type: string; total: number; average_duration_ms: number | null }>; average_duration_ms: number | null }>(t, 'GET', '/api/v1/tasks/stats');
+    const res = await api<{
+      total: number;
+      by_status: Record<string, number>;
+      by_type: Array<{ task_type: string; total: number; average_duration_ms: number | null }>;
+      average_duration_ms: number | null;
+    }>(t, 'GET', '/api/v1/tasks/stats');
     expect(res.status).toBe(200);
-    expect(res.body.by_status).toMatchObject({ pending: expect.any(Number), running: expect.any(Number), completed: expect.any(Number), failed: 1, cancelled: 2 });
+    expect(res.body.by_status).toMatchObject({
+      pending: expect.any(Number),
+      running: expect.any(Number),
+      completed: expect.any(Number),
+      failed: 1,
+      cancelled: 2,
+    });
     expect(res.body.total).toBe(Object.values(res.body.by_status).reduce((a, b) => a + b, 0));
     const scans = res.body.by_type.find((x) => x.task_type === 'scan_library')!;
     expect(scans.total).toBe(1);
@@ -116,14 +134,48 @@ describe('Durable queue: a task left running by a killed process is recovered on
       await makeCbz(dir, 'R/R 01.cbz', { pages: 1 });
       const lib = await createLibrary(t, dir);
       const old = new Date(Date.now() - 3600_000).toISOString();
-      const base = { status: 'running' as const, priority: 0, target_id: null, progress_current: 3, progress_total: 10, progress_message: 'working', result: null, error: null, cancel_requested: 0, worker_id: 'worker-killed', heartbeat_at: old, created_at: old, started_at: old, finished_at: null, updated_at: old };
+      const base = {
+        status: 'running' as const,
+        priority: 0,
+        target_id: null,
+        progress_current: 3,
+        progress_total: 10,
+        progress_message: 'working',
+        result: null,
+        error: null,
+        cancel_requested: 0,
+        worker_id: 'worker-killed',
+        heartbeat_at: old,
+        created_at: old,
+        started_at: old,
+        finished_at: null,
+        updated_at: old,
+      };
       const retried = newId();
       const exhausted = newId();
       await t.database.db
         .insertInto('tasks')
         .values([
-          { ...base, id: retried, type: 'scan_library', library_id: lib.id, payload: JSON.stringify({ mode: 'normal' }), active_key: `scan_library:${lib.id}`, attempts: 1, max_attempts: 3 },
-          { ...base, id: exhausted, type: 'analyze_book', library_id: lib.id, payload: '{}', active_key: null, attempts: 3, max_attempts: 3 },
+          {
+            ...base,
+            id: retried,
+            type: 'scan_library',
+            library_id: lib.id,
+            payload: JSON.stringify({ mode: 'normal' }),
+            active_key: `scan_library:${lib.id}`,
+            attempts: 1,
+            max_attempts: 3,
+          },
+          {
+            ...base,
+            id: exhausted,
+            type: 'analyze_book',
+            library_id: lib.id,
+            payload: '{}',
+            active_key: null,
+            attempts: 3,
+            max_attempts: 3,
+          },
         ])
         .execute();
       await t.app.catalog.start();
@@ -174,7 +226,8 @@ describe('Claiming: several workers on one database never run the same task twic
       for (let i = 0; i < 6; i++) await queue.enqueue({ type: 'job' });
       await worker.start();
       const deadline = Date.now() + 10_000;
-      while ((await queue.list({ status: 'completed' }, 0, 10)).total < 6 && Date.now() < deadline) await new Promise((r) => setTimeout(r, 20));
+      while ((await queue.list({ status: 'completed' }, 0, 10)).total < 6 && Date.now() < deadline)
+        await new Promise((r) => setTimeout(r, 20));
       expect((await queue.list({ status: 'completed' }, 0, 10)).total).toBe(6);
       expect(peak).toBe(2);
     } finally {

@@ -5,7 +5,9 @@ import { expect, signIn, test } from './fixtures.js';
 async function expectNoSeriousViolations(page: Page, screen: string) {
   const results = await new AxeBuilder({ page }).analyze();
   const serious = results.violations.filter((v) => v.impact === 'serious' || v.impact === 'critical');
-  expect(serious.map((v) => `${screen}: ${v.id} (${v.impact}) ${v.help} — ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`)).toEqual([]);
+  expect(serious.map((v) => `${screen}: ${v.id} (${v.impact}) ${v.help} — ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`)).toEqual(
+    [],
+  );
 }
 
 test('sign-in, registration and verification pages have no serious accessibility violations', async ({ page }) => {
@@ -61,7 +63,9 @@ test('covers missing or still loading are no unnamed images: decorative next to 
   await signIn(page);
   const thumbnails = /\/thumbnail(\?|$)/;
   // Thumbnails the server cannot give: the detail cover says so, the card covers stay out of the way.
-  await page.route(thumbnails, (route) => route.fulfill({ status: 404, contentType: 'application/json', body: '{"error":"NotFound","message":"No cover"}' }));
+  await page.route(thumbnails, (route) =>
+    route.fulfill({ status: 404, contentType: 'application/json', body: '{"error":"NotFound","message":"No cover"}' }),
+  );
   await page.goto('/');
   const books = page.getByRole('region', { name: 'Recently added books' }).getByTestId('book-card');
   await expect(books.first()).toBeVisible();

@@ -38,7 +38,9 @@ test.describe('Account', () => {
     await expectNoSeriousA11yViolations(page);
   });
 
-  test('API key @phone: created with a preset and an expiry, shown once with a QR code for OPDS apps, works over OPDS, then revoked', async ({ page }) => {
+  test('API key @phone: created with a preset and an expiry, shown once with a QR code for OPDS apps, works over OPDS, then revoked', async ({
+    page,
+  }) => {
     await signIn(page);
     // Reached from the header on every screen size: the user's name leads to the account, then its tab.
     await page.goto('/');
@@ -129,7 +131,9 @@ test.describe('Account', () => {
     await readerPage.getByLabel('Current password').fill(user.password);
     await readerPage.getByRole('button', { name: 'Change password' }).click();
     await expect(readerPage.getByRole('status')).toHaveText('Your password was changed.');
-    const login = await readerPage.request.post(`${serverUrl()}/api/v1/auth/login`, { data: { username: user.username, password: 'second password 2' } });
+    const login = await readerPage.request.post(`${serverUrl()}/api/v1/auth/login`, {
+      data: { username: user.username, password: 'second password 2' },
+    });
     expect(login.status()).toBe(200);
     await expectNoSeriousA11yViolations(readerPage);
     await other.close();
@@ -138,10 +142,19 @@ test.describe('Account', () => {
   test('reading statistics are charts: pages and time per day, streaks, devices', async ({ page }) => {
     const token = await signIn(page);
     const auth = { Authorization: `Bearer ${token}` };
-    const books = (await (await page.request.get(`${serverUrl()}/api/v1/books?pageSize=2`, { headers: auth })).json()) as { data: Array<{ id: string }> };
+    const books = (await (await page.request.get(`${serverUrl()}/api/v1/books?pageSize=2`, { headers: auth })).json()) as {
+      data: Array<{ id: string }>;
+    };
     const book = books.data[0]!;
     for (const current_page of [1, 2, 3]) {
-      expect((await page.request.put(`${serverUrl()}/api/v1/books/${book.id}/progress`, { headers: auth, data: { current_page, is_completed: false } })).ok()).toBe(true);
+      expect(
+        (
+          await page.request.put(`${serverUrl()}/api/v1/books/${book.id}/progress`, {
+            headers: auth,
+            data: { current_page, is_completed: false },
+          })
+        ).ok(),
+      ).toBe(true);
     }
     await page.goto('/account/stats');
     await expect(page.getByRole('heading', { name: 'Reading statistics' })).toBeVisible();

@@ -32,7 +32,11 @@ export async function makeBigLibrary(name: string, series = 100, books = 30): Pr
 }
 
 /** Creates a user over the API as the admin; returns its id. */
-export async function createUserByApi(page: Page, adminToken: string, user: { username: string; password: string; role?: string }): Promise<string> {
+export async function createUserByApi(
+  page: Page,
+  adminToken: string,
+  user: { username: string; password: string; role?: string },
+): Promise<string> {
   const res = await page.request.post(`${serverUrl()}/api/v1/users`, {
     headers: { Authorization: `Bearer ${adminToken}` },
     data: { username: user.username, email: `${user.username}@example.org`, password: user.password, role: user.role ?? 'reader' },

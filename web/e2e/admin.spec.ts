@@ -9,7 +9,9 @@ test.describe('Administration', () => {
     const request = await playwright.request.newContext({ baseURL: serverUrl() });
     const login = await request.post('/api/v1/auth/login', { data: { username: ADMIN.username, password: ADMIN.password } });
     const headers = { Authorization: `Bearer ${((await login.json()) as { access_token: string }).access_token}` };
-    const libraries = (await (await request.get('/api/v1/libraries?pageSize=500', { headers })).json()) as { data: Array<{ id: string; name: string }> };
+    const libraries = (await (await request.get('/api/v1/libraries?pageSize=500', { headers })).json()) as {
+      data: Array<{ id: string; name: string }>;
+    };
     for (const library of libraries.data.filter((l) => l.name.startsWith('Big'))) {
       expect((await request.delete(`/api/v1/libraries/${library.id}`, { headers })).status()).toBe(204);
     }
@@ -145,7 +147,9 @@ test.describe('Administration', () => {
     const me = page.getByRole('listitem', { name: 'admin', exact: true });
     page.once('dialog', (dialog) => void dialog.accept());
     await me.getByRole('button', { name: 'Delete admin' }).click();
-    await expect(me.getByRole('alert')).toContainText('The last administrator cannot be deleted. Bindery always keeps at least one active administrator');
+    await expect(me.getByRole('alert')).toContainText(
+      'The last administrator cannot be deleted. Bindery always keeps at least one active administrator',
+    );
 
     page.once('dialog', (dialog) => void dialog.accept());
     await row.getByRole('button', { name: `Delete ${username}` }).click();
@@ -163,10 +167,14 @@ test.describe('Administration', () => {
     await expect(setting.getByRole('status')).toHaveText('Saved');
     await setting.getByRole('button', { name: 'History of Task retention days' }).click();
     await expect(setting.getByRole('list', { name: 'History of Task retention days' })).toContainText(`admin changed`);
-    await expect(setting.getByRole('list', { name: 'History of Task retention days' }).getByRole('listitem').first()).toContainText(`→ ${value}`);
+    await expect(setting.getByRole('list', { name: 'History of Task retention days' }).getByRole('listitem').first()).toContainText(
+      `→ ${value}`,
+    );
     await expectNoSeriousA11yViolations(page);
     await setting.getByRole('button', { name: 'Reset Task retention days' }).click();
-    await expect(setting.getByRole('list', { name: 'History of Task retention days' }).getByRole('listitem').first()).toContainText('default (reset)');
+    await expect(setting.getByRole('list', { name: 'History of Task retention days' }).getByRole('listitem').first()).toContainText(
+      'default (reset)',
+    );
     await page.reload();
     await expect(page.getByRole('listitem', { name: 'Task retention days' }).getByText('(default)')).toBeVisible();
   });

@@ -28,7 +28,11 @@ test.describe('sign in and out', () => {
     // A session whose token the server refuses (as after a logout elsewhere or a restart with a new secret).
     const session = { token: 'eyJhbGciOiJIUzI1NiJ9.eyJzdWIiOiJ4In0.c2lnbmF0dXJl', expiresAt: Date.now() + 3_600_000, username: 'admin' };
     await page.goto('/sign-in');
-    await page.evaluate((value) => (globalThis as unknown as { localStorage: { setItem(k: string, v: string): void } }).localStorage.setItem('bindery.session', value), JSON.stringify(session));
+    await page.evaluate(
+      (value) =>
+        (globalThis as unknown as { localStorage: { setItem(k: string, v: string): void } }).localStorage.setItem('bindery.session', value),
+      JSON.stringify(session),
+    );
     await page.goto('/libraries');
     await expect(page).toHaveURL(/\/sign-in\?redirect=%2Flibraries/);
     await expect(page.getByText('Your session ended')).toBeVisible();
@@ -45,9 +49,12 @@ test.describe('sign in and out', () => {
   });
 
   test('the sign-in screen offers registration only while the server allows it', async ({ page }) => {
-    const login = await page.request.post(`${serverUrl()}/api/v1/auth/login`, { data: { username: ADMIN.username, password: ADMIN.password } });
+    const login = await page.request.post(`${serverUrl()}/api/v1/auth/login`, {
+      data: { username: ADMIN.username, password: ADMIN.password },
+    });
     const headers = { Authorization: `Bearer ${((await login.json()) as { access_token: string }).access_token}` };
-    const allow = (value: boolean) => page.request.put(`${serverUrl()}/api/v1/admin/settings/registration_enabled`, { headers, data: { value } });
+    const allow = (value: boolean) =>
+      page.request.put(`${serverUrl()}/api/v1/admin/settings/registration_enabled`, { headers, data: { value } });
 
     await page.goto('/sign-in');
     await expect(page.getByText('Ask the administrator of this server for one')).toBeVisible();

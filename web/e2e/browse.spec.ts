@@ -66,7 +66,10 @@ test('series page: books in order, mark a book and the series read and unread', 
   await expect(rows.nth(2)).toContainText('#3');
   await expect(page.getByRole('link', { name: /Start: #1/ })).toBeVisible();
 
-  await rows.nth(0).getByRole('button', { name: /Mark read/ }).click();
+  await rows
+    .nth(0)
+    .getByRole('button', { name: /Mark read/ })
+    .click();
   await expect(rows.nth(0)).toContainText('Read');
   await expect(page.getByText('1 of 3 read')).toBeVisible();
   await expect(page.getByRole('link', { name: /Continue: #2/ })).toBeVisible();
@@ -124,7 +127,9 @@ test('series page: each book downloads directly, and stops once signed out', asy
 
 test('a failing API call is told in words, never shown as an empty list', async ({ page }) => {
   const busy = { error: 'ServiceUnavailable', message: 'The database is busy: try again in a moment', details: null };
-  await page.route(/\/api\/v1\/books\/on-deck(\?|$)/, (route) => route.fulfill({ status: 503, contentType: 'application/json', body: JSON.stringify(busy) }));
+  await page.route(/\/api\/v1\/books\/on-deck(\?|$)/, (route) =>
+    route.fulfill({ status: 503, contentType: 'application/json', body: JSON.stringify(busy) }),
+  );
   await page.goto('/');
   const onDeck = page.getByRole('region', { name: 'On deck' });
   await expect(onDeck.getByRole('alert')).toHaveText(busy.message);
@@ -132,7 +137,9 @@ test('a failing API call is told in words, never shown as an empty list', async 
   // The other shelves are unaffected.
   await expect(page.getByRole('region', { name: 'Recently added series' }).getByTestId('series-card')).toHaveCount(3);
 
-  await page.route(/\/api\/v1\/api-keys(\?|$)/, (route) => route.fulfill({ status: 503, contentType: 'application/json', body: JSON.stringify(busy) }));
+  await page.route(/\/api\/v1\/api-keys(\?|$)/, (route) =>
+    route.fulfill({ status: 503, contentType: 'application/json', body: JSON.stringify(busy) }),
+  );
   await page.goto('/account/api-keys');
   await expect(page.getByRole('alert').filter({ hasText: busy.message })).toBeVisible();
   await expect(page.getByText('No API keys yet')).toHaveCount(0);

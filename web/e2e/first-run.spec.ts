@@ -1,6 +1,8 @@
 import { ADMIN, expect, libraryRoot, test } from './fixtures.js';
 
-test('first run: create the admin, pick the library folder on the server, watch the scan, land on home with the series', async ({ page }) => {
+test('first run: create the admin, pick the library folder on the server, watch the scan, land on home with the series', async ({
+  page,
+}) => {
   await page.goto('/');
   await expect(page).toHaveURL(/\/setup$/);
   await expect(page.getByRole('heading', { name: 'Create the administrator' })).toBeVisible();

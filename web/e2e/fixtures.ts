@@ -25,6 +25,10 @@ export async function signIn(page: Page, user = ADMIN): Promise<string> {
   const login = (await res.json()) as { access_token: string; expires_in: number; user: { username: string } };
   const session = { token: login.access_token, expiresAt: Date.now() + login.expires_in * 1000, username: login.user.username };
   // Runs in the browser; the e2e project compiles without the DOM library.
-  await page.addInitScript((value) => (globalThis as unknown as { localStorage: { setItem(k: string, v: string): void } }).localStorage.setItem('bindery.session', value), JSON.stringify(session));
+  await page.addInitScript(
+    (value) =>
+      (globalThis as unknown as { localStorage: { setItem(k: string, v: string): void } }).localStorage.setItem('bindery.session', value),
+    JSON.stringify(session),
+  );
   return login.access_token;
 }

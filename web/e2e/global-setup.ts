@@ -23,7 +23,11 @@ function freePort(): Promise<number> {
 export const LIBRARY_SERIES = [
   { folder: 'Saga', books: 3, info: { Series: 'Saga', Publisher: 'Image', Genre: 'Science Fiction', LanguageISO: 'en', Year: 2012 } },
   { folder: 'Bone', books: 2, info: { Series: 'Bone', Publisher: 'Cartoon Books', Genre: 'Fantasy', LanguageISO: 'en', Year: 1991 } },
-  { folder: 'Akira', books: 2, info: { Series: 'Akira', Publisher: 'Kodansha', Genre: 'Science Fiction', LanguageISO: 'ja', Year: 1982, Manga: 'YesAndRightToLeft' } },
+  {
+    folder: 'Akira',
+    books: 2,
+    info: { Series: 'Akira', Publisher: 'Kodansha', Genre: 'Science Fiction', LanguageISO: 'ja', Year: 1982, Manga: 'YesAndRightToLeft' },
+  },
 ] as const;
 
 async function makeLibrary(dir: string): Promise<void> {
@@ -34,7 +38,12 @@ async function makeLibrary(dir: string): Promise<void> {
       // Each book's cover in its own colour, so screenshots tell the books apart.
       const hue = (LIBRARY_SERIES.indexOf(series) * 110 + n * 35) % 360;
       await makeCbz(folder, `${series.folder} ${String(n).padStart(3, '0')}.cbz`, {
-        pages: Array.from({ length: 4 }, (_, i) => ({ name: `page${i + 1}.jpg`, width: 300, height: 450, color: `hsl(${hue + i * 20}, 55%, 45%)` })),
+        pages: Array.from({ length: 4 }, (_, i) => ({
+          name: `page${i + 1}.jpg`,
+          width: 300,
+          height: 450,
+          color: `hsl(${hue + i * 20}, 55%, 45%)`,
+        })),
         comicInfo: { ...series.info, Number: n, Title: `${series.folder} chapter ${n}`, Summary: `Book ${n} of ${series.folder}.` },
       });
     }

@@ -6,7 +6,9 @@ import { expect, libraryDir, serverUrl, signIn, test } from './fixtures.js';
 test('a series found by a scan appears in the open grid without a reload', async ({ page }) => {
   const token = await signIn(page);
   const headers = { Authorization: `Bearer ${token}` };
-  const libraries = (await (await page.request.get(`${serverUrl()}/api/v1/libraries`, { headers })).json()) as { data: Array<{ id: string; name: string }> };
+  const libraries = (await (await page.request.get(`${serverUrl()}/api/v1/libraries`, { headers })).json()) as {
+    data: Array<{ id: string; name: string }>;
+  };
   const comics = libraries.data.find((l) => l.name === 'Comics');
   await page.goto(`/libraries/${comics?.id}`);
   const cards = page.getByTestId('series-card');
@@ -16,7 +18,11 @@ test('a series found by a scan appears in the open grid without a reload', async
 
   const folder = path.join(libraryDir(), 'Hellboy');
   mkdirSync(folder, { recursive: true });
-  await makeCbz(folder, 'Hellboy 001.cbz', { pages: 2, pageSize: { width: 300, height: 450 }, comicInfo: { Series: 'Hellboy', Number: 1 } });
+  await makeCbz(folder, 'Hellboy 001.cbz', {
+    pages: 2,
+    pageSize: { width: 300, height: 450 },
+    comicInfo: { Series: 'Hellboy', Number: 1 },
+  });
   const scan = await page.request.post(`${serverUrl()}/api/v1/libraries/${comics?.id}/scan`, { headers });
   expect(scan.status()).toBe(202);
 

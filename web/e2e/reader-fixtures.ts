@@ -20,17 +20,42 @@ async function writeBooks(dir: string): Promise<void> {
     mkdirSync(full, { recursive: true });
     return full;
   };
-  await makeCbz(at('Paged'), 'Paged 001.cbz', { pages: [1, 2, 3, 4, 5, 6].map(portrait), comicInfo: { Series: 'Paged', Number: 1, Title: 'Paged one' } });
-  await makeCbz(at('Paged'), 'Paged 002.cbz', { pages: [1, 2, 3].map(portrait), comicInfo: { Series: 'Paged', Number: 2, Title: 'Paged two' } });
-  await makeCbz(at('Spreads'), 'Spreads 001.cbz', { pages: [portrait(1), portrait(2), portrait(3), wide(4), portrait(5), portrait(6), portrait(7)], comicInfo: { Series: 'Spreads', Number: 1, Title: 'Spreads one' } });
-  await makeCbz(at('Manga'), 'Manga 001.cbz', { pages: [1, 2, 3, 4, 5].map(portrait), comicInfo: { Series: 'Manga', Number: 1, Title: 'Manga one', Manga: 'YesAndRightToLeft' } });
+  await makeCbz(at('Paged'), 'Paged 001.cbz', {
+    pages: [1, 2, 3, 4, 5, 6].map(portrait),
+    comicInfo: { Series: 'Paged', Number: 1, Title: 'Paged one' },
+  });
+  await makeCbz(at('Paged'), 'Paged 002.cbz', {
+    pages: [1, 2, 3].map(portrait),
+    comicInfo: { Series: 'Paged', Number: 2, Title: 'Paged two' },
+  });
+  await makeCbz(at('Spreads'), 'Spreads 001.cbz', {
+    pages: [portrait(1), portrait(2), portrait(3), wide(4), portrait(5), portrait(6), portrait(7)],
+    comicInfo: { Series: 'Spreads', Number: 1, Title: 'Spreads one' },
+  });
+  await makeCbz(at('Manga'), 'Manga 001.cbz', {
+    pages: [1, 2, 3, 4, 5].map(portrait),
+    comicInfo: { Series: 'Manga', Number: 1, Title: 'Manga one', Manga: 'YesAndRightToLeft' },
+  });
   await makeCbz(at('Webtoon'), 'Webtoon 001.cbz', {
-    pages: Array.from({ length: 40 }, (_, i) => ({ name: `w${String(i + 1).padStart(3, '0')}.png`, width: 200, height: 300 + (i % 4) * 100, color: pageColour(i + 1) })),
+    pages: Array.from({ length: 40 }, (_, i) => ({
+      name: `w${String(i + 1).padStart(3, '0')}.png`,
+      width: 200,
+      height: 300 + (i % 4) * 100,
+      color: pageColour(i + 1),
+    })),
     comicInfo: { Series: 'Webtoon', Number: 1, Title: 'Webtoon one' },
   });
   await makePdf(at('Papers'), 'Paper 001.pdf', { pages: 3, text: 'Paper page' });
-  await makeEpub(at('Picture books'), 'Pictures 001.epub', { kind: 'image', fixedLayout: true, pages: 3, metadata: { title: 'Pictures one', series: 'Picture books', seriesIndex: '1' } });
-  await makeEpub(at('Novels'), 'Novel 001.epub', { pages: 5, metadata: { title: 'Novel one', series: 'Novels', seriesIndex: '1', language: 'en' } });
+  await makeEpub(at('Picture books'), 'Pictures 001.epub', {
+    kind: 'image',
+    fixedLayout: true,
+    pages: 3,
+    metadata: { title: 'Pictures one', series: 'Picture books', seriesIndex: '1' },
+  });
+  await makeEpub(at('Novels'), 'Novel 001.epub', {
+    pages: 5,
+    metadata: { title: 'Novel one', series: 'Novels', seriesIndex: '1', language: 'en' },
+  });
 }
 
 export interface ReaderLibrary {
@@ -51,7 +76,9 @@ async function adminToken(request: APIRequestContext): Promise<string> {
 export function readerLibrary(request: APIRequestContext): Promise<ReaderLibrary> {
   library ??= (async () => {
     const headers = { Authorization: `Bearer ${await adminToken(request)}` };
-    const libraries = (await (await request.get(`${serverUrl()}/api/v1/libraries`, { headers })).json()) as { data: Array<{ id: string; name: string }> };
+    const libraries = (await (await request.get(`${serverUrl()}/api/v1/libraries`, { headers })).json()) as {
+      data: Array<{ id: string; name: string }>;
+    };
     let id = libraries.data.find((l) => l.name === LIBRARY_NAME)?.id;
     if (!id) {
       const dir = mkdtempSync(path.join(libraryRoot(), 'reader-'));
@@ -65,7 +92,9 @@ export function readerLibrary(request: APIRequestContext): Promise<ReaderLibrary
     await expect
       .poll(
         async () => {
-          const list = (await (await request.get(`${serverUrl()}/api/v1/books?library_id=${id}&pageSize=100`, { headers })).json()) as { data: Array<{ id: string; title: string; path: string; series_id: string; page_count: number }> };
+          const list = (await (await request.get(`${serverUrl()}/api/v1/books?library_id=${id}&pageSize=100`, { headers })).json()) as {
+            data: Array<{ id: string; title: string; path: string; series_id: string; page_count: number }>;
+          };
           for (const b of list.data) books[b.title] = books[`file:${path.basename(b.path)}`] = b;
           return list.data.filter((b) => b.page_count > 0).length;
         },
@@ -85,7 +114,10 @@ export async function newReader(request: APIRequestContext): Promise<{ username:
   users += 1;
   const username = `reader${users}_${Math.random().toString(36).slice(2, 7)}`;
   const password = 'reading is fun 123';
-  const created = await request.post(`${serverUrl()}/api/v1/users`, { headers, data: { username, email: `${username}@example.org`, password, role: 'reader' } });
+  const created = await request.post(`${serverUrl()}/api/v1/users`, {
+    headers,
+    data: { username, email: `${username}@example.org`, password, role: 'reader' },
+  });
   expect(created.status()).toBe(201);
   const login = await request.post(`${serverUrl()}/api/v1/auth/login`, { data: { username, password } });
   return { username, password, token: ((await login.json()) as { access_token: string }).access_token };
@@ -94,15 +126,26 @@ export async function newReader(request: APIRequestContext): Promise<{ username:
 /** Hands a token to a page (before any of its scripts run). */
 export async function useSession(target: Page | BrowserContext, user: { username: string; token: string }): Promise<void> {
   const session = { token: user.token, expiresAt: Date.now() + 3600_000, username: user.username };
-  await target.addInitScript((value) => (globalThis as unknown as { localStorage: { setItem(k: string, v: string): void } }).localStorage.setItem('bindery.session', value), JSON.stringify(session));
+  await target.addInitScript(
+    (value) =>
+      (globalThis as unknown as { localStorage: { setItem(k: string, v: string): void } }).localStorage.setItem('bindery.session', value),
+    JSON.stringify(session),
+  );
 }
 
 export async function setReaderSettings(request: APIRequestContext, token: string, value: unknown): Promise<void> {
-  const res = await request.put(`${serverUrl()}/api/v1/user/preferences/reader_settings`, { headers: { Authorization: `Bearer ${token}` }, data: { value } });
+  const res = await request.put(`${serverUrl()}/api/v1/user/preferences/reader_settings`, {
+    headers: { Authorization: `Bearer ${token}` },
+    data: { value },
+  });
   expect(res.status()).toBe(200);
 }
 
-export async function progressOf(request: APIRequestContext, token: string, bookId: string): Promise<{ current_page: number; is_completed: boolean } | null> {
+export async function progressOf(
+  request: APIRequestContext,
+  token: string,
+  bookId: string,
+): Promise<{ current_page: number; is_completed: boolean } | null> {
   const res = await request.get(`${serverUrl()}/api/v1/books/${bookId}/progress`, { headers: { Authorization: `Bearer ${token}` } });
   return res.status() === 404 ? null : ((await res.json()) as { current_page: number; is_completed: boolean });
 }
@@ -110,10 +153,19 @@ export async function progressOf(request: APIRequestContext, token: string, book
 /** The page numbers on screen, left to right, read from the colour at the centre of each shown image. */
 export async function shownPages(page: Page): Promise<number[]> {
   return page.evaluate(() => {
-    const doc = (globalThis as unknown as { document: { querySelectorAll(s: string): ArrayLike<unknown>; createElement(t: string): unknown } }).document;
+    const doc = (
+      globalThis as unknown as { document: { querySelectorAll(s: string): ArrayLike<unknown>; createElement(t: string): unknown } }
+    ).document;
     const images = Array.from(doc.querySelectorAll('.reader-view img')) as Array<{ naturalWidth: number; naturalHeight: number }>;
     return images.map((img) => {
-      const canvas = doc.createElement('canvas') as { width: number; height: number; getContext(k: string): { drawImage(...a: unknown[]): void; getImageData(x: number, y: number, w: number, h: number): { data: number[] } } };
+      const canvas = doc.createElement('canvas') as {
+        width: number;
+        height: number;
+        getContext(k: string): {
+          drawImage(...a: unknown[]): void;
+          getImageData(x: number, y: number, w: number, h: number): { data: number[] };
+        };
+      };
       canvas.width = 1;
       canvas.height = 1;
       const ctx = canvas.getContext('2d');
@@ -127,7 +179,11 @@ export async function expectPages(page: Page, expected: number[]): Promise<void>
   await expect.poll(() => shownPages(page), { timeout: 10_000 }).toEqual(expected);
 }
 
-export async function newContextAs(browser: Browser, user: { username: string; token: string }, options: Parameters<Browser['newContext']>[0] = {}): Promise<{ context: BrowserContext; page: Page }> {
+export async function newContextAs(
+  browser: Browser,
+  user: { username: string; token: string },
+  options: Parameters<Browser['newContext']>[0] = {},
+): Promise<{ context: BrowserContext; page: Page }> {
   const context = await browser.newContext({ baseURL: serverUrl(), ...options });
   await useSession(context, user);
   return { context, page: await context.newPage() };

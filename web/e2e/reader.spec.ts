@@ -1,5 +1,15 @@
 import { expect, serverUrl, test } from './fixtures.js';
-import { expectPages, newContextAs, newReader, progressOf, readerLibrary, setReaderSettings, shownPages, useSession, type ReaderLibrary } from './reader-fixtures.js';
+import {
+  expectPages,
+  newContextAs,
+  newReader,
+  progressOf,
+  readerLibrary,
+  setReaderSettings,
+  shownPages,
+  useSession,
+  type ReaderLibrary,
+} from './reader-fixtures.js';
 
 /**
  * The web reader against the real server: books whose every page shows its own number as a colour, so order,
@@ -87,7 +97,10 @@ test('@phone left to right by taps: right side next, left side previous, middle 
   }
 });
 
-test('double pages: the cover alone, a wide page alone, pairs in between; right to left pairs in manga order; shift by one', async ({ page, request }) => {
+test('double pages: the cover alone, a wide page alone, pairs in between; right to left pairs in manga order; shift by one', async ({
+  page,
+  request,
+}) => {
   const user = await newReader(request);
   await setReaderSettings(request, user.token, { all_series: { desktop: { spread: 'double' } } });
   await useSession(page, user);
@@ -119,7 +132,10 @@ test('double pages: the cover alone, a wide page alone, pairs in between; right 
   await expectPages(page, [2, 3]);
 });
 
-test('@phone webtoon: page heights reserved from the API sizes, current page at the centre, position restored after a reload', async ({ page, request }) => {
+test('@phone webtoon: page heights reserved from the API sizes, current page at the centre, position restored after a reload', async ({
+  page,
+  request,
+}) => {
   const user = await newReader(request);
   await setReaderSettings(request, user.token, everywhere({ mode: 'webtoon', padding: 30 }));
   await useSession(page, user);
@@ -204,7 +220,10 @@ test('zoom: a double click zooms in, then a swipe pans the page and never turns 
   await expectPages(page, [2]);
 });
 
-test('@phone end of a book: the panel offers the next book of the series, and continue opens it at its start', async ({ page, request }) => {
+test('@phone end of a book: the panel offers the next book of the series, and continue opens it at its start', async ({
+  page,
+  request,
+}) => {
   const user = await newReader(request);
   await setReaderSettings(request, user.token, single);
   await useSession(page, user);
@@ -213,7 +232,9 @@ test('@phone end of a book: the panel offers the next book of the series, and co
   await page.keyboard.press('End');
   await expectPages(page, [6]);
   // The last page completes the book.
-  await expect.poll(async () => (await progressOf(request, user.token, lib.books['Paged one']!.id))?.is_completed, { timeout: 10_000 }).toBe(true);
+  await expect
+    .poll(async () => (await progressOf(request, user.token, lib.books['Paged one']!.id))?.is_completed, { timeout: 10_000 })
+    .toBe(true);
   await page.keyboard.press('ArrowRight');
   const panel = page.getByRole('dialog', { name: /End of/ });
   await expect(panel).toBeVisible();
@@ -258,7 +279,17 @@ test('a page turn while the server is unreachable is kept and sent when it is ba
   await context.setOffline(true);
   await page.keyboard.press('ArrowRight');
   await expectPages(page, [4]);
-  await expect.poll(() => page.evaluate(() => (globalThis as unknown as { localStorage: { getItem(k: string): string | null } }).localStorage.getItem('bindery.reader.pending-progress')), { timeout: 10_000 }).toContain('"current_page":4');
+  await expect
+    .poll(
+      () =>
+        page.evaluate(() =>
+          (globalThis as unknown as { localStorage: { getItem(k: string): string | null } }).localStorage.getItem(
+            'bindery.reader.pending-progress',
+          ),
+        ),
+      { timeout: 10_000 },
+    )
+    .toContain('"current_page":4');
   await context.setOffline(false);
   await expect.poll(async () => (await progressOf(request, user.token, book.id))?.current_page, { timeout: 10_000 }).toBe(4);
 });
@@ -280,7 +311,11 @@ test('incognito reads without saving anything', async ({ page, request }) => {
   expect(await progressOf(request, user.token, book.id)).toBeNull();
 });
 
-test('settings follow the user to another browser; "all series" applies everywhere, "this series" only here', async ({ page, request, browser }) => {
+test('settings follow the user to another browser; "all series" applies everywhere, "this series" only here', async ({
+  page,
+  request,
+  browser,
+}) => {
   const user = await newReader(request);
   await useSession(page, user);
   await page.goto(`/books/${lib.books['Paged one']!.id}/read`);
@@ -293,10 +328,14 @@ test('settings follow the user to another browser; "all series" applies everywhe
   await page.getByLabel('This series').check();
   await page.getByLabel('Pages loaded ahead').fill('5');
   await expect(page.locator('.reader')).toHaveAttribute('data-mode', 'vertical');
-  await expect.poll(async () => {
-    const prefs = (await (await request.get(`${serverUrl()}/api/v1/user/preferences`, { headers: { Authorization: `Bearer ${user.token}` } })).json()) as Array<{ key: string; value: unknown }>;
-    return JSON.stringify(prefs.find((p) => p.key === 'reader_settings')?.value);
-  }).toContain('"preload":5');
+  await expect
+    .poll(async () => {
+      const prefs = (await (
+        await request.get(`${serverUrl()}/api/v1/user/preferences`, { headers: { Authorization: `Bearer ${user.token}` } })
+      ).json()) as Array<{ key: string; value: unknown }>;
+      return JSON.stringify(prefs.find((p) => p.key === 'reader_settings')?.value);
+    })
+    .toContain('"preload":5');
 
   const other = await newContextAs(browser, user);
   await other.page.goto(`/books/${lib.books['Spreads one']!.id}/read`);
@@ -326,7 +365,9 @@ test('e-ink mode: no transitions, paged only, high contrast, grey pages from the
   await expect(page.getByRole('option', { name: 'Webtoon (continuous scroll)' })).toBeDisabled();
   await page.keyboard.press('Escape');
   const styles = await page.locator('.reader-bar.top').evaluate((el) => {
-    const s = (globalThis as unknown as { getComputedStyle(e: unknown): { transitionDuration: string; backgroundColor: string; color: string } }).getComputedStyle(el);
+    const s = (
+      globalThis as unknown as { getComputedStyle(e: unknown): { transitionDuration: string; backgroundColor: string; color: string } }
+    ).getComputedStyle(el);
     return { transition: s.transitionDuration, background: s.backgroundColor, color: s.color };
   });
   expect(styles).toEqual({ transition: '0s', background: 'rgb(255, 255, 255)', color: 'rgb(0, 0, 0)' });
@@ -334,7 +375,14 @@ test('e-ink mode: no transitions, paged only, high contrast, grey pages from the
   const grey = await page.evaluate(() => {
     const doc = (globalThis as unknown as { document: { querySelector(s: string): unknown; createElement(t: string): unknown } }).document;
     const img = doc.querySelector('.reader-view img') as { naturalWidth: number; naturalHeight: number };
-    const canvas = doc.createElement('canvas') as { width: number; height: number; getContext(k: string): { drawImage(...a: unknown[]): void; getImageData(x: number, y: number, w: number, h: number): { data: number[] } } };
+    const canvas = doc.createElement('canvas') as {
+      width: number;
+      height: number;
+      getContext(k: string): {
+        drawImage(...a: unknown[]): void;
+        getImageData(x: number, y: number, w: number, h: number): { data: number[] };
+      };
+    };
     canvas.width = canvas.height = 1;
     const ctx = canvas.getContext('2d');
     ctx.drawImage(img, img.naturalWidth / 2, img.naturalHeight / 2, 1, 1, 0, 0, 1, 1);
@@ -342,7 +390,9 @@ test('e-ink mode: no transitions, paged only, high contrast, grey pages from the
     return Math.max(Math.abs(r! - g!), Math.abs(g! - b!));
   });
   expect(grey).toBeLessThan(4);
-  await page.evaluate(() => (globalThis as unknown as { localStorage: { removeItem(k: string): void } }).localStorage.removeItem('bindery.reader.eink'));
+  await page.evaluate(() =>
+    (globalThis as unknown as { localStorage: { removeItem(k: string): void } }).localStorage.removeItem('bindery.reader.eink'),
+  );
 });
 
 test('@phone a PDF is read as pages', async ({ page, request }) => {
@@ -392,7 +442,10 @@ async function chapterFrames(page: import('@playwright/test').Page): Promise<Arr
     if (frame === page.mainFrame()) continue;
     const info = await frame
       .evaluate(() => {
-        const g = globalThis as unknown as { document: { body: { innerText: string } | null; documentElement: unknown }; getComputedStyle(e: unknown): { backgroundColor: string } };
+        const g = globalThis as unknown as {
+          document: { body: { innerText: string } | null; documentElement: unknown };
+          getComputedStyle(e: unknown): { backgroundColor: string };
+        };
         return { text: g.document.body?.innerText ?? '', background: g.getComputedStyle(g.document.documentElement).backgroundColor };
       })
       .catch(() => null);
@@ -423,10 +476,15 @@ test('@phone EPUB: opened, paged, themed, its locator saved and resumed in anoth
   await expect.poll(async () => (await chapterFrames(page)).find((f) => f.text.includes('Chapter 3'))?.background).toBe('rgb(18, 18, 18)');
 
   await expect
-    .poll(async () => {
-      const res = await request.get(`${serverUrl()}/api/v1/books/${book.id}/progress/locator`, { headers: { Authorization: `Bearer ${user.token}` } });
-      return res.ok() ? ((await res.json()) as { locator: { href: string } | null }).locator?.href : null;
-    }, { timeout: 10_000 })
+    .poll(
+      async () => {
+        const res = await request.get(`${serverUrl()}/api/v1/books/${book.id}/progress/locator`, {
+          headers: { Authorization: `Bearer ${user.token}` },
+        });
+        return res.ok() ? ((await res.json()) as { locator: { href: string } | null }).locator?.href : null;
+      },
+      { timeout: 10_000 },
+    )
     .toBe('OEBPS/chapter3.xhtml');
 
   const other = await newContextAs(browser, user);

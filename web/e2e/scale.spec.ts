@@ -16,7 +16,19 @@ async function insertBigLibrary(): Promise<string> {
   const db = database.db;
   const now = new Date().toISOString();
   const libraryId = newId();
-  await db.insertInto('libraries').values({ id: libraryId, name: 'Big', path: '/nonexistent/big', scanning_config: '{}', settings: '{}', created_at: now, updated_at: now, last_scanned_at: now }).execute();
+  await db
+    .insertInto('libraries')
+    .values({
+      id: libraryId,
+      name: 'Big',
+      path: '/nonexistent/big',
+      scanning_config: '{}',
+      settings: '{}',
+      created_at: now,
+      updated_at: now,
+      last_scanned_at: now,
+    })
+    .execute();
   await db.transaction().execute(async (trx) => {
     for (let start = 0; start < SERIES; start += 500) {
       const series = [];
@@ -25,17 +37,69 @@ async function insertBigLibrary(): Promise<string> {
         const id = newId();
         const name = `Big ${String(i).padStart(5, '0')}`;
         series.push({
-          id, library_id: libraryId, path: `S${i}`, name, sort_name: name.toLowerCase(), title: null, summary: null, publisher: null, status: null, language: null, age_rating: null,
-          reading_direction: null, year: null, genres: '[]', tags: '[]', external_id: null, metadata: '{}', book_count: 1, total_size: 1000, total_pages: 10, created_at: now, updated_at: now, deleted_at: null,
+          id,
+          library_id: libraryId,
+          path: `S${i}`,
+          name,
+          sort_name: name.toLowerCase(),
+          title: null,
+          summary: null,
+          publisher: null,
+          status: null,
+          language: null,
+          age_rating: null,
+          reading_direction: null,
+          year: null,
+          genres: '[]',
+          tags: '[]',
+          external_id: null,
+          metadata: '{}',
+          book_count: 1,
+          total_size: 1000,
+          total_pages: 10,
+          created_at: now,
+          updated_at: now,
+          deleted_at: null,
         });
         books.push({
-          id: newId(), library_id: libraryId, series_id: id, path: `S${i}/1.cbz`, file_name: '1.cbz', format: 'cbz', size: 1000, mtime_ms: 0, hash: null, page_count: 10, pages: '[]', title: `${name} #1`,
-          number: '1', number_sort: 1, volume: null, year: null, summary: null, publisher: null, language: null, isbn: null, genres: '[]', tags: '[]', authors: '[]',
-          metadata: '{}', cover_page: null, analysis_error: null, analyzed_at: now, created_at: now, updated_at: now, deleted_at: null,
+          id: newId(),
+          library_id: libraryId,
+          series_id: id,
+          path: `S${i}/1.cbz`,
+          file_name: '1.cbz',
+          format: 'cbz',
+          size: 1000,
+          mtime_ms: 0,
+          hash: null,
+          page_count: 10,
+          pages: '[]',
+          title: `${name} #1`,
+          number: '1',
+          number_sort: 1,
+          volume: null,
+          year: null,
+          summary: null,
+          publisher: null,
+          language: null,
+          isbn: null,
+          genres: '[]',
+          tags: '[]',
+          authors: '[]',
+          metadata: '{}',
+          cover_page: null,
+          analysis_error: null,
+          analyzed_at: now,
+          created_at: now,
+          updated_at: now,
+          deleted_at: null,
         });
       }
       await trx.insertInto('series').values(series).execute();
-      for (let b = 0; b < books.length; b += 250) await trx.insertInto('books').values(books.slice(b, b + 250)).execute();
+      for (let b = 0; b < books.length; b += 250)
+        await trx
+          .insertInto('books')
+          .values(books.slice(b, b + 250))
+          .execute();
     }
   });
   await database.close();

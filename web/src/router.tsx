@@ -54,7 +54,8 @@ const registerRoute = createRoute({
 const verifyEmailRoute = createRoute({
   getParentRoute: () => rootRoute,
   path: '/verify-email',
-  validateSearch: (search: Record<string, unknown>): { token?: string } => (typeof search.token === 'string' ? { token: search.token } : {}),
+  validateSearch: (search: Record<string, unknown>): { token?: string } =>
+    typeof search.token === 'string' ? { token: search.token } : {},
   component: lazyRouteComponent(() => import('./screens/SignIn'), 'VerifyEmail'),
   errorComponent: RouteError,
 });
@@ -158,10 +159,26 @@ const accountRoute = createRoute({
   component: lazyRouteComponent(() => import('./screens/account/Account'), 'AccountLayout'),
   errorComponent: RouteError,
 });
-const accountPreferencesRoute = createRoute({ getParentRoute: () => accountRoute, path: '/', component: lazyRouteComponent(() => import('./screens/account/Account'), 'PreferencesScreen') });
-const accountPasswordRoute = createRoute({ getParentRoute: () => accountRoute, path: '/password', component: lazyRouteComponent(() => import('./screens/account/Account'), 'PasswordScreen') });
-const accountKeysRoute = createRoute({ getParentRoute: () => accountRoute, path: '/api-keys', component: lazyRouteComponent(() => import('./screens/account/Account'), 'ApiKeysScreen') });
-const accountStatsRoute = createRoute({ getParentRoute: () => accountRoute, path: '/stats', component: lazyRouteComponent(() => import('./screens/account/AccountStats'), 'StatsScreen') });
+const accountPreferencesRoute = createRoute({
+  getParentRoute: () => accountRoute,
+  path: '/',
+  component: lazyRouteComponent(() => import('./screens/account/Account'), 'PreferencesScreen'),
+});
+const accountPasswordRoute = createRoute({
+  getParentRoute: () => accountRoute,
+  path: '/password',
+  component: lazyRouteComponent(() => import('./screens/account/Account'), 'PasswordScreen'),
+});
+const accountKeysRoute = createRoute({
+  getParentRoute: () => accountRoute,
+  path: '/api-keys',
+  component: lazyRouteComponent(() => import('./screens/account/Account'), 'ApiKeysScreen'),
+});
+const accountStatsRoute = createRoute({
+  getParentRoute: () => accountRoute,
+  path: '/stats',
+  component: lazyRouteComponent(() => import('./screens/account/AccountStats'), 'StatsScreen'),
+});
 
 const adminRoute = createRoute({
   getParentRoute: () => appRoute,
@@ -170,16 +187,53 @@ const adminRoute = createRoute({
   errorComponent: RouteError,
 });
 const adminIndexRoute = createRoute({ getParentRoute: () => adminRoute, path: '/', component: () => null });
-const adminLibrariesRoute = createRoute({ getParentRoute: () => adminRoute, path: '/libraries', component: lazyRouteComponent(() => import('./screens/admin/Libraries'), 'LibrariesScreen') });
-const adminUsersRoute = createRoute({ getParentRoute: () => adminRoute, path: '/users', component: lazyRouteComponent(() => import('./screens/admin/Users'), 'UsersScreen') });
-const adminSettingsRoute = createRoute({ getParentRoute: () => adminRoute, path: '/settings', component: lazyRouteComponent(() => import('./screens/admin/Settings'), 'SettingsScreen') });
-const adminTasksRoute = createRoute({ getParentRoute: () => adminRoute, path: '/tasks', component: lazyRouteComponent(() => import('./screens/admin/Tasks'), 'TasksScreen') });
-const adminDuplicatesRoute = createRoute({ getParentRoute: () => adminRoute, path: '/duplicates', component: lazyRouteComponent(() => import('./screens/admin/Maintenance'), 'DuplicatesScreen') });
-const adminErrorsRoute = createRoute({ getParentRoute: () => adminRoute, path: '/analysis-errors', component: lazyRouteComponent(() => import('./screens/admin/Maintenance'), 'AnalysisErrorsScreen') });
-const adminServerRoute = createRoute({ getParentRoute: () => adminRoute, path: '/server', component: lazyRouteComponent(() => import('./screens/admin/Maintenance'), 'ServerScreen') });
+const adminLibrariesRoute = createRoute({
+  getParentRoute: () => adminRoute,
+  path: '/libraries',
+  component: lazyRouteComponent(() => import('./screens/admin/Libraries'), 'LibrariesScreen'),
+});
+const adminUsersRoute = createRoute({
+  getParentRoute: () => adminRoute,
+  path: '/users',
+  component: lazyRouteComponent(() => import('./screens/admin/Users'), 'UsersScreen'),
+});
+const adminSettingsRoute = createRoute({
+  getParentRoute: () => adminRoute,
+  path: '/settings',
+  component: lazyRouteComponent(() => import('./screens/admin/Settings'), 'SettingsScreen'),
+});
+const adminTasksRoute = createRoute({
+  getParentRoute: () => adminRoute,
+  path: '/tasks',
+  component: lazyRouteComponent(() => import('./screens/admin/Tasks'), 'TasksScreen'),
+});
+const adminDuplicatesRoute = createRoute({
+  getParentRoute: () => adminRoute,
+  path: '/duplicates',
+  component: lazyRouteComponent(() => import('./screens/admin/Maintenance'), 'DuplicatesScreen'),
+});
+const adminErrorsRoute = createRoute({
+  getParentRoute: () => adminRoute,
+  path: '/analysis-errors',
+  component: lazyRouteComponent(() => import('./screens/admin/Maintenance'), 'AnalysisErrorsScreen'),
+});
+const adminServerRoute = createRoute({
+  getParentRoute: () => adminRoute,
+  path: '/server',
+  component: lazyRouteComponent(() => import('./screens/admin/Maintenance'), 'ServerScreen'),
+});
 const accountAndAdminRoutes = [
   accountRoute.addChildren([accountPreferencesRoute, accountPasswordRoute, accountKeysRoute, accountStatsRoute]),
-  adminRoute.addChildren([adminIndexRoute, adminLibrariesRoute, adminUsersRoute, adminSettingsRoute, adminTasksRoute, adminDuplicatesRoute, adminErrorsRoute, adminServerRoute]),
+  adminRoute.addChildren([
+    adminIndexRoute,
+    adminLibrariesRoute,
+    adminUsersRoute,
+    adminSettingsRoute,
+    adminTasksRoute,
+    adminDuplicatesRoute,
+    adminErrorsRoute,
+    adminServerRoute,
+  ]),
 ];
 // --- end of account and administration ---
 
@@ -189,7 +243,16 @@ export const routeTree = rootRoute.addChildren([
   registerRoute,
   verifyEmailRoute,
   readerRoute,
-  appRoute.addChildren([homeRoute, shelfRoute, librariesRoute, libraryRoute, searchRoute, seriesRoute, bookRoute, ...accountAndAdminRoutes]),
+  appRoute.addChildren([
+    homeRoute,
+    shelfRoute,
+    librariesRoute,
+    libraryRoute,
+    searchRoute,
+    seriesRoute,
+    bookRoute,
+    ...accountAndAdminRoutes,
+  ]),
 ]);
 
 export function createAppRouter(queryClient: QueryClient) {

@@ -7,7 +7,17 @@ import { deviceHint } from '../../modules/progress/device.js';
 import { KOMGA_PROGRESS, komgaProgressOrigin } from './progress-origin.js';
 import { allOf, bookBodyCondition, bookQueryCondition } from './conditions.js';
 import { pageDto } from './dto.js';
-import { BOOK_SORTS, KomgaBool, KomgaListQuery, KomgaMulti, KomgaPaging, komgaPage, komgaPageRequest, listParam, mapSort } from './paging.js';
+import {
+  BOOK_SORTS,
+  KomgaBool,
+  KomgaListQuery,
+  KomgaMulti,
+  KomgaPaging,
+  komgaPage,
+  komgaPageRequest,
+  listParam,
+  mapSort,
+} from './paging.js';
 import type { KomgaPresenter } from './presenter.js';
 import { BookParams, hidden, komgaRoute, PageParams } from './route-config.js';
 
@@ -37,7 +47,12 @@ export function registerKomgaBookRoutes(app: App, komga: KomgaPresenter): void {
       const caller = callerOf(req);
       const page = komgaPageRequest(req.query);
       const sort = mapSort(req.query.sort, BOOK_SORTS);
-      const { total, data } = await books.filter(caller, { condition: allOf(bookQueryCondition(req.query)), fullTextSearch: req.query.search?.trim() || null }, { sort }, page);
+      const { total, data } = await books.filter(
+        caller,
+        { condition: allOf(bookQueryCondition(req.query)), fullTextSearch: req.query.search?.trim() || null },
+        { sort },
+        page,
+      );
       return komgaPage(page, total, await komga.bookDtos(caller, data), sort !== undefined);
     },
   });
@@ -51,7 +66,12 @@ export function registerKomgaBookRoutes(app: App, komga: KomgaPresenter): void {
       const caller = callerOf(req);
       const page = komgaPageRequest(req.query);
       const sort = mapSort(req.query.sort, BOOK_SORTS);
-      const { total, data } = await books.filter(caller, { condition: allOf(bookBodyCondition(req.body?.condition)), fullTextSearch: req.body?.fullTextSearch?.trim() || null }, { sort }, page);
+      const { total, data } = await books.filter(
+        caller,
+        { condition: allOf(bookBodyCondition(req.body?.condition)), fullTextSearch: req.body?.fullTextSearch?.trim() || null },
+        { sort },
+        page,
+      );
       return komgaPage(page, total, await komga.bookDtos(caller, data), sort !== undefined);
     },
   });
@@ -60,7 +80,11 @@ export function registerKomgaBookRoutes(app: App, komga: KomgaPresenter): void {
     method: 'GET',
     url: '/api/v1/books/ondeck',
     config: komgaRoute('books-read'),
-    schema: { ...hidden, summary: 'On Deck (Komga): next unread book of started series', querystring: KomgaPaging.extend({ library_id: KomgaMulti }) },
+    schema: {
+      ...hidden,
+      summary: 'On Deck (Komga): next unread book of started series',
+      querystring: KomgaPaging.extend({ library_id: KomgaMulti }),
+    },
     handler: async (req) => {
       const caller = callerOf(req);
       const page = komgaPageRequest(req.query);
@@ -141,10 +165,19 @@ export function registerKomgaBookRoutes(app: App, komga: KomgaPresenter): void {
     method: 'GET',
     url: '/api/v1/books/:bookId/pages/:pageNumber',
     config: komgaRoute('pages-read'),
-    schema: { ...hidden, summary: 'Page image (Komga): `convert=png|jpeg`, `zero_based`; 400 for a text page (an EPUB chapter)', params: PageParams, querystring: PageImageQuery },
+    schema: {
+      ...hidden,
+      summary: 'Page image (Komga): `convert=png|jpeg`, `zero_based`; 400 for a text page (an EPUB chapter)',
+      params: PageParams,
+      querystring: PageImageQuery,
+    },
     handler: async (req, reply) => {
       const n = req.query.zero_based ? req.params.pageNumber + 1 : req.params.pageNumber;
-      return sendImage(req, reply, await pages.page(callerOf(req), req.params.bookId, n, req.query.convert ? { format: req.query.convert } : {}, true));
+      return sendImage(
+        req,
+        reply,
+        await pages.page(callerOf(req), req.params.bookId, n, req.query.convert ? { format: req.query.convert } : {}, true),
+      );
     },
   });
 
@@ -153,7 +186,12 @@ export function registerKomgaBookRoutes(app: App, komga: KomgaPresenter): void {
     url: '/api/v1/books/:bookId/pages/:pageNumber/thumbnail',
     config: komgaRoute('pages-read'),
     schema: { ...hidden, summary: 'Page thumbnail (Komga): 300 px wide JPEG', params: PageParams },
-    handler: async (req, reply) => sendImage(req, reply, await pages.page(callerOf(req), req.params.bookId, req.params.pageNumber, { width: PAGE_THUMBNAIL_WIDTH, format: 'jpeg' }, true)),
+    handler: async (req, reply) =>
+      sendImage(
+        req,
+        reply,
+        await pages.page(callerOf(req), req.params.bookId, req.params.pageNumber, { width: PAGE_THUMBNAIL_WIDTH, format: 'jpeg' }, true),
+      ),
   });
 
   app.route({
@@ -162,7 +200,13 @@ export function registerKomgaBookRoutes(app: App, komga: KomgaPresenter): void {
     config: komgaRoute('progress-write'),
     schema: { ...hidden, summary: 'Update read progress (Komga): {page, completed}', params: BookParams, body: ReadProgressUpdate },
     handler: async (req, reply) => {
-      await progress.update(callerOf(req), req.params.bookId, { current_page: req.body?.page, is_completed: req.body?.completed }, deviceHint(req), komgaProgressOrigin(req.body));
+      await progress.update(
+        callerOf(req),
+        req.params.bookId,
+        { current_page: req.body?.page, is_completed: req.body?.completed },
+        deviceHint(req),
+        komgaProgressOrigin(req.body),
+      );
       return reply.code(204).send();
     },
   });

@@ -22,7 +22,9 @@ const NO_CONTEXT: KomgaFilterContext = { ageRatings: [] };
 export const ALL: Node = { allOf: [] };
 export const NONE: Node = { anyOf: [] };
 
-const leaf = (field: string, operator: string, value?: unknown): Node => ({ [field]: value === undefined ? { operator } : { operator, value } });
+const leaf = (field: string, operator: string, value?: unknown): Node => ({
+  [field]: value === undefined ? { operator } : { operator, value },
+});
 const anyIs = (field: string, values: string[], map: (v: string) => string = (v) => v): Node | null =>
   values.length === 0 ? null : { anyOf: values.map((v) => leaf(field, 'is', map(v))) };
 
@@ -50,20 +52,23 @@ const and = (nodes: (Node | null)[]): Node | null => {
 /** Filter parameters a list does not support are refused (400 naming them), never ignored. */
 function refuse(q: Partial<KomgaListQuery>, names: (keyof KomgaListQuery)[], list: string): void {
   const given = names.filter((n) => q[n] !== undefined && !(Array.isArray(q[n]) && (q[n] as unknown[]).length === 0));
-  if (given.length) throw badRequest(`Unsupported filter parameter${given.length > 1 ? 's' : ''} ${given.join(', ')} for ${list}`, { parameters: given });
+  if (given.length)
+    throw badRequest(`Unsupported filter parameter${given.length > 1 ? 's' : ''} ${given.join(', ')} for ${list}`, { parameters: given });
 }
 
 /** `author=name,role` (repeatable, any of them): our `author` leaf; an empty name with a role matches the role. */
 function authorNode(q: Partial<KomgaListQuery>): Node | null {
   const authors = authorParams(q.author);
-  if (authors.some((a) => a.name === '' && a.role === null)) throw badRequest('author must be "name,role" (name, role or both)', { parameter: 'author' });
+  if (authors.some((a) => a.name === '' && a.role === null))
+    throw badRequest('author must be "name,role" (name, role or both)', { parameter: 'author' });
   return authors.length ? { anyOf: authors.map((a) => leaf('author', 'is', { name: a.name || null, role: a.role })) } : null;
 }
 
 /** `release_year=1984` (repeatable, any of them). */
 function releaseYearNode(q: Partial<KomgaListQuery>): Node | null {
   const years = listParam(q.release_year);
-  for (const y of years) if (!/^\d{1,4}$/.test(y)) throw badRequest(`release_year must be a year (got "${y}")`, { parameter: 'release_year', value: y });
+  for (const y of years)
+    if (!/^\d{1,4}$/.test(y)) throw badRequest(`release_year must be a year (got "${y}")`, { parameter: 'release_year', value: y });
   return anyIs('releaseYear', years);
 }
 
@@ -93,7 +98,9 @@ export function needsAgeRatings(q: Partial<KomgaListQuery>): boolean {
 export function conditionMentions(raw: unknown, key: string, depth = 0): boolean {
   if (!raw || typeof raw !== 'object' || depth > MAX_DEPTH + 1) return false;
   if (Array.isArray(raw)) return raw.some((c) => conditionMentions(c, key, depth + 1));
-  return Object.entries(raw as Record<string, unknown>).some(([k, v]) => k === key || ((k === 'allOf' || k === 'anyOf') && conditionMentions(v, key, depth + 1)));
+  return Object.entries(raw as Record<string, unknown>).some(
+    ([k, v]) => k === key || ((k === 'allOf' || k === 'anyOf') && conditionMentions(v, key, depth + 1)),
+  );
 }
 
 /**
@@ -114,13 +121,23 @@ export function seriesQueryCondition(q: Partial<KomgaListQuery>, ctx: KomgaFilte
     releaseYearNode(q),
     ageRatingParamNode(q, ctx),
     // Deleted series are never listed; collections, sharing labels and one-shots do not exist here.
-    q.deleted === true || q.oneshot === true || q.complete === true || listParam(q.collection_id).length > 0 || listParam(q.sharing_label).length > 0 ? NONE : null,
+    q.deleted === true ||
+    q.oneshot === true ||
+    q.complete === true ||
+    listParam(q.collection_id).length > 0 ||
+    listParam(q.sharing_label).length > 0
+      ? NONE
+      : null,
   ]);
 }
 
 /** `GET books` and `GET series/{id}/books` filters; series-only filters are refused. */
 export function bookQueryCondition(q: Partial<KomgaListQuery>, seriesId?: string): Node | null {
-  refuse(q, ['status', 'publisher', 'language', 'age_rating', 'collection_id', 'sharing_label', 'complete', 'search_regex', 'released_after'], 'books');
+  refuse(
+    q,
+    ['status', 'publisher', 'language', 'age_rating', 'collection_id', 'sharing_label', 'complete', 'search_regex', 'released_after'],
+    'books',
+  );
   const media = listParam(q.media_status);
   return and([
     seriesId ? leaf('seriesId', 'is', seriesId) : null,
@@ -182,7 +199,8 @@ const BOOK_FIELDS: Record<string, FieldMap> = {
  */
 function ageRatingCondition(operator: string, value: unknown, ctx: KomgaFilterContext, at: string): Node {
   const age = value === null || value === undefined ? null : Number(value);
-  if (age !== null && !Number.isInteger(age)) throw badRequest(`${at}.ageRating.value must be an integer age`, { path: at, field: 'ageRating' });
+  if (age !== null && !Number.isInteger(age))
+    throw badRequest(`${at}.ageRating.value must be an integer age`, { path: at, field: 'ageRating' });
   const needsAge = (op: string) => {
     if (age === null) throw badRequest(`${at}.ageRating.value is required for ${op}`, { path: at, field: 'ageRating', operator: op });
     return age;
@@ -205,24 +223,35 @@ function ageRatingCondition(operator: string, value: unknown, ctx: KomgaFilterCo
       return ratingsWhere(ctx, (a) => a !== undefined && a < n);
     }
     default:
-      throw badRequest(`Unsupported operator "${operator}" for "ageRating" at ${at}; supported: is, isNot, greaterThan, lessThan, isNull, isNotNull`, {
-        path: at,
-        field: 'ageRating',
-        operator,
-      });
+      throw badRequest(
+        `Unsupported operator "${operator}" for "ageRating" at ${at}; supported: is, isNot, greaterThan, lessThan, isNull, isNotNull`,
+        {
+          path: at,
+          field: 'ageRating',
+          operator,
+        },
+      );
   }
 }
 
 /** Conditions on things that do not exist here: deleted items, one-shots, collections, read lists. */
 function constantNode(key: string, operator: string): Node | undefined {
-  if (key === 'deleted' || key === 'oneShot' || key === 'complete') return operator === 'isTrue' ? NONE : operator === 'isFalse' ? ALL : undefined;
+  if (key === 'deleted' || key === 'oneShot' || key === 'complete')
+    return operator === 'isTrue' ? NONE : operator === 'isFalse' ? ALL : undefined;
   if (key === 'collectionId' || key === 'readListId') return operator === 'is' ? NONE : operator === 'isNot' ? ALL : undefined;
   return undefined;
 }
 
 const MAX_DEPTH = 8;
 
-function translate(raw: unknown, fields: Record<string, FieldMap>, at: string, depth: number, books: boolean, ctx: KomgaFilterContext): Node {
+function translate(
+  raw: unknown,
+  fields: Record<string, FieldMap>,
+  at: string,
+  depth: number,
+  books: boolean,
+  ctx: KomgaFilterContext,
+): Node {
   if (depth > MAX_DEPTH) throw badRequest(`Condition is nested too deeply at ${at}`, { path: at });
   if (!raw || typeof raw !== 'object' || Array.isArray(raw)) throw badRequest(`${at} must be an object`, { path: at });
   const entries = Object.entries(raw as Record<string, unknown>);
@@ -238,14 +267,25 @@ function translate(raw: unknown, fields: Record<string, FieldMap>, at: string, d
   const constant = constantNode(key, operator);
   if (constant) return constant;
   if (!books && key === 'ageRating') return ageRatingCondition(operator, op.value, ctx, at);
-  if (books && key === 'mediaStatus' && (operator === 'is' || operator === 'isNot')) return mediaStatusNode(String(op.value ?? ''), operator === 'isNot');
+  if (books && key === 'mediaStatus' && (operator === 'is' || operator === 'isNot'))
+    return mediaStatusNode(String(op.value ?? ''), operator === 'isNot');
   const map = fields[key];
-  if (!map) throw badRequest(`Unsupported condition "${key}" at ${at}; supported: ${[...Object.keys(fields), ...(books ? ['mediaStatus'] : ['ageRating', 'complete']), 'allOf', 'anyOf', 'deleted', 'oneShot'].join(', ')}`, { path: at, field: key });
+  if (!map)
+    throw badRequest(
+      `Unsupported condition "${key}" at ${at}; supported: ${[...Object.keys(fields), ...(books ? ['mediaStatus'] : ['ageRating', 'complete']), 'allOf', 'anyOf', 'deleted', 'oneShot'].join(', ')}`,
+      { path: at, field: key },
+    );
   const ours = map.operators[operator];
-  if (!ours) throw badRequest(`Unsupported operator "${operator}" for "${key}" at ${at}; supported: ${Object.keys(map.operators).join(', ')}`, { path: at, field: key, operator });
+  if (!ours)
+    throw badRequest(`Unsupported operator "${operator}" for "${key}" at ${at}; supported: ${Object.keys(map.operators).join(', ')}`, {
+      path: at,
+      field: key,
+      operator,
+    });
   if (ours === 'isNull' || ours === 'isNotNull') return leaf(map.field, ours);
   // Komga's nullable equality sends `is null` as `{operator: "is", value: null}`.
-  if (op.value === null && (ours === 'is' || ours === 'isNot') && map.operators.isNull) return leaf(map.field, ours === 'is' ? 'isNull' : 'isNotNull');
+  if (op.value === null && (ours === 'is' || ours === 'isNot') && map.operators.isNull)
+    return leaf(map.field, ours === 'is' ? 'isNull' : 'isNotNull');
   return leaf(map.field, ours, map.value ? map.value(op.value) : op.value);
 }
 

@@ -215,8 +215,10 @@ export function humanSize(bytes: number): string {
 }
 
 const text = (v: string | null | undefined) => v ?? '';
-const dateOfYear = (year: number | null) => (year !== null && year > 0 && year < 10000 ? `${String(year).padStart(4, '0')}-01-01` : undefined);
-const withoutUndefined = <T extends object>(value: T): T => Object.fromEntries(Object.entries(value).filter(([, v]) => v !== undefined)) as T;
+const dateOfYear = (year: number | null) =>
+  year !== null && year > 0 && year < 10000 ? `${String(year).padStart(4, '0')}-01-01` : undefined;
+const withoutUndefined = <T extends object>(value: T): T =>
+  Object.fromEntries(Object.entries(value).filter(([, v]) => v !== undefined)) as T;
 
 /** Series status values Komga knows (ComicInfo and OPF use free text). */
 export function seriesStatus(status: string | null): string {
@@ -466,5 +468,13 @@ export function userDto(caller: Caller): UserDto {
   if (caller.isAdmin) roles.push('ADMIN');
   if (caller.permissions.has('books-read')) roles.push('FILE_DOWNLOAD');
   if (caller.permissions.has('pages-read')) roles.push('PAGE_STREAMING');
-  return { id: caller.user.id, email: caller.user.email, roles, sharedAllLibraries: true, sharedLibrariesIds: [], labelsAllow: [], labelsExclude: [] };
+  return {
+    id: caller.user.id,
+    email: caller.user.email,
+    roles,
+    sharedAllLibraries: true,
+    sharedLibrariesIds: [],
+    labelsAllow: [],
+    labelsExclude: [],
+  };
 }

@@ -63,7 +63,8 @@ export function registerSessionIssuing(app: App, sessions: KomgaSessions): void 
     const fresh = caller.method === 'basic' || caller.method === 'api_key';
     const session = request.komgaSession;
     if (fresh) sessions.attach(request, reply, caller);
-    else if (caller.method === 'session' && session && session.expiresAt - Date.now() < (SESSION_TTL_SECONDS * 1000) / 2) sessions.attach(request, reply, caller, session.sessionId);
+    else if (caller.method === 'session' && session && session.expiresAt - Date.now() < (SESSION_TTL_SECONDS * 1000) / 2)
+      sessions.attach(request, reply, caller, session.sessionId);
     return payload;
   });
 }

@@ -108,7 +108,14 @@ export function komgaPage<T>(request: KomgaPageRequest, total: number, content: 
   const totalPages = request.unpaged ? 1 : Math.ceil(total / request.pageSize);
   return {
     content,
-    pageable: { offset: request.offset, pageNumber: request.number, pageSize: size, paged: !request.unpaged, unpaged: request.unpaged, sort },
+    pageable: {
+      offset: request.offset,
+      pageNumber: request.number,
+      pageSize: size,
+      paged: !request.unpaged,
+      unpaged: request.unpaged,
+      sort,
+    },
     totalElements: total,
     totalPages,
     number: request.number,

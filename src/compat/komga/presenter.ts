@@ -10,8 +10,25 @@ import type { DeviceHint } from '../../modules/progress/device.js';
 import type { ProgressService } from '../../modules/progress/service.js';
 import type { SeriesView } from '../../modules/series/schemas.js';
 import type { SeriesService } from '../../modules/series/service.js';
-import { conditionMentions, needsAgeRatings, seriesBodyCondition, seriesQueryCondition, type KomgaFilterContext, type Node } from './conditions.js';
-import { bookDto, isDivinaCompatible, seriesDto, type AuthorDto, type BookDto, type BookPlace, type SeriesBooksAggregate, type SeriesDto, type TachiyomiReadProgressV2Dto } from './dto.js';
+import {
+  conditionMentions,
+  needsAgeRatings,
+  seriesBodyCondition,
+  seriesQueryCondition,
+  type KomgaFilterContext,
+  type Node,
+} from './conditions.js';
+import {
+  bookDto,
+  isDivinaCompatible,
+  seriesDto,
+  type AuthorDto,
+  type BookDto,
+  type BookPlace,
+  type SeriesBooksAggregate,
+  type SeriesDto,
+  type TachiyomiReadProgressV2Dto,
+} from './dto.js';
 import { UNPAGED_LIMIT, type KomgaListQuery } from './paging.js';
 import { KOMGA_PROGRESS } from './progress-origin.js';
 
@@ -28,7 +45,8 @@ export const EVERYTHING: PageRequest = { page: 1, pageSize: UNPAGED_LIMIT, offse
 /** Conditions hold at most 100 leaves: id lists are sent in chunks. */
 const ID_CHUNK = 90;
 
-const chunks = <T>(items: T[], size: number): T[][] => Array.from({ length: Math.ceil(items.length / size) }, (_, i) => items.slice(i * size, (i + 1) * size));
+const chunks = <T>(items: T[], size: number): T[][] =>
+  Array.from({ length: Math.ceil(items.length / size) }, (_, i) => items.slice(i * size, (i + 1) * size));
 const distinct = <T>(items: T[]): T[] => [...new Set(items)];
 const byText = (a: string, b: string) => a.localeCompare(b);
 
@@ -58,7 +76,10 @@ export class KomgaPresenter {
   /** Position (1-based, in reading order) and numberSort (the number's value, else the position) of each book. */
   private async places(caller: Caller, books: BookView[]): Promise<Map<string, BookPlace>> {
     const places = new Map<string, BookPlace>();
-    const all = await this.booksOfSeries(caller, books.map((b) => b.series_id));
+    const all = await this.booksOfSeries(
+      caller,
+      books.map((b) => b.series_id),
+    );
     const bySeries = new Map<string, BookView[]>();
     for (const b of all) bySeries.set(b.series_id, [...(bySeries.get(b.series_id) ?? []), b]);
     for (const list of bySeries.values()) {
@@ -76,7 +97,12 @@ export class KomgaPresenter {
       epubIds.length > 0 ? this.services.pages.listMany(caller, epubIds) : new Map<string, PageInfo[]>(),
     ]);
     return books.map((b) =>
-      bookDto(b, titles.get(b.series_id) ?? '', places.get(b.id) ?? { position: 1, numberSort: numberSortOf(b.number) ?? 1 }, isDivinaCompatible(b.format, epubPages.get(b.id) ?? [])),
+      bookDto(
+        b,
+        titles.get(b.series_id) ?? '',
+        places.get(b.id) ?? { position: 1, numberSort: numberSortOf(b.number) ?? 1 },
+        isDivinaCompatible(b.format, epubPages.get(b.id) ?? []),
+      ),
     );
   }
 
@@ -97,7 +123,10 @@ export class KomgaPresenter {
   /** Series DTOs with `booksMetadata` aggregated from their books (authors, tags, earliest release year). */
   async seriesDtos(caller: Caller, series: SeriesView[]): Promise<SeriesDto[]> {
     if (series.length === 0) return [];
-    const books = await this.booksOfSeries(caller, series.map((s) => s.id));
+    const books = await this.booksOfSeries(
+      caller,
+      series.map((s) => s.id),
+    );
     const aggregates = new Map<string, { authors: Map<string, AuthorDto>; tags: Set<string>; releaseYear: number | null }>();
     for (const b of books) {
       const a = aggregates.get(b.series_id) ?? { authors: new Map(), tags: new Set(), releaseYear: null };
@@ -108,7 +137,9 @@ export class KomgaPresenter {
     }
     return series.map((s) => {
       const a = aggregates.get(s.id);
-      const aggregate: SeriesBooksAggregate = a ? { authors: [...a.authors.values()], tags: [...a.tags].sort(byText), releaseYear: a.releaseYear } : { authors: [], tags: [], releaseYear: null };
+      const aggregate: SeriesBooksAggregate = a
+        ? { authors: [...a.authors.values()], tags: [...a.tags].sort(byText), releaseYear: a.releaseYear }
+        : { authors: [], tags: [], releaseYear: null };
       return seriesDto(s, aggregate);
     });
   }
@@ -159,8 +190,15 @@ export class KomgaPresenter {
   /** Marks read every book of the series whose numberSort is at most `upTo` (those not finished yet). */
   async tachiyomiMarkRead(caller: Caller, seriesId: string, upTo: number, hint: DeviceHint): Promise<void> {
     await this.services.series.get(caller, seriesId);
-    const unread = (await this.numbered(caller, seriesId)).filter(({ book, numberSort }) => numberSort <= upTo && !book.progress?.is_completed);
-    await this.services.progress.markManyRead(caller, unread.map(({ book }) => book.id), hint, KOMGA_PROGRESS);
+    const unread = (await this.numbered(caller, seriesId)).filter(
+      ({ book, numberSort }) => numberSort <= upTo && !book.progress?.is_completed,
+    );
+    await this.services.progress.markManyRead(
+      caller,
+      unread.map(({ book }) => book.id),
+      hint,
+      KOMGA_PROGRESS,
+    );
   }
 
   private async numbered(caller: Caller, seriesId: string): Promise<{ book: BookView; numberSort: number }[]> {

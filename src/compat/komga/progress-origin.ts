@@ -8,5 +8,11 @@ export const KOMGA_PROGRESS: ProgressOrigin = { protocol: 'komga' };
 
 /** A Komga read-progress body as the ledger keeps it: what the client sent. */
 export function komgaProgressOrigin(body: { page?: number; completed?: boolean } | null | undefined): ProgressOrigin {
-  return { ...KOMGA_PROGRESS, position: { ...(body?.page !== undefined ? { page: body.page } : {}), ...(body?.completed !== undefined ? { completed: body.completed } : {}) } };
+  return {
+    ...KOMGA_PROGRESS,
+    position: {
+      ...(body?.page !== undefined ? { page: body.page } : {}),
+      ...(body?.completed !== undefined ? { completed: body.completed } : {}),
+    },
+  };
 }

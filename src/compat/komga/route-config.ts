@@ -6,7 +6,11 @@ import type { Permission } from '../../modules/auth/permissions.js';
  * Every Komga route: behind the prefix gate, answering a missing login with a Basic challenge (OkHttp-based apps
  * only send Basic credentials after a 401 that asks for them), with the same permission as its native twin.
  */
-export const komgaRoute = (permission?: Permission) => ({ komga: true, authChallenge: 'basic' as const, ...(permission ? { permission } : {}) });
+export const komgaRoute = (permission?: Permission) => ({
+  komga: true,
+  authChallenge: 'basic' as const,
+  ...(permission ? { permission } : {}),
+});
 
 /** Komga's endpoints are described by Komga's own OpenAPI document, not ours. */
 export const hidden = { hide: true } as const;

@@ -112,7 +112,11 @@ function registerKomgaOtherRoutes(app: App, komga: KomgaPresenter, endSession: K
     });
     const what = kind === 'collections' ? 'Collection' : 'Read list';
     for (const suffix of ['', '/series', '/books', '/thumbnail', '/read-progress/tachiyomi']) {
-      if ((kind === 'collections' && (suffix === '/books' || suffix === '/read-progress/tachiyomi')) || (kind === 'readlists' && suffix === '/series')) continue;
+      if (
+        (kind === 'collections' && (suffix === '/books' || suffix === '/read-progress/tachiyomi')) ||
+        (kind === 'readlists' && suffix === '/series')
+      )
+        continue;
       app.route({
         method: 'GET',
         url: `/api/v1/${kind}/:id${suffix}`,

@@ -7,11 +7,25 @@ import { KOMGA_PROGRESS } from './progress-origin.js';
 import type { SeriesFacetField } from '../../modules/series/schemas.js';
 import { ageOf } from './dto.js';
 import { allOf, bookQueryCondition, seriesQueryCondition, type Node } from './conditions.js';
-import { BOOK_SORTS, KomgaListQuery, KomgaMulti, KomgaPaging, komgaPage, komgaPageRequest, listParam, mapSort, SERIES_SORTS } from './paging.js';
+import {
+  BOOK_SORTS,
+  KomgaListQuery,
+  KomgaMulti,
+  KomgaPaging,
+  komgaPage,
+  komgaPageRequest,
+  listParam,
+  mapSort,
+  SERIES_SORTS,
+} from './paging.js';
 import type { KomgaPresenter } from './presenter.js';
 import { hidden, komgaRoute, SeriesParams } from './route-config.js';
 
-const RecentQuery = KomgaPaging.extend({ library_id: KomgaMulti, deleted: KomgaListQuery.shape.deleted, oneshot: KomgaListQuery.shape.oneshot });
+const RecentQuery = KomgaPaging.extend({
+  library_id: KomgaMulti,
+  deleted: KomgaListQuery.shape.deleted,
+  oneshot: KomgaListQuery.shape.oneshot,
+});
 const SeriesSearchBody = z.object({ condition: z.unknown().optional(), fullTextSearch: z.string().max(500).nullish() }).nullish();
 const TachiyomiV2Update = z.object({ lastBookNumberSortRead: z.number() });
 const TachiyomiV1Update = z.object({ lastBookRead: z.number().int() });
@@ -20,7 +34,13 @@ const TachiyomiV1Update = z.object({ lastBookRead: z.number().int() });
 export function registerKomgaSeriesRoutes(app: App, komga: KomgaPresenter): void {
   const { series, books } = komga.services;
 
-  const listSeries = async (req: { query: KomgaPaging }, caller: ReturnType<typeof callerOf>, condition: Node | null, fullText: string | null, sort: string | undefined) => {
+  const listSeries = async (
+    req: { query: KomgaPaging },
+    caller: ReturnType<typeof callerOf>,
+    condition: Node | null,
+    fullText: string | null,
+    sort: string | undefined,
+  ) => {
     const page = komgaPageRequest(req.query);
     const { total, data } = await series.filter(caller, { condition: allOf(condition), fullTextSearch: fullText }, sort, page);
     return komgaPage(page, total, await komga.seriesDtos(caller, data), sort !== undefined);
@@ -33,7 +53,13 @@ export function registerKomgaSeriesRoutes(app: App, komga: KomgaPresenter): void
     schema: { ...hidden, summary: 'Series (Komga): search, filters, sort, 0-based pages', querystring: KomgaListQuery },
     handler: async (req) => {
       const caller = callerOf(req);
-      return listSeries(req, caller, await komga.seriesQueryFilter(caller, req.query), req.query.search?.trim() || null, mapSort(req.query.sort, SERIES_SORTS));
+      return listSeries(
+        req,
+        caller,
+        await komga.seriesQueryFilter(caller, req.query),
+        req.query.search?.trim() || null,
+        mapSort(req.query.sort, SERIES_SORTS),
+      );
     },
   });
 
@@ -44,7 +70,13 @@ export function registerKomgaSeriesRoutes(app: App, komga: KomgaPresenter): void
     schema: { ...hidden, summary: 'Series by a Komga condition body', querystring: KomgaPaging, body: SeriesSearchBody },
     handler: async (req) => {
       const caller = callerOf(req);
-      return listSeries(req, caller, await komga.seriesBodyFilter(caller, req.body?.condition), req.body?.fullTextSearch?.trim() || null, mapSort(req.query.sort, SERIES_SORTS));
+      return listSeries(
+        req,
+        caller,
+        await komga.seriesBodyFilter(caller, req.body?.condition),
+        req.body?.fullTextSearch?.trim() || null,
+        mapSort(req.query.sort, SERIES_SORTS),
+      );
     },
   });
 
@@ -64,7 +96,11 @@ export function registerKomgaSeriesRoutes(app: App, komga: KomgaPresenter): void
     method: 'GET',
     url: '/api/v1/series/release-dates',
     config: komgaRoute('series-read'),
-    schema: { ...hidden, summary: 'Release years of series (Komga)', querystring: z.object({ library_id: KomgaMulti, collection_id: z.string().optional() }) },
+    schema: {
+      ...hidden,
+      summary: 'Release years of series (Komga)',
+      querystring: z.object({ library_id: KomgaMulti, collection_id: z.string().optional() }),
+    },
     handler: async (req) => {
       // Collections do not exist here: a collection's facets are empty.
       if (req.query.collection_id) return [];
@@ -87,13 +123,23 @@ export function registerKomgaSeriesRoutes(app: App, komga: KomgaPresenter): void
     method: 'GET',
     url: '/api/v1/series/:seriesId/books',
     config: komgaRoute('books-read'),
-    schema: { ...hidden, summary: 'Books of a series (Komga); default order metadata.numberSort', params: SeriesParams, querystring: KomgaListQuery },
+    schema: {
+      ...hidden,
+      summary: 'Books of a series (Komga); default order metadata.numberSort',
+      params: SeriesParams,
+      querystring: KomgaListQuery,
+    },
     handler: async (req) => {
       const caller = callerOf(req);
       await series.get(caller, req.params.seriesId);
       const page = komgaPageRequest(req.query);
       const sort = mapSort(req.query.sort, BOOK_SORTS) ?? 'number,asc';
-      const { total, data } = await books.filter(caller, { condition: allOf(bookQueryCondition(req.query, req.params.seriesId)) }, { sort }, page);
+      const { total, data } = await books.filter(
+        caller,
+        { condition: allOf(bookQueryCondition(req.query, req.params.seriesId)) },
+        { sort },
+        page,
+      );
       return komgaPage(page, total, await komga.bookDtos(caller, data), true);
     },
   });
@@ -111,7 +157,11 @@ export function registerKomgaSeriesRoutes(app: App, komga: KomgaPresenter): void
       method,
       url: '/api/v1/series/:seriesId/read-progress',
       config: komgaRoute('progress-write'),
-      schema: { ...hidden, summary: read ? 'Mark every book of the series read (Komga)' : 'Mark every book of the series unread (Komga)', params: SeriesParams },
+      schema: {
+        ...hidden,
+        summary: read ? 'Mark every book of the series read (Komga)' : 'Mark every book of the series unread (Komga)',
+        params: SeriesParams,
+      },
       handler: async (req, reply) => {
         await series.markRead(callerOf(req), req.params.seriesId, read, deviceHint(req), KOMGA_PROGRESS);
         return reply.code(204).send();
@@ -165,14 +215,24 @@ export function registerKomgaSeriesRoutes(app: App, komga: KomgaPresenter): void
       await series.get(caller, req.params.seriesId);
       const order = await komga.seriesBooks(caller, req.params.seriesId);
       const unread = order.slice(0, Math.max(0, req.body.lastBookRead)).filter((book) => !book.progress?.is_completed);
-      await komga.services.progress.markManyRead(caller, unread.map((book) => book.id), deviceHint(req), KOMGA_PROGRESS);
+      await komga.services.progress.markManyRead(
+        caller,
+        unread.map((book) => book.id),
+        deviceHint(req),
+        KOMGA_PROGRESS,
+      );
       return reply.code(204).send();
     },
   });
 
   // Facets of the series the caller can see (Komga's filter option lists), by the series service's facet queries.
   const FacetQuery = z.object({ library_id: KomgaMulti, collection_id: z.string().optional() });
-  const facet = (url: string, summary: string, field: SeriesFacetField, present: (values: (string | null)[]) => string[] = (values) => values.filter((v): v is string => v !== null)) =>
+  const facet = (
+    url: string,
+    summary: string,
+    field: SeriesFacetField,
+    present: (values: (string | null)[]) => string[] = (values) => values.filter((v): v is string => v !== null),
+  ) =>
     app.route({
       method: 'GET',
       url,
@@ -191,7 +251,13 @@ export function registerKomgaSeriesRoutes(app: App, komga: KomgaPresenter): void
   // Komga lists ages (ComicInfo ratings become ages), and "None" for series without one (or with a rating that has no age).
   facet('/api/v1/age-ratings', 'Age ratings (Komga)', 'ageRating', (values) => {
     const ages = [...new Set(values.map((v) => (v === null ? undefined : ageOf(v))))];
-    return [...ages.filter((a): a is number => a !== undefined).sort((a, b) => a - b).map(String), ...(ages.includes(undefined) ? ['None'] : [])];
+    return [
+      ...ages
+        .filter((a): a is number => a !== undefined)
+        .sort((a, b) => a - b)
+        .map(String),
+      ...(ages.includes(undefined) ? ['None'] : []),
+    ];
   });
 
   app.route({
@@ -201,11 +267,20 @@ export function registerKomgaSeriesRoutes(app: App, komga: KomgaPresenter): void
     schema: {
       ...hidden,
       summary: 'Authors of books (Komga)',
-      querystring: z.object({ search: z.string().optional(), library_id: KomgaMulti, series_id: KomgaMulti, collection_id: z.string().optional() }),
+      querystring: z.object({
+        search: z.string().optional(),
+        library_id: KomgaMulti,
+        series_id: KomgaMulti,
+        collection_id: z.string().optional(),
+      }),
     },
     handler: async (req) => {
       if (req.query.collection_id) return [];
-      return books.authors(callerOf(req), { library_ids: listParam(req.query.library_id), series_ids: listParam(req.query.series_id), search: req.query.search });
+      return books.authors(callerOf(req), {
+        library_ids: listParam(req.query.library_id),
+        series_ids: listParam(req.query.series_id),
+        search: req.query.search,
+      });
     },
   });
 }

@@ -77,10 +77,22 @@ export class KomgaSessions {
     const given = Buffer.from(signature);
     if (expected.length !== given.length || !timingSafeEqual(expected, given)) return null;
     try {
-      const body = JSON.parse(Buffer.from(payload, 'base64url').toString('utf8')) as { u?: unknown; s?: unknown; t?: unknown; k?: unknown; e?: unknown };
+      const body = JSON.parse(Buffer.from(payload, 'base64url').toString('utf8')) as {
+        u?: unknown;
+        s?: unknown;
+        t?: unknown;
+        k?: unknown;
+        e?: unknown;
+      };
       if (typeof body.u !== 'string' || typeof body.s !== 'string' || typeof body.t !== 'string' || typeof body.e !== 'number') return null;
       if (body.e * 1000 <= now) return null;
-      return { userId: body.u, apiKeyId: typeof body.k === 'string' ? body.k : null, sessionId: body.s, stamp: body.t, expiresAt: body.e * 1000 };
+      return {
+        userId: body.u,
+        apiKeyId: typeof body.k === 'string' ? body.k : null,
+        sessionId: body.s,
+        stamp: body.t,
+        expiresAt: body.e * 1000,
+      };
     } catch {
       return null;
     }

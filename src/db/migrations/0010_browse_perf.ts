@@ -19,7 +19,11 @@ import type { DialectMigration } from '../migrate.js';
  */
 export const browsePerf: DialectMigration = {
   async up(db: Kysely<unknown>, dialect) {
-    await db.schema.createIndex('read_progress_user_book_state').on('read_progress').columns(['user_id', 'book_id', 'is_completed', 'updated_at']).execute();
+    await db.schema
+      .createIndex('read_progress_user_book_state')
+      .on('read_progress')
+      .columns(['user_id', 'book_id', 'is_completed', 'updated_at'])
+      .execute();
     if (dialect === 'sqlite') {
       await db.schema
         .createIndex('series_filter_sort')

@@ -9,6 +9,9 @@ import type { DialectMigration } from '../migrate.js';
  */
 export const securityStamp: DialectMigration = {
   async up(db: Kysely<unknown>) {
-    await db.schema.alterTable('users').addColumn('security_stamp', 'text', (c) => c.notNull().defaultTo('')).execute();
+    await db.schema
+      .alterTable('users')
+      .addColumn('security_stamp', 'text', (c) => c.notNull().defaultTo(''))
+      .execute();
   },
 };

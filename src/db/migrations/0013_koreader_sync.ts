@@ -25,7 +25,11 @@ export const koreaderSync: DialectMigration = {
     await db.schema.createIndex('books_koreader_name_md5').on('books').column('koreader_name_md5').execute();
     const named = db as Kysely<{ books: { id: string; file_name: string; koreader_name_md5: string | null } }>;
     for (const book of await named.selectFrom('books').select(['id', 'file_name']).execute()) {
-      await named.updateTable('books').set({ koreader_name_md5: createHash('md5').update(book.file_name).digest('hex') }).where('id', '=', book.id).execute();
+      await named
+        .updateTable('books')
+        .set({ koreader_name_md5: createHash('md5').update(book.file_name).digest('hex') })
+        .where('id', '=', book.id)
+        .execute();
     }
 
     await db.schema
@@ -58,7 +62,15 @@ export const koreaderSync: DialectMigration = {
     await db.schema.createIndex('progress_events_user_book').on('progress_events').columns(['user_id', 'book_id', 'received_at']).execute();
     await db.schema.createIndex('progress_events_book').on('progress_events').column('book_id').execute();
 
-    const rows = await sql<{ user_id: string; book_id: string; current_page: number; is_completed: number; updated_at: string; device_id: string | null; page_count: number }>`
+    const rows = await sql<{
+      user_id: string;
+      book_id: string;
+      current_page: number;
+      is_completed: number;
+      updated_at: string;
+      device_id: string | null;
+      page_count: number;
+    }>`
       SELECT p.user_id, p.book_id, p.current_page, p.is_completed, p.updated_at, p.device_id, b.page_count
       FROM read_progress p JOIN books b ON b.id = p.book_id`.execute(db);
     const events = rows.rows.map((r) => {
@@ -78,7 +90,10 @@ export const koreaderSync: DialectMigration = {
       };
     });
     for (let i = 0; i < events.length; i += 200) {
-      await (db as Kysely<{ progress_events: (typeof events)[number] }>).insertInto('progress_events').values(events.slice(i, i + 200)).execute();
+      await (db as Kysely<{ progress_events: (typeof events)[number] }>)
+        .insertInto('progress_events')
+        .values(events.slice(i, i + 200))
+        .execute();
     }
   },
 };

@@ -13,6 +13,9 @@ import type { DialectMigration } from '../migrate.js';
 export const progressClientTime: DialectMigration = {
   async up(db: Kysely<unknown>) {
     await db.schema.alterTable('progress_events').addColumn('client_at', 'text').execute();
-    await db.schema.alterTable('progress_events').addColumn('applied', 'integer', (c) => c.notNull().defaultTo(1)).execute();
+    await db.schema
+      .alterTable('progress_events')
+      .addColumn('applied', 'integer', (c) => c.notNull().defaultTo(1))
+      .execute();
   },
 };

@@ -2,7 +2,15 @@ import type { PageRequest } from '../../http/pagination.js';
 import type { LibraryView } from '../../modules/libraries/schemas.js';
 import type { SeriesView } from '../../modules/series/schemas.js';
 import type { FeedBook } from '../shared/feed-catalog.js';
-import { acquisitionMediaType, ATOM_ACQUISITION, ATOM_ENTRY, ATOM_NAVIGATION, languageTag, OPENSEARCH_DESCRIPTION, PSE_IMAGE_TYPES } from '../shared/media-types.js';
+import {
+  acquisitionMediaType,
+  ATOM_ACQUISITION,
+  ATOM_ENTRY,
+  ATOM_NAVIGATION,
+  languageTag,
+  OPENSEARCH_DESCRIPTION,
+  PSE_IMAGE_TYPES,
+} from '../shared/media-types.js';
 import type { Opds1Paths } from './paths.js';
 import { el, textEl, xmlDocument, type Xml } from './xml.js';
 

@@ -26,7 +26,8 @@ export class Opds1Paths {
   cover = (id: string) => `${this.prefix}/books/${id}/cover`;
   thumbnail = (id: string) => `${this.prefix}/books/${id}/thumbnail`;
   /** The PSE template: `{pageNumber}` (0-based) and `{maxWidth}` are filled in by the client. */
-  pageStream = (id: string, convert: boolean) => `${this.prefix}/books/${id}/pages/{pageNumber}?maxWidth={maxWidth}${convert ? '&convert=jpeg' : ''}`;
+  pageStream = (id: string, convert: boolean) =>
+    `${this.prefix}/books/${id}/pages/{pageNumber}?maxWidth={maxWidth}${convert ? '&convert=jpeg' : ''}`;
   search = (query?: string) => `${this.prefix}/search${query === undefined ? '' : `?q=${encodeURIComponent(query)}`}`;
   openSearch = () => `${this.prefix}/opensearch.xml`;
 }

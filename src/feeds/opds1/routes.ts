@@ -34,8 +34,14 @@ const SearchQuery = FeedPageQuery.extend({
 });
 const PageStreamParams = z.object({ id: Uuid, pageNumber: z.coerce.number().int().min(0).describe('0-based page number (PSE).') });
 const PageStreamQuery = z.object({
-  maxWidth: z.string().optional().describe('Largest width wanted, pixels; a value that is not a number (an unfilled `{maxWidth}`) is ignored.'),
-  convert: z.enum(['jpeg']).optional().describe('Convert the page to JPEG (set in the template when the book has pages PSE cannot declare).'),
+  maxWidth: z
+    .string()
+    .optional()
+    .describe('Largest width wanted, pixels; a value that is not a number (an unfilled `{maxWidth}`) is ignored.'),
+  convert: z
+    .enum(['jpeg'])
+    .optional()
+    .describe('Convert the page to JPEG (set in the template when the book has pages PSE cannot declare).'),
 });
 
 /**
@@ -54,7 +60,12 @@ function registerTree(app: App, prefix: string, deps: Opds1Deps): void {
   const send = (req: FastifyRequest, reply: FastifyReply, feed: AtomFeed) =>
     sendFeed(req, reply, validators, renderFeed(paths, feed), feed.kind === 'navigation' ? ATOM_NAVIGATION : ATOM_ACQUISITION);
 
-  const acquisitionList = (req: FastifyRequest, page: ReturnType<typeof feedPage>, listing: Listing<FeedBook>, head: Pick<AtomFeed, 'id' | 'title'>) => ({
+  const acquisitionList = (
+    req: FastifyRequest,
+    page: ReturnType<typeof feedPage>,
+    listing: Listing<FeedBook>,
+    head: Pick<AtomFeed, 'id' | 'title'>,
+  ) => ({
     ...head,
     kind: 'acquisition' as const,
     selfHref: pageHref(req.url, page.page, page.pageSize),
@@ -81,7 +92,13 @@ function registerTree(app: App, prefix: string, deps: Opds1Deps): void {
         fixed('on-deck', 'On deck', paths.onDeck(), 'acquisition', 'The next book of the series you are reading'),
         fixed('recently-added', 'Recently added books', paths.recentlyAdded(), 'acquisition', 'The newest books first', REL.sortNew),
         fixed('series', 'All series', paths.allSeries(), 'navigation', 'Every series, by name'),
-        fixed('libraries', 'Libraries', paths.libraries(), 'navigation', libraries.length === 1 ? '1 library' : `${libraries.length} libraries`),
+        fixed(
+          'libraries',
+          'Libraries',
+          paths.libraries(),
+          'navigation',
+          libraries.length === 1 ? '1 library' : `${libraries.length} libraries`,
+        ),
         ...libraries.map((l) => libraryEntry(paths, l)),
       ],
     });
@@ -92,7 +109,13 @@ function registerTree(app: App, prefix: string, deps: Opds1Deps): void {
   // The catalog root answers at `<prefix>/catalog` and at `<prefix>` itself, with or without a trailing slash
   // (the router ignores trailing slashes), and never redirects: KOReader does not follow redirects.
   route('/catalog', 'OPDS 1.2 catalog root (navigation feed)', 'series-read', root);
-  app.route({ method: 'GET', url: prefix, config: feedConfig('series-read'), schema: { summary: 'OPDS 1.2 catalog root (alias)', tags, hide: true }, handler: root });
+  app.route({
+    method: 'GET',
+    url: prefix,
+    config: feedConfig('series-read'),
+    schema: { summary: 'OPDS 1.2 catalog root (alias)', tags, hide: true },
+    handler: root,
+  });
 
   route('/libraries', 'Libraries (navigation feed)', 'series-read', async (req, reply) => {
     const libraries = await catalog.libraries(callerOf(req));
@@ -107,7 +130,13 @@ function registerTree(app: App, prefix: string, deps: Opds1Deps): void {
     });
   });
 
-  const seriesList = async (req: FeedRequest<z.ZodUnknown, typeof FeedPageQuery>, reply: FastifyReply, caller: Caller, libraryId: string | undefined, head: Pick<AtomFeed, 'id' | 'title' | 'upHref'>) => {
+  const seriesList = async (
+    req: FeedRequest<z.ZodUnknown, typeof FeedPageQuery>,
+    reply: FastifyReply,
+    caller: Caller,
+    libraryId: string | undefined,
+    head: Pick<AtomFeed, 'id' | 'title' | 'upHref'>,
+  ) => {
     const page = feedPage(req.query);
     const { total, data } = await catalog.series(caller, libraryId, page);
     return send(req, reply, {
@@ -133,9 +162,16 @@ function registerTree(app: App, prefix: string, deps: Opds1Deps): void {
     { params: IdParams, querystring: FeedPageQuery },
   );
 
-  route('/series', 'All series (navigation feed, paginated)', 'series-read', (req, reply) => seriesList(req, reply, callerOf(req), undefined, { id: 'urn:bindery:opds:series', title: 'All series', upHref: paths.catalog() }), {
-    querystring: FeedPageQuery,
-  });
+  route(
+    '/series',
+    'All series (navigation feed, paginated)',
+    'series-read',
+    (req, reply) =>
+      seriesList(req, reply, callerOf(req), undefined, { id: 'urn:bindery:opds:series', title: 'All series', upHref: paths.catalog() }),
+    {
+      querystring: FeedPageQuery,
+    },
+  );
 
   route(
     '/series/:id',
@@ -153,7 +189,12 @@ function registerTree(app: App, prefix: string, deps: Opds1Deps): void {
     { params: IdParams, querystring: FeedPageQuery },
   );
 
-  const bookList = (url: string, id: string, title: string, list: (caller: Caller, page: ReturnType<typeof feedPage>) => Promise<Listing<FeedBook>>) =>
+  const bookList = (
+    url: string,
+    id: string,
+    title: string,
+    list: (caller: Caller, page: ReturnType<typeof feedPage>) => Promise<Listing<FeedBook>>,
+  ) =>
     route(
       url,
       `${title} (acquisition feed, paginated)`,

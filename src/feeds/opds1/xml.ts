@@ -41,7 +41,10 @@ function attributes(attrs: Attrs): string {
 
 /** `<name attrs>children</name>`, or `<name attrs/>` without children. Falsy children are skipped. */
 export function el(name: string, attrs: Attrs = {}, children: ReadonlyArray<Xml | null | undefined | false> = []): Xml {
-  const inner = children.filter((c): c is Xml => !!c).map((c) => c.xml).join('');
+  const inner = children
+    .filter((c): c is Xml => !!c)
+    .map((c) => c.xml)
+    .join('');
   return { xml: inner ? `<${name}${attributes(attrs)}>${inner}</${name}>` : `<${name}${attributes(attrs)}/>` };
 }
 

@@ -3,7 +3,14 @@ import type { PageRequest } from '../../http/pagination.js';
 import type { LibraryView } from '../../modules/libraries/schemas.js';
 import type { SeriesView } from '../../modules/series/schemas.js';
 import type { FeedBook } from '../shared/feed-catalog.js';
-import { acquisitionMediaType, DIVINA_MANIFEST, languageTag, OPDS2_FEED, OPDS2_PUBLICATION, OPDS_PROGRESSION } from '../shared/media-types.js';
+import {
+  acquisitionMediaType,
+  DIVINA_MANIFEST,
+  languageTag,
+  OPDS2_FEED,
+  OPDS2_PUBLICATION,
+  OPDS_PROGRESSION,
+} from '../shared/media-types.js';
 
 /** A Readium Link Object. */
 export interface Link {
@@ -96,11 +103,23 @@ export function paginationMetadata(page: PageRequest, total: number) {
 }
 
 export function libraryLink(library: LibraryView): Link {
-  return { href: paths.library(library.id), type: OPDS2_FEED, title: library.name, rel: 'subsection', properties: { numberOfItems: library.series_count } };
+  return {
+    href: paths.library(library.id),
+    type: OPDS2_FEED,
+    title: library.name,
+    rel: 'subsection',
+    properties: { numberOfItems: library.series_count },
+  };
 }
 
 export function seriesLink(series: SeriesView): Link {
-  return { href: paths.series(series.id), type: OPDS2_FEED, title: series.metadata.title, rel: 'subsection', properties: { numberOfItems: series.book_count } };
+  return {
+    href: paths.series(series.id),
+    type: OPDS2_FEED,
+    title: series.metadata.title,
+    rel: 'subsection',
+    properties: { numberOfItems: series.book_count },
+  };
 }
 
 /** ComicInfo / OPF roles to Readium Web Publication metadata keys; others are `contributor`. */
@@ -159,14 +178,33 @@ export function publication(item: FeedBook, thumbnailWidth: number): Publication
   const progress = book.progress;
   const links: Link[] = [
     { rel: 'self', href: paths.book(book.id), type: OPDS2_PUBLICATION },
-    { rel: REL.acquisition, href: paths.file(book.id), type: acquisitionMediaType(book.format), title: book.file_name, ...(positive(book.file_size) ? { size: book.file_size } : {}) },
-    { rel: REL.progression, href: paths.progression(book.id), type: OPDS_PROGRESSION, ...(progress ? { properties: { progression: progress.progress, modified: progress.updated_at } } : {}) },
+    {
+      rel: REL.acquisition,
+      href: paths.file(book.id),
+      type: acquisitionMediaType(book.format),
+      title: book.file_name,
+      ...(positive(book.file_size) ? { size: book.file_size } : {}),
+    },
+    {
+      rel: REL.progression,
+      href: paths.progression(book.id),
+      type: OPDS_PROGRESSION,
+      ...(progress ? { properties: { progression: progress.progress, modified: progress.updated_at } } : {}),
+    },
   ];
   if (isImageBook(item)) {
-    const lastRead = progress ? { lastRead: progress.is_completed ? book.page_count : progress.current_page, lastReadDate: progress.updated_at } : {};
+    const lastRead = progress
+      ? { lastRead: progress.is_completed ? book.page_count : progress.current_page, lastReadDate: progress.updated_at }
+      : {};
     links.push(
       { rel: REL.acquisition, href: paths.manifest(book.id), type: DIVINA_MANIFEST, title: 'Read online (DiViNa)' },
-      { rel: REL.pse, href: paths.pageTemplate(book.id), type: 'image/jpeg', templated: true, properties: { numberOfItems: book.page_count, ...lastRead } },
+      {
+        rel: REL.pse,
+        href: paths.pageTemplate(book.id),
+        type: 'image/jpeg',
+        templated: true,
+        properties: { numberOfItems: book.page_count, ...lastRead },
+      },
     );
   }
   const cover = pages[0];
@@ -174,8 +212,19 @@ export function publication(item: FeedBook, thumbnailWidth: number): Publication
   const coverHeight = positive(cover?.height);
   const thumbHeight = coverWidth && coverHeight ? positive((coverHeight * Math.min(thumbnailWidth, coverWidth)) / coverWidth) : undefined;
   const images: Link[] = [
-    { href: paths.cover(book.id), type: 'image/jpeg', rel: 'cover', ...(coverWidth && coverHeight ? { width: coverWidth, height: coverHeight } : {}) },
-    { href: paths.thumbnail(book.id), type: 'image/jpeg', rel: 'http://opds-spec.org/image/thumbnail', ...(coverWidth ? { width: Math.min(thumbnailWidth, coverWidth) } : {}), ...(thumbHeight ? { height: thumbHeight } : {}) },
+    {
+      href: paths.cover(book.id),
+      type: 'image/jpeg',
+      rel: 'cover',
+      ...(coverWidth && coverHeight ? { width: coverWidth, height: coverHeight } : {}),
+    },
+    {
+      href: paths.thumbnail(book.id),
+      type: 'image/jpeg',
+      rel: 'http://opds-spec.org/image/thumbnail',
+      ...(coverWidth ? { width: Math.min(thumbnailWidth, coverWidth) } : {}),
+      ...(thumbHeight ? { height: thumbHeight } : {}),
+    },
   ];
   return { metadata, links, images };
 }
@@ -189,7 +238,10 @@ export function divinaManifest(item: FeedBook, thumbnailWidth: number): Record<s
   return {
     '@context': 'https://readium.org/webpub-manifest/context.jsonld',
     metadata: { ...pub.metadata, conformsTo: 'https://readium.org/webpub-manifest/profiles/divina' },
-    links: [{ rel: 'self', href: paths.manifest(item.book.id), type: DIVINA_MANIFEST }, ...pub.links.filter((l) => l.rel !== 'self' && l.type !== DIVINA_MANIFEST)],
+    links: [
+      { rel: 'self', href: paths.manifest(item.book.id), type: DIVINA_MANIFEST },
+      ...pub.links.filter((l) => l.rel !== 'self' && l.type !== DIVINA_MANIFEST),
+    ],
     readingOrder: item.pages.map((p, i) => {
       // A page readers cannot show as stored (BMP, AVIF, Netpbm) is linked converted, with the converted type.
       const converted = p.media_type.startsWith('image/') ? convertedFormatFor(p.media_type) : undefined;

@@ -13,10 +13,18 @@ import { paths } from './documents.js';
  */
 export const ProgressionBody = z.object({
   modified: z.iso.datetime({ offset: true }).describe('When the client made this progression (RFC 3339).'),
-  device: z.object({ id: z.string().min(1).max(100), name: z.string().max(200).optional() }).partial().optional(),
+  device: z
+    .object({ id: z.string().min(1).max(100), name: z.string().max(200).optional() })
+    .partial()
+    .optional(),
   progression: z.number().min(0).max(1).optional().describe('Share of the publication read, 0..1.'),
   locator: z
-    .object({ locations: z.object({ position: z.number().int().min(0).optional(), totalProgression: z.number().min(0).max(1).optional() }).partial().optional() })
+    .object({
+      locations: z
+        .object({ position: z.number().int().min(0).optional(), totalProgression: z.number().min(0).max(1).optional() })
+        .partial()
+        .optional(),
+    })
     .partial()
     .optional(),
 });
@@ -64,7 +72,13 @@ export async function readProgression(catalog: FeedCatalog, caller: Caller, book
  * the page is `progression × page count` (or `locator.locations.position` when given), and a progression of 1 (or
  * the last page) completes the book.
  */
-export async function writeProgression(catalog: FeedCatalog, caller: Caller, bookId: string, body: ProgressionBody, hint: DeviceHint): Promise<ProgressionDocument> {
+export async function writeProgression(
+  catalog: FeedCatalog,
+  caller: Caller,
+  bookId: string,
+  body: ProgressionBody,
+  hint: DeviceHint,
+): Promise<ProgressionDocument> {
   const book = await catalog.bookView(caller, bookId);
   const pageCount = book.page_count;
   const fraction = body.progression ?? body.locator?.locations?.totalProgression ?? 0;
@@ -72,12 +86,23 @@ export async function writeProgression(catalog: FeedCatalog, caller: Caller, boo
   const page = position !== undefined && position >= 1 ? Math.min(position, pageCount) : Math.round(fraction * pageCount);
   const completed = fraction >= 1 || (pageCount > 0 && page >= pageCount);
   const input = completed ? { is_completed: true } : { current_page: pageCount > 0 ? Math.max(1, page) : 0, is_completed: false };
-  const { progress, applied } = await catalog.writeProgress(caller, bookId, input, { ...hint, deviceId: body.device?.id ?? hint.deviceId }, {
-    protocol: OPDS2_PROTOCOL,
-    clientAt: body.modified,
-    client: { id: body.device?.id, name: body.device?.name },
-    position: { ...(body.progression !== undefined ? { progression: body.progression } : {}), ...(body.locator ? { locator: body.locator } : {}), modified: body.modified },
-  });
-  if (!applied) throw conflict('The server has a newer progression for this book', { modified: progress.updated_at, progression: progress.progress });
+  const { progress, applied } = await catalog.writeProgress(
+    caller,
+    bookId,
+    input,
+    { ...hint, deviceId: body.device?.id ?? hint.deviceId },
+    {
+      protocol: OPDS2_PROTOCOL,
+      clientAt: body.modified,
+      client: { id: body.device?.id, name: body.device?.name },
+      position: {
+        ...(body.progression !== undefined ? { progression: body.progression } : {}),
+        ...(body.locator ? { locator: body.locator } : {}),
+        modified: body.modified,
+      },
+    },
+  );
+  if (!applied)
+    throw conflict('The server has a newer progression for this book', { modified: progress.updated_at, progression: progress.progress });
   return progressionDocument(bookId, progress);
 }

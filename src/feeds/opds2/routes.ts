@@ -44,12 +44,20 @@ const tags = ['opds'];
 const Json = z.any().describe('OPDS 2.0 JSON');
 const errors = { 400: ErrorBody, 401: ErrorBody, 404: ErrorBody };
 const IdParams = z.object({ id: Uuid });
-const SearchQuery = FeedPageQuery.extend({ query: z.string().max(500).optional().describe('Search terms: series and books whose words start with them.') });
-const PageParams = z.object({ id: Uuid, pageNumber: z.coerce.number().int().min(0).describe('1-based in the DiViNa manifest; 0-based in the PSE template (`pse=1`).') });
+const SearchQuery = FeedPageQuery.extend({
+  query: z.string().max(500).optional().describe('Search terms: series and books whose words start with them.'),
+});
+const PageParams = z.object({
+  id: Uuid,
+  pageNumber: z.coerce.number().int().min(0).describe('1-based in the DiViNa manifest; 0-based in the PSE template (`pse=1`).'),
+});
 const PageQuery = z.object({
   maxWidth: z.string().optional().describe('Largest width wanted, pixels (ignored when not a number).'),
   pse: z.enum(['1']).optional(),
-  convert: z.enum(['jpeg', 'png', 'webp']).optional().describe('Encode the page in this format: the DiViNa manifest links pages of types browsers do not show (BMP, AVIF, Netpbm) with it.'),
+  convert: z
+    .enum(['jpeg', 'png', 'webp'])
+    .optional()
+    .describe('Encode the page in this format: the DiViNa manifest links pages of types browsers do not show (BMP, AVIF, Netpbm) with it.'),
 });
 
 /** Groups on the root: a few publications of each list, each with a link to the full list. */
@@ -63,7 +71,12 @@ function withItems(feed: Opds2Feed): Opds2Feed {
   const empty = !feed.publications?.length && !feed.navigation?.length && !feed.groups?.length;
   const { publications, navigation, groups, ...rest } = feed;
   if (empty) return { ...rest, groups: [] };
-  return { ...rest, ...(navigation?.length ? { navigation } : {}), ...(publications?.length ? { publications } : {}), ...(groups?.length ? { groups } : {}) };
+  return {
+    ...rest,
+    ...(navigation?.length ? { navigation } : {}),
+    ...(publications?.length ? { publications } : {}),
+    ...(groups?.length ? { groups } : {}),
+  };
 }
 
 /**
@@ -75,7 +88,8 @@ export function registerOpds2Routes(app: App, deps: Opds2Deps): void {
   const { catalog, validators, thumbnailWidth, publicUrl } = deps;
   const base = (req: FastifyRequest) => publicBaseUrl(req, publicUrl);
   const pub = (b: FeedBook) => publication(b, thumbnailWidth());
-  const send = (req: FastifyRequest, reply: FastifyReply, doc: unknown, type = OPDS2_FEED) => sendFeed(req, reply, validators, JSON.stringify(doc), type);
+  const send = (req: FastifyRequest, reply: FastifyReply, doc: unknown, type = OPDS2_FEED) =>
+    sendFeed(req, reply, validators, JSON.stringify(doc), type);
   const route = feedRouteBuilder(app, PREFIX, { tags, response: { 200: Json, 304: z.null(), ...errors } });
 
   const root = async (req: FastifyRequest, reply: FastifyReply) => {
@@ -85,7 +99,15 @@ export function registerOpds2Routes(app: App, deps: Opds2Deps): void {
     // root never sorts the whole catalog.
     const [libraries, reading] = await Promise.all([catalog.libraries(caller), catalog.keepReading(caller, firstPage)]);
     const group = (title: string, href: string, list: Listing<FeedBook>): Group[] =>
-      list.data.length ? [{ metadata: { title, numberOfItems: list.total }, links: [{ rel: 'self', href, type: OPDS2_FEED, title }], publications: list.data.map(pub) }] : [];
+      list.data.length
+        ? [
+            {
+              metadata: { title, numberOfItems: list.total },
+              links: [{ rel: 'self', href, type: OPDS2_FEED, title }],
+              publications: list.data.map(pub),
+            },
+          ]
+        : [];
     return send(
       req,
       reply,
@@ -97,7 +119,13 @@ export function registerOpds2Routes(app: App, deps: Opds2Deps): void {
           { href: paths.onDeck(), type: OPDS2_FEED, title: 'On deck', rel: 'subsection' },
           { href: paths.recentlyAdded(), type: OPDS2_FEED, title: 'Recently added books', rel: REL.sortNew },
           { href: paths.allSeries(), type: OPDS2_FEED, title: 'All series', rel: 'subsection' },
-          { href: paths.libraries(), type: OPDS2_FEED, title: 'Libraries', rel: 'subsection', properties: { numberOfItems: libraries.length } },
+          {
+            href: paths.libraries(),
+            type: OPDS2_FEED,
+            title: 'Libraries',
+            rel: 'subsection',
+            properties: { numberOfItems: libraries.length },
+          },
           ...libraries.map(libraryLink),
         ],
         groups: group('Keep reading', paths.keepReading(), reading),
@@ -105,22 +133,46 @@ export function registerOpds2Routes(app: App, deps: Opds2Deps): void {
     );
   };
   // The root answers at /opds/v2 and /opds/v2/catalog, with or without a trailing slash, never redirecting.
-  app.route({ method: 'GET', url: PREFIX, config: feedConfig('series-read'), schema: { summary: 'OPDS 2.0 catalog root', tags, response: { 200: Json, 304: z.null(), ...errors } }, handler: root });
+  app.route({
+    method: 'GET',
+    url: PREFIX,
+    config: feedConfig('series-read'),
+    schema: { summary: 'OPDS 2.0 catalog root', tags, response: { 200: Json, 304: z.null(), ...errors } },
+    handler: root,
+  });
   route('/catalog', 'OPDS 2.0 catalog root (alias)', 'series-read', root, { hide: true });
 
   route('/libraries', 'Libraries (navigation)', 'series-read', async (req, reply) => {
     const libraries = await catalog.libraries(callerOf(req));
-    return send(req, reply, withItems({ metadata: { title: 'Libraries', numberOfItems: libraries.length }, links: feedLinks(base(req), paths.libraries()), navigation: libraries.map(libraryLink) }));
+    return send(
+      req,
+      reply,
+      withItems({
+        metadata: { title: 'Libraries', numberOfItems: libraries.length },
+        links: feedLinks(base(req), paths.libraries()),
+        navigation: libraries.map(libraryLink),
+      }),
+    );
   });
 
-  const seriesList = async (req: FeedRequest<z.ZodUnknown, typeof FeedPageQuery>, reply: FastifyReply, caller: Caller, libraryId: string | undefined, title: string) => {
+  const seriesList = async (
+    req: FeedRequest<z.ZodUnknown, typeof FeedPageQuery>,
+    reply: FastifyReply,
+    caller: Caller,
+    libraryId: string | undefined,
+    title: string,
+  ) => {
     const page = feedPage(req.query);
     const { total, data } = await catalog.series(caller, libraryId, page);
     const hrefFor = (n: number) => pageHref(req.url, n, page.pageSize);
     return send(
       req,
       reply,
-      withItems({ metadata: { title, ...paginationMetadata(page, total) }, links: feedLinks(base(req), hrefFor(page.page), paginationLinks(page, total, hrefFor)), navigation: data.map(seriesLink) }),
+      withItems({
+        metadata: { title, ...paginationMetadata(page, total) },
+        links: feedLinks(base(req), hrefFor(page.page), paginationLinks(page, total, hrefFor)),
+        navigation: data.map(seriesLink),
+      }),
     );
   };
   route(
@@ -134,9 +186,21 @@ export function registerOpds2Routes(app: App, deps: Opds2Deps): void {
     },
     { params: IdParams, querystring: FeedPageQuery },
   );
-  route('/series', 'All series (navigation, paginated)', 'series-read', (req, reply) => seriesList(req, reply, callerOf(req), undefined, 'All series'), { querystring: FeedPageQuery });
+  route(
+    '/series',
+    'All series (navigation, paginated)',
+    'series-read',
+    (req, reply) => seriesList(req, reply, callerOf(req), undefined, 'All series'),
+    { querystring: FeedPageQuery },
+  );
 
-  const publicationList = (req: FastifyRequest, page: ReturnType<typeof feedPage>, listing: Listing<FeedBook>, title: string, extra: Link[] = []): Opds2Feed => {
+  const publicationList = (
+    req: FastifyRequest,
+    page: ReturnType<typeof feedPage>,
+    listing: Listing<FeedBook>,
+    title: string,
+    extra: Link[] = [],
+  ): Opds2Feed => {
     const hrefFor = (n: number) => pageHref(req.url, n, page.pageSize);
     return withItems({
       metadata: { title, ...paginationMetadata(page, listing.total) },
@@ -153,7 +217,13 @@ export function registerOpds2Routes(app: App, deps: Opds2Deps): void {
       const page = feedPage(req.query);
       const series = await catalog.oneSeries(caller, req.params.id);
       const listing = await catalog.seriesBooks(caller, series, page);
-      return send(req, reply, publicationList(req, page, listing, series.metadata.title, [{ rel: 'up', href: paths.library(series.library_id), type: OPDS2_FEED }]));
+      return send(
+        req,
+        reply,
+        publicationList(req, page, listing, series.metadata.title, [
+          { rel: 'up', href: paths.library(series.library_id), type: OPDS2_FEED },
+        ]),
+      );
     },
     { params: IdParams, querystring: FeedPageQuery },
   );
@@ -186,13 +256,19 @@ export function registerOpds2Routes(app: App, deps: Opds2Deps): void {
       const hrefFor = (n: number) => pageHref(req.url, n, page.pageSize);
       const largest = Math.max(series.total, books.total);
       const groups: Group[] = [];
-      if (series.data.length) groups.push({ metadata: { title: 'Series', numberOfItems: series.total }, navigation: series.data.map(seriesLink) });
+      if (series.data.length)
+        groups.push({ metadata: { title: 'Series', numberOfItems: series.total }, navigation: series.data.map(seriesLink) });
       if (books.data.length) groups.push({ metadata: { title: 'Books', numberOfItems: books.total }, publications: books.data.map(pub) });
       return send(
         req,
         reply,
         withItems({
-          metadata: { title: terms ? `Search: ${terms}` : 'Search', numberOfItems: series.total + books.total, itemsPerPage: page.pageSize, currentPage: page.page },
+          metadata: {
+            title: terms ? `Search: ${terms}` : 'Search',
+            numberOfItems: series.total + books.total,
+            itemsPerPage: page.pageSize,
+            currentPage: page.page,
+          },
           links: feedLinks(base(req), hrefFor(page.page), paginationLinks(page, largest, hrefFor)),
           groups,
         }),
@@ -213,7 +289,8 @@ export function registerOpds2Routes(app: App, deps: Opds2Deps): void {
     '/books/:id/manifest',
     'DiViNa manifest of the page images (comics)',
     'pages-read',
-    async (req, reply) => send(req, reply, divinaManifest(await catalog.book(callerOf(req), req.params.id), thumbnailWidth()), DIVINA_MANIFEST),
+    async (req, reply) =>
+      send(req, reply, divinaManifest(await catalog.book(callerOf(req), req.params.id), thumbnailWidth()), DIVINA_MANIFEST),
     { params: IdParams },
   );
 
@@ -235,7 +312,10 @@ export function registerOpds2Routes(app: App, deps: Opds2Deps): void {
       const caller = callerOf(req);
       const pse = req.query.pse === '1';
       const n = pse ? req.params.pageNumber + 1 : req.params.pageNumber;
-      const lookup = await catalog.page(caller, req.params.id, n, { width: parseMaxWidth(req.query.maxWidth), format: pse ? 'jpeg' : req.query.convert });
+      const lookup = await catalog.page(caller, req.params.id, n, {
+        width: parseMaxWidth(req.query.maxWidth),
+        format: pse ? 'jpeg' : req.query.convert,
+      });
       if (pse && req.method === 'GET') await recordPageRead(catalog, caller, req.params.id, n, deviceHint(req), req.log, OPDS2_PROTOCOL);
       return sendImage(req, reply, lookup);
     },
@@ -247,7 +327,8 @@ export function registerOpds2Routes(app: App, deps: Opds2Deps): void {
     config: feedConfig('progress-read'),
     schema: {
       summary: 'OPDS Progression: where the caller is in the book',
-      description: '`{modified, device{id,name}, progression 0..1, locator}` from the same progress record the native API shows; 404 before the first update.',
+      description:
+        '`{modified, device{id,name}, progression 0..1, locator}` from the same progress record the native API shows; 404 before the first update.',
       tags,
       params: IdParams,
       response: { 200: z.any().describe(OPDS_PROGRESSION), ...errors },

@@ -29,7 +29,8 @@ export function registerBookResources(app: App, prefix: string, catalog: FeedCat
     config: feedConfig('books-read'),
     schema: {
       summary: 'Download the book file (acquisition link)',
-      description: 'Content-Disposition with the file name, Content-Length, ETag (304 on If-None-Match); a single `Range: bytes=` gives 206 (416 outside the file).',
+      description:
+        'Content-Disposition with the file name, Content-Length, ETag (304 on If-None-Match); a single `Range: bytes=` gives 206 (416 outside the file).',
       tags,
       hide,
       params: IdParams,
@@ -38,7 +39,12 @@ export function registerBookResources(app: App, prefix: string, catalog: FeedCat
     handler: async (req, reply) => sendBookFile(req, reply, await catalog.file(callerOf(req), req.params.id)),
   });
 
-  const image = (url: string, summary: string, permission: 'books-read' | 'series-read', lookup: (caller: Caller, id: string) => Promise<ImageLookup>) =>
+  const image = (
+    url: string,
+    summary: string,
+    permission: 'books-read' | 'series-read',
+    lookup: (caller: Caller, id: string) => Promise<ImageLookup>,
+  ) =>
     app.route({
       method: 'GET',
       url: `${prefix}${url}`,

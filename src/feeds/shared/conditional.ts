@@ -54,7 +54,13 @@ export function isNotModified(request: FastifyRequest, etag: string, lastModifie
  * revalidate), or 304. HEAD gets the same headers without a body (Fastify's automatic HEAD route runs this
  * handler). The body goes out as is: never compressed unless a compression layer is configured in front.
  */
-export function sendFeed(request: FastifyRequest, reply: FastifyReply, validators: FeedValidators, body: string, contentType: string): FastifyReply {
+export function sendFeed(
+  request: FastifyRequest,
+  reply: FastifyReply,
+  validators: FeedValidators,
+  body: string,
+  contentType: string,
+): FastifyReply {
   const etag = `"${createHash('sha256').update(body).digest('base64url').slice(0, 32)}"`;
   const key = `${request.caller?.user.id ?? '-'} ${request.url}`;
   const lastModified = validators.stamp(key, etag);

@@ -154,12 +154,24 @@ export class FeedCatalog {
     return book.progress ? this.services.progress.get(caller, bookId) : null;
   }
 
-  updateProgress(caller: Caller, bookId: string, input: { current_page?: number; is_completed?: boolean }, hint: DeviceHint, origin?: ProgressOrigin): Promise<ProgressView> {
+  updateProgress(
+    caller: Caller,
+    bookId: string,
+    input: { current_page?: number; is_completed?: boolean },
+    hint: DeviceHint,
+    origin?: ProgressOrigin,
+  ): Promise<ProgressView> {
     return this.services.progress.update(caller, bookId, input, hint, origin);
   }
 
   /** As updateProgress, telling whether the write became the position (false: older than the current one). */
-  writeProgress(caller: Caller, bookId: string, input: { current_page?: number; is_completed?: boolean }, hint: DeviceHint, origin: ProgressOrigin): Promise<ProgressWrite> {
+  writeProgress(
+    caller: Caller,
+    bookId: string,
+    input: { current_page?: number; is_completed?: boolean },
+    hint: DeviceHint,
+    origin: ProgressOrigin,
+  ): Promise<ProgressWrite> {
     return this.services.progress.write(caller, bookId, input, hint, origin);
   }
 
@@ -170,7 +182,10 @@ export class FeedCatalog {
 
   /** Each book with its series' title (else its own) and its page list (empty when it cannot be listed), in one query each. */
   private async withPages(caller: Caller, books: BookView[], titles: ReadonlyMap<string, string>): Promise<FeedBook[]> {
-    const pages = await this.services.pages.listMany(caller, books.map((b) => b.id));
+    const pages = await this.services.pages.listMany(
+      caller,
+      books.map((b) => b.id),
+    );
     return books.map((book) => ({ book, seriesTitle: titles.get(book.series_id) ?? book.title, pages: pages.get(book.id) ?? [] }));
   }
 }

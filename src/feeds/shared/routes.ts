@@ -13,7 +13,10 @@ export function feedConfig(permission: 'books-read' | 'series-read' | 'pages-rea
 }
 
 /** A feed request whose params and query string have the types of the route's zod schemas. */
-export type FeedRequest<P extends z.ZodTypeAny = z.ZodUnknown, Q extends z.ZodTypeAny = z.ZodUnknown> = FastifyRequest<{ Params: z.infer<P>; Querystring: z.infer<Q> }>;
+export type FeedRequest<P extends z.ZodTypeAny = z.ZodUnknown, Q extends z.ZodTypeAny = z.ZodUnknown> = FastifyRequest<{
+  Params: z.infer<P>;
+  Querystring: z.infer<Q>;
+}>;
 
 /** What a feed route declares beyond its URL: params and query string schemas, and whether the docs hide it. */
 export interface FeedRouteSchema<P extends z.ZodTypeAny, Q extends z.ZodTypeAny> {
@@ -36,17 +39,26 @@ export function feedRouteBuilder(app: App, prefix: string, shared: Record<string
     schema: FeedRouteSchema<P, Q> = {},
   ) =>
     // Fastify validated params and query against these same schemas: the one place their types are restated.
-    app.route({ method: 'GET', url: `${prefix}${url}`, config: feedConfig(permission), schema: { summary, ...shared, ...schema }, handler: handler as (req: FastifyRequest, reply: FastifyReply) => Promise<unknown> });
+    app.route({
+      method: 'GET',
+      url: `${prefix}${url}`,
+      config: feedConfig(permission),
+      schema: { summary, ...shared, ...schema },
+      handler: handler as (req: FastifyRequest, reply: FastifyReply) => Promise<unknown>,
+    });
 }
 
 const positiveInt = z.coerce.number().int().min(1);
 
-const ABSENT_WHEN_EMPTY = 'An empty value (`page=`) or an unfilled template (`page={startPage?}`) counts as absent, as on every feed parameter.';
+const ABSENT_WHEN_EMPTY =
+  'An empty value (`page=`) or an unfilled template (`page={startPage?}`) counts as absent, as on every feed parameter.';
 
 /** `page` (1-based) and `pageSize` in the query string, as in the native API. */
 export const FeedPageQuery = z.object({
   page: positiveInt.default(1).describe(`1-based page number. Default 1. ${ABSENT_WHEN_EMPTY}`),
-  pageSize: positiveInt.optional().describe(`Entries per page. Default ${DEFAULT_PAGE_SIZE}, at most ${MAX_PAGE_SIZE}. ${ABSENT_WHEN_EMPTY}`),
+  pageSize: positiveInt
+    .optional()
+    .describe(`Entries per page. Default ${DEFAULT_PAGE_SIZE}, at most ${MAX_PAGE_SIZE}. ${ABSENT_WHEN_EMPTY}`),
 });
 
 export function feedPage(query: { page?: number; pageSize?: number }): PageRequest {

@@ -17,8 +17,20 @@ export class ApiKeysRepository {
 
   async listOwned(userId: string, offset: number, limit: number): Promise<{ rows: ApiKeyRow[]; total: number }> {
     const [rows, count] = await Promise.all([
-      this.db.selectFrom('api_keys').selectAll().where('user_id', '=', userId).orderBy('created_at', 'desc').orderBy('id', 'desc').offset(offset).limit(limit).execute(),
-      this.db.selectFrom('api_keys').select((eb) => eb.fn.countAll<number>().as('n')).where('user_id', '=', userId).executeTakeFirstOrThrow(),
+      this.db
+        .selectFrom('api_keys')
+        .selectAll()
+        .where('user_id', '=', userId)
+        .orderBy('created_at', 'desc')
+        .orderBy('id', 'desc')
+        .offset(offset)
+        .limit(limit)
+        .execute(),
+      this.db
+        .selectFrom('api_keys')
+        .select((eb) => eb.fn.countAll<number>().as('n'))
+        .where('user_id', '=', userId)
+        .executeTakeFirstOrThrow(),
     ]);
     return { rows, total: Number(count.n) };
   }

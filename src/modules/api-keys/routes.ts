@@ -11,7 +11,7 @@ const ApiKeyView = z
     id: z.uuid(),
     name: z.string(),
     key_prefix: z.string().describe('The 8-character lookup prefix (without the fixed `bindery_` segment), kept in plaintext.'),
-    permissions: z.array(z.enum(PERMISSIONS)).describe('Requested permissions; effective = these ∩ the owner\'s current permissions.'),
+    permissions: z.array(z.enum(PERMISSIONS)).describe("Requested permissions; effective = these ∩ the owner's current permissions."),
     expires_at: z.string().nullable(),
     created_at: z.string(),
     last_used_at: z.string().nullable().describe('Updated at most once a minute.'),
@@ -30,8 +30,11 @@ const FutureTimestamp = z.iso
 const ApiKeyCreate = z
   .object({
     name: z.string().trim().min(1).max(100).describe('A descriptive name; name it after the device for per-device statistics.'),
-    permissions: PermissionList.optional().describe('Omitted: all of the creator\'s effective permissions.'),
-    preset: z.enum(PRESET_NAMES as [keyof typeof PRESETS, ...Array<keyof typeof PRESETS>]).optional().describe('Used when `permissions` is omitted.'),
+    permissions: PermissionList.optional().describe("Omitted: all of the creator's effective permissions."),
+    preset: z
+      .enum(PRESET_NAMES as [keyof typeof PRESETS, ...Array<keyof typeof PRESETS>])
+      .optional()
+      .describe('Used when `permissions` is omitted.'),
     expires_at: FutureTimestamp.optional().describe('Null or omitted: no expiry.'),
   })
   .meta({ id: 'ApiKeyCreate' });
@@ -39,7 +42,12 @@ const ApiKeyCreate = z
 const ApiKeyUpdate = ApiKeyCreate.partial().meta({ id: 'ApiKeyUpdate' });
 
 const Presets = z
-  .array(z.object({ name: z.enum(PRESET_NAMES as [keyof typeof PRESETS, ...Array<keyof typeof PRESETS>]), permissions: z.array(z.enum(PERMISSIONS)) }))
+  .array(
+    z.object({
+      name: z.enum(PRESET_NAMES as [keyof typeof PRESETS, ...Array<keyof typeof PRESETS>]),
+      permissions: z.array(z.enum(PERMISSIONS)),
+    }),
+  )
   .meta({ id: 'ApiKeyPresets' });
 
 export function registerApiKeyRoutes(app: App, keys: ApiKeysService): void {
@@ -47,7 +55,12 @@ export function registerApiKeyRoutes(app: App, keys: ApiKeysService): void {
     method: 'GET',
     url: '/api-keys',
     config: { permission: 'api-keys-read' },
-    schema: { summary: "List the caller's keys (metadata only, no secret)", tags: ['api-keys'], querystring: PaginationQuery, response: { 200: paginated(ApiKeyView) } },
+    schema: {
+      summary: "List the caller's keys (metadata only, no secret)",
+      tags: ['api-keys'],
+      querystring: PaginationQuery,
+      response: { 200: paginated(ApiKeyView) },
+    },
     handler: async (req) => {
       const page = pageRequest(req.query);
       const { items, total } = await keys.list(callerOf(req), page);

@@ -15,7 +15,14 @@ export class EmailTokens {
     const token = randomBytes(32).toString('base64url');
     await this.db
       .insertInto('email_tokens')
-      .values({ token_hash: hashToken(token), user_id: userId, purpose, expires_at: new Date(Date.now() + LIFETIME_MS).toISOString(), used_at: null, created_at: nowIso() })
+      .values({
+        token_hash: hashToken(token),
+        user_id: userId,
+        purpose,
+        expires_at: new Date(Date.now() + LIFETIME_MS).toISOString(),
+        used_at: null,
+        created_at: nowIso(),
+      })
       .execute();
     return token;
   }

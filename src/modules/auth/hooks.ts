@@ -37,7 +37,8 @@ export interface AuthHookDeps {
 export const FILE_COOKIE = 'bindery_file_token';
 
 function fileCookieCredentials(request: FastifyRequest): Credentials | undefined {
-  if (!request.routeOptions.config?.fileCookie || !request.headers.cookie || (request.method !== 'GET' && request.method !== 'HEAD')) return undefined;
+  if (!request.routeOptions.config?.fileCookie || !request.headers.cookie || (request.method !== 'GET' && request.method !== 'HEAD'))
+    return undefined;
   for (const part of request.headers.cookie.split(';')) {
     const [name, ...value] = part.trim().split('=');
     if (name === FILE_COOKIE && value.length > 0) return { kind: 'bearer', value: value.join('=') };
@@ -83,10 +84,20 @@ export function registerAuthHooks(app: App, deps: AuthHookDeps): { routes: Route
     const config = (route.config ?? {}) as { permission?: string; public?: boolean };
     const methods = Array.isArray(route.method) ? route.method : [route.method];
     if (methods.every((m) => m === 'HEAD')) return;
-    if (config.permission && !isPermission(config.permission)) throw new Error(`route ${route.url} declares unknown permission ${config.permission}`);
-    routes.push({ method: methods.filter((m) => m !== 'HEAD').join(','), url: route.url, permission: config.permission ?? null, public: config.public === true });
+    if (config.permission && !isPermission(config.permission))
+      throw new Error(`route ${route.url} declares unknown permission ${config.permission}`);
+    routes.push({
+      method: methods.filter((m) => m !== 'HEAD').join(','),
+      url: route.url,
+      permission: config.permission ?? null,
+      public: config.public === true,
+    });
     if (route.schema && !route.schema.hide) {
-      const note = config.public ? 'No authentication required.' : config.permission ? `Requires permission \`${config.permission}\`.` : 'Requires authentication.';
+      const note = config.public
+        ? 'No authentication required.'
+        : config.permission
+          ? `Requires permission \`${config.permission}\`.`
+          : 'Requires authentication.';
       const schema = route.schema as { description?: string };
       schema.description = schema.description ? `${schema.description}\n\n${note}` : note;
     }
@@ -156,14 +167,19 @@ export function registerAuthHooks(app: App, deps: AuthHookDeps): { routes: Route
     }
     const permission = config.permission;
     if (permission && isPermission(permission) && !request.caller.permissions.has(permission)) {
-      throw new AppError(403, 'Forbidden', `Missing permission "${permission}" (${PERMISSION_GRANTS[permission]})`, { required_permission: permission });
+      throw new AppError(403, 'Forbidden', `Missing permission "${permission}" (${PERMISSION_GRANTS[permission]})`, {
+        required_permission: permission,
+      });
     }
   });
 
   app.addHook('onSend', async (request: FastifyRequest, reply: FastifyReply) => {
     if (reply.statusCode === 401 && !reply.hasHeader('www-authenticate')) {
       const challenge = request.routeOptions.config?.authChallenge ?? 'bearer';
-      reply.header('WWW-Authenticate', challenge === 'basic' ? 'Basic realm="Bindery", charset="UTF-8"' : 'Bearer realm="Bindery", Basic realm="Bindery", charset="UTF-8"');
+      reply.header(
+        'WWW-Authenticate',
+        challenge === 'basic' ? 'Basic realm="Bindery", charset="UTF-8"' : 'Bearer realm="Bindery", Basic realm="Bindery", charset="UTF-8"',
+      );
     }
   });
 
@@ -175,6 +191,8 @@ export function permissionTable(routes: RouteAccess[]): string {
   const rows = routes
     .filter((r) => r.url.startsWith('/api/'))
     .sort((a, b) => a.url.localeCompare(b.url) || a.method.localeCompare(b.method))
-    .map((r) => `| ${r.method} | \`${r.url}\` | ${r.public ? 'public' : r.permission ? `\`${r.permission}\`` : 'any authenticated user'} |`);
+    .map(
+      (r) => `| ${r.method} | \`${r.url}\` | ${r.public ? 'public' : r.permission ? `\`${r.permission}\`` : 'any authenticated user'} |`,
+    );
   return ['## Permissions by route', '', '| Method | Path | Needs |', '|---|---|---|', ...rows].join('\n');
 }

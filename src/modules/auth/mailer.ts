@@ -44,8 +44,17 @@ export function createMailer(config: Config, log: FastifyBaseLogger, transport?:
         await (await pending).sendMail({ from, ...mail });
       } catch (err) {
         // The mail (and its link) goes to the log, as without SMTP, so an administrator can still pass it on.
-        log.error({ err, to: mail.to, subject: mail.subject, text: mail.text }, 'the SMTP server did not take the e-mail: written to the log instead');
-        throw new AppError(503, 'ServiceUnavailable', 'The mail server could not be reached, so the e-mail was not sent; try again later', null, { 'Retry-After': '60' });
+        log.error(
+          { err, to: mail.to, subject: mail.subject, text: mail.text },
+          'the SMTP server did not take the e-mail: written to the log instead',
+        );
+        throw new AppError(
+          503,
+          'ServiceUnavailable',
+          'The mail server could not be reached, so the e-mail was not sent; try again later',
+          null,
+          { 'Retry-After': '60' },
+        );
       }
     },
   };

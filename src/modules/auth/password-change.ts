@@ -26,15 +26,21 @@ export class PasswordChangeService {
    * account, this one included: the person signs in again with the new password.
    */
   async change(caller: Caller, currentPassword: string, newPassword: string): Promise<void> {
-    if (caller.apiKeyId !== null) throw new AppError(403, 'Forbidden', 'An API key cannot change its owner’s password: sign in with the password');
+    if (caller.apiKeyId !== null)
+      throw new AppError(403, 'Forbidden', 'An API key cannot change its owner’s password: sign in with the password');
     const user = await this.users.findById(caller.user.id);
     if (!user) throw notFound('User');
     await this.passwords.verify(user.username, currentPassword).catch((err: unknown) => {
       // A 401 would read as "your session ended" to clients; the session is fine, the password typed is not.
-      if (err instanceof AppError && err.statusCode === 401) throw new AppError(400, 'BadRequest', 'The current password is not correct', { field: 'current_password' });
+      if (err instanceof AppError && err.statusCode === 401)
+        throw new AppError(400, 'BadRequest', 'The current password is not correct', { field: 'current_password' });
       throw err;
     });
-    await this.users.update(user.id, { password_hash: await hashPassword(newPassword), security_stamp: newSecurityStamp(), updated_at: nowIso() });
+    await this.users.update(user.id, {
+      password_hash: await hashPassword(newPassword),
+      security_stamp: newSecurityStamp(),
+      updated_at: nowIso(),
+    });
   }
 }
 
@@ -51,7 +57,8 @@ export function registerPasswordChangeRoutes(app: App, service: PasswordChangeSe
     url: '/auth/change-password',
     schema: {
       summary: 'Change your own password',
-      description: 'Needs the current password (400 when it is wrong; wrong guesses count toward the account lockout, 429). Not allowed with an API key (403). Answers 204 and ends every session of the account, this one included (sign in again with the new password).',
+      description:
+        'Needs the current password (400 when it is wrong; wrong guesses count toward the account lockout, 429). Not allowed with an API key (403). Answers 204 and ends every session of the account, this one included (sign in again with the new password).',
       tags: ['auth'],
       body: PasswordChangeBody,
       response: { 204: z.null().describe('Changed'), 400: ErrorBody, 403: ErrorBody, 429: ErrorBody },

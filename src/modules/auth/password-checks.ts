@@ -8,7 +8,14 @@ import { verifyPassword } from './passwords.js';
 export const INVALID_CREDENTIALS = 'Invalid username or password';
 
 const tooManyFailures = (seconds: number) =>
-  new AppError(429, 'rate_limit_exceeded', `Too many failed logins for this account: retry in ${seconds} seconds`, null, { 'Retry-After': String(seconds) }, { retry_after: seconds });
+  new AppError(
+    429,
+    'rate_limit_exceeded',
+    `Too many failed logins for this account: retry in ${seconds} seconds`,
+    null,
+    { 'Retry-After': String(seconds) },
+    { retry_after: seconds },
+  );
 
 /**
  * Every check of a password against an account, under the account lockout (login-throttle.ts): the login

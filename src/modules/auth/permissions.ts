@@ -80,7 +80,15 @@ const READER: Permission[] = [
   'api-keys-write',
   'api-keys-delete',
 ];
-const MAINTAINER: Permission[] = [...READER, 'libraries-write', 'series-write', 'books-write', 'tasks-read', 'tasks-write', 'system-health'];
+const MAINTAINER: Permission[] = [
+  ...READER,
+  'libraries-write',
+  'series-write',
+  'books-write',
+  'tasks-read',
+  'tasks-write',
+  'system-health',
+];
 
 export const ROLES = ['admin', 'maintainer', 'reader'] as const;
 export type Role = (typeof ROLES)[number];

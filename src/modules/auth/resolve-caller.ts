@@ -59,7 +59,8 @@ const BASIC_CACHE_MAX = 10_000;
 // last_used_at is written at most once a minute per key, so a busy reader app does not turn reads into writes.
 const TOUCH_INTERVAL_MS = 60_000;
 
-const basicCacheKey = (username: string, password: string): string => createHash('sha256').update(`${username}\u0000${password}`).digest('hex');
+const basicCacheKey = (username: string, password: string): string =>
+  createHash('sha256').update(`${username}\u0000${password}`).digest('hex');
 
 export class CallerResolver {
   private readonly basicCache = new Map<string, { userId: string; passwordHash: string; at: number }>();

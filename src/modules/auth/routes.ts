@@ -41,7 +41,8 @@ export function registerAuthRoutes(app: App, auth: AuthService, publicUrl: strin
     config: { public: true },
     schema: {
       summary: 'Register a reader account',
-      description: 'Allowed only when the admin setting `registration_enabled` is on (403 otherwise). With `email_verification_required`, a verification link is e-mailed (or logged when no SMTP server is configured).',
+      description:
+        'Allowed only when the admin setting `registration_enabled` is on (403 otherwise). With `email_verification_required`, a verification link is e-mailed (or logged when no SMTP server is configured).',
       tags: ['auth'],
       security: [],
       body: NewAccountBody,
@@ -66,7 +67,7 @@ export function registerAuthRoutes(app: App, auth: AuthService, publicUrl: strin
     schema: {
       summary: 'Sign out everywhere (end every session of the account)',
       description:
-        'Ends every JWT and Komga session of the caller\'s account at once, on every instance, the one used for this request included (log in again afterwards). API keys and Basic credentials are not sessions and keep working: revoke a key with DELETE /api-keys/{id}. An API key cannot call this (403). A password change, disabling or re-enabling the account, and a new role or permissions end the sessions the same way. 204.',
+        "Ends every JWT and Komga session of the caller's account at once, on every instance, the one used for this request included (log in again afterwards). API keys and Basic credentials are not sessions and keep working: revoke a key with DELETE /api-keys/{id}. An API key cannot call this (403). A password change, disabling or re-enabling the account, and a new role or permissions end the sessions the same way. 204.",
       tags: ['auth'],
     },
     handler: async (req, reply) => {
@@ -81,7 +82,12 @@ export function registerAuthRoutes(app: App, auth: AuthService, publicUrl: strin
     schema: { summary: 'Current user with effective permissions', tags: ['auth'], response: { 200: MeView } },
     handler: (req) => {
       const caller = callerOf(req);
-      return { ...toUserSummary(caller.user), permissions: sortPermissions(caller.permissions), auth_method: caller.method, api_key_id: caller.apiKeyId };
+      return {
+        ...toUserSummary(caller.user),
+        permissions: sortPermissions(caller.permissions),
+        auth_method: caller.method,
+        api_key_id: caller.apiKeyId,
+      };
     },
   });
 

@@ -28,7 +28,8 @@ export interface NewAccount {
 }
 
 const VERIFY_PURPOSE = 'verify-email';
-const REGISTRATION_CONFLICT = 'This username or e-mail address cannot be registered; choose another username, or log in if you already have an account';
+const REGISTRATION_CONFLICT =
+  'This username or e-mail address cannot be registered; choose another username, or log in if you already have an account';
 
 export class AuthService {
   constructor(
@@ -45,7 +46,11 @@ export class AuthService {
   async login(login: string, password: string): Promise<LoginResponse> {
     const user = await this.passwords.verify(login, password);
     if (!user.email_verified && (await this.settings.get('email_verification_required'))) {
-      throw new AppError(403, 'EmailNotVerified', 'Verify your e-mail address before logging in (POST /api/v1/auth/resend-verification sends a new link)');
+      throw new AppError(
+        403,
+        'EmailNotVerified',
+        'Verify your e-mail address before logging in (POST /api/v1/auth/resend-verification sends a new link)',
+      );
     }
     // Bookkeeping: on a full disk the login still succeeds, unrecorded.
     await unlessDiskFull(this.users.update(user.id, { last_login_at: nowIso() }));
@@ -80,7 +85,10 @@ export class AuthService {
     void this.revocations.purgeExpired().catch(() => undefined);
   }
 
-  async register(account: NewAccount, baseUrl: string): Promise<{ user: ReturnType<typeof toUserSummary>; verification_required: boolean }> {
+  async register(
+    account: NewAccount,
+    baseUrl: string,
+  ): Promise<{ user: ReturnType<typeof toUserSummary>; verification_required: boolean }> {
     if (!(await this.settings.get('registration_enabled'))) {
       throw forbidden('Registration is disabled on this server; ask an administrator for an account');
     }
@@ -127,7 +135,8 @@ export class AuthService {
       await this.users.insert(row);
     } catch (err) {
       // Two registrations racing for one name: the unique index decides.
-      if (/unique|duplicate/i.test((err as Error).message)) throw new AppError(409, 'Conflict', 'Username or e-mail address is already in use');
+      if (/unique|duplicate/i.test((err as Error).message))
+        throw new AppError(409, 'Conflict', 'Username or e-mail address is already in use');
       throw err;
     }
     return row;

@@ -43,7 +43,11 @@ const LocatorView = z
   .meta({ id: 'LocatorProgress' });
 
 /** Files are sandboxed: a book's XHTML may carry scripts, and must not run as this origin when opened directly. */
-const RESOURCE_HEADERS = { 'cache-control': IMAGE_CACHE_CONTROL, 'content-security-policy': 'sandbox', 'x-content-type-options': 'nosniff' };
+const RESOURCE_HEADERS = {
+  'cache-control': IMAGE_CACHE_CONTROL,
+  'content-security-policy': 'sandbox',
+  'x-content-type-options': 'nosniff',
+};
 
 export function registerBookResourceRoutes(app: App, resources: BookResourcesService): void {
   app.route({
@@ -77,8 +81,15 @@ export function registerBookResourceRoutes(app: App, resources: BookResourcesSer
     handler: async (req, reply) => {
       const file = await resources.resource(callerOf(req), req.params.id, req.params['*']);
       const tags = req.headers['if-none-match']?.split(',').map((t) => t.trim().replace(/^W\//, '')) ?? [];
-      if (tags.includes(file.etag) || tags.includes('*')) return reply.code(304).headers({ ...RESOURCE_HEADERS, etag: file.etag }).send();
-      return reply.headers({ ...RESOURCE_HEADERS, etag: file.etag }).header('content-type', file.mediaType).send(file.data);
+      if (tags.includes(file.etag) || tags.includes('*'))
+        return reply
+          .code(304)
+          .headers({ ...RESOURCE_HEADERS, etag: file.etag })
+          .send();
+      return reply
+        .headers({ ...RESOURCE_HEADERS, etag: file.etag })
+        .header('content-type', file.mediaType)
+        .send(file.data);
     },
   });
 
@@ -88,12 +99,14 @@ export function registerBookResourceRoutes(app: App, resources: BookResourcesSer
     config: { permission: 'pages-read' },
     schema: {
       summary: 'Readium Web Publication Manifest of an EPUB',
-      description: 'Reading order and resources link to the resource endpoint (paths relative to the server root). A 400 for other formats.',
+      description:
+        'Reading order and resources link to the resource endpoint (paths relative to the server root). A 400 for other formats.',
       tags,
       params: IdParams,
       response: { 200: z.record(z.string(), z.unknown()), ...errors },
     },
-    handler: async (req, reply) => reply.header('content-type', 'application/webpub+json').send(await resources.manifest(callerOf(req), req.params.id, '')),
+    handler: async (req, reply) =>
+      reply.header('content-type', 'application/webpub+json').send(await resources.manifest(callerOf(req), req.params.id, '')),
   });
 
   app.route({
@@ -102,7 +115,8 @@ export function registerBookResourceRoutes(app: App, resources: BookResourcesSer
     config: { permission: 'progress-read' },
     schema: {
       summary: "The caller's position in a reflowable book",
-      description: 'The locator of the newest position (null when it was saved as a page), the share read and the page-based progress. 404 when not started.',
+      description:
+        'The locator of the newest position (null when it was saved as a page), the share read and the page-based progress. 404 when not started.',
       tags: ['progress'],
       params: IdParams,
       response: { 200: LocatorView, 404: ErrorBody },

@@ -88,10 +88,16 @@ export class BookResourcesService {
     private readonly progress: ProgressService,
   ) {}
 
-  private async open<T>(caller: Caller, bookId: string, use: (archive: ZipArchive, opf: OpfPackage | null, book: BookWithLibrary) => Promise<T>): Promise<T> {
+  private async open<T>(
+    caller: Caller,
+    bookId: string,
+    use: (archive: ZipArchive, opf: OpfPackage | null, book: BookWithLibrary) => Promise<T>,
+  ): Promise<T> {
     const book = await this.access.book(caller, bookId);
     if (!book.format || !ZIP_FORMATS.has(book.format)) {
-      throw badRequest(`This book is a ${book.format ?? 'file of unknown format'}: only EPUB and CBZ books are served by resource`, { format: book.format });
+      throw badRequest(`This book is a ${book.format ?? 'file of unknown format'}: only EPUB and CBZ books are served by resource`, {
+        format: book.format,
+      });
     }
     const file = await resolveBookFile(book);
     const limits = resolveLimits();
@@ -99,7 +105,9 @@ export class BookResourcesService {
     try {
       archive = await ZipArchive.open(file.absolutePath, limits);
     } catch (err) {
-      throw isMediaError(err) ? new AppError(422, 'UnprocessableEntity', `The book cannot be read: ${err.message}`, { kind: err.kind }) : err;
+      throw isMediaError(err)
+        ? new AppError(422, 'UnprocessableEntity', `The book cannot be read: ${err.message}`, { kind: err.kind })
+        : err;
     }
     try {
       return await use(archive, book.format === 'epub' ? await packageOf(archive, limits.maxXmlBytes) : null, book);
@@ -120,15 +128,22 @@ export class BookResourcesService {
     return this.open(caller, bookId, async (archive, opf, book) => {
       const member = archive.get(name);
       if (!member) throw notFound('Resource', { path: name });
-      if (name === 'META-INF/encryption.xml' || member.encrypted) throw new AppError(403, 'Forbidden', 'This resource is encrypted', { path: name });
+      if (name === 'META-INF/encryption.xml' || member.encrypted)
+        throw new AppError(403, 'Forbidden', 'This resource is encrypted', { path: name });
       let data: Buffer;
       try {
         data = await archive.read(member);
       } catch (err) {
-        throw isMediaError(err) ? new AppError(422, 'UnprocessableEntity', `The resource cannot be read: ${err.message}`, { kind: err.kind }) : err;
+        throw isMediaError(err)
+          ? new AppError(422, 'UnprocessableEntity', `The resource cannot be read: ${err.message}`, { kind: err.kind })
+          : err;
       }
       const version = (book.hash ?? `${book.size}-${book.mtime_ms}`).slice(0, 40);
-      return { data, mediaType: mediaTypeOf(name, declaredTypes(opf)), etag: `"${version}-res-${Buffer.from(name).toString('base64url').slice(0, 80)}"` };
+      return {
+        data,
+        mediaType: mediaTypeOf(name, declaredTypes(opf)),
+        etag: `"${version}-res-${Buffer.from(name).toString('base64url').slice(0, 80)}"`,
+      };
     });
   }
 
@@ -204,7 +219,9 @@ export class BookResourcesService {
 async function packageOf(archive: ZipArchive, maxXmlBytes: number): Promise<OpfPackage | null> {
   try {
     const container = archive.get('META-INF/container.xml');
-    const opfPath = container ? parseContainer(await archive.readText(container, maxXmlBytes)) : archive.members.find((m) => m.name.toLowerCase().endsWith('.opf'))?.name;
+    const opfPath = container
+      ? parseContainer(await archive.readText(container, maxXmlBytes))
+      : archive.members.find((m) => m.name.toLowerCase().endsWith('.opf'))?.name;
     const member = opfPath ? archive.get(opfPath) : undefined;
     return member && opfPath ? parseOpf(await archive.readText(member, maxXmlBytes), opfPath) : null;
   } catch {

@@ -25,13 +25,23 @@ export function parseRange(header: string | undefined, size: number): { start: n
     end = match[2] === '' ? size - 1 : Math.min(Number(match[2]), size - 1);
   }
   if (start >= size || start > end) {
-    throw new AppError(416, 'RangeNotSatisfiable', `Range ${header} is outside the file (${size} bytes)`, { size }, { 'content-range': `bytes */${size}` });
+    throw new AppError(
+      416,
+      'RangeNotSatisfiable',
+      `Range ${header} is outside the file (${size} bytes)`,
+      { size },
+      { 'content-range': `bytes */${size}` },
+    );
   }
   return { start, end };
 }
 
 /** Sends a book file: whole (200) or one byte range (206), with ETag and 304 on If-None-Match. */
-export function sendBookFile(request: FastifyRequest, reply: FastifyReply, file: BookFile & { fileName: string; etag: string; mediaType: string }): FastifyReply {
+export function sendBookFile(
+  request: FastifyRequest,
+  reply: FastifyReply,
+  file: BookFile & { fileName: string; etag: string; mediaType: string },
+): FastifyReply {
   reply
     .header('etag', file.etag)
     .header('accept-ranges', 'bytes')
@@ -45,6 +55,9 @@ export function sendBookFile(request: FastifyRequest, reply: FastifyReply, file:
     reply.header('content-length', String(file.size));
     return reply.send(request.method === 'HEAD' ? null : createReadStream(file.absolutePath));
   }
-  reply.code(206).header('content-range', `bytes ${range.start}-${range.end}/${file.size}`).header('content-length', String(range.end - range.start + 1));
+  reply
+    .code(206)
+    .header('content-range', `bytes ${range.start}-${range.end}/${file.size}`)
+    .header('content-length', String(range.end - range.start + 1));
   return reply.send(request.method === 'HEAD' ? null : createReadStream(file.absolutePath, { start: range.start, end: range.end }));
 }

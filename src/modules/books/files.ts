@@ -20,7 +20,8 @@ export async function resolveBookFile(book: Pick<BookWithLibrary, 'library_path'
   if (!real) throw notFound('Book file', { reason: 'file is missing; rescan the library' });
   const relative = path.relative(root, real);
   // `..` or `../…` only: a file named `..x.cbz` at the top of the library is inside it (the walk's rule too).
-  if (relative === '' || relative === '..' || relative.startsWith(`..${path.sep}`) || path.isAbsolute(relative)) throw new AppError(403, 'Forbidden', 'The book file lies outside its library');
+  if (relative === '' || relative === '..' || relative.startsWith(`..${path.sep}`) || path.isAbsolute(relative))
+    throw new AppError(403, 'Forbidden', 'The book file lies outside its library');
   const info = await stat(real);
   return { absolutePath: real, size: info.size, mtimeMs: info.mtimeMs };
 }

@@ -3,7 +3,17 @@ import type { Database } from '../../db/connection.js';
 import type { DB } from '../../db/schema.js';
 import type { BooksTable } from '../../db/tables/catalog.js';
 import type { ReadProgressTable } from '../../db/tables/reading.js';
-import { authorLeaf, compileCondition, escapeLike, idLeaf, jsonMember, jsonObjectElements, listLeaf, textLeaf, yearLeaf } from '../search/condition-sql.js';
+import {
+  authorLeaf,
+  compileCondition,
+  escapeLike,
+  idLeaf,
+  jsonMember,
+  jsonObjectElements,
+  listLeaf,
+  textLeaf,
+  yearLeaf,
+} from '../search/condition-sql.js';
 import type { Condition, Leaf, ReadStatus } from '../search/conditions.js';
 import type { FullTextSearch } from '../search/fts.js';
 import type { Sort } from '../search/sort.js';
@@ -21,8 +31,30 @@ export type BookRow = Selectable<BooksTable>;
  * each row into a JavaScript value is a large part of a list's cost.
  */
 export const BOOK_VIEW_COLUMNS = [
-  'id', 'series_id', 'library_id', 'title', 'number', 'volume', 'path', 'file_name', 'size', 'format', 'page_count', 'hash', 'summary', 'year',
-  'publisher', 'language', 'isbn', 'genres', 'tags', 'authors', 'analysis_error', 'mtime_ms', 'created_at', 'updated_at',
+  'id',
+  'series_id',
+  'library_id',
+  'title',
+  'number',
+  'volume',
+  'path',
+  'file_name',
+  'size',
+  'format',
+  'page_count',
+  'hash',
+  'summary',
+  'year',
+  'publisher',
+  'language',
+  'isbn',
+  'genres',
+  'tags',
+  'authors',
+  'analysis_error',
+  'mtime_ms',
+  'created_at',
+  'updated_at',
 ] as const satisfies ReadonlyArray<keyof BookRow>;
 export type BookViewRow = Pick<BookRow, (typeof BOOK_VIEW_COLUMNS)[number]>;
 const bookViewColumns = BOOK_VIEW_COLUMNS.map((c) => `books.${c}` as const);
@@ -88,7 +120,8 @@ export class BooksRepository {
   }
 
   private readStatus(userId: string, status: ReadStatus): Expression<SqlBool> {
-    const progress = (extra: RawBuilder<unknown>) => sql<SqlBool>`exists (select 1 from read_progress p where p.book_id = books.id and p.user_id = ${userId}${extra})`;
+    const progress = (extra: RawBuilder<unknown>) =>
+      sql<SqlBool>`exists (select 1 from read_progress p where p.book_id = books.id and p.user_id = ${userId}${extra})`;
     if (status === 'unread') return sql<SqlBool>`not ${progress(sql``)}`;
     if (status === 'read') return progress(sql` and p.is_completed = 1`);
     return progress(sql` and p.is_completed = 0`);
@@ -141,7 +174,8 @@ export class BooksRepository {
 
   private filtered(q: BookListQuery): { query: BookQuery; ranked: boolean } {
     let query = this.db.selectFrom('books').where('books.deleted_at', 'is', null) as unknown as BookQuery;
-    if (!q.scope.all) query = q.scope.libraryIds.length ? query.where('books.library_id', 'in', [...q.scope.libraryIds]) : query.where(sql<SqlBool>`1 = 0`);
+    if (!q.scope.all)
+      query = q.scope.libraryIds.length ? query.where('books.library_id', 'in', [...q.scope.libraryIds]) : query.where(sql<SqlBool>`1 = 0`);
     if (q.libraryId) query = query.where('books.library_id', '=', q.libraryId);
     if (q.seriesId) query = query.where('books.series_id', '=', q.seriesId);
     if (q.condition) {
@@ -180,7 +214,8 @@ export class BooksRepository {
     let page = query.select(bookViewColumns);
     if (q.sort) {
       const column = this.sortColumn(q.sort.field);
-      if (q.sort.field === 'number') page = page.orderBy(nullsLast(column)).orderBy(column, q.sort.direction).orderBy('books.title', q.sort.direction);
+      if (q.sort.field === 'number')
+        page = page.orderBy(nullsLast(column)).orderBy(column, q.sort.direction).orderBy('books.title', q.sort.direction);
       else page = page.orderBy(column, q.sort.direction);
       page = page.orderBy('books.id', q.sort.direction);
     } else if (q.mode === 'in_progress') {
@@ -190,9 +225,16 @@ export class BooksRepository {
     } else if (q.mode === 'recently_added') {
       page = page.orderBy('books.created_at', 'desc').orderBy('books.id', 'desc');
     } else if (ranked) {
-      page = page.orderBy(sql`fts.rank`, 'desc').orderBy('books.title').orderBy('books.id');
+      page = page
+        .orderBy(sql`fts.rank`, 'desc')
+        .orderBy('books.title')
+        .orderBy('books.id');
     } else if (q.seriesId) {
-      page = page.orderBy(nullsLast(sql`books.number_sort`)).orderBy('books.number_sort').orderBy('books.title').orderBy('books.id');
+      page = page
+        .orderBy(nullsLast(sql`books.number_sort`))
+        .orderBy('books.number_sort')
+        .orderBy('books.title')
+        .orderBy('books.id');
     } else {
       page = page.orderBy('books.title').orderBy('books.id');
     }
@@ -227,10 +269,7 @@ export class BooksRepository {
 
   /** A present book with its library root and series name. */
   get(id: string): Promise<BookWithLibrary | undefined> {
-    return this.withLibrary()
-      .where('books.id', '=', id)
-      .where('books.deleted_at', 'is', null)
-      .executeTakeFirst();
+    return this.withLibrary().where('books.id', '=', id).where('books.deleted_at', 'is', null).executeTakeFirst();
   }
 
   /**
@@ -241,7 +280,11 @@ export class BooksRepository {
    */
   async pagesOf(ids: readonly string[]): Promise<Array<{ id: string; library_id: string; pages: string }>> {
     if (ids.length === 0) return [];
-    const rows = await this.db.selectFrom('books').select(['id', 'library_id', 'pages', 'deleted_at']).where('id', 'in', [...ids]).execute();
+    const rows = await this.db
+      .selectFrom('books')
+      .select(['id', 'library_id', 'pages', 'deleted_at'])
+      .where('id', 'in', [...ids])
+      .execute();
     return rows.filter((r) => r.deleted_at === null);
   }
 
@@ -266,7 +309,11 @@ export class BooksRepository {
   async seriesNames(seriesIds: readonly string[]): Promise<Map<string, SeriesNameRow>> {
     const out = new Map<string, SeriesNameRow>();
     if (seriesIds.length === 0) return out;
-    const rows = await this.db.selectFrom('series').select(['id', 'name', 'metadata']).where('id', 'in', [...new Set(seriesIds)]).execute();
+    const rows = await this.db
+      .selectFrom('series')
+      .select(['id', 'name', 'metadata'])
+      .where('id', 'in', [...new Set(seriesIds)])
+      .execute();
     for (const r of rows) out.set(r.id, r);
     return out;
   }
@@ -274,14 +321,23 @@ export class BooksRepository {
   /** Root folders of the given libraries, by library id. */
   async libraryRoots(libraryIds: readonly string[]): Promise<Map<string, string>> {
     if (libraryIds.length === 0) return new Map();
-    const rows = await this.db.selectFrom('libraries').select(['id', 'path']).where('id', 'in', [...new Set(libraryIds)]).execute();
+    const rows = await this.db
+      .selectFrom('libraries')
+      .select(['id', 'path'])
+      .where('id', 'in', [...new Set(libraryIds)])
+      .execute();
     return new Map(rows.map((r) => [r.id, r.path]));
   }
 
   async progressOf(userId: string, bookIds: readonly string[]): Promise<Map<string, ProgressRow>> {
     const out = new Map<string, ProgressRow>();
     if (bookIds.length === 0) return out;
-    const rows = await this.db.selectFrom('read_progress').selectAll().where('user_id', '=', userId).where('book_id', 'in', [...bookIds]).execute();
+    const rows = await this.db
+      .selectFrom('read_progress')
+      .selectAll()
+      .where('user_id', '=', userId)
+      .where('book_id', 'in', [...bookIds])
+      .execute();
     for (const r of rows) out.set(r.book_id, r);
     return out;
   }
@@ -299,7 +355,9 @@ export class BooksRepository {
       ) ordered where id = ${book.id}`.execute(this.db);
     const id = found.rows[0]?.neighbour_id;
     if (!id) return undefined;
-    return this.db.selectFrom('books').select(bookViewColumns).where('books.id', '=', id).executeTakeFirst() as Promise<BookViewRow | undefined>;
+    return this.db.selectFrom('books').select(bookViewColumns).where('books.id', '=', id).executeTakeFirst() as Promise<
+      BookViewRow | undefined
+    >;
   }
 
   /**
@@ -313,7 +371,13 @@ export class BooksRepository {
    * The page's rows and the total are remembered until the database changes (db/unchanged-cache.ts); the
    * rows are never modified by their users.
    */
-  onDeck(userId: string, scope: LibraryScope, offset: number, limit: number, libraryIds: readonly string[] = []): Promise<{ total: number; rows: readonly BookViewRow[] }> {
+  onDeck(
+    userId: string,
+    scope: LibraryScope,
+    offset: number,
+    limit: number,
+    libraryIds: readonly string[] = [],
+  ): Promise<{ total: number; rows: readonly BookViewRow[] }> {
     const key = JSON.stringify([userId, scope, offset, limit, libraryIds]);
     return this.decks.remember(key, async () => {
       const { total, ids } = await this.onDeckIds(userId, scope, offset, limit, libraryIds);
@@ -324,8 +388,18 @@ export class BooksRepository {
     });
   }
 
-  private async onDeckIds(userId: string, scope: LibraryScope, offset: number, limit: number, libraryIds: readonly string[]): Promise<{ total: number; ids: string[] }> {
-    let scopeFilter = scope.all ? sql`` : scope.libraryIds.length ? sql` and b.library_id in (${sql.join([...scope.libraryIds])})` : sql` and 1 = 0`;
+  private async onDeckIds(
+    userId: string,
+    scope: LibraryScope,
+    offset: number,
+    limit: number,
+    libraryIds: readonly string[],
+  ): Promise<{ total: number; ids: string[] }> {
+    let scopeFilter = scope.all
+      ? sql``
+      : scope.libraryIds.length
+        ? sql` and b.library_id in (${sql.join([...scope.libraryIds])})`
+        : sql` and 1 = 0`;
     // A series lies in one library, so narrowing its progress to some libraries narrows the deck to them.
     if (libraryIds.length > 0) scopeFilter = sql`${scopeFilter} and b.library_id in (${sql.join([...libraryIds])})`;
     const deck = sql`
@@ -347,7 +421,9 @@ export class BooksRepository {
         from activity a
       )`;
     const page = await sql<{ id: string; total: number }>`${deck}
-      select id, count(*) over () as total from deck where id is not null order by last_at desc, series_id limit ${limit} offset ${offset}`.execute(this.db);
+      select id, count(*) over () as total from deck where id is not null order by last_at desc, series_id limit ${limit} offset ${offset}`.execute(
+      this.db,
+    );
     let total = Number(page.rows[0]?.total ?? 0);
     if (page.rows.length === 0 && offset > 0) {
       const count = await sql<{ n: number }>`${deck} select count(*) as n from deck where id is not null`.execute(this.db);

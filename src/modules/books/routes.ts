@@ -24,7 +24,12 @@ export function registerBookRoutes(app: App, books: BooksService): void {
     handler: async (req) => {
       const page = pageRequest(req.query);
       const q = req.query;
-      const input: BookListInput = { sort: q.sort, order: q.order, library_id: q.library_id ?? q.libraryId, series_id: q.series_id ?? q.seriesId };
+      const input: BookListInput = {
+        sort: q.sort,
+        order: q.order,
+        library_id: q.library_id ?? q.libraryId,
+        series_id: q.series_id ?? q.seriesId,
+      };
       const { total, data } = await books.list(callerOf(req), input, page);
       return toPage(req.url, page, total, data);
     },
@@ -65,7 +70,12 @@ export function registerBookRoutes(app: App, books: BooksService): void {
         return toPage(req.url, page, total, data);
       },
     });
-  readingList('/books/in-progress', 'Books being read', "Books the caller started and has not finished, most recently updated first.", 'in_progress');
+  readingList(
+    '/books/in-progress',
+    'Books being read',
+    'Books the caller started and has not finished, most recently updated first.',
+    'in_progress',
+  );
   readingList('/books/recently-read', 'Recently read', 'Books the caller finished, most recently finished first.', 'recently_read');
   readingList('/books/recently-added', 'Recently added', 'Books by date added, newest first.', 'recently_added');
 

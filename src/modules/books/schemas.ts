@@ -32,7 +32,20 @@ export const BookProgressSummary = z
   .meta({ id: 'BookProgressSummary' });
 
 /** The book fields whose source GET /books/{id} names (media/metadata.ts records one per field at scan time). */
-export const BOOK_SOURCED_FIELDS = ['title', 'summary', 'number', 'volume', 'year', 'publisher', 'language', 'isbn', 'genres', 'tags', 'authors', 'page_count'] as const;
+export const BOOK_SOURCED_FIELDS = [
+  'title',
+  'summary',
+  'number',
+  'volume',
+  'year',
+  'publisher',
+  'language',
+  'isbn',
+  'genres',
+  'tags',
+  'authors',
+  'page_count',
+] as const;
 export type BookSourcedField = (typeof BOOK_SOURCED_FIELDS)[number];
 const FieldSource = z.enum([...METADATA_SOURCES, 'file']).nullable();
 
@@ -60,7 +73,10 @@ export const BookMetadataView = z
               '`folder` (no agreement: the folder name). The same for every book of the series. Null until the series is next scanned.',
           ),
         ...Object.fromEntries(
-          BOOK_SOURCED_FIELDS.map((field) => [field, FieldSource.optional().describe(`Where \`${field}\` came from (null when no source gave it). Only in GET /books/{id}.`)]),
+          BOOK_SOURCED_FIELDS.map((field) => [
+            field,
+            FieldSource.optional().describe(`Where \`${field}\` came from (null when no source gave it). Only in GET /books/{id}.`),
+          ]),
         ),
       })
       .describe(
@@ -98,7 +114,9 @@ export const BookListQuery = PaginationQuery.extend({
   sort: z
     .string()
     .optional()
-    .describe(`Sort field (${BOOK_SORT_FIELDS.join(', ')}), optionally \`field,direction\`. modified_at is the record's last change. Default: title.`),
+    .describe(
+      `Sort field (${BOOK_SORT_FIELDS.join(', ')}), optionally \`field,direction\`. modified_at is the record's last change. Default: title.`,
+    ),
   order: z.enum(['asc', 'desc']).optional().describe('Sort direction when `sort` has none. Default asc.'),
   library_id: Uuid.optional(),
   libraryId: Uuid.optional().describe('Alias of library_id.'),

@@ -34,7 +34,13 @@ export class BooksService {
   ) {}
 
   private async views(caller: Caller, rows: readonly BookViewRow[]): Promise<BookView[]> {
-    const [progress, series] = await Promise.all([this.repo.progressOf(caller.user.id, rows.map((r) => r.id)), this.repo.seriesNames(rows.map((r) => r.series_id))]);
+    const [progress, series] = await Promise.all([
+      this.repo.progressOf(
+        caller.user.id,
+        rows.map((r) => r.id),
+      ),
+      this.repo.seriesNames(rows.map((r) => r.series_id)),
+    ]);
     const views = rows.map((r) => bookView(r, progress.get(r.id), series.get(r.series_id)));
     return caller.isAdmin ? views : this.withoutServerPaths(views);
   }
@@ -48,19 +54,37 @@ export class BooksService {
     return views;
   }
 
-  private async run(caller: Caller, query: Omit<BookListQuery, 'userId' | 'scope' | 'offset' | 'limit'>, page: PageRequest): Promise<{ total: number; data: BookView[] }> {
-    const { total, rows } = await this.repo.list({ ...query, userId: caller.user.id, scope: libraryScopeFor(caller), offset: page.offset, limit: page.pageSize });
+  private async run(
+    caller: Caller,
+    query: Omit<BookListQuery, 'userId' | 'scope' | 'offset' | 'limit'>,
+    page: PageRequest,
+  ): Promise<{ total: number; data: BookView[] }> {
+    const { total, rows } = await this.repo.list({
+      ...query,
+      userId: caller.user.id,
+      scope: libraryScopeFor(caller),
+      offset: page.offset,
+      limit: page.pageSize,
+    });
     return { total, data: await this.views(caller, rows) };
   }
 
   list(caller: Caller, input: BookListInput, page: PageRequest) {
-    return this.run(caller, { libraryId: input.library_id, seriesId: input.series_id, sort: parseSort(input.sort, input.order, BOOK_SORT_FIELDS) }, page);
+    return this.run(
+      caller,
+      { libraryId: input.library_id, seriesId: input.series_id, sort: parseSort(input.sort, input.order, BOOK_SORT_FIELDS) },
+      page,
+    );
   }
 
   filter(caller: Caller, body: FilterInput, sort: { sort?: string; order?: SortDirection }, page: PageRequest) {
     return this.run(
       caller,
-      { condition: parseCondition(body.condition, BOOK_FILTER_FIELDS), fullText: body.fullTextSearch?.trim() || null, sort: parseSort(sort.sort, sort.order, BOOK_SORT_FIELDS) },
+      {
+        condition: parseCondition(body.condition, BOOK_FILTER_FIELDS),
+        fullText: body.fullTextSearch?.trim() || null,
+        sort: parseSort(sort.sort, sort.order, BOOK_SORT_FIELDS),
+      },
       page,
     );
   }
@@ -73,8 +97,16 @@ export class BooksService {
    * Distinct authors (name and role) of the present books the caller can see, optionally of some libraries or
    * series, with a case-insensitive name part; sorted by name, then role.
    */
-  async authors(caller: Caller, input: { library_ids?: readonly string[]; series_ids?: readonly string[]; search?: string | null } = {}): Promise<{ name: string; role: string }[]> {
-    const rows = await this.repo.authors({ scope: libraryScopeFor(caller), libraryIds: input.library_ids, seriesIds: input.series_ids, search: input.search?.trim() || null });
+  async authors(
+    caller: Caller,
+    input: { library_ids?: readonly string[]; series_ids?: readonly string[]; search?: string | null } = {},
+  ): Promise<{ name: string; role: string }[]> {
+    const rows = await this.repo.authors({
+      scope: libraryScopeFor(caller),
+      libraryIds: input.library_ids,
+      seriesIds: input.series_ids,
+      search: input.search?.trim() || null,
+    });
     return rows.sort((a, b) => a.name.localeCompare(b.name) || a.role.localeCompare(b.role));
   }
 
@@ -107,9 +139,15 @@ export class BooksService {
     const book = await this.access.book(caller, id);
     // A file the analysis could not read may be anything that happened to lie in the folder (an archive of
     // secrets named .cbz): only an administrator, who can look at the server anyway, downloads it.
-    if (book.analysis_error !== null && !caller.isAdmin) throw forbidden('This file could not be analysed as a book; only an administrator can download it');
+    if (book.analysis_error !== null && !caller.isAdmin)
+      throw forbidden('This file could not be analysed as a book; only an administrator can download it');
     const file = await resolveBookFile(book);
-    return { ...file, fileName: book.file_name, etag: `"${book.hash ?? `${file.size}-${Math.floor(file.mtimeMs)}`}"`, mediaType: bookFileMediaType(book.format) };
+    return {
+      ...file,
+      fileName: book.file_name,
+      etag: `"${book.hash ?? `${file.size}-${Math.floor(file.mtimeMs)}`}"`,
+      mediaType: bookFileMediaType(book.format),
+    };
   }
 }
 

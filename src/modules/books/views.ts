@@ -81,5 +81,8 @@ export function fieldSources(metadataJson: string): Record<BookSourcedField, Met
   } catch {
     // A record the scanner did not write (or an old one): no sources known.
   }
-  return Object.fromEntries(BOOK_SOURCED_FIELDS.map((field) => [field, recorded[field] ?? null])) as Record<BookSourcedField, MetadataSource | null>;
+  return Object.fromEntries(BOOK_SOURCED_FIELDS.map((field) => [field, recorded[field] ?? null])) as Record<
+    BookSourcedField,
+    MetadataSource | null
+  >;
 }

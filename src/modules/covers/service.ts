@@ -51,7 +51,13 @@ export class CoverService {
    * interrupted by a stopped process is simply run again (up to three attempts) and skips what is done.
    */
   async request(libraryId: string): Promise<void> {
-    await this.deps.queue.enqueue({ type: 'generate_thumbnails', libraryId, activeKey: `generate_thumbnails:${libraryId}`, priority: -1, maxAttempts: 3 });
+    await this.deps.queue.enqueue({
+      type: 'generate_thumbnails',
+      libraryId,
+      activeKey: `generate_thumbnails:${libraryId}`,
+      priority: -1,
+      maxAttempts: 3,
+    });
   }
 
   /**
@@ -71,7 +77,11 @@ export class CoverService {
     return (result.deferred ?? 0) > 0;
   }
 
-  async generate(scope: { libraryId?: string; seriesId?: string }, signal: AbortSignal, progress: (update: TaskProgressUpdate) => void): Promise<CoverResult> {
+  async generate(
+    scope: { libraryId?: string; seriesId?: string },
+    signal: AbortSignal,
+    progress: (update: TaskProgressUpdate) => void,
+  ): Promise<CoverResult> {
     const books = await this.deps.repo.sources(scope);
     let generated = 0;
     let failed = 0;
@@ -83,24 +93,41 @@ export class CoverService {
         const file = await resolveBookFile(book);
         const { renderer } = this.deps;
         const format = book.format;
-        const readCover = renderer.handles(format) ? (size: { width: number; height?: number }) => renderer.cover(file.absolutePath, format, size) : undefined;
+        const readCover = renderer.handles(format)
+          ? (size: { width: number; height?: number }) => renderer.cover(file.absolutePath, format, size)
+          : undefined;
         let made = false;
         for (const imageFormat of FORMATS) {
-          const thumb = await getThumbnail({ cacheDir: this.deps.cacheDir, hash: book.hash, path: file.absolutePath, format: (format ?? undefined) as BookFormat | undefined, width, imageFormat, ...(readCover ? { readCover } : {}) });
+          const thumb = await getThumbnail({
+            cacheDir: this.deps.cacheDir,
+            hash: book.hash,
+            path: file.absolutePath,
+            format: (format ?? undefined) as BookFormat | undefined,
+            width,
+            imageFormat,
+            ...(readCover ? { readCover } : {}),
+          });
           // Made but not kept (a full disk): not a pregenerated cover.
           if (thumb.data) throw new Error('the cover could not be written to the cache');
           made ||= thumb.generated;
         }
         if (made) {
           generated += 1;
-          this.deps.bus.publish('cover_updated', { type: 'cover_updated', book_id: book.id, series_id: book.series_id, library_id: book.library_id, timestamp: new Date().toISOString() });
+          this.deps.bus.publish('cover_updated', {
+            type: 'cover_updated',
+            book_id: book.id,
+            series_id: book.series_id,
+            library_id: book.library_id,
+            timestamp: new Date().toISOString(),
+          });
         }
       } catch (err) {
         // An unreadable cover is the reader's 404 later; it must not stop the others.
         failed += 1;
         if (isServerFailure(err)) deferred += 1;
       }
-      if (i % 10 === 9 || i === books.length - 1) progress({ current: i + 1, total: books.length, message: `Covers: ${i + 1} of ${books.length}` });
+      if (i % 10 === 9 || i === books.length - 1)
+        progress({ current: i + 1, total: books.length, message: `Covers: ${i + 1} of ${books.length}` });
     }
     return { books: books.length, generated, failed, deferred };
   }

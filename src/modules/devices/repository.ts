@@ -13,18 +13,24 @@ export class DevicesRepository {
   }
 
   private select(userId: string) {
-    return this.db
-      .selectFrom('reading_devices as d')
-      // A key device's id is `key:<api key id>`; a revoked key is gone, and the device keeps the name it had.
-      .leftJoin('api_keys as k', (join) => join.on(sql<SqlBool>`d.device_id = 'key:' || k.id`).onRef('k.user_id', '=', 'd.user_id'))
-      .selectAll('d')
-      .select('k.name as api_key_name')
-      .where('d.user_id', '=', userId);
+    return (
+      this.db
+        .selectFrom('reading_devices as d')
+        // A key device's id is `key:<api key id>`; a revoked key is gone, and the device keeps the name it had.
+        .leftJoin('api_keys as k', (join) => join.on(sql<SqlBool>`d.device_id = 'key:' || k.id`).onRef('k.user_id', '=', 'd.user_id'))
+        .selectAll('d')
+        .select('k.name as api_key_name')
+        .where('d.user_id', '=', userId)
+    );
   }
 
   async list(userId: string, offset: number, limit: number): Promise<{ total: number; rows: DeviceRow[] }> {
     const [count, rows] = await Promise.all([
-      this.db.selectFrom('reading_devices').select((eb) => eb.fn.countAll<number>().as('n')).where('user_id', '=', userId).executeTakeFirstOrThrow(),
+      this.db
+        .selectFrom('reading_devices')
+        .select((eb) => eb.fn.countAll<number>().as('n'))
+        .where('user_id', '=', userId)
+        .executeTakeFirstOrThrow(),
       this.select(userId).orderBy('d.last_seen_at', 'desc').orderBy('d.device_id').offset(offset).limit(limit).execute(),
     ]);
     return { total: Number(count.n), rows };
@@ -39,7 +45,11 @@ export class DevicesRepository {
   }
 
   async remove(userId: string, deviceId: string): Promise<boolean> {
-    const res = await this.db.deleteFrom('reading_devices').where('user_id', '=', userId).where('device_id', '=', deviceId).executeTakeFirst();
+    const res = await this.db
+      .deleteFrom('reading_devices')
+      .where('user_id', '=', userId)
+      .where('device_id', '=', deviceId)
+      .executeTakeFirst();
     return Number(res.numDeletedRows) > 0;
   }
 }

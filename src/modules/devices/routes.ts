@@ -36,7 +36,8 @@ export function registerDeviceRoutes(app: App, devices: DevicesService): void {
     config: { permission: 'progress-write' },
     schema: {
       summary: 'Rename a device',
-      description: 'The name shows in this list and in the reading statistics; `null` gives back the detected name. 404 for a device the caller does not have.',
+      description:
+        'The name shows in this list and in the reading statistics; `null` gives back the detected name. 404 for a device the caller does not have.',
       tags,
       params: DeviceParams,
       body: DeviceRename,

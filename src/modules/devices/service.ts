@@ -11,7 +11,8 @@ function view(row: DeviceRow): DeviceView {
     name: row.label ?? row.name,
     detected_name: row.name,
     renamed: row.label !== null,
-    api_key: row.kind === 'api_key' && row.api_key_name !== null ? { id: row.device_id.slice('key:'.length), name: row.api_key_name } : null,
+    api_key:
+      row.kind === 'api_key' && row.api_key_name !== null ? { id: row.device_id.slice('key:'.length), name: row.api_key_name } : null,
     client_device_id: row.client_device_id,
     client_name: row.client_name,
     user_agent: row.user_agent,
@@ -38,7 +39,7 @@ export class DevicesService {
   async rename(caller: Caller, deviceId: string, input: DeviceRename): Promise<DeviceView> {
     await this.require(caller, deviceId);
     await this.repo.rename(caller.user.id, deviceId, input.name);
-    return view((await this.require(caller, deviceId)));
+    return view(await this.require(caller, deviceId));
   }
 
   async remove(caller: Caller, deviceId: string): Promise<void> {

@@ -52,7 +52,13 @@ export class DuplicatesRepository {
       .where('deleted_at', 'is', null)
       .where('hash', 'is not', null)
       .where('hash', 'in', (eb) =>
-        eb.selectFrom('books').select('hash').where('deleted_at', 'is', null).where('hash', 'is not', null).groupBy('hash').having((h) => h.fn.countAll(), '>', 1),
+        eb
+          .selectFrom('books')
+          .select('hash')
+          .where('deleted_at', 'is', null)
+          .where('hash', 'is not', null)
+          .groupBy('hash')
+          .having((h) => h.fn.countAll(), '>', 1),
       )
       .orderBy('hash')
       .orderBy('id')
@@ -67,7 +73,13 @@ export class DuplicatesRepository {
       .where('deleted_at', 'is', null)
       .where('external_id', 'is not', null)
       .where('external_id', 'in', (eb) =>
-        eb.selectFrom('series').select('external_id').where('deleted_at', 'is', null).where('external_id', 'is not', null).groupBy('external_id').having((h) => h.fn.countAll(), '>', 1),
+        eb
+          .selectFrom('series')
+          .select('external_id')
+          .where('deleted_at', 'is', null)
+          .where('external_id', 'is not', null)
+          .groupBy('external_id')
+          .having((h) => h.fn.countAll(), '>', 1),
       )
       .orderBy('external_id')
       .orderBy('id')
@@ -76,13 +88,23 @@ export class DuplicatesRepository {
   }
 
   presentSeries(): Promise<Array<{ id: string; library_id: string; name: string; title: string | null }>> {
-    return this.db.selectFrom('series').select(['id', 'library_id', 'name', 'title']).where('deleted_at', 'is', null).orderBy('id').execute();
+    return this.db
+      .selectFrom('series')
+      .select(['id', 'library_id', 'name', 'title'])
+      .where('deleted_at', 'is', null)
+      .orderBy('id')
+      .execute();
   }
 
   /** Makes the stored groups of one kind and match type equal to `found`: same keys keep their ids, gone keys go. */
   async syncGroups(kind: GroupKind, matchType: string, found: FoundGroup[]): Promise<void> {
     await this.db.transaction().execute(async (trx) => {
-      const existing = await trx.selectFrom('duplicate_groups').select(['id', 'match_key']).where('kind', '=', kind).where('match_type', '=', matchType).execute();
+      const existing = await trx
+        .selectFrom('duplicate_groups')
+        .select(['id', 'match_key'])
+        .where('kind', '=', kind)
+        .where('match_type', '=', matchType)
+        .execute();
       const idByKey = new Map(existing.map((g) => [g.match_key, g.id]));
       const keep = new Set(found.map((g) => g.key));
       const stale = existing.filter((g) => !keep.has(g.match_key)).map((g) => g.id);
@@ -97,20 +119,42 @@ export class DuplicatesRepository {
           id = newId();
           await trx
             .insertInto('duplicate_groups')
-            .values({ id, kind, match_type: matchType, match_key: group.key, library_id: group.libraryId, created_at: now, updated_at: now })
+            .values({
+              id,
+              kind,
+              match_type: matchType,
+              match_key: group.key,
+              library_id: group.libraryId,
+              created_at: now,
+              updated_at: now,
+            })
             .execute();
         }
         const groupId = id;
-        await trx.insertInto('duplicate_members').values(group.members.map((member_id) => ({ group_id: groupId, member_id }))).execute();
+        await trx
+          .insertInto('duplicate_members')
+          .values(group.members.map((member_id) => ({ group_id: groupId, member_id })))
+          .execute();
       }
     });
   }
 
-  async listGroups(kind: GroupKind, matchType: string | undefined, offset: number, limit: number): Promise<{ rows: GroupRow[]; total: number }> {
+  async listGroups(
+    kind: GroupKind,
+    matchType: string | undefined,
+    offset: number,
+    limit: number,
+  ): Promise<{ rows: GroupRow[]; total: number }> {
     let base = this.db.selectFrom('duplicate_groups').where('kind', '=', kind);
     if (matchType) base = base.where('match_type', '=', matchType);
     const [rows, count] = await Promise.all([
-      base.select(['id', 'match_type', 'match_key', 'library_id', 'created_at', 'updated_at']).orderBy('created_at').orderBy('id').offset(offset).limit(limit).execute(),
+      base
+        .select(['id', 'match_type', 'match_key', 'library_id', 'created_at', 'updated_at'])
+        .orderBy('created_at')
+        .orderBy('id')
+        .offset(offset)
+        .limit(limit)
+        .execute(),
       base.select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow(),
     ]);
     return { rows, total: Number(count.n) };
@@ -123,7 +167,18 @@ export class DuplicatesRepository {
       .innerJoin('books as b', 'b.id', 'm.member_id')
       .innerJoin('series as s', 's.id', 'b.series_id')
       .innerJoin('libraries as l', 'l.id', 'b.library_id')
-      .select(['m.group_id', 'b.id as book_id', 'b.title', 'b.path', 'b.size', 'b.hash', 's.id as series_id', 's.name as series_name', 'l.id as library_id', 'l.name as library_name'])
+      .select([
+        'm.group_id',
+        'b.id as book_id',
+        'b.title',
+        'b.path',
+        'b.size',
+        'b.hash',
+        's.id as series_id',
+        's.name as series_name',
+        'l.id as library_id',
+        'l.name as library_name',
+      ])
       .where('m.group_id', 'in', groupIds)
       .where('b.deleted_at', 'is', null)
       .orderBy('l.name')

@@ -27,13 +27,17 @@ const SeriesGroup = z
     match_key: z.string().describe('The shared external id, or the normalised title.'),
     confidence: z.enum(['high', 'possible']).describe('`high` for external_id matches, `possible` for title matches.'),
     library_id: z.uuid().nullable().describe('For title matches: the library the series share.'),
-    series: z.array(z.object({ series_id: z.uuid(), name: z.string(), library: Ref, book_count: z.number().int(), last_updated: z.string() })),
+    series: z.array(
+      z.object({ series_id: z.uuid(), name: z.string(), library: Ref, book_count: z.number().int(), last_updated: z.string() }),
+    ),
     created_at: z.string(),
     updated_at: z.string(),
   })
   .meta({ id: 'SeriesDuplicateGroup' });
 
-const SeriesQuery = PaginationQuery.extend({ matchType: z.enum(['external_id', 'title']).optional().describe('Only groups matched by this signal.') });
+const SeriesQuery = PaginationQuery.extend({
+  matchType: z.enum(['external_id', 'title']).optional().describe('Only groups matched by this signal.'),
+});
 
 const DOC =
   'Groups are tracking records: deleting one never touches books or series, and the next duplicate scan recreates it while the duplicates still exist. Book groups: the same SHA-256 content whatever the name, library or series. Series groups: `external_id` (same upstream record, across libraries) or `title` (same normalised title — case, accents, punctuation, leading articles, years and volume suffixes ignored — within one library).';
@@ -45,7 +49,13 @@ export function registerDuplicateRoutes(app: App, duplicates: DuplicatesService)
     method: 'GET',
     url: '/duplicates',
     config: permission,
-    schema: { summary: 'List book duplicate groups', description: DOC, tags: ['duplicates'], querystring: PaginationQuery, response: { 200: paginated(BookGroup) } },
+    schema: {
+      summary: 'List book duplicate groups',
+      description: DOC,
+      tags: ['duplicates'],
+      querystring: PaginationQuery,
+      response: { 200: paginated(BookGroup) },
+    },
     handler: async (req) => {
       const page = pageRequest(req.query);
       const { items, total } = await duplicates.bookGroups(page);
@@ -81,7 +91,13 @@ export function registerDuplicateRoutes(app: App, duplicates: DuplicatesService)
     method: 'GET',
     url: '/duplicates/series',
     config: permission,
-    schema: { summary: 'List series duplicate groups', description: DOC, tags: ['duplicates'], querystring: SeriesQuery, response: { 200: paginated(SeriesGroup) } },
+    schema: {
+      summary: 'List series duplicate groups',
+      description: DOC,
+      tags: ['duplicates'],
+      querystring: SeriesQuery,
+      response: { 200: paginated(SeriesGroup) },
+    },
     handler: async (req) => {
       const page = pageRequest(req.query);
       const { items, total } = await duplicates.seriesGroups(req.query.matchType, page);

@@ -13,7 +13,14 @@ export interface BookGroupView {
   hash: string;
   book_count: number;
   total_size: number;
-  books: Array<{ book_id: string; title: string; path: string; size: number; series: { id: string; name: string }; library: { id: string; name: string } }>;
+  books: Array<{
+    book_id: string;
+    title: string;
+    path: string;
+    size: number;
+    series: { id: string; name: string };
+    library: { id: string; name: string };
+  }>;
   created_at: string;
   updated_at: string;
 }
@@ -81,7 +88,14 @@ export class DuplicatesService {
         hash: g.match_key,
         book_count: books.length,
         total_size: books.reduce((sum, b) => sum + b.size, 0),
-        books: books.map((b) => ({ book_id: b.book_id, title: b.title, path: b.path, size: b.size, series: { id: b.series_id, name: b.series_name }, library: { id: b.library_id, name: b.library_name } })),
+        books: books.map((b) => ({
+          book_id: b.book_id,
+          title: b.title,
+          path: b.path,
+          size: b.size,
+          series: { id: b.series_id, name: b.series_name },
+          library: { id: b.library_id, name: b.library_name },
+        })),
         created_at: g.created_at,
         updated_at: g.updated_at,
       };
@@ -92,7 +106,15 @@ export class DuplicatesService {
   async seriesGroups(matchType: SeriesMatchType | undefined, page: PageRequest): Promise<{ items: SeriesGroupView[]; total: number }> {
     const { rows, total } = await this.repo.listGroups('series', matchType, page.offset, page.pageSize);
     const members = await this.repo.seriesMembers(rows.map((r) => r.id));
-    return { total, items: rows.map((g) => this.seriesView(g, members.filter((m) => m.group_id === g.id))) };
+    return {
+      total,
+      items: rows.map((g) =>
+        this.seriesView(
+          g,
+          members.filter((m) => m.group_id === g.id),
+        ),
+      ),
+    };
   }
 
   async deleteBookGroup(id: string): Promise<void> {
@@ -111,7 +133,13 @@ export class DuplicatesService {
       match_key: matchType === 'title' ? g.match_key.slice(g.match_key.indexOf(':') + 1) : g.match_key,
       confidence: matchType === 'external_id' ? 'high' : 'possible',
       library_id: g.library_id,
-      series: members.map((m) => ({ series_id: m.series_id, name: m.name, library: { id: m.library_id, name: m.library_name }, book_count: m.book_count, last_updated: m.updated_at })),
+      series: members.map((m) => ({
+        series_id: m.series_id,
+        name: m.name,
+        library: { id: m.library_id, name: m.library_name },
+        book_count: m.book_count,
+        last_updated: m.updated_at,
+      })),
       created_at: g.created_at,
       updated_at: g.updated_at,
     };

@@ -34,7 +34,8 @@ const SCAN_DOC = `${STREAM_DOC}
 Events \`scan_started\`, \`scan_progress\`, \`scan_completed\`, \`scan_failed\` (with \`error\`), \`scan_cancelled\`, each with data \`{type, library_id, task_id, mode, timestamp, files_discovered, files_processed, series_created, books_added, books_updated, books_deleted, books_restored, errors}\`.`;
 
 export function registerEventRoutes(app: App, bus: EventBus, hub: SseHub): void {
-  const stream = <K extends keyof EventMap>(names: readonly K[], filter: (caller: Caller, payload: EventMap[K]) => boolean) =>
+  const stream =
+    <K extends keyof EventMap>(names: readonly K[], filter: (caller: Caller, payload: EventMap[K]) => boolean) =>
     (req: FastifyRequest, reply: FastifyReply): void => {
       const caller = callerOf(req);
       const sse = hub.open(reply);
@@ -50,7 +51,13 @@ export function registerEventRoutes(app: App, bus: EventBus, hub: SseHub): void 
     method: 'GET',
     url: '/events/stream',
     config: { permission: 'libraries-read', rateLimit: false },
-    schema: { summary: 'SSE stream of entity events', description: ENTITY_DOC, tags: ['events'], headers: SSE_HEADERS, produces: ['text/event-stream'] },
+    schema: {
+      summary: 'SSE stream of entity events',
+      description: ENTITY_DOC,
+      tags: ['events'],
+      headers: SSE_HEADERS,
+      produces: ['text/event-stream'],
+    },
     handler: stream<EntityEventName>(ENTITY_EVENTS, (caller, e) => mayWatchLibrary(caller, e.library_id)),
   });
 
@@ -58,7 +65,13 @@ export function registerEventRoutes(app: App, bus: EventBus, hub: SseHub): void 
     method: 'GET',
     url: '/tasks/stream',
     config: { permission: 'tasks-read' },
-    schema: { summary: 'SSE stream of task progress', description: TASK_DOC, tags: ['events', 'tasks'], headers: SSE_HEADERS, produces: ['text/event-stream'] },
+    schema: {
+      summary: 'SSE stream of task progress',
+      description: TASK_DOC,
+      tags: ['events', 'tasks'],
+      headers: SSE_HEADERS,
+      produces: ['text/event-stream'],
+    },
     handler: stream(['task_progress'], () => true),
   });
 
@@ -66,7 +79,13 @@ export function registerEventRoutes(app: App, bus: EventBus, hub: SseHub): void 
     method: 'GET',
     url: '/scans/stream',
     config: { permission: 'libraries-read' },
-    schema: { summary: 'SSE stream of scan progress', description: SCAN_DOC, tags: ['events', 'scans'], headers: SSE_HEADERS, produces: ['text/event-stream'] },
+    schema: {
+      summary: 'SSE stream of scan progress',
+      description: SCAN_DOC,
+      tags: ['events', 'scans'],
+      headers: SSE_HEADERS,
+      produces: ['text/event-stream'],
+    },
     handler: stream<ScanEventName>(SCAN_EVENTS, (caller, e) => mayWatchLibrary(caller, e.library_id)),
   });
 }

@@ -15,7 +15,11 @@ const Listing = z
   .meta({ id: 'DirectoryListing' });
 
 const BrowseQuery = z.object({
-  path: z.string().max(4096).optional().describe('Absolute path; defaults to the filesystem root (the first of `libraries.allowed_roots` when set).'),
+  path: z
+    .string()
+    .max(4096)
+    .optional()
+    .describe('Absolute path; defaults to the filesystem root (the first of `libraries.allowed_roots` when set).'),
   show_hidden: z
     .enum(['true', 'false'])
     .default('false')
@@ -30,7 +34,8 @@ export function registerFilesystemRoutes(app: App, fs: FilesystemService): void 
     config: { permission: 'system-admin' },
     schema: {
       summary: 'Browse server directories (admin)',
-      description: 'Relative paths → 400, missing → 404, unreadable → 403. `..` segments are normalised away before anything is read. With `libraries.allowed_roots` set, only those folders and what lies below them can be browsed (403 elsewhere; the default path is the first root, and `parent` is null at a root).',
+      description:
+        'Relative paths → 400, missing → 404, unreadable → 403. `..` segments are normalised away before anything is read. With `libraries.allowed_roots` set, only those folders and what lies below them can be browsed (403 elsewhere; the default path is the first root, and `parent` is null at a root).',
       tags: ['filesystem'],
       querystring: BrowseQuery,
       response: { 200: Listing },

@@ -37,8 +37,14 @@ export class FilesystemService {
     const dir = path.resolve(requested);
     let names: string[];
     try {
-      if (this.allowedRoots.length > 0 && !(withinAny(dir, this.allowedRoots) && withinAny(await realpath(dir), await realRoots(this.allowedRoots)))) {
-        throw new AppError(403, 'Forbidden', `${dir} is outside the folders allowed for libraries (libraries.allowed_roots)`, { path: dir, allowed_roots: this.allowedRoots });
+      if (
+        this.allowedRoots.length > 0 &&
+        !(withinAny(dir, this.allowedRoots) && withinAny(await realpath(dir), await realRoots(this.allowedRoots)))
+      ) {
+        throw new AppError(403, 'Forbidden', `${dir} is outside the folders allowed for libraries (libraries.allowed_roots)`, {
+          path: dir,
+          allowed_roots: this.allowedRoots,
+        });
       }
       const info = await stat(dir);
       if (!info.isDirectory()) throw badRequest('Path is not a directory', { path: dir });
@@ -49,7 +55,10 @@ export class FilesystemService {
     const visible = names.filter((n) => showHidden || !n.startsWith('.'));
     const truncated = visible.length > MAX_ENTRIES;
     const entries = await Promise.all(visible.slice(0, MAX_ENTRIES).map((name) => describe(dir, name)));
-    entries.sort((a, b) => Number(b.is_directory) - Number(a.is_directory) || a.name.localeCompare(b.name, undefined, { numeric: true, sensitivity: 'base' }));
+    entries.sort(
+      (a, b) =>
+        Number(b.is_directory) - Number(a.is_directory) || a.name.localeCompare(b.name, undefined, { numeric: true, sensitivity: 'base' }),
+    );
     const parent = path.dirname(dir);
     const atTop = parent === dir || (this.allowedRoots.length > 0 && !withinAny(parent, this.allowedRoots));
     return { path: dir, parent: atTop ? null : parent, entries, truncated };
@@ -71,7 +80,13 @@ async function describe(dir: string, name: string): Promise<DirectoryEntry> {
   try {
     // stat follows symlinks: a link to a folder is browsable like the folder.
     const info = await stat(full);
-    return { name, path: full, is_directory: info.isDirectory(), size: info.isDirectory() ? null : info.size, modified: info.mtime.toISOString() };
+    return {
+      name,
+      path: full,
+      is_directory: info.isDirectory(),
+      size: info.isDirectory() ? null : info.size,
+      modified: info.mtime.toISOString(),
+    };
   } catch {
     // A broken link or an entry we may not stat: still listed, without details.
     return { name, path: full, is_directory: false, size: null, modified: null };

@@ -11,7 +11,9 @@ export function attachKosyncOnBookEvents(bus: EventBus, kosync: KosyncService, l
   for (const event of ['book_created', 'book_updated'] as const) {
     bus.on(event, ({ book_id: bookId }) => {
       if (!bookId) return;
-      kosync.attachPending(bookId).catch((err: unknown) => log.warn({ err, bookId }, 'kosync: a waiting KOReader position could not be attached'));
+      kosync
+        .attachPending(bookId)
+        .catch((err: unknown) => log.warn({ err, bookId }, 'kosync: a waiting KOReader position could not be attached'));
     });
   }
 }

@@ -19,8 +19,13 @@ export class KosyncRepository {
    */
   async bookFor(document: string, scope: LibraryScope): Promise<{ id: string; format: string | null; page_count: number } | undefined> {
     for (const column of ['koreader_md5', 'koreader_name_md5'] as const) {
-      let query = this.db.selectFrom('books').select(['id', 'format', 'page_count']).where(column, '=', document).where('deleted_at', 'is', null);
-      if (!scope.all) query = scope.libraryIds.length ? query.where('library_id', 'in', [...scope.libraryIds]) : query.where(sql<SqlBool>`1 = 0`);
+      let query = this.db
+        .selectFrom('books')
+        .select(['id', 'format', 'page_count'])
+        .where(column, '=', document)
+        .where('deleted_at', 'is', null);
+      if (!scope.all)
+        query = scope.libraryIds.length ? query.where('library_id', 'in', [...scope.libraryIds]) : query.where(sql<SqlBool>`1 = 0`);
       const row = await query.orderBy('created_at').orderBy('id').limit(1).executeTakeFirst();
       if (row) return { ...row, page_count: Number(row.page_count) };
     }
@@ -28,7 +33,12 @@ export class KosyncRepository {
   }
 
   get(userId: string, document: string): Promise<KosyncDocumentRow | undefined> {
-    return this.db.selectFrom('kosync_documents').selectAll().where('user_id', '=', userId).where('document', '=', document).executeTakeFirst();
+    return this.db
+      .selectFrom('kosync_documents')
+      .selectAll()
+      .where('user_id', '=', userId)
+      .where('document', '=', document)
+      .executeTakeFirst();
   }
 
   async save(row: KosyncDocumentRow): Promise<void> {
@@ -43,7 +53,12 @@ export class KosyncRepository {
   /** KOReader positions waiting for this book: documents no book matched yet whose id is the book's partial or file-name MD5. */
   async pendingFor(bookId: string): Promise<KosyncDocumentRow[]> {
     // Two indexed lookups (a scan sends one event per book): the book's ids, then the documents waiting on them.
-    const book = await this.db.selectFrom('books').select(['koreader_md5', 'koreader_name_md5']).where('id', '=', bookId).where('deleted_at', 'is', null).executeTakeFirst();
+    const book = await this.db
+      .selectFrom('books')
+      .select(['koreader_md5', 'koreader_name_md5'])
+      .where('id', '=', bookId)
+      .where('deleted_at', 'is', null)
+      .executeTakeFirst();
     const ids = [book?.koreader_md5, book?.koreader_name_md5].filter((id): id is string => typeof id === 'string');
     if (ids.length === 0) return [];
     return this.db.selectFrom('kosync_documents').selectAll().where('document', 'in', ids).where('book_id', 'is', null).execute();
@@ -51,12 +66,25 @@ export class KosyncRepository {
 
   /** Attaches a waiting document to its book; false when another process (or request) attached it first. */
   async claim(userId: string, document: string, bookId: string): Promise<boolean> {
-    const res = await this.db.updateTable('kosync_documents').set({ book_id: bookId }).where('user_id', '=', userId).where('document', '=', document).where('book_id', 'is', null).executeTakeFirst();
+    const res = await this.db
+      .updateTable('kosync_documents')
+      .set({ book_id: bookId })
+      .where('user_id', '=', userId)
+      .where('document', '=', document)
+      .where('book_id', 'is', null)
+      .executeTakeFirst();
     return Number(res.numUpdatedRows) > 0;
   }
 
   /** The account a waiting position belongs to (null when gone or disabled). */
-  async activeUser(userId: string): Promise<{ id: string; username: string; email: string; role: string; permissions: string; security_stamp: string } | undefined> {
-    return this.db.selectFrom('users').select(['id', 'username', 'email', 'role', 'permissions', 'security_stamp']).where('id', '=', userId).where('disabled', '=', 0).executeTakeFirst();
+  async activeUser(
+    userId: string,
+  ): Promise<{ id: string; username: string; email: string; role: string; permissions: string; security_stamp: string } | undefined> {
+    return this.db
+      .selectFrom('users')
+      .select(['id', 'username', 'email', 'role', 'permissions', 'security_stamp'])
+      .where('id', '=', userId)
+      .where('disabled', '=', 0)
+      .executeTakeFirst();
   }
 }

@@ -61,9 +61,13 @@ export function registerKosyncRoutes(app: App, kosync: KosyncService, options: {
             return { authorized: 'OK' };
           }),
         );
-        k.post(`${base}/users/create`, { config, schema }, (req, reply) => run(reply, 201, async () => kosync.createUser(req.caller, options.settings.peek('registration_enabled'))));
+        k.post(`${base}/users/create`, { config, schema }, (req, reply) =>
+          run(reply, 201, async () => kosync.createUser(req.caller, options.settings.peek('registration_enabled'))),
+        );
         k.put(`${base}/syncs/progress`, { config, schema }, (req, reply) =>
-          run(reply, 200, () => kosync.update(kosync.authorize(req.caller, 'progress-write'), (req.body ?? {}) as KosyncProgressInput, deviceHint(req))),
+          run(reply, 200, () =>
+            kosync.update(kosync.authorize(req.caller, 'progress-write'), (req.body ?? {}) as KosyncProgressInput, deviceHint(req)),
+          ),
         );
         k.get<{ Params: { document: string } }>(`${base}/syncs/progress/:document`, { config, schema }, (req, reply) =>
           run(reply, 200, () => kosync.get(kosync.authorize(req.caller), req.params.document)),

@@ -87,9 +87,11 @@ export class KosyncService {
 
   async update(caller: Caller, input: KosyncProgressInput, hint: DeviceHint): Promise<{ document: string; timestamp: number }> {
     if (!isText(input.document) || input.document.includes(':')) throw new KosyncError(2004);
-    const percentage = typeof input.percentage === 'number' ? input.percentage : typeof input.percentage === 'string' ? Number(input.percentage) : NaN;
+    const percentage =
+      typeof input.percentage === 'number' ? input.percentage : typeof input.percentage === 'string' ? Number(input.percentage) : NaN;
     const progress = typeof input.progress === 'number' ? String(input.progress) : input.progress;
-    if (!Number.isFinite(percentage) || percentage < 0 || percentage > 1 || !isText(progress) || !isText(input.device)) throw new KosyncError(2003);
+    if (!Number.isFinite(percentage) || percentage < 0 || percentage > 1 || !isText(progress) || !isText(input.device))
+      throw new KosyncError(2003);
     const deviceId = isText(input.device_id) ? input.device_id.slice(0, 100) : null;
     const now = nowIso();
     const clientAt = clientTime(input.timestamp, now);
@@ -189,7 +191,13 @@ export class KosyncService {
   }
 
   /** Writes KOReader's position as the book's; false when it was older than the current one (history only). */
-  private async writeProgress(caller: Caller, book: { id: string; format: string | null; page_count: number }, row: KosyncDocumentRow, hint: DeviceHint, clientAt?: string): Promise<boolean> {
+  private async writeProgress(
+    caller: Caller,
+    book: { id: string; format: string | null; page_count: number },
+    row: KosyncDocumentRow,
+    hint: DeviceHint,
+    clientAt?: string,
+  ): Promise<boolean> {
     const pageCount = book.page_count;
     const asPage = Number(row.progress);
     const page =
@@ -204,7 +212,13 @@ export class KosyncService {
       {
         protocol: 'koreader',
         percentage: row.percentage,
-        position: { document: row.document, progress: row.progress, percentage: row.percentage, device: row.device, device_id: row.device_id },
+        position: {
+          document: row.document,
+          progress: row.progress,
+          percentage: row.percentage,
+          device: row.device,
+          device_id: row.device_id,
+        },
         ...(clientAt ? { clientAt } : {}),
         client: { id: row.device_id, name: row.device },
       },
@@ -235,7 +249,8 @@ export function positionFor(format: string | null, page: number): string {
 
 /** The optional `timestamp` (Unix seconds) as ISO 8601, no later than now; null when absent or not a time. */
 function clientTime(timestamp: unknown, now: string): string | null {
-  const seconds = typeof timestamp === 'number' ? timestamp : typeof timestamp === 'string' && timestamp.trim() !== '' ? Number(timestamp) : NaN;
+  const seconds =
+    typeof timestamp === 'number' ? timestamp : typeof timestamp === 'string' && timestamp.trim() !== '' ? Number(timestamp) : NaN;
   if (!Number.isFinite(seconds) || seconds <= 0) return null;
   return new Date(Math.min(seconds * 1000, Date.parse(now))).toISOString();
 }

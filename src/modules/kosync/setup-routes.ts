@@ -5,11 +5,16 @@ import type { App } from '../../http/types.js';
 export const KoreaderSetup = z
   .object({
     enabled: z.boolean().describe('Whether the KOReader sync server runs (`koreader.enabled`).'),
-    server_url: z.string().nullable().describe('The sync server URL without a key (type the API key as the user name in KOReader); null when off.'),
+    server_url: z
+      .string()
+      .nullable()
+      .describe('The sync server URL without a key (type the API key as the user name in KOReader); null when off.'),
     sync_url_template: z
       .string()
       .nullable()
-      .describe('The URL to paste into KOReader\'s "Custom sync server", with `{api_key}` to replace by an API key holding progress-read and progress-write; null when off.'),
+      .describe(
+        'The URL to paste into KOReader\'s "Custom sync server", with `{api_key}` to replace by an API key holding progress-read and progress-write; null when off.',
+      ),
   })
   .meta({ id: 'KoreaderSetup' });
 export type KoreaderSetup = z.infer<typeof KoreaderSetup>;
@@ -25,7 +30,8 @@ export function registerKosyncSetupRoute(app: App, options: { enabled: boolean; 
     config: { permission: 'progress-read' },
     schema: {
       summary: 'KOReader progress sync setup',
-      description: 'The sync server URL to paste into KOReader (Tools → Progress sync → Custom sync server). See README, KOReader progress sync.',
+      description:
+        'The sync server URL to paste into KOReader (Tools → Progress sync → Custom sync server). See README, KOReader progress sync.',
       tags: ['progress'],
       response: { 200: KoreaderSetup },
     },

@@ -21,11 +21,17 @@ export const REFUSED_PATH_MESSAGE = 'path is not a folder this server may publis
  * configured), and not overlap another library (identical, inside it, or containing it: the same file would
  * belong to two libraries). Returns the normalised path to store.
  */
-export async function checkLibraryPath(input: string, others: readonly { id: string; path: string }[], policy: LibraryPathPolicy = { allowedRoots: [], detailedErrors: true }): Promise<string> {
+export async function checkLibraryPath(
+  input: string,
+  others: readonly { id: string; path: string }[],
+  policy: LibraryPathPolicy = { allowedRoots: [], detailedErrors: true },
+): Promise<string> {
   if (!path.isAbsolute(input)) throw badRequest('path must be absolute', { field: 'path', path: input });
   const normalised = path.resolve(input);
   const refuse = (message: string, details: Record<string, unknown> = {}) =>
-    policy.detailedErrors ? badRequest(message, { field: 'path', path: input, ...details }) : badRequest(REFUSED_PATH_MESSAGE, { field: 'path' });
+    policy.detailedErrors
+      ? badRequest(message, { field: 'path', path: input, ...details })
+      : badRequest(REFUSED_PATH_MESSAGE, { field: 'path' });
   // Checked before the folder is looked at, so a path outside the roots tells nothing about the disk.
   if (policy.allowedRoots.length > 0 && !withinAny(normalised, policy.allowedRoots)) {
     throw refuse('path is outside the folders allowed for libraries (libraries.allowed_roots)', { allowed_roots: policy.allowedRoots });
@@ -45,7 +51,10 @@ export async function checkLibraryPath(input: string, others: readonly { id: str
   const real = await realpath(normalised);
   // A symbolic link inside a root that points elsewhere does not make the elsewhere publishable.
   if (policy.allowedRoots.length > 0 && !withinAny(real, await realRoots(policy.allowedRoots))) {
-    throw refuse('path resolves (through a symbolic link) outside the folders allowed for libraries (libraries.allowed_roots)', { allowed_roots: policy.allowedRoots, resolved: real });
+    throw refuse('path resolves (through a symbolic link) outside the folders allowed for libraries (libraries.allowed_roots)', {
+      allowed_roots: policy.allowedRoots,
+      resolved: real,
+    });
   }
   for (const other of others) {
     const otherReal = await realpath(other.path).catch(() => path.resolve(other.path));

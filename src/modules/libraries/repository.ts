@@ -72,7 +72,12 @@ export class LibraryRepository {
 
   /** Present series ids, for the deletion events. */
   async seriesIds(libraryId: string): Promise<string[]> {
-    const rows = await this.db.selectFrom('series').select('id').where('library_id', '=', libraryId).where('deleted_at', 'is', null).execute();
+    const rows = await this.db
+      .selectFrom('series')
+      .select('id')
+      .where('library_id', '=', libraryId)
+      .where('deleted_at', 'is', null)
+      .execute();
     return rows.map((r) => r.id);
   }
 
@@ -117,7 +122,9 @@ export class LibraryRepository {
    * series cover (books repository `firstOfSeries`): by number with unnumbered books last on both SQLite and
    * PostgreSQL (which otherwise put NULLs first and last respectively), then title, then id.
    */
-  async latestSeriesCoverBook(libraryId: string): Promise<{ series_id: string; book_id: string; path: string; format: string | null; cover_page: number | null } | undefined> {
+  async latestSeriesCoverBook(
+    libraryId: string,
+  ): Promise<{ series_id: string; book_id: string; path: string; format: string | null; cover_page: number | null } | undefined> {
     const latestSeries = this.db
       .selectFrom('series')
       .select('series.id')

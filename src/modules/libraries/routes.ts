@@ -38,7 +38,8 @@ export function registerLibraryRoutes(app: App, libraries: LibraryService): void
     config: { permission: 'libraries-write' },
     schema: {
       summary: 'Create a library',
-      description: 'The path must be absolute, an existing readable directory inside `libraries.allowed_roots` when that is configured, and must not overlap another library (identical or nested: 409). Below admin, every refused path gets the same 400 message (no hint whether it exists).',
+      description:
+        'The path must be absolute, an existing readable directory inside `libraries.allowed_roots` when that is configured, and must not overlap another library (identical or nested: 409). Below admin, every refused path gets the same 400 message (no hint whether it exists).',
       tags,
       body: LibraryCreate,
       response: { 201: LibraryView, 400: ErrorBody, 409: ErrorBody },
@@ -73,7 +74,13 @@ export function registerLibraryRoutes(app: App, libraries: LibraryService): void
     method: 'PATCH',
     url: '/libraries/:id',
     config: { permission: 'libraries-write' },
-    schema: { summary: 'Partially update a library', tags, params: IdParams, body: LibraryPatch, response: { 200: LibraryView, 409: ErrorBody, ...errors } },
+    schema: {
+      summary: 'Partially update a library',
+      tags,
+      params: IdParams,
+      body: LibraryPatch,
+      response: { 200: LibraryView, 409: ErrorBody, ...errors },
+    },
     handler: (req) => libraries.patch(req.params.id, req.body, callerOf(req)),
   });
 
@@ -83,7 +90,8 @@ export function registerLibraryRoutes(app: App, libraries: LibraryService): void
     config: { permission: 'libraries-delete' },
     schema: {
       summary: 'Delete a library',
-      description: "Cancels its running scan and removes its series, books and users' current progress in them; reading statistics are kept.",
+      description:
+        "Cancels its running scan and removes its series, books and users' current progress in them; reading statistics are kept.",
       tags,
       params: IdParams,
       response: { 204: z.null().describe('Deleted'), ...errors },

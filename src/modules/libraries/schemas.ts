@@ -15,7 +15,9 @@ export function snakeCaseKeys(value: unknown): unknown {
 
 const withSnakeKeys = <T extends z.ZodType>(schema: T) => z.preprocess(snakeCaseKeys, schema);
 
-export const ScanMode = z.enum(['normal', 'deep']).meta({ id: 'ScanMode', description: '`normal` processes new or changed files only; `deep` re-processes every file.' });
+export const ScanMode = z
+  .enum(['normal', 'deep'])
+  .meta({ id: 'ScanMode', description: '`normal` processes new or changed files only; `deep` re-processes every file.' });
 
 export const ScanningConfig = z
   .object({
@@ -27,7 +29,12 @@ export const ScanningConfig = z
   .meta({ id: 'ScanningConfig' });
 export type ScanningConfig = z.infer<typeof ScanningConfig>;
 
-export const DEFAULT_SCANNING_CONFIG: ScanningConfig = { enabled: false, cron_schedule: null, default_mode: 'normal', scan_on_start: false };
+export const DEFAULT_SCANNING_CONFIG: ScanningConfig = {
+  enabled: false,
+  cron_schedule: null,
+  default_mode: 'normal',
+  scan_on_start: false,
+};
 
 /** A library's stored `scanning_config` JSON over the defaults (unreadable JSON is the defaults); libraries and scans both read it. */
 export function parseScanningConfig(text: string): ScanningConfig {
@@ -45,7 +52,10 @@ export const ScanningConfigInput = withSnakeKeys(
     default_mode: ScanMode.optional(),
     scan_on_start: z.boolean().optional(),
   }),
-).meta({ id: 'ScanningConfigUpdate', description: 'Any subset of the scanning configuration; omitted fields keep their value (or default).' });
+).meta({
+  id: 'ScanningConfigUpdate',
+  description: 'Any subset of the scanning configuration; omitted fields keep their value (or default).',
+});
 export type ScanningConfigInput = z.infer<typeof ScanningConfigInput>;
 
 export const LibraryView = z

@@ -7,7 +7,16 @@ import { cronError, type Scheduler } from '../../tasks/scheduler.js';
 import type { TaskView } from '../tasks/schemas.js';
 import { checkLibraryPath, type LibraryPathPolicy } from './paths.js';
 import type { LibraryRepository, LibraryRow } from './repository.js';
-import { DEFAULT_SCANNING_CONFIG, parseScanningConfig, type LibraryCreate, type LibraryPatch, type LibraryView, type PurgeResult, type ScanningConfig, type ScanningConfigInput } from './schemas.js';
+import {
+  DEFAULT_SCANNING_CONFIG,
+  parseScanningConfig,
+  type LibraryCreate,
+  type LibraryPatch,
+  type LibraryView,
+  type PurgeResult,
+  type ScanningConfig,
+  type ScanningConfigInput,
+} from './schemas.js';
 
 /** What the libraries feature needs from scan control (implemented by modules/scans). */
 export interface LibraryScanControl {
@@ -20,7 +29,11 @@ export interface LibraryScanControl {
 }
 
 /** Produces a cover image for a book file, or null when it has none. */
-export type BookCoverReader = (absolutePath: string, format: string | null, coverPage: number | null) => Promise<{ data: Buffer; mediaType: string } | null>;
+export type BookCoverReader = (
+  absolutePath: string,
+  format: string | null,
+  coverPage: number | null,
+) => Promise<{ data: Buffer; mediaType: string } | null>;
 
 export interface LibraryServiceDeps {
   repo: LibraryRepository;
@@ -50,10 +63,16 @@ export function mergeScanningConfig(base: ScanningConfig, input: ScanningConfigI
   };
   if (merged.cron_schedule !== null) {
     const why = cronError(merged.cron_schedule);
-    if (why) throw badRequest(`scanning_config.cron_schedule is not a valid cron expression: ${why}`, { field: 'scanning_config.cron_schedule', value: merged.cron_schedule });
+    if (why)
+      throw badRequest(`scanning_config.cron_schedule is not a valid cron expression: ${why}`, {
+        field: 'scanning_config.cron_schedule',
+        value: merged.cron_schedule,
+      });
   }
   if (merged.enabled && merged.cron_schedule === null) {
-    throw badRequest('scanning_config.cron_schedule is required when scanning_config.enabled is true', { field: 'scanning_config.cron_schedule' });
+    throw badRequest('scanning_config.cron_schedule is required when scanning_config.enabled is true', {
+      field: 'scanning_config.cron_schedule',
+    });
   }
   return merged;
 }

@@ -12,7 +12,9 @@ const HealthBody = z
       database: z.enum(['ok', 'unreachable']),
       disk: z
         .enum(['ok', 'low', 'unknown'])
-        .describe('`low` when a volume the server writes to has less free space than `health.min_free_disk_mb`, or a write was refused for lack of space in the last minute; `unknown` when measuring the volumes did not answer in time (a hung network mount).'),
+        .describe(
+          '`low` when a volume the server writes to has less free space than `health.min_free_disk_mb`, or a write was refused for lack of space in the last minute; `unknown` when measuring the volumes did not answer in time (a hung network mount).',
+        ),
     }),
     reasons: z.array(z.string()).optional().describe('Why the status is `degraded`; absent when it is `ok`.'),
   })
@@ -46,9 +48,10 @@ export function registerHealthRoutes(app: App, deps: HealthDeps): void {
           () => 'unreachable' as const,
         ),
         // A hung mount can stall stat/statfs forever: a health check must answer, so storage gets a deadline too.
-        withTimeout(deps.checkStorage(), PING_TIMEOUT_MS).catch(
-          (): { disk: 'unknown'; reasons: string[] } => ({ disk: 'unknown', reasons: ['the storage check did not answer in time'] }),
-        ),
+        withTimeout(deps.checkStorage(), PING_TIMEOUT_MS).catch((): { disk: 'unknown'; reasons: string[] } => ({
+          disk: 'unknown',
+          reasons: ['the storage check did not answer in time'],
+        })),
       ]);
       const reasons = [...(database === 'ok' ? [] : ['the database does not answer']), ...storage.reasons];
       const body = {

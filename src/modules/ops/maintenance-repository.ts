@@ -10,7 +10,11 @@ export class MaintenanceRepository {
     const known = new Set<string>();
     // In slices: a huge cache must not become one giant IN list.
     for (let i = 0; i < hashes.length; i += 500) {
-      const rows = await this.db.selectFrom('books').select('hash').where('hash', 'in', hashes.slice(i, i + 500)).execute();
+      const rows = await this.db
+        .selectFrom('books')
+        .select('hash')
+        .where('hash', 'in', hashes.slice(i, i + 500))
+        .execute();
       for (const r of rows) if (r.hash) known.add(r.hash);
     }
     return known;

@@ -19,8 +19,15 @@ export class MetricsRepository {
   async catalogCounts(): Promise<CatalogCounts> {
     const db = this.database.db;
     const [libraries, series, books] = await Promise.all([
-      db.selectFrom('libraries').select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow(),
-      db.selectFrom('series').select((eb) => eb.fn.countAll<number>().as('n')).where('deleted_at', 'is', null).executeTakeFirstOrThrow(),
+      db
+        .selectFrom('libraries')
+        .select((eb) => eb.fn.countAll<number>().as('n'))
+        .executeTakeFirstOrThrow(),
+      db
+        .selectFrom('series')
+        .select((eb) => eb.fn.countAll<number>().as('n'))
+        .where('deleted_at', 'is', null)
+        .executeTakeFirstOrThrow(),
       db
         .selectFrom('books')
         .select((eb) => [
@@ -31,7 +38,13 @@ export class MetricsRepository {
         .where('deleted_at', 'is', null)
         .executeTakeFirstOrThrow(),
     ]);
-    return { libraries: Number(libraries.n), series: Number(series.n), books: Number(books.n), pages: Number(books.pages), books_with_errors: Number(books.errors) };
+    return {
+      libraries: Number(libraries.n),
+      series: Number(series.n),
+      books: Number(books.n),
+      pages: Number(books.pages),
+      books_with_errors: Number(books.errors),
+    };
   }
 
   /** Tasks by status now, and how many finished in the last hour. */
@@ -39,8 +52,19 @@ export class MetricsRepository {
     const db = this.database.db;
     const since = new Date(Date.now() - 3_600_000).toISOString();
     const [byStatus, recent] = await Promise.all([
-      db.selectFrom('tasks').select(['status']).select((eb) => eb.fn.countAll<number>().as('n')).groupBy('status').execute(),
-      db.selectFrom('tasks').select(['status']).select((eb) => eb.fn.countAll<number>().as('n')).where('finished_at', '>=', since).groupBy('status').execute(),
+      db
+        .selectFrom('tasks')
+        .select(['status'])
+        .select((eb) => eb.fn.countAll<number>().as('n'))
+        .groupBy('status')
+        .execute(),
+      db
+        .selectFrom('tasks')
+        .select(['status'])
+        .select((eb) => eb.fn.countAll<number>().as('n'))
+        .where('finished_at', '>=', since)
+        .groupBy('status')
+        .execute(),
     ]);
     const counts: Record<string, number> = { pending: 0, running: 0, completed: 0, failed: 0, cancelled: 0 };
     for (const r of byStatus) counts[r.status] = Number(r.n);

@@ -83,7 +83,11 @@ export class MetricsService {
     const key = `${labels.method} ${labels.status} ${labels.route}`;
     let durations = this.pending.get(key);
     if (!durations) {
-      durations = { labels, counts: new Array<number>(HTTP_BUCKETS.length + 1).fill(0), sums: new Array<number>(HTTP_BUCKETS.length + 1).fill(0) };
+      durations = {
+        labels,
+        counts: new Array<number>(HTTP_BUCKETS.length + 1).fill(0),
+        sums: new Array<number>(HTTP_BUCKETS.length + 1).fill(0),
+      };
       this.pending.set(key, durations);
     }
     let bucket = HTTP_BUCKETS.findIndex((bound) => seconds <= bound);
@@ -169,7 +173,12 @@ export class MetricsService {
   async snapshot(): Promise<MetricsSnapshot> {
     const mem = process.memoryUsage();
     const cpu = process.cpuUsage();
-    const [catalog, tasks, dbSize, cache] = await Promise.all([this.deps.repo.catalogCounts(), this.deps.repo.taskCounts(), this.deps.repo.databaseSize(), this.cacheSize()]);
+    const [catalog, tasks, dbSize, cache] = await Promise.all([
+      this.deps.repo.catalogCounts(),
+      this.deps.repo.taskCounts(),
+      this.deps.repo.databaseSize(),
+      this.cacheSize(),
+    ]);
     const ms = (ns: number) => Math.round((ns / 1e6) * 100) / 100;
     return {
       version: this.deps.version,
@@ -178,9 +187,17 @@ export class MetricsService {
       process: {
         memory: { rss_bytes: mem.rss, heap_used_bytes: mem.heapUsed, heap_total_bytes: mem.heapTotal, external_bytes: mem.external },
         cpu: { user_seconds: cpu.user / 1e6, system_seconds: cpu.system / 1e6 },
-        event_loop_delay_ms: { p50: ms(this.loopDelay.percentile(50)), p99: ms(this.loopDelay.percentile(99)), max: ms(this.loopDelay.max) },
+        event_loop_delay_ms: {
+          p50: ms(this.loopDelay.percentile(50)),
+          p99: ms(this.loopDelay.percentile(99)),
+          max: ms(this.loopDelay.max),
+        },
       },
-      requests: { total: this.deps.requests.total, by_status_class: { ...this.deps.requests.byStatusClass }, by_route: this.deps.requests.latencies() },
+      requests: {
+        total: this.deps.requests.total,
+        by_status_class: { ...this.deps.requests.byStatusClass },
+        by_route: this.deps.requests.latencies(),
+      },
       tasks: { ...tasks, queue_depth: tasks.by_status.pending ?? 0 },
       catalog,
       database: { type: this.deps.dialect, size_bytes: dbSize },

@@ -16,20 +16,55 @@ const Metrics = z
     requests: z.object({
       total: z.number().int(),
       by_status_class: z.record(z.string(), z.number()),
-      by_route: z.array(z.object({ route: z.string(), count: z.number().int(), errors: z.number().int(), p50_ms: z.number(), p95_ms: z.number(), p99_ms: z.number() })).describe('Latency percentiles over the last 1000 requests of each route.'),
+      by_route: z
+        .array(
+          z.object({
+            route: z.string(),
+            count: z.number().int(),
+            errors: z.number().int(),
+            p50_ms: z.number(),
+            p95_ms: z.number(),
+            p99_ms: z.number(),
+          }),
+        )
+        .describe('Latency percentiles over the last 1000 requests of each route.'),
     }),
-    tasks: z.object({ by_status: z.record(z.string(), z.number()), queue_depth: z.number().int(), finished_last_hour: z.number().int(), failed_last_hour: z.number().int() }),
-    catalog: z.object({ libraries: z.number().int(), series: z.number().int(), books: z.number().int(), pages: z.number().int(), books_with_errors: z.number().int() }),
+    tasks: z.object({
+      by_status: z.record(z.string(), z.number()),
+      queue_depth: z.number().int(),
+      finished_last_hour: z.number().int(),
+      failed_last_hour: z.number().int(),
+    }),
+    catalog: z.object({
+      libraries: z.number().int(),
+      series: z.number().int(),
+      books: z.number().int(),
+      pages: z.number().int(),
+      books_with_errors: z.number().int(),
+    }),
     database: z.object({ type: z.string(), size_bytes: z.number() }),
     cache: z
-      .object({ files: z.number().int(), size_bytes: z.number(), hits: z.number().int(), misses: z.number().int(), hit_ratio: z.number().nullable() })
-      .describe('Derived images (thumbnails, resized pages): files and bytes on disk (refreshed at most once a minute), and this process\'s lookups since start.'),
+      .object({
+        files: z.number().int(),
+        size_bytes: z.number(),
+        hits: z.number().int(),
+        misses: z.number().int(),
+        hit_ratio: z.number().nullable(),
+      })
+      .describe(
+        "Derived images (thumbnails, resized pages): files and bytes on disk (refreshed at most once a minute), and this process's lookups since start.",
+      ),
     sse_connections: z.number().int(),
   })
   .meta({ id: 'Metrics' });
 
 const CleanupResult = z
-  .object({ orphaned_hashes: z.number().int(), files_removed: z.number().int(), bytes_freed: z.number().int(), kept_hashes: z.number().int() })
+  .object({
+    orphaned_hashes: z.number().int(),
+    files_removed: z.number().int(),
+    bytes_freed: z.number().int(),
+    kept_hashes: z.number().int(),
+  })
   .meta({ id: 'ThumbnailCleanup' });
 
 export function registerOpsRoutes(app: App, metrics: MetricsService, maintenance: MaintenanceService): void {
@@ -55,7 +90,8 @@ export function registerOpsRoutes(app: App, metrics: MetricsService, maintenance
     config: { permission: 'system-admin' },
     schema: {
       summary: 'Remove orphaned thumbnails (admin)',
-      description: 'Removes cached thumbnails and resized pages whose book no longer exists (soft-deleted books keep theirs). Returns counts and bytes freed.',
+      description:
+        'Removes cached thumbnails and resized pages whose book no longer exists (soft-deleted books keep theirs). Returns counts and bytes freed.',
       tags: ['ops'],
       response: { 200: CleanupResult },
     },

@@ -47,7 +47,8 @@ export class StorageHealth {
         seen.add(dev);
         const fs = await statfs(volume.path);
         const free = fs.bavail * fs.bsize;
-        if (free < this.minFreeBytes) reasons.push(`${volume.name}: ${mb(free)} free on its volume, below health.min_free_disk_mb (${mb(this.minFreeBytes)})`);
+        if (free < this.minFreeBytes)
+          reasons.push(`${volume.name}: ${mb(free)} free on its volume, below health.min_free_disk_mb (${mb(this.minFreeBytes)})`);
       } catch {
         // A volume that cannot be measured is not reported as full; the database check covers a missing one.
       }

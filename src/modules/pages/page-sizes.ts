@@ -15,7 +15,9 @@ export interface PageRequestOptions {
  * reader cannot mint a cached variant per pixel. Requests under the smallest step are kept as they are (few
  * and tiny). Steps cover phone, tablet and desktop screens at 1x to 3x; 300 is the width of Komga page thumbnails.
  */
-export const PAGE_SIZE_STEPS = [40, 80, 120, 160, 200, 240, 300, 320, 400, 480, 640, 800, 1080, 1280, 1600, 2048, 2560, 3200, 3840, 5120, 7680] as const;
+export const PAGE_SIZE_STEPS = [
+  40, 80, 120, 160, 200, 240, 300, 320, 400, 480, 640, 800, 1080, 1280, 1600, 2048, 2560, 3200, 3840, 5120, 7680,
+] as const;
 
 /** The largest step not above `requested` (or `requested` itself below the smallest step). */
 export function snapDown(requested: number): number {

@@ -59,7 +59,12 @@ export class ReaderPool {
     return this.open;
   }
 
-  async use<T>(file: { absolutePath: string; size: number; mtimeMs: number }, format: BookFormat | undefined, knownPages: readonly string[], fn: (reader: BookReader) => Promise<T>): Promise<T> {
+  async use<T>(
+    file: { absolutePath: string; size: number; mtimeMs: number },
+    format: BookFormat | undefined,
+    knownPages: readonly string[],
+    fn: (reader: BookReader) => Promise<T>,
+  ): Promise<T> {
     if (this.closed) throw new MediaError('unavailable', 'the server is shutting down');
     if (format !== 'cbz' && format !== 'epub') {
       const reader = await openBook(file.absolutePath, format, { knownPages });

@@ -21,24 +21,31 @@ const PageView = z
 
 const PageParams = z.object({ book_id: Uuid, page_number: z.coerce.number().int().describe('1-based page number.') });
 
-const PageQuery = z
-  .object({
-    width: z.coerce.number().int().min(1).max(10_000).optional().describe('Maximum width, pixels (never enlarged).'),
-    height: z.coerce.number().int().min(1).max(10_000).optional().describe('Maximum height, pixels (never enlarged).'),
-    format: z.enum(['jpeg', 'png', 'webp']).optional().describe('Output format; default: the page\'s own (a GIF stays GIF; BMP and Netpbm become PNG, AVIF JPEG).'),
-    grayscale: z
-      .enum(['true', 'false', '1', '0'])
-      .transform((v) => v === 'true' || v === '1')
-      .optional()
-      .describe('Shades of grey (for e-ink screens), cached like a resize; a GIF becomes PNG.'),
-  });
+const PageQuery = z.object({
+  width: z.coerce.number().int().min(1).max(10_000).optional().describe('Maximum width, pixels (never enlarged).'),
+  height: z.coerce.number().int().min(1).max(10_000).optional().describe('Maximum height, pixels (never enlarged).'),
+  format: z
+    .enum(['jpeg', 'png', 'webp'])
+    .optional()
+    .describe("Output format; default: the page's own (a GIF stays GIF; BMP and Netpbm become PNG, AVIF JPEG)."),
+  grayscale: z
+    .enum(['true', 'false', '1', '0'])
+    .transform((v) => v === 'true' || v === '1')
+    .optional()
+    .describe('Shades of grey (for e-ink screens), cached like a resize; a GIF becomes PNG.'),
+});
 
 export function registerPageRoutes(app: App, pages: PagesService): void {
   app.route({
     method: 'GET',
     url: '/books/:id/pages',
     config: { permission: 'pages-read' },
-    schema: { summary: 'List the pages of a book', tags, params: z.object({ id: Uuid }), response: { 200: z.array(PageView), 404: ErrorBody } },
+    schema: {
+      summary: 'List the pages of a book',
+      tags,
+      params: z.object({ id: Uuid }),
+      response: { 200: z.array(PageView), 404: ErrorBody },
+    },
     handler: (req) => pages.list(callerOf(req), req.params.id),
   });
 
@@ -58,6 +65,7 @@ export function registerPageRoutes(app: App, pages: PagesService): void {
       querystring: PageQuery,
       response: { 200: z.any().describe('Image bytes'), 304: z.null().describe('Not modified'), 400: ErrorBody, 404: ErrorBody },
     },
-    handler: async (req, reply) => sendImage(req, reply, await pages.page(callerOf(req), req.params.book_id, req.params.page_number, req.query)),
+    handler: async (req, reply) =>
+      sendImage(req, reply, await pages.page(callerOf(req), req.params.book_id, req.params.page_number, req.query)),
   });
 }

@@ -56,7 +56,13 @@ function mediaFailure(err: MediaError): AppError {
   if (err.kind === 'too_large') return new AppError(413, 'PayloadTooLarge', `The image is too large to process: ${err.message}`);
   // The file is fine; the server could not read it just now (descriptors exhausted, a handle closed).
   if (err.kind === 'unavailable') {
-    return new AppError(503, 'ServiceUnavailable', 'The book could not be read just now; retry shortly', { reason: err.message }, { 'Retry-After': '1' });
+    return new AppError(
+      503,
+      'ServiceUnavailable',
+      'The book could not be read just now; retry shortly',
+      { reason: err.message },
+      { 'Retry-After': '1' },
+    );
   }
   return new AppError(422, 'UnprocessableEntity', `The book cannot be read: ${err.message}`, { kind: err.kind });
 }
@@ -144,10 +150,13 @@ export class PagesService {
     const storedPage = stored[n - 1];
     const storedType = storedPage?.media_type;
     if (storedType !== undefined && !storedType.startsWith('image/') && (transformed || imagesOnly)) {
-      throw badRequest(`Page ${n} of this book is a ${storedType} document, not an image: it cannot be served as a picture, resized or converted`, {
-        page_number: n,
-        media_type: storedType,
-      });
+      throw badRequest(
+        `Page ${n} of this book is a ${storedType} document, not an image: it cannot be served as a picture, resized or converted`,
+        {
+          page_number: n,
+          media_type: storedType,
+        },
+      );
     }
     // PDF pages are drawn at the size asked, so their stored (default rendering) size does not cap a request.
     const drawn = book.format === 'pdf';
@@ -177,12 +186,14 @@ export class PagesService {
         if (known) return known;
       }
       const file = await this.recentFiles.resolve(book);
-      if (this.deps.renderer.handles(format)) return mediaCall(() => this.deps.renderer.renderPage(file.absolutePath, format, n, { ...size, knownPages }));
+      if (this.deps.renderer.handles(format))
+        return mediaCall(() => this.deps.renderer.renderPage(file.absolutePath, format, n, { ...size, knownPages }));
       return mediaCall(() =>
         this.deps.readers.use(file, (format ?? undefined) as BookFormat | undefined, knownPages, async (reader) => {
           const page = await renderPage(reader, n, size);
           const stored = original ? await reader.storedPage?.(n) : null;
-          if (stored && stored.length === page.data.length) this.storedPages.remember(bookKey, file, n, { ...stored, mediaType: page.mediaType });
+          if (stored && stored.length === page.data.length)
+            this.storedPages.remember(bookKey, file, n, { ...stored, mediaType: page.mediaType });
           return page;
         }),
       );
@@ -214,7 +225,11 @@ export class PagesService {
    * lookup and the read (another request's write): the lookup is made again, and once this call has produced
    * the image itself, those bytes go out whatever happened to the file since.
    */
-  private async cachedImage(hash: string, variant: string, read: () => Promise<{ data: Buffer }>): Promise<{ cached: CachedFile; data: Buffer }> {
+  private async cachedImage(
+    hash: string,
+    variant: string,
+    read: () => Promise<{ data: Buffer }>,
+  ): Promise<{ cached: CachedFile; data: Buffer }> {
     let produced: Buffer | undefined;
     for (let attempt = 1; ; attempt++) {
       const cached = await mediaCall(() =>

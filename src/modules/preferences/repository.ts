@@ -6,7 +6,11 @@ export class PreferencesRepository {
   constructor(private readonly db: Kysely<DB>) {}
 
   async all(userId: string): Promise<Map<string, { value: unknown; updated_at: string }>> {
-    const rows = await this.db.selectFrom('user_preferences').select(['key', 'value', 'updated_at']).where('user_id', '=', userId).execute();
+    const rows = await this.db
+      .selectFrom('user_preferences')
+      .select(['key', 'value', 'updated_at'])
+      .where('user_id', '=', userId)
+      .execute();
     return new Map(rows.map((r) => [r.key, { value: JSON.parse(r.value) as unknown, updated_at: r.updated_at }]));
   }
 

@@ -23,7 +23,11 @@ export class PreferencesService {
   async set(caller: Caller, key: string, value: unknown): Promise<PreferenceView> {
     const def = this.definition(key);
     const parsed = def.schema.safeParse(value);
-    if (!parsed.success) throw badRequest(`Invalid value for preference "${key}": ${parsed.error.issues[0]?.message ?? 'invalid'}`, parsed.error.issues.map((i) => ({ field: ['value', ...i.path].join('.'), message: i.message })));
+    if (!parsed.success)
+      throw badRequest(
+        `Invalid value for preference "${key}": ${parsed.error.issues[0]?.message ?? 'invalid'}`,
+        parsed.error.issues.map((i) => ({ field: ['value', ...i.path].join('.'), message: i.message })),
+      );
     await this.repo.set(caller.user.id, key, parsed.data);
     return this.view(key, (await this.repo.all(caller.user.id)).get(key));
   }
@@ -42,6 +46,13 @@ export class PreferencesService {
 
   private view(key: string, stored: { value: unknown; updated_at: string } | undefined): PreferenceView {
     const def = this.definition(key);
-    return { key, value: stored ? stored.value : def.default, default: def.default, is_default: !stored, description: def.description, updated_at: stored?.updated_at ?? null };
+    return {
+      key,
+      value: stored ? stored.value : def.default,
+      default: def.default,
+      is_default: !stored,
+      description: def.description,
+      updated_at: stored?.updated_at ?? null,
+    };
   }
 }

@@ -33,5 +33,10 @@ export function resolveDevice(apiKey: { id: string; name: string } | null, hint:
   if (apiKey) return { id: `key:${apiKey.id}`, kind: 'api_key', name: apiKey.name, ...userAgent };
   const header = hint.deviceId?.trim().slice(0, 100);
   if (header) return { id: `hdr:${header}`, kind: 'header', name: header, ...userAgent };
-  return { id: `ua:${createHash('sha256').update(agent).digest('hex').slice(0, 16)}`, kind: 'user_agent', name: agent.slice(0, 120) || 'Unknown device', ...userAgent };
+  return {
+    id: `ua:${createHash('sha256').update(agent).digest('hex').slice(0, 16)}`,
+    kind: 'user_agent',
+    name: agent.slice(0, 120) || 'Unknown device',
+    ...userAgent,
+  };
 }

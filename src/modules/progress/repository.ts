@@ -6,7 +6,14 @@ import type { Device } from './device.js';
 
 export type ProgressRow = Selectable<ReadProgressTable>;
 export type ProgressEventRow = Selectable<ProgressEventsTable>;
-export type ProgressWithBook = ProgressRow & { title: string; number: string | null; series_id: string; series_name: string; library_id: string; page_count: number };
+export type ProgressWithBook = ProgressRow & {
+  title: string;
+  number: string | null;
+  series_id: string;
+  series_name: string;
+  library_id: string;
+  page_count: number;
+};
 
 /** SQL of current progress and of the statistics records written with it. */
 export class ProgressRepository {
@@ -31,19 +38,30 @@ export class ProgressRepository {
 
   async delete(userId: string, bookIds: readonly string[]): Promise<number> {
     if (bookIds.length === 0) return 0;
-    const res = await this.db.deleteFrom('read_progress').where('user_id', '=', userId).where('book_id', 'in', [...bookIds]).executeTakeFirst();
+    const res = await this.db
+      .deleteFrom('read_progress')
+      .where('user_id', '=', userId)
+      .where('book_id', 'in', [...bookIds])
+      .executeTakeFirst();
     return Number(res.numDeletedRows);
   }
 
   /** The user's progress on present books, most recently updated first. */
-  async list(userId: string, scope: LibraryScope, inProgressOnly: boolean, offset: number, limit: number): Promise<{ total: number; rows: ProgressWithBook[] }> {
+  async list(
+    userId: string,
+    scope: LibraryScope,
+    inProgressOnly: boolean,
+    offset: number,
+    limit: number,
+  ): Promise<{ total: number; rows: ProgressWithBook[] }> {
     let query = this.db
       .selectFrom('read_progress as p')
       .innerJoin('books as b', 'b.id', 'p.book_id')
       .innerJoin('series as s', 's.id', 'b.series_id')
       .where('p.user_id', '=', userId)
       .where('b.deleted_at', 'is', null);
-    if (!scope.all) query = scope.libraryIds.length ? query.where('b.library_id', 'in', [...scope.libraryIds]) : query.where(sql<SqlBool>`1 = 0`);
+    if (!scope.all)
+      query = scope.libraryIds.length ? query.where('b.library_id', 'in', [...scope.libraryIds]) : query.where(sql<SqlBool>`1 = 0`);
     if (inProgressOnly) query = query.where('p.is_completed', '=', 0);
     const [count, rows] = await Promise.all([
       query.select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow(),
@@ -114,11 +132,30 @@ export class ProgressRepository {
   }
 
   /** Records a write by the device: its detected name, last sync, User-Agent and protocol; a client identity it did not send is kept. */
-  async touchDevice(userId: string, device: Device, at: string, write: { protocol: string; clientId?: string | null; clientName?: string | null }): Promise<void> {
-    const details = { user_agent: device.userAgent ?? null, last_protocol: write.protocol, client_device_id: write.clientId ?? null, client_name: write.clientName ?? null };
+  async touchDevice(
+    userId: string,
+    device: Device,
+    at: string,
+    write: { protocol: string; clientId?: string | null; clientName?: string | null },
+  ): Promise<void> {
+    const details = {
+      user_agent: device.userAgent ?? null,
+      last_protocol: write.protocol,
+      client_device_id: write.clientId ?? null,
+      client_name: write.clientName ?? null,
+    };
     await this.db
       .insertInto('reading_devices')
-      .values({ user_id: userId, device_id: device.id, kind: device.kind, name: device.name, first_seen_at: at, last_seen_at: at, label: null, ...details })
+      .values({
+        user_id: userId,
+        device_id: device.id,
+        kind: device.kind,
+        name: device.name,
+        first_seen_at: at,
+        last_seen_at: at,
+        label: null,
+        ...details,
+      })
       .onConflict((oc) =>
         oc.columns(['user_id', 'device_id']).doUpdateSet({
           name: device.name,

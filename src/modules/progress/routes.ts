@@ -13,14 +13,20 @@ const errors = { 400: ErrorBody, 404: ErrorBody };
 
 const DEVICE_NOTE =
   'Reading activity is attributed to a device: the API key when one is used, else the `X-Device-Id` request header ' +
-  '(a reader app\'s own device identity, up to 100 characters), else a hash of the User-Agent.';
+  "(a reader app's own device identity, up to 100 characters), else a hash of the User-Agent.";
 
 export function registerProgressRoutes(app: App, progress: ProgressService): void {
   app.route({
     method: 'GET',
     url: '/books/:id/progress',
     config: { permission: 'progress-read' },
-    schema: { summary: "The caller's progress in a book", description: '404 when the book is missing or the caller has not started it.', tags, params: IdParams, response: { 200: ProgressView, ...errors } },
+    schema: {
+      summary: "The caller's progress in a book",
+      description: '404 when the book is missing or the caller has not started it.',
+      tags,
+      params: IdParams,
+      response: { 200: ProgressView, ...errors },
+    },
     handler: (req) => progress.get(callerOf(req), req.params.id),
   });
 
@@ -46,7 +52,13 @@ export function registerProgressRoutes(app: App, progress: ProgressService): voi
     method: 'DELETE',
     url: '/books/:id/progress',
     config: { permission: 'progress-write' },
-    schema: { summary: 'Clear reading progress', description: 'Statistics already recorded are kept.', tags, params: IdParams, response: { 204: z.null(), ...errors } },
+    schema: {
+      summary: 'Clear reading progress',
+      description: 'Statistics already recorded are kept.',
+      tags,
+      params: IdParams,
+      response: { 204: z.null(), ...errors },
+    },
     handler: async (req, reply) => {
       await progress.clear(callerOf(req), req.params.id, deviceHint(req));
       return reply.code(204).send(null);
@@ -65,7 +77,13 @@ export function registerProgressRoutes(app: App, progress: ProgressService): voi
     method: 'POST',
     url: '/books/:id/unread',
     config: { permission: 'progress-write' },
-    schema: { summary: 'Mark a book unread', description: 'Removes the progress; statistics stay.', tags, params: IdParams, response: { 204: z.null(), ...errors } },
+    schema: {
+      summary: 'Mark a book unread',
+      description: 'Removes the progress; statistics stay.',
+      tags,
+      params: IdParams,
+      response: { 204: z.null(), ...errors },
+    },
     handler: async (req, reply) => {
       await progress.markUnread(callerOf(req), req.params.id, deviceHint(req));
       return reply.code(204).send(null);
@@ -76,7 +94,13 @@ export function registerProgressRoutes(app: App, progress: ProgressService): voi
     method: 'GET',
     url: '/progress',
     config: { permission: 'progress-read' },
-    schema: { summary: "All of the caller's progress", description: 'Present books only, most recently updated first.', tags, querystring: PaginationQuery, response: { 200: paginated(ProgressListItem) } },
+    schema: {
+      summary: "All of the caller's progress",
+      description: 'Present books only, most recently updated first.',
+      tags,
+      querystring: PaginationQuery,
+      response: { 200: paginated(ProgressListItem) },
+    },
     handler: async (req) => {
       const page = pageRequest(req.query);
       const { total, data } = await progress.list(callerOf(req), page, false);
@@ -88,7 +112,13 @@ export function registerProgressRoutes(app: App, progress: ProgressService): voi
     method: 'GET',
     url: '/progress/currently-reading',
     config: { permission: 'progress-read' },
-    schema: { summary: 'Books the caller is reading', description: 'Started and not finished, most recently updated first.', tags, querystring: PaginationQuery, response: { 200: paginated(ProgressListItem) } },
+    schema: {
+      summary: 'Books the caller is reading',
+      description: 'Started and not finished, most recently updated first.',
+      tags,
+      querystring: PaginationQuery,
+      response: { 200: paginated(ProgressListItem) },
+    },
     handler: async (req) => {
       const page = pageRequest(req.query);
       const { total, data } = await progress.list(callerOf(req), page, true);

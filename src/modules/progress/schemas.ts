@@ -6,14 +6,25 @@ export const ProgressUpdate = z
     (raw) => {
       if (!raw || typeof raw !== 'object' || Array.isArray(raw)) return raw;
       const body = raw as Record<string, unknown>;
-      return { current_page: body.current_page ?? body.currentPage, is_completed: body.is_completed ?? body.isCompleted, recorded_at: body.recorded_at ?? body.recordedAt };
+      return {
+        current_page: body.current_page ?? body.currentPage,
+        is_completed: body.is_completed ?? body.isCompleted,
+        recorded_at: body.recorded_at ?? body.recordedAt,
+      };
     },
     z.object({
-      current_page: z.number().int().min(0).optional().describe('1-based page the reader is on; must be within 1..page_count. Alias currentPage.'),
+      current_page: z
+        .number()
+        .int()
+        .min(0)
+        .optional()
+        .describe('1-based page the reader is on; must be within 1..page_count. Alias currentPage.'),
       is_completed: z
         .boolean()
         .optional()
-        .describe('true finishes the book (current_page becomes the last page); omitted means "completed when current_page is the last page". Alias isCompleted.'),
+        .describe(
+          'true finishes the book (current_page becomes the last page); omitted means "completed when current_page is the last page". Alias isCompleted.',
+        ),
       recorded_at: z.iso
         .datetime({ offset: true })
         .optional()
@@ -66,16 +77,29 @@ export const ProgressEventView = z
         'Who wrote it: `bindery` (this API and the web app), `koreader` (KOReader sync), `komga` (the Komga API: Mihon, Komga clients), ' +
           '`opds-pse` (a page read through OPDS 1.2 page streaming), `opds2` (OPDS 2.0 Progression or page streaming), `migrated` (progress from before the history).',
       ),
-    position: z.record(z.string(), z.unknown()).describe('The position as the client sent it (a page, a KOReader xpointer and percentage...); `{cleared: true}` for a cleared progress.'),
+    position: z
+      .record(z.string(), z.unknown())
+      .describe(
+        'The position as the client sent it (a page, a KOReader xpointer and percentage...); `{cleared: true}` for a cleared progress.',
+      ),
     page: z.number().int().describe('Normalised 1-based page (0 for a cleared progress).'),
     percentage: z.number().describe('Normalised share read, 0..1.'),
     is_completed: z.boolean(),
     received_at: z.string().describe('When the server received it; the latest applied event is the current position.'),
-    client_at: z.string().nullable().describe('When the client says it recorded the position (`recorded_at`, kosync `timestamp`, OPDS `modified`); null when it did not say.'),
-    applied: z.boolean().describe('false for a position older than the current one when it arrived (a device that was offline): history only, restorable.'),
+    client_at: z
+      .string()
+      .nullable()
+      .describe(
+        'When the client says it recorded the position (`recorded_at`, kosync `timestamp`, OPDS `modified`); null when it did not say.',
+      ),
+    applied: z
+      .boolean()
+      .describe('false for a position older than the current one when it arrived (a device that was offline): history only, restorable.'),
   })
   .meta({ id: 'ProgressEvent' });
 export type ProgressEventView = z.infer<typeof ProgressEventView>;
 
-export const ProgressRestore = z.object({ event_id: z.string().min(1).describe('An id from the book\'s progress history.') }).meta({ id: 'ProgressRestore' });
+export const ProgressRestore = z
+  .object({ event_id: z.string().min(1).describe("An id from the book's progress history.") })
+  .meta({ id: 'ProgressRestore' });
 export type ProgressRestore = z.infer<typeof ProgressRestore>;

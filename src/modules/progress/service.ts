@@ -51,7 +51,14 @@ function eventView(row: ProgressEventRow): ProgressEventView {
 function listItem(row: ProgressWithBook): ProgressListItem {
   return {
     ...view(row, Number(row.page_count)),
-    book: { id: row.book_id, title: row.title, number: row.number, series_id: row.series_id, series_name: row.series_name, library_id: row.library_id },
+    book: {
+      id: row.book_id,
+      title: row.title,
+      number: row.number,
+      series_id: row.series_id,
+      series_name: row.series_name,
+      library_id: row.library_id,
+    },
   };
 }
 
@@ -115,13 +122,26 @@ export class ProgressService {
     return { progress: view(row, Number(book.page_count)), event: await this.repo.latestEvent(caller.user.id, bookId) };
   }
 
-  async update(caller: Caller, bookId: string, input: ProgressUpdate, hint: DeviceHint, origin: ProgressOrigin = NATIVE): Promise<ProgressView> {
+  async update(
+    caller: Caller,
+    bookId: string,
+    input: ProgressUpdate,
+    hint: DeviceHint,
+    origin: ProgressOrigin = NATIVE,
+  ): Promise<ProgressView> {
     return (await this.write(caller, bookId, input, hint, origin)).progress;
   }
 
   /** As update, telling whether the write became the position (see ProgressOrigin.clientAt). */
-  async write(caller: Caller, bookId: string, input: ProgressUpdate, hint: DeviceHint, origin: ProgressOrigin = NATIVE): Promise<ProgressWrite> {
-    if (input.current_page === undefined && input.is_completed === undefined) throw badRequest('Send current_page, is_completed, or both', { fields: ['current_page', 'is_completed'] });
+  async write(
+    caller: Caller,
+    bookId: string,
+    input: ProgressUpdate,
+    hint: DeviceHint,
+    origin: ProgressOrigin = NATIVE,
+  ): Promise<ProgressWrite> {
+    if (input.current_page === undefined && input.is_completed === undefined)
+      throw badRequest('Send current_page, is_completed, or both', { fields: ['current_page', 'is_completed'] });
     const book = await this.book(caller, bookId);
     const { recorded_at: recordedAt, ...position } = input;
     return this.apply(caller, book, position, await this.device(caller, hint), { ...origin, clientAt: origin.clientAt ?? recordedAt });
@@ -140,7 +160,8 @@ export class ProgressService {
 
   async markUnread(caller: Caller, bookId: string, hint: DeviceHint = {}, origin: ProgressOrigin = NATIVE): Promise<void> {
     await this.book(caller, bookId);
-    if ((await this.repo.delete(caller.user.id, [bookId])) > 0) await this.recordCleared(caller, bookId, await this.device(caller, hint), origin);
+    if ((await this.repo.delete(caller.user.id, [bookId])) > 0)
+      await this.recordCleared(caller, bookId, await this.device(caller, hint), origin);
   }
 
   /** Clears the progress (statistics already recorded stay; the ledger records the clearing). */
@@ -166,8 +187,21 @@ export class ProgressService {
   }
 
   /** Marks every present book of the series (whose existence the caller checked) read (each completion is a read-through) or unread. */
-  async markSeries(caller: Caller, seriesId: string, read: boolean, hint: DeviceHint, origin: ProgressOrigin = NATIVE): Promise<{ series_id: string; books_updated: number }> {
-    const { rows } = await this.books.list({ userId: caller.user.id, scope: libraryScopeFor(caller), seriesId, sort: null, offset: 0, limit: 100_000 });
+  async markSeries(
+    caller: Caller,
+    seriesId: string,
+    read: boolean,
+    hint: DeviceHint,
+    origin: ProgressOrigin = NATIVE,
+  ): Promise<{ series_id: string; books_updated: number }> {
+    const { rows } = await this.books.list({
+      userId: caller.user.id,
+      scope: libraryScopeFor(caller),
+      seriesId,
+      sort: null,
+      offset: 0,
+      limit: 100_000,
+    });
     const device = await this.device(caller, hint);
     if (!read) {
       const started = [];
@@ -203,13 +237,20 @@ export class ProgressService {
     const book = await this.book(caller, bookId);
     const event = await this.repo.event(caller.user.id, eventId);
     if (!event || event.book_id !== bookId) throw notFound('Progress event', { event_id: eventId });
-    if (Number(event.page) === 0 && Number(book.page_count) > 0) throw badRequest('That event cleared the progress: clear it with DELETE /books/{id}/progress', { event_id: eventId });
+    if (Number(event.page) === 0 && Number(book.page_count) > 0)
+      throw badRequest('That event cleared the progress: clear it with DELETE /books/{id}/progress', { event_id: eventId });
     const position = JSON.parse(event.position) as Record<string, unknown>;
-    const { progress } = await this.apply(caller, book, { current_page: Math.min(Number(event.page), Number(book.page_count)), is_completed: toBool(event.is_completed) }, await this.device(caller, hint), {
-      protocol: NATIVE.protocol,
-      percentage: Number(event.percentage),
-      position: { ...position, restored_from: event.id },
-    });
+    const { progress } = await this.apply(
+      caller,
+      book,
+      { current_page: Math.min(Number(event.page), Number(book.page_count)), is_completed: toBool(event.is_completed) },
+      await this.device(caller, hint),
+      {
+        protocol: NATIVE.protocol,
+        percentage: Number(event.percentage),
+        position: { ...position, restored_from: event.id },
+      },
+    );
     return progress;
   }
 
@@ -222,18 +263,29 @@ export class ProgressService {
    * The rules: current_page must lie within 1..page_count; completing sets current_page to the last page;
    * without is_completed, reaching the last page completes the book; un-completing starts a new reading.
    */
-  private async apply(caller: Caller, book: BookWithLibrary, input: ProgressUpdate, device: Device, origin: ProgressOrigin): Promise<ProgressWrite> {
+  private async apply(
+    caller: Caller,
+    book: BookWithLibrary,
+    input: ProgressUpdate,
+    device: Device,
+    origin: ProgressOrigin,
+  ): Promise<ProgressWrite> {
     const pageCount = Number(book.page_count);
     const userId = caller.user.id;
     if (input.current_page !== undefined) {
       const min = pageCount > 0 ? 1 : 0;
       if (input.current_page < min || input.current_page > pageCount) {
-        throw badRequest(`current_page must be between ${min} and ${pageCount} (the book's page count)`, { field: 'current_page', value: input.current_page, page_count: pageCount });
+        throw badRequest(`current_page must be between ${min} and ${pageCount} (the book's page count)`, {
+          field: 'current_page',
+          value: input.current_page,
+          page_count: pageCount,
+        });
       }
     }
     const current = await this.repo.get(userId, book.id);
     const wasCompleted = current ? toBool(current.is_completed) : false;
-    const completed = input.is_completed ?? (input.current_page !== undefined ? pageCount > 0 && input.current_page === pageCount : wasCompleted);
+    const completed =
+      input.is_completed ?? (input.current_page !== undefined ? pageCount > 0 && input.current_page === pageCount : wasCompleted);
     const page = completed ? pageCount : (input.current_page ?? (current && !wasCompleted ? current.current_page : Math.min(1, pageCount)));
     const now = nowIso();
     const clientAt = origin.clientAt === undefined ? null : new Date(Math.min(Date.parse(origin.clientAt), Date.parse(now))).toISOString();

@@ -33,7 +33,13 @@ export function registerScanRoutes(app: App, scans: ScanService): void {
     method: 'GET',
     url: '/libraries/:id/scan-status',
     config: { permission: 'libraries-read' },
-    schema: { summary: 'Current scan status', description: 'State, mode, times and counters of the latest scan of the library.', tags: ['libraries', ...tags], params: IdParams, response: { 200: ScanStatusView, ...errors } },
+    schema: {
+      summary: 'Current scan status',
+      description: 'State, mode, times and counters of the latest scan of the library.',
+      tags: ['libraries', ...tags],
+      params: IdParams,
+      response: { 200: ScanStatusView, ...errors },
+    },
     handler: (req) => scans.status(req.params.id),
   });
 
@@ -55,7 +61,13 @@ export function registerScanRoutes(app: App, scans: ScanService): void {
     method: 'GET',
     url: '/scans/active',
     config: { permission: 'libraries-read' },
-    schema: { summary: 'List active scans', description: 'Pending and running scans, oldest first.', tags, querystring: PaginationQuery, response: { 200: paginated(ScanStatusView) } },
+    schema: {
+      summary: 'List active scans',
+      description: 'Pending and running scans, oldest first.',
+      tags,
+      querystring: PaginationQuery,
+      response: { 200: paginated(ScanStatusView) },
+    },
     handler: async (req) => {
       const page = pageRequest(req.query);
       const all = await scans.active();
@@ -67,7 +79,13 @@ export function registerScanRoutes(app: App, scans: ScanService): void {
     method: 'POST',
     url: '/books/:id/analyze',
     config: { permission: 'books-write' },
-    schema: { summary: 'Trigger analysis of a book', description: 'Queues an `analyze_book` task (202 with the task).', tags: ['books'], params: IdParams, response: { 202: TaskView, ...errors } },
+    schema: {
+      summary: 'Trigger analysis of a book',
+      description: 'Queues an `analyze_book` task (202 with the task).',
+      tags: ['books'],
+      params: IdParams,
+      response: { 202: TaskView, ...errors },
+    },
     handler: async (req, reply) => reply.code(202).send(await scans.analyzeBook(req.params.id)),
   });
 
@@ -75,7 +93,13 @@ export function registerScanRoutes(app: App, scans: ScanService): void {
     method: 'POST',
     url: '/series/:id/analyze',
     config: { permission: 'series-write' },
-    schema: { summary: 'Analyze all books of a series', description: 'Queues an `analyze_series` task (202 with the task).', tags: ['series'], params: IdParams, response: { 202: TaskView, ...errors } },
+    schema: {
+      summary: 'Analyze all books of a series',
+      description: 'Queues an `analyze_series` task (202 with the task).',
+      tags: ['series'],
+      params: IdParams,
+      response: { 202: TaskView, ...errors },
+    },
     handler: async (req, reply) => reply.code(202).send(await scans.analyzeSeries(req.params.id)),
   });
 }

@@ -25,11 +25,23 @@ function parse(text: string | null): Record<string, unknown> {
 
 export function scanStatusOf(libraryId: string, task: TaskRow | undefined): ScanStatusView {
   if (!task) {
-    return { library_id: libraryId, state: 'idle', task_id: null, mode: null, started_at: null, finished_at: null, error: null, counters: { ...ZERO }, progress: { current: 0, total: 0, message: '' } };
+    return {
+      library_id: libraryId,
+      state: 'idle',
+      task_id: null,
+      mode: null,
+      started_at: null,
+      finished_at: null,
+      error: null,
+      counters: { ...ZERO },
+      progress: { current: 0, total: 0, message: '' },
+    };
   }
   const result = parse(task.result);
   const payload = parse(task.payload);
-  const counters = Object.fromEntries(Object.keys(ZERO).map((k) => [k, typeof result[k] === 'number' ? (result[k] as number) : 0])) as unknown as ScanCounters;
+  const counters = Object.fromEntries(
+    Object.keys(ZERO).map((k) => [k, typeof result[k] === 'number' ? (result[k] as number) : 0]),
+  ) as unknown as ScanCounters;
   return {
     library_id: libraryId,
     state: task.status,
@@ -49,9 +61,7 @@ export function scanStatusOf(libraryId: string, task: TaskRow | undefined): Scan
  * Also queues re-analysis of books and series.
  */
 export class ScanService implements LibraryScanControl {
-  constructor(
-    private readonly deps: { queue: TaskQueue; worker: TaskWorker; libraries: LibraryRepository; catalog: ScanRepository },
-  ) {}
+  constructor(private readonly deps: { queue: TaskQueue; worker: TaskWorker; libraries: LibraryRepository; catalog: ScanRepository }) {}
 
   async requestScan(libraryId: string, mode: ScanMode | undefined, reason: string): Promise<{ task: TaskView; created: boolean }> {
     const library = await this.deps.libraries.get(libraryId);
@@ -95,13 +105,25 @@ export class ScanService implements LibraryScanControl {
   async analyzeBook(bookId: string): Promise<TaskView> {
     const book = await this.deps.catalog.book(bookId);
     if (!book || book.deleted_at !== null) throw notFound('Book');
-    const { task } = await this.deps.queue.enqueue({ type: 'analyze_book', libraryId: book.library_id, targetId: book.id, payload: { book_id: book.id }, activeKey: `analyze_book:${book.id}` });
+    const { task } = await this.deps.queue.enqueue({
+      type: 'analyze_book',
+      libraryId: book.library_id,
+      targetId: book.id,
+      payload: { book_id: book.id },
+      activeKey: `analyze_book:${book.id}`,
+    });
     return taskView(task);
   }
 
   /** Queues a `purge_deleted` task for a library (the caller checked that it exists). */
   async requestPurge(libraryId: string): Promise<TaskView> {
-    const { task } = await this.deps.queue.enqueue({ type: 'purge_deleted', libraryId, targetId: libraryId, payload: { library_id: libraryId }, activeKey: `purge_deleted:${libraryId}` });
+    const { task } = await this.deps.queue.enqueue({
+      type: 'purge_deleted',
+      libraryId,
+      targetId: libraryId,
+      payload: { library_id: libraryId },
+      activeKey: `purge_deleted:${libraryId}`,
+    });
     return taskView(task);
   }
 

@@ -8,14 +8,23 @@ import type { Condition, Leaf, Operator } from './conditions.js';
  */
 
 /** Folds the tree into one SQL condition; `leaf` compiles each leaf (the repository's column map). */
-export function compileCondition<F extends string>(condition: Condition<F>, leaf: (l: Leaf<F>) => Expression<SqlBool>): Expression<SqlBool> {
+export function compileCondition<F extends string>(
+  condition: Condition<F>,
+  leaf: (l: Leaf<F>) => Expression<SqlBool>,
+): Expression<SqlBool> {
   if ('leaf' in condition) return leaf(condition.leaf);
   if ('allOf' in condition) {
     if (condition.allOf.length === 0) return sql<SqlBool>`1 = 1`;
-    return sql<SqlBool>`(${sql.join(condition.allOf.map((c) => compileCondition(c, leaf)), sql` and `)})`;
+    return sql<SqlBool>`(${sql.join(
+      condition.allOf.map((c) => compileCondition(c, leaf)),
+      sql` and `,
+    )})`;
   }
   if (condition.anyOf.length === 0) return sql<SqlBool>`1 = 0`;
-  return sql<SqlBool>`(${sql.join(condition.anyOf.map((c) => compileCondition(c, leaf)), sql` or `)})`;
+  return sql<SqlBool>`(${sql.join(
+    condition.anyOf.map((c) => compileCondition(c, leaf)),
+    sql` or `,
+  )})`;
 }
 
 /** Escapes LIKE wildcards (pair with `escape '\\'`). */
@@ -65,11 +74,15 @@ export function yearLeaf(column: RawBuilder<unknown>, operator: Operator, value:
  * and a text member of such an element. Engine-specific like listLeaf's element function.
  */
 export function jsonObjectElements(dialect: Dialect, column: RawBuilder<unknown>, alias: string): RawBuilder<unknown> {
-  return dialect === 'sqlite' ? sql`json_each(${column}) as ${sql.raw(alias)}` : sql`jsonb_array_elements(${column}::jsonb) as ${sql.raw(alias)}(value)`;
+  return dialect === 'sqlite'
+    ? sql`json_each(${column}) as ${sql.raw(alias)}`
+    : sql`jsonb_array_elements(${column}::jsonb) as ${sql.raw(alias)}(value)`;
 }
 
 export function jsonMember(dialect: Dialect, alias: string, member: 'name' | 'role'): RawBuilder<string> {
-  return dialect === 'sqlite' ? sql<string>`json_extract(${sql.raw(alias)}.value, ${`$.${member}`})` : sql<string>`(${sql.raw(alias)}.value->>${member})`;
+  return dialect === 'sqlite'
+    ? sql<string>`json_extract(${sql.raw(alias)}.value, ${`$.${member}`})`
+    : sql<string>`(${sql.raw(alias)}.value->>${member})`;
 }
 
 /**
@@ -77,8 +90,14 @@ export function jsonMember(dialect: Dialect, alias: string, member: 'name' | 'ro
  * to the name (is/isNot compare equal, contains/beginsWith as text; case-insensitive); a role narrows the match to
  * that same author. isNot is true when no author matches `is`. `column` is the books row's authors column.
  */
-export function authorLeaf(dialect: Dialect, column: RawBuilder<unknown>, leaf: Pick<Leaf, 'operator' | 'value' | 'role'>): Expression<SqlBool> {
-  return leaf.operator === 'isNot' ? sql<SqlBool>`not ${authorMatch(dialect, column, { ...leaf, operator: 'is' })}` : authorMatch(dialect, column, leaf);
+export function authorLeaf(
+  dialect: Dialect,
+  column: RawBuilder<unknown>,
+  leaf: Pick<Leaf, 'operator' | 'value' | 'role'>,
+): Expression<SqlBool> {
+  return leaf.operator === 'isNot'
+    ? sql<SqlBool>`not ${authorMatch(dialect, column, { ...leaf, operator: 'is' })}`
+    : authorMatch(dialect, column, leaf);
 }
 
 function authorMatch(dialect: Dialect, column: RawBuilder<unknown>, leaf: Pick<Leaf, 'operator' | 'value' | 'role'>): Expression<SqlBool> {
@@ -100,7 +119,12 @@ function authorMatch(dialect: Dialect, column: RawBuilder<unknown>, leaf: Pick<L
  * isNot when no element equals the value; isNull means an empty list. The element table function is the one
  * place besides full-text search where the SQL differs between engines.
  */
-export function listLeaf(dialect: Dialect, column: RawBuilder<unknown>, operator: Operator, value: string | boolean | null): Expression<SqlBool> {
+export function listLeaf(
+  dialect: Dialect,
+  column: RawBuilder<unknown>,
+  operator: Operator,
+  value: string | boolean | null,
+): Expression<SqlBool> {
   const elements = dialect === 'sqlite' ? sql`json_each(${column}) as j` : sql`jsonb_array_elements_text(${column}::jsonb) as j(value)`;
   const v = String(value ?? '');
   const some = (test: RawBuilder<SqlBool>) => {

@@ -74,11 +74,17 @@ export function filterBodySchema(resource: string, fields: Record<string, FieldK
                 'the operator applies to the name (is, isNot, contains, beginsWith; case-insensitive), `role` (optional: writer, penciller, inker, ' +
                 'colorist, letterer, cover, editor, translator...) must then be the role of that same author; `{"role": "writer"}` alone with `is` ' +
                 'matches any name. ' +
-                (resource === 'Series' ? 'A series matches when one of its present books does; `isNot`: when none does. ' : 'isNot: no author of the book matches. ')
+                (resource === 'Series'
+                  ? 'A series matches when one of its present books does; `isNot`: when none does. '
+                  : 'isNot: no author of the book matches. ')
               : '') +
             'Unknown fields or operators are a 400 naming them.',
         ),
-      fullTextSearch: z.string().max(500).nullish().describe('Full-text query combined with the condition (AND); results are ranked when no sort is given.'),
+      fullTextSearch: z
+        .string()
+        .max(500)
+        .nullish()
+        .describe('Full-text query combined with the condition (AND); results are ranked when no sort is given.'),
     })
     .meta({ id: `${resource}FilterBody` });
 }
@@ -88,10 +94,12 @@ export function parseCondition<F extends string>(raw: unknown, fields: Record<F,
   if (raw === undefined || raw === null) return null;
   let leaves = 0;
   const walk = (node: unknown, at: string, depth: number): Condition<F> => {
-    if (depth > MAX_CONDITION_DEPTH) throw badRequest(`Condition is nested deeper than ${MAX_CONDITION_DEPTH} levels at ${at}`, { path: at });
+    if (depth > MAX_CONDITION_DEPTH)
+      throw badRequest(`Condition is nested deeper than ${MAX_CONDITION_DEPTH} levels at ${at}`, { path: at });
     if (!node || typeof node !== 'object' || Array.isArray(node)) throw badRequest(`${at} must be an object`, { path: at });
     const keys = Object.keys(node);
-    if (keys.length !== 1) throw badRequest(`${at} must hold exactly one of allOf, anyOf or a filter field (found ${keys.length} keys)`, { path: at, keys });
+    if (keys.length !== 1)
+      throw badRequest(`${at} must hold exactly one of allOf, anyOf or a filter field (found ${keys.length} keys)`, { path: at, keys });
     const key = keys[0]!;
     const value = (node as Record<string, unknown>)[key];
     if (key === 'allOf' || key === 'anyOf') {
@@ -100,7 +108,11 @@ export function parseCondition<F extends string>(raw: unknown, fields: Record<F,
       return key === 'allOf' ? { allOf: children } : { anyOf: children };
     }
     if (!Object.hasOwn(fields, key)) {
-      throw badRequest(`Unknown filter field "${key}" at ${at}; allowed: ${Object.keys(fields).join(', ')}`, { path: at, field: key, allowed: Object.keys(fields) });
+      throw badRequest(`Unknown filter field "${key}" at ${at}; allowed: ${Object.keys(fields).join(', ')}`, {
+        path: at,
+        field: key,
+        allowed: Object.keys(fields),
+      });
     }
     leaves += 1;
     if (leaves > MAX_CONDITION_LEAVES) throw badRequest(`Condition has more than ${MAX_CONDITION_LEAVES} leaves`, { path: at });
@@ -110,21 +122,32 @@ export function parseCondition<F extends string>(raw: unknown, fields: Record<F,
 }
 
 function parseLeaf<F extends string>(field: F, kind: FieldKind, raw: unknown, at: string): Leaf<F> {
-  if (!raw || typeof raw !== 'object' || Array.isArray(raw)) throw badRequest(`${at} must be an object {operator, value}`, { path: at, field });
+  if (!raw || typeof raw !== 'object' || Array.isArray(raw))
+    throw badRequest(`${at} must be an object {operator, value}`, { path: at, field });
   const { operator, value } = raw as { operator?: unknown; value?: unknown };
   if (typeof operator !== 'string' || !(OPERATORS as readonly string[]).includes(operator)) {
-    throw badRequest(`Unknown operator "${String(operator)}" for filter field "${field}"; operators: ${OPERATORS.join(', ')}`, { path: at, field, operator: operator ?? null });
+    throw badRequest(`Unknown operator "${String(operator)}" for filter field "${field}"; operators: ${OPERATORS.join(', ')}`, {
+      path: at,
+      field,
+      operator: operator ?? null,
+    });
   }
   const allowed = operatorsFor(kind);
   if (!allowed.includes(operator as Operator)) {
-    throw badRequest(`Operator "${operator}" does not apply to filter field "${field}"; allowed: ${allowed.join(', ')}`, { path: at, field, operator, allowed });
+    throw badRequest(`Operator "${operator}" does not apply to filter field "${field}"; allowed: ${allowed.join(', ')}`, {
+      path: at,
+      field,
+      operator,
+      allowed,
+    });
   }
   const op = operator as Operator;
   if (op === 'isNull' || op === 'isNotNull') return { field, kind, operator: op, value: null };
   if (kind === 'author') return parseAuthorLeaf(field, op, value, at);
   if (kind === 'year') {
     const year = typeof value === 'number' ? value : typeof value === 'string' && /^\s*\d{1,4}\s*$/.test(value) ? Number(value) : NaN;
-    if (!Number.isInteger(year) || year < 0 || year > MAX_YEAR) throw badRequest(`${at}.value must be a year (an integer from 0 to ${MAX_YEAR})`, { path: `${at}.value`, field });
+    if (!Number.isInteger(year) || year < 0 || year > MAX_YEAR)
+      throw badRequest(`${at}.value must be a year (an integer from 0 to ${MAX_YEAR})`, { path: `${at}.value`, field });
     return { field, kind, operator: op, value: String(year) };
   }
   if (kind === 'boolean') {
@@ -132,7 +155,8 @@ function parseLeaf<F extends string>(field: F, kind: FieldKind, raw: unknown, at
     if (b === null) throw badRequest(`${at}.value must be true or false`, { path: `${at}.value`, field });
     return { field, kind, operator: op, value: b };
   }
-  if (typeof value !== 'string' && typeof value !== 'number') throw badRequest(`${at}.value must be a string`, { path: `${at}.value`, field });
+  if (typeof value !== 'string' && typeof value !== 'number')
+    throw badRequest(`${at}.value must be a string`, { path: `${at}.value`, field });
   const text = String(value);
   if (kind === 'readStatus' && !(READ_STATUSES as readonly string[]).includes(text)) {
     throw badRequest(`${at}.value must be one of ${READ_STATUSES.join(', ')}`, { path: `${at}.value`, field, allowed: READ_STATUSES });
@@ -153,14 +177,22 @@ function parseAuthorLeaf<F extends string>(field: F, op: Operator, value: unknow
   let role: string | null = null;
   if (value && typeof value === 'object' && !Array.isArray(value)) {
     const extra = Object.keys(value).filter((k) => k !== 'name' && k !== 'role');
-    if (extra.length) throw badRequest(`${at}.value has unknown keys ${extra.join(', ')}; an author is {name, role}`, { path: `${at}.value`, field, keys: extra });
+    if (extra.length)
+      throw badRequest(`${at}.value has unknown keys ${extra.join(', ')}; an author is {name, role}`, {
+        path: `${at}.value`,
+        field,
+        keys: extra,
+      });
     name = text((value as { name?: unknown }).name, `${at}.value.name`);
     role = text((value as { role?: unknown }).role, `${at}.value.role`);
   } else {
     name = text(value, `${at}.value`);
   }
   if (name === null && (role === null || op === 'contains' || op === 'beginsWith')) {
-    throw badRequest(`${at}.value needs an author name${op === 'is' || op === 'isNot' ? ' or a role' : ''}`, { path: `${at}.value`, field });
+    throw badRequest(`${at}.value needs an author name${op === 'is' || op === 'isNot' ? ' or a role' : ''}`, {
+      path: `${at}.value`,
+      field,
+    });
   }
   return { field, kind: 'author', operator: op, value: name ?? '', role };
 }

@@ -15,8 +15,25 @@ export type SeriesRow = Selectable<SeriesTable>;
 
 /** The columns a series view shows; lists read only these (not the raw metadata document or bookkeeping). */
 export const SERIES_VIEW_COLUMNS = [
-  'id', 'library_id', 'name', 'path', 'book_count', 'total_size', 'total_pages', 'title', 'summary', 'publisher', 'genres', 'tags', 'status',
-  'language', 'year', 'reading_direction', 'age_rating', 'created_at', 'updated_at',
+  'id',
+  'library_id',
+  'name',
+  'path',
+  'book_count',
+  'total_size',
+  'total_pages',
+  'title',
+  'summary',
+  'publisher',
+  'genres',
+  'tags',
+  'status',
+  'language',
+  'year',
+  'reading_direction',
+  'age_rating',
+  'created_at',
+  'updated_at',
 ] as const satisfies ReadonlyArray<keyof SeriesRow>;
 export type SeriesViewRow = Pick<SeriesRow, (typeof SERIES_VIEW_COLUMNS)[number]>;
 const seriesViewColumns = SERIES_VIEW_COLUMNS.map((c) => `series.${c}` as const);
@@ -137,8 +154,11 @@ export class SeriesRepository {
         return yearLeaf(sql`series.year`, operator, value);
       case 'author': {
         // A series matches when one of its present books does; isNot when none does.
-        const some = (test: Expression<SqlBool>) => sql<SqlBool>`exists (select 1 from books fb where fb.series_id = series.id and fb.deleted_at is null and ${test})`;
-        const match = some(authorLeaf(this.database.dialect, sql`fb.authors`, { ...leaf, operator: operator === 'isNot' ? 'is' : operator }));
+        const some = (test: Expression<SqlBool>) =>
+          sql<SqlBool>`exists (select 1 from books fb where fb.series_id = series.id and fb.deleted_at is null and ${test})`;
+        const match = some(
+          authorLeaf(this.database.dialect, sql`fb.authors`, { ...leaf, operator: operator === 'isNot' ? 'is' : operator }),
+        );
         return operator === 'isNot' ? sql<SqlBool>`not ${match}` : match;
       }
     }
@@ -146,7 +166,10 @@ export class SeriesRepository {
 
   private filtered(q: SeriesListQuery): { query: SeriesQuery; ranked: boolean } {
     let query = this.db.selectFrom('series').where('series.deleted_at', 'is', null) as unknown as SeriesQuery;
-    if (!q.scope.all) query = q.scope.libraryIds.length ? query.where('series.library_id', 'in', [...q.scope.libraryIds]) : query.where(sql<SqlBool>`1 = 0`);
+    if (!q.scope.all)
+      query = q.scope.libraryIds.length
+        ? query.where('series.library_id', 'in', [...q.scope.libraryIds])
+        : query.where(sql<SqlBool>`1 = 0`);
     if (q.libraryId) query = query.where('series.library_id', '=', q.libraryId);
     if (q.condition) {
       const condition = q.condition;
@@ -186,7 +209,10 @@ export class SeriesRepository {
     } else if (q.inProgressOnly) {
       page = page.orderBy(this.lastRead(q.userId), 'desc').orderBy('series.id');
     } else if (ranked) {
-      page = page.orderBy(sql`fts.rank`, 'desc').orderBy('series.sort_name').orderBy('series.id');
+      page = page
+        .orderBy(sql`fts.rank`, 'desc')
+        .orderBy('series.sort_name')
+        .orderBy('series.id');
     } else {
       page = page.orderBy('series.sort_name').orderBy('series.id');
     }
@@ -196,7 +222,8 @@ export class SeriesRepository {
   /** `and ...` restricting series rows (alias `s`) to the scope and the asked libraries. */
   private facetScope(f: FacetScope): RawBuilder<unknown> {
     const parts: RawBuilder<unknown>[] = [];
-    if (!f.scope.all) parts.push(f.scope.libraryIds.length ? sql` and s.library_id in (${sql.join([...f.scope.libraryIds])})` : sql` and 1 = 0`);
+    if (!f.scope.all)
+      parts.push(f.scope.libraryIds.length ? sql` and s.library_id in (${sql.join([...f.scope.libraryIds])})` : sql` and 1 = 0`);
     if (f.libraryIds?.length) parts.push(sql` and s.library_id in (${sql.join([...f.libraryIds])})`);
     return sql.join(parts, sql``);
   }
@@ -210,25 +237,36 @@ export class SeriesRepository {
     let query: RawBuilder<{ value: string | null }>;
     if (field === 'genre' || field === 'tag') {
       const column = field === 'genre' ? sql`s.genres` : sql`s.tags`;
-      const elements = this.database.dialect === 'sqlite' ? sql`json_each(${column}) as j` : sql`jsonb_array_elements_text(${column}::jsonb) as j(value)`;
+      const elements =
+        this.database.dialect === 'sqlite' ? sql`json_each(${column}) as j` : sql`jsonb_array_elements_text(${column}::jsonb) as j(value)`;
       query = sql<{ value: string | null }>`select distinct j.value as value from series s, ${elements} where ${where} and j.value <> ''`;
     } else {
       const column = field === 'publisher' ? sql`s.publisher` : field === 'language' ? sql`s.language` : sql`s.age_rating`;
-      query = sql<{ value: string | null }>`select distinct case when ${column} = '' then null else ${column} end as value from series s where ${where}`;
+      query = sql<{
+        value: string | null;
+      }>`select distinct case when ${column} = '' then null else ${column} end as value from series s where ${where}`;
     }
     return (await query.execute(this.db)).rows.map((r) => r.value);
   }
 
   /** Distinct release years of present series. */
   async releaseYears(f: FacetScope): Promise<number[]> {
-    const rows = await sql<{ year: number }>`select distinct s.year as year from series s where s.deleted_at is null and s.year is not null${this.facetScope(f)}`.execute(this.db);
+    const rows = await sql<{
+      year: number;
+    }>`select distinct s.year as year from series s where s.deleted_at is null and s.year is not null${this.facetScope(f)}`.execute(
+      this.db,
+    );
     return rows.rows.map((r) => Number(r.year));
   }
 
   /** Names and titles of present series (feeds show a book's series title); deleted ones filtered as in BooksRepository.pagesOf. */
   async titles(ids: readonly string[]): Promise<Array<{ id: string; library_id: string; name: string; title: string | null }>> {
     if (ids.length === 0) return [];
-    const rows = await this.db.selectFrom('series').select(['id', 'library_id', 'name', 'title', 'deleted_at']).where('id', 'in', [...ids]).execute();
+    const rows = await this.db
+      .selectFrom('series')
+      .select(['id', 'library_id', 'name', 'title', 'deleted_at'])
+      .where('id', 'in', [...ids])
+      .execute();
     return rows.filter((r) => r.deleted_at === null);
   }
 
@@ -246,7 +284,9 @@ export class SeriesRepository {
     if (seriesIds.length === 0) return out;
     if (this.database.dialect === 'sqlite') {
       const kept = await sql<{ series_id: string; read_count: number; in_progress_count: number }>`
-        select series_id, read_count, in_progress_count from series_read_counts where user_id = ${userId} and series_id in (${sql.join([...seriesIds])})`.execute(this.db);
+        select series_id, read_count, in_progress_count from series_read_counts where user_id = ${userId} and series_id in (${sql.join([...seriesIds])})`.execute(
+        this.db,
+      );
       for (const r of kept.rows) out.set(r.series_id, { read: r.read_count, inProgress: r.in_progress_count });
       return out;
     }

@@ -26,7 +26,11 @@ export function registerSeriesRoutes(app: App, series: SeriesService): void {
     schema: { summary: 'List series', tags, querystring: SeriesListQuery, response: { 200: SeriesPage, 400: ErrorBody } },
     handler: async (req) => {
       const page = pageRequest(req.query);
-      const { total, data } = await series.list(callerOf(req), { sort: req.query.sort, library_id: req.query.library_id ?? req.query.libraryId }, page);
+      const { total, data } = await series.list(
+        callerOf(req),
+        { sort: req.query.sort, library_id: req.query.library_id ?? req.query.libraryId },
+        page,
+      );
       return toPage(req.url, page, total, data);
     },
   });
@@ -68,7 +72,11 @@ export function registerSeriesRoutes(app: App, series: SeriesService): void {
     },
     handler: async (req) => {
       const page = pageRequest(req.query);
-      const { total, data } = await series.search(callerOf(req), { query: req.body.query, library_id: req.body.library_id ?? req.body.libraryId }, page);
+      const { total, data } = await series.search(
+        callerOf(req),
+        { query: req.body.query, library_id: req.body.library_id ?? req.body.libraryId },
+        page,
+      );
       return toPage(req.url, page, total, data);
     },
   });
@@ -86,7 +94,12 @@ export function registerSeriesRoutes(app: App, series: SeriesService): void {
         return toPage(req.url, page, total, data);
       },
     });
-  simpleList('/series/in-progress', 'Series with books in progress', 'Series where the caller has a started, unfinished book; most recently read first.', series.inProgress);
+  simpleList(
+    '/series/in-progress',
+    'Series with books in progress',
+    'Series where the caller has a started, unfinished book; most recently read first.',
+    series.inProgress,
+  );
   simpleList('/series/recently-added', 'Recently added series', 'Newest first.', series.recentlyAdded);
   simpleList('/series/recently-updated', 'Recently updated series', 'Most recently changed first.', series.recentlyUpdated);
 
@@ -103,7 +116,14 @@ export function registerSeriesRoutes(app: App, series: SeriesService): void {
     url: '/series/:id/books',
     serializerCompiler: listSerializerCompiler,
     config: { permission: 'books-read' },
-    schema: { summary: 'Books of a series', description: 'Default order: number, then title.', tags, params: IdParams, querystring: SeriesBooksQuery, response: { 200: paginated(BookView), ...errors } },
+    schema: {
+      summary: 'Books of a series',
+      description: 'Default order: number, then title.',
+      tags,
+      params: IdParams,
+      querystring: SeriesBooksQuery,
+      response: { 200: paginated(BookView), ...errors },
+    },
     handler: async (req) => {
       const page = pageRequest(req.query);
       const { total, data } = await series.books(callerOf(req), req.params.id, { sort: req.query.sort, order: req.query.order }, page);
@@ -115,7 +135,13 @@ export function registerSeriesRoutes(app: App, series: SeriesService): void {
     method: 'GET',
     url: '/series/:id/thumbnail',
     config: { permission: 'series-read' },
-    schema: { summary: 'Series cover image', description: "The first book's cover (WebP when accepted, else JPEG); ETag and 304.", tags, params: IdParams, response: { 200: z.any(), 304: z.null(), ...errors } },
+    schema: {
+      summary: 'Series cover image',
+      description: "The first book's cover (WebP when accepted, else JPEG); ETag and 304.",
+      tags,
+      params: IdParams,
+      response: { 200: z.any(), 304: z.null(), ...errors },
+    },
     handler: async (req, reply) => sendImage(req, reply, await series.thumbnail(callerOf(req), req.params.id, req.headers.accept)),
   });
 
@@ -123,7 +149,13 @@ export function registerSeriesRoutes(app: App, series: SeriesService): void {
     method: 'POST',
     url: '/series/:id/read',
     config: { permission: 'progress-write' },
-    schema: { summary: 'Mark the series read', description: 'Completes every present book (each a read-through).', tags, params: IdParams, response: { 200: MarkResult, ...errors } },
+    schema: {
+      summary: 'Mark the series read',
+      description: 'Completes every present book (each a read-through).',
+      tags,
+      params: IdParams,
+      response: { 200: MarkResult, ...errors },
+    },
     handler: (req) => series.markRead(callerOf(req), req.params.id, true, deviceHint(req)),
   });
 
@@ -131,7 +163,13 @@ export function registerSeriesRoutes(app: App, series: SeriesService): void {
     method: 'POST',
     url: '/series/:id/unread',
     config: { permission: 'progress-write' },
-    schema: { summary: 'Mark the series unread', description: 'Removes the progress of every present book; statistics stay.', tags, params: IdParams, response: { 200: MarkResult, ...errors } },
+    schema: {
+      summary: 'Mark the series unread',
+      description: 'Removes the progress of every present book; statistics stay.',
+      tags,
+      params: IdParams,
+      response: { 200: MarkResult, ...errors },
+    },
     handler: (req) => series.markRead(callerOf(req), req.params.id, false, deviceHint(req)),
   });
 }

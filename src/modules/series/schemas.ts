@@ -3,7 +3,17 @@ import { PaginationQuery } from '../../http/pagination.js';
 import { Uuid } from '../../http/params.js';
 import { filterBodySchema, type FieldKind } from '../search/conditions.js';
 
-export const SERIES_SORT_FIELDS = ['name', 'date_added', 'date_updated', 'release_date', 'date_read', 'book_count', 'file_size', 'filename', 'page_count'] as const;
+export const SERIES_SORT_FIELDS = [
+  'name',
+  'date_added',
+  'date_updated',
+  'release_date',
+  'date_read',
+  'book_count',
+  'file_size',
+  'filename',
+  'page_count',
+] as const;
 export type SeriesSortField = (typeof SERIES_SORT_FIELDS)[number];
 
 export const SERIES_FILTER_FIELDS = {
@@ -53,7 +63,7 @@ export const SeriesView = z
     books_read_count: z.number().int().describe('Books the caller finished.'),
     books_unread_count: z.number().int().describe('Books the caller has not started.'),
     books_in_progress_count: z.number().int().describe('Books the caller started and has not finished.'),
-    file_size: z.number().describe('Sum of the present books\' file sizes, bytes.'),
+    file_size: z.number().describe("Sum of the present books' file sizes, bytes."),
     page_count: z.number().int(),
     metadata: SeriesMetadata,
     created_at: z.string(),

@@ -30,7 +30,10 @@ export class SeriesService {
   constructor(private readonly deps: SeriesDeps) {}
 
   private async views(caller: Caller, rows: readonly SeriesViewRow[]): Promise<SeriesView[]> {
-    const counts = await this.deps.repo.readCounts(caller.user.id, rows.map((r) => r.id));
+    const counts = await this.deps.repo.readCounts(
+      caller.user.id,
+      rows.map((r) => r.id),
+    );
     return rows.map((r) => {
       const c = counts.get(r.id) ?? { read: 0, inProgress: 0 };
       const bookCount = Number(r.book_count);
@@ -63,8 +66,18 @@ export class SeriesService {
     });
   }
 
-  private async run(caller: Caller, query: Omit<SeriesListQuery, 'userId' | 'scope' | 'offset' | 'limit'>, page: PageRequest): Promise<{ total: number; data: SeriesView[] }> {
-    const { total, rows } = await this.deps.repo.list({ ...query, userId: caller.user.id, scope: libraryScopeFor(caller), offset: page.offset, limit: page.pageSize });
+  private async run(
+    caller: Caller,
+    query: Omit<SeriesListQuery, 'userId' | 'scope' | 'offset' | 'limit'>,
+    page: PageRequest,
+  ): Promise<{ total: number; data: SeriesView[] }> {
+    const { total, rows } = await this.deps.repo.list({
+      ...query,
+      userId: caller.user.id,
+      scope: libraryScopeFor(caller),
+      offset: page.offset,
+      limit: page.pageSize,
+    });
     return { total, data: await this.views(caller, rows) };
   }
 
@@ -72,10 +85,19 @@ export class SeriesService {
     return this.run(caller, { libraryId: input.library_id, sort: parseSort(input.sort, undefined, SERIES_SORT_FIELDS) }, page);
   }
 
-  filter(caller: Caller, body: { condition?: Record<string, unknown> | null; fullTextSearch?: string | null }, sort: string | undefined, page: PageRequest) {
+  filter(
+    caller: Caller,
+    body: { condition?: Record<string, unknown> | null; fullTextSearch?: string | null },
+    sort: string | undefined,
+    page: PageRequest,
+  ) {
     return this.run(
       caller,
-      { condition: parseCondition(body.condition, SERIES_FILTER_FIELDS), fullText: body.fullTextSearch?.trim() || null, sort: parseSort(sort, undefined, SERIES_SORT_FIELDS) },
+      {
+        condition: parseCondition(body.condition, SERIES_FILTER_FIELDS),
+        fullText: body.fullTextSearch?.trim() || null,
+        sort: parseSort(sort, undefined, SERIES_SORT_FIELDS),
+      },
       page,
     );
   }
@@ -127,7 +149,12 @@ export class SeriesService {
     return (await this.views(caller, [await this.require(caller, id)]))[0]!;
   }
 
-  async books(caller: Caller, id: string, sort: { sort?: string; order?: SortDirection }, page: PageRequest): Promise<{ total: number; data: BookView[] }> {
+  async books(
+    caller: Caller,
+    id: string,
+    sort: { sort?: string; order?: SortDirection },
+    page: PageRequest,
+  ): Promise<{ total: number; data: BookView[] }> {
     await this.require(caller, id);
     return this.deps.booksService.list(caller, { ...sort, series_id: id }, page);
   }
@@ -140,7 +167,13 @@ export class SeriesService {
     return this.deps.pages.thumbnail(book, accept);
   }
 
-  async markRead(caller: Caller, id: string, read: boolean, hint: DeviceHint, origin?: ProgressOrigin): Promise<{ series_id: string; books_updated: number }> {
+  async markRead(
+    caller: Caller,
+    id: string,
+    read: boolean,
+    hint: DeviceHint,
+    origin?: ProgressOrigin,
+  ): Promise<{ series_id: string; books_updated: number }> {
     await this.require(caller, id);
     return this.deps.progress.markSeries(caller, id, read, hint, origin);
   }

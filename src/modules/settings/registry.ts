@@ -16,22 +16,42 @@ const define = <T>(schema: z.ZodType<T>, description: string, defaultFrom: (conf
 
 /** Every admin setting: key → value schema, meaning, default. Unknown keys are rejected. */
 export const SETTINGS = {
-  registration_enabled: define(z.boolean(), 'Anyone may create a reader account with POST /auth/register.', (c) => c.auth.registration_enabled),
+  registration_enabled: define(
+    z.boolean(),
+    'Anyone may create a reader account with POST /auth/register.',
+    (c) => c.auth.registration_enabled,
+  ),
   email_verification_required: define(
     z.boolean(),
     'New accounts must verify their e-mail address before they can log in.',
     (c) => c.auth.email_verification_required,
   ),
   rate_limit_enabled: define(z.boolean(), 'Token-bucket rate limiting on every API endpoint.', (c) => c.rate_limit.enabled),
-  rate_limit_anonymous_rps: define(z.number().positive().max(100_000), 'Anonymous clients (by IP): tokens refilled per second.', (c) => c.rate_limit.anonymous.requests_per_second),
-  rate_limit_anonymous_burst: define(z.number().int().positive().max(1_000_000), 'Anonymous clients (by IP): burst size.', (c) => c.rate_limit.anonymous.burst),
+  rate_limit_anonymous_rps: define(
+    z.number().positive().max(100_000),
+    'Anonymous clients (by IP): tokens refilled per second.',
+    (c) => c.rate_limit.anonymous.requests_per_second,
+  ),
+  rate_limit_anonymous_burst: define(
+    z.number().int().positive().max(1_000_000),
+    'Anonymous clients (by IP): burst size.',
+    (c) => c.rate_limit.anonymous.burst,
+  ),
   rate_limit_authenticated_rps: define(
     z.number().positive().max(100_000),
     'Authenticated clients (by user): tokens refilled per second.',
     (c) => c.rate_limit.authenticated.requests_per_second,
   ),
-  rate_limit_authenticated_burst: define(z.number().int().positive().max(1_000_000), 'Authenticated clients (by user): burst size.', (c) => c.rate_limit.authenticated.burst),
-  thumbnail_width: define(z.number().int().min(16).max(4000), 'Width in pixels of cover thumbnails (the API, OPDS and Komga serve and pre-generate this size); takes effect at once.', (c) => c.thumbnails.width),
+  rate_limit_authenticated_burst: define(
+    z.number().int().positive().max(1_000_000),
+    'Authenticated clients (by user): burst size.',
+    (c) => c.rate_limit.authenticated.burst,
+  ),
+  thumbnail_width: define(
+    z.number().int().min(16).max(4000),
+    'Width in pixels of cover thumbnails (the API, OPDS and Komga serve and pre-generate this size); takes effect at once.',
+    (c) => c.thumbnails.width,
+  ),
   komga_api_enabled: define(z.boolean(), 'Serve the Komga-compatible API.', (c) => c.komga_api.enabled),
   komga_api_prefix: define(
     z.string().regex(/^[A-Za-z0-9_-]{1,64}$/, 'a single path segment of letters, digits, _ or -'),

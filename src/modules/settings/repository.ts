@@ -30,7 +30,10 @@ async function writeOne(trx: Transaction<DB>, key: string, value: unknown, actor
       .values({ key, value: encoded, updated_at: now, updated_by: actorId })
       .onConflict((oc) => oc.column('key').doUpdateSet({ value: encoded, updated_at: now, updated_by: actorId }))
       .execute();
-  await trx.insertInto('settings_history').values({ id: newId(), key, old_value: old?.value ?? null, new_value: encoded, changed_by: actorId, changed_at: now }).execute();
+  await trx
+    .insertInto('settings_history')
+    .values({ id: newId(), key, old_value: old?.value ?? null, new_value: encoded, changed_by: actorId, changed_at: now })
+    .execute();
 }
 
 export class SettingsRepository {
@@ -70,11 +73,14 @@ export class SettingsRepository {
         .offset(offset)
         .limit(limit)
         .execute(),
-      this.db.selectFrom('settings_history').select((eb) => eb.fn.countAll<number>().as('n')).where('key', '=', key).executeTakeFirstOrThrow(),
+      this.db
+        .selectFrom('settings_history')
+        .select((eb) => eb.fn.countAll<number>().as('n'))
+        .where('key', '=', key)
+        .executeTakeFirstOrThrow(),
     ]);
     return { rows, total: Number(count.n) };
   }
-
 
   /** Claims a one-time marker; false when it was already claimed (the primary key makes it race-free on both engines). */
   async claimMarker(key: string): Promise<boolean> {

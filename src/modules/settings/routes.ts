@@ -30,7 +30,11 @@ const SettingChange = z
 const KeyParams = z.object({ key: z.string().min(1).max(100) });
 const ValueBody = z.object({ value: z.unknown() }).meta({ id: 'SettingValue' });
 const BulkBody = z
-  .object({ settings: z.record(z.string(), z.unknown()).describe('Key → new value. All are validated first; then all are applied in one transaction.') })
+  .object({
+    settings: z
+      .record(z.string(), z.unknown())
+      .describe('Key → new value. All are validated first; then all are applied in one transaction.'),
+  })
   .meta({ id: 'SettingsBulkUpdate' });
 
 const KEYS_DOC =
@@ -51,7 +55,12 @@ export function registerSettingsRoutes(app: App, settings: SettingsService): voi
     method: 'POST',
     url: '/admin/settings/bulk',
     config: admin,
-    schema: { summary: 'Bulk update settings (all or nothing)', tags: ['settings'], body: BulkBody, response: { 200: z.array(SettingView) } },
+    schema: {
+      summary: 'Bulk update settings (all or nothing)',
+      tags: ['settings'],
+      body: BulkBody,
+      response: { 200: z.array(SettingView) },
+    },
     handler: (req) => settings.setMany(req.body.settings, callerOf(req).user.id),
   });
 
@@ -67,7 +76,14 @@ export function registerSettingsRoutes(app: App, settings: SettingsService): voi
     method: 'PUT',
     url: '/admin/settings/:key',
     config: admin,
-    schema: { summary: 'Update a setting', description: 'Takes effect at once on this instance and within 5 seconds on others.', tags: ['settings'], params: KeyParams, body: ValueBody, response: { 200: SettingView } },
+    schema: {
+      summary: 'Update a setting',
+      description: 'Takes effect at once on this instance and within 5 seconds on others.',
+      tags: ['settings'],
+      params: KeyParams,
+      body: ValueBody,
+      response: { 200: SettingView },
+    },
     handler: (req) => settings.set(req.params.key, req.body.value, callerOf(req).user.id),
   });
 
@@ -83,7 +99,13 @@ export function registerSettingsRoutes(app: App, settings: SettingsService): voi
     method: 'GET',
     url: '/admin/settings/:key/history',
     config: admin,
-    schema: { summary: 'Change history of a setting (newest first)', tags: ['settings'], params: KeyParams, querystring: PaginationQuery, response: { 200: paginated(SettingChange) } },
+    schema: {
+      summary: 'Change history of a setting (newest first)',
+      tags: ['settings'],
+      params: KeyParams,
+      querystring: PaginationQuery,
+      response: { 200: paginated(SettingChange) },
+    },
     handler: async (req) => {
       const page = pageRequest(req.query);
       const { items, total } = await settings.history(req.params.key, page);

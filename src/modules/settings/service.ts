@@ -76,7 +76,8 @@ export class SettingsService {
   /** Validates every value first, then applies them in one transaction. */
   async setMany(values: Record<string, unknown>, actorId: string | null): Promise<SettingView[]> {
     const unknown = Object.keys(values).filter((k) => !isSettingKey(k));
-    if (unknown.length > 0) throw badRequest(`Unknown setting${unknown.length > 1 ? 's' : ''}: ${unknown.join(', ')}`, { unknown_keys: unknown });
+    if (unknown.length > 0)
+      throw badRequest(`Unknown setting${unknown.length > 1 ? 's' : ''}: ${unknown.join(', ')}`, { unknown_keys: unknown });
     const entries = Object.entries(values).map(([k, v]): [SettingKey, unknown] => [k as SettingKey, this.validate(k as SettingKey, v)]);
     await this.repo.writeMany(entries, actorId);
     await this.changed(entries);
@@ -131,7 +132,10 @@ export class SettingsService {
   private validate(key: SettingKey, value: unknown): unknown {
     const parsed = SETTINGS[key].schema.safeParse(value);
     if (!parsed.success) {
-      throw badRequest(`Invalid value for setting "${key}": ${parsed.error.issues[0]?.message ?? 'invalid'}`, parsed.error.issues.map((i) => ({ field: ['value', ...i.path].join('.'), message: i.message })));
+      throw badRequest(
+        `Invalid value for setting "${key}": ${parsed.error.issues[0]?.message ?? 'invalid'}`,
+        parsed.error.issues.map((i) => ({ field: ['value', ...i.path].join('.'), message: i.message })),
+      );
     }
     return parsed.data;
   }

@@ -7,11 +7,17 @@ const SetupStatus = z
   .object({
     setup_required: z.boolean().describe('True until the first administrator exists.'),
     version: z.string(),
-    registration_enabled: z.boolean().describe('Whether POST /auth/register accepts new accounts (the admin setting `registration_enabled`): sign-in screens offer it only then.'),
+    registration_enabled: z
+      .boolean()
+      .describe(
+        'Whether POST /auth/register accepts new accounts (the admin setting `registration_enabled`): sign-in screens offer it only then.',
+      ),
     koreader_sync_path: z
       .string()
       .nullable()
-      .describe("Path of KOReader's progress sync server (`koreader.prefix`); the URL to paste into KOReader is `<server><path>/<api key>`. Null when it is switched off."),
+      .describe(
+        "Path of KOReader's progress sync server (`koreader.prefix`); the URL to paste into KOReader is `<server><path>/<api key>`. Null when it is switched off.",
+      ),
   })
   .meta({ id: 'SetupStatus' });
 

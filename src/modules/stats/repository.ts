@@ -20,22 +20,52 @@ export class StatsRepository {
 
   async totals(userId: string, removedOnly = false): Promise<ActivityTotals> {
     const [activity, throughs] = await Promise.all([
-      sql<{ pages: number | null; ms: number | null }>`select sum(a.pages_read) as pages, sum(a.reading_ms) as ms from reading_activity a where a.user_id = ${userId}${removedOnly ? sql` and ${purged}` : sql``}`.execute(this.db),
-      sql<{ n: number }>`select count(*) as n from read_throughs t where t.user_id = ${userId}${removedOnly ? sql` and ${purgedThrough}` : sql``}`.execute(this.db),
+      sql<{
+        pages: number | null;
+        ms: number | null;
+      }>`select sum(a.pages_read) as pages, sum(a.reading_ms) as ms from reading_activity a where a.user_id = ${userId}${removedOnly ? sql` and ${purged}` : sql``}`.execute(
+        this.db,
+      ),
+      sql<{
+        n: number;
+      }>`select count(*) as n from read_throughs t where t.user_id = ${userId}${removedOnly ? sql` and ${purgedThrough}` : sql``}`.execute(
+        this.db,
+      ),
     ]);
-    return { pages_read: Number(activity.rows[0]?.pages ?? 0), reading_ms: Number(activity.rows[0]?.ms ?? 0), books_completed: Number(throughs.rows[0]?.n ?? 0) };
+    return {
+      pages_read: Number(activity.rows[0]?.pages ?? 0),
+      reading_ms: Number(activity.rows[0]?.ms ?? 0),
+      books_completed: Number(throughs.rows[0]?.n ?? 0),
+    };
   }
 
   /** Days with activity, ascending (YYYY-MM-DD). */
   async activeDays(userId: string): Promise<string[]> {
-    const rows = await this.db.selectFrom('reading_activity').select('day').distinct().where('user_id', '=', userId).orderBy('day').execute();
+    const rows = await this.db
+      .selectFrom('reading_activity')
+      .select('day')
+      .distinct()
+      .where('user_id', '=', userId)
+      .orderBy('day')
+      .execute();
     return rows.map((r) => r.day);
   }
 
   async perDay(userId: string, fromDay: string): Promise<Map<string, ActivityTotals>> {
     const [activity, throughs] = await Promise.all([
-      sql<{ day: string; pages: number; ms: number }>`select a.day, sum(a.pages_read) as pages, sum(a.reading_ms) as ms from reading_activity a where a.user_id = ${userId} and a.day >= ${fromDay} group by a.day`.execute(this.db),
-      sql<{ day: string; n: number }>`select substr(t.completed_at, 1, 10) as day, count(*) as n from read_throughs t where t.user_id = ${userId} and t.completed_at >= ${fromDay} group by substr(t.completed_at, 1, 10)`.execute(this.db),
+      sql<{
+        day: string;
+        pages: number;
+        ms: number;
+      }>`select a.day, sum(a.pages_read) as pages, sum(a.reading_ms) as ms from reading_activity a where a.user_id = ${userId} and a.day >= ${fromDay} group by a.day`.execute(
+        this.db,
+      ),
+      sql<{
+        day: string;
+        n: number;
+      }>`select substr(t.completed_at, 1, 10) as day, count(*) as n from read_throughs t where t.user_id = ${userId} and t.completed_at >= ${fromDay} group by substr(t.completed_at, 1, 10)`.execute(
+        this.db,
+      ),
     ]);
     const out = new Map<string, ActivityTotals>();
     const at = (day: string) => out.get(day) ?? out.set(day, { pages_read: 0, reading_ms: 0, books_completed: 0 }).get(day)!;
@@ -44,11 +74,22 @@ export class StatsRepository {
     return out;
   }
 
-  async perDevice(userId: string): Promise<Array<ActivityTotals & { device_id: string; kind: string; name: string; last_seen_at: string }>> {
+  async perDevice(
+    userId: string,
+  ): Promise<Array<ActivityTotals & { device_id: string; kind: string; name: string; last_seen_at: string }>> {
     const [devices, activity, throughs] = await Promise.all([
       this.db.selectFrom('reading_devices').selectAll().where('user_id', '=', userId).execute(),
-      sql<{ device_id: string; pages: number; ms: number }>`select a.device_id, sum(a.pages_read) as pages, sum(a.reading_ms) as ms from reading_activity a where a.user_id = ${userId} group by a.device_id`.execute(this.db),
-      sql<{ device_id: string; n: number }>`select t.device_id, count(*) as n from read_throughs t where t.user_id = ${userId} group by t.device_id`.execute(this.db),
+      sql<{
+        device_id: string;
+        pages: number;
+        ms: number;
+      }>`select a.device_id, sum(a.pages_read) as pages, sum(a.reading_ms) as ms from reading_activity a where a.user_id = ${userId} group by a.device_id`.execute(
+        this.db,
+      ),
+      sql<{
+        device_id: string;
+        n: number;
+      }>`select t.device_id, count(*) as n from read_throughs t where t.user_id = ${userId} group by t.device_id`.execute(this.db),
     ]);
     const act = new Map(activity.rows.map((r) => [r.device_id, r]));
     const done = new Map(throughs.rows.map((r) => [r.device_id, Number(r.n)]));
@@ -75,10 +116,21 @@ export class StatsRepository {
     const ids = rows.rows.map((r) => r.series_id);
     const done = new Map<string, number>();
     if (ids.length > 0) {
-      const throughs = await sql<{ series_id: string; n: number }>`select t.series_id, count(*) as n from read_throughs t where t.user_id = ${userId} and t.series_id in (${sql.join(ids)}) and not ${purgedThrough} group by t.series_id`.execute(this.db);
+      const throughs = await sql<{
+        series_id: string;
+        n: number;
+      }>`select t.series_id, count(*) as n from read_throughs t where t.user_id = ${userId} and t.series_id in (${sql.join(ids)}) and not ${purgedThrough} group by t.series_id`.execute(
+        this.db,
+      );
       for (const r of throughs.rows) done.set(r.series_id, Number(r.n));
     }
-    return rows.rows.map((r) => ({ series_id: r.series_id, name: r.name, pages_read: Number(r.pages), reading_ms: Number(r.ms), books_completed: done.get(r.series_id) ?? 0 }));
+    return rows.rows.map((r) => ({
+      series_id: r.series_id,
+      name: r.name,
+      pages_read: Number(r.pages),
+      reading_ms: Number(r.ms),
+      books_completed: done.get(r.series_id) ?? 0,
+    }));
   }
 
   /** Titles of purged books with recorded activity or read-throughs. */

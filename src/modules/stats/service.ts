@@ -56,11 +56,31 @@ export class StatsService {
       current_streak_days: streak.current,
       longest_streak_days: streak.longest,
       days: daily,
-      devices: devices.map((d) => ({ device_id: d.device_id, kind: d.kind, name: d.name, last_seen_at: d.last_seen_at, pages_read: d.pages_read, reading_seconds: seconds(d.reading_ms), books_completed: d.books_completed })),
-      top_series: top.map((s) => ({ series_id: s.series_id, name: s.name, pages_read: s.pages_read, reading_seconds: seconds(s.reading_ms), books_completed: s.books_completed })),
+      devices: devices.map((d) => ({
+        device_id: d.device_id,
+        kind: d.kind,
+        name: d.name,
+        last_seen_at: d.last_seen_at,
+        pages_read: d.pages_read,
+        reading_seconds: seconds(d.reading_ms),
+        books_completed: d.books_completed,
+      })),
+      top_series: top.map((s) => ({
+        series_id: s.series_id,
+        name: s.name,
+        pages_read: s.pages_read,
+        reading_seconds: seconds(s.reading_ms),
+        books_completed: s.books_completed,
+      })),
       removed_from_library:
         removed.pages_read > 0 || removed.reading_ms > 0 || removed.books_completed > 0 || removedTitles.length > 0
-          ? { label: 'Removed from library', pages_read: removed.pages_read, reading_seconds: seconds(removed.reading_ms), books_completed: removed.books_completed, books: removedTitles }
+          ? {
+              label: 'Removed from library',
+              pages_read: removed.pages_read,
+              reading_seconds: seconds(removed.reading_ms),
+              books_completed: removed.books_completed,
+              books: removedTitles,
+            }
           : null,
     };
   }

@@ -12,7 +12,13 @@ export function registerTaskRoutes(app: App, tasks: TaskService): void {
     method: 'GET',
     url: '/tasks',
     config: { permission: 'tasks-read' },
-    schema: { summary: 'List background tasks', description: 'Newest first. Filter by status, type and library.', tags, querystring: TaskListQuery, response: { 200: paginated(TaskView) } },
+    schema: {
+      summary: 'List background tasks',
+      description: 'Newest first. Filter by status, type and library.',
+      tags,
+      querystring: TaskListQuery,
+      response: { 200: paginated(TaskView) },
+    },
     handler: async (req) => {
       const page = pageRequest(req.query);
       const { status, type, task_type, library_id } = req.query;
@@ -25,7 +31,12 @@ export function registerTaskRoutes(app: App, tasks: TaskService): void {
     method: 'GET',
     url: '/tasks/stats',
     config: { permission: 'tasks-read' },
-    schema: { summary: 'Task statistics', description: 'Counts by status and type, and the average run time of completed tasks.', tags, response: { 200: TaskStats } },
+    schema: {
+      summary: 'Task statistics',
+      description: 'Counts by status and type, and the average run time of completed tasks.',
+      tags,
+      response: { 200: TaskStats },
+    },
     handler: () => tasks.stats(),
   });
 
@@ -43,7 +54,8 @@ export function registerTaskRoutes(app: App, tasks: TaskService): void {
     config: { permission: 'tasks-write' },
     schema: {
       summary: 'Cancel a task',
-      description: 'A pending task ends `cancelled` at once; a running task has its work aborted and ends `cancelled` within about 2 s. 409 when the task already ended.',
+      description:
+        'A pending task ends `cancelled` at once; a running task has its work aborted and ends `cancelled` within about 2 s. 409 when the task already ended.',
       tags,
       params: IdParams,
       response: { 200: TaskView, 400: ErrorBody, 404: ErrorBody, 409: ErrorBody },

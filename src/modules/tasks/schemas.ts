@@ -7,7 +7,14 @@ export const TaskStatus = z.enum(['pending', 'running', 'completed', 'failed', '
   description: 'pending → running → completed | failed | cancelled. A pending task can also be cancelled directly.',
 });
 
-export const TASK_TYPES = ['scan_library', 'analyze_book', 'analyze_series', 'generate_thumbnails', 'detect_duplicates', 'purge_deleted'] as const;
+export const TASK_TYPES = [
+  'scan_library',
+  'analyze_book',
+  'analyze_series',
+  'generate_thumbnails',
+  'detect_duplicates',
+  'purge_deleted',
+] as const;
 
 export const TaskProgress = z
   .object({ current: z.number().int(), total: z.number().int(), message: z.string() })

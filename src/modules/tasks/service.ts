@@ -37,7 +37,8 @@ export class TaskService {
   async cancel(id: string): Promise<TaskView> {
     const before = await this.queue.get(id);
     if (!before) throw notFound('Task');
-    if (before.status !== 'pending' && before.status !== 'running') throw conflict(`Task is already ${before.status}`, { status: before.status });
+    if (before.status !== 'pending' && before.status !== 'running')
+      throw conflict(`Task is already ${before.status}`, { status: before.status });
     const row = await cancelTask(this.queue, this.worker, id);
     return taskView(row ?? before);
   }
@@ -46,7 +47,10 @@ export class TaskService {
     const rows = await this.queue.stats();
     const zero = () => Object.fromEntries(TASK_STATUSES.map((s) => [s, 0])) as Record<string, number>;
     const byStatus = zero();
-    const byType = new Map<string, { task_type: string; total: number; by_status: Record<string, number>; weighted: number; completed: number }>();
+    const byType = new Map<
+      string,
+      { task_type: string; total: number; by_status: Record<string, number>; weighted: number; completed: number }
+    >();
     let weighted = 0;
     let completed = 0;
     for (const r of rows) {
@@ -67,7 +71,12 @@ export class TaskService {
       by_status: byStatus,
       by_type: [...byType.values()]
         .sort((a, b) => a.task_type.localeCompare(b.task_type))
-        .map((e) => ({ task_type: e.task_type, total: e.total, by_status: e.by_status, average_duration_ms: e.completed ? Math.round(e.weighted / e.completed) : null })),
+        .map((e) => ({
+          task_type: e.task_type,
+          total: e.total,
+          by_status: e.by_status,
+          average_duration_ms: e.completed ? Math.round(e.weighted / e.completed) : null,
+        })),
       average_duration_ms: completed ? Math.round(weighted / completed) : null,
     };
   }

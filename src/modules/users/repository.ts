@@ -51,14 +51,21 @@ export class UsersRepository {
   }
 
   async countAdmins(exceptId?: string): Promise<number> {
-    let q = this.db.selectFrom('users').select((eb) => eb.fn.countAll<number>().as('n')).where('role', '=', 'admin').where('disabled', '=', 0);
+    let q = this.db
+      .selectFrom('users')
+      .select((eb) => eb.fn.countAll<number>().as('n'))
+      .where('role', '=', 'admin')
+      .where('disabled', '=', 0);
     if (exceptId) q = q.where('id', '!=', exceptId);
     const row = await q.executeTakeFirstOrThrow();
     return Number(row.n);
   }
 
   async count(): Promise<number> {
-    const row = await this.db.selectFrom('users').select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow();
+    const row = await this.db
+      .selectFrom('users')
+      .select((eb) => eb.fn.countAll<number>().as('n'))
+      .executeTakeFirstOrThrow();
     return Number(row.n);
   }
 

@@ -14,7 +14,9 @@ const UserCreate = z
     email: Email,
     password: Password,
     role: z.enum(ROLES).default('reader'),
-    permissions: PermissionList.optional().describe('Custom permissions on top of the role. Admin-only permissions take effect only for admins.'),
+    permissions: PermissionList.optional().describe(
+      'Custom permissions on top of the role. Admin-only permissions take effect only for admins.',
+    ),
   })
   .meta({ id: 'UserCreate' });
 
@@ -81,7 +83,12 @@ export function registerUserRoutes(app: App, users: UsersService): void {
     method: 'DELETE',
     url: '/users/:id',
     config: { permission: 'users-delete' },
-    schema: { summary: 'Delete a user', description: 'The last administrator cannot be deleted (409). The user\'s API keys go with it.', tags: ['users'], params: IdParams },
+    schema: {
+      summary: 'Delete a user',
+      description: "The last administrator cannot be deleted (409). The user's API keys go with it.",
+      tags: ['users'],
+      params: IdParams,
+    },
     handler: async (req, reply) => {
       await users.delete(req.params.id);
       return reply.code(204).send();

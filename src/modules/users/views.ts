@@ -31,7 +31,9 @@ export function toUserView(row: UserRow): UserView {
     username: row.username,
     email: row.email,
     role: row.role as UserView['role'],
-    permissions: sortPermissions(custom.filter((p): p is UserView['permissions'][number] => (PERMISSIONS as readonly string[]).includes(p))),
+    permissions: sortPermissions(
+      custom.filter((p): p is UserView['permissions'][number] => (PERMISSIONS as readonly string[]).includes(p)),
+    ),
     effective_permissions: sortPermissions(userPermissions(row.role, custom)),
     email_verified: toBool(row.email_verified),
     disabled: toBool(row.disabled),
@@ -41,4 +43,9 @@ export function toUserView(row: UserRow): UserView {
   };
 }
 
-export const toUserSummary = (row: Pick<UserRow, 'id' | 'username' | 'email' | 'role'>) => ({ id: row.id, username: row.username, email: row.email, role: row.role });
+export const toUserSummary = (row: Pick<UserRow, 'id' | 'username' | 'email' | 'role'>) => ({
+  id: row.id,
+  username: row.username,
+  email: row.email,
+  role: row.role,
+});

@@ -22,10 +22,14 @@ register(`data:text/javascript,${encodeURIComponent(hook)}`);
 
 const { loadConfig } = await import('../../../src/config/load.js');
 const { startServer } = await import('../../../src/server.js');
-const config = loadConfig({ env: { BINDERY_DATA_DIR: dataDir, BINDERY_SERVER__HOST: '127.0.0.1', BINDERY_SERVER__PORT: '0', BINDERY_LOGGING__LEVEL: 'warn' } });
+const config = loadConfig({
+  env: { BINDERY_DATA_DIR: dataDir, BINDERY_SERVER__HOST: '127.0.0.1', BINDERY_SERVER__PORT: '0', BINDERY_LOGGING__LEVEL: 'warn' },
+});
 const server = await startServer(config, { logger: false });
 const health = await fetch(`${server.address}/health`);
-const required = Object.keys(createRequire(import.meta.url).cache).map((file) => /node_modules\/((?:@[^/]+\/)?[^/]+)/.exec(file)?.[1] ?? '');
+const required = Object.keys(createRequire(import.meta.url).cache).map(
+  (file) => /node_modules\/((?:@[^/]+\/)?[^/]+)/.exec(file)?.[1] ?? '',
+);
 const packages = [...new Set([...readFileSync(logFile, 'utf8').split('\n'), ...required].filter(Boolean))].sort();
 await server.stop();
 process.stdout.write(JSON.stringify({ health: health.status, packages }));

@@ -34,7 +34,9 @@ const quantile = (values: number[], q: number) => {
   return sorted[Math.min(sorted.length - 1, Math.floor(q * sorted.length))] ?? NaN;
 };
 const report = (label: string, values: number[]) =>
-  console.warn(`${label}: p50 ${quantile(values, 0.5).toFixed(1)} ms, p95 ${quantile(values, 0.95).toFixed(1)} ms, max ${Math.max(...values).toFixed(1)} ms (n=${values.length})`);
+  console.warn(
+    `${label}: p50 ${quantile(values, 0.5).toFixed(1)} ms, p95 ${quantile(values, 0.95).toFixed(1)} ms, max ${Math.max(...values).toFixed(1)} ms (n=${values.length})`,
+  );
 
 async function main(): Promise<void> {
   const work = mkdtempSync(path.join(os.tmpdir(), 'bindery-reader-bench-'));
@@ -42,7 +44,11 @@ async function main(): Promise<void> {
   console.warn(`generating ${BOOKS} books…`);
   // Twelve scan-like pages made once (noise gives them a realistic size) and shared by every book: each book is
   // still its own file with its own hash, so nothing of one is cached for another.
-  const pageBytes = await Promise.all(Array.from({ length: 12 }, (_, p) => makeImage({ width: 1000, height: 1500, format: 'jpeg', color: `hsl(${p * 29}, 50%, 50%)`, noise: true })));
+  const pageBytes = await Promise.all(
+    Array.from({ length: 12 }, (_, p) =>
+      makeImage({ width: 1000, height: 1500, format: 'jpeg', color: `hsl(${p * 29}, 50%, 50%)`, noise: true }),
+    ),
+  );
   for (let i = 1; i <= BOOKS; i++) {
     const series = `Series ${String(Math.ceil(i / 10)).padStart(4, '0')}`;
     const dir = path.join(library, series);
@@ -53,7 +59,12 @@ async function main(): Promise<void> {
     });
   }
   await makeCbz(path.join(library, 'Long Webtoon'), 'Long Webtoon 001.cbz', {
-    pages: Array.from({ length: 200 }, (_, p) => ({ name: `w${String(p + 1).padStart(3, '0')}.jpg`, width: 800, height: 1200 + (p % 5) * 300, color: `hsl(${(p * 13) % 360}, 50%, 50%)` })),
+    pages: Array.from({ length: 200 }, (_, p) => ({
+      name: `w${String(p + 1).padStart(3, '0')}.jpg`,
+      width: 800,
+      height: 1200 + (p % 5) * 300,
+      color: `hsl(${(p * 13) % 360}, 50%, 50%)`,
+    })),
     comicInfo: { Series: 'Long Webtoon', Number: 1, Title: 'Webtoon chapter' },
   });
 
@@ -61,16 +72,35 @@ async function main(): Promise<void> {
   const url = `http://127.0.0.1:${port}`;
   const server = spawn(process.execPath, [path.join(root, 'dist/cli.js'), 'serve'], {
     cwd: root,
-    env: { ...process.env, BINDERY_DATA_DIR: path.join(work, 'data'), BINDERY_SERVER__HOST: '127.0.0.1', BINDERY_SERVER__PORT: String(port), BINDERY_LOGGING__LEVEL: 'warn' },
+    env: {
+      ...process.env,
+      BINDERY_DATA_DIR: path.join(work, 'data'),
+      BINDERY_SERVER__HOST: '127.0.0.1',
+      BINDERY_SERVER__PORT: String(port),
+      BINDERY_LOGGING__LEVEL: 'warn',
+    },
     stdio: 'inherit',
   });
   try {
     for (let i = 0; i < 150; i++) {
-      if (await fetch(`${url}/health`).then((r) => r.ok, () => false)) break;
+      if (
+        await fetch(`${url}/health`).then(
+          (r) => r.ok,
+          () => false,
+        )
+      )
+        break;
       await new Promise((r) => setTimeout(r, 200));
     }
     const json = async (method: string, p: string, token?: string, body?: unknown) => {
-      const r = await fetch(`${url}${p}`, { method, headers: { ...(body === undefined ? {} : { 'content-type': 'application/json' }), ...(token ? { authorization: `Bearer ${token}` } : {}) }, body: body === undefined ? undefined : JSON.stringify(body) });
+      const r = await fetch(`${url}${p}`, {
+        method,
+        headers: {
+          ...(body === undefined ? {} : { 'content-type': 'application/json' }),
+          ...(token ? { authorization: `Bearer ${token}` } : {}),
+        },
+        body: body === undefined ? undefined : JSON.stringify(body),
+      });
       return r.json() as Promise<Record<string, unknown>>;
     };
     await json('POST', '/api/v1/setup/initialize', undefined, ADMIN);
@@ -94,7 +124,10 @@ async function main(): Promise<void> {
       args: ['--no-sandbox', '--disable-gpu', '--no-first-run'],
     });
     const context = await browser.newContext({ baseURL: url, viewport: { width: 1280, height: 800 } });
-    await context.addInitScript((value) => localStorage.setItem('bindery.session', value), JSON.stringify({ token, expiresAt: Date.now() + 3600_000, username: ADMIN.username }));
+    await context.addInitScript(
+      (value) => localStorage.setItem('bindery.session', value),
+      JSON.stringify({ token, expiresAt: Date.now() + 3600_000, username: ADMIN.username }),
+    );
     const page = await context.newPage();
 
     // Read clicked → first page painted, on books never opened before (their pages are not cached anywhere).
@@ -121,11 +154,16 @@ async function main(): Promise<void> {
       });
       await read.click();
       await page.waitForFunction(() => (window as unknown as { __t1?: number }).__t1);
-      open.push(await page.evaluate(() => ((window as unknown as { __t1: number; __t0: number }).__t1 - (window as unknown as { __t0: number }).__t0)));
+      open.push(
+        await page.evaluate(
+          () => (window as unknown as { __t1: number; __t0: number }).__t1 - (window as unknown as { __t0: number }).__t0,
+        ),
+      );
       // Where the time went: the first page image's request, from the click.
       const image = await page.evaluate(() => {
         const t0 = (window as unknown as { __t0: number }).__t0;
-        const entry = performance.getEntriesByType('resource').filter((e) => /\/pages\/\d+\?/.test(e.name) && e.startTime >= t0)[0] as PerformanceResourceTiming | undefined;
+        const entry = performance.getEntriesByType('resource').filter((e) => /\/pages\/\d+\?/.test(e.name) && e.startTime >= t0)[0] as
+          PerformanceResourceTiming | undefined;
         return entry ? { start: entry.startTime - t0, duration: entry.responseEnd - entry.startTime } : null;
       });
       if (image) {
@@ -156,7 +194,8 @@ async function main(): Promise<void> {
     const result = await page.evaluate(async () => {
       let cls = 0;
       new PerformanceObserver((list) => {
-        for (const entry of list.getEntries() as Array<PerformanceEntry & { value: number; hadRecentInput: boolean }>) if (!entry.hadRecentInput) cls += entry.value;
+        for (const entry of list.getEntries() as Array<PerformanceEntry & { value: number; hadRecentInput: boolean }>)
+          if (!entry.hadRecentInput) cls += entry.value;
       }).observe({ type: 'layout-shift', buffered: false });
       const stage = document.querySelector('.reader-stage') as HTMLElement;
       let jumps = 0;

@@ -41,8 +41,14 @@ api.use(auth);
 export async function toApiError(response: Response, body: unknown): Promise<ApiError> {
   const b = (body ?? {}) as { error?: string; message?: string; retry_after?: number };
   const retryHeader = Number(response.headers.get('Retry-After'));
-  const retryAfter = typeof b.retry_after === 'number' ? b.retry_after : Number.isFinite(retryHeader) && retryHeader > 0 ? retryHeader : null;
-  return new ApiError(response.status, b.error ?? `HTTP ${response.status}`, b.message ?? response.statusText ?? 'Request failed', retryAfter);
+  const retryAfter =
+    typeof b.retry_after === 'number' ? b.retry_after : Number.isFinite(retryHeader) && retryHeader > 0 ? retryHeader : null;
+  return new ApiError(
+    response.status,
+    b.error ?? `HTTP ${response.status}`,
+    b.message ?? response.statusText ?? 'Request failed',
+    retryAfter,
+  );
 }
 
 /** Unwraps an openapi-fetch result: the data, or an ApiError carrying the server's message. */

@@ -50,7 +50,11 @@ export function followEventStream(path: string, onEvent: (event: ServerEvent) =>
     if (closed) return;
     controller = new AbortController();
     try {
-      const response = await fetch(path, { headers: { Accept: 'text/event-stream', ...authHeaders() }, signal: controller.signal, cache: 'no-store' });
+      const response = await fetch(path, {
+        headers: { Accept: 'text/event-stream', ...authHeaders() },
+        signal: controller.signal,
+        cache: 'no-store',
+      });
       if (!response.ok || !response.body) throw new Error(`stream answered ${response.status}`);
       delay = 1000;
       onOpen?.();

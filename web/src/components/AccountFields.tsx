@@ -13,7 +13,14 @@ export function AccountFields({ value, onChange }: { value: NewAccount; onChange
     <>
       <label>
         Username
-        <input autoComplete="username" required minLength={2} maxLength={64} value={value.username} onChange={(e) => onChange('username', e.target.value)} />
+        <input
+          autoComplete="username"
+          required
+          minLength={2}
+          maxLength={64}
+          value={value.username}
+          onChange={(e) => onChange('username', e.target.value)}
+        />
       </label>
       <label>
         E-mail

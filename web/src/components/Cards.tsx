@@ -35,7 +35,9 @@ export function BookCard({ book, showProgress = true }: { book: Book; showProgre
       <Cover src={`/api/v1/books/${book.id}/thumbnail`} alt="" />
       {state === 'read' && <span className="badge read">Read</span>}
       <span className="card-title">{bookLabel(book)}</span>
-      {showProgress && state === 'in-progress' && book.progress && <ProgressBar small value={book.progress.progress} label={`${Math.round(book.progress.progress * 100)}% read`} />}
+      {showProgress && state === 'in-progress' && book.progress && (
+        <ProgressBar small value={book.progress.progress} label={`${Math.round(book.progress.progress * 100)}% read`} />
+      )}
       <span className="card-sub">{plural(book.page_count, 'page')}</span>
     </Link>
   );

@@ -57,7 +57,11 @@ const subscribe = (l: () => void) => {
 export function Cover({ src, alt, className }: { src: string; alt: string; className?: string }) {
   const ref = useRef<HTMLDivElement>(null);
   const v = useSyncExternalStore(subscribe, () => version);
-  const [state, setState] = useState<{ src: string; url: string | null; failed: boolean }>(() => ({ src, url: cache.get(src) ?? null, failed: false }));
+  const [state, setState] = useState<{ src: string; url: string | null; failed: boolean }>(() => ({
+    src,
+    url: cache.get(src) ?? null,
+    failed: false,
+  }));
   const url = state.src === src ? state.url : (cache.get(src) ?? null);
   const failed = state.src === src && state.failed;
 

@@ -8,9 +8,21 @@ import { ErrorMessage } from './ErrorView';
  * Browses folders on the server (the library must be readable by the server, not by this browser):
  * arrow keys move, Enter opens a folder, "Use this folder" picks the one shown.
  */
-export function FolderPicker({ initialPath, onChoose, onCancel }: { initialPath?: string; onChoose(path: string): void; onCancel(): void }) {
+export function FolderPicker({
+  initialPath,
+  onChoose,
+  onCancel,
+}: {
+  initialPath?: string;
+  onChoose(path: string): void;
+  onCancel(): void;
+}) {
   const [path, setPath] = useState<string | undefined>(initialPath);
-  const drives = useQuery({ queryKey: ['filesystem', 'drives'], queryFn: () => ok(api.GET('/api/v1/filesystem/drives')), staleTime: Infinity });
+  const drives = useQuery({
+    queryKey: ['filesystem', 'drives'],
+    queryFn: () => ok(api.GET('/api/v1/filesystem/drives')),
+    staleTime: Infinity,
+  });
   const listing = useQuery({
     queryKey: ['filesystem', 'browse', path ?? ''],
     queryFn: () => ok(api.GET('/api/v1/filesystem/browse', { params: { query: path ? { path } : {} } })),
@@ -46,7 +58,13 @@ export function FolderPicker({ initialPath, onChoose, onCancel }: { initialPath?
       ) : folders.length === 0 ? (
         <p className="hint">No folders here. Go up one level, or use this folder if your books are in it.</p>
       ) : (
-        <ListBox aria-label={`Folders in ${listing.data?.path ?? ''}`} className="folder-list" items={folders} onAction={(key) => setPath(String(key))} selectionMode="none">
+        <ListBox
+          aria-label={`Folders in ${listing.data?.path ?? ''}`}
+          className="folder-list"
+          items={folders}
+          onAction={(key) => setPath(String(key))}
+          selectionMode="none"
+        >
           {(entry) => (
             <ListBoxItem id={entry.path} textValue={entry.name} className="folder-item">
               <span aria-hidden="true">📁</span> {entry.name}

@@ -30,7 +30,15 @@ export interface LibraryFormProps {
  * Adding or editing a library, one form for the setup wizard and the administration: a name, the folder picked on
  * the server (which names the library when no name is typed), and the scan schedule checked as it is typed.
  */
-export function LibraryForm({ library, onSaved, onCancel, title, schedule = true, scanAfterCreate = false, submitLabel }: LibraryFormProps) {
+export function LibraryForm({
+  library,
+  onSaved,
+  onCancel,
+  title,
+  schedule = true,
+  scanAfterCreate = false,
+  submitLabel,
+}: LibraryFormProps) {
   const queryClient = useQueryClient();
   const [name, setName] = useState(library?.name ?? '');
   const [path, setPath] = useState(library?.path ?? '');
@@ -42,7 +50,8 @@ export function LibraryForm({ library, onSaved, onCancel, title, schedule = true
   const save = useMutation({
     mutationFn: async () => {
       const scanning_config = { ...config, cron_schedule: cronText.trim() === '' ? null : cronText.trim() };
-      if (library) return ok(api.PUT('/api/v1/libraries/{id}', { params: { path: { id: library.id } }, body: { name, path, scanning_config } }));
+      if (library)
+        return ok(api.PUT('/api/v1/libraries/{id}', { params: { path: { id: library.id } }, body: { name, path, scanning_config } }));
       const created = await ok(api.POST('/api/v1/libraries', { body: { name, path, scanning_config } }));
       if (scanAfterCreate) await ok(api.POST('/api/v1/libraries/{id}/scan', { params: { path: { id: created.id }, query: {} } }));
       return created;
@@ -67,7 +76,14 @@ export function LibraryForm({ library, onSaved, onCancel, title, schedule = true
       <div className="field">
         <label htmlFor="library-folder">Folder on the server</label>
         <div className="inline">
-          <input id="library-folder" required value={path} onChange={(e) => setPath(e.target.value)} placeholder="/srv/comics" spellCheck={false} />
+          <input
+            id="library-folder"
+            required
+            value={path}
+            onChange={(e) => setPath(e.target.value)}
+            placeholder="/srv/comics"
+            spellCheck={false}
+          />
           <button type="button" onClick={() => setPicking((p) => !p)} aria-expanded={picking}>
             Browse…
           </button>
@@ -115,13 +131,20 @@ export function LibraryForm({ library, onSaved, onCancel, title, schedule = true
           </div>
           <label>
             Scheduled scans are
-            <select value={config.default_mode} onChange={(e) => setConfig({ ...config, default_mode: e.target.value as ScanningConfig['default_mode'] })}>
+            <select
+              value={config.default_mode}
+              onChange={(e) => setConfig({ ...config, default_mode: e.target.value as ScanningConfig['default_mode'] })}
+            >
               <option value="normal">Normal: new and changed files only</option>
               <option value="deep">Deep: re-read every file</option>
             </select>
           </label>
           <label className="check">
-            <input type="checkbox" checked={config.scan_on_start} onChange={(e) => setConfig({ ...config, scan_on_start: e.target.checked })} />
+            <input
+              type="checkbox"
+              checked={config.scan_on_start}
+              onChange={(e) => setConfig({ ...config, scan_on_start: e.target.checked })}
+            />
             Scan when the server starts
           </label>
         </fieldset>

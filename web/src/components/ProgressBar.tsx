@@ -1,5 +1,15 @@
 /** A progress bar with its value for assistive technology; `value` is a fraction 0..1. */
-export function ProgressBar({ value, label, indeterminate = false, small = false }: { value: number; label: string; indeterminate?: boolean; small?: boolean }) {
+export function ProgressBar({
+  value,
+  label,
+  indeterminate = false,
+  small = false,
+}: {
+  value: number;
+  label: string;
+  indeterminate?: boolean;
+  small?: boolean;
+}) {
   const percent = Math.round(Math.max(0, Math.min(1, value)) * 100);
   return (
     <div

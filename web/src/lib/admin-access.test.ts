@@ -8,7 +8,15 @@ describe('adminSectionsFor: administration is shown by permission, hidden otherw
 
   it('an admin sees every section', () => {
     const all = ['libraries-write', 'users-read', 'system-admin', 'tasks-read', 'system-health'];
-    expect(adminSectionsFor(all).map((s) => s.label)).toEqual(['Libraries', 'Users', 'Settings', 'Tasks', 'Duplicates', 'Analysis errors', 'Server']);
+    expect(adminSectionsFor(all).map((s) => s.label)).toEqual([
+      'Libraries',
+      'Users',
+      'Settings',
+      'Tasks',
+      'Duplicates',
+      'Analysis errors',
+      'Server',
+    ]);
   });
 
   it('a maintainer without user management sees library work but not users or settings', () => {

@@ -61,7 +61,13 @@ describe('labelledIndexes', () => {
 
 describe('shares', () => {
   it('orders largest first with fractions of the total', () => {
-    const result = shares([{ n: 'tablet', v: 10 }, { n: 'phone', v: 30 }], (d) => d.v);
+    const result = shares(
+      [
+        { n: 'tablet', v: 10 },
+        { n: 'phone', v: 30 },
+      ],
+      (d) => d.v,
+    );
     expect(result.map((r) => [r.item.n, r.share])).toEqual([
       ['phone', 0.75],
       ['tablet', 0.25],

@@ -21,7 +21,12 @@ export function niceMax(max: number): number {
 }
 
 /** Lays out a vertical bar chart in a `width` × `height` box; each bar gets an equal slot with a gap. */
-export function layoutBars(values: Array<{ label: string; value: number }>, width: number, height: number, gapRatio = 0.2): { bars: Bar[]; max: number } {
+export function layoutBars(
+  values: Array<{ label: string; value: number }>,
+  width: number,
+  height: number,
+  gapRatio = 0.2,
+): { bars: Bar[]; max: number } {
   const max = niceMax(Math.max(0, ...values.map((v) => v.value)));
   const slot = values.length > 0 ? width / values.length : width;
   const gap = slot * gapRatio;

@@ -25,7 +25,7 @@ describe('checkCron: the scan schedule field, validated as the admin types', () 
     expect(checkCron('0 3 *', from).ok).toBe(false);
   });
 
-  it('refuses values out of range with croner\'s reason', () => {
+  it("refuses values out of range with croner's reason", () => {
     const bad = checkCron('61 3 * * *', from);
     expect(bad.ok).toBe(false);
     if (!bad.ok) expect(bad.message.length).toBeGreaterThan(0);

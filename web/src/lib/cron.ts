@@ -10,7 +10,11 @@ export function checkCron(expression: string, from: Date = new Date(), runs = 3)
   const trimmed = expression.trim();
   if (trimmed === '') return { ok: true, nextRuns: [] };
   const fields = trimmed.split(/\s+/);
-  if (fields.length !== 5) return { ok: false, message: `A schedule has five fields (minute hour day-of-month month day-of-week); this one has ${fields.length}.` };
+  if (fields.length !== 5)
+    return {
+      ok: false,
+      message: `A schedule has five fields (minute hour day-of-month month day-of-week); this one has ${fields.length}.`,
+    };
   try {
     const cron = new Cron(trimmed, { paused: true });
     const nextRuns = cron.nextRuns(runs, from);

@@ -50,6 +50,8 @@ describe('buildCondition: filter chips compiled to the spec condition tree', () 
   });
 
   it('drops the chips books cannot be filtered by (status, publisher, language) in the books view', () => {
-    expect(buildCondition(search({ view: 'books', publisher: 'Image', status: 'Ended', tag: 'colour' }), {})).toEqual({ tag: { operator: 'is', value: 'colour' } });
+    expect(buildCondition(search({ view: 'books', publisher: 'Image', status: 'Ended', tag: 'colour' }), {})).toEqual({
+      tag: { operator: 'is', value: 'colour' },
+    });
   });
 });

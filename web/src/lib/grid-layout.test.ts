@@ -3,7 +3,11 @@ import { gridLayout, pagesFor } from './grid-layout';
 
 describe('gridLayout', () => {
   it('fits as many minimum-width cards as the row allows and shares the rest', () => {
-    expect(gridLayout(1000, 150, 16, 60)).toEqual({ columns: 6, cardWidth: (1000 - 80) / 6, rowHeight: Math.ceil(((1000 - 80) / 6) * 1.5 + 76) });
+    expect(gridLayout(1000, 150, 16, 60)).toEqual({
+      columns: 6,
+      cardWidth: (1000 - 80) / 6,
+      rowHeight: Math.ceil(((1000 - 80) / 6) * 1.5 + 76),
+    });
   });
   it('keeps one column on a very narrow screen', () => {
     expect(gridLayout(100, 150, 16, 60).columns).toBe(1);

@@ -44,7 +44,14 @@ describe('compactLibrarySearch: what is written to the URL', () => {
   });
 
   it('round-trips through validateLibrarySearch', () => {
-    const state = validateLibrarySearch({ view: 'books', sort: 'number,desc', q: 'dragon', match: 'any', genre: ['Fantasy'], read: ['unread'] });
+    const state = validateLibrarySearch({
+      view: 'books',
+      sort: 'number,desc',
+      q: 'dragon',
+      match: 'any',
+      genre: ['Fantasy'],
+      read: ['unread'],
+    });
     const url = compactLibrarySearch(state);
     expect(url).toEqual({ view: 'books', sort: 'number,desc', q: 'dragon', match: 'any', genre: ['Fantasy'], read: ['unread'] });
     expect(validateLibrarySearch(url as Record<string, unknown>)).toEqual(state);

@@ -3,7 +3,16 @@
  * back/forward, reloads and shared links show the same grid. Parsing never throws: unknown or malformed
  * values fall back to the defaults.
  */
-export const SERIES_SORT_FIELDS = ['name', 'date_added', 'date_updated', 'release_date', 'date_read', 'book_count', 'file_size', 'page_count'] as const;
+export const SERIES_SORT_FIELDS = [
+  'name',
+  'date_added',
+  'date_updated',
+  'release_date',
+  'date_read',
+  'book_count',
+  'file_size',
+  'page_count',
+] as const;
 export const BOOK_SORT_FIELDS = ['title', 'number', 'file_size', 'page_count', 'created_at', 'modified_at'] as const;
 export const READ_STATUSES = ['unread', 'in_progress', 'read'] as const;
 /** Chips that filter series; books take only genre, tag and read status among them. */
@@ -37,7 +46,14 @@ export const DEFAULT_BOOK_SORT = 'title,asc';
 
 const strings = (value: unknown): string[] => {
   const list = Array.isArray(value) ? value : value === undefined || value === null || value === '' ? [] : [value];
-  return [...new Set(list.filter((v): v is string | number => typeof v === 'string' || typeof v === 'number').map(String).filter((v) => v.trim() !== ''))];
+  return [
+    ...new Set(
+      list
+        .filter((v): v is string | number => typeof v === 'string' || typeof v === 'number')
+        .map(String)
+        .filter((v) => v.trim() !== ''),
+    ),
+  ];
 };
 
 export function parseSort(sort: string, fields: readonly string[], fallback: string): { field: string; direction: Direction } {

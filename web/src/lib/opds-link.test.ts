@@ -29,7 +29,9 @@ describe('expiryFor', () => {
 
 describe('koreaderSyncUrl: the custom sync server to paste into KOReader', () => {
   it('is the server origin, the kosync path the server names, and the key as the last segment', () => {
-    expect(koreaderSyncUrl('http://192.168.1.20:8080', '/koreader', 'bindery_ab12cd34_s3cr3t')).toBe('http://192.168.1.20:8080/koreader/bindery_ab12cd34_s3cr3t');
+    expect(koreaderSyncUrl('http://192.168.1.20:8080', '/koreader', 'bindery_ab12cd34_s3cr3t')).toBe(
+      'http://192.168.1.20:8080/koreader/bindery_ab12cd34_s3cr3t',
+    );
   });
 
   it('follows a moved prefix and keeps a key with unsafe characters in one segment', () => {

@@ -1,9 +1,29 @@
 /** The home page's shelves, each with the endpoint that fills it and the page that lists it all. */
 export const SHELVES = {
-  'keep-reading': { title: 'Keep reading', kind: 'books', path: '/api/v1/books/in-progress', empty: 'Books you have started and not finished appear here. Open a book to start reading.' },
-  'on-deck': { title: 'On deck', kind: 'books', path: '/api/v1/books/on-deck', empty: 'When you finish a book, the next one of its series waits here.' },
-  'recently-added-series': { title: 'Recently added series', kind: 'series', path: '/api/v1/series/recently-added', empty: 'No series yet: add a library and scan it.' },
-  'recently-added-books': { title: 'Recently added books', kind: 'books', path: '/api/v1/books/recently-added', empty: 'No books yet: add a library and scan it.' },
+  'keep-reading': {
+    title: 'Keep reading',
+    kind: 'books',
+    path: '/api/v1/books/in-progress',
+    empty: 'Books you have started and not finished appear here. Open a book to start reading.',
+  },
+  'on-deck': {
+    title: 'On deck',
+    kind: 'books',
+    path: '/api/v1/books/on-deck',
+    empty: 'When you finish a book, the next one of its series waits here.',
+  },
+  'recently-added-series': {
+    title: 'Recently added series',
+    kind: 'series',
+    path: '/api/v1/series/recently-added',
+    empty: 'No series yet: add a library and scan it.',
+  },
+  'recently-added-books': {
+    title: 'Recently added books',
+    kind: 'books',
+    path: '/api/v1/books/recently-added',
+    empty: 'No books yet: add a library and scan it.',
+  },
   'recently-read': { title: 'Recently read', kind: 'books', path: '/api/v1/books/recently-read', empty: 'Books you read appear here.' },
 } as const;
 

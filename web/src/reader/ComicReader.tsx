@@ -1,10 +1,29 @@
 import { Link, useNavigate } from '@tanstack/react-router';
 import { useEffect, useLayoutEffect, useRef, useState } from 'react';
 import { bookLabel } from '../lib/format';
-import { loadPageImage, neighbours, pageUrl, progressTransport, releasePage, useReaderPreferences, useSeriesBooks, type Book, type PageInfo } from './data';
+import {
+  loadPageImage,
+  neighbours,
+  pageUrl,
+  progressTransport,
+  releasePage,
+  useReaderPreferences,
+  useSeriesBooks,
+  type Book,
+  type PageInfo,
+} from './data';
 import { ComicEngine, type EngineSettings } from './engine';
 import { ProgressSaver, sendPending } from './progress';
-import { EndPanel, KeyMap, ReaderSettingsPanel, readerKeyTarget, useDeviceClass, useFullscreen, useIncognito, useViewport } from './ReaderChrome';
+import {
+  EndPanel,
+  KeyMap,
+  ReaderSettingsPanel,
+  readerKeyTarget,
+  useDeviceClass,
+  useFullscreen,
+  useIncognito,
+  useViewport,
+} from './ReaderChrome';
 import { resolveSettings, showsDouble, withChange, type PartialSettings } from './settings';
 
 interface Props {
@@ -23,7 +42,13 @@ export function ComicReader({ book, pages, seriesTitle, seriesDirection, startPa
   const prefs = useReaderPreferences();
   const viewport = useViewport();
   const [dc, setDeviceClass] = useDeviceClass();
-  const settings = resolveSettings({ stored: prefs.stored, seriesId: book.series_id, deviceClass: dc, preferences: prefs.values, seriesDirection });
+  const settings = resolveSettings({
+    stored: prefs.stored,
+    seriesId: book.series_id,
+    deviceClass: dc,
+    preferences: prefs.values,
+    seriesDirection,
+  });
   const [page, setPage] = useState(startPage);
   const [view, setView] = useState<number[]>([startPage]);
   const [menu, setMenu] = useState(false);
@@ -47,7 +72,11 @@ export function ComicReader({ book, pages, seriesTitle, seriesDirection, startPa
     padding: settings.padding,
     tapZones: settings.tap_zones,
   };
-  const imageOptions = { imageFormat: prefs.values.image_format, formatChosen: prefs.formatChosen, grayscale: settings.eink && settings.grayscale };
+  const imageOptions = {
+    imageFormat: prefs.values.image_format,
+    formatChosen: prefs.formatChosen,
+    grayscale: settings.eink && settings.grayscale,
+  };
   const latest = useRef({ engineSettings, imageOptions, panel });
   useLayoutEffect(() => {
     latest.current = { engineSettings, imageOptions, panel };
@@ -82,7 +111,10 @@ export function ComicReader({ book, pages, seriesTitle, seriesDirection, startPa
         onMenu: () => setMenu((m) => !m),
         load: (index, cssWidth, signal) =>
           loadPageImage(
-            pageUrl(book.id, index + 1, { ...latest.current.imageOptions, width: cssWidth === null ? null : Math.ceil(cssWidth * (window.devicePixelRatio || 1)) }),
+            pageUrl(book.id, index + 1, {
+              ...latest.current.imageOptions,
+              width: cssWidth === null ? null : Math.ceil(cssWidth * (window.devicePixelRatio || 1)),
+            }),
             index,
             signal,
           ),
@@ -91,7 +123,10 @@ export function ComicReader({ book, pages, seriesTitle, seriesDirection, startPa
       startPage,
     );
     engine.current = instance;
-    appliedKey.current = { settingsKey: JSON.stringify(latest.current.engineSettings), imagesKey: JSON.stringify(latest.current.imageOptions) };
+    appliedKey.current = {
+      settingsKey: JSON.stringify(latest.current.engineSettings),
+      imagesKey: JSON.stringify(latest.current.imageOptions),
+    };
     return () => {
       instance.destroy();
       engine.current = null;
@@ -148,11 +183,17 @@ export function ComicReader({ book, pages, seriesTitle, seriesDirection, startPa
     return () => window.removeEventListener('keydown', onKey);
   });
 
-  const change = (patch: PartialSettings, scope: 'series' | 'all') => prefs.save(withChange(prefs.stored, book.series_id, dc, patch, scope));
-  const pageLabel = view.length > 1 ? `Pages ${Math.min(...view) + 1}–${Math.max(...view) + 1} of ${pages.length}` : `Page ${page + 1} of ${pages.length}`;
+  const change = (patch: PartialSettings, scope: 'series' | 'all') =>
+    prefs.save(withChange(prefs.stored, book.series_id, dc, patch, scope));
+  const pageLabel =
+    view.length > 1 ? `Pages ${Math.min(...view) + 1}–${Math.max(...view) + 1} of ${pages.length}` : `Page ${page + 1} of ${pages.length}`;
 
   return (
-    <div className={`reader comic-reader${settings.eink ? ' eink' : ''}${menu ? ' menu-open' : ''}`} data-mode={settings.mode} data-double={double ? 'true' : 'false'}>
+    <div
+      className={`reader comic-reader${settings.eink ? ' eink' : ''}${menu ? ' menu-open' : ''}`}
+      data-mode={settings.mode}
+      data-double={double ? 'true' : 'false'}
+    >
       <div ref={host} className="reader-host" aria-label={`${bookLabel(book)}, ${pageLabel}`} role="region" />
       <p className="visually-hidden" role="status" aria-live="polite" data-testid="page-status">
         {pageLabel}
@@ -243,7 +284,11 @@ function SliderPreview({ bookId, pageCount, rtl }: { bookId: string; pageCount: 
       setPreview((p) => (p?.page === page ? { ...p, x: e.clientX } : { page, x: e.clientX, url: null }));
       controller?.abort();
       controller = new AbortController();
-      void loadPageImage(pageUrl(bookId, page, { width: 160, imageFormat: null, formatChosen: false, grayscale: false }), page - 1, controller.signal).then(
+      void loadPageImage(
+        pageUrl(bookId, page, { width: 160, imageFormat: null, formatChosen: false, grayscale: false }),
+        page - 1,
+        controller.signal,
+      ).then(
         (loaded) => {
           if (shown) URL.revokeObjectURL(shown);
           shown = loaded.url;

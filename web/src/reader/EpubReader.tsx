@@ -29,7 +29,13 @@ export function EpubReader({ book, seriesTitle }: { book: Book; pages: PageInfo[
   const engine = useRef<EpubEngine | null>(null);
   const prefs = useReaderPreferences();
   const [dc, setDeviceClass] = useDeviceClass();
-  const settings = resolveSettings({ stored: prefs.stored, seriesId: book.series_id, deviceClass: dc, preferences: {}, seriesDirection: null });
+  const settings = resolveSettings({
+    stored: prefs.stored,
+    seriesId: book.series_id,
+    deviceClass: dc,
+    preferences: {},
+    seriesDirection: null,
+  });
   const appearance: EpubAppearance = {
     flow: settings.eink ? 'paginated' : settings.epub_flow,
     theme: settings.eink ? 'light' : settings.epub_theme,
@@ -38,7 +44,14 @@ export function EpubReader({ book, seriesTitle }: { book: Book; pages: PageInfo[
     lineHeight: settings.epub_line_height,
     margin: settings.epub_margin,
   };
-  const saved = useQuery({ queryKey: ['progress-locator', book.id], queryFn: () => savedLocator(book.id), staleTime: Infinity, gcTime: 0, refetchOnWindowFocus: false, refetchOnReconnect: false });
+  const saved = useQuery({
+    queryKey: ['progress-locator', book.id],
+    queryFn: () => savedLocator(book.id),
+    staleTime: Infinity,
+    gcTime: 0,
+    refetchOnWindowFocus: false,
+    refetchOnReconnect: false,
+  });
   const [toc, setToc] = useState<FoliateTocItem[]>([]);
   const [where, setWhere] = useState<Relocation | null>(null);
   const [error, setError] = useState<unknown>(null);
@@ -74,7 +87,9 @@ export function EpubReader({ book, seriesTitle }: { book: Book; pages: PageInfo[
     );
     engine.current = instance;
     const position = saved.data && !saved.data.is_completed ? saved.data : null;
-    instance.open(latest.current.appearance, { cfi: position?.locator?.cfi, sectionIndex: position ? position.current_page - 1 : undefined }).then(setToc, setError);
+    instance
+      .open(latest.current.appearance, { cfi: position?.locator?.cfi, sectionIndex: position ? position.current_page - 1 : undefined })
+      .then(setToc, setError);
     return () => {
       instance.destroy();
       engine.current = null;
@@ -133,7 +148,8 @@ export function EpubReader({ book, seriesTitle }: { book: Book; pages: PageInfo[
     return () => window.removeEventListener('keydown', onKey);
   });
 
-  const change = (patch: PartialSettings, scope: 'series' | 'all') => prefs.save(withChange(prefs.stored, book.series_id, dc, patch, scope));
+  const change = (patch: PartialSettings, scope: 'series' | 'all') =>
+    prefs.save(withChange(prefs.stored, book.series_id, dc, patch, scope));
   const percent = where ? Math.round(where.fraction * 100) : 0;
   const label = where ? `${percent}% · ${where.tocLabel ?? `Section ${where.sectionIndex + 1} of ${where.sectionCount}`}` : 'Opening…';
   const theme = THEMES[appearance.theme];
@@ -150,7 +166,12 @@ export function EpubReader({ book, seriesTitle }: { book: Book; pages: PageInfo[
   }
 
   return (
-    <div className={`reader epub-reader theme-${appearance.theme}${settings.eink ? ' eink' : ''}`} style={{ background: theme.background, color: theme.color }} data-theme={appearance.theme} data-flow={appearance.flow}>
+    <div
+      className={`reader epub-reader theme-${appearance.theme}${settings.eink ? ' eink' : ''}`}
+      style={{ background: theme.background, color: theme.color }}
+      data-theme={appearance.theme}
+      data-flow={appearance.flow}
+    >
       <div ref={host} className="reader-host epub-host" role="region" aria-label={`${bookLabel(book)}, ${label}`} />
       <p className="visually-hidden" role="status" aria-live="polite" data-testid="page-status">
         {label}
@@ -196,7 +217,15 @@ export function EpubReader({ book, seriesTitle }: { book: Book; pages: PageInfo[
             <label htmlFor="epub-slider" className="visually-hidden">
               Position in the book
             </label>
-            <input id="epub-slider" type="range" min={0} max={1000} value={Math.round((where?.fraction ?? 0) * 1000)} onChange={(e) => engine.current?.goToFraction(Number(e.target.value) / 1000)} aria-valuetext={`${percent}%`} />
+            <input
+              id="epub-slider"
+              type="range"
+              min={0}
+              max={1000}
+              value={Math.round((where?.fraction ?? 0) * 1000)}
+              onChange={(e) => engine.current?.goToFraction(Number(e.target.value) / 1000)}
+              aria-valuetext={`${percent}%`}
+            />
             <span className="reader-count">{percent}%</span>
           </footer>
         </>
@@ -210,13 +239,35 @@ export function EpubReader({ book, seriesTitle }: { book: Book; pages: PageInfo[
                 Close
               </button>
             </div>
-            {toc.length === 0 ? <p>This book has no table of contents.</p> : <TocList items={toc} onPick={(href) => (engine.current?.goTo(href), setPanel('none'))} />}
+            {toc.length === 0 ? (
+              <p>This book has no table of contents.</p>
+            ) : (
+              <TocList items={toc} onPick={(href) => (engine.current?.goTo(href), setPanel('none'))} />
+            )}
           </nav>
         </div>
       )}
-      {panel === 'settings' && <ReaderSettingsPanel kind="epub" settings={settings} deviceClass={dc} onDeviceClass={setDeviceClass} onChange={change} onClose={() => setPanel('none')} />}
+      {panel === 'settings' && (
+        <ReaderSettingsPanel
+          kind="epub"
+          settings={settings}
+          deviceClass={dc}
+          onDeviceClass={setDeviceClass}
+          onChange={change}
+          onClose={() => setPanel('none')}
+        />
+      )}
       {panel === 'keys' && <KeyMap onClose={() => setPanel('none')} />}
-      {panel === 'end' && <EndPanel at="end" book={book} previous={previous} next={next} onClose={() => setPanel('none')} onOpen={(id) => void navigate({ to: '/books/$bookId/read', params: { bookId: id }, search: {} })} />}
+      {panel === 'end' && (
+        <EndPanel
+          at="end"
+          book={book}
+          previous={previous}
+          next={next}
+          onClose={() => setPanel('none')}
+          onOpen={(id) => void navigate({ to: '/books/$bookId/read', params: { bookId: id }, search: {} })}
+        />
+      )}
     </div>
   );
 }

@@ -24,7 +24,8 @@ const subscribeResize = (l: () => void) => {
 };
 let lastViewport = { width: 0, height: 0 };
 const viewportSnapshot = () => {
-  if (lastViewport.width !== window.innerWidth || lastViewport.height !== window.innerHeight) lastViewport = { width: window.innerWidth, height: window.innerHeight };
+  if (lastViewport.width !== window.innerWidth || lastViewport.height !== window.innerHeight)
+    lastViewport = { width: window.innerWidth, height: window.innerHeight };
   return lastViewport;
 };
 
@@ -83,7 +84,14 @@ function Dialog({ title, onClose, children, className }: { title: string; onClos
   }, []);
   return (
     <div className="reader-overlay" onPointerDown={(e) => e.target === e.currentTarget && onClose()}>
-      <div ref={ref} role="dialog" aria-modal="true" aria-label={title} className={`reader-dialog ${className ?? ''}`} onKeyDown={(e) => e.key === 'Escape' && onClose()}>
+      <div
+        ref={ref}
+        role="dialog"
+        aria-modal="true"
+        aria-label={title}
+        className={`reader-dialog ${className ?? ''}`}
+        onKeyDown={(e) => e.key === 'Escape' && onClose()}
+      >
         <div className="reader-dialog-head">
           <h2>{title}</h2>
           <button type="button" className="small" onClick={onClose}>
@@ -125,7 +133,21 @@ export function KeyMap({ onClose }: { onClose(): void }) {
   );
 }
 
-export function EndPanel({ at, book, previous, next, onClose, onOpen }: { at: 'end' | 'start'; book: Book; previous: Book | undefined; next: Book | undefined; onClose(): void; onOpen(id: string): void }) {
+export function EndPanel({
+  at,
+  book,
+  previous,
+  next,
+  onClose,
+  onOpen,
+}: {
+  at: 'end' | 'start';
+  book: Book;
+  previous: Book | undefined;
+  next: Book | undefined;
+  onClose(): void;
+  onOpen(id: string): void;
+}) {
   const target = at === 'end' ? next : previous;
   return (
     <Dialog title={at === 'end' ? `End of ${bookLabel(book)}` : `Start of ${bookLabel(book)}`} onClose={onClose} className="end-panel">
@@ -151,24 +173,91 @@ export function EndPanel({ at, book, previous, next, onClose, onOpen }: { at: 'e
   );
 }
 
-type Field = { key: keyof ReaderSettings; label: string } & ({ kind: 'select'; options: Array<[string, string]> } | { kind: 'number'; min: number; max: number; step?: number } | { kind: 'check' });
+type Field = { key: keyof ReaderSettings; label: string } & (
+  { kind: 'select'; options: Array<[string, string]> } | { kind: 'number'; min: number; max: number; step?: number } | { kind: 'check' }
+);
 
 const COMIC_FIELDS: Field[] = [
-  { key: 'mode', label: 'Reading mode', kind: 'select', options: [['ltr', 'Left to right'], ['rtl', 'Right to left (manga)'], ['vertical', 'Vertical, paged'], ['webtoon', 'Webtoon (continuous scroll)']] },
-  { key: 'fit', label: 'Fit', kind: 'select', options: [['screen', 'Screen'], ['width', 'Width'], ['height', 'Height'], ['original', 'Original size']] },
-  { key: 'spread', label: 'Pages side by side', kind: 'select', options: [['auto', 'On wide screens'], ['double', 'Always two'], ['single', 'One page']] },
+  {
+    key: 'mode',
+    label: 'Reading mode',
+    kind: 'select',
+    options: [
+      ['ltr', 'Left to right'],
+      ['rtl', 'Right to left (manga)'],
+      ['vertical', 'Vertical, paged'],
+      ['webtoon', 'Webtoon (continuous scroll)'],
+    ],
+  },
+  {
+    key: 'fit',
+    label: 'Fit',
+    kind: 'select',
+    options: [
+      ['screen', 'Screen'],
+      ['width', 'Width'],
+      ['height', 'Height'],
+      ['original', 'Original size'],
+    ],
+  },
+  {
+    key: 'spread',
+    label: 'Pages side by side',
+    kind: 'select',
+    options: [
+      ['auto', 'On wide screens'],
+      ['double', 'Always two'],
+      ['single', 'One page'],
+    ],
+  },
   { key: 'shift', label: 'Shift pairs by one page', kind: 'check' },
   { key: 'preload', label: 'Pages loaded ahead', kind: 'number', min: 0, max: 10 },
   { key: 'gap', label: 'Gap between pages (webtoon, px)', kind: 'number', min: 0, max: 200 },
   { key: 'padding', label: 'Side padding (webtoon, %)', kind: 'number', min: 0, max: 40 },
-  { key: 'tap_zones', label: 'Tap zones', kind: 'select', options: [['thirds', 'Thirds'], ['edges', 'Edges only'], ['off', 'Off (menu only)']] },
+  {
+    key: 'tap_zones',
+    label: 'Tap zones',
+    kind: 'select',
+    options: [
+      ['thirds', 'Thirds'],
+      ['edges', 'Edges only'],
+      ['off', 'Off (menu only)'],
+    ],
+  },
   { key: 'grayscale', label: 'Grey pages (e-ink)', kind: 'check' },
 ];
 
 const EPUB_FIELDS: Field[] = [
-  { key: 'epub_flow', label: 'Layout', kind: 'select', options: [['paginated', 'Pages'], ['scrolled', 'Scrolled']] },
-  { key: 'epub_theme', label: 'Theme', kind: 'select', options: [['light', 'Light'], ['sepia', 'Sepia'], ['dark', 'Dark']] },
-  { key: 'epub_font', label: 'Font', kind: 'select', options: [['original', "The book's"], ['serif', 'Serif'], ['sans-serif', 'Sans serif'], ['monospace', 'Monospace']] },
+  {
+    key: 'epub_flow',
+    label: 'Layout',
+    kind: 'select',
+    options: [
+      ['paginated', 'Pages'],
+      ['scrolled', 'Scrolled'],
+    ],
+  },
+  {
+    key: 'epub_theme',
+    label: 'Theme',
+    kind: 'select',
+    options: [
+      ['light', 'Light'],
+      ['sepia', 'Sepia'],
+      ['dark', 'Dark'],
+    ],
+  },
+  {
+    key: 'epub_font',
+    label: 'Font',
+    kind: 'select',
+    options: [
+      ['original', "The book's"],
+      ['serif', 'Serif'],
+      ['sans-serif', 'Sans serif'],
+      ['monospace', 'Monospace'],
+    ],
+  },
   { key: 'epub_font_size', label: 'Text size (%)', kind: 'number', min: 50, max: 300, step: 10 },
   { key: 'epub_line_height', label: 'Line height', kind: 'number', min: 1, max: 3, step: 0.1 },
   { key: 'epub_margin', label: 'Margins (%)', kind: 'number', min: 0, max: 30 },
@@ -234,7 +323,8 @@ export function ReaderSettingsPanel({
                 value={Number(value)}
                 onChange={(e) => {
                   const n = Number(e.target.value);
-                  if (e.target.value !== '' && n >= f.min && n <= f.max) set(f.key, f.step && f.step < 1 ? Math.round(n * 10) / 10 : Math.round(n));
+                  if (e.target.value !== '' && n >= f.min && n <= f.max)
+                    set(f.key, f.step && f.step < 1 ? Math.round(n * 10) / 10 : Math.round(n));
                 }}
               />
             ) : (

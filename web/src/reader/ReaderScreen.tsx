@@ -54,7 +54,16 @@ export function ReaderScreen() {
   const seriesTitle = series.data?.metadata.title ?? '';
 
   if (isImageBook(pages.data)) {
-    return <ComicReader key={b.id} book={b} pages={pages.data} seriesTitle={seriesTitle} seriesDirection={series.data?.metadata.reading_direction ?? null} startPage={start} />;
+    return (
+      <ComicReader
+        key={b.id}
+        book={b}
+        pages={pages.data}
+        seriesTitle={seriesTitle}
+        seriesDirection={series.data?.metadata.reading_direction ?? null}
+        startPage={start}
+      />
+    );
   }
   return (
     <Suspense

@@ -10,7 +10,8 @@ export type Book = components['schemas']['Book'];
 export type PageInfo = components['schemas']['Page'];
 
 /** Pages that are images: every page of a comic, a PDF, or a fixed-layout image EPUB. */
-export const isImageBook = (pages: readonly PageInfo[]): boolean => pages.length > 0 && pages.every((p) => p.media_type.startsWith('image/'));
+export const isImageBook = (pages: readonly PageInfo[]): boolean =>
+  pages.length > 0 && pages.every((p) => p.media_type.startsWith('image/'));
 
 let webpSupport: boolean | null = null;
 function acceptsWebp(): boolean {
@@ -30,10 +31,15 @@ function acceptsWebp(): boolean {
  * The page image URL: sized for its box in device pixels, WebP when the browser takes it (unless the account
  * asks for JPEG or the stored format), grey for e-ink when asked.
  */
-export function pageUrl(bookId: string, page: number, options: { width: number | null; imageFormat: unknown; formatChosen: boolean; grayscale: boolean }): string {
+export function pageUrl(
+  bookId: string,
+  page: number,
+  options: { width: number | null; imageFormat: unknown; formatChosen: boolean; grayscale: boolean },
+): string {
   const query = new URLSearchParams();
   if (options.width !== null) query.set('width', String(options.width));
-  const format = options.imageFormat === 'jpeg' ? 'jpeg' : options.imageFormat === 'webp' || (!options.formatChosen && acceptsWebp()) ? 'webp' : null;
+  const format =
+    options.imageFormat === 'jpeg' ? 'jpeg' : options.imageFormat === 'webp' || (!options.formatChosen && acceptsWebp()) ? 'webp' : null;
   if (format) query.set('format', format);
   if (options.grayscale) query.set('grayscale', 'true');
   const q = query.toString();
@@ -64,7 +70,12 @@ export const progressTransport: ProgressTransport = {
   async send(bookId: string, body: ProgressBody, keepalive: boolean): Promise<boolean> {
     const url = body.kind === 'page' ? `/api/v1/books/${bookId}/progress` : `/api/v1/books/${bookId}/progress/locator`;
     const payload = body.kind === 'page' ? { current_page: body.current_page } : { locator: body.locator, percentage: body.percentage };
-    const response = await fetch(url, { method: 'PUT', keepalive, headers: { ...authHeaders(), 'Content-Type': 'application/json' }, body: JSON.stringify(payload) });
+    const response = await fetch(url, {
+      method: 'PUT',
+      keepalive,
+      headers: { ...authHeaders(), 'Content-Type': 'application/json' },
+      body: JSON.stringify(payload),
+    });
     return response.ok || response.status === 400 || response.status === 404;
   },
 };
@@ -74,13 +85,22 @@ export function useBook(bookId: string) {
 }
 
 export function usePages(bookId: string) {
-  return useQuery({ queryKey: ['books', bookId, 'pages'], queryFn: () => ok(api.GET('/api/v1/books/{id}/pages', { params: { path: { id: bookId } } })), staleTime: 5 * 60_000 });
+  return useQuery({
+    queryKey: ['books', bookId, 'pages'],
+    queryFn: () => ok(api.GET('/api/v1/books/{id}/pages', { params: { path: { id: bookId } } })),
+    staleTime: 5 * 60_000,
+  });
 }
 
 export function useSeriesBooks(seriesId: string | undefined) {
   return useQuery({
     queryKey: ['books', 'of-series', seriesId],
-    queryFn: () => ok(api.GET('/api/v1/series/{id}/books', { params: { path: { id: seriesId as string }, query: { pageSize: 500, sort: 'number,asc' } } })),
+    queryFn: () =>
+      ok(
+        api.GET('/api/v1/series/{id}/books', {
+          params: { path: { id: seriesId as string }, query: { pageSize: 500, sort: 'number,asc' } },
+        }),
+      ),
     enabled: !!seriesId,
   });
 }
@@ -103,12 +123,15 @@ export function useReaderPreferences() {
   const [local, setLocal] = useState<StoredReaderSettings | null>(null);
   const stored = local ?? ((byKey.reader_settings?.value ?? {}) as StoredReaderSettings);
   const save = useMutation({
-    mutationFn: (value: StoredReaderSettings) => ok(api.PUT('/api/v1/user/preferences/{key}', { params: { path: { key: 'reader_settings' } }, body: { value } })),
+    mutationFn: (value: StoredReaderSettings) =>
+      ok(api.PUT('/api/v1/user/preferences/{key}', { params: { path: { key: 'reader_settings' } }, body: { value } })),
   });
   // Shown at once (a controlled checkbox must not flip back while the save is on its way), then saved.
   const apply = (value: StoredReaderSettings) => {
     setLocal(value);
-    queryClient.setQueryData(preferencesQuery.queryKey, (old) => old?.map((p) => (p.key === 'reader_settings' ? { ...p, value, is_default: false } : p)));
+    queryClient.setQueryData(preferencesQuery.queryKey, (old) =>
+      old?.map((p) => (p.key === 'reader_settings' ? { ...p, value, is_default: false } : p)),
+    );
     save.mutate(value);
   };
   return {

@@ -66,7 +66,10 @@ export class ComicEngine {
     startPage = 0,
   ) {
     this.settings = settings;
-    this.queue = new PreloadQueue((i, signal) => this.callbacks.load(i, this.boxWidth(i), signal), (p) => this.callbacks.release(p));
+    this.queue = new PreloadQueue(
+      (i, signal) => this.callbacks.load(i, this.boxWidth(i), signal),
+      (p) => this.callbacks.release(p),
+    );
     this.stage = document.createElement('div');
     this.stage.className = 'reader-stage';
     this.stage.tabIndex = -1;
@@ -488,6 +491,14 @@ export class ComicEngine {
     if (!e.ctrlKey || this.isWebtoon) return;
     e.preventDefault();
     const rect = this.root.getBoundingClientRect();
-    this.setZoom(zoomAt(this.zoom, Math.exp(-e.deltaY / 300), e.clientX - rect.left - rect.width / 2, e.clientY - rect.top - rect.height / 2, this.box()));
+    this.setZoom(
+      zoomAt(
+        this.zoom,
+        Math.exp(-e.deltaY / 300),
+        e.clientX - rect.left - rect.width / 2,
+        e.clientY - rect.top - rect.height / 2,
+        this.box(),
+      ),
+    );
   };
 }

@@ -80,7 +80,10 @@ export class EpubEngine {
     private readonly onKey: (e: KeyboardEvent) => void,
   ) {}
 
-  async open(appearance: EpubAppearance, start: { cfi?: string | undefined; sectionIndex?: number | undefined }): Promise<FoliateTocItem[]> {
+  async open(
+    appearance: EpubAppearance,
+    start: { cfi?: string | undefined; sectionIndex?: number | undefined },
+  ): Promise<FoliateTocItem[]> {
     const listing = await fetch(`/api/v1/books/${this.bookId}/resources`, { headers: authHeaders() });
     if (!listing.ok) throw new Error(`The book's files could not be listed (HTTP ${listing.status})`);
     const files = new Map(((await listing.json()) as Resource[]).map((r) => [r.path, r]));
@@ -106,7 +109,14 @@ export class EpubEngine {
     this.view = view;
     this.host.append(view);
     view.addEventListener('relocate', (e) => {
-      const detail = (e as CustomEvent<{ fraction?: number; cfi: string; section?: { current: number; total: number }; tocItem?: { label?: string } | null }>).detail;
+      const detail = (
+        e as CustomEvent<{
+          fraction?: number;
+          cfi: string;
+          section?: { current: number; total: number };
+          tocItem?: { label?: string } | null;
+        }>
+      ).detail;
       const index = detail.section?.current ?? 0;
       this.onRelocate({
         fraction: detail.fraction ?? 0,

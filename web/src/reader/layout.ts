@@ -13,7 +13,8 @@ export interface PageSize {
 }
 
 /** A landscape page (a spread drawn as one image) is always shown alone. */
-export const isWide = (page: PageSize | undefined): boolean => !!page && page.width !== null && page.height !== null && page.width > page.height;
+export const isWide = (page: PageSize | undefined): boolean =>
+  !!page && page.width !== null && page.height !== null && page.width > page.height;
 
 /**
  * The views of a book: groups of page indices (0-based) shown at once, in reading order. With `double`, the

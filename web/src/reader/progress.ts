@@ -5,7 +5,9 @@
  * localStorage and sent when the connection returns or the reader next opens: no position is lost.
  */
 
-export type ProgressBody = { kind: 'page'; current_page: number } | { kind: 'locator'; locator: { href: string; cfi?: string; progression?: number }; percentage: number };
+export type ProgressBody =
+  | { kind: 'page'; current_page: number }
+  | { kind: 'locator'; locator: { href: string; cfi?: string; progression?: number }; percentage: number };
 
 interface Pending {
   bookId: string;
@@ -97,7 +99,10 @@ export class ProgressSaver {
 }
 
 /** Sends positions kept while the server was unreachable; those it takes leave the queue. */
-export async function sendPending(transport: ProgressTransport, storage: Pick<Storage, 'getItem' | 'setItem' | 'removeItem'>): Promise<number> {
+export async function sendPending(
+  transport: ProgressTransport,
+  storage: Pick<Storage, 'getItem' | 'setItem' | 'removeItem'>,
+): Promise<number> {
   const pending = readPending(storage);
   let sent = 0;
   for (const p of pending) {

@@ -8,14 +8,25 @@ describe('reader settings', () => {
   it('the series direction wins over the account preference; stored choices win over both, series over all', () => {
     const base = { seriesId: SERIES, deviceClass: 'desktop' as const, preferences: { reading_direction: 'ltr', double_page: true } };
     expect(resolveSettings({ ...base, stored: {}, seriesDirection: 'rtl' })).toMatchObject({ mode: 'rtl', spread: 'double' });
-    expect(resolveSettings({ ...base, stored: { all_series: { desktop: { mode: 'vertical' } } }, seriesDirection: 'rtl' }).mode).toBe('vertical');
-    const stored = { all_series: { desktop: { mode: 'vertical' as const } }, series: { [SERIES]: { desktop: { mode: 'webtoon' as const } } } };
+    expect(resolveSettings({ ...base, stored: { all_series: { desktop: { mode: 'vertical' } } }, seriesDirection: 'rtl' }).mode).toBe(
+      'vertical',
+    );
+    const stored = {
+      all_series: { desktop: { mode: 'vertical' as const } },
+      series: { [SERIES]: { desktop: { mode: 'webtoon' as const } } },
+    };
     expect(resolveSettings({ ...base, stored, seriesDirection: null }).mode).toBe('webtoon');
     expect(resolveSettings({ ...base, deviceClass: 'phone', stored, seriesDirection: null }).mode).toBe('ltr');
   });
 
   it('e-ink is paged: webtoon becomes vertical paged', () => {
-    const s = resolveSettings({ stored: { series: { [SERIES]: { eink: { mode: 'webtoon' } } } }, seriesId: SERIES, deviceClass: 'eink', preferences: {}, seriesDirection: null });
+    const s = resolveSettings({
+      stored: { series: { [SERIES]: { eink: { mode: 'webtoon' } } } },
+      seriesId: SERIES,
+      deviceClass: 'eink',
+      preferences: {},
+      seriesDirection: null,
+    });
     expect(s).toMatchObject({ eink: true, mode: 'vertical' });
   });
 
@@ -24,7 +35,10 @@ describe('reader settings', () => {
     const next = withChange(stored, SERIES, 'desktop', { mode: 'ltr' }, 'all');
     expect(next.all_series?.desktop).toEqual({ mode: 'ltr' });
     expect(next.series?.[SERIES]?.desktop).toEqual({ fit: 'width' });
-    expect(withChange(stored, SERIES, 'phone', { preload: 5 }, 'series').series?.[SERIES]).toEqual({ desktop: { mode: 'rtl', fit: 'width' }, phone: { preload: 5 } });
+    expect(withChange(stored, SERIES, 'phone', { preload: 5 }, 'series').series?.[SERIES]).toEqual({
+      desktop: { mode: 'rtl', fit: 'width' },
+      phone: { preload: 5 },
+    });
   });
 
   it('device classes from the screen; e-ink only when chosen', () => {
@@ -44,7 +58,11 @@ describe('reader settings', () => {
 
 function memoryStorage() {
   const map = new Map<string, string>();
-  return { getItem: (k: string) => map.get(k) ?? null, setItem: (k: string, v: string) => void map.set(k, v), removeItem: (k: string) => void map.delete(k) };
+  return {
+    getItem: (k: string) => map.get(k) ?? null,
+    setItem: (k: string, v: string) => void map.set(k, v),
+    removeItem: (k: string) => void map.delete(k),
+  };
 }
 
 describe('progress saving', () => {

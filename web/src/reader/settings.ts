@@ -57,7 +57,10 @@ export const DEFAULT_SETTINGS: ReaderSettings = {
 
 const EINK_KEY = 'bindery.reader.eink';
 
-export function deviceClass(screen: { width: number; height: number; coarse: boolean }, storage: Pick<Storage, 'getItem'> | null = globalThis.localStorage ?? null): DeviceClass {
+export function deviceClass(
+  screen: { width: number; height: number; coarse: boolean },
+  storage: Pick<Storage, 'getItem'> | null = globalThis.localStorage ?? null,
+): DeviceClass {
   if (storage?.getItem(EINK_KEY) === '1') return 'eink';
   const short = Math.min(screen.width, screen.height);
   if (screen.coarse && short < 600) return 'phone';
@@ -86,8 +89,15 @@ export function resolveSettings(input: {
 }): ReaderSettings {
   const { stored, seriesId, deviceClass: dc, preferences } = input;
   const base: ReaderSettings = { ...DEFAULT_SETTINGS };
-  if (typeof preferences.reading_direction === 'string' && MODES.has(preferences.reading_direction)) base.mode = preferences.reading_direction as ReadingMode;
-  if (preferences.page_fit === 'screen' || preferences.page_fit === 'width' || preferences.page_fit === 'height' || preferences.page_fit === 'original') base.fit = preferences.page_fit;
+  if (typeof preferences.reading_direction === 'string' && MODES.has(preferences.reading_direction))
+    base.mode = preferences.reading_direction as ReadingMode;
+  if (
+    preferences.page_fit === 'screen' ||
+    preferences.page_fit === 'width' ||
+    preferences.page_fit === 'height' ||
+    preferences.page_fit === 'original'
+  )
+    base.fit = preferences.page_fit;
   if (preferences.double_page === true) base.spread = 'double';
   if (input.seriesDirection && MODES.has(input.seriesDirection)) base.mode = input.seriesDirection as ReadingMode;
   if (dc === 'eink') base.eink = true;
@@ -100,7 +110,13 @@ export function resolveSettings(input: {
  * The stored settings after a change: for this series only, or for all series (which also drops this
  * series' own value of the changed fields, so the change shows here too).
  */
-export function withChange(stored: StoredReaderSettings | undefined, seriesId: string, dc: DeviceClass, change: PartialSettings, scope: 'series' | 'all'): StoredReaderSettings {
+export function withChange(
+  stored: StoredReaderSettings | undefined,
+  seriesId: string,
+  dc: DeviceClass,
+  change: PartialSettings,
+  scope: 'series' | 'all',
+): StoredReaderSettings {
   const next: StoredReaderSettings = { all_series: { ...(stored?.all_series ?? {}) }, series: { ...(stored?.series ?? {}) } };
   if (scope === 'all') {
     next.all_series![dc] = { ...(next.all_series![dc] ?? {}), ...change };

@@ -12,7 +12,10 @@ const route = getRouteApi('/app/books/$bookId');
 export function BookPage() {
   const { bookId } = route.useParams();
   const queryClient = useQueryClient();
-  const book = useQuery({ queryKey: ['books', bookId], queryFn: () => ok(api.GET('/api/v1/books/{id}', { params: { path: { id: bookId } } })) });
+  const book = useQuery({
+    queryKey: ['books', bookId],
+    queryFn: () => ok(api.GET('/api/v1/books/{id}', { params: { path: { id: bookId } } })),
+  });
   const seriesId = book.data?.series_id;
   const series = useQuery({
     queryKey: ['series', seriesId],
@@ -21,11 +24,17 @@ export function BookPage() {
   });
   const siblings = useQuery({
     queryKey: ['books', 'of-series', seriesId],
-    queryFn: () => ok(api.GET('/api/v1/series/{id}/books', { params: { path: { id: seriesId as string }, query: { pageSize: 500, sort: 'number,asc' } } })),
+    queryFn: () =>
+      ok(
+        api.GET('/api/v1/series/{id}/books', {
+          params: { path: { id: seriesId as string }, query: { pageSize: 500, sort: 'number,asc' } },
+        }),
+      ),
     enabled: !!seriesId,
   });
   const mark = useMutation({
-    mutationFn: (read: boolean) => ok(api.POST(read ? '/api/v1/books/{id}/read' : '/api/v1/books/{id}/unread', { params: { path: { id: bookId } } })),
+    mutationFn: (read: boolean) =>
+      ok(api.POST(read ? '/api/v1/books/{id}/read' : '/api/v1/books/{id}/unread', { params: { path: { id: bookId } } })),
     onSuccess: () => Promise.all(['books', 'series', 'shelves'].map((k) => queryClient.invalidateQueries({ queryKey: [k] }))),
   });
 

@@ -52,7 +52,8 @@ export function Home() {
           No libraries yet.{' '}
           {canAddLibraries ? (
             <>
-              <Link to="/admin/libraries">Add one under Administration → Libraries</Link>: pick the folder on the server that holds your comics or books.
+              <Link to="/admin/libraries">Add one under Administration → Libraries</Link>: pick the folder on the server that holds your
+              comics or books.
             </>
           ) : (
             'An administrator adds them under Administration → Libraries.'
@@ -92,7 +93,11 @@ export function ShelfPage() {
           ))}
         </ul>
       )}
-      {query.data && query.data.total > query.data.data.length && <p className="hint">Showing the first {query.data.data.length} of {query.data.total}.</p>}
+      {query.data && query.data.total > query.data.data.length && (
+        <p className="hint">
+          Showing the first {query.data.data.length} of {query.data.total}.
+        </p>
+      )}
     </div>
   );
 }

@@ -48,7 +48,13 @@ const SORT_LABELS: Record<string, string> = {
   created_at: 'Date added',
   modified_at: 'File modified',
 };
-const FIELD_LABELS: Record<FilterField, string> = { genre: 'Genre', tag: 'Tag', status: 'Status', publisher: 'Publisher', language: 'Language' };
+const FIELD_LABELS: Record<FilterField, string> = {
+  genre: 'Genre',
+  tag: 'Tag',
+  status: 'Status',
+  publisher: 'Publisher',
+  language: 'Language',
+};
 const READ_LABELS: Record<ReadStatus, string> = { unread: 'Unread', in_progress: 'In progress', read: 'Read' };
 
 type Item = Series | Book;
@@ -75,7 +81,15 @@ export function LibraryGrid() {
 
   const condition = useMemo(() => buildCondition(search, { libraryId }), [search, libraryId]);
   const rank = search.q !== '' && search.sort === (search.view === 'books' ? DEFAULT_BOOK_SORT : DEFAULT_SERIES_SORT);
-  const baseKey = [search.view === 'books' ? 'books' : 'series', 'grid', libraryId ?? 'all', search.view, rank ? 'rank' : search.sort, search.q, condition ?? null] as const;
+  const baseKey = [
+    search.view === 'books' ? 'books' : 'series',
+    'grid',
+    libraryId ?? 'all',
+    search.view,
+    rank ? 'rank' : search.sort,
+    search.q,
+    condition ?? null,
+  ] as const;
   const fetchPage = async (page: number): Promise<PageResult> => {
     const query = { page, pageSize: PAGE_SIZE, ...(rank ? {} : { sort: search.sort }) };
     const body = { ...(condition ? { condition } : {}), ...(search.q ? { fullTextSearch: search.q } : {}) };
@@ -135,7 +149,11 @@ export function LibraryGrid() {
       <ActiveFilters search={search} update={update} />
       <FilterForm search={search} update={update} suggestions={first.data?.data ?? []} />
       <p className="hint" aria-live="polite">
-        {first.isFetching && !first.data ? 'Loading…' : first.data ? plural(total, search.view === 'books' ? 'book' : 'series', search.view === 'books' ? 'books' : 'series') : ''}
+        {first.isFetching && !first.data
+          ? 'Loading…'
+          : first.data
+            ? plural(total, search.view === 'books' ? 'book' : 'series', search.view === 'books' ? 'books' : 'series')
+            : ''}
       </p>
       <ErrorMessage error={first.error} />
       {first.data && total === 0 && (
@@ -147,12 +165,22 @@ export function LibraryGrid() {
               : 'No series yet. Add a library and scan it.'}
         </p>
       )}
-      <div ref={gridRef} className="virtual-grid" style={{ height: virtualizer.getTotalSize() }} role="list" aria-label={`${title}: ${search.view}`}>
+      <div
+        ref={gridRef}
+        className="virtual-grid"
+        style={{ height: virtualizer.getTotalSize() }}
+        role="list"
+        aria-label={`${title}: ${search.view}`}
+      >
         {virtualRows.map((row) => (
           <div
             key={row.key}
             className="virtual-row"
-            style={{ transform: `translateY(${row.start - scrollMargin}px)`, gridTemplateColumns: `repeat(${layout.columns}, 1fr)`, height: layout.rowHeight - GAP }}
+            style={{
+              transform: `translateY(${row.start - scrollMargin}px)`,
+              gridTemplateColumns: `repeat(${layout.columns}, 1fr)`,
+              height: layout.rowHeight - GAP,
+            }}
           >
             {Array.from({ length: layout.columns }, (_, c) => {
               const index = row.index * layout.columns + c;
@@ -160,7 +188,13 @@ export function LibraryGrid() {
               const item = itemAt(index);
               return (
                 <div key={index} role="listitem">
-                  {!item ? <CardSkeleton /> : search.view === 'books' ? <BookCard book={item as Book} /> : <SeriesCard series={item as Series} />}
+                  {!item ? (
+                    <CardSkeleton />
+                  ) : search.view === 'books' ? (
+                    <BookCard book={item as Book} />
+                  ) : (
+                    <SeriesCard series={item as Series} />
+                  )}
                 </div>
               );
             })}
@@ -181,7 +215,9 @@ function LibraryPicker({ current }: { current?: string }) {
       <select
         value={current ?? ''}
         onChange={(e) =>
-          void (e.target.value ? navigate({ to: '/libraries/$libraryId', params: { libraryId: e.target.value } }) : navigate({ to: '/libraries' }))
+          void (e.target.value
+            ? navigate({ to: '/libraries/$libraryId', params: { libraryId: e.target.value } })
+            : navigate({ to: '/libraries' }))
         }
       >
         <option value="">All libraries</option>
@@ -247,7 +283,11 @@ function Toolbar({ search, update }: { search: LibrarySearch; update(change: Par
           ))}
         </select>
       </label>
-      <button type="button" onClick={() => update({ sort: `${field},${direction === 'asc' ? 'desc' : 'asc'}` })} aria-label={direction === 'asc' ? 'Ascending: switch to descending' : 'Descending: switch to ascending'}>
+      <button
+        type="button"
+        onClick={() => update({ sort: `${field},${direction === 'asc' ? 'desc' : 'asc'}` })}
+        aria-label={direction === 'asc' ? 'Ascending: switch to descending' : 'Descending: switch to ascending'}
+      >
         {direction === 'asc' ? '↑ Ascending' : '↓ Descending'}
       </button>
     </div>
@@ -318,7 +358,15 @@ function ActiveFilters({ search, update }: { search: LibrarySearch; update(chang
 }
 
 /** Adds a chip: a field and a value; suggestions come from what the grid shows. */
-function FilterForm({ search, update, suggestions }: { search: LibrarySearch; update(change: Partial<LibrarySearch>): void; suggestions: Item[] }) {
+function FilterForm({
+  search,
+  update,
+  suggestions,
+}: {
+  search: LibrarySearch;
+  update(change: Partial<LibrarySearch>): void;
+  suggestions: Item[];
+}) {
   const fields = search.view === 'books' ? BOOK_FILTER_FIELDS : FILTER_FIELDS;
   const [field, setField] = useState<FilterField>('genre');
   const [value, setValue] = useState('');
@@ -326,7 +374,13 @@ function FilterForm({ search, update, suggestions }: { search: LibrarySearch; up
   const options = useMemo(() => {
     const values = new Set<string>();
     for (const item of suggestions) {
-      const m = item.metadata as { genres?: string[]; tags?: string[]; status?: string | null; publisher?: string | null; language?: string | null };
+      const m = item.metadata as {
+        genres?: string[];
+        tags?: string[];
+        status?: string | null;
+        publisher?: string | null;
+        language?: string | null;
+      };
       const add = (v: string | null | undefined) => v && values.add(v);
       if (current === 'genre') m.genres?.forEach(add);
       if (current === 'tag') m.tags?.forEach(add);

@@ -24,19 +24,30 @@ export function nextBookToRead(books: Book[]): { book: Book; verb: 'Continue' | 
 export function SeriesPage() {
   const { seriesId } = route.useParams();
   const queryClient = useQueryClient();
-  const series = useQuery({ queryKey: ['series', seriesId], queryFn: () => ok(api.GET('/api/v1/series/{id}', { params: { path: { id: seriesId } } })) });
+  const series = useQuery({
+    queryKey: ['series', seriesId],
+    queryFn: () => ok(api.GET('/api/v1/series/{id}', { params: { path: { id: seriesId } } })),
+  });
   const books = useQuery({
     queryKey: ['books', 'of-series', seriesId],
-    queryFn: () => ok(api.GET('/api/v1/series/{id}/books', { params: { path: { id: seriesId }, query: { pageSize: 500, sort: 'number,asc' } } })),
+    queryFn: () =>
+      ok(api.GET('/api/v1/series/{id}/books', { params: { path: { id: seriesId }, query: { pageSize: 500, sort: 'number,asc' } } })),
   });
   const library = useQuery(librariesQuery).data?.data.find((l) => l.id === series.data?.library_id);
-  const refresh = () => Promise.all([queryClient.invalidateQueries({ queryKey: ['series'] }), queryClient.invalidateQueries({ queryKey: ['books'] }), queryClient.invalidateQueries({ queryKey: ['shelves'] })]);
+  const refresh = () =>
+    Promise.all([
+      queryClient.invalidateQueries({ queryKey: ['series'] }),
+      queryClient.invalidateQueries({ queryKey: ['books'] }),
+      queryClient.invalidateQueries({ queryKey: ['shelves'] }),
+    ]);
   const markSeries = useMutation({
-    mutationFn: (read: boolean) => ok(api.POST(read ? '/api/v1/series/{id}/read' : '/api/v1/series/{id}/unread', { params: { path: { id: seriesId } } })),
+    mutationFn: (read: boolean) =>
+      ok(api.POST(read ? '/api/v1/series/{id}/read' : '/api/v1/series/{id}/unread', { params: { path: { id: seriesId } } })),
     onSuccess: refresh,
   });
   const markBook = useMutation({
-    mutationFn: ({ id, read }: { id: string; read: boolean }) => ok(api.POST(read ? '/api/v1/books/{id}/read' : '/api/v1/books/{id}/unread', { params: { path: { id } } })),
+    mutationFn: ({ id, read }: { id: string; read: boolean }) =>
+      ok(api.POST(read ? '/api/v1/books/{id}/read' : '/api/v1/books/{id}/unread', { params: { path: { id } } })),
     onSuccess: refresh,
   });
 
@@ -60,7 +71,9 @@ export function SeriesPage() {
           </p>
           <h1>{m.title}</h1>
           <p className="meta-line">
-            {[m.year, m.publisher, m.status, m.language, plural(s.book_count, 'book'), formatBytes(s.file_size)].filter(Boolean).join(' · ')}
+            {[m.year, m.publisher, m.status, m.language, plural(s.book_count, 'book'), formatBytes(s.file_size)]
+              .filter(Boolean)
+              .join(' · ')}
           </p>
           <ProgressBar value={progress} label={`${s.books_read_count} of ${s.book_count} books read`} />
           <p className="hint">
@@ -104,7 +117,9 @@ export function SeriesPage() {
 
       <h2>Books</h2>
       <ErrorMessage error={books.error} />
-      {books.data && list.length === 0 && <p className="empty">This series has no books left: their files may have been removed. Scan the library to pick up new files.</p>}
+      {books.data && list.length === 0 && (
+        <p className="empty">This series has no books left: their files may have been removed. Scan the library to pick up new files.</p>
+      )}
       <ol className="book-list">
         {list.map((b) => {
           const state = readState(b);
@@ -116,7 +131,13 @@ export function SeriesPage() {
                   {bookLabel(b)}
                 </Link>
                 <span className={`state-mark ${state}`}>{STATE_LABEL[state]}</span>
-                {state === 'in-progress' && b.progress && <ProgressBar small value={b.progress.progress} label={`${bookLabel(b)}: ${Math.round(b.progress.progress * 100)}% read`} />}
+                {state === 'in-progress' && b.progress && (
+                  <ProgressBar
+                    small
+                    value={b.progress.progress}
+                    label={`${bookLabel(b)}: ${Math.round(b.progress.progress * 100)}% read`}
+                  />
+                )}
                 <span className="card-sub">
                   {plural(b.page_count, 'page')} · {b.format?.toUpperCase() ?? 'unknown format'} · {formatBytes(b.file_size)}
                 </span>
@@ -125,7 +146,12 @@ export function SeriesPage() {
                 <a className="button small" href={`/api/v1/books/${b.id}/file`} download={b.file_name}>
                   Download<span className="visually-hidden"> {bookLabel(b)}</span>
                 </a>
-                <button type="button" className="small" onClick={() => markBook.mutate({ id: b.id, read: state !== 'read' })} disabled={markBook.isPending}>
+                <button
+                  type="button"
+                  className="small"
+                  onClick={() => markBook.mutate({ id: b.id, read: state !== 'read' })}
+                  disabled={markBook.isPending}
+                >
                   {state === 'read' ? 'Mark unread' : 'Mark read'}
                   <span className="visually-hidden">: {bookLabel(b)}</span>
                 </button>

@@ -64,7 +64,8 @@ function AdminStep() {
   const [form, setForm] = useState({ username: '', email: '', password: '', confirm: '' });
   const mismatch = form.confirm !== '' && form.confirm !== form.password;
   const create = useMutation({
-    mutationFn: () => ok(api.POST('/api/v1/setup/initialize', { body: { username: form.username, email: form.email, password: form.password } })),
+    mutationFn: () =>
+      ok(api.POST('/api/v1/setup/initialize', { body: { username: form.username, email: form.email, password: form.password } })),
     onSuccess: async (login) => {
       startSession(login);
       queryClient.setQueryData(setupStatusQuery.queryKey, (old) => (old ? { ...old, setup_required: false } : old));
@@ -82,7 +83,14 @@ function AdminStep() {
         <AccountFields value={form} onChange={(key, text) => setForm((f) => ({ ...f, [key]: text }))} />
         <label>
           Repeat the password
-          <input type="password" autoComplete="new-password" required value={form.confirm} onChange={(e) => setForm((f) => ({ ...f, confirm: e.target.value }))} aria-invalid={mismatch} />
+          <input
+            type="password"
+            autoComplete="new-password"
+            required
+            value={form.confirm}
+            onChange={(e) => setForm((f) => ({ ...f, confirm: e.target.value }))}
+            aria-invalid={mismatch}
+          />
         </label>
         {mismatch && <p className="error-text">The two passwords differ.</p>}
         <ErrorMessage error={create.error} />
@@ -140,10 +148,17 @@ function ScanStep({ libraryId }: { libraryId: string }) {
   const total = live?.files_discovered ?? status.data?.progress.total ?? 0;
 
   return (
-    <WizardFrame step={2} title={finished ? (state === 'completed' ? 'Your library is ready' : `The scan ${state}`) : 'Scanning your library'}>
+    <WizardFrame
+      step={2}
+      title={finished ? (state === 'completed' ? 'Your library is ready' : `The scan ${state}`) : 'Scanning your library'}
+    >
       <ErrorMessage error={status.error} />
       <div aria-live="polite" className="stack">
-        <ProgressBar value={finished ? 1 : total > 0 ? processed / total : 0} label="Scan progress" indeterminate={!finished && total === 0} />
+        <ProgressBar
+          value={finished ? 1 : total > 0 ? processed / total : 0}
+          label="Scan progress"
+          indeterminate={!finished && total === 0}
+        />
         <p>
           {processed} of {total} files processed · {counters?.series_created ?? 0} series · {counters?.books_added ?? 0} books
           {(counters?.errors ?? 0) > 0 ? ` · ${counters?.errors} errors` : ''}
@@ -160,7 +175,9 @@ function ScanStep({ libraryId }: { libraryId: string }) {
           </ul>
         </>
       )}
-      <p className="hint">You do not have to wait: the scan goes on in the background and new series appear on the home page as they are found.</p>
+      <p className="hint">
+        You do not have to wait: the scan goes on in the background and new series appear on the home page as they are found.
+      </p>
       <Link to="/" className="button primary">
         Go to the home page
       </Link>

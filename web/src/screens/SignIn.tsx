@@ -56,7 +56,14 @@ export function SignIn() {
         </label>
         <label>
           Password
-          <input name="password" type="password" autoComplete="current-password" required value={password} onChange={(e) => setPassword(e.target.value)} />
+          <input
+            name="password"
+            type="password"
+            autoComplete="current-password"
+            required
+            value={password}
+            onChange={(e) => setPassword(e.target.value)}
+          />
         </label>
         <ErrorMessage error={login.error} />
         {wait > 0 && <p className="hint">You can try again in {wait} s.</p>}
@@ -105,7 +112,9 @@ export function Register() {
     <div className="auth-page">
       <form className="card auth-card" onSubmit={submit} aria-labelledby="register-title">
         <h1 id="register-title">Create an account</h1>
-        {status?.registration_enabled === false && <p className="hint">This server does not take new accounts at the moment: ask its administrator for one.</p>}
+        {status?.registration_enabled === false && (
+          <p className="hint">This server does not take new accounts at the moment: ask its administrator for one.</p>
+        )}
         <AccountFields value={form} onChange={(key, text) => setForm((f) => ({ ...f, [key]: text }))} />
         <ErrorMessage error={register.error} />
         <button type="submit" className="primary" disabled={register.isPending}>

@@ -101,12 +101,15 @@ function PreferenceRow({ preference }: { preference: Preference }) {
   const queryClient = useQueryClient();
   const id = `pref-${preference.key}`;
   const save = useMutation({
-    mutationFn: (value: unknown) => ok(api.PUT('/api/v1/user/preferences/{key}', { params: { path: { key: preference.key } }, body: { value } })),
-    onSuccess: (updated) => queryClient.setQueryData(preferencesQuery.queryKey, (old) => old?.map((p) => (p.key === updated.key ? updated : p))),
+    mutationFn: (value: unknown) =>
+      ok(api.PUT('/api/v1/user/preferences/{key}', { params: { path: { key: preference.key } }, body: { value } })),
+    onSuccess: (updated) =>
+      queryClient.setQueryData(preferencesQuery.queryKey, (old) => old?.map((p) => (p.key === updated.key ? updated : p))),
   });
   const reset = useMutation({
     mutationFn: () => ok(api.DELETE('/api/v1/user/preferences/{key}', { params: { path: { key: preference.key } } })),
-    onSuccess: (updated) => queryClient.setQueryData(preferencesQuery.queryKey, (old) => old?.map((p) => (p.key === updated.key ? updated : p))),
+    onSuccess: (updated) =>
+      queryClient.setQueryData(preferencesQuery.queryKey, (old) => old?.map((p) => (p.key === updated.key ? updated : p))),
   });
   return (
     <li className="setting-row">
@@ -119,7 +122,12 @@ function PreferenceRow({ preference }: { preference: Preference }) {
       <div className="setting-control">
         <PreferenceInput id={id} preference={preference} onChange={(v) => save.mutate(v)} />
         {!preference.is_default && (
-          <button type="button" className="small" onClick={() => reset.mutate()} aria-label={`Reset ${labelOf(preference.key)} to its default`}>
+          <button
+            type="button"
+            className="small"
+            onClick={() => reset.mutate()}
+            aria-label={`Reset ${labelOf(preference.key)} to its default`}
+          >
             Reset
           </button>
         )}
@@ -148,7 +156,12 @@ function PreferenceInput({ id, preference, onChange }: { id: string; preference:
   }
   if (preference.key === 'default_library_id') {
     return (
-      <select id={id} aria-describedby={describedBy} value={typeof value === 'string' ? value : ''} onChange={(e) => onChange(e.target.value || null)}>
+      <select
+        id={id}
+        aria-describedby={describedBy}
+        value={typeof value === 'string' ? value : ''}
+        onChange={(e) => onChange(e.target.value || null)}
+      >
         <option value="">All libraries</option>
         {libraries.data?.data.map((l) => (
           <option key={l.id} value={l.id}>
@@ -159,9 +172,19 @@ function PreferenceInput({ id, preference, onChange }: { id: string; preference:
     );
   }
   if (typeof preference.default === 'boolean') {
-    return <input id={id} type="checkbox" className="checkbox" aria-describedby={describedBy} checked={value === true} onChange={(e) => onChange(e.target.checked)} />;
+    return (
+      <input
+        id={id}
+        type="checkbox"
+        className="checkbox"
+        aria-describedby={describedBy}
+        checked={value === true}
+        onChange={(e) => onChange(e.target.checked)}
+      />
+    );
   }
-  if (typeof preference.default === 'number') return <NumberInput id={id} describedBy={describedBy} value={Number(value)} onCommit={onChange} />;
+  if (typeof preference.default === 'number')
+    return <NumberInput id={id} describedBy={describedBy} value={Number(value)} onCommit={onChange} />;
   return <TextInput id={id} describedBy={describedBy} value={String(value ?? '')} onCommit={onChange} />;
 }
 
@@ -230,14 +253,29 @@ export function PasswordScreen() {
         </label>
         <label>
           New password
-          <input type="password" autoComplete="new-password" required minLength={8} value={form.next} onChange={set('next')} aria-describedby="new-password-hint" />
+          <input
+            type="password"
+            autoComplete="new-password"
+            required
+            minLength={8}
+            value={form.next}
+            onChange={set('next')}
+            aria-describedby="new-password-hint"
+          />
         </label>
         <p id="new-password-hint" className="hint">
           At least 8 characters. Other browsers and apps signed in with your password are signed out; this one stays signed in.
         </p>
         <label>
           Repeat the new password
-          <input type="password" autoComplete="new-password" required value={form.confirm} onChange={set('confirm')} aria-invalid={mismatch} />
+          <input
+            type="password"
+            autoComplete="new-password"
+            required
+            value={form.confirm}
+            onChange={set('confirm')}
+            aria-invalid={mismatch}
+          />
         </label>
         {mismatch && <p className="error-text">The two passwords differ.</p>}
         <ErrorMessage error={change.error} />
@@ -264,7 +302,11 @@ const PRESET_LABELS: Record<string, { label: string; hint: string }> = {
 export function ApiKeysScreen() {
   const queryClient = useQueryClient();
   const keys = useQuery({ queryKey: ['api-keys'], queryFn: () => ok(api.GET('/api/v1/api-keys')) });
-  const presets = useQuery({ queryKey: ['api-keys', 'presets'], queryFn: () => ok(api.GET('/api/v1/api-keys/presets')), staleTime: Infinity });
+  const presets = useQuery({
+    queryKey: ['api-keys', 'presets'],
+    queryFn: () => ok(api.GET('/api/v1/api-keys/presets')),
+    staleTime: Infinity,
+  });
   const [name, setName] = useState('');
   const [preset, setPreset] = useState<'reader_app' | 'automation_script' | 'mobile_app' | 'metadata_tool'>('reader_app');
   const [expiry, setExpiry] = useState<ExpiryChoice>('1y');
@@ -290,7 +332,10 @@ export function ApiKeysScreen() {
   return (
     <section aria-labelledby="keys-heading">
       <h2 id="keys-heading">API keys</h2>
-      <p className="hint">A key lets a reading app or a script use your account without your password. Name it after the device: reading statistics are counted per key.</p>
+      <p className="hint">
+        A key lets a reading app or a script use your account without your password. Name it after the device: reading statistics are
+        counted per key.
+      </p>
       {created ? (
         <NewKey created={created} onDone={() => setCreated(null)} />
       ) : (
@@ -341,7 +386,8 @@ export function ApiKeysScreen() {
               <div className="row-main">
                 <strong>{k.name}</strong>
                 <span className="hint">
-                  <code>bindery_{k.key_prefix}_…</code> · created {formatDate(k.created_at)} · {k.expires_at ? `expires ${formatDate(k.expires_at)}` : 'never expires'} ·{' '}
+                  <code>bindery_{k.key_prefix}_…</code> · created {formatDate(k.created_at)} ·{' '}
+                  {k.expires_at ? `expires ${formatDate(k.expires_at)}` : 'never expires'} ·{' '}
                   {k.last_used_at ? `last used ${formatDate(k.last_used_at)}` : 'never used'}
                 </span>
               </div>
@@ -402,7 +448,10 @@ function NewKey({ created, onDone }: { created: CreatedKey; onDone(): void }) {
       <div className="qr-block">
         <QrCode text={access.qrText} label="QR code with the OPDS address and this key, for a phone reading app" />
         <div className="stack">
-          <p className="hint">Scan this with a reading app (Panels, Chunky, KOReader…) to add this server's OPDS catalog with the key. Or enter the fields by hand:</p>
+          <p className="hint">
+            Scan this with a reading app (Panels, Chunky, KOReader…) to add this server's OPDS catalog with the key. Or enter the fields by
+            hand:
+          </p>
           <CopyField label="OPDS catalog URL" value={access.catalogUrl} />
           <CopyField label="Username" value={access.username} />
           <p className="hint">Password: the API key above.</p>
@@ -410,18 +459,23 @@ function NewKey({ created, onDone }: { created: CreatedKey; onDone(): void }) {
       </div>
       {syncPath && canSync && (
         <div className="qr-block" role="group" aria-label="KOReader progress sync">
-          <QrCode text={koreaderSyncUrl(window.location.origin, syncPath, created.key)} label="QR code with the KOReader sync server address and this key" />
+          <QrCode
+            text={koreaderSyncUrl(window.location.origin, syncPath, created.key)}
+            label="QR code with the KOReader sync server address and this key"
+          />
           <div className="stack">
             <h4>KOReader progress sync</h4>
             <p className="hint">
-              In KOReader, open Tools → Progress sync → Custom sync server and paste this address (or scan the code); any user name and password will do, the key
-              in the address identifies you.
+              In KOReader, open Tools → Progress sync → Custom sync server and paste this address (or scan the code); any user name and
+              password will do, the key in the address identifies you.
             </p>
             <CopyField label="KOReader sync server" value={koreaderSyncUrl(window.location.origin, syncPath, created.key)} />
           </div>
         </div>
       )}
-      {syncPath && !canSync && <p className="hint">This key cannot sync reading progress: for KOReader's progress sync, create one with the Reader app preset.</p>}
+      {syncPath && !canSync && (
+        <p className="hint">This key cannot sync reading progress: for KOReader's progress sync, create one with the Reader app preset.</p>
+      )}
       <button type="button" onClick={onDone}>
         Done
       </button>

@@ -12,7 +12,10 @@ const WINDOWS = [7, 30, 90, 365] as const;
 /** Reading statistics as charts: pages and time per day, streaks, devices and top series. */
 export function StatsScreen() {
   const [days, setDays] = useState<(typeof WINDOWS)[number]>(30);
-  const stats = useQuery({ queryKey: ['reading-stats', days], queryFn: () => ok(api.GET('/api/v1/reading-stats', { params: { query: { days } } })) });
+  const stats = useQuery({
+    queryKey: ['reading-stats', days],
+    queryFn: () => ok(api.GET('/api/v1/reading-stats', { params: { query: { days } } })),
+  });
 
   return (
     <section aria-labelledby="stats-heading">
@@ -30,11 +33,7 @@ export function StatsScreen() {
         </label>
       </div>
       <ErrorMessage error={stats.error} />
-      {stats.isPending ? (
-        <p>Loading…</p>
-      ) : stats.data ? (
-        <StatsBody stats={stats.data} />
-      ) : null}
+      {stats.isPending ? <p>Loading…</p> : stats.data ? <StatsBody stats={stats.data} /> : null}
     </section>
   );
 }
@@ -58,7 +57,8 @@ function StatsBody({ stats }: { stats: Stats }) {
       </dl>
       {nothingYet && (
         <p className="empty">
-          Nothing read yet — open a book from the <Link to="/">home page</Link>; pages and time appear here as you read, on this site or in any app using your API keys.
+          Nothing read yet — open a book from the <Link to="/">home page</Link>; pages and time appear here as you read, on this site or in
+          any app using your API keys.
         </p>
       )}
       <div className="chart-grid">
@@ -66,13 +66,21 @@ function StatsBody({ stats }: { stats: Stats }) {
           <figcaption>
             Pages per day <span className="hint">({windowPages.toLocaleString()} in the period)</span>
           </figcaption>
-          <BarChart data={window.map((d) => ({ label: d.date, value: d.pages_read }))} describe={(v) => plural(v, 'page')} title="Pages read per day" />
+          <BarChart
+            data={window.map((d) => ({ label: d.date, value: d.pages_read }))}
+            describe={(v) => plural(v, 'page')}
+            title="Pages read per day"
+          />
         </figure>
         <figure className="chart card">
           <figcaption>
             Reading time per day <span className="hint">({formatDuration(windowSeconds)} in the period)</span>
           </figcaption>
-          <BarChart data={window.map((d) => ({ label: d.date, value: Math.round(d.reading_seconds / 60) }))} describe={(v) => `${v} min`} title="Minutes read per day" />
+          <BarChart
+            data={window.map((d) => ({ label: d.date, value: Math.round(d.reading_seconds / 60) }))}
+            describe={(v) => `${v} min`}
+            title="Minutes read per day"
+          />
         </figure>
         <figure className="chart card">
           <figcaption>By device</figcaption>
@@ -110,8 +118,9 @@ function StatsBody({ stats }: { stats: Stats }) {
       </div>
       {stats.removed_from_library && (
         <p className="hint">
-          {stats.removed_from_library.label}: {plural(stats.removed_from_library.pages_read, 'page')}, {formatDuration(stats.removed_from_library.reading_seconds)},{' '}
-          {plural(stats.removed_from_library.books_completed, 'book')} finished.
+          {stats.removed_from_library.label}: {plural(stats.removed_from_library.pages_read, 'page')},{' '}
+          {formatDuration(stats.removed_from_library.reading_seconds)}, {plural(stats.removed_from_library.books_completed, 'book')}{' '}
+          finished.
         </p>
       )}
     </>
@@ -132,11 +141,20 @@ const CHART_H = 160;
 const AXIS_H = 26;
 
 /** A per-day bar chart in SVG; every bar has a tooltip and the whole chart a text summary for screen readers. */
-function BarChart({ data, describe, title }: { data: Array<{ label: string; value: number }>; describe(v: number): string; title: string }) {
+function BarChart({
+  data,
+  describe,
+  title,
+}: {
+  data: Array<{ label: string; value: number }>;
+  describe(v: number): string;
+  title: string;
+}) {
   const { bars, max } = layoutBars(data, CHART_W, CHART_H);
   const labelled = labelledIndexes(bars.length, 6);
   const best = data.reduce((b, d) => (d.value > b.value ? d : b), { label: '', value: 0 });
-  const summary = best.value > 0 ? `${title}: highest ${describe(best.value)} on ${dayLabel(best.label)}.` : `${title}: none in this period.`;
+  const summary =
+    best.value > 0 ? `${title}: highest ${describe(best.value)} on ${dayLabel(best.label)}.` : `${title}: none in this period.`;
   return (
     <svg viewBox={`0 0 ${CHART_W} ${CHART_H + AXIS_H}`} className="bar-chart" role="img" aria-label={summary}>
       <line x1="0" x2={CHART_W} y1={CHART_H} y2={CHART_H} className="axis" />
@@ -160,7 +178,13 @@ function BarChart({ data, describe, title }: { data: Array<{ label: string; valu
   );
 }
 
-function HorizontalBars({ rows, title }: { title: string; rows: Array<{ key: string; label: string; share: number; detail: string; to?: string }> }) {
+function HorizontalBars({
+  rows,
+  title,
+}: {
+  title: string;
+  rows: Array<{ key: string; label: string; share: number; detail: string; to?: string }>;
+}) {
   return (
     <ul className="hbars" aria-label={title}>
       {rows.map((r) => (

@@ -43,7 +43,13 @@ export function LibrariesScreen() {
       ) : (
         <ul className="row-list" aria-label="Libraries">
           {list.map((library) => (
-            <LibraryRow key={library.id} library={library} scan={scans.get(library.id)} onStarted={started} onEdit={() => setEditing(library)} />
+            <LibraryRow
+              key={library.id}
+              library={library}
+              scan={scans.get(library.id)}
+              onStarted={started}
+              onEdit={() => setEditing(library)}
+            />
           ))}
         </ul>
       )}
@@ -51,10 +57,21 @@ export function LibrariesScreen() {
   );
 }
 
-function LibraryRow({ library, scan, onStarted, onEdit }: { library: Library; scan: LiveScan | undefined; onStarted(id: string, taskId: string): void; onEdit(): void }) {
+function LibraryRow({
+  library,
+  scan,
+  onStarted,
+  onEdit,
+}: {
+  library: Library;
+  scan: LiveScan | undefined;
+  onStarted(id: string, taskId: string): void;
+  onEdit(): void;
+}) {
   const queryClient = useQueryClient();
   const scanNow = useMutation({
-    mutationFn: (mode: 'normal' | 'deep') => ok(api.POST('/api/v1/libraries/{id}/scan', { params: { path: { id: library.id }, query: { mode } } })),
+    mutationFn: (mode: 'normal' | 'deep') =>
+      ok(api.POST('/api/v1/libraries/{id}/scan', { params: { path: { id: library.id }, query: { mode } } })),
     onSuccess: (task) => onStarted(library.id, task.id),
   });
   const cancel = useMutation({
@@ -73,7 +90,8 @@ function LibraryRow({ library, scan, onStarted, onEdit }: { library: Library; sc
         <strong>{library.name}</strong>
         <code className="hint path">{library.path}</code>
         <span className="hint">
-          {plural(library.series_count, 'series', 'series')} · {plural(library.book_count, 'book')} · {library.last_scanned_at ? `last scanned ${formatDate(library.last_scanned_at)}` : 'never scanned'}
+          {plural(library.series_count, 'series', 'series')} · {plural(library.book_count, 'book')} ·{' '}
+          {library.last_scanned_at ? `last scanned ${formatDate(library.last_scanned_at)}` : 'never scanned'}
           {cron ? ` · scheduled: ${cron} (${library.scanning_config.default_mode})` : ''}
         </span>
         {scan && <ScanProgress name={library.name} scan={scan} />}
@@ -88,7 +106,12 @@ function LibraryRow({ library, scan, onStarted, onEdit }: { library: Library; sc
             <button type="button" disabled={scanNow.isPending} onClick={() => scanNow.mutate('normal')}>
               Scan
             </button>
-            <button type="button" disabled={scanNow.isPending} onClick={() => scanNow.mutate('deep')} title="Re-read every file and refresh all metadata">
+            <button
+              type="button"
+              disabled={scanNow.isPending}
+              onClick={() => scanNow.mutate('deep')}
+              title="Re-read every file and refresh all metadata"
+            >
               Deep scan
             </button>
           </>
@@ -101,7 +124,12 @@ function LibraryRow({ library, scan, onStarted, onEdit }: { library: Library; sc
           className="danger"
           disabled={remove.isPending}
           onClick={() => {
-            if (window.confirm(`Delete the library "${library.name}"? Its series and books leave Bindery (the files stay on disk); reading statistics are kept.`)) remove.mutate();
+            if (
+              window.confirm(
+                `Delete the library "${library.name}"? Its series and books leave Bindery (the files stay on disk); reading statistics are kept.`,
+              )
+            )
+              remove.mutate();
           }}
         >
           Delete
@@ -129,7 +157,9 @@ function ScanProgress({ name, scan }: { name: string; scan: LiveScan }) {
       {active && <ProgressBar value={fraction} label={`Scan progress of ${name}`} indeterminate={scan.discovered === 0} />}
       <span className={`scan-state ${scan.state}`}>
         {STATE_WORDS[scan.state]}
-        {scan.discovered > 0 || active ? ` · ${scan.processed} of ${scan.discovered} files · ${plural(scan.seriesCreated, 'new series', 'new series')} · ${plural(scan.booksAdded, 'new book')}` : ''}
+        {scan.discovered > 0 || active
+          ? ` · ${scan.processed} of ${scan.discovered} files · ${plural(scan.seriesCreated, 'new series', 'new series')} · ${plural(scan.booksAdded, 'new book')}`
+          : ''}
         {scan.errors > 0 ? ` · ${plural(scan.errors, 'error')}` : ''}
       </span>
       {scan.error && <span className="error-text">{scan.error}</span>}

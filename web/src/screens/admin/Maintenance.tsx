@@ -9,8 +9,14 @@ import { formatBytes, formatDate, plural } from '../../lib/format';
 /** Duplicate groups: books with the same content, series that look like the same work; each with covers. */
 export function DuplicatesScreen() {
   const queryClient = useQueryClient();
-  const books = useQuery({ queryKey: ['duplicates', 'books'], queryFn: () => ok(api.GET('/api/v1/duplicates', { params: { query: { pageSize: 100 } } })) });
-  const series = useQuery({ queryKey: ['duplicates', 'series'], queryFn: () => ok(api.GET('/api/v1/duplicates/series', { params: { query: { pageSize: 100 } } })) });
+  const books = useQuery({
+    queryKey: ['duplicates', 'books'],
+    queryFn: () => ok(api.GET('/api/v1/duplicates', { params: { query: { pageSize: 100 } } })),
+  });
+  const series = useQuery({
+    queryKey: ['duplicates', 'series'],
+    queryFn: () => ok(api.GET('/api/v1/duplicates/series', { params: { query: { pageSize: 100 } } })),
+  });
   const detect = useMutation({ mutationFn: () => ok(api.POST('/api/v1/duplicates/scan')) });
   const dismissBooks = useMutation({
     mutationFn: (id: string) => ok(api.DELETE('/api/v1/duplicates/{id}', { params: { path: { id } } })),
@@ -36,7 +42,9 @@ export function DuplicatesScreen() {
           Duplicate detection started — follow it under Tasks; refresh this page when it has finished.
         </p>
       )}
-      <p className="hint">Dismissing a group only forgets it: no file is touched, and the next detection finds it again if the duplicates remain.</p>
+      <p className="hint">
+        Dismissing a group only forgets it: no file is touched, and the next detection finds it again if the duplicates remain.
+      </p>
       <ErrorMessage error={books.error ?? series.error ?? detect.error ?? dismissBooks.error ?? dismissSeries.error} />
 
       <h3>Same book, several files ({bookGroups.length})</h3>
@@ -81,7 +89,9 @@ export function DuplicatesScreen() {
       {series.isPending ? (
         <p>Loading…</p>
       ) : !series.data ? null : seriesGroups.length === 0 ? (
-        <p className="empty">No duplicate series found. Run a detection after a scan to check again; series matched by title or by an external id appear here.</p>
+        <p className="empty">
+          No duplicate series found. Run a detection after a scan to check again; series matched by title or by an external id appear here.
+        </p>
       ) : (
         <ul className="dupe-groups">
           {seriesGroups.map((g) => (
@@ -122,7 +132,13 @@ export function AnalysisErrorsScreen() {
   const queryClient = useQueryClient();
   const books = useQuery({
     queryKey: ['books', 'analysis-errors'],
-    queryFn: () => ok(api.POST('/api/v1/books/list', { params: { query: { pageSize: 200, sort: 'title,asc' } }, body: { condition: { hasError: { operator: 'is', value: true } } } })),
+    queryFn: () =>
+      ok(
+        api.POST('/api/v1/books/list', {
+          params: { query: { pageSize: 200, sort: 'title,asc' } },
+          body: { condition: { hasError: { operator: 'is', value: true } } },
+        }),
+      ),
   });
   const analyze = useMutation({
     mutationFn: (id: string) => ok(api.POST('/api/v1/books/{id}/analyze', { params: { path: { id } } })),
@@ -132,7 +148,10 @@ export function AnalysisErrorsScreen() {
   return (
     <section aria-labelledby="errors-heading">
       <h2 id="errors-heading">Books with analysis errors</h2>
-      <p className="hint">These files were found but could not be read (damaged, encrypted or of an unknown kind). Fix or replace the file, then analyse it again.</p>
+      <p className="hint">
+        These files were found but could not be read (damaged, encrypted or of an unknown kind). Fix or replace the file, then analyse it
+        again.
+      </p>
       <ErrorMessage error={books.error ?? analyze.error} />
       {analyze.isSuccess && (
         <p className="hint" role="status">
@@ -163,7 +182,11 @@ export function AnalysisErrorsScreen() {
           ))}
         </ul>
       )}
-      {books.data && books.data.total > list.length && <p className="hint">Showing {list.length} of {books.data.total}.</p>}
+      {books.data && books.data.total > list.length && (
+        <p className="hint">
+          Showing {list.length} of {books.data.total}.
+        </p>
+      )}
     </section>
   );
 }
@@ -182,7 +205,8 @@ export function ServerScreen() {
       <ErrorMessage error={health.error ?? metrics.error} />
       {health.data && (
         <p className={`health ${health.data.status}`} role="status">
-          {health.data.status === 'ok' ? 'Healthy' : 'Degraded'} · database {health.data.checks.database} · version {health.data.version} · up {formatDuration(health.data.uptime_seconds)}
+          {health.data.status === 'ok' ? 'Healthy' : 'Degraded'} · database {health.data.checks.database} · version {health.data.version} ·
+          up {formatDuration(health.data.uptime_seconds)}
         </p>
       )}
       {m && (
@@ -191,7 +215,8 @@ export function ServerScreen() {
             <div className="stat-tile">
               <dt>Catalog</dt>
               <dd>
-                {plural(m.catalog.libraries, 'library', 'libraries')}, {plural(m.catalog.series, 'series', 'series')}, {plural(m.catalog.books, 'book')}
+                {plural(m.catalog.libraries, 'library', 'libraries')}, {plural(m.catalog.series, 'series', 'series')},{' '}
+                {plural(m.catalog.books, 'book')}
               </dd>
             </div>
             <div className="stat-tile">
@@ -212,7 +237,8 @@ export function ServerScreen() {
                 {m.requests.total.toLocaleString()}
                 <span className="hint">
                   {' '}
-                  ({Object.entries(m.requests.by_status_class)
+                  (
+                  {Object.entries(m.requests.by_status_class)
                     .map(([k, v]) => `${k}: ${v}`)
                     .join(', ')}
                   )
@@ -277,15 +303,17 @@ export function ServerScreen() {
         </>
       )}
       <h3>Thumbnail cleanup</h3>
-      <p className="hint">Removes cached covers and resized pages of books that no longer exist. Books that are only missing for now keep theirs.</p>
+      <p className="hint">
+        Removes cached covers and resized pages of books that no longer exist. Books that are only missing for now keep theirs.
+      </p>
       <button type="button" disabled={cleanup.isPending} onClick={() => cleanup.mutate()}>
         Clean up thumbnails
       </button>
       <ErrorMessage error={cleanup.error} />
       {cleanup.data && (
         <p role="status">
-          Removed {plural(cleanup.data.files_removed, 'file')} ({formatBytes(cleanup.data.bytes_freed)}) for {plural(cleanup.data.orphaned_hashes, 'removed book')}; kept{' '}
-          {cleanup.data.kept_hashes}.
+          Removed {plural(cleanup.data.files_removed, 'file')} ({formatBytes(cleanup.data.bytes_freed)}) for{' '}
+          {plural(cleanup.data.orphaned_hashes, 'removed book')}; kept {cleanup.data.kept_hashes}.
         </p>
       )}
     </section>

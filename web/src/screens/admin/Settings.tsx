@@ -9,7 +9,8 @@ type Setting = components['schemas']['Setting'];
 
 const settingsQueryKey = ['admin-settings'];
 const labelOf = (key: string) => key.replace(/_/g, ' ').replace(/^./, (c) => c.toUpperCase());
-const show = (value: unknown) => (value === null || value === undefined ? 'default' : typeof value === 'string' ? value : JSON.stringify(value));
+const show = (value: unknown) =>
+  value === null || value === undefined ? 'default' : typeof value === 'string' ? value : JSON.stringify(value);
 
 /** Server settings: edit each (saved on change), reset to default, and see who changed what when. */
 export function SettingsScreen() {
@@ -43,7 +44,8 @@ function SettingRow({ setting }: { setting: Setting }) {
     void queryClient.invalidateQueries({ queryKey: ['admin-settings', 'history', setting.key] });
   };
   const save = useMutation({
-    mutationFn: (value: unknown) => ok(api.PUT('/api/v1/admin/settings/{key}', { params: { path: { key: setting.key } }, body: { value } })),
+    mutationFn: (value: unknown) =>
+      ok(api.PUT('/api/v1/admin/settings/{key}', { params: { path: { key: setting.key } }, body: { value } })),
     onSuccess: replace,
   });
   const reset = useMutation({
@@ -82,7 +84,16 @@ function SettingRow({ setting }: { setting: Setting }) {
 function SettingInput({ id, setting, onChange }: { id: string; setting: Setting; onChange(v: unknown): void }) {
   const describedBy = `${id}-desc`;
   if (typeof setting.default === 'boolean' || typeof setting.value === 'boolean') {
-    return <input id={id} type="checkbox" className="checkbox" aria-describedby={describedBy} checked={setting.value === true} onChange={(e) => onChange(e.target.checked)} />;
+    return (
+      <input
+        id={id}
+        type="checkbox"
+        className="checkbox"
+        aria-describedby={describedBy}
+        checked={setting.value === true}
+        onChange={(e) => onChange(e.target.checked)}
+      />
+    );
   }
   const numeric = typeof setting.default === 'number' || typeof setting.value === 'number';
   const saved = show(setting.value);
@@ -110,15 +121,22 @@ function SettingHistory({ settingKey }: { settingKey: string }) {
   });
   if (history.error) return <ErrorMessage error={history.error} />;
   if (history.isPending) return <p>Loading…</p>;
-  if (history.data.data.length === 0) return <p className="hint history">Never changed: it still has the value from the configuration file.</p>;
+  if (history.data.data.length === 0)
+    return <p className="hint history">Never changed: it still has the value from the configuration file.</p>;
   return (
     <ol className="history" aria-label={`History of ${labelOf(settingKey)}`}>
       {history.data.data.map((c) => (
         <li key={c.id}>
-          <time dateTime={c.changed_at}>{new Date(c.changed_at).toLocaleString()}</time> — {c.changed_by?.username ?? 'someone'} changed {show(c.old_value)} → {c.new_value === null ? 'default (reset)' : show(c.new_value)}
+          <time dateTime={c.changed_at}>{new Date(c.changed_at).toLocaleString()}</time> — {c.changed_by?.username ?? 'someone'} changed{' '}
+          {show(c.old_value)} → {c.new_value === null ? 'default (reset)' : show(c.new_value)}
         </li>
       ))}
-      {history.data.total > history.data.data.length && <li className="hint">…and {history.data.total - history.data.data.length} earlier changes ({formatDate(history.data.data.at(-1)?.changed_at)} and before)</li>}
+      {history.data.total > history.data.data.length && (
+        <li className="hint">
+          …and {history.data.total - history.data.data.length} earlier changes ({formatDate(history.data.data.at(-1)?.changed_at)} and
+          before)
+        </li>
+      )}
     </ol>
   );
 }

@@ -75,8 +75,7 @@ export function TasksScreen() {
       </div>
       {stats.data && (
         <p className="hint">
-          {stats.data.total} tasks kept ·{' '}
-          {STATUSES.map((s) => `${stats.data.by_status[s] ?? 0} ${s}`).join(' · ')}
+          {stats.data.total} tasks kept · {STATUSES.map((s) => `${stats.data.by_status[s] ?? 0} ${s}`).join(' · ')}
           {stats.data.average_duration_ms !== null ? ` · ${formatDuration(stats.data.average_duration_ms / 1000)} on average` : ''}
         </p>
       )}
@@ -114,7 +113,9 @@ function TaskRow({ task }: { task: Task }) {
           {label} <span className={`tag status-${task.status}`}>{task.status}</span>
           {task.cancel_requested && active && <span className="tag warn">cancelling</span>}
         </strong>
-        {task.status === 'running' && <ProgressBar value={p.total > 0 ? p.current / p.total : 0} label={`${label} progress`} indeterminate={p.total === 0} />}
+        {task.status === 'running' && (
+          <ProgressBar value={p.total > 0 ? p.current / p.total : 0} label={`${label} progress`} indeterminate={p.total === 0} />
+        )}
         <span className="hint">
           {p.total > 0 ? `${p.current} of ${p.total}` : ''}
           {p.message ? ` ${p.message}` : ''}

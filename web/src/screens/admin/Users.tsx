@@ -62,11 +62,26 @@ export function UsersScreen() {
   );
 }
 
-function PermissionPicker({ all, role, selected, onChange, idPrefix }: { all: Permission[]; role: Role; selected: Permission[]; onChange(p: Permission[]): void; idPrefix: string }) {
+function PermissionPicker({
+  all,
+  role,
+  selected,
+  onChange,
+  idPrefix,
+}: {
+  all: Permission[];
+  role: Role;
+  selected: Permission[];
+  onChange(p: Permission[]): void;
+  idPrefix: string;
+}) {
   return (
     <details className="permission-picker">
       <summary>Custom permissions ({selected.length})</summary>
-      <p className="hint">Held on top of the role. Admin-only permissions take effect only for administrators.{role === 'admin' ? ' An administrator already holds every permission.' : ''}</p>
+      <p className="hint">
+        Held on top of the role. Admin-only permissions take effect only for administrators.
+        {role === 'admin' ? ' An administrator already holds every permission.' : ''}
+      </p>
       <div className="permission-grid">
         {all.map((p) => (
           <label key={p} className="check" htmlFor={`${idPrefix}-${p}`}>
@@ -95,7 +110,8 @@ function NewUserForm({ allPermissions, onDone }: { allPermissions: Permission[];
       onDone();
     },
   });
-  const set = (key: 'username' | 'email' | 'password') => (e: { target: { value: string } }) => setForm((f) => ({ ...f, [key]: e.target.value }));
+  const set = (key: 'username' | 'email' | 'password') => (e: { target: { value: string } }) =>
+    setForm((f) => ({ ...f, [key]: e.target.value }));
   const submit = (e: FormEvent) => {
     e.preventDefault();
     create.mutate();
@@ -144,7 +160,8 @@ function NewUserForm({ allPermissions, onDone }: { allPermissions: Permission[];
 function UserRow({ user, isMe, allPermissions }: { user: User; isMe: boolean; allPermissions: Permission[] }) {
   const queryClient = useQueryClient();
   const update = useMutation({
-    mutationFn: (body: { role?: Role; disabled?: boolean; permissions?: Permission[] }) => ok(api.PATCH('/api/v1/users/{id}', { params: { path: { id: user.id } }, body })),
+    mutationFn: (body: { role?: Role; disabled?: boolean; permissions?: Permission[] }) =>
+      ok(api.PATCH('/api/v1/users/{id}', { params: { path: { id: user.id } }, body })),
     onSuccess: () => queryClient.invalidateQueries({ queryKey: ['users'] }),
   });
   const remove = useMutation({
@@ -164,9 +181,16 @@ function UserRow({ user, isMe, allPermissions }: { user: User; isMe: boolean; al
           {user.disabled && <span className="tag warn">disabled</span>}
         </strong>
         <span className="hint">
-          {user.email} · joined {formatDate(user.created_at)} · {user.last_login_at ? `last sign-in ${formatDate(user.last_login_at)}` : 'never signed in'}
+          {user.email} · joined {formatDate(user.created_at)} ·{' '}
+          {user.last_login_at ? `last sign-in ${formatDate(user.last_login_at)}` : 'never signed in'}
         </span>
-        <PermissionPicker all={allPermissions} role={user.role} selected={permissions} onChange={setPermissions} idPrefix={`perm-${user.id}`} />
+        <PermissionPicker
+          all={allPermissions}
+          role={user.role}
+          selected={permissions}
+          onChange={setPermissions}
+          idPrefix={`perm-${user.id}`}
+        />
         {changedPermissions && (
           <div className="inline">
             <button type="button" className="small primary" onClick={() => update.mutate({ permissions })}>
@@ -181,7 +205,12 @@ function UserRow({ user, isMe, allPermissions }: { user: User; isMe: boolean; al
       <div className="row-actions">
         <label htmlFor={roleId} className="inline-label">
           Role
-          <select id={roleId} value={user.role} disabled={update.isPending} onChange={(e) => update.mutate({ role: e.target.value as Role })}>
+          <select
+            id={roleId}
+            value={user.role}
+            disabled={update.isPending}
+            onChange={(e) => update.mutate({ role: e.target.value as Role })}
+          >
             {ROLES.map(([r]) => (
               <option key={r} value={r}>
                 {r}

@@ -62,7 +62,10 @@ export const isActive = (state: ScanStatus['state'] | undefined) => state === 'p
  */
 export function useLiveScans(): { scans: ReadonlyMap<string, LiveScan>; started(libraryId: string, taskId: string): void } {
   const queryClient = useQueryClient();
-  const active = useQuery({ queryKey: ['scans', 'active'], queryFn: () => ok(api.GET('/api/v1/scans/active', { params: { query: { pageSize: 100 } } })) });
+  const active = useQuery({
+    queryKey: ['scans', 'active'],
+    queryFn: () => ok(api.GET('/api/v1/scans/active', { params: { query: { pageSize: 100 } } })),
+  });
   const [live, setLive] = useState<ReadonlyMap<string, LiveScan>>(new Map());
 
   useEffect(() => {
@@ -87,7 +90,16 @@ export function useLiveScans(): { scans: ReadonlyMap<string, LiveScan>; started(
     setLive((current) =>
       current.get(libraryId)?.taskId === taskId
         ? current
-        : new Map(current).set(libraryId, { taskId, state: 'pending', processed: 0, discovered: 0, seriesCreated: 0, booksAdded: 0, errors: 0, error: null }),
+        : new Map(current).set(libraryId, {
+            taskId,
+            state: 'pending',
+            processed: 0,
+            discovered: 0,
+            seriesCreated: 0,
+            booksAdded: 0,
+            errors: 0,
+            error: null,
+          }),
     );
   return { scans: merged, started };
 }
