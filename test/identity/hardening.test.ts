@@ -43,6 +43,8 @@ describe('Hardening: secrets never reach the logs', () => {
       },
     });
     const { config, database, drop } = await createTestDatabase();
+    // With the access log on, every request's lines are there to search.
+    config.logging.access_log = true;
     const app: App = await buildApp({ config, database, logger: { level: 'trace', stream } });
     await app.ready();
     const t = {
