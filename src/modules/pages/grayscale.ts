@@ -1,5 +1,5 @@
-import sharp from 'sharp';
 import { sniffImageType } from '../../media/image-types.js';
+import { loadSharp } from '../../media/native-modules.js';
 
 /**
  * The image in shades of grey, in its own format (a GIF becomes PNG: sharp writes GIF only with a palette
@@ -8,6 +8,8 @@ import { sniffImageType } from '../../media/image-types.js';
  */
 export async function grayscaleImage(data: Buffer): Promise<Buffer> {
   const type = sniffImageType(data);
+  // sharp (libvips) is loaded on first use, like every other image path: a server that never greys a page never pays for it.
+  const sharp = await loadSharp();
   const image = sharp(data, { failOn: 'none' }).grayscale();
   if (type === 'image/jpeg') return image.jpeg({ quality: 85, mozjpeg: true }).toBuffer();
   if (type === 'image/webp') return image.webp({ quality: 85 }).toBuffer();
