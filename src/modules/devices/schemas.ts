@@ -29,7 +29,15 @@ export const DeviceView = z
   .meta({ id: 'Device' });
 export type DeviceView = z.infer<typeof DeviceView>;
 
-export const DeviceParams = z.object({ id: z.string().min(1).max(200).describe('A device id from GET /me/devices (URL-encoded).') });
+export const DeviceParams = z.object({
+  id: z
+    .string()
+    .min(1)
+    .max(200)
+    // A control character cannot be in an id the server gave out, and PostgreSQL refuses a NUL in text outright.
+    .regex(/^\P{Cc}+$/u, 'must not contain control characters')
+    .describe('A device id from GET /me/devices (URL-encoded).'),
+});
 
 export const DeviceRename = z
   .object({ name: z.string().trim().min(1).max(100).nullable().describe('The new name; null gives the device its detected name back.') })
