@@ -1,5 +1,3 @@
-import { createHash } from 'node:crypto';
-import { closeSync, openSync, readSync } from 'node:fs';
 import { copyFile } from 'node:fs/promises';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -7,24 +5,7 @@ import { makeCbz, makeEpub, makePdf } from '../media/fixtures.js';
 import { createApiKey, createUser } from '../helpers/auth.js';
 import { api, call, createCatalogApp, scan, scannedLibrary, type CatalogTestApp, type Paged } from '../helpers/catalog.js';
 import { makeTempDir } from '../helpers/config.js';
-
-/** KOReader's util.partialMD5, from its Lua source (LuaJIT bit.lshift: count mod 32, 32-bit result). */
-function partialMd5(file: string): string {
-  const md5 = createHash('md5');
-  const fd = openSync(file, 'r');
-  try {
-    for (let i = -1; i <= 10; i++) {
-      const sample = Buffer.alloc(1024);
-      const read = readSync(fd, sample, 0, 1024, Number(BigInt.asIntN(32, 1024n << BigInt((2 * i + 32) % 32))));
-      if (read === 0) break;
-      md5.update(sample.subarray(0, read));
-    }
-  } finally {
-    closeSync(fd);
-  }
-  return md5.digest('hex');
-}
-const md5 = (text: string) => createHash('md5').update(text).digest('hex');
+import { koreaderPartialMd5 as partialMd5, md5 } from '../helpers/koreader.js';
 
 interface Book {
   id: string;
