@@ -19,11 +19,11 @@ import { spawn } from 'node:child_process';
 import { existsSync, mkdtempSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { stat as statCallback } from 'node:fs';
 import { readdir, stat } from 'node:fs/promises';
-import { createServer } from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { ensureCorpus } from './corpus.js';
+import { freePort } from './server-process.js';
 
 type AppModule = typeof import('../src/app.js');
 type ConfigModule = typeof import('../src/config/schema.js');
@@ -232,17 +232,6 @@ function statAllSync(files: readonly string[]): number {
   const started = performance.now();
   for (const file of files) statSync(file);
   return performance.now() - started;
-}
-
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = createServer();
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const address = server.address();
-      server.close(() => (typeof address === 'object' && address ? resolve(address.port) : reject(new Error('no port'))));
-    });
-  });
 }
 
 /** VmRSS and VmHWM (peak) of a process, in bytes. */
