@@ -30,7 +30,10 @@ const run = (what, command) => {
 
 /** Builds what is older than its sources: `only` is 'server', 'web' or undefined for both. */
 export function buildIfStale(only) {
-  if (only !== 'web' && newest(['src', 'tsconfig.json', 'tsconfig.build.json', 'package-lock.json']) > builtAt('dist/cli.js')) {
+  if (
+    only !== 'web' &&
+    newest(['src', 'tsconfig.json', 'tsconfig.build.json', 'scripts/bundle-server.mjs', 'package-lock.json']) > builtAt('dist/cli.js')
+  ) {
     run('server sources', 'npm run build:server');
   }
   if (

@@ -66,6 +66,11 @@ export interface BuildAppOptions {
   logger?: FastifyServerOptions['logger'];
   /** Replaces SMTP (tests capture mail with nodemailer's JSON transport). */
   mailTransport?: Transporter;
+  /**
+   * Whether `app.swagger()` is available even with the docs UI off (default true: `bindery openapi`, tests).
+   * `bindery serve` turns it off so a start does not load the OpenAPI generator nobody asks for.
+   */
+  openApiDocument?: boolean;
   /** The built web app served at `/` (default web/dist of this checkout). */
   webAppDir?: string;
 }
@@ -147,6 +152,7 @@ export async function buildApp(options: BuildAppOptions): Promise<App> {
 
   let routes: RouteAccess[] = [];
   await registerOpenApi(app, {
+    document: options.openApiDocument ?? true,
     docsEnabled: config.api.enable_api_docs,
     docsPath: config.api.api_docs_path,
     extraDescription: () => permissionTable(routes),

@@ -17,6 +17,8 @@ All routes below are relative to the server root; the REST API lives under \`/ap
 envelope is \`{data, page, pageSize, total, totalPages, links}\`; \`links.prev\` and \`links.next\` are absent at the ends.`;
 
 export interface OpenApiOptions {
+  /** Whether `app.swagger()` is wanted (`bindery openapi`, tests); the docs UI needs it too. */
+  document: boolean;
   docsEnabled: boolean;
   docsPath: string;
   /** Extra text appended to the description (for example the permission table). */
@@ -25,6 +27,8 @@ export interface OpenApiOptions {
 
 /** Registers the OpenAPI generator (from the same zod schemas that validate requests) and, when enabled, the docs UI. */
 export async function registerOpenApi(app: FastifyInstance, options: OpenApiOptions): Promise<void> {
+  // A server without the docs UI never builds the document: not loading the generator saves start time and memory.
+  if (!options.document && !options.docsEnabled) return;
   // Imported here: the docs UI only when enabled (most servers never serve it).
   const { default: fastifySwagger } = await import('@fastify/swagger');
   await app.register(fastifySwagger, {

@@ -18,6 +18,7 @@ const LOADED_ON_FIRST_USE = [
   'piscina',
   'fast-xml-parser',
   '@rgrove/parse-xml',
+  '@fastify/swagger',
   '@fastify/swagger-ui',
   'sharp',
   'pdfjs-dist',

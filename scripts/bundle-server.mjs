@@ -1,0 +1,86 @@
+#!/usr/bin/env node
+// `npm run build:server`, after tsc: bundles the server's start path (src/cli.ts) into dist/cli.js plus chunks
+// (dist/chunks/), so a start loads a handful of files instead of several hundred through Node's ESM loader
+// (most of a start's CPU before bundling). `import()`s stay lazy: each becomes its own chunk.
+//
+// Everything else in dist/ is tsc's output and stays: the worker threads (analysis, walk) are started by file
+// URL from dist/media and dist/scanner, and benches import single modules from dist/. So that URLs computed
+// from `import.meta.url` still point where they did (web/dist, the workers, createRequire), each source file's
+// `import.meta.url` is replaced by the URL its tsc output has in dist/.
+//
+// Packages with native code, their own worker or data files, or loaded only on first use stay external and
+// load from node_modules as before. esbuild comes with tsx (a devDependency).
+import { build } from 'esbuild';
+import { performance } from 'node:perf_hooks';
+import { readFile } from 'node:fs/promises';
+import { relative } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+const root = fileURLToPath(new URL('..', import.meta.url));
+const src = fileURLToPath(new URL('../src/', import.meta.url));
+
+/** Not bundled: native addons, packages that find files or workers next to themselves, and first-use-only ones. */
+const EXTERNAL = [
+  'better-sqlite3',
+  'pg',
+  'pg-native',
+  'sharp',
+  '@napi-rs/canvas',
+  '@node-rs/argon2',
+  'pdfjs-dist',
+  'piscina',
+  'node-unrar-js',
+  'nodemailer',
+  'prom-client',
+  '@fastify/swagger',
+  '@fastify/swagger-ui',
+  'fast-xml-parser',
+  '@rgrove/parse-xml',
+  'foliate-js',
+];
+
+const importMetaUrlOfTscOutput = {
+  name: 'import-meta-url-of-tsc-output',
+  setup(b) {
+    b.onLoad({ filter: /\.ts$/ }, async (args) => {
+      if (!args.path.startsWith(src)) return undefined;
+      const source = await readFile(args.path, 'utf8');
+      if (!source.includes('import.meta.url')) return { contents: source, loader: 'ts' };
+      const asJs = relative(src, args.path).replace(/\\/g, '/').replace(/\.ts$/, '.js');
+      // globalThis.__binderyDist is set by the entry (banner): the dist/ folder's URL, whichever chunk runs this.
+      const url = `new URL(${JSON.stringify(asJs)}, globalThis.__binderyDist).href`;
+      return { contents: source.replaceAll('import.meta.url', url), loader: 'ts' };
+    });
+  },
+};
+
+const started = performance.now();
+const result = await build({
+  absWorkingDir: root,
+  entryPoints: { cli: 'src/cli.ts' },
+  outdir: 'dist',
+  chunkNames: 'chunks/[name]-[hash]',
+  bundle: true,
+  splitting: true,
+  format: 'esm',
+  platform: 'node',
+  target: 'node20.19',
+  external: EXTERNAL,
+  plugins: [importMetaUrlOfTscOutput],
+  // CommonJS packages inside an ES module bundle call `require` (node built-ins, optional dependencies).
+  banner: {
+    js: [
+      "import { createRequire as __binderyCreateRequire } from 'node:module';",
+      'const require = __binderyCreateRequire(import.meta.url);',
+      "globalThis.__binderyDist ??= new URL(/\\/chunks\\/[^/]*$/.test(import.meta.url) ? '../' : './', import.meta.url).href;",
+    ].join('\n'),
+  },
+  legalComments: 'none',
+  minifyWhitespace: true,
+  minifySyntax: true,
+  sourcemap: 'linked',
+  metafile: true,
+  logLevel: 'warning',
+});
+const outputs = Object.keys(result.metafile.outputs).filter((f) => f.endsWith('.js'));
+console.log(`bundled dist/cli.js and ${outputs.length - 1} chunks in ${Math.round(performance.now() - started)} ms`);
