@@ -1,6 +1,6 @@
 #!/usr/bin/env node
 // First: it must run before the other modules are evaluated (see the file).
-import { youngGenerationMayGrow } from './start-heap.js';
+import { growYoungGenerationWhenBusy } from './start-heap.js';
 import { writeFileSync } from 'node:fs';
 import { Command, CommanderError, Option } from 'commander';
 import { buildApp } from './app.js';
@@ -18,7 +18,7 @@ program
   .action(async (opts: { config?: string }) => {
     const config = loadConfig({ file: opts.config });
     const server = await startServer(config);
-    youngGenerationMayGrow();
+    growYoungGenerationWhenBusy();
     installShutdownHandlers(server);
   });
 
