@@ -9,7 +9,7 @@
 // `import.meta.url` is replaced by the URL its tsc output has in dist/.
 //
 // Packages with native code, their own worker or data files, or loaded only on first use stay external and
-// load from node_modules as before. esbuild comes with tsx (a devDependency).
+// load from node_modules as before.
 import { build } from 'esbuild';
 import { performance } from 'node:perf_hooks';
 import { readFile } from 'node:fs/promises';
