@@ -22,7 +22,13 @@ function once<T>(load: () => Promise<T>, forget: () => void): Promise<T> {
 
 export function loadSharp(): Promise<SharpModule['default']> {
   sharpModule ??= once(
-    () => import('sharp').then((module) => module.default),
+    () =>
+      import('sharp').then((module) => {
+        // libvips' operation cache (up to 50 MB) never hits here: every resize is of a different image, and its
+        // result is kept on disk (derived cache, covers). Off, the peak of a library's cover task is lower.
+        module.default.cache(false);
+        return module.default;
+      }),
     () => (sharpModule = undefined),
   );
   return sharpModule;

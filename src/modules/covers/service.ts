@@ -1,5 +1,6 @@
 import type { EventBus } from '../../events/bus.js';
 import { isMediaError } from '../../media/errors.js';
+import { withBook } from '../../media/open-book.js';
 import { getThumbnail, type ThumbnailFormat } from '../../media/thumbnails.js';
 import type { BookFormat } from '../../media/types.js';
 import type { TaskProgressUpdate, TaskQueue } from '../../tasks/queue.js';
@@ -93,9 +94,18 @@ export class CoverService {
         const file = await resolveBookFile(book);
         const { renderer } = this.deps;
         const format = book.format;
-        const readCover = renderer.handles(format)
-          ? (size: { width: number; height?: number }) => renderer.cover(file.absolutePath, format, size)
-          : undefined;
+        // Both formats are made from one read of the cover (the same size): the book is opened, and a PDF page
+        // drawn, once instead of twice.
+        let cover: Promise<Buffer> | undefined;
+        const readCover = (size: { width: number; height?: number }) =>
+          (cover ??= renderer.handles(format)
+            ? renderer.cover(file.absolutePath, format, size)
+            : withBook(
+                file.absolutePath,
+                (format ?? undefined) as BookFormat | undefined,
+                {},
+                async (reader) => (await reader.cover(size)).data,
+              ));
         let made = false;
         for (const imageFormat of FORMATS) {
           const thumb = await getThumbnail({
@@ -105,7 +115,7 @@ export class CoverService {
             format: (format ?? undefined) as BookFormat | undefined,
             width,
             imageFormat,
-            ...(readCover ? { readCover } : {}),
+            readCover,
           });
           // Made but not kept (a full disk): not a pregenerated cover.
           if (thumb.data) throw new Error('the cover could not be written to the cache');
