@@ -13,8 +13,8 @@ import {
   type ScanMode,
 } from '../events/types.js';
 import { isAbortError } from '../media/errors.js';
-import { catalogColumns, type CatalogAnalysis } from '../media/catalog-analysis.js';
-import { koreaderNameMd5, koreaderPartialMd5File } from '../media/koreader-md5.js';
+import { catalogColumns, type CatalogAnalysis } from '../media/analysis/catalog-analysis.js';
+import { koreaderNameMd5, koreaderPartialMd5File } from '../media/analysis/koreader-md5.js';
 import { titleFromFileName, type FileAnalyzer } from './analyzer.js';
 import type { BookIndexRow, BookInsert, CatalogBatch, ScanRepository, SeriesIndexRow, SeriesInsert } from './repository.js';
 import { aggregateSeries, initialSeriesName, seriesKeyOf, seriesNameSource, sortNameOf } from './series-rules.js';

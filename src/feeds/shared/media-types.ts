@@ -1,4 +1,4 @@
-import { bookFileMediaType } from '../../media/book-media-types.js';
+import { bookFileMediaType } from '../../media/formats/book-media-types.js';
 
 /** Acquisition links carry the type the download answers with (one table, media/book-media-types.ts). */
 export const acquisitionMediaType = bookFileMediaType;

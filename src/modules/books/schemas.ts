@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { PaginationQuery } from '../../http/pagination.js';
 import { Uuid } from '../../http/params.js';
-import { METADATA_SOURCES } from '../../media/metadata-types.js';
+import { METADATA_SOURCES } from '../../media/metadata/metadata-types.js';
 import { filterBodySchema, type FieldKind } from '../search/conditions.js';
 import { SERIES_NAME_RULE } from '../series/schemas.js';
 

@@ -1,6 +1,6 @@
 import path from 'node:path';
 import { forbidden, notFound } from '../../http/errors.js';
-import { bookFileMediaType } from '../../media/book-media-types.js';
+import { bookFileMediaType } from '../../media/formats/book-media-types.js';
 import type { PageRequest } from '../../http/pagination.js';
 import type { Caller } from '../auth/caller.js';
 import type { AccessService } from '../access/service.js';

@@ -1,6 +1,6 @@
 import type { EventBus } from '../../events/bus.js';
 import { isMediaError } from '../../media/errors.js';
-import { getThumbnail, type ThumbnailFormat } from '../../media/thumbnails.js';
+import { getThumbnail, type ThumbnailFormat } from '../../media/rendering/thumbnails.js';
 import type { BookFormat } from '../../media/types.js';
 import type { TaskProgressUpdate, TaskQueue } from '../../tasks/queue.js';
 import { resolveBookFile } from '../books/files.js';
