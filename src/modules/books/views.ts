@@ -1,5 +1,5 @@
 import { toBool } from '../../db/ids.js';
-import { progressFraction } from '../progress/fraction.js';
+import { progressFraction } from './progress-fraction.js';
 import { seriesNameSource } from '../../scanner/series-rules.js';
 import type { BookViewRow, ProgressRow, SeriesNameRow } from './repository.js';
 import type { MetadataSource } from '../../media/metadata/metadata-types.js';

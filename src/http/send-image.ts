@@ -1,5 +1,17 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import type { ImageLookup } from './service.js';
+
+/** An image to send: bytes, media type and a strong validator derived from the book's content hash. */
+export interface ImageResult {
+  data: Buffer;
+  mediaType: string;
+  etag: string;
+}
+
+/** What a conditional request learns before any file is read. */
+export interface ImageLookup {
+  etag: string;
+  load(): Promise<ImageResult>;
+}
 
 /** Page images and covers may be kept by the client for an hour; the ETag changes with the file's content. */
 export const IMAGE_CACHE_CONTROL = 'private, max-age=3600';
