@@ -37,7 +37,7 @@ export const BookProgressSummary = z
   })
   .meta({ id: 'BookProgressSummary' });
 
-/** The book fields whose source GET /books/{id} names (media/metadata.ts records one per field at scan time). */
+/** The book fields whose source GET /books/{id} names (media/metadata/metadata.ts records one per field at scan time). */
 export const BOOK_SOURCED_FIELDS = [
   'title',
   'summary',
