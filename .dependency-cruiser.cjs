@@ -9,6 +9,7 @@
  */
 const REPOSITORY = '^src/modules/[^/]+/[^/]*repository[.]ts$';
 const ROUTES = '^src/modules/[^/]+/[^/]*routes[.]ts$';
+const FEATURE_FOLDER = '^src/modules/[^/]+/?$';
 
 /** @type {import('dependency-cruiser').IConfiguration} */
 module.exports = {
@@ -54,6 +55,16 @@ module.exports = {
       comment: "Another feature's repository is wired by the composition root; a feature names it only as a type.",
       from: { path: '^src/modules/([^/]+)/' },
       to: { path: REPOSITORY, pathNot: '^src/modules/$1/', dependencyTypesNot: ['type-only'] },
+    },
+    {
+      name: 'feature-folders-do-not-import-each-other',
+      severity: 'error',
+      comment:
+        'No two feature folders depend on each other, even through their public surface and type-only: the shared piece moves to ' +
+        'where it belongs, or one side takes an interface the composition root fills in.',
+      scope: 'folder',
+      from: { path: FEATURE_FOLDER },
+      to: { path: FEATURE_FOLDER, circular: true },
     },
     {
       name: 'nothing-imports-the-wiring',

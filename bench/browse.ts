@@ -17,8 +17,8 @@ import { ConfigSchema } from '../src/config/schema.js';
 import { openDatabase } from '../src/db/connection.js';
 import { newId } from '../src/db/ids.js';
 import { migrateToLatest } from '../src/db/migrate.js';
-import { hashFile } from '../src/media/hash.js';
-import { openBook } from '../src/media/open-book.js';
+import { hashFile } from '../src/media/analysis/hash.js';
+import { openBook } from '../src/media/formats/open-book.js';
 import { makeCbz, makeImage } from '../test/media/fixtures.js';
 import { runLoad } from './load-client.js';
 

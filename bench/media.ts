@@ -7,8 +7,8 @@ import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { openBook } from '../src/media/open-book.js';
-import { renderPage } from '../src/media/render-page.js';
+import { openBook } from '../src/media/formats/open-book.js';
+import { renderPage } from '../src/media/rendering/render-page.js';
 import { makeScanLikePage, writeZip } from '../test/media/fixtures.js';
 
 export interface MediaBenchRow {

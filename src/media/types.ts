@@ -1,4 +1,4 @@
-import type { BookMetadata, MetadataFields, MetadataSource } from './metadata-types.js';
+import type { BookMetadata, MetadataFields, MetadataSource } from './metadata/metadata-types.js';
 
 export type BookFormat = 'cbz' | 'cbr' | 'epub' | 'pdf';
 

@@ -1,6 +1,6 @@
 import path from 'node:path';
-import type { CatalogAnalysis } from '../media/catalog-analysis.js';
-import { koreaderPartialMd5File } from '../media/koreader-md5.js';
+import type { CatalogAnalysis } from '../media/analysis/catalog-analysis.js';
+import { koreaderPartialMd5File } from '../media/analysis/koreader-md5.js';
 import type { FileAnalyzer } from './analyzer.js';
 import type { FoundFile } from './walk.js';
 

@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import { open } from 'node:fs/promises';
 import path from 'node:path';
-import type { CatalogAnalysis } from '../media/catalog-analysis.js';
+import type { CatalogAnalysis } from '../media/analysis/catalog-analysis.js';
 
 /**
  * What the scanner needs from the media engine: hash + analyse one file (in worker threads, cancellable),

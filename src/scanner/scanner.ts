@@ -4,7 +4,7 @@ import { nowIso } from '../db/ids.js';
 import type { EventBus } from '../events/bus.js';
 import { emptyScanCounters, type ScanCounters, type ScanEventName, type ScanMode } from '../events/types.js';
 import { isAbortError } from '../media/errors.js';
-import { koreaderPartialMd5File } from '../media/koreader-md5.js';
+import { koreaderPartialMd5File } from '../media/analysis/koreader-md5.js';
 import { analyzeTrip, BYTES_PER_TRIP, FILES_PER_TRIP } from './analysis-trip.js';
 import { AnalysisStaging } from './analysis-staging.js';
 import type { FileAnalyzer } from './analyzer.js';

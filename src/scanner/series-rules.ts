@@ -1,6 +1,6 @@
 import path from 'node:path';
 import type { SeriesTable } from '../db/tables/catalog.js';
-import { METADATA_SOURCES, type BookMetadata, type PrecedenceSource } from '../media/metadata-types.js';
+import { METADATA_SOURCES, type BookMetadata, type PrecedenceSource } from '../media/metadata/metadata-types.js';
 import { titleFromFileName } from './analyzer.js';
 import type { BookForSeries, SeriesRow } from './repository.js';
 

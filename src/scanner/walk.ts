@@ -1,7 +1,7 @@
 import { readdir, readdirSync, realpath, realpathSync, stat, statSync } from 'node:fs';
 import type { Dirent, Stats } from 'node:fs';
 import path from 'node:path';
-import { isBookFileName } from '../media/detect.js';
+import { isBookFileName } from '../media/formats/detect.js';
 
 export interface FoundFile {
   /** Relative to the library root, POSIX separators. */

@@ -1,8 +1,8 @@
 import { existsSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { derivedCacheDir } from '../../src/data-dir.js';
-import { cachedPath } from '../../src/media/derived-cache.js';
-import { thumbnailVariant } from '../../src/media/thumbnails.js';
+import { cachedPath } from '../../src/media/rendering/derived-cache.js';
+import { thumbnailVariant } from '../../src/media/rendering/thumbnails.js';
 import type { EntityEvent } from '../../src/events/types.js';
 import { makeCbz } from '../media/fixtures.js';
 import {

@@ -3,8 +3,8 @@ import { mkdir, rm, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { derivedCacheDir } from '../../src/data-dir.js';
-import { cachedPath } from '../../src/media/derived-cache.js';
-import { thumbnailVariant } from '../../src/media/thumbnails.js';
+import { cachedPath } from '../../src/media/rendering/derived-cache.js';
+import { thumbnailVariant } from '../../src/media/rendering/thumbnails.js';
 import { makeCbz } from '../media/fixtures.js';
 import {
   api,

@@ -3,7 +3,7 @@ import { closeSync, openSync, readSync } from 'node:fs';
 import type { CatalogTestApp } from './catalog.js';
 
 /**
- * KOReader's util.partialMD5 re-implemented from its Lua source, independently of src/media/koreader-md5.ts:
+ * KOReader's util.partialMD5 re-implemented from its Lua source, independently of src/media/analysis/koreader-md5.ts:
  * 1 KiB samples at `bit.lshift(1024, 2*i)` for i = -1..10 (LuaJIT: count mod 32, signed 32-bit result).
  */
 export function koreaderPartialMd5(file: string): string {

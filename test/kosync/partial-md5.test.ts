@@ -7,7 +7,7 @@ import { createCatalogApp, scan, type CatalogTestApp } from '../helpers/catalog.
 import { createLibrary, libraryDir } from '../scanner/helpers.js';
 
 /**
- * KOReader's util.partialMD5 written again from its Lua source, independently of src/media/koreader-md5.ts:
+ * KOReader's util.partialMD5 written again from its Lua source, independently of src/media/analysis/koreader-md5.ts:
  *   for i = -1, 10 do file:seek("set", bit.lshift(step, 2*i)); sample = file:read(size); if not sample then break end; md5:update(sample) end
  * with LuaJIT's bit.lshift (shift count taken mod 32, result a signed 32-bit integer).
  */

@@ -4,9 +4,9 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { AnalysisPool } from '../../src/media/analysis-pool.js';
-import { analyzeFile } from '../../src/media/analyze.js';
-import { hashFile } from '../../src/media/hash.js';
+import { AnalysisPool } from '../../src/media/analysis/analysis-pool.js';
+import { analyzeFile } from '../../src/media/analysis/analyze.js';
+import { hashFile } from '../../src/media/analysis/hash.js';
 import { makeCbz, makeImage, makePdf, writeZip } from './fixtures.js';
 
 let dir: string;

@@ -3,8 +3,8 @@ import { mkdtemp, readFile, rm, stat, symlink } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { AnalysisPool } from '../../src/media/analysis-pool.js';
-import { analyzeFile } from '../../src/media/analyze.js';
+import { AnalysisPool } from '../../src/media/analysis/analysis-pool.js';
+import { analyzeFile } from '../../src/media/analysis/analyze.js';
 import { makeCbz } from './fixtures.js';
 
 let dir: string;

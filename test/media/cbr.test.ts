@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { openBook, withBook } from '../../src/media/open-book.js';
+import { openBook, withBook } from '../../src/media/formats/open-book.js';
 import { SHARED_FIXTURES_MISSING, hasSharedFixtures, sharedFixture } from './shared-fixtures.js';
 
 describe.skipIf(!hasSharedFixtures)(`CBR reader on the real RAR5 fixtures (skipped when ${SHARED_FIXTURES_MISSING})`, () => {

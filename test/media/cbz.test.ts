@@ -2,7 +2,7 @@ import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { openBook, withBook } from '../../src/media/open-book.js';
+import { openBook, withBook } from '../../src/media/formats/open-book.js';
 import { comicInfoXml, makeBmp, makeCbz, makeImage } from './fixtures.js';
 
 let dir: string;

@@ -2,9 +2,9 @@ import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { detectFormat, detectFormatFromBytes, isBookFileName } from '../../src/media/detect.js';
-import { isPageEntryName, sniffImageType } from '../../src/media/image-types.js';
-import { comparePageNames } from '../../src/media/page-order.js';
+import { detectFormat, detectFormatFromBytes, isBookFileName } from '../../src/media/formats/detect.js';
+import { isPageEntryName, sniffImageType } from '../../src/media/images/image-types.js';
+import { comparePageNames } from '../../src/media/formats/page-order.js';
 import { makeBmp, makeCbz, makeEpub, makeImage, makePdf } from './fixtures.js';
 import { SHARED_FIXTURES_MISSING, hasSharedFixtures, sharedFixture } from './shared-fixtures.js';
 

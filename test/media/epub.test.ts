@@ -2,7 +2,7 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { withBook } from '../../src/media/open-book.js';
+import { withBook } from '../../src/media/formats/open-book.js';
 import { makeEpub } from './fixtures.js';
 
 let dir: string;

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { parseFileName } from '../../src/media/filename.js';
-import type { ParsedFileName } from '../../src/media/filename.js';
+import { parseFileName } from '../../src/media/metadata/filename.js';
+import type { ParsedFileName } from '../../src/media/metadata/filename.js';
 
 type Expected = Partial<Pick<ParsedFileName, 'series' | 'title' | 'volume' | 'number' | 'year' | 'authors'>>;
 

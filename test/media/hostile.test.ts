@@ -3,14 +3,14 @@ import { tmpdir } from 'node:os';
 import { crc32 } from 'node:zlib';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { AnalysisPool } from '../../src/media/analysis-pool.js';
-import { analyzeFile } from '../../src/media/analyze.js';
+import { AnalysisPool } from '../../src/media/analysis/analysis-pool.js';
+import { analyzeFile } from '../../src/media/analysis/analyze.js';
 import { MediaError } from '../../src/media/errors.js';
-import { openBook, withBook } from '../../src/media/open-book.js';
+import { openBook, withBook } from '../../src/media/formats/open-book.js';
 import { resolveLimits } from '../../src/media/limits.js';
-import { renderPage } from '../../src/media/render-page.js';
-import { getThumbnail } from '../../src/media/thumbnails.js';
-import { ZipArchive } from '../../src/media/zip-archive.js';
+import { renderPage } from '../../src/media/rendering/render-page.js';
+import { getThumbnail } from '../../src/media/rendering/thumbnails.js';
+import { ZipArchive } from '../../src/media/archives/zip-archive.js';
 import {
   makeCbz,
   makeEncryptedCbz,

@@ -1,8 +1,8 @@
 import sharp from 'sharp';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { parseImageHeader } from '../../src/media/image-header.js';
-import type { HeaderParse } from '../../src/media/image-header.js';
-import { probeImage } from '../../src/media/image-probe.js';
+import { parseImageHeader } from '../../src/media/images/image-header.js';
+import type { HeaderParse } from '../../src/media/images/image-header.js';
+import { probeImage } from '../../src/media/images/image-probe.js';
 import { makeRotatedJpeg, makeScanLikePage } from './fixtures.js';
 
 /** What sharp reports for the whole image, EXIF orientation applied: the answer the parser must give or leave to sharp. */

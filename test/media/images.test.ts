@@ -3,9 +3,9 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { looksLikeSvg, resizeImage } from '../../src/media/images.js';
-import { withBook } from '../../src/media/open-book.js';
-import { renderPage } from '../../src/media/render-page.js';
+import { looksLikeSvg, resizeImage } from '../../src/media/images/images.js';
+import { withBook } from '../../src/media/formats/open-book.js';
+import { renderPage } from '../../src/media/rendering/render-page.js';
 import { makeBmp, makeCbz, makeImage, makePixelBombPng, makeRotatedJpeg } from './fixtures.js';
 
 const MAGIC = {

@@ -1,10 +1,10 @@
 import { describe, expect, it } from 'vitest';
-import { parseComicInfo } from '../../src/media/comicinfo.js';
+import { parseComicInfo } from '../../src/media/metadata/comicinfo.js';
 import { MediaError } from '../../src/media/errors.js';
-import { buildBookMetadata, folderFields, mergeMetadata } from '../../src/media/metadata.js';
-import { parseOpf } from '../../src/media/opf.js';
-import { parseXml, stripDoctype } from '../../src/media/xml.js';
-import { pdfPropertiesFromInfo, pdfPropertiesToFields } from '../../src/media/pdf-properties.js';
+import { buildBookMetadata, folderFields, mergeMetadata } from '../../src/media/metadata/metadata.js';
+import { parseOpf } from '../../src/media/metadata/opf.js';
+import { parseXml, stripDoctype } from '../../src/media/metadata/xml.js';
+import { pdfPropertiesFromInfo, pdfPropertiesToFields } from '../../src/media/metadata/pdf-properties.js';
 import { comicInfoXml } from './fixtures.js';
 
 describe('ComicInfo.xml source', () => {

@@ -4,9 +4,9 @@ import { join } from 'node:path';
 import { createDeflate } from 'node:zlib';
 import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { withBook } from '../../src/media/open-book.js';
-import { MAX_PDF_RENDER_SIDE, PDF_MAX_IMAGE_PIXELS } from '../../src/media/pdf.js';
-import { renderPage } from '../../src/media/render-page.js';
+import { withBook } from '../../src/media/formats/open-book.js';
+import { MAX_PDF_RENDER_SIDE, PDF_MAX_IMAGE_PIXELS } from '../../src/media/formats/pdf.js';
+import { renderPage } from '../../src/media/rendering/render-page.js';
 import type { PageData } from '../../src/media/types.js';
 import { makePdf, onePagePdf, pdfStream } from './fixtures.js';
 

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { MediaError } from '../../src/media/errors.js';
-import { resizeImage } from '../../src/media/images.js';
-import { decodePnm } from '../../src/media/pnm.js';
+import { resizeImage } from '../../src/media/images/images.js';
+import { decodePnm } from '../../src/media/images/pnm.js';
 import sharp from 'sharp';
 
 /** A 2×2 image in each Netpbm variant: top row black then white, bottom row white then black (or red/blue in colour). */

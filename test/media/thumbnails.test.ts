@@ -3,9 +3,9 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import * as derived from '../../src/media/derived-cache.js';
-import { hashFile } from '../../src/media/hash.js';
-import { getThumbnail, readThumbnail, thumbnailFormatFor } from '../../src/media/thumbnails.js';
+import * as derived from '../../src/media/rendering/derived-cache.js';
+import { hashFile } from '../../src/media/analysis/hash.js';
+import { getThumbnail, readThumbnail, thumbnailFormatFor } from '../../src/media/rendering/thumbnails.js';
 import { makeCbz, makeEpub, makePdf } from './fixtures.js';
 
 let dir: string;

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import yauzl from 'yauzl';
 import yazl from 'yazl';
-import { directoryEntryOf, readCentralDirectory, type DirectoryEntry } from '../../src/media/zip-directory.js';
+import { directoryEntryOf, readCentralDirectory, type DirectoryEntry } from '../../src/media/archives/zip-directory.js';
 
 interface Item {
   name: string;

@@ -2,7 +2,7 @@ import { z } from 'zod';
 import type { App } from '../../http/types.js';
 import { callerOf } from '../../modules/auth/hooks.js';
 import { sendBookFile } from '../../modules/books/download.js';
-import { sendImage } from '../../modules/pages/send-image.js';
+import { sendImage } from '../../http/send-image.js';
 import { deviceHint } from '../../modules/progress/device.js';
 import { KOMGA_PROGRESS, komgaProgressOrigin } from './progress-origin.js';
 import { allOf, bookBodyCondition, bookQueryCondition } from './conditions.js';

@@ -1,5 +1,5 @@
 import type { PageRequest } from '../../http/pagination.js';
-import { numberSortOf } from '../../media/metadata-values.js';
+import { numberSortOf } from '../../media/metadata/metadata-values.js';
 import type { Caller } from '../../modules/auth/caller.js';
 import type { PageInfo } from '../../media/types.js';
 import type { BookView } from '../../modules/books/schemas.js';

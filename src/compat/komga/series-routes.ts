@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import type { App } from '../../http/types.js';
 import { callerOf } from '../../modules/auth/hooks.js';
-import { sendImage } from '../../modules/pages/send-image.js';
+import { sendImage } from '../../http/send-image.js';
 import { deviceHint } from '../../modules/progress/device.js';
 import { KOMGA_PROGRESS } from './progress-origin.js';
 import type { SeriesFacetField } from '../../modules/series/schemas.js';

@@ -75,7 +75,7 @@ export interface BooksTable {
   mtime_ms: number;
   /** SHA-256 of the file, lowercase hex. */
   hash: string | null;
-  /** KOReader's partial MD5 of the file (media/koreader-md5.ts): the document id its progress sync sends. */
+  /** KOReader's partial MD5 of the file (media/analysis/koreader-md5.ts): the document id its progress sync sends. */
   koreader_md5: string | null;
   /** MD5 of file_name: the document id of KOReader's "filename" method. */
   koreader_name_md5: string | null;

@@ -6,7 +6,7 @@ import type { App } from '../../http/types.js';
 import type { Caller } from '../../modules/auth/caller.js';
 import { publicBaseUrl } from '../../http/public-url.js';
 import { callerOf } from '../../modules/auth/hooks.js';
-import { sendImage } from '../../modules/pages/send-image.js';
+import { sendImage } from '../../http/send-image.js';
 import { deviceHint } from '../../modules/progress/device.js';
 import { registerBookResources } from '../shared/book-resources.js';
 import { sendFeed, type FeedValidators } from '../shared/conditional.js';

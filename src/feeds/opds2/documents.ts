@@ -1,4 +1,4 @@
-import { convertedFormatFor, MEDIA_TYPE_BY_FORMAT } from '../../media/images.js';
+import { convertedFormatFor, MEDIA_TYPE_BY_FORMAT } from '../../media/images/images.js';
 import type { PageRequest } from '../../http/pagination.js';
 import type { LibraryView } from '../../modules/libraries/schemas.js';
 import type { SeriesView } from '../../modules/series/schemas.js';

@@ -6,7 +6,7 @@ import type { Caller } from '../../modules/auth/caller.js';
 import { callerOf } from '../../modules/auth/hooks.js';
 import { sendBookFile } from '../../modules/books/download.js';
 import type { ImageLookup } from '../../modules/pages/service.js';
-import { sendImage } from '../../modules/pages/send-image.js';
+import { sendImage } from '../../http/send-image.js';
 import type { FeedCatalog } from './feed-catalog.js';
 import { feedConfig } from './routes.js';
 

@@ -1,6 +1,6 @@
-import { bookFileMediaType } from '../../media/book-media-types.js';
+import { bookFileMediaType } from '../../media/formats/book-media-types.js';
 
-/** Acquisition links carry the type the download answers with (one table, media/book-media-types.ts). */
+/** Acquisition links carry the type the download answers with (one table, media/formats/book-media-types.ts). */
 export const acquisitionMediaType = bookFileMediaType;
 
 export const ATOM_NAVIGATION = 'application/atom+xml;profile=opds-catalog;kind=navigation';

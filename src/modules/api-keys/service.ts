@@ -3,7 +3,7 @@ import { newId, nowIso } from '../../db/ids.js';
 import type { PageRequest } from '../../http/pagination.js';
 import type { Caller } from '../auth/caller.js';
 import { PRESETS, sortPermissions, type Permission, type PresetName } from '../auth/permissions.js';
-import { generateApiKey } from './key-format.js';
+import { generateApiKey } from '../auth/api-key-format.js';
 import type { ApiKeyRow, ApiKeysRepository } from './repository.js';
 
 export interface ApiKeyView {

@@ -2,7 +2,7 @@ import type { FastifyReply, FastifyRequest, RouteOptions } from 'fastify';
 import { AppError } from '../../http/errors.js';
 import { createRateLimitHook, TokenBuckets, type BucketLimits } from '../../http/rate-limit.js';
 import type { App } from '../../http/types.js';
-import type { SettingsService } from '../settings/service.js';
+import type { AuthSettings } from './accounts.js';
 import type { Caller } from './caller.js';
 import { isPermission, PERMISSION_GRANTS } from './permissions.js';
 import { isPassword, readCredentials, type CallerResolver, type Credentials } from './resolve-caller.js';
@@ -23,7 +23,7 @@ declare module 'fastify' {
 
 export interface AuthHookDeps {
   resolver: CallerResolver;
-  settings: SettingsService;
+  settings: AuthSettings;
   isSetupRequired(): Promise<boolean>;
   /** Extra credential sources (the Komga session cookie); tried when no header credentials are present. */
   extraCredentials?: (request: FastifyRequest) => Credentials | undefined;

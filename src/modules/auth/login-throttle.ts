@@ -1,7 +1,7 @@
 import { sql, type Kysely } from 'kysely';
 import { nowIso } from '../../db/ids.js';
 import type { DB } from '../../db/schema.js';
-import { userKey } from '../users/user-key.js';
+import { userKey } from './user-key.js';
 
 /**
  * Slows down password guessing for one account: after FREE_FAILURES failed password checks the account is

@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { nowIso } from '../../db/ids.js';
 import { AppError, ErrorBody, notFound } from '../../http/errors.js';
 import type { App } from '../../http/types.js';
-import type { UsersRepository } from '../users/repository.js';
+import type { UserAccounts } from './accounts.js';
 import type { Caller } from './caller.js';
 import { callerOf } from './hooks.js';
 import type { PasswordChecks } from './password-checks.js';
@@ -16,7 +16,7 @@ import { Password } from './schemas.js';
  */
 export class PasswordChangeService {
   constructor(
-    private readonly users: UsersRepository,
+    private readonly users: UserAccounts,
     private readonly passwords: PasswordChecks,
   ) {}
 

@@ -1,6 +1,6 @@
 import { unlessDiskFull } from '../../db/disk-full.js';
 import { AppError } from '../../http/errors.js';
-import type { UserRow, UsersRepository } from '../users/repository.js';
+import type { UserAccounts, UserRow } from './accounts.js';
 import { accountSubject, unknownNameSubject, type LoginThrottle } from './login-throttle.js';
 import { verifyPassword } from './passwords.js';
 
@@ -27,7 +27,7 @@ export class PasswordChecks {
   private readonly queues = new Map<string, Promise<unknown>>();
 
   constructor(
-    private readonly users: UsersRepository,
+    private readonly users: UserAccounts,
     private readonly throttle: LoginThrottle,
   ) {}
 

@@ -1,8 +1,7 @@
 import { createHash } from 'node:crypto';
 import { AppError } from '../../http/errors.js';
-import type { ApiKeysRepository, ApiKeyRow } from '../api-keys/repository.js';
-import { looksLikeApiKey, parseApiKey, secretMatches } from '../api-keys/key-format.js';
-import type { UserRow, UsersRepository } from '../users/repository.js';
+import { looksLikeApiKey, parseApiKey, secretMatches } from './api-key-format.js';
+import type { ApiKeyLookup, ApiKeyRow, UserAccounts, UserRow } from './accounts.js';
 import type { Caller } from './caller.js';
 import type { PasswordChecks } from './password-checks.js';
 import { keyPermissions, userPermissions } from './permissions.js';
@@ -67,8 +66,8 @@ export class CallerResolver {
   private readonly lastTouch = new Map<string, number>();
 
   constructor(
-    private readonly users: UsersRepository,
-    private readonly apiKeys: ApiKeysRepository,
+    private readonly users: UserAccounts,
+    private readonly apiKeys: ApiKeyLookup,
     private readonly revocations: RevocationsRepository,
     private readonly tokens: TokenIssuer,
     /** Basic passwords are checked under the same account lockout as logins. */

@@ -1,7 +1,7 @@
 import type { FastifyRequest } from 'fastify';
 import { z } from 'zod';
 import type { App } from '../../http/types.js';
-import { toUserSummary } from '../users/views.js';
+import { toUserSummary } from './accounts.js';
 import { callerOf } from './hooks.js';
 import { sortPermissions } from './permissions.js';
 import { Email, LoginBody, LoginResponse, MeView, NewAccountBody } from './schemas.js';

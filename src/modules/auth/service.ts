@@ -1,10 +1,8 @@
 import { AppError, forbidden } from '../../http/errors.js';
 import { unlessDiskFull } from '../../db/disk-full.js';
 import { newId, nowIso } from '../../db/ids.js';
-import type { SettingsService } from '../settings/service.js';
-import type { UserRow, UsersRepository } from '../users/repository.js';
-import { userKey } from '../users/user-key.js';
-import { toUserSummary } from '../users/views.js';
+import { toUserSummary, type AuthSettings, type UserAccounts, type UserRow } from './accounts.js';
+import { userKey } from './user-key.js';
 import type { Caller } from './caller.js';
 import type { EmailTokens } from './email-tokens.js';
 import type { Mailer } from './mailer.js';
@@ -33,13 +31,13 @@ const REGISTRATION_CONFLICT =
 
 export class AuthService {
   constructor(
-    private readonly users: UsersRepository,
+    private readonly users: UserAccounts,
     private readonly tokens: TokenIssuer,
     private readonly revocations: RevocationsRepository,
     private readonly passwords: PasswordChecks,
     private readonly emailTokens: EmailTokens,
     private readonly mailer: Mailer,
-    private readonly settings: SettingsService,
+    private readonly settings: AuthSettings,
   ) {}
 
   /** Wrong credentials answer one generic 401, so responses never tell which accounts exist. */

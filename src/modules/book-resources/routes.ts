@@ -3,7 +3,7 @@ import { ErrorBody } from '../../http/errors.js';
 import { IdParams, Uuid } from '../../http/params.js';
 import type { App } from '../../http/types.js';
 import { callerOf } from '../auth/hooks.js';
-import { IMAGE_CACHE_CONTROL } from '../pages/send-image.js';
+import { IMAGE_CACHE_CONTROL } from '../../http/send-image.js';
 import { deviceHint } from '../progress/device.js';
 import type { BookResourcesService } from './service.js';
 

@@ -1,9 +1,9 @@
 import path from 'node:path';
 import { isMediaError } from '../../media/errors.js';
-import { imageTypeFromName } from '../../media/image-types.js';
+import { imageTypeFromName } from '../../media/images/image-types.js';
 import { resolveLimits } from '../../media/limits.js';
-import { parseContainer, parseOpf, type OpfPackage } from '../../media/opf.js';
-import { ZipArchive } from '../../media/zip-archive.js';
+import { parseContainer, parseOpf, type OpfPackage } from '../../media/metadata/opf.js';
+import { ZipArchive } from '../../media/archives/zip-archive.js';
 import { AppError, badRequest, notFound } from '../../http/errors.js';
 import type { AccessService } from '../access/service.js';
 import type { Caller } from '../auth/caller.js';

@@ -4,7 +4,7 @@ import { pageRequest, PaginationQuery, paginated, toPage } from '../../http/pagi
 import { IdParams } from '../../http/params.js';
 import type { App } from '../../http/types.js';
 import { callerOf } from '../auth/hooks.js';
-import { sendImage } from '../pages/send-image.js';
+import { sendImage } from '../../http/send-image.js';
 import { sendBookFile } from './download.js';
 import { listSerializerCompiler } from './list-serializer.js';
 import { BookFilterBody, BookFilterQuery, BookListQuery, BookView } from './schemas.js';

@@ -1,9 +1,15 @@
 import { z } from 'zod';
 import { PaginationQuery } from '../../http/pagination.js';
 import { Uuid } from '../../http/params.js';
-import { METADATA_SOURCES } from '../../media/metadata-types.js';
+import { METADATA_SOURCES } from '../../media/metadata/metadata-types.js';
 import { filterBodySchema, type FieldKind } from '../search/conditions.js';
-import { SERIES_NAME_RULE } from '../series/schemas.js';
+
+/** How a scan names a series; shown on the series name and the books' series source in the OpenAPI description. */
+export const SERIES_NAME_RULE =
+  "A folder's series name is what its books agree on: each book counts with its own highest-priority series value " +
+  '(ComicInfo.xml > EPUB OPF > PDF properties > file name). The value most books hold wins; a tie goes to the value from the higher ' +
+  'source. A value that only file names give names the series only when at least half of the books parse to it. Otherwise the ' +
+  'series is named after its folder (a loose file in the library root: the file name without extension). Rescans apply the same rule.';
 
 export const BOOK_SORT_FIELDS = ['title', 'number', 'file_size', 'page_count', 'created_at', 'modified_at'] as const;
 export type BookSortField = (typeof BOOK_SORT_FIELDS)[number];
@@ -31,7 +37,7 @@ export const BookProgressSummary = z
   })
   .meta({ id: 'BookProgressSummary' });
 
-/** The book fields whose source GET /books/{id} names (media/metadata.ts records one per field at scan time). */
+/** The book fields whose source GET /books/{id} names (media/metadata/metadata.ts records one per field at scan time). */
 export const BOOK_SOURCED_FIELDS = [
   'title',
   'summary',

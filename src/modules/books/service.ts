@@ -1,10 +1,10 @@
 import path from 'node:path';
 import { forbidden, notFound } from '../../http/errors.js';
-import { bookFileMediaType } from '../../media/book-media-types.js';
+import { bookFileMediaType } from '../../media/formats/book-media-types.js';
 import type { PageRequest } from '../../http/pagination.js';
 import type { Caller } from '../auth/caller.js';
 import type { AccessService } from '../access/service.js';
-import type { ImageLookup, PagesService } from '../pages/service.js';
+import type { ImageLookup } from '../../http/send-image.js';
 import { parseCondition } from '../search/conditions.js';
 import { parseSort, type SortDirection } from '../search/sort.js';
 import { libraryScopeFor } from '../access/scope.js';
@@ -25,11 +25,16 @@ export interface FilterInput {
   fullTextSearch?: string | null;
 }
 
+/** Covers of the books the caller may see (the pages service draws them; the composition root passes it in). */
+export interface BookCovers {
+  thumbnail(book: BookWithLibrary, accept: string | undefined): Promise<ImageLookup>;
+}
+
 /** Book lists (plain, filtered, searched, and the reading lists), details, covers and file downloads. */
 export class BooksService {
   constructor(
     private readonly repo: BooksRepository,
-    private readonly pages: PagesService,
+    private readonly pages: BookCovers,
     private readonly access: AccessService<BookWithLibrary>,
   ) {}
 

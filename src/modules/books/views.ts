@@ -1,8 +1,8 @@
 import { toBool } from '../../db/ids.js';
-import { progressFraction } from '../progress/fraction.js';
+import { progressFraction } from './progress-fraction.js';
 import { seriesNameSource } from '../../scanner/series-rules.js';
 import type { BookViewRow, ProgressRow, SeriesNameRow } from './repository.js';
-import type { MetadataSource } from '../../media/metadata-types.js';
+import type { MetadataSource } from '../../media/metadata/metadata-types.js';
 import { BOOK_SOURCED_FIELDS, type BookSourcedField, type BookView } from './schemas.js';
 
 export function parseList(text: string | null | undefined): string[] {

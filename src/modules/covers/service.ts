@@ -1,7 +1,7 @@
 import type { EventBus } from '../../events/bus.js';
 import { isMediaError } from '../../media/errors.js';
-import { withBook } from '../../media/open-book.js';
-import { getThumbnail, type ThumbnailFormat } from '../../media/thumbnails.js';
+import { withBook } from '../../media/formats/open-book.js';
+import { getThumbnail, type ThumbnailFormat } from '../../media/rendering/thumbnails.js';
 import type { BookFormat } from '../../media/types.js';
 import type { TaskProgressUpdate, TaskQueue } from '../../tasks/queue.js';
 import { resolveBookFile } from '../books/files.js';

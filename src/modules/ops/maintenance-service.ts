@@ -1,6 +1,6 @@
 import { readdir, stat } from 'node:fs/promises';
 import path from 'node:path';
-import { cachedPath, listCachedHashes, removeCachedForHash } from '../../media/derived-cache.js';
+import { cachedPath, listCachedHashes, removeCachedForHash } from '../../media/rendering/derived-cache.js';
 import type { MaintenanceRepository } from './maintenance-repository.js';
 
 export interface CleanupResult {

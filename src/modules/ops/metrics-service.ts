@@ -2,7 +2,7 @@ import { monitorEventLoopDelay, type IntervalHistogram } from 'node:perf_hooks';
 import { readdir, stat } from 'node:fs/promises';
 import path from 'node:path';
 import type client from 'prom-client';
-import { derivedCacheStats } from '../../media/derived-cache.js';
+import { derivedCacheStats } from '../../media/rendering/derived-cache.js';
 import type { RequestMetrics, RouteLatency } from '../../http/request-metrics.js';
 import type { CatalogCounts, MetricsRepository } from './metrics-repository.js';
 

@@ -1,4 +1,4 @@
-import { sniffImageType } from '../../media/image-types.js';
+import { sniffImageType } from '../../media/images/image-types.js';
 import { loadSharp } from '../../media/native-modules.js';
 
 /**

@@ -1,5 +1,5 @@
 import { availableParallelism } from 'node:os';
-import { AnalysisPool } from '../../media/analysis-pool.js';
+import { AnalysisPool } from '../../media/analysis/analysis-pool.js';
 import type { BookFormat, PageData } from '../../media/types.js';
 import type { PageRequestOptions } from './page-sizes.js';
 

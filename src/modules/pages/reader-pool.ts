@@ -1,5 +1,5 @@
 import { isMediaError, MediaError } from '../../media/errors.js';
-import { openBook } from '../../media/open-book.js';
+import { openBook } from '../../media/formats/open-book.js';
 import type { BookFormat, BookReader } from '../../media/types.js';
 
 interface Entry {

@@ -3,7 +3,7 @@ import { ErrorBody } from '../../http/errors.js';
 import { Uuid } from '../../http/params.js';
 import type { App } from '../../http/types.js';
 import { callerOf } from '../auth/hooks.js';
-import { sendImage } from './send-image.js';
+import { sendImage } from '../../http/send-image.js';
 import type { PagesService } from './service.js';
 
 const tags = ['pages'];

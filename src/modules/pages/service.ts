@@ -1,14 +1,15 @@
 import { readFile } from 'node:fs/promises';
-import { getOrCreateCached, recordDerivedCacheHit, type CachedFile } from '../../media/derived-cache.js';
-import type { DerivedCacheBudget } from '../../media/derived-cache-budget.js';
+import { getOrCreateCached, recordDerivedCacheHit, type CachedFile } from '../../media/rendering/derived-cache.js';
+import type { DerivedCacheBudget } from '../../media/rendering/derived-cache-budget.js';
 import { isMediaError, type MediaError } from '../../media/errors.js';
-import { sniffImageType } from '../../media/image-types.js';
-import { placeholderCover, placeholderLabel } from '../../media/placeholder-cover.js';
-import { convertedFormatFor } from '../../media/images.js';
-import { renderPage } from '../../media/render-page.js';
-import { getThumbnail, thumbnailFormatFor } from '../../media/thumbnails.js';
+import { sniffImageType } from '../../media/images/image-types.js';
+import { placeholderCover, placeholderLabel } from '../../media/rendering/placeholder-cover.js';
+import { convertedFormatFor } from '../../media/images/images.js';
+import { renderPage } from '../../media/rendering/render-page.js';
+import { getThumbnail, thumbnailFormatFor } from '../../media/rendering/thumbnails.js';
 import type { BookFormat, PageInfo } from '../../media/types.js';
 import { AppError, badRequest, notFound } from '../../http/errors.js';
+import type { ImageLookup } from '../../http/send-image.js';
 import type { Caller } from '../auth/caller.js';
 import type { AccessService } from '../access/service.js';
 import { resolveBookFile } from '../books/files.js';
@@ -23,18 +24,7 @@ import { StoredPages } from './stored-pages.js';
 
 export type { PageRequestOptions } from './page-sizes.js';
 
-/** An image to send: bytes, media type and a strong validator derived from the book's content hash. */
-export interface ImageResult {
-  data: Buffer;
-  mediaType: string;
-  etag: string;
-}
-
-/** What a conditional request learns before any file is read. */
-export interface ImageLookup {
-  etag: string;
-  load(): Promise<ImageResult>;
-}
+export type { ImageLookup, ImageResult } from '../../http/send-image.js';
 
 export interface PagesDeps {
   books: BooksRepository;

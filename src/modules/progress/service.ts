@@ -6,7 +6,7 @@ import { libraryScopeFor } from '../access/scope.js';
 import type { AccessService } from '../access/service.js';
 import type { BooksRepository, BookWithLibrary } from '../books/repository.js';
 import { resolveDevice, type Device, type DeviceHint } from './device.js';
-import { progressFraction } from './fraction.js';
+import { progressFraction } from '../books/progress-fraction.js';
 import type { ProgressEventRow, ProgressRepository, ProgressRow, ProgressWithBook } from './repository.js';
 import type { ProgressEventView, ProgressListItem, ProgressUpdate, ProgressView } from './schemas.js';
 

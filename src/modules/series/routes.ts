@@ -6,7 +6,7 @@ import type { App } from '../../http/types.js';
 import { callerOf } from '../auth/hooks.js';
 import { listSerializerCompiler } from '../books/list-serializer.js';
 import { BookView } from '../books/schemas.js';
-import { sendImage } from '../pages/send-image.js';
+import { sendImage } from '../../http/send-image.js';
 import { deviceHint } from '../progress/device.js';
 import { SeriesBooksQuery, SeriesFilterBody, SeriesFilterQuery, SeriesListQuery, SeriesSearchBody, SeriesView } from './schemas.js';
 import type { SeriesService } from './service.js';

@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { PaginationQuery } from '../../http/pagination.js';
 import { Uuid } from '../../http/params.js';
 import { filterBodySchema, type FieldKind } from '../search/conditions.js';
+import { SERIES_NAME_RULE } from '../books/schemas.js';
 
 export const SERIES_SORT_FIELDS = [
   'name',
@@ -30,13 +31,6 @@ export const SERIES_FILTER_FIELDS = {
   author: 'author',
 } as const satisfies Record<string, FieldKind>;
 export type SeriesFilterField = keyof typeof SERIES_FILTER_FIELDS;
-
-/** How a scan names a series; shown on the series name and the books' series source in the OpenAPI description. */
-export const SERIES_NAME_RULE =
-  "A folder's series name is what its books agree on: each book counts with its own highest-priority series value " +
-  '(ComicInfo.xml > EPUB OPF > PDF properties > file name). The value most books hold wins; a tie goes to the value from the higher ' +
-  'source. A value that only file names give names the series only when at least half of the books parse to it. Otherwise the ' +
-  'series is named after its folder (a loose file in the library root: the file name without extension). Rescans apply the same rule.';
 
 export const SeriesMetadata = z
   .object({

@@ -1,7 +1,7 @@
 import type { Kysely, Selectable } from 'kysely';
 import type { DB } from '../../db/schema.js';
 import type { UsersTable } from '../../db/tables/identity.js';
-import { userKey } from './user-key.js';
+import { userKey } from '../auth/user-key.js';
 
 export type UserRow = Selectable<UsersTable>;
 

@@ -42,10 +42,3 @@ export function toUserView(row: UserRow): UserView {
     last_login_at: row.last_login_at,
   };
 }
-
-export const toUserSummary = (row: Pick<UserRow, 'id' | 'username' | 'email' | 'role'>) => ({
-  id: row.id,
-  username: row.username,
-  email: row.email,
-  role: row.role,
-});

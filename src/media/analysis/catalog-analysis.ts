@@ -1,0 +1,71 @@
+import type { BookMetadata } from '../metadata/metadata-types.js';
+import type { BookAnalysis, BookFormat } from '../types.js';
+
+/**
+ * A book analysis in the shape a catalog stores it: the page list and the metadata already serialised to the
+ * JSON the database keeps. Built in the worker thread, so that what crosses to the main thread is a few strings
+ * (cheap to clone) instead of an object graph the main thread would clone and then serialise again.
+ */
+export interface CatalogAnalysis {
+  format: BookFormat;
+  size: number;
+  mtimeMs: number;
+  /** SHA-256 of the whole file, lowercase hex. */
+  hash: string;
+  /** KOReader's partial MD5 of the file, lowercase hex. */
+  koreaderMd5: string;
+  pageCount: number;
+  /** `JSON.stringify(analysis.pages)`. */
+  pagesJson: string;
+  /** The scalar metadata fields the catalog keeps in their own columns. */
+  fields: CatalogFields;
+  /** `JSON.stringify` of the metadata record and of its lists. */
+  metadataJson: string;
+  genresJson: string;
+  tagsJson: string;
+  authorsJson: string;
+  /** Page number of the cover, when known. */
+  coverPage: number | null;
+  warnings: string[];
+}
+
+/** The metadata fields kept as book columns under their own names (title and series are derived, see the scanner). */
+export type CatalogColumns = Pick<
+  BookMetadata,
+  'number' | 'number_sort' | 'volume' | 'year' | 'summary' | 'publisher' | 'language' | 'isbn'
+>;
+export type CatalogFields = Pick<BookMetadata, 'title' | 'series'> & CatalogColumns;
+
+/** The book columns copied from metadata, all null without metadata (a book whose analysis failed). */
+export function catalogColumns(m: CatalogColumns | null): CatalogColumns {
+  return {
+    number: m?.number ?? null,
+    number_sort: m?.number_sort ?? null,
+    volume: m?.volume ?? null,
+    year: m?.year ?? null,
+    summary: m?.summary ?? null,
+    publisher: m?.publisher ?? null,
+    language: m?.language ?? null,
+    isbn: m?.isbn ?? null,
+  };
+}
+
+export function toCatalogAnalysis(analysis: BookAnalysis): CatalogAnalysis {
+  const m = analysis.metadata;
+  return {
+    format: analysis.format,
+    size: analysis.size,
+    mtimeMs: analysis.mtimeMs,
+    hash: analysis.hash,
+    koreaderMd5: analysis.koreaderMd5,
+    pageCount: analysis.pages.length,
+    pagesJson: JSON.stringify(analysis.pages),
+    fields: { title: m.title, series: m.series, ...catalogColumns(m) },
+    metadataJson: JSON.stringify(m),
+    genresJson: JSON.stringify(m.genres ?? []),
+    tagsJson: JSON.stringify(m.tags ?? []),
+    authorsJson: JSON.stringify(m.authors ?? []),
+    coverPage: analysis.cover?.pageNumber ?? null,
+    warnings: analysis.warnings,
+  };
+}
