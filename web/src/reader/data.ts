@@ -29,13 +29,14 @@ function acceptsWebp(): boolean {
 
 /**
  * The page image URL: sized for its box in device pixels, WebP when the browser takes it (unless the account
- * asks for JPEG or the stored format), grey for e-ink when asked.
+ * asks for JPEG or the stored format), grey for e-ink when asked; without options, the stored bytes.
  */
 export function pageUrl(
   bookId: string,
   page: number,
-  options: { width: number | null; imageFormat: unknown; formatChosen: boolean; grayscale: boolean },
+  options: { width: number | null; imageFormat: unknown; formatChosen: boolean; grayscale: boolean } | null,
 ): string {
+  if (!options) return `/api/v1/books/${bookId}/pages/${page}`;
   const query = new URLSearchParams();
   if (options.width !== null) query.set('width', String(options.width));
   const format =
@@ -44,6 +45,27 @@ export function pageUrl(
   if (options.grayscale) query.set('grayscale', 'true');
   const q = query.toString();
   return `/api/v1/books/${bookId}/pages/${page}${q ? `?${q}` : ''}`;
+}
+
+/** Page images browsers show as they are stored. */
+const SHOWN_AS_STORED = new Set(['image/jpeg', 'image/png', 'image/webp', 'image/gif']);
+
+/**
+ * Whether a page the reader is waiting for (the one the book opens on) is asked as its stored bytes rather than
+ * resized: the server sends those at once, with no resize to wait for, which is most of the time to the first
+ * paint. Only when they are at most twice the width needed (twice the device pixels: the bytes stay in
+ * proportion), in a format the browser shows, and nothing else is asked of them (grey pages, a format the
+ * account chose). PDF pages are drawn by the server whatever is asked. Every other page is asked at its size.
+ */
+export function opensAsStored(
+  page: Pick<PageInfo, 'media_type' | 'width'>,
+  bookFormat: string | null | undefined,
+  deviceWidth: number | null,
+  options: { formatChosen: boolean; grayscale: boolean },
+): boolean {
+  if (bookFormat === 'pdf' || options.grayscale || options.formatChosen) return false;
+  if (!SHOWN_AS_STORED.has(page.media_type) || !page.width) return false;
+  return deviceWidth === null || page.width <= deviceWidth * 2;
 }
 
 /** Fetches a page (the token cannot ride on an <img src>), then decodes it off the main thread's critical path. */

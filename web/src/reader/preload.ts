@@ -39,6 +39,8 @@ interface Entry {
 export class PreloadQueue {
   private readonly entries = new Map<number, Entry>();
   private order: number[] = [];
+  /** The pages on screen: nothing else starts while one of them is still on its way. */
+  private view: number[] = [];
   private running = 0;
 
   constructor(
@@ -65,9 +67,14 @@ export class PreloadQueue {
     return this.start(index);
   }
 
-  /** Holds exactly `order` (most wanted first): starts what is missing, drops the rest. */
-  want(order: readonly number[]): void {
+  /**
+   * Holds exactly `order` (most wanted first): starts what is missing, drops the rest. The first `onScreen`
+   * pages are the view the reader waits for: the pages after them start once those are in, so that they do not
+   * share the network and the server's resizing with the page being waited for.
+   */
+  want(order: readonly number[], onScreen = 0): void {
     this.order = [...order];
+    this.view = order.slice(0, onScreen);
     const keep = new Set(order);
     for (const [index, entry] of this.entries) {
       if (keep.has(index)) continue;
@@ -79,12 +86,14 @@ export class PreloadQueue {
   }
 
   clear(): void {
-    this.want([]);
+    this.want([], 0);
   }
 
   private pump(): void {
+    const waiting = this.view.some((index) => !this.entries.get(index)?.loaded);
     for (const index of this.order) {
       if (this.running >= this.concurrency) return;
+      if (waiting && !this.view.includes(index)) return;
       if (!this.entries.has(index)) void this.start(index).catch(() => undefined);
     }
   }
