@@ -373,24 +373,28 @@ test('e-ink mode: no transitions, paged only, high contrast, grey pages from the
   });
   expect(styles).toEqual({ transition: '0s', background: 'rgb(255, 255, 255)', color: 'rgb(0, 0, 0)' });
   await expect.poll(() => greyRequests.length).toBeGreaterThan(0);
-  const grey = await page.evaluate(() => {
-    const doc = (globalThis as unknown as { document: { querySelector(s: string): unknown; createElement(t: string): unknown } }).document;
-    const img = doc.querySelector('.reader-view img') as { naturalWidth: number; naturalHeight: number };
-    const canvas = doc.createElement('canvas') as {
-      width: number;
-      height: number;
-      getContext(k: string): {
-        drawImage(...a: unknown[]): void;
-        getImageData(x: number, y: number, w: number, h: number): { data: number[] };
+  // The page on screen once the grey image has replaced the coloured one (no image while it is on its way).
+  const greyness = () =>
+    page.evaluate(() => {
+      const doc = (globalThis as unknown as { document: { querySelector(s: string): unknown; createElement(t: string): unknown } })
+        .document;
+      const img = doc.querySelector('.reader-view img') as { naturalWidth: number; naturalHeight: number } | null;
+      if (!img) return 255;
+      const canvas = doc.createElement('canvas') as {
+        width: number;
+        height: number;
+        getContext(k: string): {
+          drawImage(...a: unknown[]): void;
+          getImageData(x: number, y: number, w: number, h: number): { data: number[] };
+        };
       };
-    };
-    canvas.width = canvas.height = 1;
-    const ctx = canvas.getContext('2d');
-    ctx.drawImage(img, img.naturalWidth / 2, img.naturalHeight / 2, 1, 1, 0, 0, 1, 1);
-    const [r, g, b] = ctx.getImageData(0, 0, 1, 1).data;
-    return Math.max(Math.abs(r! - g!), Math.abs(g! - b!));
-  });
-  expect(grey).toBeLessThan(4);
+      canvas.width = canvas.height = 1;
+      const ctx = canvas.getContext('2d');
+      ctx.drawImage(img, img.naturalWidth / 2, img.naturalHeight / 2, 1, 1, 0, 0, 1, 1);
+      const [r, g, b] = ctx.getImageData(0, 0, 1, 1).data;
+      return Math.max(Math.abs(r! - g!), Math.abs(g! - b!));
+    });
+  await expect.poll(greyness).toBeLessThan(4);
   await page.evaluate(() =>
     (globalThis as unknown as { localStorage: { removeItem(k: string): void } }).localStorage.removeItem('bindery.reader.eink'),
   );

@@ -1,5 +1,5 @@
 import { useNavigate } from '@tanstack/react-router';
-import { useEffect, useLayoutEffect, useRef, useState } from 'react';
+import { startTransition, useEffect, useLayoutEffect, useRef, useState } from 'react';
 import { bookLabel } from '../lib/format';
 import {
   loadPageImage,
@@ -98,8 +98,11 @@ export function ComicReader({ book, pages, seriesTitle, seriesDirection, startPa
       latest.current.engineSettings,
       {
         onPage: (index, shown) => {
-          setPage(index);
-          setView(shown);
+          // The page is already drawn by the engine; the status and slider follow without holding up its frame.
+          startTransition(() => {
+            setPage(index);
+            setView(shown);
+          });
           if (first) {
             first = false;
             return;

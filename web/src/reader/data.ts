@@ -3,6 +3,7 @@ import { useState } from 'react';
 import { api, authHeaders, ok, type components } from '../api/client';
 import { preferencesQuery } from '../api/queries';
 import type { LoadedPage } from './preload';
+import { bookQuery, pagesQuery, seriesQuery } from './queries';
 import type { ProgressBody, ProgressTransport } from './progress';
 import type { StoredReaderSettings } from './settings';
 
@@ -103,15 +104,11 @@ export const progressTransport: ProgressTransport = {
 };
 
 export function useBook(bookId: string) {
-  return useQuery({ queryKey: ['books', bookId], queryFn: () => ok(api.GET('/api/v1/books/{id}', { params: { path: { id: bookId } } })) });
+  return useQuery(bookQuery(bookId));
 }
 
 export function usePages(bookId: string) {
-  return useQuery({
-    queryKey: ['books', bookId, 'pages'],
-    queryFn: () => ok(api.GET('/api/v1/books/{id}/pages', { params: { path: { id: bookId } } })),
-    staleTime: 5 * 60_000,
-  });
+  return useQuery(pagesQuery(bookId));
 }
 
 export function useSeriesBooks(seriesId: string | undefined) {
@@ -128,11 +125,7 @@ export function useSeriesBooks(seriesId: string | undefined) {
 }
 
 export function useSeries(seriesId: string | undefined) {
-  return useQuery({
-    queryKey: ['series', seriesId],
-    queryFn: () => ok(api.GET('/api/v1/series/{id}', { params: { path: { id: seriesId as string } } })),
-    enabled: !!seriesId,
-  });
+  return useQuery(seriesQuery(seriesId));
 }
 
 /** The account preferences by key, and the stored reader settings with a way to change them. */
