@@ -103,4 +103,21 @@ describe('PreloadQueue', () => {
     await expect(queue.get(0)).rejects.toThrow('offline');
     await expect(queue.get(0)).resolves.toMatchObject({ index: 0 });
   });
+
+  it('a page that fails is not asked again and again while it stays wanted: once per want()', async () => {
+    const asked: number[] = [];
+    const queue = new PreloadQueue(
+      async (index) => {
+        asked.push(index);
+        throw new Error('422');
+      },
+      () => undefined,
+    );
+    queue.want([0, 1], 1);
+    for (let i = 0; i < 20; i++) await new Promise((r) => setTimeout(r, 0));
+    expect(asked.sort()).toEqual([0, 1]);
+    queue.want([0, 1], 1);
+    for (let i = 0; i < 5; i++) await new Promise((r) => setTimeout(r, 0));
+    expect(asked.sort()).toEqual([0, 0, 1, 1]);
+  });
 });

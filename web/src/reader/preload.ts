@@ -41,6 +41,8 @@ export class PreloadQueue {
   private order: number[] = [];
   /** The pages on screen: nothing else starts while one of them is still on its way. */
   private view: number[] = [];
+  /** Pages whose load failed since the last want(): not asked again until they are wanted again. */
+  private failed = new Set<number>();
   private running = 0;
 
   constructor(
@@ -63,6 +65,7 @@ export class PreloadQueue {
   get(index: number): Promise<LoadedPage> {
     const entry = this.entries.get(index);
     if (entry) return entry.promise;
+    this.failed.delete(index);
     this.order = [index, ...this.order.filter((i) => i !== index)];
     return this.start(index);
   }
@@ -75,6 +78,7 @@ export class PreloadQueue {
   want(order: readonly number[], onScreen = 0): void {
     this.order = [...order];
     this.view = order.slice(0, onScreen);
+    this.failed.clear();
     const keep = new Set(order);
     for (const [index, entry] of this.entries) {
       if (keep.has(index)) continue;
@@ -90,11 +94,11 @@ export class PreloadQueue {
   }
 
   private pump(): void {
-    const waiting = this.view.some((index) => !this.entries.get(index)?.loaded);
+    const waiting = this.view.some((index) => !this.failed.has(index) && !this.entries.get(index)?.loaded);
     for (const index of this.order) {
       if (this.running >= this.concurrency) return;
       if (waiting && !this.view.includes(index)) return;
-      if (!this.entries.has(index)) void this.start(index).catch(() => undefined);
+      if (!this.entries.has(index) && !this.failed.has(index)) void this.start(index).catch(() => undefined);
     }
   }
 
@@ -109,8 +113,12 @@ export class PreloadQueue {
         return page;
       },
       (err: unknown) => {
-        // A failed page is forgotten so that the next look at it tries again.
-        if (this.entries.get(index)?.promise === promise) this.entries.delete(index);
+        // A failed page is forgotten so that the next look at it tries again (not the queue's own pumping, which
+        // would ask a page that keeps failing again and again).
+        if (this.entries.get(index)?.promise === promise) {
+          this.entries.delete(index);
+          this.failed.add(index);
+        }
         throw err;
       },
     );
