@@ -284,6 +284,8 @@ export interface EpubOptions {
   omitOpf?: boolean;
   /** Spine direction. */
   rtl?: boolean;
+  /** An EPUB 3 navigation document listing the chapters ("Chapter N", reflowable books). */
+  toc?: boolean;
 }
 
 export async function makeEpub(dir: string, name: string, options: EpubOptions = {}): Promise<string> {
@@ -337,6 +339,16 @@ export async function makeEpub(dir: string, name: string, options: EpubOptions =
     const href = kind === 'image' ? `page${i}.xhtml` : `chapter${i}.xhtml`;
     manifest.push(`<item id="${id}" href="${href}" media-type="application/xhtml+xml"/>`);
     spine.push(`<itemref idref="${id}"/>`);
+  }
+  if (options.toc) {
+    const entries = Array.from({ length: count }, (_, i) => `<li><a href="chapter${i + 1}.xhtml">Chapter ${i + 1}</a></li>`);
+    items.push({
+      name: 'OEBPS/nav.xhtml',
+      data: `<?xml version="1.0" encoding="utf-8"?>
+<html xmlns="http://www.w3.org/1999/xhtml" xmlns:epub="http://www.idpf.org/2007/ops"><head><title>Contents</title></head>
+<body><nav epub:type="toc"><h1>Contents</h1><ol>${entries.join('')}</ol></nav></body></html>`,
+    });
+    manifest.push('<item id="nav" href="nav.xhtml" media-type="application/xhtml+xml" properties="nav"/>');
   }
   const dc: string[] = [];
   if (meta.title) dc.push(`<dc:title id="title">${xmlEscape(meta.title)}</dc:title>`);

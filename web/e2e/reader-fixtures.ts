@@ -56,6 +56,11 @@ async function writeBooks(dir: string): Promise<void> {
     pages: 5,
     metadata: { title: 'Novel one', series: 'Novels', seriesIndex: '1', language: 'en' },
   });
+  await makeEpub(at('Guides'), 'Guide 001.epub', {
+    pages: 4,
+    toc: true,
+    metadata: { title: 'Guide one', series: 'Guides', seriesIndex: '1', language: 'en' },
+  });
 }
 
 export interface ReaderLibrary {
@@ -100,7 +105,7 @@ export function readerLibrary(request: APIRequestContext): Promise<ReaderLibrary
         },
         { timeout: 60_000 },
       )
-      .toBe(8);
+      .toBe(9);
     return { books };
   })();
   return library;

@@ -1,3 +1,4 @@
+import path from 'node:path';
 import { expect, serverUrl, test } from './fixtures.js';
 import {
   expectPages,
@@ -372,24 +373,28 @@ test('e-ink mode: no transitions, paged only, high contrast, grey pages from the
   });
   expect(styles).toEqual({ transition: '0s', background: 'rgb(255, 255, 255)', color: 'rgb(0, 0, 0)' });
   await expect.poll(() => greyRequests.length).toBeGreaterThan(0);
-  const grey = await page.evaluate(() => {
-    const doc = (globalThis as unknown as { document: { querySelector(s: string): unknown; createElement(t: string): unknown } }).document;
-    const img = doc.querySelector('.reader-view img') as { naturalWidth: number; naturalHeight: number };
-    const canvas = doc.createElement('canvas') as {
-      width: number;
-      height: number;
-      getContext(k: string): {
-        drawImage(...a: unknown[]): void;
-        getImageData(x: number, y: number, w: number, h: number): { data: number[] };
+  // The page on screen once the grey image has replaced the coloured one (no image while it is on its way).
+  const greyness = () =>
+    page.evaluate(() => {
+      const doc = (globalThis as unknown as { document: { querySelector(s: string): unknown; createElement(t: string): unknown } })
+        .document;
+      const img = doc.querySelector('.reader-view img') as { naturalWidth: number; naturalHeight: number } | null;
+      if (!img) return 255;
+      const canvas = doc.createElement('canvas') as {
+        width: number;
+        height: number;
+        getContext(k: string): {
+          drawImage(...a: unknown[]): void;
+          getImageData(x: number, y: number, w: number, h: number): { data: number[] };
+        };
       };
-    };
-    canvas.width = canvas.height = 1;
-    const ctx = canvas.getContext('2d');
-    ctx.drawImage(img, img.naturalWidth / 2, img.naturalHeight / 2, 1, 1, 0, 0, 1, 1);
-    const [r, g, b] = ctx.getImageData(0, 0, 1, 1).data;
-    return Math.max(Math.abs(r! - g!), Math.abs(g! - b!));
-  });
-  expect(grey).toBeLessThan(4);
+      canvas.width = canvas.height = 1;
+      const ctx = canvas.getContext('2d');
+      ctx.drawImage(img, img.naturalWidth / 2, img.naturalHeight / 2, 1, 1, 0, 0, 1, 1);
+      const [r, g, b] = ctx.getImageData(0, 0, 1, 1).data;
+      return Math.max(Math.abs(r! - g!), Math.abs(g! - b!));
+    });
+  await expect.poll(greyness).toBeLessThan(4);
   await page.evaluate(() =>
     (globalThis as unknown as { localStorage: { removeItem(k: string): void } }).localStorage.removeItem('bindery.reader.eink'),
   );
@@ -493,4 +498,169 @@ test('@phone EPUB: opened, paged, themed, its locator saved and resumed in anoth
   // The theme followed too (settings are the account's).
   await expect(other.page.locator('.epub-reader')).toHaveAttribute('data-theme', 'dark');
   await other.context.close();
+});
+
+test('zoom by Ctrl+wheel: in at the pointer, back out to the fit; a plain wheel neither zooms nor turns', async ({ page, request }) => {
+  const user = await newReader(request);
+  await setReaderSettings(request, user.token, single);
+  await useSession(page, user);
+  await page.goto(`/books/${lib.books['Paged one']!.id}/read`);
+  await expectPages(page, [1]);
+  const stage = page.locator('.reader-stage');
+  const box = (await page.locator('.reader-host').boundingBox())!;
+  await page.mouse.move(box.x + box.width / 2, box.y + box.height / 2);
+  await page.keyboard.down('Control');
+  await page.mouse.wheel(0, -200);
+  await expect(stage).toHaveClass(/zoomed/);
+  expect(Number(await stage.getAttribute('data-zoom'))).toBeGreaterThan(1.5);
+  await page.mouse.wheel(0, 400);
+  await page.keyboard.up('Control');
+  await expect(stage).not.toHaveClass(/zoomed/);
+  await page.mouse.wheel(0, -200);
+  await page.keyboard.press('ArrowRight');
+  await expectPages(page, [2]);
+  await expect(stage).not.toHaveClass(/zoomed/);
+});
+
+/** Touches through the DevTools protocol: Playwright's touchscreen has one finger, a pinch needs two. */
+async function touchGesture(
+  page: import('@playwright/test').Page,
+  from: Array<[number, number]>,
+  to: Array<[number, number]>,
+  steps = 6,
+): Promise<void> {
+  const cdp = await page.context().newCDPSession(page);
+  const box = (await page.locator('.reader-host').boundingBox())!;
+  const at = (points: Array<[number, number]>, share: number) =>
+    points.map(([fx, fy], id) => {
+      const [tx, ty] = to[id]!;
+      return { x: box.x + box.width * (fx + (tx - fx) * share), y: box.y + box.height * (fy + (ty - fy) * share), id };
+    });
+  await cdp.send('Input.dispatchTouchEvent', { type: 'touchStart', touchPoints: at(from, 0) });
+  for (let s = 1; s <= steps; s++) await cdp.send('Input.dispatchTouchEvent', { type: 'touchMove', touchPoints: at(from, s / steps) });
+  await cdp.send('Input.dispatchTouchEvent', { type: 'touchEnd', touchPoints: [] });
+  await cdp.detach();
+}
+
+test('@phone touch: a swipe turns the page; a pinch zooms, and while zoomed a swipe pans and never turns', async ({ page, request }) => {
+  test.skip(!test.info().project.use.hasTouch, 'a touch screen');
+  const user = await newReader(request);
+  await setReaderSettings(request, user.token, single);
+  await useSession(page, user);
+  await page.goto(`/books/${lib.books['Paged one']!.id}/read`);
+  await expectPages(page, [1]);
+  await touchGesture(page, [[0.8, 0.5]], [[0.2, 0.5]]);
+  await expectPages(page, [2]);
+  await touchGesture(page, [[0.2, 0.5]], [[0.8, 0.5]]);
+  await expectPages(page, [1]);
+
+  const stage = page.locator('.reader-stage');
+  await touchGesture(
+    page,
+    [
+      [0.45, 0.5],
+      [0.55, 0.5],
+    ],
+    [
+      [0.2, 0.5],
+      [0.8, 0.5],
+    ],
+  );
+  await expect(stage).toHaveClass(/zoomed/);
+  expect(Number(await stage.getAttribute('data-zoom'))).toBeGreaterThan(2);
+  const transform = () =>
+    page.locator('.reader-view').evaluate((el) => (el as unknown as { style: { transform: string } }).style.transform);
+  const before = await transform();
+  await touchGesture(page, [[0.7, 0.5]], [[0.3, 0.5]]);
+  await expect.poll(transform).not.toBe(before);
+  await expect(stage).toHaveClass(/zoomed/);
+  await expect(status(page)).toHaveText('Page 1 of 6');
+  await expectPages(page, [1]);
+});
+
+/** Style of the EPUB chapter frame showing `text`: its font, text size and whether it is laid out in columns (pages). */
+async function chapterStyle(page: import('@playwright/test').Page, text: string) {
+  for (const frame of page.frames()) {
+    if (frame === page.mainFrame()) continue;
+    const style = await frame
+      .evaluate((wanted) => {
+        const g = globalThis as unknown as {
+          document: { body: { innerText: string } | null; documentElement: unknown };
+          getComputedStyle(e: unknown): { fontFamily: string; fontSize: string; columnWidth: string };
+        };
+        if (!g.document.body?.innerText.includes(wanted)) return null;
+        const body = g.getComputedStyle(g.document.body);
+        return {
+          font: body.fontFamily,
+          size: parseFloat(body.fontSize),
+          columns: g.getComputedStyle(g.document.documentElement).columnWidth,
+        };
+      }, text)
+      .catch(() => null);
+    if (style) return style;
+  }
+  return null;
+}
+
+test('EPUB: the table of contents goes to a chapter; scrolled layout, font family and text size apply to the text', async ({
+  page,
+  request,
+}) => {
+  const user = await newReader(request);
+  await useSession(page, user);
+  await page.goto(`/books/${lib.books['Guide one']!.id}/read`);
+  await expect(status(page)).toHaveText(/Chapter 1/);
+  await page.getByRole('button', { name: 'Menu' }).click();
+  await page.getByRole('button', { name: 'Contents' }).click();
+  await page.getByRole('dialog', { name: 'Contents' }).getByRole('button', { name: 'Chapter 3' }).click();
+  await expect(status(page)).toHaveText(/Chapter 3/);
+  await expect.poll(async () => (await chapterStyle(page, 'Chapter 3'))?.columns).not.toBe('auto');
+  const before = (await chapterStyle(page, 'Chapter 3'))!;
+
+  await page.getByRole('button', { name: 'Settings' }).click();
+  await page.getByLabel('Layout').selectOption('scrolled');
+  await page.locator('#setting-epub_font').selectOption('monospace');
+  await page.getByLabel('Text size (%)').fill('200');
+  await page.getByRole('button', { name: 'Close' }).click();
+  await expect(page.locator('.epub-reader')).toHaveAttribute('data-flow', 'scrolled');
+  await expect.poll(async () => (await chapterStyle(page, 'Chapter 3'))?.font).toContain('monospace');
+  const after = (await chapterStyle(page, 'Chapter 3'))!;
+  expect(after.columns).toBe('auto');
+  expect(after.size).toBeGreaterThan(before.size * 1.5);
+  await expect(status(page)).toHaveText(/Chapter 3/);
+});
+
+test('README screenshots: a comic page, a double-page spread, webtoon, an EPUB', async ({ page, request }) => {
+  test.skip(!!test.info().project.use.hasTouch, 'taken on the desktop');
+  const docs = path.resolve(import.meta.dirname, '../../docs/screenshots');
+  const user = await newReader(request);
+  await useSession(page, user);
+  await page.setViewportSize({ width: 1280, height: 800 });
+  const settled = () => expect(page.locator('.reader-slot.loading')).toHaveCount(0);
+
+  await setReaderSettings(request, user.token, single);
+  await page.goto(`/books/${lib.books['Paged one']!.id}/read?page=2`);
+  await expectPages(page, [2]);
+  await page.keyboard.press('m');
+  await expect(page.getByRole('slider', { name: 'Page' })).toBeVisible();
+  await page.screenshot({ path: path.join(docs, 'reader-page.png') });
+
+  await setReaderSettings(request, user.token, { all_series: { desktop: { spread: 'double' } } });
+  await page.goto(`/books/${lib.books['Spreads one']!.id}/read?page=2`);
+  await expectPages(page, [2, 3]);
+  await settled();
+  await page.screenshot({ path: path.join(docs, 'reader-double.png') });
+
+  await setReaderSettings(request, user.token, { all_series: { desktop: { mode: 'webtoon', padding: 25 } } });
+  await page.goto(`/books/${lib.books['Webtoon one']!.id}/read?page=3`);
+  await expect(status(page)).toHaveText(/Page 3 of 40/);
+  await expect(page.locator('.reader-strip img').first()).toBeVisible();
+  await settled();
+  await page.screenshot({ path: path.join(docs, 'reader-webtoon.png') });
+
+  await setReaderSettings(request, user.token, { all_series: { desktop: { epub_theme: 'sepia' } } });
+  await page.goto(`/books/${lib.books['Guide one']!.id}/read`);
+  await expect(status(page)).toHaveText(/Chapter 1/);
+  await expect.poll(async () => (await chapterStyle(page, 'Chapter 1'))?.font).toBeTruthy();
+  await page.screenshot({ path: path.join(docs, 'reader-epub.png') });
 });

@@ -6,6 +6,7 @@ import { AppLayout } from './components/AppLayout';
 import { NotFound, RouteError } from './components/ErrorView';
 import { compactLibrarySearch, validateLibrarySearch, type LibrarySearch } from './lib/library-search';
 import { SHELVES, type ShelfId } from './lib/shelves';
+import { prefetchReader } from './reader/queries';
 
 interface RouterContext {
   queryClient: QueryClient;
@@ -148,6 +149,8 @@ export const readerRoute = createRoute({
     if (status.setup_required) throw redirect({ to: '/setup' });
     if (!getSession()) throw redirect({ to: '/sign-in', search: { redirect: location.href } });
   },
+  // The reader's data is asked on hover or click together with its code, not once the code has arrived.
+  loader: ({ context, params }) => prefetchReader(context.queryClient, params.bookId),
   component: lazyRouteComponent(() => import('./reader/ReaderScreen'), 'ReaderScreen'),
   errorComponent: RouteError,
 });

@@ -1,9 +1,10 @@
-import { Link, useNavigate } from '@tanstack/react-router';
-import { useEffect, useLayoutEffect, useRef, useState } from 'react';
+import { useNavigate } from '@tanstack/react-router';
+import { startTransition, useEffect, useLayoutEffect, useRef, useState } from 'react';
 import { bookLabel } from '../lib/format';
 import {
   loadPageImage,
   neighbours,
+  opensAsStored,
   pageUrl,
   progressTransport,
   releasePage,
@@ -17,6 +18,7 @@ import { ProgressSaver, sendPending } from './progress';
 import {
   EndPanel,
   KeyMap,
+  ReaderBar,
   ReaderSettingsPanel,
   readerKeyTarget,
   useDeviceClass,
@@ -96,8 +98,11 @@ export function ComicReader({ book, pages, seriesTitle, seriesDirection, startPa
       latest.current.engineSettings,
       {
         onPage: (index, shown) => {
-          setPage(index);
-          setView(shown);
+          // The page is already drawn by the engine; the status and slider follow without holding up its frame.
+          startTransition(() => {
+            setPage(index);
+            setView(shown);
+          });
           if (first) {
             first = false;
             return;
@@ -109,15 +114,13 @@ export function ComicReader({ book, pages, seriesTitle, seriesDirection, startPa
         onEnd: () => setPanel('end'),
         onStart: () => setPanel('start'),
         onMenu: () => setMenu((m) => !m),
-        load: (index, cssWidth, signal) =>
-          loadPageImage(
-            pageUrl(book.id, index + 1, {
-              ...latest.current.imageOptions,
-              width: cssWidth === null ? null : Math.ceil(cssWidth * (window.devicePixelRatio || 1)),
-            }),
-            index,
-            signal,
-          ),
+        load: (index, cssWidth, signal, opening) => {
+          const options = latest.current.imageOptions;
+          const width = cssWidth === null ? null : Math.ceil(cssWidth * (window.devicePixelRatio || 1));
+          const stored = opening && opensAsStored(pages[index]!, book.format, width, options);
+          const url = stored ? pageUrl(book.id, index + 1, null) : pageUrl(book.id, index + 1, { ...options, width });
+          return loadPageImage(url, index, signal);
+        },
         release: releasePage,
       },
       startPage,
@@ -200,28 +203,21 @@ export function ComicReader({ book, pages, seriesTitle, seriesDirection, startPa
       </p>
       {menu && (
         <>
-          <header className="reader-bar top">
-            <Link to="/books/$bookId" params={{ bookId: book.id }} className="button small">
-              ← Back
-            </Link>
-            <div className="reader-title">
-              <span className="eyebrow">{seriesTitle}</span>
-              <strong>{bookLabel(book)}</strong>
-            </div>
-            <span className="reader-count">{pageLabel}</span>
-            <label className="reader-toggle">
-              <input type="checkbox" checked={incognito} onChange={(e) => setIncognito(e.target.checked)} /> Incognito
-            </label>
+          <ReaderBar
+            book={book}
+            seriesTitle={seriesTitle}
+            position={pageLabel}
+            incognito={incognito}
+            onIncognito={setIncognito}
+            fullscreen={fullscreen}
+          >
             <button type="button" className="small" onClick={() => setPanel('settings')}>
               Settings
-            </button>
-            <button type="button" className="small" onClick={() => fullscreen.toggle()} aria-pressed={fullscreen.on}>
-              Full screen
             </button>
             <button type="button" className="small" onClick={() => setPanel('keys')} aria-label="Keyboard shortcuts">
               ?
             </button>
-          </header>
+          </ReaderBar>
           <footer className="reader-bar bottom">
             <label htmlFor="page-slider" className="visually-hidden">
               Page

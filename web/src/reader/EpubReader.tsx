@@ -8,7 +8,16 @@ import { neighbours, progressTransport, useReaderPreferences, useSeriesBooks, ty
 import { EpubEngine, THEMES, type EpubAppearance, type Relocation } from './epub-engine';
 import type { FoliateTocItem } from 'foliate-js/epub.js';
 import { ProgressSaver, sendPending } from './progress';
-import { EndPanel, KeyMap, ReaderSettingsPanel, readerKeyTarget, useDeviceClass, useFullscreen, useIncognito } from './ReaderChrome';
+import {
+  EndPanel,
+  KeyMap,
+  ReaderBar,
+  ReaderSettingsPanel,
+  readerKeyTarget,
+  useDeviceClass,
+  useFullscreen,
+  useIncognito,
+} from './ReaderChrome';
 import { resolveSettings, withChange, type PartialSettings } from './settings';
 
 interface SavedLocator {
@@ -191,28 +200,21 @@ export function EpubReader({ book, seriesTitle }: { book: Book; pages: PageInfo[
       />
       {menu && (
         <>
-          <header className="reader-bar top">
-            <Link to="/books/$bookId" params={{ bookId: book.id }} className="button small">
-              ← Back
-            </Link>
-            <div className="reader-title">
-              <span className="eyebrow">{seriesTitle}</span>
-              <strong>{bookLabel(book)}</strong>
-            </div>
-            <span className="reader-count">{label}</span>
-            <label className="reader-toggle">
-              <input type="checkbox" checked={incognito} onChange={(e) => setIncognito(e.target.checked)} /> Incognito
-            </label>
+          <ReaderBar
+            book={book}
+            seriesTitle={seriesTitle}
+            position={label}
+            incognito={incognito}
+            onIncognito={setIncognito}
+            fullscreen={fullscreen}
+          >
             <button type="button" className="small" onClick={() => setPanel('toc')}>
               Contents
             </button>
             <button type="button" className="small" onClick={() => setPanel('settings')}>
               Settings
             </button>
-            <button type="button" className="small" onClick={() => fullscreen.toggle()} aria-pressed={fullscreen.on}>
-              Full screen
-            </button>
-          </header>
+          </ReaderBar>
           <footer className="reader-bar bottom">
             <label htmlFor="epub-slider" className="visually-hidden">
               Position in the book

@@ -1,3 +1,4 @@
+import { Link } from '@tanstack/react-router';
 import { useEffect, useRef, useState, useSyncExternalStore, type ReactNode } from 'react';
 import { bookLabel } from '../lib/format';
 import type { Book } from './data';
@@ -101,6 +102,48 @@ function Dialog({ title, onClose, children, className }: { title: string; onClos
         {children}
       </div>
     </div>
+  );
+}
+
+/**
+ * The reader's top bar while the menu is open: back to the book, the series and book title, where the reader
+ * is, the incognito switch, then the reader's own buttons (`children`: Contents, Settings…) and full screen.
+ */
+export function ReaderBar({
+  book,
+  seriesTitle,
+  position,
+  incognito,
+  onIncognito,
+  fullscreen,
+  children,
+}: {
+  book: Book;
+  seriesTitle: string;
+  position: string;
+  incognito: boolean;
+  onIncognito(on: boolean): void;
+  fullscreen: { on: boolean; toggle(): void };
+  children?: ReactNode;
+}) {
+  return (
+    <header className="reader-bar top">
+      <Link to="/books/$bookId" params={{ bookId: book.id }} className="button small">
+        ← Back
+      </Link>
+      <div className="reader-title">
+        <span className="eyebrow">{seriesTitle}</span>
+        <strong>{bookLabel(book)}</strong>
+      </div>
+      <span className="reader-count">{position}</span>
+      <label className="reader-toggle">
+        <input type="checkbox" checked={incognito} onChange={(e) => onIncognito(e.target.checked)} /> Incognito
+      </label>
+      {children}
+      <button type="button" className="small" onClick={() => fullscreen.toggle()} aria-pressed={fullscreen.on}>
+        Full screen
+      </button>
+    </header>
   );
 }
 

@@ -3,6 +3,7 @@ import { useState } from 'react';
 import { api, authHeaders, ok, type components } from '../api/client';
 import { preferencesQuery } from '../api/queries';
 import type { LoadedPage } from './preload';
+import { bookQuery, pagesQuery, seriesQuery } from './queries';
 import type { ProgressBody, ProgressTransport } from './progress';
 import type { StoredReaderSettings } from './settings';
 
@@ -29,13 +30,14 @@ function acceptsWebp(): boolean {
 
 /**
  * The page image URL: sized for its box in device pixels, WebP when the browser takes it (unless the account
- * asks for JPEG or the stored format), grey for e-ink when asked.
+ * asks for JPEG or the stored format), grey for e-ink when asked; without options, the stored bytes.
  */
 export function pageUrl(
   bookId: string,
   page: number,
-  options: { width: number | null; imageFormat: unknown; formatChosen: boolean; grayscale: boolean },
+  options: { width: number | null; imageFormat: unknown; formatChosen: boolean; grayscale: boolean } | null,
 ): string {
+  if (!options) return `/api/v1/books/${bookId}/pages/${page}`;
   const query = new URLSearchParams();
   if (options.width !== null) query.set('width', String(options.width));
   const format =
@@ -44,6 +46,27 @@ export function pageUrl(
   if (options.grayscale) query.set('grayscale', 'true');
   const q = query.toString();
   return `/api/v1/books/${bookId}/pages/${page}${q ? `?${q}` : ''}`;
+}
+
+/** Page images browsers show as they are stored. */
+const SHOWN_AS_STORED = new Set(['image/jpeg', 'image/png', 'image/webp', 'image/gif']);
+
+/**
+ * Whether a page the reader is waiting for (the one the book opens on) is asked as its stored bytes rather than
+ * resized: the server sends those at once, with no resize to wait for, which is most of the time to the first
+ * paint. Only when they are at most twice the width needed (twice the device pixels: the bytes stay in
+ * proportion), in a format the browser shows, and nothing else is asked of them (grey pages, a format the
+ * account chose). PDF pages are drawn by the server whatever is asked. Every other page is asked at its size.
+ */
+export function opensAsStored(
+  page: Pick<PageInfo, 'media_type' | 'width'>,
+  bookFormat: string | null | undefined,
+  deviceWidth: number | null,
+  options: { formatChosen: boolean; grayscale: boolean },
+): boolean {
+  if (bookFormat === 'pdf' || options.grayscale || options.formatChosen) return false;
+  if (!SHOWN_AS_STORED.has(page.media_type) || !page.width) return false;
+  return deviceWidth === null || page.width <= deviceWidth * 2;
 }
 
 /** Fetches a page (the token cannot ride on an <img src>), then decodes it off the main thread's critical path. */
@@ -81,15 +104,11 @@ export const progressTransport: ProgressTransport = {
 };
 
 export function useBook(bookId: string) {
-  return useQuery({ queryKey: ['books', bookId], queryFn: () => ok(api.GET('/api/v1/books/{id}', { params: { path: { id: bookId } } })) });
+  return useQuery(bookQuery(bookId));
 }
 
 export function usePages(bookId: string) {
-  return useQuery({
-    queryKey: ['books', bookId, 'pages'],
-    queryFn: () => ok(api.GET('/api/v1/books/{id}/pages', { params: { path: { id: bookId } } })),
-    staleTime: 5 * 60_000,
-  });
+  return useQuery(pagesQuery(bookId));
 }
 
 export function useSeriesBooks(seriesId: string | undefined) {
@@ -106,11 +125,7 @@ export function useSeriesBooks(seriesId: string | undefined) {
 }
 
 export function useSeries(seriesId: string | undefined) {
-  return useQuery({
-    queryKey: ['series', seriesId],
-    queryFn: () => ok(api.GET('/api/v1/series/{id}', { params: { path: { id: seriesId as string } } })),
-    enabled: !!seriesId,
-  });
+  return useQuery(seriesQuery(seriesId));
 }
 
 /** The account preferences by key, and the stored reader settings with a way to change them. */

@@ -23,8 +23,11 @@ export interface EngineCallbacks {
   onEnd(): void;
   onStart(): void;
   onMenu(): void;
-  /** Loads page `index` for a box `cssWidth` CSS pixels wide (null: original size), decoded. */
-  load(index: number, cssWidth: number | null, signal: AbortSignal): Promise<LoadedPage>;
+  /**
+   * Loads page `index` for a box `cssWidth` CSS pixels wide (null: original size), decoded. `opening`: a page of
+   * the view the book opens on, which the reader is waiting for (it may be asked in the form sent fastest).
+   */
+  load(index: number, cssWidth: number | null, signal: AbortSignal, opening: boolean): Promise<LoadedPage>;
   release(page: LoadedPage): void;
 }
 
@@ -57,6 +60,9 @@ export class ComicEngine {
   private tapTimer = 0;
   private dragged = false;
   private destroyed = false;
+  /** The pages of the first view shown, while the engine is being built. */
+  private opening = new Set<number>();
+  private built = false;
 
   constructor(
     private readonly root: HTMLElement,
@@ -67,7 +73,7 @@ export class ComicEngine {
   ) {
     this.settings = settings;
     this.queue = new PreloadQueue(
-      (i, signal) => this.callbacks.load(i, this.boxWidth(i), signal),
+      (i, signal) => this.callbacks.load(i, this.boxWidth(i), signal, this.opening.has(i)),
       (p) => this.callbacks.release(p),
     );
     this.stage = document.createElement('div');
@@ -83,6 +89,8 @@ export class ComicEngine {
     this.resize = new ResizeObserver(() => this.relayout());
     this.resize.observe(root);
     this.build(Math.min(Math.max(0, startPage), Math.max(0, pages.length - 1)));
+    this.built = true;
+    this.opening.clear();
   }
 
   get currentView(): number[] {
@@ -246,6 +254,7 @@ export class ComicEngine {
     this.viewIndex = viewIndex;
     this.zoom = NO_ZOOM;
     const view = this.views[viewIndex] ?? [];
+    if (!this.built) this.opening = new Set(view);
     const frame = document.createElement('div');
     frame.className = 'reader-view';
     frame.dataset.view = view.map((i) => i + 1).join('-');
@@ -272,7 +281,7 @@ export class ComicEngine {
     }
     this.stage.replaceChildren(frame);
     this.stage.scrollTo(0, 0);
-    this.queue.want(preloadOrder(this.views, viewIndex, this.settings.preload));
+    this.queue.want(preloadOrder(this.views, viewIndex, this.settings.preload), view.length);
     const reached = Math.max(...view);
     if (changed && reached !== this.reported) {
       this.reported = reached;

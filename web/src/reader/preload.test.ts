@@ -50,6 +50,22 @@ describe('PreloadQueue', () => {
     expect(queue.ready(1)).toBeUndefined();
   });
 
+  it('the pages on screen come first: the pages ahead start only once those are in', async () => {
+    const l = manualLoader();
+    const queue = new PreloadQueue(l.loader, () => undefined, 3);
+    queue.want([4, 5, 6, 7, 3], 2);
+    expect(l.asked).toEqual([4, 5]);
+    await l.settle(4);
+    expect(l.asked).toEqual([4, 5]);
+    await l.settle(5);
+    expect(l.asked).toEqual([4, 5, 6, 7, 3]);
+    // A view already in: the pages ahead start at once.
+    queue.want([6, 7, 8, 5], 1);
+    expect(l.asked).toEqual([4, 5, 6, 7, 3]);
+    await l.settle(6);
+    expect(l.asked).toEqual([4, 5, 6, 7, 3, 8]);
+  });
+
   it('drops pages no longer wanted: aborts their requests and releases their images', async () => {
     const l = manualLoader();
     const released: string[] = [];
@@ -86,5 +102,22 @@ describe('PreloadQueue', () => {
     );
     await expect(queue.get(0)).rejects.toThrow('offline');
     await expect(queue.get(0)).resolves.toMatchObject({ index: 0 });
+  });
+
+  it('a page that fails is not asked again and again while it stays wanted: once per want()', async () => {
+    const asked: number[] = [];
+    const queue = new PreloadQueue(
+      async (index) => {
+        asked.push(index);
+        throw new Error('422');
+      },
+      () => undefined,
+    );
+    queue.want([0, 1], 1);
+    for (let i = 0; i < 20; i++) await new Promise((r) => setTimeout(r, 0));
+    expect(asked.sort()).toEqual([0, 1]);
+    queue.want([0, 1], 1);
+    for (let i = 0; i < 5; i++) await new Promise((r) => setTimeout(r, 0));
+    expect(asked.sort()).toEqual([0, 0, 1, 1]);
   });
 });

@@ -39,6 +39,10 @@ interface Entry {
 export class PreloadQueue {
   private readonly entries = new Map<number, Entry>();
   private order: number[] = [];
+  /** The pages on screen: nothing else starts while one of them is still on its way. */
+  private view: number[] = [];
+  /** Pages whose load failed since the last want(): not asked again until they are wanted again. */
+  private failed = new Set<number>();
   private running = 0;
 
   constructor(
@@ -61,13 +65,20 @@ export class PreloadQueue {
   get(index: number): Promise<LoadedPage> {
     const entry = this.entries.get(index);
     if (entry) return entry.promise;
+    this.failed.delete(index);
     this.order = [index, ...this.order.filter((i) => i !== index)];
     return this.start(index);
   }
 
-  /** Holds exactly `order` (most wanted first): starts what is missing, drops the rest. */
-  want(order: readonly number[]): void {
+  /**
+   * Holds exactly `order` (most wanted first): starts what is missing, drops the rest. The first `onScreen`
+   * pages are the view the reader waits for: the pages after them start once those are in, so that they do not
+   * share the network and the server's resizing with the page being waited for.
+   */
+  want(order: readonly number[], onScreen = 0): void {
     this.order = [...order];
+    this.view = order.slice(0, onScreen);
+    this.failed.clear();
     const keep = new Set(order);
     for (const [index, entry] of this.entries) {
       if (keep.has(index)) continue;
@@ -79,13 +90,15 @@ export class PreloadQueue {
   }
 
   clear(): void {
-    this.want([]);
+    this.want([], 0);
   }
 
   private pump(): void {
+    const waiting = this.view.some((index) => !this.failed.has(index) && !this.entries.get(index)?.loaded);
     for (const index of this.order) {
       if (this.running >= this.concurrency) return;
-      if (!this.entries.has(index)) void this.start(index).catch(() => undefined);
+      if (waiting && !this.view.includes(index)) return;
+      if (!this.entries.has(index) && !this.failed.has(index)) void this.start(index).catch(() => undefined);
     }
   }
 
@@ -100,8 +113,12 @@ export class PreloadQueue {
         return page;
       },
       (err: unknown) => {
-        // A failed page is forgotten so that the next look at it tries again.
-        if (this.entries.get(index)?.promise === promise) this.entries.delete(index);
+        // A failed page is forgotten so that the next look at it tries again (not the queue's own pumping, which
+        // would ask a page that keeps failing again and again).
+        if (this.entries.get(index)?.promise === promise) {
+          this.entries.delete(index);
+          this.failed.add(index);
+        }
         throw err;
       },
     );
