@@ -58,7 +58,9 @@ function hashFloor(listFile: string): Promise<{ ms: number; cpuMs: number; bytes
 
 async function startPageFloor(files: readonly string[]): Promise<{ base: string; pid: number; stop(): Promise<void> }> {
   const port = await freePort();
-  const child = spawn(process.execPath, [path.join(repoRoot, 'bench/floors/page-server.mjs'), String(port), ...files], {
+  const listFile = path.join(os.tmpdir(), `bindery-bench-pages-${process.pid}.txt`);
+  writeFileSync(listFile, files.join('\n'));
+  const child = spawn(process.execPath, [path.join(repoRoot, 'bench/floors/page-server.mjs'), String(port), listFile], {
     stdio: ['ignore', 'pipe', 'inherit'],
   });
   await new Promise<void>((resolve, reject) => {
