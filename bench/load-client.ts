@@ -1,4 +1,7 @@
 import { execFile } from 'node:child_process';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 export interface LoadResult {
@@ -26,8 +29,12 @@ const SCRIPT = fileURLToPath(new URL('./autocannon-worker.mjs', import.meta.url)
  * describe the server rather than the server and its load generator sharing one event loop.
  */
 export function runLoad(options: LoadOptions): Promise<LoadResult> {
+  const dir = mkdtempSync(path.join(os.tmpdir(), 'bindery-load-'));
+  const optionsFile = path.join(dir, 'options.json');
+  writeFileSync(optionsFile, JSON.stringify(options));
   return new Promise((resolve, reject) => {
-    execFile(process.execPath, [SCRIPT, JSON.stringify(options)], { maxBuffer: 16 * 1024 * 1024 }, (err, stdout) => {
+    execFile(process.execPath, [SCRIPT, optionsFile], { maxBuffer: 16 * 1024 * 1024 }, (err, stdout) => {
+      rmSync(dir, { recursive: true, force: true });
       if (err) reject(err);
       else resolve(JSON.parse(stdout) as LoadResult);
     });
