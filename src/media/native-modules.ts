@@ -34,11 +34,35 @@ export function loadSharp(): Promise<SharpModule['default']> {
   return sharpModule;
 }
 
+/**
+ * Built-ins that pdfjs's legacy build replaces with core-js polyfills when it loads (forced on Node 20 for
+ * edge cases nobody here meets: JSON.rawJSON, a push past 2^53 elements). The polyfills are plain JavaScript and
+ * apply to the whole thread: after an analysis worker met its first PDF, every `push` and `JSON.stringify` of
+ * every later book ran through them, and its CPU per CBZ roughly doubled.
+ */
+const builtInsPdfjsReplaces = [
+  [JSON, 'stringify'],
+  [JSON, 'parse'],
+  [Array.prototype, 'push'],
+] as const;
+
+/** pdfjs's document worker, run in this thread (pdfjs's "fake worker"), which it would otherwise import on first use. */
+const PDFJS_WORKER_MODULE: string = 'pdfjs-dist/legacy/build/pdf.worker.mjs';
+
+async function importPdfjs(): Promise<PdfjsModule> {
+  const natives = builtInsPdfjsReplaces.map(([owner, key]) => Object.getOwnPropertyDescriptor(owner, key)!);
+  try {
+    const pdfjs = await import('pdfjs-dist/legacy/build/pdf.mjs');
+    // Imported now, so that its polyfills are undone below too; it registers itself as globalThis.pdfjsWorker.
+    await import(PDFJS_WORKER_MODULE);
+    return pdfjs;
+  } finally {
+    for (const [i, [owner, key]] of builtInsPdfjsReplaces.entries()) Object.defineProperty(owner, key, natives[i]!);
+  }
+}
+
 export function loadPdfjs(): Promise<PdfjsModule> {
-  pdfjsModule ??= once(
-    () => import('pdfjs-dist/legacy/build/pdf.mjs'),
-    () => (pdfjsModule = undefined),
-  );
+  pdfjsModule ??= once(importPdfjs, () => (pdfjsModule = undefined));
   return pdfjsModule;
 }
 
