@@ -2,9 +2,9 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { analyzeFile } from '../../src/media/analyze.js';
-import { withBook } from '../../src/media/open-book.js';
-import { renderPage } from '../../src/media/render-page.js';
+import { analyzeFile } from '../../src/media/analysis/analyze.js';
+import { withBook } from '../../src/media/formats/open-book.js';
+import { renderPage } from '../../src/media/rendering/render-page.js';
 import { makePdf } from './fixtures.js';
 
 // Taken before anything in this file has loaded pdfjs (each test file runs in a process of its own).
