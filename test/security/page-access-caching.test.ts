@@ -123,3 +123,25 @@ describe('A credential taken away is refused on the very next page request', () 
     expect((await call(t, user.headers, 'GET', url)).status).toBe(404);
   });
 });
+
+describe('What a refused token is told', () => {
+  // The user row and the token's revocation are read in one query; without a user, the logout is still named.
+  it('a logged-out token of a user deleted since is refused as logged out', async () => {
+    const user = await createUser(t, 'reader');
+    await readingPages(user.headers);
+    expect((await call(t, user.headers, 'POST', '/api/v1/auth/logout')).status).toBe(204);
+    expect((await api(t, 'DELETE', `/api/v1/users/${user.id}`)).status).toBe(204);
+    const refused = await call<{ error: string; message: string }>(t, user.headers, 'GET', pageUrl);
+    expect(refused.status).toBe(401);
+    expect(refused.body.message).toBe('Token has been revoked (logged out)');
+  });
+
+  it('a token of a deleted user that was never logged out is refused as the user gone', async () => {
+    const user = await createUser(t, 'reader');
+    await readingPages(user.headers);
+    expect((await api(t, 'DELETE', `/api/v1/users/${user.id}`)).status).toBe(204);
+    const refused = await call<{ error: string; message: string }>(t, user.headers, 'GET', pageUrl);
+    expect(refused.status).toBe(401);
+    expect(refused.body.message).toBe('User no longer exists or is disabled');
+  });
+});

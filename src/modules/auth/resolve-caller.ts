@@ -77,7 +77,7 @@ export class CallerResolver {
      * every request would otherwise ask for the same user row and the same token's revocation. Any write (a user
      * disabled or deleted, a logout) starts afresh, so both still take effect at once.
      */
-    private readonly lookups?: UnchangedDatabaseCache<UserRow | boolean | undefined>,
+    private readonly lookups?: UnchangedDatabaseCache<UserRow | boolean | undefined | { revoked: boolean; user: UserRow | undefined }>,
   ) {}
 
   async resolve(credentials: Credentials): Promise<Caller> {
@@ -98,8 +98,9 @@ export class CallerResolver {
   private async fromJwt(token: string): Promise<Caller> {
     const verified = await this.tokens.verify(token);
     if (!verified) throw unauthorized('Invalid or expired token');
-    if (await this.isRevoked(verified.jti)) throw unauthorized('Token has been revoked (logged out)');
-    const user = await this.activeUser(verified.userId, verified.stamp);
+    const found = await this.tokenUser(verified.jti, verified.userId);
+    if (found.revoked) throw unauthorized('Token has been revoked (logged out)');
+    const user = this.checkedUser(found.user, verified.stamp);
     return { ...this.base(user, 'jwt'), tokenId: verified.jti, tokenExpiresAt: verified.expiresAt };
   }
 
@@ -166,11 +167,24 @@ export class CallerResolver {
     return (await this.lookups.remember(`revoked:${jti}`, () => this.revocations.isRevoked(jti))) === true;
   }
 
+  /** A JWT's user and whether the token is revoked: one query (or none while the SQLite database is unchanged). */
+  private async tokenUser(jti: string, userId: string): Promise<{ revoked: boolean; user: UserRow | undefined }> {
+    if (!this.lookups) return this.revocations.tokenUser(jti, userId);
+    return (await this.lookups.remember(`token:${jti}:${userId}`, () => this.revocations.tokenUser(jti, userId))) as {
+      revoked: boolean;
+      user: UserRow | undefined;
+    };
+  }
+
   /** `stamp`: the security stamp a token or session carries; it must still be the user's. */
   private async activeUser(id: string, stamp?: string): Promise<UserRow> {
     const user = this.lookups
       ? ((await this.lookups.remember(`user:${id}`, () => this.users.findById(id))) as UserRow | undefined)
       : await this.users.findById(id);
+    return this.checkedUser(user, stamp);
+  }
+
+  private checkedUser(user: UserRow | undefined, stamp?: string): UserRow {
     // A deleted or disabled user's tokens and keys stop working at once.
     if (!user || user.disabled) throw unauthorized('User no longer exists or is disabled');
     if (stamp !== undefined && stamp !== user.security_stamp) {

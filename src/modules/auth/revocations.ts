@@ -1,6 +1,7 @@
 import type { Kysely } from 'kysely';
 import { nowIso } from '../../db/ids.js';
 import type { DB } from '../../db/schema.js';
+import type { UserRow } from '../users/repository.js';
 
 /** Logged-out token ids, in the database so a logout holds on every instance; rows go once the token would have expired. */
 export class RevocationsRepository {
@@ -17,6 +18,24 @@ export class RevocationsRepository {
   async isRevoked(jti: string): Promise<boolean> {
     const row = await this.db.selectFrom('revoked_tokens').select('jti').where('jti', '=', jti).executeTakeFirst();
     return row !== undefined;
+  }
+
+  /**
+   * A token's user and whether the token is revoked, in one query: a bearer's every request (a reader turning
+   * pages) asks both, and on PostgreSQL each query is a round trip. Nothing is cached, so a logout, a deletion
+   * or a demotion on any instance holds on the very next request. `user` is undefined when there is no such user
+   * (then `revoked` is asked on its own, so the refusal names the logout first, as it would have).
+   */
+  async tokenUser(jti: string, userId: string): Promise<{ revoked: boolean; user: UserRow | undefined }> {
+    const row = await this.db
+      .selectFrom('users')
+      .selectAll('users')
+      .select((eb) => eb.exists(eb.selectFrom('revoked_tokens').select('jti').where('jti', '=', jti)).as('token_revoked'))
+      .where('users.id', '=', userId)
+      .executeTakeFirst();
+    if (!row) return { revoked: await this.isRevoked(jti), user: undefined };
+    const { token_revoked, ...user } = row;
+    return { revoked: Boolean(token_revoked), user };
   }
 
   async purgeExpired(): Promise<void> {
