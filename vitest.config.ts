@@ -1,13 +1,25 @@
 import { defineConfig } from 'vitest/config';
 
+// Test files that must not share a worker's module registry with others: module mocks (vi.mock) and the
+// heavy media files whose timing checks assume a fresh heap.
+const isolated = ['test/scanner/unreadable-folder.test.ts', 'test/media/epub-many-pages.test.ts', 'test/platform/openapi.test.ts'];
+
 // Two cores on the target machines: two forks keep both busy without thrashing PostgreSQL or sharp.
+// Every other file shares its worker's module registry (isolate: false): each test builds its own app and
+// database, and importing the server afresh per file was half of the suite's CPU time.
 export default defineConfig({
   test: {
-    // web/src: the web app's pure logic (URL state, filter builder, event parsing); no DOM needed.
-    include: ['test/**/*.test.ts', 'web/src/**/*.test.ts'],
     pool: 'forks',
     maxWorkers: 2,
     testTimeout: 30_000,
     hookTimeout: 60_000,
+    projects: [
+      {
+        extends: true,
+        // web/src: the web app's pure logic (URL state, filter builder, event parsing); no DOM needed.
+        test: { name: 'shared', include: ['test/**/*.test.ts', 'web/src/**/*.test.ts'], exclude: isolated, isolate: false },
+      },
+      { extends: true, test: { name: 'isolated', include: isolated, isolate: true } },
+    ],
   },
 });
