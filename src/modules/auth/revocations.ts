@@ -1,7 +1,7 @@
 import type { Kysely } from 'kysely';
 import { nowIso } from '../../db/ids.js';
 import type { DB } from '../../db/schema.js';
-import type { UserRow } from '../users/repository.js';
+import type { UserRow } from './accounts.js';
 
 /** Logged-out token ids, in the database so a logout holds on every instance; rows go once the token would have expired. */
 export class RevocationsRepository {
