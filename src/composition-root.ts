@@ -319,6 +319,7 @@ function composeBackground(
     repo: scanRepo,
     bus,
     analyzer: () => (analyzer ??= createMediaAnalyzer({ threads, fileTimeoutSeconds: config.scanner.file_timeout_seconds })),
+    existingAnalyzer: () => analyzer,
     analysisConcurrency: threads * 2,
     log,
   });

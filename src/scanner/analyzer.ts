@@ -25,6 +25,10 @@ export interface FileAnalyzer {
     },
   ): Promise<Array<CatalogAnalysis | Error>>;
   hash(absolutePath: string, signal?: AbortSignal): Promise<string>;
+  /** No scan needs the workers now: they leave at once (the next analysis starts new ones). */
+  releaseWorkers(): Promise<void>;
+  /** Worker threads alive now. */
+  threads(): number;
   close(): Promise<void>;
 }
 

@@ -9,9 +9,10 @@ export interface MediaAnalyzerOptions {
 }
 
 /**
- * Seconds-scale, not the pool's default 30 s: a scan's workers hold ~50-100 MB each once warm, and a first scan
- * is followed at once by its cover task (its own pdf.js threads, sharp in this one); workers kept idle that long
- * stacked both in the process's peak. A scan keeps them busy without pause, so it never waits for a new one.
+ * Seconds-scale, not the pool's default 30 s: a scan's workers hold ~50 MB each once warm. The scanner also lets
+ * them go the moment its last scan ends (`releaseWorkers`), since a first scan is followed at once by its cover
+ * task (its own pdf.js thread, sharp in this one) and the two stacked in the process's peak; this bounds what
+ * analysis outside a scan keeps.
  */
 const WORKER_IDLE_MS = 5_000;
 
@@ -30,6 +31,8 @@ export function createMediaAnalyzer(options: MediaAnalyzerOptions): FileAnalyzer
     analyzeMany: (absolutePaths, { signal, libraryRoot, stats }) =>
       pool.analyzeManyForCatalog(absolutePaths, { libraryRoot, signal, stats }),
     hash: (absolutePath, signal) => pool.hash(absolutePath, { signal }),
+    releaseWorkers: () => pool.destroy(),
+    threads: () => pool.threads,
     close: () => pool.destroy(),
   };
 }
