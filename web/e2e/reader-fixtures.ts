@@ -1,4 +1,4 @@
-import { mkdirSync, mkdtempSync } from 'node:fs';
+import { copyFileSync, mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import path from 'node:path';
 import type { APIRequestContext, Browser, BrowserContext, Page } from '@playwright/test';
 import { makeCbz, makeEpub, makePdf } from '../../test/media/fixtures.js';
@@ -192,4 +192,51 @@ export async function newContextAs(
   const context = await browser.newContext({ baseURL: serverUrl(), ...options });
   await useSession(context, user);
   return { context, page: await context.newPage() };
+}
+
+export const LONG_SERIES_BOOKS = 502;
+let longSeries: Promise<{ seriesId: string; books: Array<{ id: string; number: string | null }> }> | null = null;
+
+/**
+ * A series longer than the API's largest page (500): one-page books, copies of one file, in a library of their
+ * own ("Long series") so that no other spec's counts change. Made once per server.
+ */
+export function longSeriesLibrary(
+  request: APIRequestContext,
+): Promise<{ seriesId: string; books: Array<{ id: string; number: string | null }> }> {
+  longSeries ??= (async () => {
+    const headers = { Authorization: `Bearer ${await adminToken(request)}` };
+    const dir = mkdtempSync(path.join(libraryRoot(), 'long-'));
+    const folder = path.join(dir, 'Long');
+    mkdirSync(folder, { recursive: true });
+    const source = await makeCbz(dir, 'source.cbz', { pages: [portrait(1)] });
+    for (let n = 1; n <= LONG_SERIES_BOOKS; n++) copyFileSync(source, path.join(folder, `Long ${String(n).padStart(3, '0')}.cbz`));
+    rmSync(source);
+    const created = await request.post(`${serverUrl()}/api/v1/libraries`, { headers, data: { name: 'Long series', path: dir } });
+    expect(created.status()).toBe(201);
+    const id = ((await created.json()) as { id: string }).id;
+    await request.post(`${serverUrl()}/api/v1/libraries/${id}/scan`, { headers });
+    let seriesId = '';
+    await expect
+      .poll(
+        async () => {
+          const list = (await (await request.get(`${serverUrl()}/api/v1/series?library_id=${id}`, { headers })).json()) as {
+            data: Array<{ id: string; book_count: number }>;
+          };
+          seriesId = list.data[0]?.id ?? '';
+          return list.data[0]?.book_count ?? 0;
+        },
+        { timeout: 60_000 },
+      )
+      .toBe(LONG_SERIES_BOOKS);
+    const books: Array<{ id: string; number: string | null }> = [];
+    for (let page = 1; books.length < LONG_SERIES_BOOKS; page++) {
+      const res = await request.get(`${serverUrl()}/api/v1/series/${seriesId}/books?page=${page}&pageSize=500&sort=number,asc`, {
+        headers,
+      });
+      books.push(...((await res.json()) as { data: Array<{ id: string; number: string | null }> }).data);
+    }
+    return { seriesId, books };
+  })();
+  return longSeries;
 }

@@ -2,6 +2,8 @@ import path from 'node:path';
 import { expect, serverUrl, test } from './fixtures.js';
 import {
   expectPages,
+  LONG_SERIES_BOOKS,
+  longSeriesLibrary,
   newContextAs,
   newReader,
   progressOf,
@@ -244,6 +246,30 @@ test('@phone end of a book: the panel offers the next book of the series, and co
   await expect(page).toHaveURL(new RegExp(`/books/${lib.books['Paged two']!.id}/read`));
   await expect(status(page)).toHaveText('Page 1 of 3');
   await expectPages(page, [1]);
+});
+
+test("a series longer than the API's largest page: its page lists every book, and the reader offers the 502nd after the 501st", async ({
+  page,
+  request,
+}) => {
+  const long = await longSeriesLibrary(request);
+  const user = await newReader(request);
+  await setReaderSettings(request, user.token, single);
+  await useSession(page, user);
+  await page.goto(`/series/${long.seriesId}`);
+  await expect(page.getByTestId('book-row')).toHaveCount(LONG_SERIES_BOOKS, { timeout: 15_000 });
+
+  const book501 = long.books[500]!;
+  expect(book501.number).toBe('501');
+  await page.goto(`/books/${book501.id}/read`);
+  await expectPages(page, [1]);
+  // Its only page is its last: the next turn ends it.
+  await page.keyboard.press('ArrowRight');
+  const panel = page.getByRole('dialog', { name: /End of/ });
+  await expect(panel).toBeVisible();
+  await expect(panel.getByTestId('neighbour-title')).toHaveText(/502/);
+  await panel.getByRole('button', { name: /Continue/ }).click();
+  await expect(page).toHaveURL(new RegExp(`/books/${long.books[501]!.id}/read`));
 });
 
 test('@phone progress is saved as pages turn and resumed in another browser (another device)', async ({ page, request, browser }) => {

@@ -24,3 +24,32 @@ export const preferencesQuery = queryOptions({
   queryFn: () => ok(api.GET('/api/v1/user/preferences')),
   staleTime: 5 * 60_000,
 });
+
+/** The API's largest page. */
+const LARGEST_PAGE = 500;
+
+/**
+ * Every book of a series in reading order, for the series page, the book page and the reader's "next book": read
+ * page after page until all are in, so that a series of more than 500 books (long manga, weekly webtoons) is
+ * whole everywhere, not cut at the API's largest page.
+ */
+export const seriesBooksQuery = (seriesId: string | undefined) =>
+  queryOptions({
+    queryKey: ['books', 'of-series', seriesId],
+    queryFn: async () => {
+      const id = seriesId as string;
+      const first = await ok(
+        api.GET('/api/v1/series/{id}/books', { params: { path: { id }, query: { page: 1, pageSize: LARGEST_PAGE, sort: 'number,asc' } } }),
+      );
+      const data = [...first.data];
+      for (let page = 2; data.length < first.total && page <= first.totalPages; page++) {
+        const next = await ok(
+          api.GET('/api/v1/series/{id}/books', { params: { path: { id }, query: { page, pageSize: LARGEST_PAGE, sort: 'number,asc' } } }),
+        );
+        if (next.data.length === 0) break;
+        data.push(...next.data);
+      }
+      return { ...first, data };
+    },
+    enabled: !!seriesId,
+  });

@@ -1,7 +1,7 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
 import { api, authHeaders, ok, type components } from '../api/client';
-import { preferencesQuery } from '../api/queries';
+import { preferencesQuery, seriesBooksQuery } from '../api/queries';
 import type { LoadedPage } from './preload';
 import { bookQuery, pagesQuery, seriesQuery } from './queries';
 import type { ProgressBody, ProgressTransport } from './progress';
@@ -112,16 +112,7 @@ export function usePages(bookId: string) {
 }
 
 export function useSeriesBooks(seriesId: string | undefined) {
-  return useQuery({
-    queryKey: ['books', 'of-series', seriesId],
-    queryFn: () =>
-      ok(
-        api.GET('/api/v1/series/{id}/books', {
-          params: { path: { id: seriesId as string }, query: { pageSize: 500, sort: 'number,asc' } },
-        }),
-      ),
-    enabled: !!seriesId,
-  });
+  return useQuery(seriesBooksQuery(seriesId));
 }
 
 export function useSeries(seriesId: string | undefined) {

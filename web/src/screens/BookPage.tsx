@@ -1,6 +1,7 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { getRouteApi, Link } from '@tanstack/react-router';
 import { api, ok } from '../api/client';
+import { seriesBooksQuery } from '../api/queries';
 import { readState } from '../components/Cards';
 import { Cover } from '../components/Cover';
 import { ErrorMessage } from '../components/ErrorView';
@@ -22,16 +23,7 @@ export function BookPage() {
     queryFn: () => ok(api.GET('/api/v1/series/{id}', { params: { path: { id: seriesId as string } } })),
     enabled: !!seriesId,
   });
-  const siblings = useQuery({
-    queryKey: ['books', 'of-series', seriesId],
-    queryFn: () =>
-      ok(
-        api.GET('/api/v1/series/{id}/books', {
-          params: { path: { id: seriesId as string }, query: { pageSize: 500, sort: 'number,asc' } },
-        }),
-      ),
-    enabled: !!seriesId,
-  });
+  const siblings = useQuery(seriesBooksQuery(seriesId));
   const mark = useMutation({
     mutationFn: (read: boolean) =>
       ok(api.POST(read ? '/api/v1/books/{id}/read' : '/api/v1/books/{id}/unread', { params: { path: { id: bookId } } })),

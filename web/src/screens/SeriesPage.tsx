@@ -1,7 +1,7 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { getRouteApi, Link } from '@tanstack/react-router';
 import { api, ok } from '../api/client';
-import { librariesQuery } from '../api/queries';
+import { librariesQuery, seriesBooksQuery } from '../api/queries';
 import { readState, type Book } from '../components/Cards';
 import { Cover } from '../components/Cover';
 import { ErrorMessage } from '../components/ErrorView';
@@ -28,11 +28,7 @@ export function SeriesPage() {
     queryKey: ['series', seriesId],
     queryFn: () => ok(api.GET('/api/v1/series/{id}', { params: { path: { id: seriesId } } })),
   });
-  const books = useQuery({
-    queryKey: ['books', 'of-series', seriesId],
-    queryFn: () =>
-      ok(api.GET('/api/v1/series/{id}/books', { params: { path: { id: seriesId }, query: { pageSize: 500, sort: 'number,asc' } } })),
-  });
+  const books = useQuery(seriesBooksQuery(seriesId));
   const library = useQuery(librariesQuery).data?.data.find((l) => l.id === series.data?.library_id);
   const refresh = () =>
     Promise.all([
