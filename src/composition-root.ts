@@ -74,6 +74,7 @@ import { registerScannerTasks } from './scanner/tasks.js';
 import { TaskQueue } from './tasks/queue.js';
 import { Scheduler } from './tasks/scheduler.js';
 import { TaskWorker } from './tasks/worker.js';
+import { tightHeapGrowthWhileBusy } from './tasks/heap-growth.js';
 
 /**
  * The composition root: the one place that builds repositories, services, the task queue and the worker's
@@ -311,6 +312,7 @@ function composeBackground(
     // SQLite belongs to this one process: whatever is `running` at start was left by a dead process.
     recoverAllOnStart: database.dialect === 'sqlite',
     logger: log,
+    onBusyChange: tightHeapGrowthWhileBusy,
   });
   const scheduler = new Scheduler((err, key) => log.error({ err, job: key }, 'scheduled job failed'));
   const scanRepo = new ScanRepository(database);

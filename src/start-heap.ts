@@ -11,15 +11,6 @@ import { setFlagsFromString } from 'node:v8';
  */
 setFlagsFromString('--semi-space-growth-factor=1');
 
-/**
- * After each full collection V8 lets the old generation grow to up to four times what survived before the next
- * one, and a scan's batches (rows, parameters and events held until their transaction commits) survive the
- * young generation and leave their garbage there: a 10,000-book first scan ended with 105 MB of heap in use for
- * about 35 MB alive. Growing by at most 1.3× keeps the scan's peak ~40 MB lower for ~2% more CPU (measured with
- * bench/scan-probe.ts at 10,000 books); the flag is global, so the analysis workers' heaps follow it too.
- */
-setFlagsFromString('--heap-growing-percent=30');
-
 /** How busy the event loop must be over one check interval before the young generation may grow again. */
 const BUSY_UTILIZATION = 0.3;
 const CHECK_EVERY_MS = 1000;

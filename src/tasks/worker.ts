@@ -29,6 +29,8 @@ export interface WorkerOptions {
   recoverAllOnStart?: boolean;
   progressWriteMs?: number;
   logger?: FastifyBaseLogger;
+  /** Told when this worker's first task starts (true) and when its last running task ends (false). */
+  onBusyChange?: (busy: boolean) => void;
 }
 
 interface RunningTask {
@@ -190,11 +192,13 @@ export class TaskWorker {
     const controller = new AbortController();
     const handler = this.handlers.get(task.type);
     const entry: RunningTask = { task, controller, done: Promise.resolve() };
+    if (this.running.size === 0) this.options.onBusyChange?.(true);
     this.running.set(task.id, entry);
     entry.done = this.execute(task, handler, controller)
       .catch((err: unknown) => this.options.logger?.error({ err, taskId: task.id }, 'task worker: running a task failed'))
       .finally(() => {
         this.running.delete(task.id);
+        if (this.running.size === 0) this.options.onBusyChange?.(false);
         this.wake();
       });
     // A cancel asked between claim and start still counts.

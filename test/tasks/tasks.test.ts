@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { newId, nowIso } from '../../src/db/ids.js';
 import { EventBus } from '../../src/events/bus.js';
+import { tightHeapGrowthWhileBusy } from '../../src/tasks/heap-growth.js';
 import { TaskQueue } from '../../src/tasks/queue.js';
 import { TaskWorker } from '../../src/tasks/worker.js';
 import { userHeaders } from '../helpers/auth.js';
@@ -235,5 +236,45 @@ describe('Claiming: several workers on one database never run the same task twic
       await database.close();
       await drop();
     }
+  });
+
+  it('the worker says when its first task starts and when its last running task ends (bulk work tightens heap growth meanwhile)', async () => {
+    const { database, drop } = await createTestDatabase();
+    const queue = new TaskQueue(database);
+    const changes: boolean[] = [];
+    const worker = new TaskWorker(queue, new EventBus(), {
+      concurrency: 2,
+      pollIntervalMs: 20,
+      onBusyChange: (busy) => changes.push(busy),
+    });
+    worker.register('job', () => new Promise((r) => setTimeout(() => r({ at: nowIso() }), 60)));
+    try {
+      // Three tasks, two at a time: the third starts while the second still runs, so busy is said once.
+      for (let i = 0; i < 3; i++) await queue.enqueue({ type: 'job' });
+      await worker.start();
+      const deadline = Date.now() + 10_000;
+      while ((await queue.list({ status: 'completed' }, 0, 10)).total < 3 && Date.now() < deadline)
+        await new Promise((r) => setTimeout(r, 20));
+      await new Promise((r) => setTimeout(r, 50));
+      expect(changes).toEqual([true, false]);
+      await queue.enqueue({ type: 'job' });
+      worker.wake();
+      const again = Date.now() + 10_000;
+      while (changes.length < 4 && Date.now() < again) await new Promise((r) => setTimeout(r, 20));
+      expect(changes).toEqual([true, false, true, false]);
+    } finally {
+      await worker.stop();
+      await database.close();
+      await drop();
+    }
+  });
+
+  it('tightening heap growth for a busy period runs a full collection without leaving `gc` in the global scope', () => {
+    expect(() => {
+      tightHeapGrowthWhileBusy(true);
+      tightHeapGrowthWhileBusy(true);
+      tightHeapGrowthWhileBusy(false);
+    }).not.toThrow();
+    expect((globalThis as { gc?: unknown }).gc).toBeUndefined();
   });
 });
