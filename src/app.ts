@@ -71,6 +71,11 @@ export interface BuildAppOptions {
    * `bindery serve` turns it off so a start does not load the OpenAPI generator nobody asks for.
    */
   openApiDocument?: boolean;
+  /**
+   * Tune V8's heap growth of the whole process while background tasks run (`bindery serve`; default off: a test
+   * process running many apps keeps V8's own behaviour). See tasks/heap-growth.ts.
+   */
+  tuneHeapForTasks?: boolean;
   /** The built web app served at `/` (default web/dist of this checkout). */
   webAppDir?: string;
 }
@@ -131,6 +136,7 @@ export async function buildApp(options: BuildAppOptions): Promise<App> {
     mailTransport: options.mailTransport,
     requests: requestMetrics,
     sseConnections: () => sse.size,
+    tuneHeapForTasks: options.tuneHeapForTasks ?? false,
   });
   const { settings, identity, background, browsing, events } = services;
   registerErrorHandling(app, { onDiskFull: (err) => services.storage.recordDiskFull(err) });

@@ -150,6 +150,8 @@ export interface CompositionDeps {
   /** The HTTP layer's counters and open SSE streams, for the metrics endpoint. */
   requests: RequestMetrics;
   sseConnections: () => number;
+  /** Tighter heap growth while background tasks run (the process-wide V8 flag; `bindery serve` only). */
+  tuneHeapForTasks?: boolean;
 }
 
 export function composeServices(deps: CompositionDeps): Services {
@@ -312,7 +314,7 @@ function composeBackground(
     // SQLite belongs to this one process: whatever is `running` at start was left by a dead process.
     recoverAllOnStart: database.dialect === 'sqlite',
     logger: log,
-    onBusyChange: tightHeapGrowthWhileBusy,
+    ...(deps.tuneHeapForTasks ? { onBusyChange: tightHeapGrowthWhileBusy } : {}),
   });
   const scheduler = new Scheduler((err, key) => log.error({ err, job: key }, 'scheduled job failed'));
   const scanRepo = new ScanRepository(database);

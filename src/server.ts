@@ -24,7 +24,7 @@ export async function startServer(config: Config, options: Pick<BuildAppOptions,
     await database.close().catch(() => undefined);
     throw err;
   }
-  const app = await buildApp({ config, database, logger: options.logger, openApiDocument: false });
+  const app = await buildApp({ config, database, logger: options.logger, openApiDocument: false, tuneHeapForTasks: true });
   warnAboutOpenLibraryRoots(config, app);
   const address = await app.listen({ host: config.server.host, port: config.server.port });
   await app.startEventBridge();
