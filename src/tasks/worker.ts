@@ -29,8 +29,13 @@ export interface WorkerOptions {
   recoverAllOnStart?: boolean;
   progressWriteMs?: number;
   logger?: FastifyBaseLogger;
-  /** Told when this worker's first task starts (true) and when its last running task ends (false). */
+  /**
+   * Told when this worker's first task starts (true), and when none has run for `idleAfterMs` (false): tasks that
+   * follow each other (a cover task per library after a scan) make one busy period, not one per task.
+   */
   onBusyChange?: (busy: boolean) => void;
+  /** Default 1000. */
+  idleAfterMs?: number;
 }
 
 interface RunningTask {
@@ -63,6 +68,9 @@ export class TaskWorker {
   private filling: Promise<void> | null = null;
   private refill = false;
   private beats = 0;
+  /** What onBusyChange was last told, and the pending "idle" while no task runs. */
+  private busy = false;
+  private idleTimer: NodeJS.Timeout | undefined;
   private unsubscribe: (() => void) | undefined;
   /** Aborted by stop(): ends the waits between attempts to record a task's end. */
   private stopSignal = new AbortController();
@@ -109,6 +117,9 @@ export class TaskWorker {
     for (const run of this.running.values()) run.controller.abort(new TaskCancelledError());
     await Promise.allSettled([...this.running.values()].map((r) => r.done));
     await this.filling?.catch(() => undefined);
+    // Stopped is idle now, not after the delay (the timer would not keep the process alive to say it).
+    clearTimeout(this.idleTimer);
+    this.setBusy(false);
     this.started = false;
   }
 
@@ -192,17 +203,33 @@ export class TaskWorker {
     const controller = new AbortController();
     const handler = this.handlers.get(task.type);
     const entry: RunningTask = { task, controller, done: Promise.resolve() };
-    if (this.running.size === 0) this.options.onBusyChange?.(true);
+    clearTimeout(this.idleTimer);
+    this.setBusy(true);
     this.running.set(task.id, entry);
     entry.done = this.execute(task, handler, controller)
       .catch((err: unknown) => this.options.logger?.error({ err, taskId: task.id }, 'task worker: running a task failed'))
       .finally(() => {
         this.running.delete(task.id);
-        if (this.running.size === 0) this.options.onBusyChange?.(false);
+        if (this.running.size === 0) this.idleSoon();
         this.wake();
       });
     // A cancel asked between claim and start still counts.
     if (task.cancel_requested) controller.abort(new TaskCancelledError());
+  }
+
+  private setBusy(busy: boolean): void {
+    if (this.busy === busy) return;
+    this.busy = busy;
+    this.options.onBusyChange?.(busy);
+  }
+
+  /** Idle unless a task starts within `idleAfterMs` (the next one is usually claimed at once). */
+  private idleSoon(): void {
+    clearTimeout(this.idleTimer);
+    this.idleTimer = setTimeout(() => {
+      if (this.running.size === 0) this.setBusy(false);
+    }, this.options.idleAfterMs ?? 1000);
+    this.idleTimer.unref();
   }
 
   private async execute(task: TaskRow, handler: TaskHandler | undefined, controller: AbortController): Promise<void> {

@@ -238,30 +238,39 @@ describe('Claiming: several workers on one database never run the same task twic
     }
   });
 
-  it('the worker says when its first task starts and when its last running task ends (bulk work tightens heap growth meanwhile)', async () => {
+  it('the worker says busy when its first task starts and idle once none has run for a while (bulk work tightens heap growth meanwhile)', async () => {
     const { database, drop } = await createTestDatabase();
     const queue = new TaskQueue(database);
     const changes: boolean[] = [];
     const worker = new TaskWorker(queue, new EventBus(), {
       concurrency: 2,
       pollIntervalMs: 20,
+      idleAfterMs: 300,
       onBusyChange: (busy) => changes.push(busy),
     });
     worker.register('job', () => new Promise((r) => setTimeout(() => r({ at: nowIso() }), 60)));
-    try {
-      // Three tasks, two at a time: the third starts while the second still runs, so busy is said once.
-      for (let i = 0; i < 3; i++) await queue.enqueue({ type: 'job' });
-      await worker.start();
+    const until = async (done: () => boolean | Promise<boolean>) => {
       const deadline = Date.now() + 10_000;
-      while ((await queue.list({ status: 'completed' }, 0, 10)).total < 3 && Date.now() < deadline)
-        await new Promise((r) => setTimeout(r, 20));
-      await new Promise((r) => setTimeout(r, 50));
+      while (!(await done()) && Date.now() < deadline) await new Promise((r) => setTimeout(r, 20));
+    };
+    try {
+      // Five tasks, two at a time: however their ends and claims interleave, they make one busy period.
+      for (let i = 0; i < 5; i++) await queue.enqueue({ type: 'job' });
+      await worker.start();
+      await until(async () => (await queue.list({ status: 'completed' }, 0, 10)).total === 5);
+      expect(changes).toEqual([true]);
+      await until(() => changes.length === 2);
       expect(changes).toEqual([true, false]);
       await queue.enqueue({ type: 'job' });
       worker.wake();
-      const again = Date.now() + 10_000;
-      while (changes.length < 4 && Date.now() < again) await new Promise((r) => setTimeout(r, 20));
+      await until(() => changes.length === 4);
       expect(changes).toEqual([true, false, true, false]);
+      // Stopping while busy says idle at once.
+      await queue.enqueue({ type: 'job' });
+      worker.wake();
+      await until(() => changes.length === 5);
+      await worker.stop();
+      expect(changes).toEqual([true, false, true, false, true, false]);
     } finally {
       await worker.stop();
       await database.close();
