@@ -6,7 +6,6 @@ import {
   neighbours,
   opensAsStored,
   pageUrl,
-  progressTransport,
   releasePage,
   useReaderPreferences,
   useSeriesBooks,
@@ -14,7 +13,6 @@ import {
   type PageInfo,
 } from './data';
 import { ComicEngine, type EngineSettings } from './engine';
-import { ProgressSaver, sendPending } from './progress';
 import {
   EndPanel,
   KeyMap,
@@ -26,6 +24,7 @@ import {
   useIncognito,
   useViewport,
 } from './ReaderChrome';
+import { useProgressFlushing, useProgressSaver } from './use-progress-saver';
 import { resolveSettings, showsDouble, withChange, type PartialSettings } from './settings';
 
 interface Props {
@@ -60,8 +59,7 @@ export function ComicReader({ book, pages, seriesTitle, seriesDirection, startPa
   const siblings = useSeriesBooks(book.series_id);
   const { previous, next } = neighbours(siblings.data?.data ?? [], book.id);
 
-  const [saver] = useState(() => new ProgressSaver(book.id, progressTransport, localStorage));
-  useEffect(() => saver.setIncognito(incognito), [saver, incognito]);
+  const saver = useProgressSaver(book.id, incognito);
 
   const double = showsDouble(settings, viewport);
   const engineSettings: EngineSettings = {
@@ -144,23 +142,7 @@ export function ComicReader({ book, pages, seriesTitle, seriesDirection, startPa
     engine.current?.update(latest.current.engineSettings, applied.imagesKey !== imagesKey);
   }, [settingsKey, imagesKey]);
 
-  // Progress: at once when the page is hidden or left; queued saves go out when the network returns.
-  useEffect(() => {
-    const hide = () => void saver.flush(true);
-    const visibility = () => document.visibilityState === 'hidden' && hide();
-    const online = () => void sendPending(progressTransport, localStorage);
-    window.addEventListener('pagehide', hide);
-    document.addEventListener('visibilitychange', visibility);
-    window.addEventListener('online', online);
-    online();
-    return () => {
-      window.removeEventListener('pagehide', hide);
-      document.removeEventListener('visibilitychange', visibility);
-      window.removeEventListener('online', online);
-      void saver.flush(true);
-      saver.stop();
-    };
-  }, [saver]);
+  useProgressFlushing(saver);
 
   const close = () => void navigate({ to: '/books/$bookId', params: { bookId: book.id } });
 

@@ -4,10 +4,9 @@ import { useEffect, useLayoutEffect, useRef, useState } from 'react';
 import { authHeaders } from '../api/client';
 import { ErrorMessage } from '../components/ErrorView';
 import { bookLabel } from '../lib/format';
-import { neighbours, progressTransport, useReaderPreferences, useSeriesBooks, type Book, type PageInfo } from './data';
+import { neighbours, useReaderPreferences, useSeriesBooks, type Book, type PageInfo } from './data';
 import { EpubEngine, THEMES, type EpubAppearance, type Relocation } from './epub-engine';
 import type { FoliateTocItem } from 'foliate-js/epub.js';
-import { ProgressSaver, sendPending } from './progress';
 import {
   EndPanel,
   KeyMap,
@@ -18,6 +17,7 @@ import {
   useFullscreen,
   useIncognito,
 } from './ReaderChrome';
+import { useProgressFlushing, useProgressSaver } from './use-progress-saver';
 import { resolveSettings, withChange, type PartialSettings } from './settings';
 
 interface SavedLocator {
@@ -70,8 +70,7 @@ export function EpubReader({ book, seriesTitle }: { book: Book; pages: PageInfo[
   const fullscreen = useFullscreen();
   const siblings = useSeriesBooks(book.series_id);
   const { previous, next } = neighbours(siblings.data?.data ?? [], book.id);
-  const [saver] = useState(() => new ProgressSaver(book.id, progressTransport, localStorage));
-  useEffect(() => saver.setIncognito(incognito), [saver, incognito]);
+  const saver = useProgressSaver(book.id, incognito);
   const latest = useRef({ appearance, panel });
   useLayoutEffect(() => {
     latest.current = { appearance, panel };
@@ -110,22 +109,7 @@ export function EpubReader({ book, seriesTitle }: { book: Book; pages: PageInfo[
     engine.current?.apply(latest.current.appearance);
   }, [appearanceKey]);
 
-  useEffect(() => {
-    const hide = () => void saver.flush(true);
-    const visibility = () => document.visibilityState === 'hidden' && hide();
-    const online = () => void sendPending(progressTransport, localStorage);
-    window.addEventListener('pagehide', hide);
-    document.addEventListener('visibilitychange', visibility);
-    window.addEventListener('online', online);
-    online();
-    return () => {
-      window.removeEventListener('pagehide', hide);
-      document.removeEventListener('visibilitychange', visibility);
-      window.removeEventListener('online', online);
-      void saver.flush(true);
-      saver.stop();
-    };
-  }, [saver]);
+  useProgressFlushing(saver);
 
   useEffect(() => {
     const onKey = (e: KeyboardEvent) => {
