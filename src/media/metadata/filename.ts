@@ -71,7 +71,7 @@ const NUM = String.raw`(\d+(?:\.\d+)?)`;
 const START = String.raw`(?<![\p{L}\p{N}])`;
 const END = String.raw`(?![\p{L}\p{N}])`;
 /** A chapter range ("c001-c007", "700-705") belongs to its marker, not to the title. */
-const RANGE = String.raw`(?:\s*[-–~]\s*(?:c|ch\.?\s*)?\d+(?:\.\d+)?${END})?`;
+const RANGE = String.raw`(?:\s*[-\u2013~]\s*(?:c|ch\.?\s*)?\d+(?:\.\d+)?${END})?`;
 
 const MARKER_PATTERNS: ReadonlyArray<{ kind: Marker['kind']; pattern: RegExp }> = [
   { kind: 'volume', pattern: new RegExp(`${START}(?:volumes?|vols?\\.?|tome|band)\\s*${NUM}${END}`, 'giu') },

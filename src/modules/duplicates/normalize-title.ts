@@ -18,7 +18,7 @@ export function normalizeTitle(title: string): string {
   // Volume suffixes: "vol. 2", "volume 3", "v02", "tome 4", "book 5".
   t = t.replace(/\b(vol(ume)?|v|tome|t|book|bk)\.?\s*\d+(\.\d+)?\b/gu, ' ');
   // Hyphens and apostrophes join words ("spider-man" = "spiderman", "l'homme" = "l homme").
-  t = t.replace(/[-‐‑–—]/gu, '').replace(/['’]/gu, ' ');
+  t = t.replace(/[-\u2010\u2011\u2013\u2014]/gu, '').replace(/['\u2019]/gu, ' ');
   t = t.replace(/[^\p{L}\p{N}]+/gu, ' ').trim();
   const words = t.split(' ').filter(Boolean);
   while (words.length > 1 && ARTICLES.has(words[0]!)) words.shift();
