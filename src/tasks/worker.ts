@@ -31,7 +31,7 @@ export interface WorkerOptions {
   logger?: FastifyBaseLogger;
   /**
    * Told when this worker's first task starts (true), and when none has run for `idleAfterMs` (false): tasks that
-   * follow each other (a cover task per library after a scan) make one busy period, not one per task.
+   * follow each other (a scan, then the cover task it queues) make one busy period, not one per task.
    */
   onBusyChange?: (busy: boolean) => void;
   /** Default 1000. */
