@@ -526,6 +526,20 @@ test('@phone EPUB: opened, paged, themed, its locator saved and resumed in anoth
   await other.context.close();
 });
 
+test('EPUB: a second page turn asked while the first is under way is not lost', async ({ page, request }) => {
+  const user = await newReader(request);
+  await useSession(page, user);
+  await page.goto(`/books/${lib.books['Novel one']!.id}/read`);
+  await expect(status(page)).toHaveText(/Section 1 of 5/);
+  await expect.poll(async () => (await chapterFrames(page)).some((f) => f.text.includes('Chapter 1'))).toBe(true);
+  // Two presses in quick succession: foliate is still turning to section 2 when the second arrives.
+  await page.keyboard.press('ArrowRight');
+  await page.keyboard.press('ArrowRight');
+  await expect(status(page)).toHaveText(/Section 3 of 5/);
+  await expect.poll(async () => (await chapterFrames(page)).some((f) => f.text.includes('Chapter 3'))).toBe(true);
+  await expect(status(page)).toHaveText(/Section 3 of 5/);
+});
+
 test('zoom by Ctrl+wheel: in at the pointer, back out to the fit; a plain wheel neither zooms nor turns', async ({ page, request }) => {
   const user = await newReader(request);
   await setReaderSettings(request, user.token, single);

@@ -48,6 +48,9 @@ interface FoliateView extends HTMLElement {
   close(): void;
 }
 
+/** A move of the reading position, run by EpubEngine.navigate. */
+type Move = (view: FoliateView) => Promise<unknown>;
+
 interface Resource {
   path: string;
   media_type: string;
@@ -70,6 +73,9 @@ export function appearanceCss(a: EpubAppearance): string {
 
 export class EpubEngine {
   private view: FoliateView | null = null;
+  /** The move running now, and the one asked meanwhile (see navigate). */
+  private moving: Promise<void> | null = null;
+  private nextMove: Move | null = null;
   private book: FoliateBook | null = null;
   private closed = false;
 
@@ -151,27 +157,54 @@ export class EpubEngine {
   }
 
   next(): void {
-    void this.view?.goRight();
+    this.navigate((view) => view.goRight());
   }
 
   previous(): void {
-    void this.view?.goLeft();
+    this.navigate((view) => view.goLeft());
   }
 
   forward(): void {
-    void this.view?.next();
+    this.navigate((view) => view.next());
   }
 
   backward(): void {
-    void this.view?.prev();
+    this.navigate((view) => view.prev());
   }
 
   goTo(href: string): void {
-    void this.view?.goTo(href);
+    this.navigate((view) => view.goTo(href));
   }
 
   goToFraction(fraction: number): void {
-    void this.view?.goToFraction(fraction);
+    this.navigate((view) => view.goToFraction(fraction));
+  }
+
+  /**
+   * foliate ignores a move asked while the previous one runs (and for 100 ms after it), so a second tap or key
+   * press in quick succession was lost. The move asked meanwhile runs once the current one is done; only the
+   * last one is kept, so a held key stops when it is released instead of running on through a queue.
+   */
+  private navigate(move: Move): void {
+    if (this.moving) {
+      this.nextMove = move;
+      return;
+    }
+    this.moving = (async () => {
+      let current: Move | null = move;
+      while (current && this.view) {
+        try {
+          await current(this.view);
+        } catch {
+          // A move that fails (a section that cannot load) leaves the reader where it was: foliate warns.
+        }
+        current = this.nextMove;
+        this.nextMove = null;
+      }
+    })().finally(() => {
+      this.moving = null;
+      this.nextMove = null;
+    });
   }
 
   get direction(): 'ltr' | 'rtl' {
