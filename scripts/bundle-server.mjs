@@ -3,10 +3,14 @@
 // (dist/chunks/), so a start loads a handful of files instead of several hundred through Node's ESM loader
 // (most of a start's CPU before bundling). `import()`s stay lazy: each becomes its own chunk.
 //
-// Everything else in dist/ is tsc's output and stays: the worker threads (analysis, walk) are started by file
-// URL from dist/media and dist/scanner, and benches import single modules from dist/. So that URLs computed
-// from `import.meta.url` still point where they did (web/dist, the workers, createRequire), each source file's
-// `import.meta.url` is replaced by the URL its tsc output has in dist/.
+// The analysis worker's entry is bundled the same way, in place of tsc's dist/media/analysis/analysis-worker.js
+// (one file, no chunks): each scan starts two of them, and loading its few dozen modules one by one (Node's
+// lexer runs over every CommonJS package an ES module imports) cost ~0.15 s of CPU per worker start.
+//
+// Everything else in dist/ is tsc's output and stays: the walk thread starts from dist/scanner, and benches import
+// single modules from dist/. So that URLs computed from `import.meta.url` still point where they did (web/dist,
+// the workers, createRequire), each source file's `import.meta.url` is replaced by the URL its tsc output has in
+// dist/.
 //
 // Packages with native code, their own worker or data files, or loaded only on first use stay external and
 // load from node_modules as before.
@@ -54,35 +58,49 @@ const importMetaUrlOfTscOutput = {
   },
 };
 
-const started = performance.now();
-const result = await build({
+/** CommonJS packages inside an ES module bundle call `require` (node built-ins, optional dependencies). */
+function banner(distFromOutput) {
+  return [
+    "import { createRequire as __binderyCreateRequire } from 'node:module';",
+    'const require = __binderyCreateRequire(import.meta.url);',
+    `globalThis.__binderyDist ??= new URL(${distFromOutput}, import.meta.url).href;`,
+  ].join('\n');
+}
+
+const common = {
   absWorkingDir: root,
-  entryPoints: { cli: 'src/cli.ts' },
   outdir: 'dist',
-  chunkNames: 'chunks/[name]-[hash]',
   bundle: true,
-  splitting: true,
   format: 'esm',
   platform: 'node',
   target: 'node20.19',
   external: EXTERNAL,
   plugins: [importMetaUrlOfTscOutput],
-  // CommonJS packages inside an ES module bundle call `require` (node built-ins, optional dependencies).
-  banner: {
-    js: [
-      "import { createRequire as __binderyCreateRequire } from 'node:module';",
-      'const require = __binderyCreateRequire(import.meta.url);',
-      "globalThis.__binderyDist ??= new URL(/\\/chunks\\/[^/]*$/.test(import.meta.url) ? '../' : './', import.meta.url).href;",
-    ].join('\n'),
-  },
   legalComments: 'none',
   minifyWhitespace: true,
   minifySyntax: true,
   sourcemap: 'linked',
   metafile: true,
   logLevel: 'warning',
-});
-const outputs = Object.keys(result.metafile.outputs).filter((f) => f.endsWith('.js'));
+};
+
+const started = performance.now();
+const [server, worker] = await Promise.all([
+  build({
+    ...common,
+    entryPoints: { cli: 'src/cli.ts' },
+    chunkNames: 'chunks/[name]-[hash]',
+    splitting: true,
+    banner: { js: banner("/\\/chunks\\/[^/]*$/.test(import.meta.url) ? '../' : './'") },
+  }),
+  build({
+    ...common,
+    entryPoints: { 'media/analysis/analysis-worker': 'src/media/analysis/analysis-worker.ts' },
+    splitting: false,
+    banner: { js: banner("'../../'") },
+  }),
+]);
+const outputs = [server, worker].flatMap((r) => Object.keys(r.metafile.outputs)).filter((f) => f.endsWith('.js'));
 // V8 keeps each script's source in the heap for as long as it runs, two bytes a character when a single one lies
 // beyond Latin-1: one such character made the 2.9 MB bundle cost 5.8 MB in every server. esbuild escapes
 // non-ASCII text except where escaping would change the meaning (a String.raw template, some regular
@@ -97,4 +115,4 @@ for (const file of outputs) {
     process.exit(1);
   }
 }
-console.log(`bundled dist/cli.js and ${outputs.length - 1} chunks in ${Math.round(performance.now() - started)} ms`);
+console.log(`bundled dist/cli.js, the analysis worker and ${outputs.length - 2} chunks in ${Math.round(performance.now() - started)} ms`);

@@ -54,7 +54,7 @@ function extractDates(text: string): { undated: string; date: FoundDate | null }
 }
 
 const BRACKETS = /\(([^()]*)\)|\[([^[\]]*)\]|\{([^{}]*)\}/g;
-const YEAR_GROUP = /^(?:[A-Za-z]{3,9}\.?\s+)?((?:19|20)\d{2})(?:\s*[-–]\s*(?:\d{2}|\d{4}))?$/;
+const YEAR_GROUP = /^(?:[A-Za-z]{3,9}\.?\s+)?((?:19|20)\d{2})(?:\s*[-\u2013]\s*(?:\d{2}|\d{4}))?$/;
 
 /** A marker and the number it carries, found at [start, end) of the cleaned name. */
 interface Marker {
@@ -87,9 +87,9 @@ const MARKER_PATTERNS: ReadonlyArray<{ kind: Marker['kind']; pattern: RegExp }> 
 ];
 
 /** A bare number at the very end, or right before " - title": "Batman 001", "Dragon Ball - 001", "Saga 12 - Title". */
-const TRAILING_NUMBER = /(?<=^|\s|-)(\d+(?:\.\d+)?[a-z]?)(?:\s*[-–]\s*\d+(?:\.\d+)?)?(?=\s*$|\s+[-–:]\s)/giu;
+const TRAILING_NUMBER = /(?<=^|\s|-)(\d+(?:\.\d+)?[a-z]?)(?:\s*[-\u2013]\s*\d+(?:\.\d+)?)?(?=\s*$|\s+[-\u2013:]\s)/giu;
 
-const SEPARATORS = /^[\s\-–—,:;~_.]+|[\s\-–—,:;~_]+$/g;
+const SEPARATORS = /^[\s\-\u2013\u2014,:;~_.]+|[\s\-\u2013\u2014,:;~_]+$/g;
 
 function tidy(text: string): string {
   return text.replace(/\s+/g, ' ').replace(SEPARATORS, '').trim();
@@ -147,12 +147,12 @@ function findMarkers(text: string): Marker[] {
 
 /** "Brandon Sanderson", "J. R. R. Tolkien", "Sanderson, Brandon": capitalised words, no digits. */
 function looksLikePersonName(text: string): boolean {
-  return /^\p{Lu}[\p{L}'’.-]*(?:,?\s+\p{Lu}[\p{L}'’.-]*){0,4}$/u.test(text);
+  return /^\p{Lu}[\p{L}'\u2019.-]*(?:,?\s+\p{Lu}[\p{L}'\u2019.-]*){0,4}$/u.test(text);
 }
 
 function splitAuthor(text: string, kind: NameKind): { authors: string[]; rest: string } {
   if (kind !== 'ebook') return { authors: [], rest: text };
-  const parts = text.split(/\s+[-–]\s+/);
+  const parts = text.split(/\s+[-\u2013]\s+/);
   const [first, ...others] = parts;
   if (!first || others.length === 0 || !looksLikePersonName(first)) return { authors: [], rest: text };
   const rest = others.join(' - ');
