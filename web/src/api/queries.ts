@@ -38,14 +38,12 @@ export const seriesBooksQuery = (seriesId: string | undefined) =>
     queryKey: ['books', 'of-series', seriesId],
     queryFn: async () => {
       const id = seriesId as string;
-      const first = await ok(
-        api.GET('/api/v1/series/{id}/books', { params: { path: { id }, query: { page: 1, pageSize: LARGEST_PAGE, sort: 'number,asc' } } }),
-      );
+      const pageOf = (page: number) =>
+        ok(api.GET('/api/v1/series/{id}/books', { params: { path: { id }, query: { page, pageSize: LARGEST_PAGE, sort: 'number,asc' } } }));
+      const first = await pageOf(1);
       const data = [...first.data];
       for (let page = 2; data.length < first.total && page <= first.totalPages; page++) {
-        const next = await ok(
-          api.GET('/api/v1/series/{id}/books', { params: { path: { id }, query: { page, pageSize: LARGEST_PAGE, sort: 'number,asc' } } }),
-        );
+        const next = await pageOf(page);
         if (next.data.length === 0) break;
         data.push(...next.data);
       }
