@@ -1,6 +1,6 @@
 import { copyFile, mkdir, rm } from 'node:fs/promises';
 import path from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import type { TaskProgressEvent } from '../../src/events/types.js';
 import { makeCbz } from '../media/fixtures.js';
 import { api, createCatalogApp, createLibrary, libraryDir, scan, waitForTask, type CatalogTestApp, type TaskBody } from './helpers.js';
@@ -228,6 +228,8 @@ describe('Task progress is published on the bus as task_progress {task_id, task_
     const seen: TaskProgressEvent[] = [];
     const off = t.app.events.on('task_progress', (e) => seen.push(e));
     const task = await scan(t, lib.id);
+    // The task's row says completed a moment before its event is published: wait for the event, not the row.
+    await vi.waitFor(() => expect(seen.some((e) => e.task_id === task.id && e.status === 'completed')).toBe(true));
     off();
     const mine = seen.filter((e) => e.task_id === task.id);
     expect(mine[0]).toMatchObject({
