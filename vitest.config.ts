@@ -13,6 +13,8 @@ export default defineConfig({
     maxWorkers: 2,
     testTimeout: 30_000,
     hookTimeout: 60_000,
+    // Every temp file of the run under one folder, removed at the end (see the file).
+    globalSetup: ['test/global-setup.ts'],
     projects: [
       {
         extends: true,
