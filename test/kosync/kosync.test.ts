@@ -223,14 +223,26 @@ describe('KOReader sync server (kosync)', () => {
       device: 'Kobo',
     });
 
+    // Among other new books, so that the scan's events come as a batch.
     await copyFile(outside, path.join(lib.dir, 'Comic', 'later.cbz'));
+    for (const n of [1, 2, 3]) {
+      await makeCbz(path.join(lib.dir, 'Comic'), `also ${n}.cbz`, {
+        pages: 2,
+        pageSize: { width: 30, height: 40 },
+        comicInfo: { Title: `Also ${n}` },
+      });
+    }
     await scan(t, lib.id);
     const later = (await api<Paged<Book>>(t, 'GET', '/api/v1/books?pageSize=50')).body.data.find((b) => b.title === 'Later')!;
     expect(later).toBeDefined();
+    // Attached by the scan's event, before KOReader asks again (a sync would attach it too).
+    await expect
+      .poll(
+        async () =>
+          (await call<{ current_page?: number }>(t, reader.headers, 'GET', `/api/v1/books/${later.id}/progress`)).body.current_page,
+      )
+      .toBe(2);
     expect((await sync('GET', `/syncs/progress/${document}`)).body).toMatchObject({ document, progress: '2', percentage: 0.5 });
-    expect((await call<{ current_page: number }>(t, reader.headers, 'GET', `/api/v1/books/${later.id}/progress`)).body).toMatchObject({
-      current_page: 2,
-    });
   }, 60_000);
 });
 

@@ -50,6 +50,12 @@ export class KosyncRepository {
       .execute();
   }
 
+  /** Whether any KOReader position waits for a book at all. */
+  async anyUnattached(): Promise<boolean> {
+    const row = await this.db.selectFrom('kosync_documents').select('document').where('book_id', 'is', null).limit(1).executeTakeFirst();
+    return row !== undefined;
+  }
+
   /** KOReader positions waiting for this book: documents no book matched yet whose id is the book's partial or file-name MD5. */
   async pendingFor(bookId: string): Promise<KosyncDocumentRow[]> {
     // Two indexed lookups (a scan sends one event per book): the book's ids, then the documents waiting on them.

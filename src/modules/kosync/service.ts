@@ -121,12 +121,19 @@ export class KosyncService {
   }
 
   /**
-   * A book appeared (a scan added it, or computed its KOReader MD5): every KOReader position waiting for it becomes
+   * Books appeared (a scan added them, or computed their KOReader MD5): every KOReader position waiting for one becomes
    * the book's position for its user, attributed to the API key it was synced with, unless a newer one exists (the
    * position keeps the time KOReader sent it). Each waiting document is claimed once, so two processes seeing the
-   * same event do not both write it.
+   * same event do not both write it. Returns how many were attached.
    */
-  async attachPending(bookId: string): Promise<number> {
+  async attachPendingMany(bookIds: readonly string[]): Promise<number> {
+    if (bookIds.length === 0 || !(await this.repo.anyUnattached())) return 0;
+    let attached = 0;
+    for (const bookId of bookIds) attached += await this.attachWaiting(bookId);
+    return attached;
+  }
+
+  private async attachWaiting(bookId: string): Promise<number> {
     let attached = 0;
     for (const row of await this.repo.pendingFor(bookId)) {
       const user = await this.repo.activeUser(row.user_id);
