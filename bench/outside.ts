@@ -20,7 +20,7 @@
  * alone (the scan still fills the library, untimed) for quick iterations.
  */
 import { execFile, execFileSync, spawn } from 'node:child_process';
-import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
@@ -67,6 +67,7 @@ async function startPageFloor(files: readonly string[]): Promise<{ base: string;
   const port = await freePort();
   const listFile = path.join(os.tmpdir(), `bindery-bench-pages-${process.pid}.txt`);
   writeFileSync(listFile, files.join('\n'));
+  removeOnExit(listFile);
   const child = spawn(process.execPath, [path.join(repoRoot, 'bench/floors/page-server.mjs'), String(port), listFile], {
     stdio: ['ignore', 'pipe', 'inherit'],
   });
@@ -100,6 +101,11 @@ function processCpuMs(pid: number): number {
   const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
   const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
   return (Number(fields[11]) + Number(fields[12])) * 10;
+}
+
+/** The bench's own temp files go when it ends, however it ends. */
+function removeOnExit(file: string): void {
+  process.once('exit', () => rmSync(file, { force: true }));
 }
 
 function listFiles(dir: string): string[] {
@@ -146,6 +152,7 @@ export async function run(argv: string[] = process.argv.slice(2)): Promise<void>
   const files = listFiles(corpus.library);
   const listFile = path.join(os.tmpdir(), `bindery-bench-files-${process.pid}.txt`);
   writeFileSync(listFile, files.join('\n'));
+  removeOnExit(listFile);
   const floors = pagesOnly ? [] : [await hashFloor(listFile), await hashFloor(listFile), await hashFloor(listFile)].slice(1);
 
   // The server, fresh: its resting memory, then the timed first scan and the cover tasks that follow it.
