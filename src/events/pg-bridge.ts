@@ -117,14 +117,33 @@ export async function startPgEventBridge(connection: pg.ClientConfig, bus: Event
     scheduleReconnect();
   }
 
+  // A scan publishes an event per book: those of one turn of the event loop go in one statement, in order,
+  // instead of a round trip each (a 2,000-book scan spent ~0.3 s of the main thread on them). Notifications
+  // with identical payloads within one statement are delivered once, which loses nothing: an event says
+  // what changed, not how many times.
+  let queued: EventEnvelope[] = [];
+  let sending: Promise<void> = Promise.resolve();
+  const sendQueued = () => {
+    if (queued.length === 0) return;
+    const envelopes = queued;
+    queued = [];
+    // NOTIFY payloads are limited to 8000 bytes each; our events are a few hundred.
+    const payloads = envelopes.map((envelope) => JSON.stringify(envelope));
+    sending = sender.query('SELECT pg_notify($1, payload) FROM unnest($2::text[]) AS payload', [CHANNEL, payloads]).then(
+      () => undefined,
+      (err: unknown) => {
+        for (const envelope of envelopes) {
+          log.error(
+            { err, event: envelope.event, payload: envelope.payload },
+            'event bridge: could not send an event to other instances; they miss it',
+          );
+        }
+      },
+    );
+  };
   const removeForwarder = bus.addForwarder((envelope) => {
-    // NOTIFY payloads are limited to 8000 bytes; our events are a few hundred.
-    sender.query('SELECT pg_notify($1, $2)', [CHANNEL, JSON.stringify(envelope)]).catch((err: unknown) => {
-      log.error(
-        { err, event: envelope.event, payload: envelope.payload },
-        'event bridge: could not send an event to other instances; they miss it',
-      );
-    });
+    if (queued.length === 0) setImmediate(sendQueued);
+    queued.push(envelope);
   });
 
   return {
@@ -133,6 +152,9 @@ export async function startPgEventBridge(connection: pg.ClientConfig, bus: Event
       clearTimeout(retryTimer);
       retryTimer = undefined;
       removeForwarder();
+      // What was published just before stopping still goes out.
+      sendQueued();
+      await sending;
       const client = listener;
       listener = undefined;
       await client?.end().catch(() => undefined);

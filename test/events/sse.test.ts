@@ -1,4 +1,5 @@
 import { EventSource } from 'eventsource';
+import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { makeCbz } from '../media/fixtures.js';
 import { createTestApp, createTestDatabase, type TestApp } from '../helpers/app.js';
@@ -172,6 +173,7 @@ describe('Event streams over SSE', () => {
 describe.skipIf(testDatabaseType() !== 'postgres')('LISTEN/NOTIFY bridge on PostgreSQL', () => {
   let a: TestApp;
   let bBase: string;
+  let bEvents: FastifyInstance['events'];
   let closeB: () => Promise<void>;
   beforeAll(async () => {
     const shared = await createTestDatabase();
@@ -186,6 +188,7 @@ describe.skipIf(testDatabaseType() !== 'postgres')('LISTEN/NOTIFY bridge on Post
     await a.app.startEventBridge();
     await b.startEventBridge();
     bBase = await b.listen({ host: '127.0.0.1', port: 0 });
+    bEvents = b.events;
     closeB = async () => {
       await b.close();
       await a.app.close();
@@ -204,6 +207,22 @@ describe.skipIf(testDatabaseType() !== 'postgres')('LISTEN/NOTIFY bridge on Post
     await until(() => client.frames.length > 0);
     client.source.close();
     expect(client.frames[0]!.data).toMatchObject({ type: 'library_created', library_id: res.json().id });
+  });
+
+  it('a burst of events (a scan publishes one per book) reaches the other instance whole and in order', async () => {
+    const received: string[] = [];
+    const off = bEvents.on('book_created', (e) => received.push(e.book_id!));
+    const sent = Array.from({ length: 500 }, (_, i) => `burst-${String(i).padStart(3, '0')}`);
+    const timestamp = new Date().toISOString();
+    // All in one turn of the event loop, as a scan's batch publishes them.
+    for (const id of sent)
+      a.app.events.publish('book_created', { type: 'book_created', library_id: 'burst', series_id: 's', book_id: id, timestamp });
+    try {
+      await until(() => received.length >= sent.length, 10_000);
+      expect(received).toEqual(sent);
+    } finally {
+      off();
+    }
   });
 });
 
