@@ -2,7 +2,7 @@ import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
 import { RouterProvider } from '@tanstack/react-router';
 import { StrictMode } from 'react';
 import { createRoot } from 'react-dom/client';
-import { ApiError } from './api/client';
+import { queryRetryDelay, shouldRetryQuery } from './api/retry';
 import { createAppRouter } from './router';
 import './styles.css';
 
@@ -10,8 +10,9 @@ const queryClient = new QueryClient({
   defaultOptions: {
     queries: {
       staleTime: 30_000,
-      // 4xx answers will not change by asking again; network hiccups and 5xx get one more try.
-      retry: (count, error) => count < 1 && !(error instanceof ApiError && error.status < 500),
+      // Rate limits (429) are waited out; other 4xx answers will not change; network hiccups and 5xx get one more try.
+      retry: shouldRetryQuery,
+      retryDelay: queryRetryDelay,
       refetchOnWindowFocus: false,
     },
   },

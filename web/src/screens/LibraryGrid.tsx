@@ -3,7 +3,7 @@ import { useNavigate, useParams, useSearch } from '@tanstack/react-router';
 import { useWindowVirtualizer } from '@tanstack/react-virtual';
 import { useEffect, useLayoutEffect, useMemo, useRef, useState, type FormEvent } from 'react';
 import { Button, Tag, TagGroup, TagList, ToggleButton } from 'react-aria-components';
-import { api, ok } from '../api/client';
+import { api, describeError, ok } from '../api/client';
 import { librariesQuery } from '../api/queries';
 import { BookCard, CardSkeleton, SeriesCard, type Book, type Series } from '../components/Cards';
 import { ErrorMessage } from '../components/ErrorView';
@@ -130,6 +130,9 @@ export function LibraryGrid() {
   const lastItem = Math.min(total - 1, ((virtualRows.at(-1)?.index ?? 0) + 1) * layout.columns - 1);
   const pages = pagesFor(firstItem, lastItem, PAGE_SIZE).filter((p) => p !== 1);
   const pageQueries = useQueries({ queries: pages.map((page) => ({ queryKey: [...baseKey, page], queryFn: () => fetchPage(page) })) });
+  // A later page that failed for good (after waiting out any rate limit): said in words where the reader is, with
+  // a way to ask again, instead of cards that stay grey.
+  const failedPages = pageQueries.filter((q) => q.isError && !q.isFetching);
   const itemAt = (index: number): Item | undefined => {
     const page = Math.floor(index / PAGE_SIZE) + 1;
     const result = page === 1 ? first.data : pageQueries[pages.indexOf(page)]?.data;
@@ -201,6 +204,16 @@ export function LibraryGrid() {
           </div>
         ))}
       </div>
+      {failedPages.length > 0 && (
+        <div className="grid-error" role="alert">
+          <span className="error-text">
+            Some {search.view === 'books' ? 'books' : 'series'} could not be loaded: {describeError(failedPages[0]!.error)}
+          </span>
+          <button type="button" className="small" onClick={() => failedPages.forEach((q) => void q.refetch())}>
+            Try again
+          </button>
+        </div>
+      )}
     </div>
   );
 }

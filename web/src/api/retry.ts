@@ -1,0 +1,34 @@
+import { ApiError } from './client';
+
+/**
+ * The API limits each user to 50 requests a second, bursts of 200 (spec, "Rate limiting"): scrolling a large grid
+ * fast asks for pages and covers quicker than that, and the server answers 429 with the wait. A 429 is the one
+ * 4xx worth asking again: after that wait, a few times, with a little spread so that the requests refused
+ * together do not all come back in the same instant.
+ */
+export const RATE_LIMIT_RETRIES = 4;
+
+/** The wait before asking again after a 429, in ms: the server's Retry-After (1 s when absent), capped at a minute. */
+export function rateLimitWaitMs(retryAfterSeconds: number | null, attempt: number, random: () => number = Math.random): number {
+  const seconds = retryAfterSeconds !== null && retryAfterSeconds > 0 ? Math.min(retryAfterSeconds, 60) : 1;
+  return seconds * 1000 + Math.floor(random() * 250 * (attempt + 1));
+}
+
+/** TanStack Query's `retry`: 429s as above; other 4xx answers will not change; network hiccups and 5xx get one more try. */
+export function shouldRetryQuery(failureCount: number, error: unknown): boolean {
+  if (error instanceof ApiError && error.status === 429) return failureCount < RATE_LIMIT_RETRIES;
+  if (error instanceof ApiError && error.status < 500) return false;
+  return failureCount < 1;
+}
+
+/** TanStack Query's `retryDelay`: the server's wait for a 429, otherwise its usual doubling from 1 s. */
+export function queryRetryDelay(failureCount: number, error: unknown): number {
+  if (error instanceof ApiError && error.status === 429) return rateLimitWaitMs(error.retryAfterSeconds, failureCount);
+  return Math.min(1000 * 2 ** failureCount, 30_000);
+}
+
+/** Retry-After of a raw fetch Response, in seconds (null when absent or unreadable). */
+export function retryAfterOf(response: Response): number | null {
+  const seconds = Number(response.headers.get('Retry-After'));
+  return Number.isFinite(seconds) && seconds > 0 ? seconds : null;
+}
