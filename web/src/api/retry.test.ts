@@ -1,6 +1,6 @@
-import { describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import { ApiError } from './client';
-import { queryRetryDelay, RATE_LIMIT_RETRIES, rateLimitWaitMs, retryAfterOf, shouldRetryQuery } from './retry';
+import { fetchWaitingOutRateLimit, queryRetryDelay, RATE_LIMIT_RETRIES, rateLimitWaitMs, retryAfterOf, shouldRetryQuery } from './retry';
 
 const limited = (seconds: number | null) => new ApiError(429, 'rate_limit_exceeded', 'Too many requests', seconds);
 
@@ -33,5 +33,57 @@ describe('asking again after an error', () => {
     expect(retryAfterOf(new Response(null, { status: 429, headers: { 'Retry-After': '2' } }))).toBe(2);
     expect(retryAfterOf(new Response(null, { status: 429 }))).toBeNull();
     expect(retryAfterOf(new Response(null, { status: 429, headers: { 'Retry-After': 'soon' } }))).toBeNull();
+  });
+});
+
+describe("fetchWaitingOutRateLimit (covers, the reader's pages)", () => {
+  afterEach(() => {
+    vi.useRealTimers();
+    vi.unstubAllGlobals();
+  });
+  const refused = () => new Response('{}', { status: 429, headers: { 'Retry-After': '1' } });
+
+  it('asks again after the wait, and returns the first answer that is not a 429', async () => {
+    vi.useFakeTimers();
+    const fetch = vi
+      .fn()
+      .mockResolvedValueOnce(refused())
+      .mockResolvedValueOnce(new Response('cover', { status: 200 }));
+    vi.stubGlobal('fetch', fetch);
+    const answer = fetchWaitingOutRateLimit('/api/v1/series/x/thumbnail');
+    await vi.advanceTimersByTimeAsync(999);
+    expect(fetch).toHaveBeenCalledTimes(1);
+    await vi.advanceTimersByTimeAsync(500);
+    expect((await answer).status).toBe(200);
+    expect(fetch).toHaveBeenCalledTimes(2);
+  });
+
+  it('gives up after RATE_LIMIT_RETRIES more tries and hands back the 429; other errors are not retried', async () => {
+    vi.useFakeTimers();
+    const fetch = vi.fn().mockImplementation(() => Promise.resolve(refused()));
+    vi.stubGlobal('fetch', fetch);
+    const answer = fetchWaitingOutRateLimit('/x');
+    await vi.advanceTimersByTimeAsync(60_000);
+    expect((await answer).status).toBe(429);
+    expect(fetch).toHaveBeenCalledTimes(RATE_LIMIT_RETRIES + 1);
+
+    const missing = vi.fn().mockResolvedValue(new Response('{}', { status: 404 }));
+    vi.stubGlobal('fetch', missing);
+    expect((await fetchWaitingOutRateLimit('/y')).status).toBe(404);
+    expect(missing).toHaveBeenCalledTimes(1);
+  });
+
+  it('stops waiting when the request is cancelled (the reader moved on)', async () => {
+    vi.useFakeTimers();
+    vi.stubGlobal(
+      'fetch',
+      vi.fn().mockImplementation(() => Promise.resolve(refused())),
+    );
+    const controller = new AbortController();
+    const answer = fetchWaitingOutRateLimit('/z', { signal: controller.signal });
+    const settled = expect(answer).rejects.toThrow('moved on');
+    await vi.advanceTimersByTimeAsync(100);
+    controller.abort(new Error('moved on'));
+    await settled;
   });
 });

@@ -32,3 +32,31 @@ export function retryAfterOf(response: Response): number | null {
   const seconds = Number(response.headers.get('Retry-After'));
   return Number.isFinite(seconds) && seconds > 0 ? seconds : null;
 }
+
+/** Waits `ms`, or rejects as soon as the signal aborts. */
+function wait(ms: number, signal?: AbortSignal | null): Promise<void> {
+  return new Promise((resolve, reject) => {
+    if (signal?.aborted) return reject(signal.reason as Error);
+    const timer = setTimeout(() => {
+      signal?.removeEventListener('abort', stop);
+      resolve();
+    }, ms);
+    const stop = () => {
+      clearTimeout(timer);
+      reject(signal?.reason as Error);
+    };
+    signal?.addEventListener('abort', stop, { once: true });
+  });
+}
+
+/**
+ * `fetch` for what the browser asks by itself (covers, the reader's pages): a 429 is asked again after the server's
+ * wait, up to RATE_LIMIT_RETRIES times; any other answer is returned as it is. Cancelling stops the wait too.
+ */
+export async function fetchWaitingOutRateLimit(url: string, init: RequestInit = {}): Promise<Response> {
+  for (let attempt = 0; ; attempt += 1) {
+    const response = await fetch(url, init);
+    if (response.status !== 429 || attempt >= RATE_LIMIT_RETRIES) return response;
+    await wait(rateLimitWaitMs(retryAfterOf(response), attempt), init.signal);
+  }
+}

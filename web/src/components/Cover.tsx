@@ -1,6 +1,6 @@
 import { useEffect, useRef, useState, useSyncExternalStore } from 'react';
 import { authHeaders } from '../api/client';
-import { RATE_LIMIT_RETRIES, rateLimitWaitMs, retryAfterOf } from '../api/retry';
+import { fetchWaitingOutRateLimit } from '../api/retry';
 
 /**
  * Thumbnails need the session's token, which an <img src> cannot send: they are fetched (the browser's HTTP
@@ -21,15 +21,6 @@ export function coversChanged(): void {
   for (const l of versionListeners) l();
 }
 
-/** A cover refused by the rate limit (a fast scroll through a large grid) is asked again after the server's wait. */
-async function fetchCover(src: string, revalidate: boolean): Promise<Response> {
-  for (let attempt = 0; ; attempt += 1) {
-    const response = await fetch(src, { headers: authHeaders(), cache: revalidate ? 'no-cache' : 'default' });
-    if (response.status !== 429 || attempt >= RATE_LIMIT_RETRIES) return response;
-    await new Promise((resolve) => setTimeout(resolve, rateLimitWaitMs(retryAfterOf(response), attempt)));
-  }
-}
-
 function load(src: string, revalidate: boolean): Promise<string | null> {
   const hit = cache.get(src);
   if (hit) {
@@ -39,7 +30,8 @@ function load(src: string, revalidate: boolean): Promise<string | null> {
   }
   let p = pending.get(src);
   if (!p) {
-    p = fetchCover(src, revalidate)
+    // A cover refused by the rate limit (a fast scroll through a large grid) is asked again after the wait.
+    p = fetchWaitingOutRateLimit(src, { headers: authHeaders(), cache: revalidate ? 'no-cache' : 'default' })
       .then(async (r) => {
         if (!r.ok) return null;
         const url = URL.createObjectURL(await r.blob());

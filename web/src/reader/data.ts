@@ -2,6 +2,7 @@ import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
 import { api, authHeaders, ok, type components } from '../api/client';
 import { preferencesQuery, seriesBooksQuery } from '../api/queries';
+import { fetchWaitingOutRateLimit } from '../api/retry';
 import type { LoadedPage } from './preload';
 import { bookQuery, pagesQuery, seriesQuery } from './queries';
 import type { ProgressBody, ProgressTransport } from './progress';
@@ -71,7 +72,8 @@ export function opensAsStored(
 
 /** Fetches a page (the token cannot ride on an <img src>), then decodes it off the main thread's critical path. */
 export async function loadPageImage(url: string, index: number, signal: AbortSignal): Promise<LoadedPage> {
-  const response = await fetch(url, { headers: authHeaders(), signal });
+  // Preloading asks for several pages at once: one refused by the rate limit is asked again after the wait.
+  const response = await fetchWaitingOutRateLimit(url, { headers: authHeaders(), signal });
   if (!response.ok) throw new Error(`page ${index + 1}: HTTP ${response.status}`);
   const blobUrl = URL.createObjectURL(await response.blob());
   const image = new Image();
