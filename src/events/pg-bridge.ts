@@ -129,17 +129,20 @@ export async function startPgEventBridge(connection: pg.ClientConfig, bus: Event
     queued = [];
     // NOTIFY payloads are limited to 8000 bytes each; our events are a few hundred.
     const payloads = envelopes.map((envelope) => JSON.stringify(envelope));
-    sending = sender.query('SELECT pg_notify($1, payload) FROM unnest($2::text[]) AS payload', [CHANNEL, payloads]).then(
-      () => undefined,
-      (err: unknown) => {
-        for (const envelope of envelopes) {
-          log.error(
-            { err, event: envelope.event, payload: envelope.payload },
-            'event bridge: could not send an event to other instances; they miss it',
-          );
-        }
-      },
-    );
+    // One statement after the other (the pool has two connections): a later turn's events never overtake.
+    sending = sending
+      .then(() => sender.query('SELECT pg_notify($1, payload) FROM unnest($2::text[]) AS payload', [CHANNEL, payloads]))
+      .then(
+        () => undefined,
+        (err: unknown) => {
+          for (const envelope of envelopes) {
+            log.error(
+              { err, event: envelope.event, payload: envelope.payload },
+              'event bridge: could not send an event to other instances; they miss it',
+            );
+          }
+        },
+      );
   };
   const removeForwarder = bus.addForwarder((envelope) => {
     if (queued.length === 0) setImmediate(sendQueued);

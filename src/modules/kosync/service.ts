@@ -129,7 +129,18 @@ export class KosyncService {
   async attachPendingMany(bookIds: readonly string[]): Promise<number> {
     if (bookIds.length === 0 || !(await this.repo.anyUnattached())) return 0;
     let attached = 0;
-    for (const bookId of bookIds) attached += await this.attachWaiting(bookId);
+    // One book that fails (its user's row, a claim) does not keep the others of the batch waiting.
+    const failures: unknown[] = [];
+    for (const bookId of bookIds) {
+      try {
+        attached += await this.attachWaiting(bookId);
+      } catch (err) {
+        failures.push(err);
+      }
+    }
+    if (failures.length === 1) throw failures[0];
+    if (failures.length > 1)
+      throw new AggregateError(failures, `${failures.length} books' waiting KOReader positions could not be attached`);
     return attached;
   }
 
