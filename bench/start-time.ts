@@ -10,7 +10,7 @@
  * `measureStart()` is the part `npm run bench` shows.
  */
 import { execFileSync, spawn } from 'node:child_process';
-import { mkdtempSync, readdirSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { distCli, freePort, repoRoot, sleep, waitFor200, withoutBinderyEnv } from './server-process.js';
@@ -25,12 +25,12 @@ export interface StartFigures {
 
 const median = (xs: readonly number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
 
-async function configFile(): Promise<{ file: string; base: string }> {
+async function configFile(): Promise<{ dir: string; file: string; base: string }> {
   const dir = mkdtempSync(path.join(os.tmpdir(), 'bindery-bench-start-'));
   const port = await freePort();
   const file = path.join(dir, 'bindery.yaml');
   writeFileSync(file, JSON.stringify({ server: { host: '127.0.0.1', port }, data_dir: path.join(dir, 'data') }));
-  return { file, base: `http://127.0.0.1:${port}` };
+  return { dir, file, base: `http://127.0.0.1:${port}` };
 }
 
 /** Spawns `command` in its own process group, times it to `/health` 200, then stops the whole group. */
@@ -41,7 +41,7 @@ async function timeToHealth(
   nodeOptions: string[] = [],
   cwd = repoRoot,
 ): Promise<number> {
-  const { file, base } = await configFile();
+  const { dir, file, base } = await configFile();
   const started = performance.now();
   const child = spawn(command, [...nodeOptions, ...args], {
     cwd,
@@ -61,6 +61,7 @@ async function timeToHealth(
     }
     await exited;
     await sleep(200); // npm's children finish closing
+    rmSync(dir, { recursive: true, force: true });
   }
 }
 
@@ -115,10 +116,14 @@ marks['total since the script started'] = Math.round((performance.now() - t0) * 
 process.stdout.write(JSON.stringify(marks)); await app.close(); process.exit(0);
 `,
   );
-  return JSON.parse(execFileSync(process.execPath, [script], { cwd: dir, env: withoutBinderyEnv(), encoding: 'utf8' })) as Record<
-    string,
-    number
-  >;
+  try {
+    return JSON.parse(execFileSync(process.execPath, [script], { cwd: dir, env: withoutBinderyEnv(), encoding: 'utf8' })) as Record<
+      string,
+      number
+    >;
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
 }
 
 interface ProfileNode {
@@ -134,7 +139,9 @@ async function profile(): Promise<{ byGroup: Array<[string, number]>; packages: 
   await sleep(500);
   const file = readdirSync(dir).find((f) => f.endsWith('.cpuprofile'));
   if (!file) throw new Error('no CPU profile was written');
-  const prof = JSON.parse(readFileSync(path.join(dir, file), 'utf8')) as {
+  const profileText = readFileSync(path.join(dir, file), 'utf8');
+  rmSync(dir, { recursive: true, force: true });
+  const prof = JSON.parse(profileText) as {
     nodes: ProfileNode[];
     samples: number[];
     timeDeltas: number[];
@@ -228,7 +235,12 @@ export async function main(): Promise<void> {
   );
   const old = prestartCheckout();
   const pairs: Array<[number, number]> = [];
-  for (let i = 0; i < 5; i++) pairs.push([await timeToHealth('npm', ['start'], {}, [], old), await timeToHealth('npm', ['start'])]);
+  try {
+    for (let i = 0; i < 5; i++) pairs.push([await timeToHealth('npm', ['start'], {}, [], old), await timeToHealth('npm', ['start'])]);
+  } finally {
+    // Only the folder and its links go: the links' targets (dist, scripts, node_modules) are this checkout's.
+    rmSync(old, { recursive: true, force: true });
+  }
   console.log(
     `\`npm start\` to /health, 5 interleaved pairs: prestart script + node dist/cli.js serve (before) ${pairs.map((p) => p[0].toFixed(0)).join(', ')} ms, median ${median(pairs.map((p) => p[0])).toFixed(0)}; scripts/start.mjs, one process (now) ${pairs.map((p) => p[1].toFixed(0)).join(', ')} ms, median ${median(pairs.map((p) => p[1])).toFixed(0)}`,
   );
