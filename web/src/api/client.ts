@@ -38,11 +38,15 @@ const auth: Middleware = {
 export const api = createClient<paths>({ baseUrl: '' });
 api.use(auth);
 
+/** Retry-After of a response, in seconds (null when absent or unreadable). */
+export function retryAfterOf(response: Response): number | null {
+  const seconds = Number(response.headers.get('Retry-After'));
+  return Number.isFinite(seconds) && seconds > 0 ? seconds : null;
+}
+
 export async function toApiError(response: Response, body: unknown): Promise<ApiError> {
   const b = (body ?? {}) as { error?: string; message?: string; retry_after?: number };
-  const retryHeader = Number(response.headers.get('Retry-After'));
-  const retryAfter =
-    typeof b.retry_after === 'number' ? b.retry_after : Number.isFinite(retryHeader) && retryHeader > 0 ? retryHeader : null;
+  const retryAfter = typeof b.retry_after === 'number' ? b.retry_after : retryAfterOf(response);
   return new ApiError(
     response.status,
     b.error ?? `HTTP ${response.status}`,

@@ -1,6 +1,6 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { ApiError } from './client';
-import { fetchWaitingOutRateLimit, queryRetryDelay, RATE_LIMIT_RETRIES, rateLimitWaitMs, retryAfterOf, shouldRetryQuery } from './retry';
+import { ApiError, retryAfterOf } from './client';
+import { fetchWaitingOutRateLimit, queryRetryDelay, RATE_LIMIT_RETRIES, rateLimitWaitMs, shouldRetryQuery } from './retry';
 
 const limited = (seconds: number | null) => new ApiError(429, 'rate_limit_exceeded', 'Too many requests', seconds);
 

@@ -1,4 +1,4 @@
-import { ApiError } from './client';
+import { ApiError, retryAfterOf } from './client';
 
 /**
  * The API limits each user to 50 requests a second, bursts of 200 (spec, "Rate limiting"): scrolling a large grid
@@ -25,12 +25,6 @@ export function shouldRetryQuery(failureCount: number, error: unknown): boolean 
 export function queryRetryDelay(failureCount: number, error: unknown): number {
   if (error instanceof ApiError && error.status === 429) return rateLimitWaitMs(error.retryAfterSeconds, failureCount);
   return Math.min(1000 * 2 ** failureCount, 30_000);
-}
-
-/** Retry-After of a raw fetch Response, in seconds (null when absent or unreadable). */
-export function retryAfterOf(response: Response): number | null {
-  const seconds = Number(response.headers.get('Retry-After'));
-  return Number.isFinite(seconds) && seconds > 0 ? seconds : null;
 }
 
 /** Waits `ms`, or rejects as soon as the signal aborts. */
