@@ -41,8 +41,8 @@ export interface FileStat {
  */
 export const WHOLE_FILE_BYTES = 16 * 1024 * 1024;
 
-/** Formats whose readers parse from a buffer (zip-based); CBR and PDF load the file their own way. */
-const IN_MEMORY_FORMATS: ReadonlySet<BookFormat> = new Set(['cbz', 'epub']);
+/** Formats whose readers parse from a buffer already read (zip-based, PDF); CBR reads the file its own way. */
+const IN_MEMORY_FORMATS: ReadonlySet<BookFormat> = new Set(['cbz', 'epub', 'pdf']);
 
 /**
  * Everything the scanner stores about a book: format, size, SHA-256, pages with dimensions, merged metadata and

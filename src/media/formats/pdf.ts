@@ -223,16 +223,22 @@ class PdfReader implements BookReader {
 
 export async function openPdf(path: string, options: ReaderOptions = {}): Promise<BookReader> {
   const limits = resolveLimits(options.limits);
-  let bytes: Buffer;
-  try {
-    bytes = await readFile(path);
-  } catch (err) {
-    throw asMediaError(err, 'corrupt', path);
+  let bytes: Uint8Array;
+  if (options.data) {
+    // A copy: pdfjs keeps (and may transfer) the array it is given, and the caller's buffer is pooled.
+    bytes = new Uint8Array(options.data);
+  } else {
+    try {
+      const file = await readFile(path);
+      bytes = new Uint8Array(file.buffer, file.byteOffset, file.byteLength);
+    } catch (err) {
+      throw asMediaError(err, 'corrupt', path);
+    }
   }
   if (bytes.length === 0) throw new MediaError('corrupt', `${path}: empty file`);
   const { getDocument } = await loadPdfjs();
   const task = getDocument({
-    data: new Uint8Array(bytes.buffer, bytes.byteOffset, bytes.byteLength),
+    data: bytes,
     ...assets,
     isEvalSupported: false,
     disableFontFace: true,

@@ -9,8 +9,8 @@ export interface ReaderOptions {
   knownPages?: readonly string[];
   /**
    * The whole file, already in memory (analysis reads a small book once to hash it and parses that buffer).
-   * Zip-based readers (CBZ, EPUB) then never open the file; others ignore it. It must stay unchanged until the
-   * reader is closed, and nothing the reader returns refers to it.
+   * Zip-based readers (CBZ, EPUB) and PDF then never open the file; CBR ignores it. It must stay unchanged until
+   * the reader is closed, and nothing the reader returns refers to it.
    */
   data?: Buffer;
 }
