@@ -36,7 +36,8 @@ function threadCpu(pid: number): Map<string, ThreadCpu> {
   return out;
 }
 
-const mb = (bytes: number) => (bytes / 1e6).toFixed(0);
+/** MiB, printed as "MB" like every figure of the bench (`bench/outside.ts`) and the README. */
+const mb = (bytes: number) => (bytes / 1024 / 1024).toFixed(0);
 
 /** The main thread's heap, and the process's resident memory by mapping kind (file-backed, anonymous). */
 async function memoryReport(server: ServerProcess, label: string): Promise<void> {
@@ -53,7 +54,7 @@ async function memoryReport(server: ServerProcess, label: string): Promise<void>
   }
   console.log(
     `${label}: heap used ${mb(memory.heap_used_bytes!)} MB of ${mb(memory.heap_total_bytes!)} MB, external ${mb(memory.external_bytes!)} MB; ` +
-      `RSS ${mb(memory.rss_bytes!)} MB = file-backed ${(fileKb / 1e3).toFixed(0)} + anonymous ${(anonKb / 1e3).toFixed(0)} MB`,
+      `RSS ${mb(memory.rss_bytes!)} MB = file-backed ${(fileKb / 1024).toFixed(0)} + anonymous ${(anonKb / 1024).toFixed(0)} MB`,
   );
 }
 
