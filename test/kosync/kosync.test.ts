@@ -99,6 +99,24 @@ describe('KOReader sync server (kosync)', () => {
     expect(users.map((u) => u.username)).not.toContain('someone');
   });
 
+  it("a body that is not JSON is the protocol's 2003, in KOReader's media type or as application/json", async () => {
+    const reader = await createUser(t, 'reader');
+    const { key } = await createApiKey(t, reader.headers);
+    for (const type of ['application/vnd.koreader.v1+json', 'application/json']) {
+      const res = await t.app.inject({
+        method: 'PUT',
+        url: `/koreader/${key}/syncs/progress`,
+        headers: { 'content-type': type, accept: 'application/vnd.koreader.v1+json' },
+        payload: 'garbage',
+      });
+      expect({ type, status: res.statusCode, body: res.json() as unknown }).toEqual({
+        type,
+        status: 403,
+        body: { code: 2003, message: 'Invalid request' },
+      });
+    }
+  });
+
   it('refuses a PUT without document (2004) or without percentage, progress or device (2003)', async () => {
     const reader = await createUser(t, 'reader');
     const sync = koreader(t, (await createApiKey(t, reader.headers)).key);

@@ -46,6 +46,16 @@ export function registerKosyncRoutes(app: App, kosync: KosyncService, options: {
 
   app.register(
     async (k) => {
+      // A body that does not parse (KOReader's media type or plain JSON) is the protocol's "Invalid request", in
+      // the protocol's body; anything else goes on to the server's own handler.
+      k.setErrorHandler((err: Error & { code?: unknown; statusCode?: number }, _req, reply) => {
+        if (err instanceof KosyncError) return send(reply, err.status, { code: err.code, message: err.message });
+        if (typeof err.code === 'string' && err.code.startsWith('FST_ERR_CTP_') && err.statusCode === 400) {
+          const invalid = new KosyncError(2003);
+          return send(reply, invalid.status, { code: invalid.code, message: invalid.message });
+        }
+        throw err;
+      });
       k.addContentTypeParser(KOSYNC_MEDIA_TYPE, { parseAs: 'string' }, (_req, body, done) => {
         try {
           done(null, body === '' ? {} : JSON.parse(body as string));
