@@ -6,6 +6,7 @@ import type { Config } from './config/schema.js';
 import type { Database } from './db/connection.js';
 import type { EventBus } from './events/bus.js';
 import { frameworkErrorHandler, registerErrorHandling } from './http/errors.js';
+import { registerJsonBodyParser } from './http/json-body.js';
 import { httpServerOptions, limitConnectionsPerAddress, throttledPerAddress } from './http/connection-limits.js';
 import { API_VERSION, registerOpenApi } from './http/openapi.js';
 import './http/route-config.js';
@@ -140,6 +141,7 @@ export async function buildApp(options: BuildAppOptions): Promise<App> {
   });
   const { settings, identity, background, browsing, events } = services;
   registerErrorHandling(app, { onDiskFull: (err) => services.storage.recordDiskFull(err) });
+  registerJsonBodyParser(app);
   database.reportConnectionErrors?.((err) => app.log.warn({ err }, 'database connection lost; the pool opens a new one on demand'));
   app.decorate('events', events);
   app.decorate('catalog', background);

@@ -128,6 +128,39 @@ describe('requests that once answered 500 or a body of the framework (found by f
     expect((await t.app.inject({ method: 'GET', url: `/api/v1/books/${'x'.repeat(501)}` })).json()).toMatchObject({ error: 'URITooLong' });
   });
 
+  it('an empty body sent as application/json is no body: calls that take none succeed, ones that need one say so', async () => {
+    const [libraryId, seriesId, bookId] = realIds;
+    const json = { ...t.headers, 'content-type': 'application/json' };
+    const bodiless = [
+      { method: 'POST', url: `/api/v1/books/${bookId}/read`, expected: [200, 204] },
+      { method: 'POST', url: `/api/v1/books/${bookId}/unread`, expected: [200, 204] },
+      { method: 'POST', url: `/api/v1/series/${seriesId}/read`, expected: [200, 204] },
+      { method: 'DELETE', url: `/api/v1/books/${bookId}/progress`, expected: [200, 204] },
+      { method: 'POST', url: `/api/v1/libraries/${libraryId}/scan`, expected: [200, 201, 202] },
+    ] as const;
+    for (const { method, url, expected } of bodiless) {
+      for (const payload of ['', '  \n']) {
+        const res = await t.app.inject({ method, url, headers: json, payload });
+        expect(expected as readonly number[], `${method} ${url} ${JSON.stringify(payload)}: ${res.statusCode} ${res.body}`).toContain(
+          res.statusCode,
+        );
+      }
+    }
+    const needsBody = await t.app.inject({ method: 'POST', url: '/api/v1/api-keys', headers: json, payload: '' });
+    expect(needsBody.statusCode).toBe(400);
+    expect(needsBody.json()).toMatchObject({ error: 'BadRequest' });
+    const malformed = await t.app.inject({ method: 'POST', url: '/api/v1/api-keys', headers: json, payload: '{"name":' });
+    expect(malformed.statusCode).toBe(400);
+    expect(malformed.json()).toMatchObject({ error: 'BadRequest', message: 'Malformed JSON in request body' });
+    const poisoned = await t.app.inject({
+      method: 'POST',
+      url: '/api/v1/api-keys',
+      headers: json,
+      payload: '{"name":"x","__proto__":{"a":1}}',
+    });
+    expect(poisoned.statusCode).toBe(400);
+  });
+
   it('an API key updated with an empty body is answered as it is', async () => {
     const created = await t.app.inject({
       method: 'POST',

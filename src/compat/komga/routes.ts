@@ -29,17 +29,8 @@ export async function registerKomgaApi(app: App, deps: KomgaApiDeps): Promise<vo
   await app.register(
     async (scope) => {
       const api = scope as unknown as App;
-      // Komga clients POST without a body but with a JSON content type (mark series read): an empty body is no body.
-      api.removeContentTypeParser('application/json');
-      api.addContentTypeParser('application/json', { parseAs: 'string' }, (_req, body, done) => {
-        const text = String(body);
-        if (text.trim() === '') return done(null, undefined);
-        try {
-          done(null, JSON.parse(text));
-        } catch {
-          done(Object.assign(new SyntaxError('Malformed JSON in request body'), { statusCode: 400 }), undefined);
-        }
-      });
+      // Komga clients POST without a body but with a JSON content type (mark series read): http/json-body.ts takes
+      // an empty body as no body for the whole server.
       registerSessionIssuing(api, deps.sessions);
       registerKomgaSeriesRoutes(api, komga);
       registerKomgaBookRoutes(api, komga);
