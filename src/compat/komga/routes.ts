@@ -1,3 +1,4 @@
+import { Uuid } from '../../http/params.js';
 import { z } from 'zod';
 import { notFound } from '../../http/errors.js';
 import type { App } from '../../http/types.js';
@@ -55,7 +56,7 @@ function registerKomgaOtherRoutes(app: App, komga: KomgaPresenter, endSession: K
     method: 'GET',
     url: '/api/v1/libraries/:libraryId',
     config: komgaRoute('libraries-read'),
-    schema: { ...hidden, summary: 'One library (Komga)', params: z.object({ libraryId: z.uuid() }) },
+    schema: { ...hidden, summary: 'One library (Komga)', params: z.object({ libraryId: Uuid }) },
     handler: async (req) => libraryDto(await libraries.get(req.params.libraryId)),
   });
 

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { badRequest } from '../../http/errors.js';
+import { Uuid } from '../../http/params.js';
 
 /**
  * The filter request body of `POST /series/list` and `POST /books/list`: a condition tree of `allOf` (AND) and
@@ -158,6 +159,11 @@ function parseLeaf<F extends string>(field: F, kind: FieldKind, raw: unknown, at
   if (typeof value !== 'string' && typeof value !== 'number')
     throw badRequest(`${at}.value must be a string`, { path: `${at}.value`, field });
   const text = String(value);
+  if (kind === 'id') {
+    const id = Uuid.safeParse(text);
+    if (!id.success) throw badRequest(`${at}.value must be a UUID`, { path: `${at}.value`, field });
+    return { field, kind, operator: op, value: id.data };
+  }
   if (kind === 'readStatus' && !(READ_STATUSES as readonly string[]).includes(text)) {
     throw badRequest(`${at}.value must be one of ${READ_STATUSES.join(', ')}`, { path: `${at}.value`, field, allowed: READ_STATUSES });
   }

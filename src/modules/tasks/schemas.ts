@@ -1,3 +1,4 @@
+import { Uuid } from '../../http/params.js';
 import { z } from 'zod';
 import { PaginationQuery } from '../../http/pagination.js';
 import type { TaskRow } from '../../tasks/queue.js';
@@ -47,7 +48,7 @@ export const TaskListQuery = PaginationQuery.extend({
   status: z.enum(TaskStatus.options).optional(),
   type: z.string().max(100).optional(),
   task_type: z.string().max(100).optional().describe('Alias of type.'),
-  library_id: z.uuid().optional(),
+  library_id: Uuid.optional(),
 });
 
 export const TaskStats = z
