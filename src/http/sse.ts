@@ -31,6 +31,11 @@ export class SseHub {
       // Proxies such as nginx must not buffer the stream.
       'x-accel-buffering': 'no',
     });
+    if (reply.request.method === 'HEAD') {
+      // The headers are the answer: Node drops a HEAD response's body writes, so a stream would never flush them.
+      res.end();
+      return { send: () => undefined, onClose: (fn) => fn(), closed: true };
+    }
     res.write(': connected\n\n');
 
     const closers: Array<() => void> = [];

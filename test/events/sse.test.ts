@@ -133,6 +133,18 @@ describe('Event streams over SSE', () => {
     expect(text).toContain(': keep-alive\n\n');
   });
 
+  it('HEAD answers the headers of each stream at once and keeps no subscription', async () => {
+    await until(() => t.app.sse.size === 0);
+    const baseline = t.app.events.listenerCount();
+    for (const path of ['/api/v1/events/stream', '/api/v1/tasks/stream', '/api/v1/scans/stream']) {
+      const res = await fetch(`${base}${path}`, { method: 'HEAD', headers: t.headers, signal: AbortSignal.timeout(3000) });
+      expect(res.status, path).toBe(200);
+      expect(res.headers.get('content-type'), path).toContain('text/event-stream');
+    }
+    await until(() => t.app.events.listenerCount() === baseline && t.app.sse.size === 0);
+    expect(t.app.sse.size).toBe(0);
+  });
+
   it('is exempt from rate limiting (/api/v1/events) and frees every subscription on disconnect (100 cycles)', async () => {
     await api(t, 'PUT', '/api/v1/admin/settings/rate_limit_enabled', { value: true });
     await api(t, 'POST', '/api/v1/admin/settings/bulk', {
