@@ -147,10 +147,13 @@ export class BooksService {
     if (book.analysis_error !== null && !caller.isAdmin)
       throw forbidden('This file could not be analysed as a book; only an administrator can download it');
     const file = await resolveBookFile(book);
+    // The content hash names the bytes the last scan read; a file replaced since (another size or time) is named
+    // by what it is now, so a cached or half-downloaded copy of the old one is never taken for it.
+    const scanned = book.hash !== null && Number(book.size) === file.size && Number(book.mtime_ms) === Math.floor(file.mtimeMs);
     return {
       ...file,
       fileName: book.file_name,
-      etag: `"${book.hash ?? `${file.size}-${Math.floor(file.mtimeMs)}`}"`,
+      etag: `"${scanned ? book.hash : `${file.size}-${Math.floor(file.mtimeMs)}`}"`,
       mediaType: bookFileMediaType(book.format),
     };
   }
