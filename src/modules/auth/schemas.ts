@@ -7,7 +7,10 @@ export const Username = z
   .trim()
   .min(2)
   .max(64)
-  .regex(/^[\p{L}\p{N}._-]+$/u, 'letters, digits, dot, underscore and dash only');
+  .regex(/^[\p{L}\p{N}._-]+$/u, 'letters, digits, dot, underscore and dash only')
+  // HTTP Basic with the user name `api` carries an API key (spec, Authentication): such a user could never sign
+  // in to an OPDS reader or a Komga app with a password.
+  .refine((name) => name.toLowerCase() !== 'api', 'is reserved for API keys (Basic authentication with the user name "api")');
 export const Email = z.string().trim().max(254).pipe(z.email());
 export const Password = z.string().min(MIN_PASSWORD_LENGTH, `at least ${MIN_PASSWORD_LENGTH} characters`).max(1024);
 
