@@ -12,6 +12,7 @@ import { API_VERSION, registerOpenApi } from './http/openapi.js';
 import './http/route-config.js';
 import type { App } from './http/types.js';
 import { registerApiKeyRoutes } from './modules/api-keys/routes.js';
+import { redactApiKeys } from './modules/auth/api-key-format.js';
 import { permissionTable, registerAuthHooks, type RouteAccess } from './modules/auth/hooks.js';
 import { registerPasswordChangeRoutes } from './modules/auth/password-change.js';
 import { registerAuthRoutes } from './modules/auth/routes.js';
@@ -208,7 +209,7 @@ export async function buildApp(options: BuildAppOptions): Promise<App> {
       : komgaGate.credentials,
   }));
   requestMetrics.register(app);
-  registerAccessLog(app, { all: config.logging.access_log, slowMs: config.logging.slow_request_ms });
+  registerAccessLog(app, { all: config.logging.access_log, slowMs: config.logging.slow_request_ms, redactUrl: redactApiKeys });
 
   registerHealthRoutes(app, { pingDatabase: () => database.ping(), checkStorage: () => services.storage.check() });
   await app.register(

@@ -5,6 +5,8 @@ export interface AccessLogOptions {
   all: boolean;
   /** Requests answered after more than this many milliseconds are logged at warn in any case. */
   slowMs: number;
+  /** What a URL may carry that must not reach the log (a KOReader sync URL holds its API key). */
+  redactUrl?: (url: string) => string;
 }
 
 /**
@@ -20,7 +22,7 @@ export function registerAccessLog(app: FastifyInstance, options: AccessLogOption
       const line = {
         reqId: request.id,
         method: request.method,
-        url: request.url,
+        url: options.redactUrl ? options.redactUrl(request.url) : request.url,
         statusCode: reply.statusCode,
         responseTime: Math.round(ms * 100) / 100,
       };

@@ -43,4 +43,26 @@ describe('The access log (logging.access_log, logging.slow_request_ms)', () => {
     const lines = await logLinesOfOneRequest({ level: 'info', slow_request_ms: 0 });
     expect(lines).toEqual([expect.objectContaining({ level: 40, msg: 'slow request', statusCode: 200 })]);
   });
+
+  it('never writes an API key: a KOReader sync URL carries one in its path, logged with its secret hidden', async () => {
+    const lines: string[] = [];
+    const stream = new Writable({
+      write: (chunk: Buffer, _encoding, done) => (lines.push(...chunk.toString().split('\n').filter(Boolean)), done()),
+    });
+    const { config, database, drop } = await createTestDatabase({ logging: { level: 'info', access_log: true } });
+    const app = await buildApp({ config, database, logger: { level: config.logging.level, stream } });
+    const secret = 'S3cretS3cretS3cretS3cretS3cretS3cretS3cr';
+    try {
+      await app.ready();
+      await app.inject({ method: 'GET', url: `/koreader/bindery_AbCd1234_${secret}/syncs/progress/abc` });
+      await app.inject({ method: 'GET', url: `/api/v1/books?key=bindery_AbCd1234_${secret}` });
+    } finally {
+      await app.close();
+      await drop();
+    }
+    const text = lines.join('\n');
+    expect(text).not.toContain(secret);
+    const urls = lines.map((l) => (JSON.parse(l) as { url?: string }).url).filter((u) => u?.includes('bindery_'));
+    expect(urls).toEqual(['/koreader/bindery_AbCd1234_[redacted]/syncs/progress/abc', '/api/v1/books?key=bindery_AbCd1234_[redacted]']);
+  });
 });

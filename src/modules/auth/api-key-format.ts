@@ -35,6 +35,13 @@ export function parseApiKey(value: string): { prefix: string; secret: string } |
   return m ? { prefix: m[1] as string, secret: m[2] as string } : undefined;
 }
 
+const KEY_IN_TEXT = /\b(bindery_[0-9A-Za-z]{8}_)[0-9A-Za-z]+/g;
+
+/** Text (a URL for the log) with the secret of every API key in it hidden; the prefix, a lookup id, stays. */
+export function redactApiKeys(text: string): string {
+  return text.replace(KEY_IN_TEXT, '$1[redacted]');
+}
+
 export function looksLikeApiKey(value: string): boolean {
   return value.startsWith(`${KEY_LEADING_SEGMENT}_`);
 }
