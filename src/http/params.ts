@@ -8,3 +8,12 @@ export const Uuid = z.uuid({ message: 'must be a UUID' }).toLowerCase();
 
 export const IdParams = z.object({ id: Uuid });
 export type IdParams = z.infer<typeof IdParams>;
+
+/**
+ * A page number in a path: decimal digits only. `Number()` would also take `0x1`, `1e3` or a blank (page 0), so
+ * a mistyped URL would quietly name another page.
+ */
+export const PageNumberParam = z
+  .string()
+  .regex(/^[0-9]{1,9}$/, 'must be a whole number written in digits')
+  .transform(Number);

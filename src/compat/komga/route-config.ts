@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { Uuid } from '../../http/params.js';
+import { PageNumberParam, Uuid } from '../../http/params.js';
 import type { Permission } from '../../modules/auth/permissions.js';
 
 /**
@@ -17,5 +17,5 @@ export const hidden = { hide: true } as const;
 
 export const SeriesParams = z.object({ seriesId: Uuid });
 export const BookParams = z.object({ bookId: Uuid });
-export const PageParams = z.object({ bookId: Uuid, pageNumber: z.coerce.number().int() });
+export const PageParams = z.object({ bookId: Uuid, pageNumber: PageNumberParam });
 export const AnyIdParams = z.object({ id: z.string().max(200) });

@@ -1,7 +1,7 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { z } from 'zod';
 import { ErrorBody } from '../../http/errors.js';
-import { Uuid } from '../../http/params.js';
+import { PageNumberParam, Uuid } from '../../http/params.js';
 import type { App } from '../../http/types.js';
 import type { Caller } from '../../modules/auth/caller.js';
 import { publicBaseUrl } from '../../http/public-url.js';
@@ -32,7 +32,7 @@ const IdParams = z.object({ id: Uuid });
 const SearchQuery = FeedPageQuery.extend({
   q: z.string().max(500).optional().describe('Search terms (OpenSearch `{searchTerms}`): series and books whose words start with them.'),
 });
-const PageStreamParams = z.object({ id: Uuid, pageNumber: z.coerce.number().int().min(0).describe('0-based page number (PSE).') });
+const PageStreamParams = z.object({ id: Uuid, pageNumber: PageNumberParam.describe('0-based page number (PSE).') });
 const PageStreamQuery = z.object({
   maxWidth: z
     .string()

@@ -1,7 +1,7 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { z } from 'zod';
 import { ErrorBody } from '../../http/errors.js';
-import { Uuid } from '../../http/params.js';
+import { PageNumberParam, Uuid } from '../../http/params.js';
 import type { App } from '../../http/types.js';
 import type { Caller } from '../../modules/auth/caller.js';
 import { publicBaseUrl } from '../../http/public-url.js';
@@ -49,7 +49,7 @@ const SearchQuery = FeedPageQuery.extend({
 });
 const PageParams = z.object({
   id: Uuid,
-  pageNumber: z.coerce.number().int().min(0).describe('1-based in the DiViNa manifest; 0-based in the PSE template (`pse=1`).'),
+  pageNumber: PageNumberParam.describe('1-based in the DiViNa manifest; 0-based in the PSE template (`pse=1`).'),
 });
 const PageQuery = z.object({
   maxWidth: z.string().optional().describe('Largest width wanted, pixels (ignored when not a number).'),

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { ErrorBody } from '../../http/errors.js';
-import { Uuid } from '../../http/params.js';
+import { PageNumberParam, Uuid } from '../../http/params.js';
 import type { App } from '../../http/types.js';
 import { callerOf } from '../auth/hooks.js';
 import { sendImage } from '../../http/send-image.js';
@@ -19,7 +19,7 @@ const PageView = z
   })
   .meta({ id: 'Page' });
 
-const PageParams = z.object({ book_id: Uuid, page_number: z.coerce.number().int().describe('1-based page number.') });
+const PageParams = z.object({ book_id: Uuid, page_number: PageNumberParam.describe('1-based page number.') });
 
 const PageQuery = z.object({
   width: z.coerce.number().int().min(1).max(10_000).optional().describe('Maximum width, pixels (never enlarged).'),

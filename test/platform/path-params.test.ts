@@ -51,3 +51,17 @@ describe('ids in upper case', () => {
     expect(bad.json()).toMatchObject({ error: 'BadRequest', message: 'condition.seriesId.value must be a UUID' });
   });
 });
+
+describe('page numbers in paths', () => {
+  it('are decimal digits: 0x1, 1e3, a blank or a sign is a 400, not another page', async () => {
+    for (const base of [`/api/v1/books/${ids.book}/pages`, `/komga/api/v1/books/${ids.book}/pages`, `/opds/v2/books/${ids.book}/pages`]) {
+      for (const n of ['0x1', '1e3', '%20', '+1', '1.0', '-1']) {
+        const res = await get(`${base}/${n}`);
+        expect(res.statusCode, `${base}/${n}: ${res.body}`).toBe(400);
+        expect(res.json(), `${base}/${n}`).toMatchObject({ error: 'BadRequest' });
+      }
+    }
+    expect((await get(`/api/v1/books/${ids.book}/pages/1`)).statusCode).toBe(200);
+    expect((await get(`/api/v1/books/${ids.book}/pages/01`)).statusCode).toBe(200);
+  });
+});
