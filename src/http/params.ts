@@ -15,5 +15,5 @@ export type IdParams = z.infer<typeof IdParams>;
  */
 export const PageNumberParam = z
   .string()
-  .regex(/^[0-9]{1,9}$/, 'must be a whole number written in digits')
+  .regex(/^-?[0-9]{1,9}$/, 'must be a whole number written in digits')
   .transform(Number);

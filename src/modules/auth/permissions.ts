@@ -44,7 +44,7 @@ export const PERMISSION_GRANTS: Record<Permission, string> = {
   'series-read': 'View series, want-to-read, recommendations, exports',
   'series-write': 'Update series, queue analysis',
   'series-delete': 'Delete series (admin)',
-  'books-read': 'View books, download files',
+  'books-read': 'View books, download files (with pages-read)',
   'books-write': 'Update book metadata, queue analysis',
   'books-delete': 'Delete books (admin)',
   'collections-read': 'Browse collections (admin)',

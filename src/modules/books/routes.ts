@@ -133,7 +133,8 @@ export function registerBookRoutes(app: App, books: BooksService): void {
       summary: 'Download the original file',
       description:
         'Content-Disposition attachment with the file name; a single `Range: bytes=` gives 206 (416 outside the file); ETag and 304. ' +
-        'Besides the usual credentials, a browser may present its access token in the `bindery_file_token` cookie, so a plain link downloads.',
+        'Besides the usual credentials, a browser may present its access token in the `bindery_file_token` cookie, so a plain link downloads. ' +
+        'Also requires `pages-read`: the file holds every page.',
       tags,
       params: IdParams,
       response: { 200: z.any().describe('File bytes'), 206: z.any().describe('Partial content'), 304: z.null(), 416: ErrorBody, ...errors },

@@ -1,5 +1,5 @@
 import path from 'node:path';
-import { forbidden, notFound } from '../../http/errors.js';
+import { AppError, forbidden, notFound } from '../../http/errors.js';
 import { bookFileMediaType } from '../../media/formats/book-media-types.js';
 import type { PageRequest } from '../../http/pagination.js';
 import type { Caller } from '../auth/caller.js';
@@ -141,6 +141,13 @@ export class BooksService {
 
   /** The original file: where it is, its size, and the name to offer the client. */
   async file(caller: Caller, id: string): Promise<BookFile & { fileName: string; etag: string; mediaType: string }> {
+    // The file holds every page: a key that may see books but not their pages (the Metadata tool preset) does
+    // not get them by downloading (spec, Permissions: pages-read "View page images").
+    if (!caller.permissions.has('pages-read')) {
+      throw new AppError(403, 'Forbidden', 'Missing permission "pages-read" (View page images): a book\'s file holds its pages', {
+        required_permission: 'pages-read',
+      });
+    }
     const book = await this.access.book(caller, id);
     // A file the analysis could not read may be anything that happened to lie in the folder (an archive of
     // secrets named .cbz): only an administrator, who can look at the server anyway, downloads it.
