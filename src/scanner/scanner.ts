@@ -171,7 +171,13 @@ class ScanRun {
     const walk = walkFolder(this.root, firstScan, {
       signal: this.signal,
       onError: (dir: string, err: unknown) => {
-        if ((err as { code?: unknown } | null)?.code === 'ENOENT') return; // removed during the walk: gone indeed
+        const code = (err as { code?: unknown } | null)?.code;
+        if (code === 'ENOENT') return; // removed during the walk: gone indeed
+        if (code === 'EILSEQ') {
+          this.counters.errors++;
+          this.deps.log?.warn({ file: dir, err }, 'scan: file skipped, its name is not valid UTF-8 (rename it)');
+          return;
+        }
         unreadable.push(`${dir}/`);
         this.counters.errors++;
         this.deps.log?.warn({ dir, err }, 'scan: folder not readable, its books are kept as they are');

@@ -14,8 +14,22 @@ export interface WalkOptions {
   signal?: AbortSignal;
   /** stat() calls in flight. */
   concurrency?: number;
-  /** Called for a directory that cannot be read (permissions): the walk goes on without it. */
+  /**
+   * Called for a directory that cannot be read (permissions), and for a book file whose name is not valid UTF-8
+   * (`code: 'EILSEQ'`): the walk goes on without it.
+   */
   onError?: (relPath: string, err: unknown) => void;
+}
+
+/**
+ * A name that is not valid UTF-8 (a Latin-1 name copied from an old disk) reaches us with U+FFFD in place of its
+ * bytes, and that path does not exist: without a word the file would be missing from the library for good.
+ */
+function unreadableName(rel: string, err: unknown): Error | null {
+  if (!rel.includes('\uFFFD') || (err as { code?: unknown } | null)?.code !== 'ENOENT') return null;
+  return Object.assign(new Error(`${rel}: the file name is not valid UTF-8; rename the file so the scan can read it`), {
+    code: 'EILSEQ',
+  });
 }
 
 interface Listing {
@@ -118,6 +132,7 @@ function statFiles(
   files: readonly string[],
   links: ReadonlySet<string> | null,
   realRoot: () => Promise<string | null>,
+  onError: WalkOptions['onError'],
 ): Promise<FoundFile[]> {
   if (files.length === 0) return Promise.resolve([]);
   return new Promise((resolve) => {
@@ -128,6 +143,8 @@ function statFiles(
     };
     const settle = (i: number, err: Error | null, s: Stats | undefined, done: () => void) => {
       if (!err && s?.isFile()) found[i] = { relPath: files[i]!, size: s.size, mtimeMs: Math.floor(s.mtimeMs) };
+      const misnamed = err && unreadableName(files[i]!, err);
+      if (misnamed) onError?.(files[i]!, misnamed);
       done();
       finish();
     };
@@ -208,7 +225,9 @@ export function walkLibrarySync(
         } else {
           s = statSync(path.join(root, rel));
         }
-      } catch {
+      } catch (err) {
+        const misnamed = unreadableName(rel, err);
+        if (misnamed) onError?.(rel, misnamed);
         continue; // gone or unreadable since the listing: skipped, as by the asynchronous walk
       }
       if (s.isFile()) books.push({ relPath: rel, size: s.size, mtimeMs: Math.floor(s.mtimeMs) });
@@ -248,7 +267,7 @@ export async function* walkLibrary(root: string, options: WalkOptions = {}): Asy
     }).then(
       (entries) => {
         const { files, subdirs, links } = sortEntries(dir, entries ?? []);
-        return { found: statFiles(io, root, files, links, realRoot), subdirs: subdirs.map(visit) };
+        return { found: statFiles(io, root, files, links, realRoot, options.onError), subdirs: subdirs.map(visit) };
       },
       (err: unknown) => {
         if (dir === '') throw err;
