@@ -62,3 +62,11 @@ export function isAbortError(err: unknown): boolean {
 export function throwIfAborted(signal: AbortSignal | undefined): void {
   if (signal?.aborted) throw new MediaError('aborted', 'aborted by the caller');
 }
+
+/**
+ * A media error's message as a client may see it: readers name the file by its absolute path, and where the
+ * server keeps its libraries is none of a client's business. Each absolute path keeps only its last part.
+ */
+export function publicMediaMessage(err: MediaError): string {
+  return err.message.replace(/(^|[\s('"])\/(?:[^/\n]*\/)+/g, '$1');
+}

@@ -1,6 +1,6 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { z } from 'zod';
-import { ErrorBody } from '../../http/errors.js';
+import { AppError, ErrorBody } from '../../http/errors.js';
 import { PageNumberParam, Uuid } from '../../http/params.js';
 import type { App } from '../../http/types.js';
 import type { Caller } from '../../modules/auth/caller.js';
@@ -17,6 +17,7 @@ import { FeedPageQuery, feedConfig, feedPage, feedRouteBuilder, pageHref, type F
 import {
   divinaManifest,
   feedLinks,
+  isImageBook,
   libraryLink,
   paginationLinks,
   paginationMetadata,
@@ -289,8 +290,21 @@ export function registerOpds2Routes(app: App, deps: Opds2Deps): void {
     '/books/:id/manifest',
     'DiViNa manifest of the page images (comics)',
     'pages-read',
-    async (req, reply) =>
-      send(req, reply, divinaManifest(await catalog.book(callerOf(req), req.params.id), thumbnailWidth()), DIVINA_MANIFEST),
+    async (req, reply) => {
+      const item = await catalog.book(callerOf(req), req.params.id);
+      // The feeds link a manifest only for books of page images; any other book has none to claim DiViNa for.
+      if (!isImageBook(item)) {
+        throw new AppError(
+          404,
+          'NotFound',
+          'This book has no DiViNa manifest: its pages are not images (or it could not be read); download it instead',
+          {
+            id: item.book.id,
+          },
+        );
+      }
+      return send(req, reply, divinaManifest(item, thumbnailWidth()), DIVINA_MANIFEST);
+    },
     { params: IdParams },
   );
 

@@ -1,5 +1,5 @@
 import path from 'node:path';
-import { isMediaError } from '../../media/errors.js';
+import { isMediaError, publicMediaMessage } from '../../media/errors.js';
 import { imageTypeFromName } from '../../media/images/image-types.js';
 import { resolveLimits } from '../../media/limits.js';
 import { parseContainer, parseOpf, type OpfPackage } from '../../media/metadata/opf.js';
@@ -106,7 +106,7 @@ export class BookResourcesService {
       archive = await ZipArchive.open(file.absolutePath, limits);
     } catch (err) {
       throw isMediaError(err)
-        ? new AppError(422, 'UnprocessableEntity', `The book cannot be read: ${err.message}`, { kind: err.kind })
+        ? new AppError(422, 'UnprocessableEntity', `The book cannot be read: ${publicMediaMessage(err)}`, { kind: err.kind })
         : err;
     }
     try {
@@ -135,7 +135,7 @@ export class BookResourcesService {
         data = await archive.read(member);
       } catch (err) {
         throw isMediaError(err)
-          ? new AppError(422, 'UnprocessableEntity', `The resource cannot be read: ${err.message}`, { kind: err.kind })
+          ? new AppError(422, 'UnprocessableEntity', `The resource cannot be read: ${publicMediaMessage(err)}`, { kind: err.kind })
           : err;
       }
       const version = (book.hash ?? `${book.size}-${book.mtime_ms}`).slice(0, 40);

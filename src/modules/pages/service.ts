@@ -1,7 +1,7 @@
 import { readFile } from 'node:fs/promises';
 import { getOrCreateCached, recordDerivedCacheHit, type CachedFile } from '../../media/rendering/derived-cache.js';
 import type { DerivedCacheBudget } from '../../media/rendering/derived-cache-budget.js';
-import { isMediaError, type MediaError } from '../../media/errors.js';
+import { isMediaError, publicMediaMessage, type MediaError } from '../../media/errors.js';
 import { sniffImageType } from '../../media/images/image-types.js';
 import { placeholderCover, placeholderLabel } from '../../media/rendering/placeholder-cover.js';
 import { convertedFormatFor } from '../../media/images/images.js';
@@ -42,19 +42,20 @@ export interface PagesDeps {
 }
 
 function mediaFailure(err: MediaError): AppError {
-  if (err.kind === 'not_found') return notFound('Page', { reason: err.message });
-  if (err.kind === 'too_large') return new AppError(413, 'PayloadTooLarge', `The image is too large to process: ${err.message}`);
+  if (err.kind === 'not_found') return notFound('Page', { reason: publicMediaMessage(err) });
+  if (err.kind === 'too_large')
+    return new AppError(413, 'PayloadTooLarge', `The image is too large to process: ${publicMediaMessage(err)}`);
   // The file is fine; the server could not read it just now (descriptors exhausted, a handle closed).
   if (err.kind === 'unavailable') {
     return new AppError(
       503,
       'ServiceUnavailable',
       'The book could not be read just now; retry shortly',
-      { reason: err.message },
+      { reason: publicMediaMessage(err) },
       { 'Retry-After': '1' },
     );
   }
-  return new AppError(422, 'UnprocessableEntity', `The book cannot be read: ${err.message}`, { kind: err.kind });
+  return new AppError(422, 'UnprocessableEntity', `The book cannot be read: ${publicMediaMessage(err)}`, { kind: err.kind });
 }
 
 /** Runs a media read; a failure of the server's (not the book's) is retried once before it becomes a 503. */
