@@ -69,6 +69,12 @@ function openSqlite(config: Config): Database {
         handle.pragma('synchronous = NORMAL');
         handle.pragma('foreign_keys = ON');
         handle.pragma('busy_timeout = 5000');
+        // SQLite's lower() folds ASCII only, so a filter for "AMÉLIE" missed "Amélie"; PostgreSQL's folds Unicode.
+        // Ours folds Unicode too, and composes accents first (NFC), so a name copied from macOS (NFD, "e" plus a
+        // combining accent) matches one typed on a keyboard. Only the filters and searches use lower().
+        handle.function('lower', { deterministic: true }, (text: unknown) =>
+          typeof text === 'string' ? text.normalize('NFC').toLowerCase() : text,
+        );
         // total_changes(): rows this connection changed (triggers included); data_version: commits by others.
         version = handle.prepare("SELECT total_changes() || ':' || (SELECT data_version FROM pragma_data_version)").pluck();
         reusePreparedStatements(handle);

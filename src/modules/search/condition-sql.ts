@@ -129,10 +129,11 @@ export function listLeaf(
   const v = String(value ?? '');
   const some = (test: RawBuilder<SqlBool>) => {
     const exists = sql<SqlBool>`exists (select 1 from ${elements} where ${test})`;
-    // An element holding v puts v, as is, in the JSON text (unless v has characters JSON escapes), and SQLite's
-    // LIKE folds the same (ASCII) case lower() does: a LIKE on the text is a necessary condition that is far
+    // An element holding v puts v, as is, in the JSON text (unless v has characters JSON escapes), and for ASCII
+    // text SQLite's LIKE folds case as lower() does: a LIKE on the text is a necessary condition that is far
     // cheaper than opening the array, so it runs first (2.3 → 0.4 ms for a 3-leaf filtered page of 10k series).
-    if (dialect !== 'sqlite' || JSON.stringify(v) !== `"${v}"`) return exists;
+    // Beyond ASCII LIKE does not fold case (lower() does, see db/connection.ts): no shortcut then.
+    if (dialect !== 'sqlite' || !/^[\x20-\x7e]*$/.test(v) || JSON.stringify(v) !== `"${v}"`) return exists;
     return sql<SqlBool>`(${column} like ${`%${escapeLike(v)}%`} escape '\\' and ${exists})`;
   };
   switch (operator) {
