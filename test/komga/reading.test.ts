@@ -92,9 +92,20 @@ describe('Aidoku and Paperback: PATCH books/{id}/read-progress {page, completed}
     expect((await komgaBook(book.id)).readProgress).toBeUndefined();
   });
 
-  it('a page outside the book is a 400; an unknown book a 404', async () => {
+  it('a page outside the book is a 400 in the fields Komga clients send; an unknown book a 404', async () => {
     const book = booksOf['Astérix']![0]!;
-    expect((await send(t, 'PATCH', `${BASE}/books/${book.id}/read-progress`, auth, { page: 99 })).status).toBe(400);
+    const outside = await send<{ message: string; details: { field: string } }>(
+      t,
+      'PATCH',
+      `${BASE}/books/${book.id}/read-progress`,
+      auth,
+      {
+        page: 99,
+      },
+    );
+    expect(outside.status).toBe(400);
+    expect(outside.body.message).toMatch(/^page must be between 1 and \d+/);
+    expect(outside.body.details.field).toBe('page');
     expect(
       (await send(t, 'PATCH', `${BASE}/books/00000000-0000-7000-8000-000000000000/read-progress`, auth, { completed: true })).status,
     ).toBe(404);

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { AppError } from '../../http/errors.js';
 import type { App } from '../../http/types.js';
 import { callerOf } from '../../modules/auth/hooks.js';
 import { sendBookFile } from '../../modules/books/download.js';
@@ -33,6 +34,14 @@ const ReadProgressUpdate = z
   .object({ page: z.number().int().min(0).optional(), completed: z.boolean().optional() })
   .nullish()
   .describe('page can be omitted when completed is true; completed can be omitted (reaching the last page completes the book).');
+
+/** A refusal of the progress service, named with the fields a Komga client sent (`page`, `completed`). */
+function inKomgaTerms(err: unknown): unknown {
+  if (!(err instanceof AppError) || err.statusCode !== 400) return err;
+  const rename = (text: string) => text.replaceAll('current_page', 'page').replaceAll('is_completed', 'completed');
+  const details = JSON.parse(rename(JSON.stringify(err.details ?? null))) as unknown;
+  return new AppError(err.statusCode, err.code, rename(err.message), details, err.headers, err.extraBody);
+}
 
 /** Komga's book, page, file and read-progress endpoints over the books, pages and progress services. */
 export function registerKomgaBookRoutes(app: App, komga: KomgaPresenter): void {
@@ -200,13 +209,17 @@ export function registerKomgaBookRoutes(app: App, komga: KomgaPresenter): void {
     config: komgaRoute('progress-write'),
     schema: { ...hidden, summary: 'Update read progress (Komga): {page, completed}', params: BookParams, body: ReadProgressUpdate },
     handler: async (req, reply) => {
-      await progress.update(
-        callerOf(req),
-        req.params.bookId,
-        { current_page: req.body?.page, is_completed: req.body?.completed },
-        deviceHint(req),
-        komgaProgressOrigin(req.body),
-      );
+      try {
+        await progress.update(
+          callerOf(req),
+          req.params.bookId,
+          { current_page: req.body?.page, is_completed: req.body?.completed },
+          deviceHint(req),
+          komgaProgressOrigin(req.body),
+        );
+      } catch (err) {
+        throw inKomgaTerms(err);
+      }
       return reply.code(204).send();
     },
   });
