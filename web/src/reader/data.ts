@@ -145,7 +145,11 @@ export function useReaderPreferences() {
   return {
     loaded: !preferences.isPending,
     error: preferences.error,
-    values: Object.fromEntries(Object.entries(byKey).map(([k, p]) => [k, p.value])) as Record<string, unknown>,
+    // "Two pages side by side" left at its default (off) keeps the reader's automatic spreads on wide screens;
+    // unticked by the user, it means single pages.
+    values: Object.fromEntries(
+      Object.entries(byKey).map(([k, p]) => [k, k === 'double_page' && p.is_default ? undefined : p.value]),
+    ) as Record<string, unknown>,
     formatChosen: byKey.image_format ? !byKey.image_format.is_default : false,
     stored,
     save: apply,

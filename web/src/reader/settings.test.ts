@@ -5,6 +5,12 @@ import { ProgressSaver, readPending, sendPending, type ProgressBody } from './pr
 const SERIES = '4b2a8c1e-0000-4000-8000-0000000000aa';
 
 describe('reader settings', () => {
+  it('"two pages side by side" is honoured both ways; left unset, spreads follow the screen', () => {
+    const base = { seriesId: SERIES, deviceClass: 'desktop' as const, stored: {}, seriesDirection: null };
+    expect(resolveSettings({ ...base, preferences: { double_page: true } }).spread).toBe('double');
+    expect(resolveSettings({ ...base, preferences: { double_page: false } }).spread).toBe('single');
+    expect(resolveSettings({ ...base, preferences: {} }).spread).toBe('auto');
+  });
   it('the series direction wins over the account preference; stored choices win over both, series over all', () => {
     const base = { seriesId: SERIES, deviceClass: 'desktop' as const, preferences: { reading_direction: 'ltr', double_page: true } };
     expect(resolveSettings({ ...base, stored: {}, seriesDirection: 'rtl' })).toMatchObject({ mode: 'rtl', spread: 'double' });

@@ -99,6 +99,7 @@ export function resolveSettings(input: {
   )
     base.fit = preferences.page_fit;
   if (preferences.double_page === true) base.spread = 'double';
+  else if (preferences.double_page === false) base.spread = 'single';
   if (input.seriesDirection && MODES.has(input.seriesDirection)) base.mode = input.seriesDirection as ReadingMode;
   if (dc === 'eink') base.eink = true;
   const merged: ReaderSettings = { ...base, ...(stored?.all_series?.[dc] ?? {}), ...(stored?.series?.[seriesId]?.[dc] ?? {}) };
