@@ -13,8 +13,8 @@ const DEFAULT_CONFIG: ScanningConfig = { enabled: false, cron_schedule: null, de
 export interface LibraryFormProps {
   /** The library to edit; null adds one. */
   library: Library | null;
-  /** After the save (and the first scan, with `scanAfterCreate`). */
-  onSaved(library: Library): void | Promise<void>;
+  /** After the save (and the start of the first scan, with `scanAfterCreate`: `scanTaskId` is its task). */
+  onSaved(library: Library, scanTaskId?: string): void | Promise<void>;
   /** Shows a Cancel button. */
   onCancel?(): void;
   /** The heading and the form's name; without it the form has neither (the setup wizard titles its own step). */
@@ -51,14 +51,19 @@ export function LibraryForm({
     mutationFn: async () => {
       const scanning_config = { ...config, cron_schedule: cronText.trim() === '' ? null : cronText.trim() };
       if (library)
-        return ok(api.PUT('/api/v1/libraries/{id}', { params: { path: { id: library.id } }, body: { name, path, scanning_config } }));
+        return {
+          saved: await ok(
+            api.PUT('/api/v1/libraries/{id}', { params: { path: { id: library.id } }, body: { name, path, scanning_config } }),
+          ),
+        };
       const created = await ok(api.POST('/api/v1/libraries', { body: { name, path, scanning_config } }));
-      if (scanAfterCreate) await ok(api.POST('/api/v1/libraries/{id}/scan', { params: { path: { id: created.id }, query: {} } }));
-      return created;
+      if (!scanAfterCreate) return { saved: created };
+      const task = await ok(api.POST('/api/v1/libraries/{id}/scan', { params: { path: { id: created.id }, query: {} } }));
+      return { saved: created, scanTaskId: task.id };
     },
-    onSuccess: async (saved) => {
+    onSuccess: async ({ saved, scanTaskId }) => {
       await queryClient.invalidateQueries({ queryKey: ['libraries'] });
-      await onSaved(saved);
+      await onSaved(saved, scanTaskId);
     },
   });
   const submit = (e: FormEvent) => {

@@ -31,7 +31,12 @@ export function LibrariesScreen() {
         <LibraryForm
           library={editing === 'new' ? null : editing}
           title={editing === 'new' ? 'Add a library' : `Edit ${editing.name}`}
-          onSaved={() => setEditing(null)}
+          // A new library is scanned at once (as in the setup wizard); its row shows the scan's live progress.
+          scanAfterCreate
+          onSaved={(saved, scanTaskId) => {
+            if (scanTaskId) started(saved.id, scanTaskId);
+            setEditing(null);
+          }}
           onCancel={() => setEditing(null)}
         />
       )}
