@@ -92,6 +92,8 @@ test.describe('Administration', () => {
     await expect(row.getByText(/^Scan completed/)).toBeVisible({ timeout: 120_000 });
     // The library's totals (the scan's own counters cover only what the cancelled scan left over).
     await expect(row).toContainText('101 series · 3003 books');
+    // The row is as tall as its text: no empty band between "last scanned" and the buttons.
+    expect((await row.locator('.row-main').boundingBox())!.height).toBeLessThan(200);
   });
 
   test('tasks: the scans are listed, and a new task appears and ends without reloading', async ({ page }) => {
