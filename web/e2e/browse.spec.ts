@@ -144,3 +144,30 @@ test('a failing API call is told in words, never shown as an empty list', async 
   await expect(page.getByRole('alert').filter({ hasText: busy.message })).toBeVisible();
   await expect(page.getByText('No API keys yet')).toHaveCount(0);
 });
+
+test('an address with nothing behind it says what is missing, with a way home and no pointless retry', async ({ page }) => {
+  const missing = '0b6c1f9e-4f7e-4a55-9d0c-3a5e2f1b7c11';
+  for (const [address, heading] of [
+    [`/books/${missing}`, 'Book not found'],
+    [`/series/${missing}`, 'Series not found'],
+    ['/books/not-an-id', 'Book not found'],
+  ] as const) {
+    await page.goto(address);
+    await expect(page.getByRole('heading', { name: heading })).toBeVisible();
+    await expect(page.getByText('Something went wrong')).toHaveCount(0);
+    await expect(page.getByRole('button', { name: 'Try again' })).toHaveCount(0);
+    await expect(page.getByRole('link', { name: 'Go to the home page' })).toBeVisible();
+  }
+});
+
+test('a server that cannot be reached is said in those words, with a retry', async ({ page }) => {
+  await page.goto('/');
+  const card = page.getByRole('region', { name: 'Recently added series' }).getByTestId('series-card').first();
+  await expect(card).toBeVisible();
+  await page.route(/\/api\/v1\/series\//, (route) => route.abort('connectionrefused'));
+  await card.click();
+  await expect(page.getByRole('heading', { name: "Can't reach the server" })).toBeVisible();
+  await expect(page.getByText(/^Can't reach the server\. Check your connection/)).toBeVisible();
+  await expect(page.getByText('Failed to fetch')).toHaveCount(0);
+  await expect(page.getByRole('button', { name: 'Try again' })).toBeVisible();
+});

@@ -62,12 +62,23 @@ export async function ok<T>(result: Promise<{ data?: T; error?: unknown; respons
   return data as T;
 }
 
+/**
+ * A request that never got an answer (server down, network gone): fetch rejects with a TypeError whose words
+ * differ by browser ("Failed to fetch", "NetworkError when attempting to fetch resource.", "Load failed").
+ */
+export function isNetworkError(error: unknown): boolean {
+  return error instanceof TypeError && /fetch|network|load failed/i.test(error.message);
+}
+
+export const NETWORK_MESSAGE = "Can't reach the server. Check your connection (or that Bindery is running), then try again.";
+
 /** The message to show for any error: the API's words when there are some. */
 export function describeError(error: unknown): string {
   if (error instanceof ApiError) {
     if (error.status === 429 && error.retryAfterSeconds !== null) return `${error.message} (try again in ${error.retryAfterSeconds} s)`;
     return error.message;
   }
+  if (isNetworkError(error)) return NETWORK_MESSAGE;
   if (error instanceof Error) return error.message;
   return String(error);
 }

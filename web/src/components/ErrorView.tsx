@@ -1,16 +1,33 @@
 import { useQueryErrorResetBoundary } from '@tanstack/react-query';
-import { Link, useRouter, type ErrorComponentProps } from '@tanstack/react-router';
+import { Link, useLocation, useRouter, type ErrorComponentProps } from '@tanstack/react-router';
 import { useEffect } from 'react';
-import { describeError } from '../api/client';
+import { describeError, isNetworkError } from '../api/client';
+import { notFoundTitle } from '../lib/not-found';
 
-/** Every route's error boundary: the API's message in words and a way out, never a blank screen. */
+/**
+ * Every route's error boundary: the API's message in words and a way out, never a blank screen. Nothing at the
+ * address (a 404, an id that is not one) says so with a way home: trying again would not help.
+ */
 export function RouteError({ error, reset }: ErrorComponentProps) {
   const router = useRouter();
+  const pathname = useLocation({ select: (l) => l.pathname });
   const queryReset = useQueryErrorResetBoundary();
   useEffect(() => queryReset.reset(), [queryReset]);
+  const missing = notFoundTitle(error, pathname);
+  if (missing) {
+    return (
+      <div className="page narrow" role="alert">
+        <h1>{missing}</h1>
+        <p>There is nothing at this address: it may have been removed, or the link is wrong.</p>
+        <p>
+          <Link to="/">Go to the home page</Link>
+        </p>
+      </div>
+    );
+  }
   return (
     <div className="page narrow" role="alert">
-      <h1>Something went wrong</h1>
+      <h1>{isNetworkError(error) ? "Can't reach the server" : 'Something went wrong'}</h1>
       <p className="error-text">{describeError(error)}</p>
       <p className="actions">
         <button
