@@ -171,3 +171,21 @@ test('a server that cannot be reached is said in those words, with a retry', asy
   await expect(page.getByText('Failed to fetch')).toHaveCount(0);
   await expect(page.getByRole('button', { name: 'Try again' })).toBeVisible();
 });
+
+test('grid: switching series → books never shows the series as books while the books load', async ({ page }) => {
+  let release = () => undefined as void;
+  const gate = new Promise<void>((resolve) => (release = resolve));
+  await page.route(/\/api\/v1\/books\/list/, async (route) => {
+    await gate;
+    await route.continue();
+  });
+  await page.goto('/libraries');
+  await expect(page.getByTestId('series-card')).toHaveCount(3);
+  await page.getByRole('group', { name: 'Show' }).getByRole('button', { name: 'Books' }).click();
+  await expect(page).toHaveURL(/view=books/);
+  await page.waitForTimeout(300);
+  await expect(page.getByTestId('book-card')).toHaveCount(0);
+  await expect(page.getByTestId('series-card')).toHaveCount(0);
+  release();
+  await expect(page.getByTestId('book-card')).toHaveCount(7);
+});

@@ -1,4 +1,4 @@
-import { keepPreviousData, useQueries, useQuery } from '@tanstack/react-query';
+import { useQueries, useQuery } from '@tanstack/react-query';
 import { useNavigate, useParams, useSearch } from '@tanstack/react-router';
 import { useWindowVirtualizer } from '@tanstack/react-virtual';
 import { useEffect, useLayoutEffect, useMemo, useRef, useState, type FormEvent } from 'react';
@@ -98,7 +98,13 @@ export function LibraryGrid() {
       : ok(api.POST('/api/v1/series/list', { params: { query }, body }));
   };
 
-  const first = useQuery({ queryKey: [...baseKey, 1], queryFn: () => fetchPage(1), placeholderData: keepPreviousData });
+  // The previous results stay up while a new sort or filter loads, but only within one view: series shown as
+  // books would link to /books/<series id> and ask for covers that do not exist.
+  const first = useQuery({
+    queryKey: [...baseKey, 1],
+    queryFn: () => fetchPage(1),
+    placeholderData: (previous, previousQuery) => (previousQuery?.queryKey[0] === baseKey[0] ? previous : undefined),
+  });
   const total = first.data?.total ?? 0;
 
   const gridRef = useRef<HTMLDivElement>(null);
