@@ -4,6 +4,9 @@ test.describe('sign in and out', () => {
   test('a visitor is sent to sign-in, comes back to the page asked for, and signs out', async ({ page }) => {
     await page.goto('/libraries?sort=name,desc');
     await expect(page).toHaveURL(/\/sign-in\?redirect=/);
+    // A first visit: no session ever ended here, so none is said to have.
+    await expect(page.getByRole('heading', { name: 'Sign in to Bindery' })).toBeVisible();
+    await expect(page.getByText('Your session ended')).toHaveCount(0);
     await page.getByLabel('Username or e-mail').fill(ADMIN.username);
     await page.getByLabel('Password').fill(ADMIN.password);
     await page.getByRole('button', { name: 'Sign in' }).click();

@@ -11,13 +11,17 @@ export interface Session {
 const KEY = 'bindery.session';
 type Listener = (session: Session | null, reason: 'signed-in' | 'signed-out' | 'expired') => void;
 const listeners = new Set<Listener>();
+/** A session this browser had has ended (expired, or its token was refused): sign-in says so, a first visit does not. */
+let ended = false;
 
 function read(): Session | null {
   try {
     const raw = localStorage.getItem(KEY);
     if (!raw) return null;
     const session = JSON.parse(raw) as Session;
-    return session.expiresAt > Date.now() ? session : null;
+    if (session.expiresAt > Date.now()) return session;
+    ended = true;
+    return null;
   } catch {
     return null;
   }
@@ -45,14 +49,18 @@ export const getSession = (): Session | null => {
 
 export function startSession(login: { access_token: string; expires_in: number; user: { username: string } }): void {
   current = { token: login.access_token, expiresAt: Date.now() + login.expires_in * 1000, username: login.user.username };
+  ended = false;
   localStorage.setItem(KEY, JSON.stringify(current));
   setFileCookie(current);
   for (const l of listeners) l(current, 'signed-in');
 }
 
+export const sessionEnded = (): boolean => ended;
+
 export function endSession(reason: 'signed-out' | 'expired'): void {
   if (!current) return;
   current = null;
+  ended = reason === 'expired';
   localStorage.removeItem(KEY);
   setFileCookie(null);
   for (const l of listeners) l(null, reason);

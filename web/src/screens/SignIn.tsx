@@ -3,7 +3,7 @@ import { getRouteApi, Link, useNavigate } from '@tanstack/react-router';
 import { useEffect, useRef, useState, type FormEvent } from 'react';
 import { api, ApiError, ok } from '../api/client';
 import { setupStatusQuery } from '../api/queries';
-import { startSession } from '../api/session';
+import { sessionEnded, startSession } from '../api/session';
 import { AccountFields } from '../components/AccountFields';
 import { ErrorMessage } from '../components/ErrorView';
 
@@ -49,7 +49,8 @@ export function SignIn() {
     <div className="auth-page">
       <form className="card auth-card" onSubmit={submit} aria-labelledby="sign-in-title">
         <h1 id="sign-in-title">Sign in to Bindery</h1>
-        {redirect && <p className="hint">Your session ended. Sign in to continue where you were.</p>}
+        {/* Only after a session really ended: a first visit is sent here with a redirect too. */}
+        {redirect && sessionEnded() && <p className="hint">Your session ended. Sign in to continue where you were.</p>}
         <label>
           Username or e-mail
           <input name="username" autoComplete="username" required value={username} onChange={(e) => setUsername(e.target.value)} />
