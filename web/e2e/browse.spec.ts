@@ -189,3 +189,11 @@ test('grid: switching series → books never shows the series as books while the
   release();
   await expect(page.getByTestId('book-card')).toHaveCount(7);
 });
+
+test('a library address that names no library says "Library not found", not an empty library', async ({ page }) => {
+  await page.goto('/libraries/0b6c1f9e-4f7e-4a55-9d0c-3a5e2f1b7c11');
+  await expect(page.getByRole('heading', { name: 'Library not found' })).toBeVisible();
+  await expect(page.getByText(/has no series yet/)).toHaveCount(0);
+  await page.getByRole('link', { name: 'See all libraries' }).click();
+  await expect(page.getByRole('heading', { name: 'All libraries' })).toBeVisible();
+});

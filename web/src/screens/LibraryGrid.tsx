@@ -1,10 +1,10 @@
 import { useQueries, useQuery } from '@tanstack/react-query';
-import { useNavigate, useParams, useSearch } from '@tanstack/react-router';
+import { Link, useNavigate, useParams, useSearch } from '@tanstack/react-router';
 import { useWindowVirtualizer } from '@tanstack/react-virtual';
 import { useEffect, useLayoutEffect, useMemo, useRef, useState, type FormEvent } from 'react';
 import { Button, Tag, TagGroup, TagList, ToggleButton } from 'react-aria-components';
 import { api, describeError, ok } from '../api/client';
-import { librariesQuery } from '../api/queries';
+import { librariesQuery, meQuery } from '../api/queries';
 import { BookCard, CardSkeleton, SeriesCard, type Book, type Series } from '../components/Cards';
 import { ErrorMessage } from '../components/ErrorView';
 import { buildCondition } from '../lib/filters';
@@ -71,6 +71,8 @@ export function LibraryGrid() {
   const navigate = useNavigate();
   const libraries = useQuery(librariesQuery);
   const library = libraries.data?.data.find((l) => l.id === libraryId);
+  const me = useQuery(meQuery);
+  const canScan = me.data?.permissions.includes('libraries-write') ?? false;
 
   const update = (change: Partial<LibrarySearch>, replace = false) =>
     void navigate({
@@ -148,6 +150,19 @@ export function LibraryGrid() {
   const title = libraryId ? (library?.name ?? 'Library') : 'All libraries';
   const filtersOn = hasFilters(search) || search.q !== '';
 
+  // An address naming a library that is not (or no longer) there: said so, not shown as an empty library.
+  if (libraryId && libraries.data && !library) {
+    return (
+      <div className="page narrow" role="alert">
+        <h1>Library not found</h1>
+        <p>There is no library at this address: it may have been removed, or the link is wrong.</p>
+        <p>
+          <Link to="/libraries">See all libraries</Link>
+        </p>
+      </div>
+    );
+  }
+
   return (
     <div className="page">
       <div className="grid-head">
@@ -169,9 +184,11 @@ export function LibraryGrid() {
         <p className="empty">
           {filtersOn
             ? 'Nothing matches these filters. Remove a filter chip or change the search.'
-            : libraryId
-              ? 'This library has no series yet. Scan it from Administration → Libraries, or check that its folder holds comics or books.'
-              : 'No series yet. Add a library and scan it.'}
+            : canScan
+              ? libraryId
+                ? 'This library has no series yet. Scan it from Administration → Libraries, or check that its folder holds comics or books.'
+                : 'No series yet. Add a library and scan it from Administration → Libraries.'
+              : 'No series here yet. Ask your administrator to add the folder that holds your comics or books and scan it.'}
         </p>
       )}
       <div
