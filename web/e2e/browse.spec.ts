@@ -190,6 +190,14 @@ test('grid: switching series → books never shows the series as books while the
   await expect(page.getByTestId('book-card')).toHaveCount(7);
 });
 
+test('grid: every cover of the grid has the same width, whatever the length of its title', async ({ page }) => {
+  await page.goto('/libraries?view=books');
+  const items = page.getByRole('list', { name: /: books$/ }).getByRole('listitem');
+  await expect(page.getByTestId('book-card')).toHaveCount(7);
+  const widths = await items.evaluateAll((elements) => elements.map((e) => Math.round(e.getBoundingClientRect().width)));
+  expect(new Set(widths).size).toBe(1);
+});
+
 test('a library address that names no library says "Library not found", not an empty library', async ({ page }) => {
   await page.goto('/libraries/0b6c1f9e-4f7e-4a55-9d0c-3a5e2f1b7c11');
   await expect(page.getByRole('heading', { name: 'Library not found' })).toBeVisible();

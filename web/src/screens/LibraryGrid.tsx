@@ -204,7 +204,8 @@ export function LibraryGrid() {
             className="virtual-row"
             style={{
               transform: `translateY(${row.start - scrollMargin}px)`,
-              gridTemplateColumns: `repeat(${layout.columns}, 1fr)`,
+              // minmax(0, …): a long title must not widen its column; every row's covers are the same width.
+              gridTemplateColumns: `repeat(${layout.columns}, minmax(0, 1fr))`,
               height: layout.rowHeight - GAP,
             }}
           >
