@@ -375,6 +375,34 @@ test('settings follow the user to another browser; "all series" applies everywhe
   await other.context.close();
 });
 
+test('the settings dialog and the incognito switch: each checkbox or radio at its own size, beside its label', async ({
+  page,
+  request,
+}) => {
+  const user = await newReader(request);
+  await useSession(page, user);
+  await page.goto(`/books/${lib.books['Paged one']!.id}/read`);
+  await expect(page.locator('.reader-view img').first()).toBeVisible();
+  await page.keyboard.press('m');
+  const besideItsLabel = async (control: import('@playwright/test').Locator, label: import('@playwright/test').Locator) => {
+    const c = (await control.boundingBox())!;
+    const l = (await label.boundingBox())!;
+    expect(c.width).toBeLessThan(30);
+    expect(c.height).toBeLessThan(30);
+    // On the label's line, not above or below it.
+    expect(Math.abs(c.y + c.height / 2 - (l.y + l.height / 2))).toBeLessThan(12);
+  };
+  await besideItsLabel(page.getByLabel('Incognito'), page.locator('.reader-toggle'));
+  await page.getByRole('button', { name: 'Settings' }).click();
+  const dialog = page.getByRole('dialog', { name: 'Reader settings' });
+  await besideItsLabel(dialog.getByLabel('This series'), dialog.locator('.scope label').first());
+  await besideItsLabel(dialog.getByLabel(/^E-ink mode/), dialog.locator('.reader-field').filter({ hasText: 'E-ink mode' }));
+  // A select sits on its label's line too.
+  const mode = (await dialog.getByLabel('Reading mode').boundingBox())!;
+  const modeRow = (await dialog.locator('.reader-field').filter({ hasText: 'Reading mode' }).boundingBox())!;
+  expect(mode.height).toBeGreaterThan(modeRow.height / 2);
+});
+
 test('e-ink mode: no transitions, paged only, high contrast, grey pages from the server', async ({ page, request }) => {
   const user = await newReader(request);
   await setReaderSettings(request, user.token, { all_series: { eink: { grayscale: true, mode: 'webtoon' } } });
