@@ -554,6 +554,49 @@ test('@phone EPUB: opened, paged, themed, its locator saved and resumed in anoth
   await other.context.close();
 });
 
+test('@phone EPUB: paging on from the last page by keys opens the end panel; taps turn in the outer thirds, the middle opens the menu', async ({
+  page,
+  request,
+}) => {
+  const user = await newReader(request);
+  await useSession(page, user);
+  await page.goto(`/books/${lib.books['Novel one']!.id}/read`);
+  await expect(status(page)).toHaveText(/Section 1 of 5/);
+  await expect.poll(async () => (await chapterFrames(page)).some((f) => f.text.includes('Chapter 1'))).toBe(true);
+  // A tap a third of the way in from the right edge turns the page.
+  const box = (await page.locator('.epub-host').boundingBox())!;
+  const tap = async (fx: number) => {
+    const x = box.x + box.width * fx;
+    const y = box.y + box.height / 2;
+    if (test.info().project.use.hasTouch) await page.touchscreen.tap(x, y);
+    else await page.mouse.click(x, y);
+  };
+  if (test.info().project.use.hasTouch) {
+    await tap(0.75);
+    await expect(status(page)).toHaveText(/Section 2 of 5/);
+    await tap(0.5);
+    await expect(page.getByRole('button', { name: 'Settings' })).toBeVisible();
+    await tap(0.5);
+    await expect(page.getByRole('button', { name: 'Settings' })).toHaveCount(0);
+    await tap(0.25);
+    await expect(status(page)).toHaveText(/Section 1 of 5/);
+    // The tapped turn button keeps the focus, and Space on a focused button presses it: keys go to the page.
+    await page.evaluate(() =>
+      (globalThis as unknown as { document: { activeElement: { blur(): void } | null } }).document.activeElement?.blur(),
+    );
+  }
+  await page.keyboard.press('End');
+  await expect(status(page)).toHaveText(/^100%/);
+  for (const key of ['PageDown', ' ', 'ArrowRight']) {
+    await page.keyboard.press(key);
+    const panel = page.getByRole('dialog', { name: /End of/ });
+    await expect(panel).toBeVisible();
+    await expect(panel).toContainText('This is the last book of the series.');
+    await panel.getByRole('button', { name: 'Stay here' }).click();
+    await expect(panel).toHaveCount(0);
+  }
+});
+
 test('EPUB: a second page turn asked while the first is under way is not lost', async ({ page, request }) => {
   const user = await newReader(request);
   await useSession(page, user);

@@ -31,7 +31,13 @@ async function savedLocator(bookId: string): Promise<SavedLocator | null> {
   return response.ok ? ((await response.json()) as SavedLocator) : null;
 }
 
+/** On the book's last page (foliate's fraction stops just short of 1). */
+const atEnd = (where: Relocation | null) => where !== null && where.fraction >= 0.995;
+const isForwardKey = (e: KeyboardEvent) =>
+  e.key === 'ArrowRight' || e.key === 'ArrowDown' || e.key === 'PageDown' || (e.key === ' ' && !e.shiftKey);
+
 /** The EPUB reader: foliate-js lays the book out; this draws the menu, contents, settings, and keeps the position. */
+
 export function EpubReader({ book, seriesTitle }: { book: Book; pages: PageInfo[]; seriesTitle: string }) {
   const navigate = useNavigate();
   const host = useRef<HTMLDivElement>(null);
@@ -71,9 +77,9 @@ export function EpubReader({ book, seriesTitle }: { book: Book; pages: PageInfo[
   const siblings = useSeriesBooks(book.series_id);
   const { previous, next } = neighbours(siblings.data?.data ?? [], book.id);
   const saver = useProgressSaver(book.id, incognito);
-  const latest = useRef({ appearance, panel });
+  const latest = useRef({ appearance, panel, where });
   useLayoutEffect(() => {
-    latest.current = { appearance, panel };
+    latest.current = { appearance, panel, where };
   });
   const keyHandler = useRef<(e: KeyboardEvent) => void>(() => undefined);
 
@@ -126,6 +132,8 @@ export function EpubReader({ book, seriesTitle }: { book: Book; pages: PageInfo[
       else if (e.key === 'm' || e.key === 'M') setMenu((m) => !m);
       else if (e.key === 't' || e.key === 'T') setPanel('toc');
       else if (latest.current.panel !== 'none' || !go) return;
+      // Going on from the last page opens the end panel, as a tap on the right edge does.
+      else if (atEnd(latest.current.where) && isForwardKey(e)) setPanel('end');
       else if (e.key === 'ArrowRight') go.next();
       else if (e.key === 'ArrowLeft') go.previous();
       else if (e.key === ' ' && e.shiftKey) go.backward();
@@ -170,6 +178,8 @@ export function EpubReader({ book, seriesTitle }: { book: Book; pages: PageInfo[
         {label}
       </p>
       <button type="button" className="epub-turn previous" aria-label="Previous page" onClick={() => engine.current?.previous()} />
+      {/* Touch screens: the middle third shows or hides the menu, as in the comic reader (the Menu button says it for keyboards). */}
+      <button type="button" className="epub-turn centre" tabIndex={-1} aria-hidden="true" onClick={() => setMenu((m) => !m)} />
       <button type="button" className="epub-menu small" onClick={() => setMenu((m) => !m)} aria-expanded={menu}>
         Menu
       </button>
@@ -178,7 +188,7 @@ export function EpubReader({ book, seriesTitle }: { book: Book; pages: PageInfo[
         className="epub-turn next"
         aria-label="Next page"
         onClick={() => {
-          if (where && where.fraction >= 0.995) setPanel('end');
+          if (atEnd(where)) setPanel('end');
           else engine.current?.next();
         }}
       />
