@@ -242,7 +242,9 @@ test('@phone end of a book: the panel offers the next book of the series, and co
   const panel = page.getByRole('dialog', { name: /End of/ });
   await expect(panel).toBeVisible();
   await expect(panel.getByTestId('neighbour-title')).toHaveText(/#2/);
-  await panel.getByRole('button', { name: /Continue/ }).click();
+  // Continue has the focus (Enter takes it), and paging on with → continues too.
+  await expect(panel.getByRole('button', { name: /Continue/ })).toBeFocused();
+  await page.keyboard.press('ArrowRight');
   await expect(page).toHaveURL(new RegExp(`/books/${lib.books['Paged two']!.id}/read`));
   await expect(status(page)).toHaveText('Page 1 of 3');
   await expectPages(page, [1]);

@@ -80,7 +80,10 @@ function Dialog({ title, onClose, children, className }: { title: string; onClos
   const ref = useRef<HTMLDivElement>(null);
   useEffect(() => {
     const previous = document.activeElement as HTMLElement | null;
-    ref.current?.querySelector<HTMLElement>('button, a, input, select')?.focus();
+    // The dialog's main action when it names one (data-autofocus), else its first control.
+    (
+      ref.current?.querySelector<HTMLElement>('[data-autofocus]') ?? ref.current?.querySelector<HTMLElement>('button, a, input, select')
+    )?.focus();
     return () => previous?.focus?.();
   }, []);
   return (
@@ -192,6 +195,18 @@ export function EndPanel({
   onOpen(id: string): void;
 }) {
   const target = at === 'end' ? next : previous;
+  // Paging on past the end (→) goes on to the next book, as Continue does.
+  useEffect(() => {
+    if (at !== 'end' || !target) return;
+    const onKey = (e: KeyboardEvent) => {
+      if (e.key !== 'ArrowRight' || e.altKey || e.ctrlKey || e.metaKey) return;
+      e.preventDefault();
+      e.stopImmediatePropagation();
+      onOpen(target.id);
+    };
+    window.addEventListener('keydown', onKey, true);
+    return () => window.removeEventListener('keydown', onKey, true);
+  }, [at, target, onOpen]);
   return (
     <Dialog title={at === 'end' ? `End of ${bookLabel(book)}` : `Start of ${bookLabel(book)}`} onClose={onClose} className="end-panel">
       {target ? (
@@ -204,7 +219,7 @@ export function EndPanel({
       )}
       <div className="actions">
         {target && (
-          <button type="button" className="primary" onClick={() => onOpen(target.id)}>
+          <button type="button" className="primary" data-autofocus onClick={() => onOpen(target.id)}>
             {at === 'end' ? `Continue: ${bookLabel(target)}` : `Open ${bookLabel(target)}`}
           </button>
         )}
