@@ -38,6 +38,58 @@ test.describe('Account', () => {
     await expectNoSeriousA11yViolations(page);
   });
 
+  test('preferences the web app honours: the library opened first, hiding read books; none offered that it ignores', async ({
+    page,
+    browser,
+  }) => {
+    const adminToken = await signIn(page);
+    const user = { username: unique('prefs'), password: 'prefs password 1' };
+    await createUserByApi(page, adminToken, user);
+    const context = await browser.newContext({ baseURL: serverUrl() });
+    const me = await context.newPage();
+    const token = await signIn(me, { username: user.username, password: user.password, email: '' });
+    await me.goto('/account');
+    await expect(me.getByRole('heading', { name: 'Preferences' })).toBeVisible();
+    // Not offered as if they did something: the grid loads as it scrolls, and there are no translations.
+    await expect(me.getByLabel('Items per page')).toHaveCount(0);
+    await expect(me.getByLabel('Language', { exact: true })).toHaveCount(0);
+    await expect(me.getByText(/null for all libraries/)).toHaveCount(0);
+
+    await me.getByLabel('Library opened first').selectOption({ label: 'Comics' });
+    await expect(me.getByRole('status').filter({ hasText: 'Saved' }).first()).toBeVisible();
+    await me.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Libraries' }).click();
+    await expect(me.getByRole('heading', { name: 'Comics', level: 1 })).toBeVisible();
+    await expect(me).toHaveURL(/\/libraries\/[0-9a-f-]{36}/);
+
+    await me.goto('/account');
+    await me.getByLabel('Show books already read').uncheck();
+    await expect(me.getByRole('status').filter({ hasText: 'Saved' }).first()).toBeVisible();
+    // One book of Saga read: left out of the series page and the books grid, with a note that shows it again.
+    const headers = { Authorization: `Bearer ${token}` };
+    const saga = (
+      (await (await me.request.post(`${serverUrl()}/api/v1/series/list`, { headers, data: { fullTextSearch: 'Saga' } })).json()) as {
+        data: Array<{ id: string }>;
+      }
+    ).data[0]!;
+    const books = (await (await me.request.get(`${serverUrl()}/api/v1/series/${saga.id}/books`, { headers })).json()) as {
+      data: Array<{ id: string }>;
+    };
+    expect((await me.request.post(`${serverUrl()}/api/v1/books/${books.data[0]!.id}/read`, { headers })).status()).toBeLessThan(300);
+    await me.goto(`/series/${saga.id}`);
+    await expect(me.getByTestId('book-row')).toHaveCount(2);
+    await expect(me.getByText('1 book you have read is hidden')).toBeVisible();
+    await me.getByRole('button', { name: 'Show it' }).click();
+    await expect(me.getByTestId('book-row')).toHaveCount(3);
+
+    await me.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Libraries' }).click();
+    await me.getByRole('group', { name: 'Show' }).getByRole('button', { name: 'Books' }).click();
+    await expect(me.getByText('Books you have read are hidden')).toBeVisible();
+    await expect(me.getByText(/^6 books$/)).toBeVisible();
+    await me.getByRole('button', { name: 'Show them' }).click();
+    await expect(me.getByText(/^7 books$/)).toBeVisible();
+    await context.close();
+  });
+
   test('API key @phone: created with a preset and an expiry, shown once with a QR code for OPDS apps, works over OPDS, then revoked', async ({
     page,
   }) => {

@@ -1,4 +1,4 @@
-import { queryOptions } from '@tanstack/react-query';
+import { queryOptions, useQuery } from '@tanstack/react-query';
 import { api, ok } from './client';
 
 /** Queries shared by several screens. Keys start with the resource, so live events can invalidate by prefix. */
@@ -51,3 +51,10 @@ export const seriesBooksQuery = (seriesId: string | undefined) =>
     },
     enabled: !!seriesId,
   });
+
+/** One account preference's value (its default until the preferences have loaded). */
+export function usePreference<T>(key: string, fallback: T): T {
+  const { data } = useQuery(preferencesQuery);
+  const found = data?.find((p) => p.key === key);
+  return found ? (found.value as T) : fallback;
+}

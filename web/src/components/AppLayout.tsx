@@ -3,7 +3,7 @@ import { Link, Outlet, useNavigate, useRouter } from '@tanstack/react-router';
 import { useEffect } from 'react';
 import { api } from '../api/client';
 import { staleKeysFor } from '../api/live';
-import { meQuery, preferencesQuery } from '../api/queries';
+import { librariesQuery, meQuery, preferencesQuery, usePreference } from '../api/queries';
 import { endSession, onSessionChange } from '../api/session';
 import { followEventStream } from '../api/sse';
 import { coversChanged } from './Cover';
@@ -55,6 +55,20 @@ function useSessionExpiry() {
   );
 }
 
+/** "Libraries" opens the library chosen in Account → Preferences ("Library opened first"), else all of them. */
+function LibrariesLink() {
+  const preferred = usePreference<string | null>('default_library_id', null);
+  const libraries = useQuery(librariesQuery);
+  const library = preferred ? libraries.data?.data.find((l) => l.id === preferred) : undefined;
+  return library ? (
+    <Link to="/libraries/$libraryId" params={{ libraryId: library.id }}>
+      Libraries
+    </Link>
+  ) : (
+    <Link to="/libraries">Libraries</Link>
+  );
+}
+
 export function AppLayout() {
   useTheme();
   useLiveUpdates();
@@ -80,7 +94,7 @@ export function AppLayout() {
           <Link to="/" activeOptions={{ exact: true }}>
             Home
           </Link>
-          <Link to="/libraries">Libraries</Link>
+          <LibrariesLink />
           {/* Account and administration (shown by permission). */}
           {me && adminSectionsFor(me.permissions).length > 0 && <Link to="/admin">Administration</Link>}
         </nav>

@@ -4,7 +4,7 @@ import { useWindowVirtualizer } from '@tanstack/react-virtual';
 import { useEffect, useLayoutEffect, useMemo, useRef, useState, type FormEvent } from 'react';
 import { Button, Tag, TagGroup, TagList, ToggleButton } from 'react-aria-components';
 import { api, describeError, ok } from '../api/client';
-import { librariesQuery, meQuery } from '../api/queries';
+import { librariesQuery, meQuery, usePreference } from '../api/queries';
 import { BookCard, CardSkeleton, SeriesCard, type Book, type Series } from '../components/Cards';
 import { ErrorMessage } from '../components/ErrorView';
 import { buildCondition } from '../lib/filters';
@@ -81,7 +81,15 @@ export function LibraryGrid() {
       replace,
     });
 
-  const condition = useMemo(() => buildCondition(search, { libraryId }), [search, libraryId]);
+  // Account → Preferences → "Show books already read": unticked, the books view leaves finished books out unless
+  // a read-status filter is chosen (a note says so, and shows them on request).
+  const showReadPreference = usePreference<boolean>('show_read_books', true);
+  const [showReadHere, setShowReadHere] = useState(false);
+  const hideRead = search.view === 'books' && showReadPreference === false && !showReadHere && search.read.length === 0;
+  const condition = useMemo(
+    () => buildCondition(hideRead ? { ...search, read: ['unread', 'in_progress'] } : search, { libraryId }),
+    [search, libraryId, hideRead],
+  );
   const rank = search.q !== '' && search.sort === (search.view === 'books' ? DEFAULT_BOOK_SORT : DEFAULT_SERIES_SORT);
   const baseKey = [
     search.view === 'books' ? 'books' : 'series',
@@ -148,7 +156,7 @@ export function LibraryGrid() {
   };
 
   const title = libraryId ? (library?.name ?? 'Library') : 'All libraries';
-  const filtersOn = hasFilters(search) || search.q !== '';
+  const filtersOn = hasFilters(search) || search.q !== '' || hideRead;
 
   // An address naming a library that is not (or no longer) there: said so, not shown as an empty library.
   if (libraryId && libraries.data && !library) {
@@ -179,6 +187,14 @@ export function LibraryGrid() {
             ? plural(total, search.view === 'books' ? 'book' : 'series', search.view === 'books' ? 'books' : 'series')
             : ''}
       </p>
+      {hideRead && (
+        <p className="hint hidden-read">
+          Books you have read are hidden (Account → Preferences).{' '}
+          <button type="button" className="link-button" onClick={() => setShowReadHere(true)}>
+            Show them
+          </button>
+        </p>
+      )}
       <ErrorMessage error={first.error} />
       {first.data && total === 0 && (
         <p className="empty">

@@ -1,7 +1,8 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { getRouteApi, Link } from '@tanstack/react-router';
+import { useState } from 'react';
 import { api, ok } from '../api/client';
-import { librariesQuery, seriesBooksQuery } from '../api/queries';
+import { librariesQuery, seriesBooksQuery, usePreference } from '../api/queries';
 import { readState, type Book } from '../components/Cards';
 import { Cover } from '../components/Cover';
 import { ErrorMessage } from '../components/ErrorView';
@@ -29,6 +30,11 @@ export function SeriesPage() {
     queryFn: () => ok(api.GET('/api/v1/series/{id}', { params: { path: { id: seriesId } } })),
   });
   const books = useQuery(seriesBooksQuery(seriesId));
+  // Account → Preferences → "Show books already read": unticked, finished books are left out here (a note says
+  // how many, and shows them on request).
+  const showReadPreference = usePreference<boolean>('show_read_books', true);
+  const [showReadHere, setShowReadHere] = useState(false);
+  const hideRead = showReadPreference === false && !showReadHere;
   const library = useQuery(librariesQuery).data?.data.find((l) => l.id === series.data?.library_id);
   const refresh = () =>
     Promise.all([
@@ -51,8 +57,10 @@ export function SeriesPage() {
   if (series.isPending) return <p className="page">Loading…</p>;
   const s = series.data;
   const m = s.metadata;
-  const list = books.data?.data ?? [];
-  const next = nextBookToRead(list);
+  const all = books.data?.data ?? [];
+  const next = nextBookToRead(all);
+  const list = hideRead ? all.filter((b) => readState(b) !== 'read') : all;
+  const hiddenRead = all.length - list.length;
   const progress = s.book_count > 0 ? s.books_read_count / s.book_count : 0;
 
   return (
@@ -113,7 +121,15 @@ export function SeriesPage() {
 
       <h2>Books</h2>
       <ErrorMessage error={books.error} />
-      {books.data && list.length === 0 && (
+      {hiddenRead > 0 && (
+        <p className="hint hidden-read">
+          {plural(hiddenRead, 'book')} you have read {hiddenRead === 1 ? 'is' : 'are'} hidden (Account → Preferences).{' '}
+          <button type="button" className="link-button" onClick={() => setShowReadHere(true)}>
+            Show {hiddenRead === 1 ? 'it' : 'them'}
+          </button>
+        </p>
+      )}
+      {books.data && all.length === 0 && (
         <p className="empty">This series has no books left: their files may have been removed. Scan the library to pick up new files.</p>
       )}
       <ol className="book-list">

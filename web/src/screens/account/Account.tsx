@@ -77,6 +77,19 @@ const LABELS: Record<string, string> = {
 
 const labelOf = (key: string) => LABELS[key] ?? key.replace(/_/g, ' ');
 
+/** What the web app does with a preference, where the server's own description would not say it to a person. */
+const DESCRIPTIONS: Record<string, string> = {
+  default_library_id: 'The library the Libraries link opens. "All libraries" shows every library together.',
+  show_read_books: 'Untick to hide books you have finished on series pages and in the books grid (a note there shows them again).',
+  double_page: 'Ticked, two pages side by side; unticked, one page at a time. Until you choose, wide screens show two.',
+};
+
+/**
+ * Preferences the web app has no use for, so not offered as if they did something: the grid loads as you scroll
+ * (no pages to size: books_per_page is for other clients), and the interface has no translations (language).
+ */
+const NOT_FOR_THE_WEB_APP = new Set(['books_per_page', 'language']);
+
 export function PreferencesScreen() {
   const preferences = useQuery(preferencesQuery);
   if (preferences.error) return <ErrorMessage error={preferences.error} />;
@@ -88,7 +101,7 @@ export function PreferencesScreen() {
       <ul className="settings-list">
         {/* Object-valued preferences (the reader's settings) are edited in the reader itself. */}
         {preferences.data
-          .filter((p) => p.default === null || typeof p.default !== 'object')
+          .filter((p) => (p.default === null || typeof p.default !== 'object') && !NOT_FOR_THE_WEB_APP.has(p.key))
           .map((p) => (
             <PreferenceRow key={p.key} preference={p} />
           ))}
@@ -116,7 +129,7 @@ function PreferenceRow({ preference }: { preference: Preference }) {
       <div className="setting-text">
         <label htmlFor={id}>{labelOf(preference.key)}</label>
         <span className="hint" id={`${id}-desc`}>
-          {preference.description}
+          {DESCRIPTIONS[preference.key] ?? preference.description}
         </span>
       </div>
       <div className="setting-control">
