@@ -65,6 +65,8 @@ test('series page: books in order, mark a book and the series read and unread', 
   await expect(rows.nth(0)).toContainText('#1');
   await expect(rows.nth(2)).toContainText('#3');
   await expect(page.getByRole('link', { name: /Start: #1/ })).toBeVisible();
+  // Nothing read yet: nothing to mark unread.
+  await expect(page.getByRole('button', { name: 'Mark series unread' })).toBeDisabled();
 
   await rows
     .nth(0)
@@ -78,6 +80,7 @@ test('series page: books in order, mark a book and the series read and unread', 
   await expect(page.getByText('3 of 3 read')).toBeVisible();
   await page.getByRole('button', { name: 'Mark series unread' }).click();
   await expect(page.getByText('0 of 3 read')).toBeVisible();
+  await expect(page.getByRole('button', { name: 'Mark series unread' })).toBeDisabled();
 });
 
 test('book page: facts, previous and next, mark read, and download', async ({ page }) => {

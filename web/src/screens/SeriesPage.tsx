@@ -111,7 +111,12 @@ export function SeriesPage() {
             <button type="button" onClick={() => markSeries.mutate(true)} disabled={markSeries.isPending}>
               Mark series read
             </button>
-            <button type="button" onClick={() => markSeries.mutate(false)} disabled={markSeries.isPending}>
+            <button
+              type="button"
+              onClick={() => markSeries.mutate(false)}
+              // Nothing read or started: there is nothing to mark unread.
+              disabled={markSeries.isPending || (s.books_read_count === 0 && s.books_in_progress_count === 0)}
+            >
               Mark series unread
             </button>
           </div>
