@@ -8,6 +8,8 @@ test('home shows the shelves with covers and a "see all" list', async ({ page })
   await page.goto('/');
   const series = page.getByRole('region', { name: 'Recently added series' });
   await expect(series.getByTestId('series-card')).toHaveCount(3);
+  // The unread badge is part of the card's name in words, not a bare number run into the title.
+  await expect(series.getByRole('link', { name: /^[12] unread, Akira ?, 2 books$/ })).toBeVisible();
   const books = page.getByRole('region', { name: 'Recently added books' });
   await expect(books.getByTestId('book-card')).toHaveCount(7);
   await expect(page.getByRole('region', { name: 'Keep reading' }).getByText(/Books you have started/)).toBeVisible();

@@ -12,12 +12,17 @@ export function SeriesCard({ series }: { series: Series }) {
   return (
     <Link to="/series/$seriesId" params={{ seriesId: series.id }} className="card-link" data-testid="series-card">
       <Cover src={`/api/v1/series/${series.id}/thumbnail`} alt="" />
+      {/* Read out as "5 unread, Akira, 6 books": the bare badge number once ran into the title ("5Akira6 books"). */}
       {unread > 0 && (
         <span className="badge" title={`${unread} unread`}>
-          {unread}
+          <span aria-hidden="true">{unread}</span>
+          <span className="visually-hidden">{unread} unread, </span>
         </span>
       )}
-      <span className="card-title">{series.metadata.title}</span>
+      <span className="card-title">
+        {series.metadata.title}
+        <span className="visually-hidden">, </span>
+      </span>
       <span className="card-sub">{plural(series.book_count, 'book')}</span>
     </Link>
   );
