@@ -1,3 +1,4 @@
+import path from 'node:path';
 import { ADMIN, expect, libraryRoot, test } from './fixtures.js';
 
 test('first run: create the admin, pick the library folder on the server, watch the scan, land on home with the series', async ({
@@ -16,6 +17,8 @@ test('first run: create the admin, pick the library folder on the server, watch 
   await expect(page.getByRole('heading', { name: 'Add your first library' })).toBeVisible();
   // Start the picker in the folder holding the library, then open "Comics" from the list and use it.
   await page.getByLabel('Folder on the server').fill(libraryRoot());
+  // The name follows the folder as it is typed (and as it is browsed to, below), until a name is typed.
+  await expect(page.getByLabel('Name')).toHaveValue(path.basename(libraryRoot()));
   await page.getByRole('button', { name: 'Browse…' }).click();
   const folders = page.getByRole('listbox', { name: /Folders in/ });
   await folders.getByRole('option', { name: 'Comics' }).click();

@@ -42,6 +42,12 @@ export function LibraryForm({
   const queryClient = useQueryClient();
   const [name, setName] = useState(library?.name ?? '');
   const [path, setPath] = useState(library?.path ?? '');
+  // A new library is named after its folder, typed or browsed to, until a name is typed (clearing it resumes).
+  const [nameFollowsFolder, setNameFollowsFolder] = useState(!library);
+  const choosePath = (value: string) => {
+    setPath(value);
+    if (nameFollowsFolder) setName(value.split(/[\\/]/).filter(Boolean).pop() ?? '');
+  };
   const [picking, setPicking] = useState(false);
   const [config, setConfig] = useState<ScanningConfig>(library?.scanning_config ?? DEFAULT_CONFIG);
   const cronText = config.cron_schedule ?? '';
@@ -76,7 +82,16 @@ export function LibraryForm({
       {title && <h3>{title}</h3>}
       <label>
         Name
-        <input required maxLength={200} value={name} onChange={(e) => setName(e.target.value)} placeholder="Comics" />
+        <input
+          required
+          maxLength={200}
+          value={name}
+          onChange={(e) => {
+            setName(e.target.value);
+            setNameFollowsFolder(e.target.value === '');
+          }}
+          placeholder="Comics"
+        />
       </label>
       <div className="field">
         <label htmlFor="library-folder">Folder on the server</label>
@@ -85,7 +100,7 @@ export function LibraryForm({
             id="library-folder"
             required
             value={path}
-            onChange={(e) => setPath(e.target.value)}
+            onChange={(e) => choosePath(e.target.value)}
             placeholder="/srv/comics"
             spellCheck={false}
           />
@@ -98,8 +113,7 @@ export function LibraryForm({
         <FolderPicker
           initialPath={path || undefined}
           onChoose={(chosen) => {
-            setPath(chosen);
-            if (!name) setName(chosen.split(/[\\/]/).filter(Boolean).pop() ?? '');
+            choosePath(chosen);
             setPicking(false);
           }}
           onCancel={() => setPicking(false)}
