@@ -10,10 +10,20 @@ export function formatBytes(bytes: number): string {
   return `${value.toFixed(value < 10 ? 1 : 0)} ${units[unit]}`;
 }
 
-export function formatDate(iso: string | null | undefined): string {
+const DATE: Intl.DateTimeFormatOptions = { year: 'numeric', month: 'short', day: 'numeric' };
+
+/** Every date of the app alike: "Nov 25, 2026" (in the browser's language). */
+export function formatDate(iso: string | Date | null | undefined): string {
   if (!iso) return '—';
   const date = new Date(iso);
-  return Number.isNaN(date.getTime()) ? iso : date.toLocaleDateString(undefined, { year: 'numeric', month: 'short', day: 'numeric' });
+  return Number.isNaN(date.getTime()) ? String(iso) : date.toLocaleDateString(undefined, DATE);
+}
+
+/** A date with its time, where the time matters (tasks, setting changes): "Nov 25, 2026, 3:48 PM". */
+export function formatDateTime(iso: string | Date | null | undefined): string {
+  if (!iso) return '—';
+  const date = new Date(iso);
+  return Number.isNaN(date.getTime()) ? String(iso) : date.toLocaleString(undefined, { ...DATE, hour: 'numeric', minute: '2-digit' });
 }
 
 /** "#12 · Title" when the book has a number and its title is not just that number. */

@@ -3,7 +3,7 @@ import { useState } from 'react';
 import { api, ok, type components } from '../../api/client';
 import { ErrorMessage } from '../../components/ErrorView';
 import { SavedNote } from '../../components/SavedNote';
-import { formatDate } from '../../lib/format';
+import { formatDate, formatDateTime } from '../../lib/format';
 
 type Setting = components['schemas']['Setting'];
 
@@ -127,7 +127,7 @@ function SettingHistory({ settingKey }: { settingKey: string }) {
     <ol className="history" aria-label={`History of ${labelOf(settingKey)}`}>
       {history.data.data.map((c) => (
         <li key={c.id}>
-          <time dateTime={c.changed_at}>{new Date(c.changed_at).toLocaleString()}</time> — {c.changed_by?.username ?? 'someone'} changed{' '}
+          <time dateTime={c.changed_at}>{formatDateTime(c.changed_at)}</time> — {c.changed_by?.username ?? 'someone'} changed{' '}
           {show(c.old_value)} → {c.new_value === null ? 'default (reset)' : show(c.new_value)}
         </li>
       ))}

@@ -6,6 +6,7 @@ import { ErrorMessage } from '../../components/ErrorView';
 import { ProgressBar } from '../../components/ProgressBar';
 import { formatDuration } from '../../lib/charts';
 import type { TaskProgressEvent } from '../../api/events';
+import { formatDateTime } from '../../lib/format';
 import { applyTaskProgress } from '../../lib/task-list';
 
 type Task = components['schemas']['Task'];
@@ -119,7 +120,7 @@ function TaskRow({ task }: { task: Task }) {
         <span className="hint">
           {p.total > 0 ? `${p.current} of ${p.total}` : ''}
           {p.message ? ` ${p.message}` : ''}
-          {started ? ` · started ${started.toLocaleString()}` : ` · queued ${new Date(task.created_at).toLocaleString()}`}
+          {started ? ` · started ${formatDateTime(started)}` : ` · queued ${formatDateTime(task.created_at)}`}
           {started && ended ? ` · took ${formatDuration((ended.getTime() - started.getTime()) / 1000)}` : ''}
         </span>
         {task.error && <span className="error-text">{task.error}</span>}
