@@ -44,3 +44,7 @@ export const METADATA_SOURCE_LABEL = {
   file: 'the file itself',
 } as const;
 export type MetadataSourceKey = keyof typeof METADATA_SOURCE_LABEL;
+
+/** "Text: detail." — one full stop, whether or not the detail (a server message) ends with its own. */
+export const withDetail = (text: string, detail: string | null | undefined): string =>
+  `${text}${detail ? `: ${detail.trim().replace(/[.\s]+$/, '')}` : ''}.`;

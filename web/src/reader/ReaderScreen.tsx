@@ -2,6 +2,7 @@ import { useQuery } from '@tanstack/react-query';
 import { getRouteApi, Link } from '@tanstack/react-router';
 import { lazy, Suspense } from 'react';
 import { ErrorMessage } from '../components/ErrorView';
+import { withDetail } from '../lib/format';
 import { ComicReader } from './ComicReader';
 import { isImageBook, savedPage, useBook, usePages, useSeries } from './data';
 import './reader.css';
@@ -41,7 +42,7 @@ export function ReaderScreen() {
   if (b.page_count === 0 || pages.data.length === 0) {
     return (
       <div className="reader reader-message">
-        <p>This book has no pages to show{b.analysis_error ? `: ${b.analysis_error}` : ''}.</p>
+        <p>{withDetail('This book has no pages to show', b.analysis_error)}</p>
         <Link to="/books/$bookId" params={{ bookId }}>
           Back to the book
         </Link>
