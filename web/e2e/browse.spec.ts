@@ -210,3 +210,24 @@ test('a library address that names no library says "Library not found", not an e
   await page.getByRole('link', { name: 'See all libraries' }).click();
   await expect(page.getByRole('heading', { name: 'All libraries' })).toBeVisible();
 });
+
+test('phone: the header scrolls away, "Start" is on the first screen, and book rows give the title the width', async ({ page }) => {
+  test.skip(page.viewportSize()!.width > 640, 'the phone layout');
+  await page.goto('/libraries');
+  await page.getByTestId('series-card').filter({ hasText: 'Saga' }).click();
+  await expect(page.getByRole('heading', { level: 1, name: 'Saga' })).toBeVisible();
+  const header = page.locator('.app-header');
+  expect((await header.boundingBox())!.height).toBeLessThan(160);
+  const start = page.getByRole('link', { name: /^(Start|Continue): / });
+  expect((await start.boundingBox())!.y).toBeLessThan(page.viewportSize()!.height * 0.6);
+
+  const row = page.getByTestId('book-row').first();
+  const title = (await row.getByRole('link').first().boundingBox())!;
+  const button = (await row.getByRole('button', { name: /Mark (read|unread)/ }).boundingBox())!;
+  // The buttons sit under the title, not beside it.
+  expect(button.y).toBeGreaterThan(title.y + title.height - 1);
+  expect((await row.boundingBox())!.height).toBeLessThan(160);
+
+  // It scrolls away with the page instead of keeping its rows on screen.
+  await expect(header).toHaveCSS('position', 'static');
+});
