@@ -32,6 +32,11 @@ test('first run: create the admin, pick the library folder on the server, watch 
   await expect(page.getByRole('progressbar', { name: 'Scan progress' })).toHaveAttribute('aria-valuenow', '100');
   await expect(page.getByText('3 series · 7 books')).toBeVisible();
   for (const name of ['Saga', 'Bone', 'Akira']) await expect(page.locator('.found-series').getByText(name)).toBeVisible();
+  // Finished: no "so far", no "you do not have to wait", and the counts in good grammar.
+  await expect(page.getByRole('heading', { name: 'Series found', exact: true })).toBeVisible();
+  await expect(page.getByText('You do not have to wait')).toHaveCount(0);
+  await expect(page.getByText('7 of 7 files processed · 3 series · 7 books')).toBeVisible();
+  await expect(page.getByText(/could not be read|errors?\b/)).toHaveCount(0);
 
   await page.getByRole('link', { name: 'Go to the home page' }).click();
   await expect(page).toHaveURL(/\/$/);

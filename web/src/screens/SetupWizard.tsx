@@ -10,6 +10,7 @@ import { AccountFields } from '../components/AccountFields';
 import { ErrorMessage } from '../components/ErrorView';
 import { LibraryForm } from '../components/LibraryForm';
 import { ProgressBar } from '../components/ProgressBar';
+import { plural } from '../lib/format';
 
 const route = getRouteApi('/setup');
 
@@ -146,6 +147,7 @@ function ScanStep({ libraryId }: { libraryId: string }) {
   const finished = state === 'completed' || state === 'failed' || state === 'cancelled';
   const processed = live?.files_processed ?? status.data?.progress.current ?? 0;
   const total = live?.files_discovered ?? status.data?.progress.total ?? 0;
+  const errors = counters?.errors ?? 0;
 
   return (
     <WizardFrame
@@ -160,14 +162,21 @@ function ScanStep({ libraryId }: { libraryId: string }) {
           indeterminate={!finished && total === 0}
         />
         <p>
-          {processed} of {total} files processed · {counters?.series_created ?? 0} series · {counters?.books_added ?? 0} books
-          {(counters?.errors ?? 0) > 0 ? ` · ${counters?.errors} errors` : ''}
+          {processed} of {plural(total, 'file')} processed · {plural(counters?.series_created ?? 0, 'series', 'series')} ·{' '}
+          {plural(counters?.books_added ?? 0, 'book')}
+          {errors > 0 && (
+            <>
+              {' · '}
+              {/* Which files and why: Administration → Analysis errors lists them. */}
+              <Link to="/admin/analysis-errors">{plural(errors, 'file')} could not be read</Link>
+            </>
+          )}
         </p>
         {live?.error && <p className="error-text">{live.error}</p>}
       </div>
       {series.data && series.data.data.length > 0 && (
         <>
-          <h2 className="small-heading">Series found so far</h2>
+          <h2 className="small-heading">{finished ? 'Series found' : 'Series found so far'}</h2>
           <ul className="found-series">
             {series.data.data.map((s) => (
               <li key={s.id}>{s.metadata.title}</li>
@@ -175,9 +184,11 @@ function ScanStep({ libraryId }: { libraryId: string }) {
           </ul>
         </>
       )}
-      <p className="hint">
-        You do not have to wait: the scan goes on in the background and new series appear on the home page as they are found.
-      </p>
+      {!finished && (
+        <p className="hint">
+          You do not have to wait: the scan goes on in the background and new series appear on the home page as they are found.
+        </p>
+      )}
       <Link to="/" className="button primary">
         Go to the home page
       </Link>
