@@ -116,6 +116,12 @@ function PreferenceRow({ preference }: { preference: Preference }) {
   const save = useMutation({
     mutationFn: (value: unknown) =>
       ok(api.PUT('/api/v1/user/preferences/{key}', { params: { path: { key: preference.key } }, body: { value } })),
+    // Shown at once: a controlled checkbox or select would otherwise flip back until the server has answered.
+    onMutate: (value) =>
+      queryClient.setQueryData(preferencesQuery.queryKey, (old) =>
+        old?.map((p) => (p.key === preference.key ? { ...p, value, is_default: false } : p)),
+      ),
+    onError: () => queryClient.invalidateQueries({ queryKey: preferencesQuery.queryKey }),
     onSuccess: (updated) =>
       queryClient.setQueryData(preferencesQuery.queryKey, (old) => old?.map((p) => (p.key === updated.key ? updated : p))),
   });
