@@ -323,6 +323,35 @@ test('a page turn while the server is unreachable is kept and sent when it is ba
   await expect.poll(async () => (await progressOf(request, user.token, book.id))?.current_page, { timeout: 10_000 }).toBe(4);
 });
 
+test('a page that failed to load offers a retry, and is asked again when the browser is back online', async ({
+  page,
+  request,
+  context,
+}) => {
+  const user = await newReader(request);
+  await setReaderSettings(request, user.token, single);
+  await useSession(page, user);
+  const book = lib.books['Paged one']!;
+  const pages = new RegExp(`/api/v1/books/${book.id}/pages/`);
+  await page.route(pages, (route) => route.abort('connectionrefused'));
+  await page.goto(`/books/${book.id}/read`);
+  const failed = page.locator('.reader-slot.failed');
+  await expect(failed).toContainText('This page could not be loaded.');
+  // The network comes back: the page is asked again by itself.
+  await page.unroute(pages);
+  await context.setOffline(true);
+  await context.setOffline(false);
+  await expectPages(page, [1]);
+
+  // Failing again, then the server is back: "Try again" shows the page.
+  await page.route(pages, (route) => route.abort('connectionrefused'));
+  await page.reload();
+  await expect(failed).toContainText('This page could not be loaded.');
+  await page.unroute(pages);
+  await failed.getByRole('button', { name: 'Try again' }).click();
+  await expectPages(page, [1]);
+});
+
 test('incognito reads without saving anything', async ({ page, request }) => {
   const user = await newReader(request);
   await setReaderSettings(request, user.token, single);

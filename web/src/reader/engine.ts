@@ -88,6 +88,7 @@ export class ComicEngine {
     this.stage.addEventListener('scroll', this.onScroll, { passive: true });
     this.resize = new ResizeObserver(() => this.relayout());
     this.resize.observe(root);
+    window.addEventListener('online', this.onOnline);
     this.build(Math.min(Math.max(0, startPage), Math.max(0, pages.length - 1)));
     this.built = true;
     this.opening.clear();
@@ -124,6 +125,7 @@ export class ComicEngine {
 
   destroy(): void {
     this.destroyed = true;
+    window.removeEventListener('online', this.onOnline);
     this.resize.disconnect();
     cancelAnimationFrame(this.scrollFrame);
     clearTimeout(this.tapTimer);
@@ -273,7 +275,7 @@ export class ComicEngine {
             if (slot.isConnected) this.place(slot, loaded);
           },
           () => {
-            if (slot.isConnected) slot.classList.add('failed');
+            if (slot.isConnected) this.fail(slot);
           },
         );
       }
@@ -288,6 +290,30 @@ export class ComicEngine {
       this.callbacks.onPage(reached, view);
     }
   }
+
+  /** A page that did not load: said on the page, with a way to ask again (and asked again when back online). */
+  private fail(slot: HTMLElement): void {
+    slot.classList.remove('loading');
+    slot.classList.add('failed');
+    const note = document.createElement('p');
+    note.textContent = 'This page could not be loaded.';
+    const retry = document.createElement('button');
+    retry.type = 'button';
+    retry.className = 'small';
+    retry.textContent = 'Try again';
+    // The button is not a tap on the page: no page turn, no menu.
+    for (const type of ['pointerdown', 'pointerup'] as const) retry.addEventListener(type, (e) => e.stopPropagation());
+    retry.addEventListener('click', () => this.retryFailed());
+    slot.replaceChildren(note, retry);
+  }
+
+  /** Shows the current view again, which asks again for its pages that failed. */
+  private retryFailed(): void {
+    if (this.destroyed || this.isWebtoon || !this.stage.querySelector('.reader-slot.failed')) return;
+    this.show(this.viewIndex);
+  }
+
+  private readonly onOnline = () => this.retryFailed();
 
   private place(slot: HTMLElement, loaded: LoadedPage): void {
     slot.classList.remove('loading');
