@@ -319,8 +319,12 @@ test('a page turn while the server is unreachable is kept and sent when it is ba
       { timeout: 10_000 },
     )
     .toContain('"current_page":4');
+  // Said, small: the position waits to be sent.
+  const unsaved = page.getByRole('status').filter({ hasText: 'Progress not saved yet' });
+  await expect(unsaved).toBeVisible();
   await context.setOffline(false);
   await expect.poll(async () => (await progressOf(request, user.token, book.id))?.current_page, { timeout: 10_000 }).toBe(4);
+  await expect(unsaved).toHaveCount(0);
 });
 
 test('a page that failed to load offers a retry, and is asked again when the browser is back online', async ({

@@ -23,8 +23,9 @@ import {
   useFullscreen,
   useIncognito,
   useViewport,
+  UnsavedProgressNote,
 } from './ReaderChrome';
-import { useProgressFlushing, useProgressSaver } from './use-progress-saver';
+import { useProgressFlushing, useProgressQueued, useProgressSaver } from './use-progress-saver';
 import { resolveSettings, showsDouble, withChange, type PartialSettings } from './settings';
 
 interface Props {
@@ -143,6 +144,7 @@ export function ComicReader({ book, pages, seriesTitle, seriesDirection, startPa
   }, [settingsKey, imagesKey]);
 
   useProgressFlushing(saver);
+  const unsaved = useProgressQueued(saver);
 
   const close = () => void navigate({ to: '/books/$bookId', params: { bookId: book.id } });
 
@@ -229,6 +231,7 @@ export function ComicReader({ book, pages, seriesTitle, seriesDirection, startPa
           onClose={() => setPanel('none')}
         />
       )}
+      <UnsavedProgressNote queued={unsaved} />
       {panel === 'keys' && <KeyMap onClose={() => setPanel('none')} />}
       {(panel === 'end' || panel === 'start') && (
         <EndPanel

@@ -16,8 +16,9 @@ import {
   useDeviceClass,
   useFullscreen,
   useIncognito,
+  UnsavedProgressNote,
 } from './ReaderChrome';
-import { useProgressFlushing, useProgressSaver } from './use-progress-saver';
+import { useProgressFlushing, useProgressQueued, useProgressSaver } from './use-progress-saver';
 import { resolveSettings, withChange, type PartialSettings } from './settings';
 
 interface SavedLocator {
@@ -116,6 +117,7 @@ export function EpubReader({ book, seriesTitle }: { book: Book; pages: PageInfo[
   }, [appearanceKey]);
 
   useProgressFlushing(saver);
+  const unsaved = useProgressQueued(saver);
 
   useEffect(() => {
     const onKey = (e: KeyboardEvent) => {
@@ -253,6 +255,7 @@ export function EpubReader({ book, seriesTitle }: { book: Book; pages: PageInfo[
           onClose={() => setPanel('none')}
         />
       )}
+      <UnsavedProgressNote queued={unsaved} />
       {panel === 'keys' && <KeyMap onClose={() => setPanel('none')} />}
       {panel === 'end' && (
         <EndPanel

@@ -394,3 +394,12 @@ export function ReaderSettingsPanel({
     </Dialog>
   );
 }
+
+/** A small note while the reading position could not be saved: it is kept and sent when the server answers again. */
+export function UnsavedProgressNote({ queued }: { queued: boolean }) {
+  return (
+    <p className="reader-unsaved" role="status">
+      {queued ? 'Progress not saved yet: it will be sent when the server can be reached.' : ''}
+    </p>
+  );
+}

@@ -40,6 +40,9 @@ export class ProgressSaver {
   private sent: string | null = null;
   private timer: ReturnType<typeof setTimeout> | undefined;
   private inFlight: Promise<void> | null = null;
+  private readonly listeners = new Set<() => void>();
+  /** This book's last position could not be sent and waits in the queue (the reader says so). */
+  queued = false;
 
   constructor(
     private readonly bookId: string,
@@ -82,6 +85,23 @@ export class ProgressSaver {
     } else {
       writePending(this.storage, [...rest, { bookId: this.bookId, body, at: Date.now() }]);
     }
+    this.setQueued(!ok);
+  }
+
+  /** Looks at the queue again (after queued positions were sent). */
+  recheck(): void {
+    this.setQueued(readPending(this.storage).some((p) => p.bookId === this.bookId));
+  }
+
+  subscribe = (listener: () => void): (() => void) => {
+    this.listeners.add(listener);
+    return () => this.listeners.delete(listener);
+  };
+
+  private setQueued(queued: boolean): void {
+    if (queued === this.queued) return;
+    this.queued = queued;
+    for (const l of this.listeners) l();
   }
 
   /** Incognito on drops the position not yet sent. */

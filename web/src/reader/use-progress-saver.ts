@@ -1,4 +1,4 @@
-import { useEffect, useState } from 'react';
+import { useEffect, useState, useSyncExternalStore } from 'react';
 import { progressTransport } from './data';
 import { ProgressSaver, sendPending } from './progress';
 
@@ -18,7 +18,7 @@ export function useProgressFlushing(saver: ProgressSaver): void {
   useEffect(() => {
     const hide = () => void saver.flush(true);
     const visibility = () => document.visibilityState === 'hidden' && hide();
-    const online = () => void sendPending(progressTransport, localStorage);
+    const online = () => void sendPending(progressTransport, localStorage).then(() => saver.recheck());
     window.addEventListener('pagehide', hide);
     document.addEventListener('visibilitychange', visibility);
     window.addEventListener('online', online);
@@ -31,4 +31,9 @@ export function useProgressFlushing(saver: ProgressSaver): void {
       saver.stop();
     };
   }, [saver]);
+}
+
+/** Whether this book's position waits to be sent (the server could not be reached). */
+export function useProgressQueued(saver: ProgressSaver): boolean {
+  return useSyncExternalStore(saver.subscribe, () => saver.queued);
 }
