@@ -1,14 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { ProgressSaver, sendPending, type ProgressTransport } from './progress';
-
-function memoryStorage() {
-  const map = new Map<string, string>();
-  return {
-    getItem: (k: string) => map.get(k) ?? null,
-    setItem: (k: string, v: string) => void map.set(k, v),
-    removeItem: (k: string) => void map.delete(k),
-  };
-}
+import { memoryStorage } from './memory-storage';
 
 describe('ProgressSaver: queued positions', () => {
   it('says when a position could not be sent, and again once the queue has sent it', async () => {

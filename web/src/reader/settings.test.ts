@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { deviceClass, resolveSettings, showsDouble, withChange } from './settings';
 import { ProgressSaver, readPending, sendPending, type ProgressBody } from './progress';
+import { memoryStorage } from './memory-storage';
 
 const SERIES = '4b2a8c1e-0000-4000-8000-0000000000aa';
 
@@ -61,15 +62,6 @@ describe('reader settings', () => {
     expect(showsDouble({ ...s, mode: 'webtoon', spread: 'double' }, { width: 1280, height: 720 })).toBe(false);
   });
 });
-
-function memoryStorage() {
-  const map = new Map<string, string>();
-  return {
-    getItem: (k: string) => map.get(k) ?? null,
-    setItem: (k: string, v: string) => void map.set(k, v),
-    removeItem: (k: string) => void map.delete(k),
-  };
-}
 
 describe('progress saving', () => {
   it('debounces moves into one save of the latest page', async () => {
