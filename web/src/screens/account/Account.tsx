@@ -157,9 +157,27 @@ function PreferenceRow({ preference }: { preference: Preference }) {
   );
 }
 
-function PreferenceInput({ id, preference, onChange }: { id: string; preference: Preference; onChange(value: unknown): void }) {
+/**
+ * The value a control shows: what the user just picked, at once, until the saved value changes. A controlled
+ * checkbox or select re-rendered from the query data alone flips back for a moment after each click, until the
+ * optimistic update reaches it (TanStack Query notifies on a later task); a quick second action then lands on the
+ * old state.
+ */
+function useShownValue(saved: unknown): [unknown, (value: unknown) => void] {
+  const [picked, setPicked] = useState<{ value: unknown; over: unknown } | null>(null);
+  // Once the saved value moves (the optimistic update, the server's answer, a refetch after an error), it rules.
+  if (picked && !Object.is(picked.over, saved)) setPicked(null);
+  const shown = picked && Object.is(picked.over, saved) ? picked.value : saved;
+  return [shown, (value) => setPicked({ value, over: saved })];
+}
+
+function PreferenceInput({ id, preference, onChange: save }: { id: string; preference: Preference; onChange(value: unknown): void }) {
   const libraries = useQuery({ ...librariesQuery, enabled: preference.key === 'default_library_id' });
-  const value = preference.value;
+  const [value, setShown] = useShownValue(preference.value);
+  const onChange = (next: unknown) => {
+    setShown(next);
+    save(next);
+  };
   const describedBy = `${id}-desc`;
   const choices = CHOICES[preference.key];
   if (choices) {
