@@ -4,7 +4,7 @@ import { createRateLimitHook, TokenBuckets, type BucketLimits } from '../../http
 import type { App } from '../../http/types.js';
 import type { AuthSettings } from './accounts.js';
 import type { Caller } from './caller.js';
-import { isPermission, PERMISSION_GRANTS } from './permissions.js';
+import { isPermission, missingPermission } from './permissions.js';
 import { isPassword, readCredentials, type CallerResolver, type Credentials } from './resolve-caller.js';
 
 declare module 'fastify' {
@@ -167,9 +167,7 @@ export function registerAuthHooks(app: App, deps: AuthHookDeps): { routes: Route
     }
     const permission = config.permission;
     if (permission && isPermission(permission) && !request.caller.permissions.has(permission)) {
-      throw new AppError(403, 'Forbidden', `Missing permission "${permission}" (${PERMISSION_GRANTS[permission]})`, {
-        required_permission: permission,
-      });
+      throw missingPermission(permission);
     }
   });
 

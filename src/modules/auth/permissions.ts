@@ -1,3 +1,4 @@
+import { AppError } from '../../http/errors.js';
 import { z } from 'zod';
 
 /** The spec's 29 permission names, kebab-case on the wire. */
@@ -151,4 +152,11 @@ export function keyPermissions(userPerms: ReadonlySet<Permission>, requested: re
 export function sortPermissions(perms: Iterable<Permission>): Permission[] {
   const order = new Map<string, number>(PERMISSIONS.map((p, i) => [p, i]));
   return [...perms].sort((a, b) => (order.get(a) ?? 0) - (order.get(b) ?? 0));
+}
+
+/** The 403 of a caller without `permission` (the route hook's, and a service's that needs a second one). */
+export function missingPermission(permission: Permission, why = ''): AppError {
+  return new AppError(403, 'Forbidden', `Missing permission "${permission}" (${PERMISSION_GRANTS[permission]})${why}`, {
+    required_permission: permission,
+  });
 }

@@ -1,5 +1,6 @@
 import path from 'node:path';
-import { AppError, forbidden, notFound } from '../../http/errors.js';
+import { forbidden, notFound } from '../../http/errors.js';
+import { missingPermission } from '../auth/permissions.js';
 import { bookFileMediaType } from '../../media/formats/book-media-types.js';
 import type { PageRequest } from '../../http/pagination.js';
 import type { Caller } from '../auth/caller.js';
@@ -143,11 +144,7 @@ export class BooksService {
   async file(caller: Caller, id: string): Promise<BookFile & { fileName: string; etag: string; mediaType: string }> {
     // The file holds every page: a key that may see books but not their pages (the Metadata tool preset) does
     // not get them by downloading (spec, Permissions: pages-read "View page images").
-    if (!caller.permissions.has('pages-read')) {
-      throw new AppError(403, 'Forbidden', 'Missing permission "pages-read" (View page images): a book\'s file holds its pages', {
-        required_permission: 'pages-read',
-      });
-    }
+    if (!caller.permissions.has('pages-read')) throw missingPermission('pages-read', ": a book's file holds its pages");
     const book = await this.access.book(caller, id);
     // A file the analysis could not read may be anything that happened to lie in the folder (an archive of
     // secrets named .cbz): only an administrator, who can look at the server anyway, downloads it.
