@@ -2,7 +2,12 @@ import { defineConfig } from 'vitest/config';
 
 // Test files that must not share a worker's module registry with others: module mocks (vi.mock) and the
 // heavy media files whose timing checks assume a fresh heap.
-const isolated = ['test/scanner/unreadable-folder.test.ts', 'test/media/epub-many-pages.test.ts', 'test/platform/openapi.test.ts'];
+const isolated = [
+  'test/scanner/unreadable-folder.test.ts',
+  'test/media/pdf-structure.test.ts',
+  'test/media/epub-many-pages.test.ts',
+  'test/platform/openapi.test.ts',
+];
 
 // Two cores on the target machines: two forks keep both busy without thrashing PostgreSQL or sharp.
 // Every other file shares its worker's module registry (isolate: false): each test builds its own app and

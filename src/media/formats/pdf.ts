@@ -9,6 +9,7 @@ import { resolveLimits } from '../limits.js';
 import type { MediaLimits } from '../limits.js';
 import { pdfPropertiesFromInfo, pdfPropertiesToFields } from '../metadata/pdf-properties.js';
 import type { PdfProperties } from '../metadata/pdf-properties.js';
+import { readPdfStructure, type PdfStructure } from './pdf-structure.js';
 import type { ReaderOptions } from './reader-options.js';
 import type { BookReader, CoverRef, EmbeddedMetadata, PageData, PageEntry, PageInfo, RenderHint } from '../types.js';
 
@@ -102,21 +103,40 @@ function side(points: number, scale: number): number {
   return Math.min(MAX_PDF_RENDER_SIDE, Math.max(1, Math.round(points * scale)));
 }
 
+/**
+ * A PDF for reading. Its page list and document information come from the file's own structure when it is an
+ * ordinary PDF (pdf-structure.ts), and pdf.js is loaded only when a page is drawn: a scan never needs it. A PDF
+ * that structure reader leaves aside is opened by pdf.js at once, as before.
+ */
 class PdfReader implements BookReader {
   readonly format = 'pdf' as const;
   private readonly entries: PageEntry[];
+  private opened: Promise<PDFDocumentProxy> | undefined;
 
   constructor(
-    private readonly doc: PDFDocumentProxy,
+    private readonly open: () => Promise<PDFDocumentProxy>,
+    pageCount: number,
     private readonly limits: MediaLimits,
     private readonly label: string,
+    private readonly structure: PdfStructure | null,
+    doc?: PDFDocumentProxy,
   ) {
-    this.entries = Array.from({ length: doc.numPages }, (_, i) => ({
+    if (doc) this.opened = Promise.resolve(doc);
+    this.entries = Array.from({ length: pageCount }, (_, i) => ({
       number: i + 1,
       file_name: `page-${i + 1}`,
       media_type: MEDIA_TYPE_BY_FORMAT.jpeg,
       size: 0,
     }));
+  }
+
+  private get doc(): Promise<PDFDocumentProxy> {
+    if (!this.opened) {
+      this.opened = this.open();
+      // A failed open is not kept: the next page asks again.
+      this.opened.catch(() => (this.opened = undefined));
+    }
+    return this.opened;
   }
 
   listPages(): readonly PageEntry[] {
@@ -128,7 +148,7 @@ class PdfReader implements BookReader {
       throw new MediaError('not_found', `page ${n} does not exist (the book has ${this.entries.length})`);
     }
     try {
-      return await this.doc.getPage(n);
+      return await (await this.doc).getPage(n);
     } catch (err) {
       throw pdfError(err, `${this.label}: page ${n}`);
     }
@@ -136,7 +156,14 @@ class PdfReader implements BookReader {
 
   /** The scale and pixel size page `n` renders at for `hint` (see scaleFor). */
   private fit(page: PDFPageProxy, n: number, hint: RenderHint | undefined): { scale: number; width: number; height: number } {
-    const base = page.getViewport({ scale: 1 });
+    return this.fitSize(page.getViewport({ scale: 1 }), n, hint);
+  }
+
+  private fitSize(
+    base: { width: number; height: number },
+    n: number,
+    hint: RenderHint | undefined,
+  ): { scale: number; width: number; height: number } {
     const scale = scaleFor(base.width, base.height, hint, this.limits.maxInputPixels);
     if (scale === null) {
       throw new MediaError('corrupt', `${this.label}: page ${n}: the page box (${base.width} × ${base.height}) has no usable size`);
@@ -147,6 +174,13 @@ class PdfReader implements BookReader {
   /** Page sizes as rendered by default (long edge 1600 px), from the page boxes; nothing is drawn. */
   async pages(signal?: AbortSignal): Promise<PageInfo[]> {
     const result: PageInfo[] = [];
+    if (this.structure) {
+      for (const entry of this.entries) {
+        const { width, height } = this.fitSize(this.structure.pages[entry.number - 1]!, entry.number, undefined);
+        result.push({ ...entry, width, height });
+      }
+      return result;
+    }
     for (const entry of this.entries) {
       throwIfAborted(signal);
       const page = await this.page(entry.number);
@@ -174,7 +208,7 @@ class PdfReader implements BookReader {
     const viewport = page.getViewport({ scale });
     // The canvas must come from pdfjs's own factory: pdfjs bundles its own @napi-rs/canvas, and paths built
     // by one copy are rejected by contexts of the other.
-    const factory = this.doc.canvasFactory as PdfCanvasFactory;
+    const factory = (await this.doc).canvasFactory as PdfCanvasFactory;
     const { canvas, context } = factory.create(width, height);
     // PDF pages are paper: transparent areas render white, as every viewer does.
     context.fillStyle = '#ffffff';
@@ -196,8 +230,9 @@ class PdfReader implements BookReader {
   }
 
   async properties(): Promise<PdfProperties> {
+    if (this.structure) return pdfPropertiesFromInfo(this.structure.info);
     try {
-      const { info } = await this.doc.getMetadata();
+      const { info } = await (await this.doc).getMetadata();
       return pdfPropertiesFromInfo(info);
     } catch (err) {
       throw pdfError(err, `${this.label}: document properties`);
@@ -217,25 +252,39 @@ class PdfReader implements BookReader {
   }
 
   async close(): Promise<void> {
-    await this.doc.destroy();
+    const opened = this.opened;
+    this.opened = undefined;
+    if (opened) await (await opened.catch(() => null))?.destroy();
   }
 }
 
 export async function openPdf(path: string, options: ReaderOptions = {}): Promise<BookReader> {
   const limits = resolveLimits(options.limits);
-  let bytes: Uint8Array;
+  let data: Uint8Array;
   if (options.data) {
-    // A copy: pdfjs keeps (and may transfer) the array it is given, and the caller's buffer is pooled.
-    bytes = new Uint8Array(options.data);
+    data = options.data;
   } else {
     try {
       const file = await readFile(path);
-      bytes = new Uint8Array(file.buffer, file.byteOffset, file.byteLength);
+      data = new Uint8Array(file.buffer, file.byteOffset, file.byteLength);
     } catch (err) {
       throw asMediaError(err, 'corrupt', path);
     }
   }
-  if (bytes.length === 0) throw new MediaError('corrupt', `${path}: empty file`);
+  if (data.length === 0) throw new MediaError('corrupt', `${path}: empty file`);
+  // A copy when the caller's buffer is pooled: pdfjs keeps (and may transfer) the array it is given.
+  const open = () => openWithPdfjs(options.data ? new Uint8Array(data) : data, path);
+  const structure = readPdfStructure(data, limits.maxEntries);
+  if (structure) return new PdfReader(open, structure.pages.length, limits, path, structure);
+  const doc = await open();
+  if (doc.numPages === 0) {
+    await doc.destroy();
+    throw new MediaError('no_pages', `${path}: the PDF has no pages`);
+  }
+  return new PdfReader(open, doc.numPages, limits, path, null, doc);
+}
+
+async function openWithPdfjs(bytes: Uint8Array, path: string): Promise<PDFDocumentProxy> {
   const { getDocument } = await loadPdfjs();
   const task = getDocument({
     data: bytes,
@@ -249,16 +298,10 @@ export async function openPdf(path: string, options: ReaderOptions = {}): Promis
     maxImageSize: PDF_MAX_IMAGE_PIXELS,
     canvasMaxAreaInBytes: PDF_CANVAS_MAX_AREA_BYTES,
   });
-  let doc: PDFDocumentProxy;
   try {
-    doc = await task.promise;
+    return await task.promise;
   } catch (err) {
     await task.destroy().catch(() => undefined);
     throw pdfError(err, path);
   }
-  if (doc.numPages === 0) {
-    await doc.destroy();
-    throw new MediaError('no_pages', `${path}: the PDF has no pages`);
-  }
-  return new PdfReader(doc, limits, path);
 }
