@@ -1,7 +1,8 @@
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { ZipArchive } from '../../src/media/archives/zip-archive.js';
 import { withBook } from '../../src/media/formats/open-book.js';
 import { makeEpub } from './fixtures.js';
 
@@ -29,6 +30,20 @@ describe('EPUB reader: container.xml → OPF → spine', () => {
       expect(page.mediaType).toBe('application/xhtml+xml');
       expect(page.data.toString('utf8')).toContain('Chapter 2');
     });
+  });
+
+  it('reads no chapter after the first page of prose: a reflowable book cannot be an image book', async () => {
+    const path = await makeEpub(dir, 'long-novel.epub', { pages: 40 });
+    const readText = vi.spyOn(ZipArchive.prototype, 'readText');
+    try {
+      const pages = await withBook(path, 'epub', {}, (reader) => reader.pages());
+      expect(pages).toHaveLength(40);
+      expect(pages.every((p) => p.media_type === 'application/xhtml+xml')).toBe(true);
+      const chaptersRead = readText.mock.calls.filter(([member]) => member.name.endsWith('.xhtml'));
+      expect(chaptersRead.map(([member]) => member.name)).toEqual(['OEBPS/chapter1.xhtml']);
+    } finally {
+      readText.mockRestore();
+    }
   });
 
   it('exposes the images of an image-only book as pages, with dimensions', async () => {

@@ -58,12 +58,16 @@ async function spinePages(archive: ZipArchive, opf: OpfPackage, limits: MediaLim
   const resolved: Array<{ item: ManifestItem; image: string | null }> = [];
   // The image each document wraps, by document path: a spine may list the same document many times.
   const imageOfDocument = new Map<string, string | null>();
+  // A reflowable book is an image book only if every page wraps one image: after the first page of prose the
+  // other documents need not be read (a novel's hundreds of chapters were each inflated and parsed).
+  let prose = false;
   for (const item of opf.spine) {
     if (item.mediaType.startsWith('image/')) {
       resolved.push({ item, image: item.path });
       continue;
     }
     let image = imageOfDocument.get(item.path);
+    if (image === undefined && prose) image = null;
     if (image === undefined) {
       image = null;
       const member = archive.get(item.path);
@@ -77,6 +81,7 @@ async function spinePages(archive: ZipArchive, opf: OpfPackage, limits: MediaLim
         }
       }
       imageOfDocument.set(item.path, image);
+      if (image === null && !opf.fixedLayout) prose = true;
     }
     resolved.push({ item, image });
   }
