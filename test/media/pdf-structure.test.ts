@@ -80,6 +80,39 @@ function buildPdf(objects: Record<number, string | Buffer>, trailer: string, ord
   return Buffer.concat([...parts, Buffer.from(xref, 'latin1')]);
 }
 
+/** Objects 1–4 (catalog, pages, page, `fourth`) packed uncompressed in object stream 5, found by an xref stream. */
+function objectStreamPdf(fourth: string): Buffer {
+  const bodies = [
+    '<< /Type /Catalog /Pages 2 0 R >>',
+    '<< /Type /Pages /Kids [3 0 R] /Count 1 >>',
+    '<< /Type /Page /Parent 2 0 R /MediaBox [0 0 420 595] /Resources << /Font << /F1 4 0 R >> >> >>',
+    fourth,
+  ];
+  let header = '';
+  let objects = '';
+  bodies.forEach((body, i) => {
+    header += `${i + 1} ${objects.length} `;
+    objects += `${body}\n`;
+  });
+  let out = '%PDF-1.5\n';
+  const streamAt = out.length;
+  const content = header + objects;
+  out += `5 0 obj\n<< /Type /ObjStm /N 4 /First ${header.length} /Length ${content.length} >>\nstream\n${content}\nendstream\nendobj\n`;
+  const xrefAt = out.length;
+  const rows = [
+    [0, 0, 0, 255],
+    ...bodies.map((_, i) => [2, 0, 5, i]),
+    [1, streamAt >> 8, streamAt & 0xff, 0],
+    [1, xrefAt >> 8, xrefAt & 0xff, 0],
+  ];
+  const data = Buffer.from(rows.flat());
+  return Buffer.concat([
+    Buffer.from(out + `6 0 obj\n<< /Type /XRef /Size 7 /W [1 2 1] /Root 1 0 R /Length ${data.length} >>\nstream\n`, 'latin1'),
+    data,
+    Buffer.from(`\nendstream\nendobj\nstartxref\n${xrefAt}\n%%EOF\n`, 'latin1'),
+  ]);
+}
+
 /** A document of pdf-lib's making: pages of several sizes, a rotated and a cropped one, Unicode properties. */
 async function pdfLibDocument(useObjectStreams: boolean): Promise<Uint8Array> {
   const doc = await PDFDocument.create();
@@ -246,6 +279,24 @@ describe('PDF structure without pdf.js: the same answer pdf.js gives', () => {
     ],
   ])('leaves %s to pdf.js', (_, make) => {
     expect(readPdfStructure(make(), 50_000)).toBeNull();
+  });
+
+  it('reads objects packed in an object stream, and leaves a stream with a damaged object to pdf.js, as pdf.js refuses it', async () => {
+    const sound = objectStreamPdf('<< /Type /Font /Subtype /Type1 /BaseFont /Helvetica >>');
+    expect(viaStructure(sound)).toEqual({ pages: [{ width: 420, height: 595 }], info: {} });
+    expect(viaStructure(sound)).toEqual(await viaPdfjs(sound));
+    // The font is never needed for the page list, but pdf.js parses every object of a stream it opens.
+    const damaged = objectStreamPdf('<< /Type /Font /Subtype /Type1 /BaseFont ) >>');
+    expect(readPdfStructure(damaged, 50_000)).toBeNull();
+    await expect(viaPdfjs(damaged)).rejects.toThrow();
+  });
+
+  it('leaves an object followed by a stray delimiter instead of endobj to pdf.js, which refuses it', async () => {
+    const bytes = buildPdf(ordinary, '/Root 1 0 R');
+    const at = bytes.indexOf('>>\nendobj', bytes.indexOf('2 0 obj')) + 3;
+    bytes[at] = 0x29; // ")ndobj"
+    expect(readPdfStructure(bytes, 50_000)).toBeNull();
+    await expect(viaPdfjs(bytes)).rejects.toThrow();
   });
 
   it('stops at the page limit instead of walking on', () => {

@@ -292,7 +292,7 @@ function unpredictPng(data: Uint8Array, columns: number): Uint8Array {
 class PdfFile {
   private readonly entries = new Map<number, XrefEntry>();
   private readonly objects = new Map<number, Value>();
-  private readonly objectStreams = new Map<number, { data: Uint8Array; offsets: Map<number, number> }>();
+  private readonly objectStreams = new Map<number, { nums: number[]; values: Value[] }>();
   private readonly resolving = new Set<number>();
   trailer: Dict | undefined;
 
@@ -401,6 +401,9 @@ class PdfFile {
       if (b[lexer.pos] === 0x0a) lexer.pos++;
       return new Stream(value, lexer.pos);
     }
+    // pdf.js gives up on a damaged object (a stray delimiter after it) where a lenient read would not: leave it
+    // such files.
+    if (lexer.word() !== 'endobj') throw new Unsupported('an object without endobj');
     return value;
   }
 
@@ -465,7 +468,7 @@ class PdfFile {
         value = this.parseIndirect(entry.offset, ref);
       } else {
         if (ref.gen !== 0) throw new Unsupported('a compressed object with a generation');
-        value = this.fromObjectStream(entry.stream, ref.num);
+        value = this.fromObjectStream(entry.stream, entry.index, ref.num);
       }
       this.objects.set(ref.num, value);
       return value;
@@ -474,7 +477,11 @@ class PdfFile {
     }
   }
 
-  private fromObjectStream(streamNum: number, num: number): Value {
+  /**
+   * Object `index` of an object stream, which must be object `num`. Every object of the stream is parsed when it
+   * is first opened, each within its own span, as pdf.js does: one damaged object makes pdf.js refuse them all.
+   */
+  private fromObjectStream(streamNum: number, index: number, num: number): Value {
     let objectStream = this.objectStreams.get(streamNum);
     if (!objectStream) {
       const entry = this.entries.get(streamNum);
@@ -483,21 +490,26 @@ class PdfFile {
       if (!(stream instanceof Stream) || nameOf(stream.dict.get('Type')) !== 'ObjStm') throw new Unsupported('not an object stream');
       const n = stream.dict.get('N');
       const first = stream.dict.get('First');
-      if (!Number.isInteger(n) || !Number.isInteger(first)) throw new Unsupported('a malformed object stream');
+      if (!Number.isInteger(n) || !Number.isInteger(first) || (n as number) < 0) throw new Unsupported('a malformed object stream');
       const data = this.decode(stream);
       const header = new Lexer(data, 0);
-      const offsets = new Map<number, number>();
+      const nums: number[] = [];
+      const offsets: number[] = [];
       for (let i = 0; i < (n as number); i++) {
-        const objNum = header.integer();
-        const at = header.integer();
-        offsets.set(objNum, (first as number) + at);
+        nums.push(header.integer());
+        offsets.push((first as number) + header.integer());
       }
-      objectStream = { data, offsets };
+      const values: Value[] = [];
+      for (let i = 0; i < offsets.length; i++) {
+        const end = i + 1 < offsets.length ? offsets[i + 1]! : data.length;
+        if (end < offsets[i]! || end > data.length) throw new Unsupported('object stream offsets out of order');
+        values.push(new Lexer(data.subarray(offsets[i]!, end), 0).value());
+      }
+      objectStream = { nums, values };
       this.objectStreams.set(streamNum, objectStream);
     }
-    const at = objectStream.offsets.get(num);
-    if (at === undefined || at >= objectStream.data.length) throw new Unsupported('an object missing from its stream');
-    return new Lexer(objectStream.data, at).value();
+    if (objectStream.nums[index] !== num) throw new Unsupported('an object missing from its stream');
+    return objectStream.values[index]!;
   }
 }
 
