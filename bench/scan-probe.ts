@@ -62,7 +62,7 @@ const books = Number(process.env.BENCH_BOOKS ?? 2000);
 const corpus = await ensureUserCorpus({ ...ISSUE_SHAPE, series: Math.round(books / ISSUE_SHAPE.perSeries) }, console.log);
 const server = await startServerProcess(JSON.parse(process.env.PROBE_CONFIG ?? '{}') as Record<string, unknown>);
 try {
-  await sleep(500);
+  await sleep(Number(process.env.PROBE_REST_MS ?? 500));
   console.log(
     `load ${os
       .loadavg()
