@@ -291,12 +291,44 @@ describe('PDF structure without pdf.js: the same answer pdf.js gives', () => {
     await expect(viaPdfjs(damaged)).rejects.toThrow();
   });
 
+  it('leaves a cross-reference stream with an entry of an unknown type to pdf.js, which refuses it', async () => {
+    const bytes = objectStreamPdf('<< /Type /Font /Subtype /Type1 /BaseFont /Helvetica >>');
+    // Object 4's row (type 2, in stream 5) becomes type 3: the fifth 4-byte row of the stream's data.
+    bytes[bytes.indexOf('stream\n', bytes.indexOf('6 0 obj')) + 'stream\n'.length + 4 * 4] = 3;
+    expect(readPdfStructure(bytes, 50_000)).toBeNull();
+    await expect(viaPdfjs(bytes)).rejects.toThrow();
+  });
+
   it('leaves an object followed by a stray delimiter instead of endobj to pdf.js, which refuses it', async () => {
     const bytes = buildPdf(ordinary, '/Root 1 0 R');
     const at = bytes.indexOf('>>\nendobj', bytes.indexOf('2 0 obj')) + 3;
     bytes[at] = 0x29; // ")ndobj"
     expect(readPdfStructure(bytes, 50_000)).toBeNull();
     await expect(viaPdfjs(bytes)).rejects.toThrow();
+  });
+
+  it('leaves at once a file whose cross-reference offset points into a long run of data', () => {
+    const good = buildPdf(ordinary, '/Root 1 0 R');
+    const junk = Buffer.alloc(8 * 1024 * 1024, 'A');
+    const bytes = Buffer.concat([good.subarray(0, 15), junk, Buffer.from(`\nstartxref\n15\n%%EOF\n`)]);
+    const started = process.cpuUsage();
+    expect(readPdfStructure(bytes, 50_000)).toBeNull();
+    const used = process.cpuUsage(started);
+    expect((used.user + used.system) / 1000).toBeLessThan(200);
+  });
+
+  it('reads megabytes of document information in one pass (literal and hex strings), and refuses a name of a megabyte', async () => {
+    const long = 'x'.repeat(4 * 1024 * 1024);
+    const info = `<< /Title (${long}\\(a\\)) /Subject <${Buffer.from(long.slice(0, 1024 * 1024)).toString('hex')}> >>`;
+    const bytes = buildPdf({ ...ordinary, 5: info }, '/Root 1 0 R /Info 5 0 R');
+    const started = process.cpuUsage();
+    const structure = readPdfStructure(bytes, 50_000);
+    const used = process.cpuUsage(started);
+    expect(structure?.info.Title).toBe(`${long}(a)`);
+    expect(structure?.info.Subject).toHaveLength(1024 * 1024);
+    expect((used.user + used.system) / 1000).toBeLessThan(500);
+    const named = buildPdf({ ...ordinary, 5: `<< /${'N'.repeat(1024 * 1024)} 1 >>` }, '/Root 1 0 R /Info 5 0 R');
+    expect(readPdfStructure(named, 50_000)).toBeNull();
   });
 
   it('stops at the page limit instead of walking on', () => {

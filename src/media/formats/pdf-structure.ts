@@ -56,12 +56,20 @@ type XrefEntry = { type: 'free' } | { type: 'offset'; offset: number; gen: numbe
 const MAX_DEPTH = 64;
 /** Decoded size of one cross-reference or object stream. */
 const MAX_DECODED_BYTES = 64 * 1024 * 1024;
+/** The longest keyword or number read. */
+const MAX_WORD_BYTES = 64;
+/** The longest name read (pdf.js warns past 127 bytes, the limit ISO 32000 sets). */
+const MAX_NAME_BYTES = 1024;
 /** How far from the end `startxref` is looked for. */
 const TAIL_BYTES = 2048;
 
 const isWhite = (c: number) => c === 0x20 || c === 0x0a || c === 0x0d || c === 0x09 || c === 0x0c || c === 0x00;
 const isDelimiter = (c: number) =>
   c === 0x28 || c === 0x29 || c === 0x3c || c === 0x3e || c === 0x5b || c === 0x5d || c === 0x7b || c === 0x7d || c === 0x2f || c === 0x25;
+
+function latin1(bytes: Uint8Array, from: number, to: number): string {
+  return to > from ? Buffer.from(bytes.buffer, bytes.byteOffset + from, to - from).toString('latin1') : '';
+}
 
 function hexValue(c: number): number {
   if (c >= 0x30 && c <= 0x39) return c - 0x30;
@@ -98,6 +106,8 @@ class Lexer {
     const b = this.bytes;
     let end = this.pos;
     while (end < b.length && !isWhite(b[end]!) && !isDelimiter(b[end]!)) end++;
+    // Keywords and numbers are short; a long run is binary data an offset pointed into.
+    if (end - this.pos > MAX_WORD_BYTES) throw new Unsupported('a token too long to be one');
     let text = '';
     for (let i = this.pos; i < end; i++) text += String.fromCharCode(b[i]!);
     if (consume) this.pos = end;
@@ -158,8 +168,10 @@ class Lexer {
   private name(): Name {
     const b = this.bytes;
     this.pos++;
+    const start = this.pos;
     let text = '';
     while (this.pos < b.length && !isWhite(b[this.pos]!) && !isDelimiter(b[this.pos]!)) {
+      if (this.pos - start > MAX_NAME_BYTES) throw new Unsupported('a name too long to be one');
       const c = b[this.pos++]!;
       if (c === 0x23) {
         const hi = hexValue(b[this.pos] ?? -1);
@@ -172,17 +184,26 @@ class Lexer {
     return new Name(text);
   }
 
-  /** As pdf.js reads it: escapes resolved, line ends kept as they are, one character per byte. */
+  /**
+   * As pdf.js reads it: escapes resolved, line ends kept as they are, one character per byte. Runs between
+   * escapes are decoded whole: a character at a time, a long string (a hostile one of megabytes) took seconds.
+   */
   private literalString(): string {
     const b = this.bytes;
     this.pos++;
     let depth = 1;
     let text = '';
+    let from = this.pos;
     while (this.pos < b.length) {
-      let c = b[this.pos++]!;
+      let c = b[this.pos]!;
       if (c === 0x28) depth++;
-      else if (c === 0x29 && --depth === 0) return text;
-      else if (c === 0x5c) {
+      else if (c === 0x29 && --depth === 0) {
+        text += latin1(b, from, this.pos);
+        this.pos++;
+        return text;
+      } else if (c === 0x5c) {
+        text += latin1(b, from, this.pos);
+        this.pos++;
         if (this.pos >= b.length) break;
         c = b[this.pos++]!;
         if (c === 0x6e) text += '\n';
@@ -197,9 +218,10 @@ class Lexer {
         } else if (c === 0x0d) {
           if (b[this.pos] === 0x0a) this.pos++;
         } else if (c !== 0x0a) text += String.fromCharCode(c);
+        from = this.pos;
         continue;
       }
-      text += String.fromCharCode(c);
+      this.pos++;
     }
     throw new Unsupported('unterminated string');
   }
@@ -207,24 +229,25 @@ class Lexer {
   private hexString(): string {
     const b = this.bytes;
     this.pos++;
-    let text = '';
+    const end = b.indexOf(0x3e, this.pos);
+    if (end < 0) throw new Unsupported('unterminated hex string');
+    const out = new Uint8Array((end - this.pos + 1) >> 1);
+    let n = 0;
     let high = -1;
-    while (this.pos < b.length) {
-      const c = b[this.pos++]!;
-      if (c === 0x3e) {
-        if (high >= 0) text += String.fromCharCode(high << 4);
-        return text;
-      }
+    for (let i = this.pos; i < end; i++) {
+      const c = b[i]!;
       if (isWhite(c)) continue;
       const digit = hexValue(c);
       if (digit < 0) throw new Unsupported('a malformed hex string');
       if (high < 0) high = digit;
       else {
-        text += String.fromCharCode((high << 4) | digit);
+        out[n++] = (high << 4) | digit;
         high = -1;
       }
     }
-    throw new Unsupported('unterminated hex string');
+    if (high >= 0) out[n++] = high << 4;
+    this.pos = end + 1;
+    return latin1(out, 0, n);
   }
 
   private dict(depth: number): Dict {
@@ -381,6 +404,8 @@ class PdfFile {
         if (type === 0) this.setEntry(first + i, { type: 'free' });
         else if (type === 1) this.setEntry(first + i, { type: 'offset', offset: f2, gen: f3 });
         else if (type === 2) this.setEntry(first + i, { type: 'compressed', stream: f2, index: f3 });
+        // ISO 32000 reads other types as null references; pdf.js refuses the section.
+        else throw new Unsupported('a cross-reference entry of an unknown type');
       }
     }
     return dict;
@@ -676,7 +701,14 @@ function decodePdfText(bytes: string): string {
       // Not what its mark says: read as PDFDocEncoding, as pdf.js does.
     }
   }
-  let text = '';
+  // Most text needs no mapping at all; the rest is mapped a character at a time into parts joined once.
+  let plain = true;
+  for (let i = 0; i < bytes.length && plain; i++) {
+    const code = bytes.charCodeAt(i);
+    plain = code !== 0x1b && PDF_DOC_ENCODING[code] === undefined;
+  }
+  if (plain) return bytes;
+  const parts: string[] = [];
   for (let i = 0; i < bytes.length; i++) {
     const code = bytes.charCodeAt(i);
     if (code === 0x1b) {
@@ -684,9 +716,9 @@ function decodePdfText(bytes: string): string {
       continue;
     }
     const mapped = PDF_DOC_ENCODING[code];
-    text += mapped ? String.fromCharCode(mapped) : bytes[i];
+    parts.push(mapped ? String.fromCharCode(mapped) : bytes[i]!);
   }
-  return text;
+  return parts.join('');
 }
 
 const INFO_TEXT_KEYS = ['Title', 'Author', 'Subject', 'Keywords', 'Creator', 'Producer', 'CreationDate', 'ModDate'];
