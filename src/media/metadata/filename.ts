@@ -73,17 +73,23 @@ const END = String.raw`(?![\p{L}\p{N}])`;
 /** A chapter range ("c001-c007", "700-705") belongs to its marker, not to the title. */
 const RANGE = String.raw`(?:\s*[-\u2013~]\s*(?:c|ch\.?\s*)?\d+(?:\.\d+)?${END})?`;
 
-const MARKER_PATTERNS: ReadonlyArray<{ kind: Marker['kind']; pattern: RegExp }> = [
-  { kind: 'volume', pattern: new RegExp(`${START}(?:volumes?|vols?\\.?|tome|band)\\s*${NUM}${END}`, 'giu') },
-  { kind: 'volume', pattern: new RegExp(`${START}(?:v\\.?|t)${NUM}${END}`, 'giu') },
-  { kind: 'volume', pattern: new RegExp(`第\\s*${NUM}\\s*[巻卷]`, 'gu') },
+/**
+ * Each marker with a `hint`: a plain pattern every match of the marker contains (same flags, so the same case
+ * folding). A name without it skips the marker's scan, whose lookbehind and Unicode classes are tried at every
+ * position: most names ("Series 012") carry none of the words, and the scans were most of a name's parsing.
+ */
+const MARKER_PATTERNS: ReadonlyArray<{ kind: Marker['kind']; pattern: RegExp; hint: RegExp }> = [
+  { kind: 'volume', pattern: new RegExp(`${START}(?:volumes?|vols?\\.?|tome|band)\\s*${NUM}${END}`, 'giu'), hint: /vol|tome|band/iu },
+  { kind: 'volume', pattern: new RegExp(`${START}(?:v\\.?|t)${NUM}${END}`, 'giu'), hint: /[vt]\.?\d/iu },
+  { kind: 'volume', pattern: new RegExp(`第\\s*${NUM}\\s*[巻卷]`, 'gu'), hint: /第/u },
   {
     kind: 'number',
     pattern: new RegExp(`${START}(?:chapters?|chap\\.?|ch\\.?|episodes?|ep\\.?|issue|no\\.)\\s*${NUM}${END}${RANGE}`, 'giu'),
+    hint: /ch|ep|issue|no\./iu,
   },
-  { kind: 'number', pattern: new RegExp(`${START}c${NUM}${END}${RANGE}`, 'giu') },
-  { kind: 'number', pattern: new RegExp(`#\\s*(-?\\d+(?:\\.\\d+)?[a-z]?|½)${END}`, 'giu') },
-  { kind: 'number', pattern: new RegExp(`第\\s*${NUM}\\s*[話话]`, 'gu') },
+  { kind: 'number', pattern: new RegExp(`${START}c${NUM}${END}${RANGE}`, 'giu'), hint: /c\d/iu },
+  { kind: 'number', pattern: new RegExp(`#\\s*(-?\\d+(?:\\.\\d+)?[a-z]?|½)${END}`, 'giu'), hint: /#/u },
+  { kind: 'number', pattern: new RegExp(`第\\s*${NUM}\\s*[話话]`, 'gu'), hint: /第/u },
 ];
 
 /** A bare number at the very end, or right before " - title": "Batman 001", "Dragon Ball - 001", "Saga 12 - Title". */
@@ -128,7 +134,8 @@ function extractBrackets(text: string): { rest: string; year: number | null; dat
 function findMarkers(text: string): Marker[] {
   const markers: Marker[] = [];
   const taken = (start: number, end: number) => markers.some((m) => start < m.end && end > m.start);
-  for (const { kind, pattern } of MARKER_PATTERNS) {
+  for (const { kind, pattern, hint } of MARKER_PATTERNS) {
+    if (!hint.test(text)) continue;
     for (const match of text.matchAll(pattern)) {
       const start = match.index;
       const end = start + match[0].length;
