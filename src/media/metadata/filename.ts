@@ -81,7 +81,7 @@ const RANGE = String.raw`(?:\s*[-\u2013~]\s*(?:c|ch\.?\s*)?\d+(?:\.\d+)?${END})?
 const MARKER_PATTERNS: ReadonlyArray<{ kind: Marker['kind']; pattern: RegExp; hint: RegExp }> = [
   { kind: 'volume', pattern: new RegExp(`${START}(?:volumes?|vols?\\.?|tome|band)\\s*${NUM}${END}`, 'giu'), hint: /vol|tome|band/iu },
   { kind: 'volume', pattern: new RegExp(`${START}(?:v\\.?|t)${NUM}${END}`, 'giu'), hint: /[vt]\.?\d/iu },
-  { kind: 'volume', pattern: new RegExp(`第\\s*${NUM}\\s*[巻卷]`, 'gu'), hint: /第/u },
+  { kind: 'volume', pattern: new RegExp(`第\\s*${NUM}\\s*[巻卷]`, 'gu'), hint: /\u7b2c/u },
   {
     kind: 'number',
     pattern: new RegExp(`${START}(?:chapters?|chap\\.?|ch\\.?|episodes?|ep\\.?|issue|no\\.)\\s*${NUM}${END}${RANGE}`, 'giu'),
@@ -89,7 +89,7 @@ const MARKER_PATTERNS: ReadonlyArray<{ kind: Marker['kind']; pattern: RegExp; hi
   },
   { kind: 'number', pattern: new RegExp(`${START}c${NUM}${END}${RANGE}`, 'giu'), hint: /c\d/iu },
   { kind: 'number', pattern: new RegExp(`#\\s*(-?\\d+(?:\\.\\d+)?[a-z]?|½)${END}`, 'giu'), hint: /#/u },
-  { kind: 'number', pattern: new RegExp(`第\\s*${NUM}\\s*[話话]`, 'gu'), hint: /第/u },
+  { kind: 'number', pattern: new RegExp(`第\\s*${NUM}\\s*[話话]`, 'gu'), hint: /\u7b2c/u },
 ];
 
 /** A bare number at the very end, or right before " - title": "Batman 001", "Dragon Ball - 001", "Saga 12 - Title". */
