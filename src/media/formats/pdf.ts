@@ -130,12 +130,12 @@ class PdfReader implements BookReader {
     }));
   }
 
+  /**
+   * pdf.js, opened once at the first page drawn. A failed open stays failed, as an open at the start did: pdf.js may
+   * have taken (detached) the bytes it was given, so a second try could only fail in a stranger way.
+   */
   private get doc(): Promise<PDFDocumentProxy> {
-    if (!this.opened) {
-      this.opened = this.open();
-      // A failed open is not kept: the next page asks again.
-      this.opened.catch(() => (this.opened = undefined));
-    }
+    this.opened ??= this.open();
     return this.opened;
   }
 
