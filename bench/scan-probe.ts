@@ -7,7 +7,7 @@
  *    of mapping at the scan's end;
  *  - PROBE_COVERS=1: the same through the cover task that follows the scan (every 2 s).
  * BENCH_BOOKS (2000) picks the corpus, BENCH_NODE_ARGS passes node options to the server (`--cpu-prof …`),
- * PROBE_CONFIG is JSON merged into its config (e.g. `{"scanner":{"workers":1}}`).
+ * PROBE_THREADS=1 lists CPU time thread by thread, PROBE_CONFIG is JSON merged into its config (e.g. `{"scanner":{"workers":1}}`).
  * `npm run build && npx tsx bench/scan-probe.ts`
  */
 import { readdirSync, readFileSync } from 'node:fs';
@@ -102,6 +102,10 @@ try {
       `threads there before (V8 helpers, libuv pool) ${existing}; VmHWM ${mb(processMemory(server.pid).hwm)} MB`,
   );
   console.log(`RSS/VmHWM in MB: ${timeline.join(' | ')}`);
+  if (process.env.PROBE_THREADS) {
+    const rows = [...seen].map(([tid, t]) => `${t.name}${before.has(tid) ? '' : '*'} ${t.ms - (before.get(tid)?.ms ?? 0)}`);
+    console.log(`CPU ms by thread (* started by the scan): ${rows.filter((r) => !r.endsWith(' 0')).join(', ')}`);
+  }
   await memoryReport(server, 'at the scan end');
   if (process.env.PROBE_COVERS) {
     const samples: string[] = [];
