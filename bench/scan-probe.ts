@@ -72,6 +72,7 @@ try {
   const before = threadCpu(server.pid);
   const seen = new Map<string, ThreadCpu>();
   const timeline: string[] = [];
+  const util: string[] = [];
   const clock = performance.now();
   const library = (await server.call<{ id: string }>('POST', '/libraries', { name: 'Probe', path: corpus.library })).body;
   const task = (await server.call<{ id: string }>('POST', `/libraries/${library.id}/scan`)).body;
@@ -80,6 +81,11 @@ try {
     for (const [tid, t] of threadCpu(server.pid)) seen.set(tid, t);
     status = (await server.call<{ status: string }>('GET', `/tasks/${task.id}`)).body.status;
     const now = performance.now() - clock;
+    if (process.env.PROBE_UTIL) {
+      let total = 0;
+      for (const t of threadCpu(server.pid).values()) total += t.ms;
+      util.push(`${(now / 1000).toFixed(2)}:${total}`);
+    }
     if (now - lastSample >= 500) {
       lastSample = now;
       const m = processMemory(server.pid);
@@ -102,6 +108,7 @@ try {
       `threads there before (V8 helpers, libuv pool) ${existing}; VmHWM ${mb(processMemory(server.pid).hwm)} MB`,
   );
   console.log(`RSS/VmHWM in MB: ${timeline.join(' | ')}`);
+  if (process.env.PROBE_UTIL) console.log(`process CPU ms by time: ${util.join(' ')}`);
   if (process.env.PROBE_THREADS) {
     const rows = [...seen].map(([tid, t]) => `${t.name}${before.has(tid) ? '' : '*'} ${t.ms - (before.get(tid)?.ms ?? 0)}`);
     console.log(`CPU ms by thread (* started by the scan): ${rows.filter((r) => !r.endsWith(' 0')).join(', ')}`);

@@ -195,7 +195,6 @@ const HEAVY = [
   '@node-rs/argon2',
   'fast-xml-parser',
   'yauzl',
-  'fflate',
   'croner',
   'jose',
   'helmet',

@@ -2,8 +2,6 @@ import { open as openFile } from 'node:fs/promises';
 import type { Readable } from 'node:stream';
 import { promisify } from 'node:util';
 import { constants as zlibConstants, inflateRaw, inflateRawSync } from 'node:zlib';
-import { isMainThread } from 'node:worker_threads';
-import { inflateSync } from 'fflate';
 import yauzl from 'yauzl';
 import type { Entry, ZipFile } from 'yauzl';
 import { MediaError, asMediaError, errorMessage, throwIfAborted } from '../errors.js';
@@ -16,6 +14,9 @@ const inflateRawAsync = promisify(inflateRaw);
 /**
  * Small inflates (ComicInfo.xml, OPF, container.xml, the first KiB of a page for its header) run synchronously:
  * for a few KiB, a thread-pool round trip and a zlib stream object cost far more than the inflating itself.
+ * Always zlib: fflate did ComicInfo-sized entries for a while, but in a fresh worker it cost more CPU than zlib for
+ * any ComicInfo.xml bigger than a few lines (500 of ~1 KiB: ~200 ms of CPU, its own JIT compilation included,
+ * against ~100), and it accepts invalid Huffman tables that zlib refuses (a crafted 64 KiB entry took 48 s).
  */
 const SYNC_INFLATE_BYTES = 64 * 1024;
 
@@ -23,43 +24,12 @@ function inflate(data: Buffer, options: { finishFlush?: number; maxOutputLength:
   const headerProbe = options.finishFlush !== undefined; // a prefix: the output is a few times the input at most in practice
   if (data.length <= SYNC_INFLATE_BYTES && (headerProbe || options.maxOutputLength <= 4 * SYNC_INFLATE_BYTES)) {
     try {
-      return Promise.resolve(viaFflate(data, options) ? inflateWhole(data, options.maxOutputLength) : inflateRawSync(data, options));
+      return Promise.resolve(inflateRawSync(data, options));
     } catch (err) {
       return Promise.reject(err);
     }
   }
   return inflateRawAsync(data, options);
-}
-
-/**
- * ComicInfo.xml and its like, read whole in a worker thread, go to fflate: zlib's one-shot call builds a stream
- * object each time, and while a new worker's JavaScript is still cold that cost ~70 µs a book against ~8 µs
- * (about 0.1 s of a fresh 2,000-book scan's CPU). Bounded on purpose: fflate accepts invalid Huffman tables that
- * zlib refuses and fills a 32 K table for each (a crafted 64 KiB stream took 38 s, linear in its ~30-byte blocks),
- * so only inputs of 1 KiB or less (crafted for the worst, 0.7–1.2 s: hostile.test.ts), in a worker under its
- * time limit, never on the main thread, never empty. Everything else, and every header probe, stays with zlib.
- */
-const FFLATE_MAX_INPUT_BYTES = 1024;
-const FFLATE_MAX_OUTPUT_BYTES = 64 * 1024;
-
-function viaFflate(data: Buffer, options: { finishFlush?: number; maxOutputLength: number }): boolean {
-  return (
-    !isMainThread &&
-    options.finishFlush === undefined &&
-    data.length > 0 &&
-    data.length <= FFLATE_MAX_INPUT_BYTES &&
-    options.maxOutputLength <= FFLATE_MAX_OUTPUT_BYTES
-  );
-}
-
-/**
- * A whole entry of known size into a buffer of that size plus one byte, to tell an entry that runs past it: too
- * many bytes throw a RangeError, as zlib's `maxOutputLength` does; damage throws fflate's error.
- */
-function inflateWhole(data: Buffer, size: number): Buffer {
-  const out = inflateSync(data, { out: new Uint8Array(size + 1) });
-  if (out.length > size) throw new RangeError(`inflates past ${size} bytes`);
-  return Buffer.from(out.buffer, out.byteOffset, out.length);
 }
 
 const STORED = 0;
