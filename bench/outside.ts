@@ -5,9 +5,10 @@
  *  - page serving: `GET /books/{id}/pages/1` (original bytes, a random CBZ each request, JWT) with autocannon in
  *    its own process, 20 connections, alternately twice each, the better run of each, against a bare node:http server in its own process doing fs.readFile of
  *    the same page bytes per request (bench/floors/page-server.mjs);
- *  - initial scan: clock from `POST /libraries` to the scan task's end (polled every 50 ms) against read +
- *    SHA-256 of the same files in 2 worker threads with 1 MiB reads (bench/floors/hash-floor.mjs, best of 3:
- *    two before the scan after one that warms the page cache, one after); also both in CPU time;
+ *  - initial scan: clock from `POST /libraries` to the scan task's end (polled every 50 ms), best of 2 first scans
+ *    each on a fresh server, against read + SHA-256 of the same files in 2 worker threads with 1 MiB reads
+ *    (bench/floors/hash-floor.mjs, best of 3: before, between and after the scans, after one that warms the page
+ *    cache); also both in CPU time;
  *  - peak RSS: VmHWM of the server's process after the scan and its follow-up cover tasks, against the bare
  *    node:http server's VmHWM after its page load;
  *  - RSS of the freshly started server at rest, 15 s after the admin's creation (no library; V8's memory reducer
@@ -26,7 +27,7 @@ import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { runLoad, type LoadResult } from './load-client.js';
 import { measureStart, type StartFigures } from './start-time.js';
-import { freePort, processMemory, repoRoot, sleep, startServerProcess } from './server-process.js';
+import { freePort, processMemory, repoRoot, sleep, startServerProcess, type ServerProcess } from './server-process.js';
 import { ensureUserCorpus, ISSUE_SHAPE } from './user-corpus.js';
 
 /**
@@ -104,6 +105,32 @@ function processCpuMs(pid: number): number {
 }
 
 /** The bench's own temp files go when it ends, however it ends. */
+interface ScanRun {
+  /** performance.now() when `POST /libraries` was sent. */
+  clock: number;
+  ms: number;
+  cpuMs: number;
+}
+
+/** A library's first scan on `server`, timed from `POST /libraries` to the task's end (polled every 50 ms). */
+async function timeFirstScan(server: ServerProcess, library: string, books: number): Promise<ScanRun> {
+  const cpuBefore = processCpuMs(server.pid);
+  const clock = performance.now();
+  const created = (await server.call<{ id: string }>('POST', '/libraries', { name: 'Bench', path: library })).body;
+  const task = (await server.call<{ id: string }>('POST', `/libraries/${created.id}/scan`)).body;
+  let scanned: { status: string; result: { books_added?: number } | null; error: string | null };
+  for (;;) {
+    scanned = (await server.call<typeof scanned>('GET', `/tasks/${task.id}`)).body;
+    if (['completed', 'failed', 'cancelled'].includes(scanned.status)) break;
+    await sleep(50);
+  }
+  const ms = performance.now() - clock;
+  const cpuMs = processCpuMs(server.pid) - cpuBefore;
+  if (scanned.status !== 'completed' || scanned.result?.books_added !== books)
+    throw new Error(`scan ${scanned.status}: ${scanned.error ?? JSON.stringify(scanned.result)}`);
+  return { clock, ms, cpuMs };
+}
+
 function removeOnExit(file: string): void {
   process.once('exit', () => rmSync(file, { force: true }));
 }
@@ -153,7 +180,20 @@ export async function run(argv: string[] = process.argv.slice(2)): Promise<void>
   const listFile = path.join(os.tmpdir(), `bindery-bench-files-${process.pid}.txt`);
   writeFileSync(listFile, files.join('\n'));
   removeOnExit(listFile);
-  const floors = pagesOnly ? [] : [await hashFloor(listFile), await hashFloor(listFile), await hashFloor(listFile)].slice(1);
+  const floors = pagesOnly ? [] : [await hashFloor(listFile), await hashFloor(listFile)].slice(1);
+  // The first scan twice, each on a fresh server, floors between them (the machine's speed drifts, both sides get
+  // the best of their runs): this one alone, the second on the server the rest of the figures come from.
+  const scans: ScanRun[] = [];
+  if (!pagesOnly) {
+    const alone = await startServerProcess();
+    try {
+      await sleep(REST_MS);
+      scans.push(await timeFirstScan(alone, corpus.library, corpus.books));
+    } finally {
+      await alone.stop();
+    }
+    floors.push(await hashFloor(listFile));
+  }
 
   // The server, fresh: its resting memory, then the timed first scan and the cover tasks that follow it.
   const server = await startServerProcess();
@@ -162,30 +202,21 @@ export async function run(argv: string[] = process.argv.slice(2)): Promise<void>
     const fresh = processMemory(server.pid);
     await sleep(REST_MS - 1000);
     const rest = processMemory(server.pid);
-    const cpuBefore = processCpuMs(server.pid);
-    const clock = performance.now();
-    const library = (await server.call<{ id: string }>('POST', '/libraries', { name: 'Bench', path: corpus.library })).body;
-    const task = (await server.call<{ id: string }>('POST', `/libraries/${library.id}/scan`)).body;
-    let scanned: { status: string; result: { books_added?: number } | null; error: string | null };
-    for (;;) {
-      scanned = (await server.call<typeof scanned>('GET', `/tasks/${task.id}`)).body;
-      if (['completed', 'failed', 'cancelled'].includes(scanned.status)) break;
-      await sleep(50);
-    }
-    const scanMs = performance.now() - clock;
-    const scanCpuMs = processCpuMs(server.pid) - cpuBefore;
-    if (scanned.status !== 'completed' || scanned.result?.books_added !== corpus.books)
-      throw new Error(`scan ${scanned.status}: ${scanned.error ?? JSON.stringify(scanned.result)}`);
+    const main = await timeFirstScan(server, corpus.library, corpus.books);
+    scans.push(main);
+    const clock = main.clock;
+    const scanMs = Math.min(...scans.map((r) => r.ms));
+    const scanCpuMs = Math.min(...scans.map((r) => r.cpuMs));
     // Cover tasks: queued when the scan ends; done when no task is pending or running.
     for (;;) {
       const stats = (await server.call<{ by_status: Record<string, number>; by_type: Array<{ task_type: string }> }>('GET', '/tasks/stats'))
         .body;
       const busy = (stats.by_status.pending ?? 0) + (stats.by_status.running ?? 0);
       if (busy === 0 && stats.by_type.some((t) => t.task_type === 'generate_thumbnails')) break;
-      if (busy === 0 && performance.now() - clock - scanMs > 5000) break; // no follow-up task at all
+      if (busy === 0 && performance.now() - clock - main.ms > 5000) break; // no follow-up task at all
       await sleep(50);
     }
-    const coversMs = performance.now() - clock - scanMs;
+    const coversMs = performance.now() - clock - main.ms;
     const afterScan = processMemory(server.pid);
     if (!pagesOnly) floors.push(await hashFloor(listFile)); // after the scan too: the machine's load drifts
     const hashMs = Math.min(...floors.map((f) => f.ms));
@@ -236,8 +267,8 @@ export async function run(argv: string[] = process.argv.slice(2)): Promise<void>
     if (!pagesOnly)
       rows.push({
         measure: `initial scan, ${corpus.books} books (POST /libraries → task end)`,
-        value: `${(scanMs / 1000).toFixed(2)} s (${Math.round((corpus.books * 1000) / scanMs)} books/s)`,
-        floor: `${(hashMs / 1000).toFixed(2)} s (read + SHA-256, 2 threads, 1 MiB reads)`,
+        value: `${(scanMs / 1000).toFixed(2)} s (${Math.round((corpus.books * 1000) / scanMs)} books/s; runs ${scans.map((r) => (r.ms / 1000).toFixed(2)).join(', ')})`,
+        floor: `${(hashMs / 1000).toFixed(2)} s (read + SHA-256, 2 threads, 1 MiB reads; runs ${floors.map((f) => (f.ms / 1000).toFixed(2)).join(', ')})`,
         ratio: scanRatio.toFixed(2),
         goal: '≤ 1.5 × floor',
         met: scanRatio <= 1.5,
@@ -245,8 +276,8 @@ export async function run(argv: string[] = process.argv.slice(2)): Promise<void>
     if (!pagesOnly)
       rows.push({
         measure: '  the same in CPU time (all threads; steadier on a shared machine)',
-        value: `${(scanCpuMs / 1000).toFixed(2)} s`,
-        floor: `${(hashCpuMs / 1000).toFixed(2)} s`,
+        value: `${(scanCpuMs / 1000).toFixed(2)} s (runs ${scans.map((r) => (r.cpuMs / 1000).toFixed(2)).join(', ')})`,
+        floor: `${(hashCpuMs / 1000).toFixed(2)} s (runs ${floors.map((f) => (f.cpuMs / 1000).toFixed(2)).join(', ')})`,
         ratio: (scanCpuMs / hashCpuMs).toFixed(2),
         goal: '',
       });
@@ -275,7 +306,16 @@ export async function run(argv: string[] = process.argv.slice(2)): Promise<void>
         ratio: pageRatio,
         seconds,
       },
-      scan: { ms: scanMs, cpuMs: scanCpuMs, floorMs: hashMs, floorCpuMs: hashCpuMs, floorRuns: floors, ratio: scanRatio, coversMs },
+      scan: {
+        ms: scanMs,
+        cpuMs: scanCpuMs,
+        runs: scans.map(({ ms, cpuMs }) => ({ ms, cpuMs })),
+        floorMs: hashMs,
+        floorCpuMs: hashCpuMs,
+        floorRuns: floors,
+        ratio: scanRatio,
+        coversMs,
+      },
       memory: {
         peakBytes: afterScan.hwm,
         floorPeakBytes: floorMemory.hwm,
