@@ -7,7 +7,8 @@
  *    of mapping at the scan's end;
  *  - PROBE_COVERS=1: the same through the cover task that follows the scan (every 2 s).
  * BENCH_BOOKS (2000) picks the corpus, BENCH_NODE_ARGS passes node options to the server (`--cpu-prof …`),
- * PROBE_THREADS=1 lists CPU time thread by thread, PROBE_CONFIG is JSON merged into its config (e.g. `{"scanner":{"workers":1}}`).
+ * PROBE_THREADS=1 lists CPU time thread by thread, PROBE_UTIL=1 the process's CPU time at each poll (how many
+ * cores the scan kept busy when), PROBE_CONFIG is JSON merged into its config (e.g. `{"scanner":{"workers":1}}`).
  * `npm run build && npx tsx bench/scan-probe.ts`
  */
 import { readdirSync, readFileSync } from 'node:fs';
