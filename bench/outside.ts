@@ -104,7 +104,6 @@ function processCpuMs(pid: number): number {
   return (Number(fields[11]) + Number(fields[12])) * 10;
 }
 
-/** The bench's own temp files go when it ends, however it ends. */
 interface ScanRun {
   /** performance.now() when `POST /libraries` was sent. */
   clock: number;
@@ -131,6 +130,7 @@ async function timeFirstScan(server: ServerProcess, library: string, books: numb
   return { clock, ms, cpuMs };
 }
 
+/** The bench's own temp files go when it ends, however it ends. */
 function removeOnExit(file: string): void {
   process.once('exit', () => rmSync(file, { force: true }));
 }
