@@ -37,6 +37,15 @@ async function tapAt(page: import('@playwright/test').Page, fx: number, fy = 0.5
 }
 const status = (page: import('@playwright/test').Page) => page.getByTestId('page-status');
 
+/** Answers of 400 and above the page received: a first open asks nothing that fails (a browser logs each one). */
+function failedAnswers(page: import('@playwright/test').Page): string[] {
+  const failed: string[] = [];
+  page.on('response', (r) => {
+    if (r.status() >= 400) failed.push(`${r.status()} ${r.request().method()} ${new URL(r.url()).pathname}`);
+  });
+  return failed;
+}
+
 test('left to right by keys: arrows, Space, Shift+Space, Home, End; the status says page x of y', async ({ page, request }) => {
   const user = await newReader(request);
   await setReaderSettings(request, user.token, single);
@@ -279,8 +288,10 @@ test('@phone progress is saved as pages turn and resumed in another browser (ano
   await setReaderSettings(request, user.token, single);
   await useSession(page, user);
   const book = lib.books['Paged one']!;
+  const failed = failedAnswers(page);
   await page.goto(`/books/${book.id}/read`);
   await expectPages(page, [1]);
+  expect(failed).toEqual([]);
   // Opening a book alone records nothing.
   expect(await progressOf(request, user.token, book.id)).toBeNull();
   for (let i = 0; i < 3; i++) await page.keyboard.press('ArrowRight');
@@ -552,9 +563,11 @@ test('@phone EPUB: opened, paged, themed, its locator saved and resumed in anoth
   const user = await newReader(request);
   await useSession(page, user);
   const book = lib.books['Novel one']!;
+  const failed = failedAnswers(page);
   await page.goto(`/books/${book.id}/read`);
   await expect(status(page)).toHaveText(/Section 1 of 5/);
   await expect.poll(async () => (await chapterFrames(page)).some((f) => f.text.includes('Chapter 1'))).toBe(true);
+  expect(failed).toEqual([]);
   await page.keyboard.press('ArrowRight');
   await expect(status(page)).toHaveText(/Section 2 of 5/);
   await expect.poll(async () => (await chapterFrames(page)).some((f) => f.text.includes('Chapter 2'))).toBe(true);
@@ -587,6 +600,30 @@ test('@phone EPUB: opened, paged, themed, its locator saved and resumed in anoth
   // The theme followed too (settings are the account's).
   await expect(other.page.locator('.epub-reader')).toHaveAttribute('data-theme', 'dark');
   await other.context.close();
+});
+
+test('a saved position that cannot be read is said, and the book is not opened at its start over it', async ({ page, request }) => {
+  const user = await newReader(request);
+  await useSession(page, user);
+  const book = lib.books['Novel one']!;
+  const saved = await request.put(`${serverUrl()}/api/v1/books/${book.id}/progress/locator`, {
+    headers: { Authorization: `Bearer ${user.token}` },
+    data: { locator: { href: 'OEBPS/chapter3.xhtml' }, percentage: 0.5 },
+  });
+  expect(saved.status()).toBe(200);
+  await page.route(`**/api/v1/books/${book.id}/progress/locator`, (route) =>
+    route.request().method() === 'GET'
+      ? route.fulfill({
+          status: 500,
+          contentType: 'application/json',
+          body: JSON.stringify({ error: 'internal', message: 'Position store unavailable', details: {} }),
+        })
+      : route.continue(),
+  );
+  await page.goto(`/books/${book.id}/read`);
+  await expect(page.getByRole('alert')).toContainText('Position store unavailable');
+  await expect(page.locator('.epub-reader')).toHaveCount(0);
+  expect((await progressOf(request, user.token, book.id))?.current_page).toBe(3);
 });
 
 test('@phone EPUB: paging on from the last page by keys opens the end panel; taps turn in the outer thirds, the middle opens the menu', async ({

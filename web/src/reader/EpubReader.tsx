@@ -1,7 +1,7 @@
 import { useQuery } from '@tanstack/react-query';
 import { Link, useNavigate } from '@tanstack/react-router';
 import { useEffect, useLayoutEffect, useRef, useState } from 'react';
-import { authHeaders } from '../api/client';
+import { api, toApiError } from '../api/client';
 import { ErrorMessage } from '../components/ErrorView';
 import { bookLabel } from '../lib/format';
 import { neighbours, useReaderPreferences, useSeriesBooks, type Book, type PageInfo } from './data';
@@ -27,9 +27,17 @@ interface SavedLocator {
   is_completed: boolean;
 }
 
-async function savedLocator(bookId: string): Promise<SavedLocator | null> {
-  const response = await fetch(`/api/v1/books/${bookId}/progress/locator`, { headers: authHeaders() });
-  return response.ok ? ((await response.json()) as SavedLocator) : null;
+/**
+ * Where the reader left the book, asked only when the book says it was started (the reader screen has just read
+ * the book afresh), so a first open asks nothing that answers 404. A failed answer throws rather than opening at
+ * the start, which the first save would then record over the real position.
+ */
+async function savedLocator(book: Book): Promise<SavedLocator | null> {
+  if (!book.progress) return null;
+  const { data, error, response } = await api.GET('/api/v1/books/{id}/progress/locator', { params: { path: { id: book.id } } });
+  if (response.status === 404) return null; // cleared on another device meanwhile
+  if (!data) throw await toApiError(response, error);
+  return data;
 }
 
 /** On the book's last page (foliate's fraction stops just short of 1). */
@@ -62,7 +70,7 @@ export function EpubReader({ book, seriesTitle }: { book: Book; pages: PageInfo[
   };
   const saved = useQuery({
     queryKey: ['progress-locator', book.id],
-    queryFn: () => savedLocator(book.id),
+    queryFn: () => savedLocator(book),
     staleTime: Infinity,
     gcTime: 0,
     refetchOnWindowFocus: false,
@@ -85,7 +93,7 @@ export function EpubReader({ book, seriesTitle }: { book: Book; pages: PageInfo[
   const keyHandler = useRef<(e: KeyboardEvent) => void>(() => undefined);
 
   useEffect(() => {
-    if (!host.current || !prefs.loaded || saved.isPending) return;
+    if (!host.current || !prefs.loaded || saved.isPending || saved.isError) return;
     let first = true;
     const instance = new EpubEngine(
       host.current,
@@ -109,7 +117,7 @@ export function EpubReader({ book, seriesTitle }: { book: Book; pages: PageInfo[
       instance.destroy();
       engine.current = null;
     };
-  }, [book.id, prefs.loaded, saved.isPending, saved.data, saver]);
+  }, [book.id, prefs.loaded, saved.isPending, saved.isError, saved.data, saver]);
 
   const appearanceKey = JSON.stringify(appearance);
   useEffect(() => {
@@ -157,10 +165,11 @@ export function EpubReader({ book, seriesTitle }: { book: Book; pages: PageInfo[
   const label = where ? `${percent}% · ${where.tocLabel ?? `Section ${where.sectionIndex + 1} of ${where.sectionCount}`}` : 'Opening…';
   const theme = THEMES[appearance.theme];
 
-  if (error) {
+  const failure = error ?? saved.error;
+  if (failure) {
     return (
       <div className="reader reader-message">
-        <ErrorMessage error={error} />
+        <ErrorMessage error={failure} />
         <Link to="/books/$bookId" params={{ bookId: book.id }}>
           Back to the book
         </Link>

@@ -1,4 +1,4 @@
-import { useQuery } from '@tanstack/react-query';
+import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { getRouteApi, Link } from '@tanstack/react-router';
 import { lazy, Suspense } from 'react';
 import { ErrorMessage } from '../components/ErrorView';
@@ -20,9 +20,10 @@ export function ReaderScreen() {
   const pages = usePages(bookId);
   const series = useSeries(book.data?.series_id);
   // Always asked afresh: the position may have moved on another device since this tab last looked.
-  const saved = useQuery({ queryKey: ['progress', bookId], queryFn: () => savedPage(bookId), staleTime: 0, gcTime: 0 });
+  const queryClient = useQueryClient();
+  const saved = useQuery({ queryKey: ['progress', bookId], queryFn: () => savedPage(queryClient, bookId), staleTime: 0, gcTime: 0 });
 
-  const error = book.error ?? pages.error;
+  const error = book.error ?? pages.error ?? saved.error;
   if (error) {
     return (
       <div className="reader reader-message">

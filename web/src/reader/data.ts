@@ -1,4 +1,4 @@
-import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { useMutation, useQuery, useQueryClient, type QueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
 import { api, authHeaders, ok, type components } from '../api/client';
 import { preferencesQuery, seriesBooksQuery } from '../api/queries';
@@ -168,10 +168,13 @@ export function neighbours(books: readonly Book[], bookId: string): { previous: 
   return { previous: books[index - 1], next };
 }
 
-/** The saved position, or null when the caller has not started the book. */
-export async function savedPage(bookId: string): Promise<{ current_page: number; is_completed: boolean } | null> {
-  const { data, response } = await api.GET('/api/v1/books/{id}/progress', { params: { path: { id: bookId } } });
-  if (response.status === 404) return null;
-  if (!response.ok || !data) return null;
-  return data;
+/**
+ * The saved position, or null when the caller has not started the book. Read from the book itself, asked afresh:
+ * a book not started is no error there (its position endpoint answers 404, which a browser logs on every first
+ * open), and the fresh book replaces the cached one, so the reader draws what this answer says. A failed answer
+ * throws: opening at page 1 instead would move the saved position back once the reader saves.
+ */
+export async function savedPage(queryClient: QueryClient, bookId: string): Promise<{ current_page: number; is_completed: boolean } | null> {
+  const book = await queryClient.fetchQuery({ ...bookQuery(bookId), staleTime: 0 });
+  return book.progress ? { current_page: book.progress.current_page, is_completed: book.progress.is_completed } : null;
 }
