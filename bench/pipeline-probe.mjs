@@ -36,7 +36,9 @@ if (isMainThread) {
   await Promise.all(workers.map((w) => w.terminate()));
   const listFile = path.join(os.tmpdir(), `bindery-pipeline-probe-${process.pid}.txt`);
   writeFileSync(listFile, files.join('\n'));
-  const floor = spawnSync(process.execPath, [new URL('floors/hash-floor.mjs', import.meta.url).pathname, listFile, '2'], { encoding: 'utf8' });
+  const floor = spawnSync(process.execPath, [new URL('floors/hash-floor.mjs', import.meta.url).pathname, listFile, '2'], {
+    encoding: 'utf8',
+  });
   const { ms, cpuMs } = JSON.parse(floor.stdout);
   process.stdout.write(`floor (read + SHA-256, 2 threads): ${ms.toFixed(0)} ms, CPU ${cpuMs.toFixed(0)} ms\n`);
 } else {
