@@ -7,7 +7,10 @@
 // (one file, no chunks): each scan starts two of them, and loading its few dozen modules one by one (Node's
 // lexer runs over every CommonJS package an ES module imports) cost ~0.15 s of CPU per worker start.
 //
-// Everything else in dist/ is tsc's output and stays: the walk thread starts from dist/scanner, and benches import
+// The walk thread's entry likewise (dist/scanner/walk-worker.js): it is small, but each scan after an idle half
+// minute starts it again, and its modules one by one took ~20-40 ms of the scan's first tenth of a second.
+//
+// Everything else in dist/ is tsc's output and stays: benches and tests import
 // single modules from dist/. So that URLs computed from `import.meta.url` still point where they did (web/dist,
 // the workers, createRequire), each source file's `import.meta.url` is replaced by the URL its tsc output has in
 // dist/.
@@ -85,7 +88,7 @@ const common = {
 };
 
 const started = performance.now();
-const [server, worker] = await Promise.all([
+const [server, worker, walker] = await Promise.all([
   build({
     ...common,
     entryPoints: { cli: 'src/cli.ts' },
@@ -99,8 +102,14 @@ const [server, worker] = await Promise.all([
     splitting: false,
     banner: { js: banner("'../../'") },
   }),
+  build({
+    ...common,
+    entryPoints: { 'scanner/walk-worker': 'src/scanner/walk-worker.ts' },
+    splitting: false,
+    banner: { js: banner("'../'") },
+  }),
 ]);
-const outputs = [server, worker].flatMap((r) => Object.keys(r.metafile.outputs)).filter((f) => f.endsWith('.js'));
+const outputs = [server, worker, walker].flatMap((r) => Object.keys(r.metafile.outputs)).filter((f) => f.endsWith('.js'));
 // V8 keeps each script's source in the heap for as long as it runs, two bytes a character when a single one lies
 // beyond Latin-1: one such character made the 2.9 MB bundle cost 5.8 MB in every server. esbuild escapes
 // non-ASCII text except where escaping would change the meaning (a String.raw template, some regular
@@ -115,4 +124,6 @@ for (const file of outputs) {
     process.exit(1);
   }
 }
-console.log(`bundled dist/cli.js, the analysis worker and ${outputs.length - 2} chunks in ${Math.round(performance.now() - started)} ms`);
+console.log(
+  `bundled dist/cli.js, the analysis and walk workers and ${outputs.length - 3} chunks in ${Math.round(performance.now() - started)} ms`,
+);
