@@ -10,7 +10,7 @@
 // The walk thread's entry likewise (dist/scanner/walk-worker.js): it is small, but each scan after an idle half
 // minute starts it again, and its modules one by one took ~20-40 ms of the scan's first tenth of a second.
 //
-// Everything else in dist/ is tsc's output and stays: benches and tests import
+// Everything else in dist/ is tsc's output and stays: benches import
 // single modules from dist/. So that URLs computed from `import.meta.url` still point where they did (web/dist,
 // the workers, createRequire), each source file's `import.meta.url` is replaced by the URL its tsc output has in
 // dist/.
