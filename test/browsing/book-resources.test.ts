@@ -175,6 +175,39 @@ describe('PUT and GET /books/{id}/progress/locator', () => {
     });
   });
 
+  it('a position sent late (recorded_at) that is older than the current one goes to the history only; a newer one moves it', async () => {
+    const reader = await createUser(t, 'reader');
+    const id = book('A novel').id;
+    const put = (body: object) => call<LocatorProgress>(t, reader.headers, 'PUT', `/api/v1/books/${id}/progress/locator`, body);
+    const now = await put({ locator: { href: 'OEBPS/chapter3.xhtml' }, percentage: 0.6 });
+    expect(now.body).toMatchObject({ current_page: 3, locator: { href: 'OEBPS/chapter3.xhtml' } });
+    // Another device, offline an hour ago at chapter 1, sends its position once back online.
+    const hourAgo = new Date(Date.now() - 3_600_000).toISOString();
+    const late = await put({ locator: { href: 'OEBPS/chapter1.xhtml' }, percentage: 0.1, recorded_at: hourAgo });
+    expect(late.status).toBe(200);
+    expect(late.body).toMatchObject({ current_page: 3, locator: { href: 'OEBPS/chapter3.xhtml' }, percentage: 0.6 });
+    const history = await call<Paged<{ position: { locator?: { href: string } }; applied: boolean }>>(
+      t,
+      reader.headers,
+      'GET',
+      `/api/v1/books/${id}/progress/history`,
+    );
+    expect(history.body.data.find((e) => e.position.locator?.href === 'OEBPS/chapter1.xhtml')).toMatchObject({ applied: false });
+    // Recorded after the current position: it becomes the position, as a live save would.
+    const later = await put({
+      locator: { href: 'OEBPS/chapter4.xhtml' },
+      percentage: 0.8,
+      recorded_at: new Date(Date.now() + 60_000).toISOString(),
+    });
+    expect(later.body).toMatchObject({ current_page: 4, locator: { href: 'OEBPS/chapter4.xhtml' } });
+    const bad = await call<{ error: string }>(t, reader.headers, 'PUT', `/api/v1/books/${id}/progress/locator`, {
+      locator: { href: 'OEBPS/chapter1.xhtml' },
+      percentage: 0.1,
+      recorded_at: 'yesterday',
+    });
+    expect(bad.status).toBe(400);
+  });
+
   it('a share outside 0..1 or a missing href is a 400', async () => {
     const id = book('A novel').id;
     for (const body of [

@@ -338,6 +338,58 @@ test('a page turn while the server is unreachable is kept and sent when it is ba
   await expect(unsaved).toHaveCount(0);
 });
 
+test('a page turn kept while offline does not move back a position another device saved since', async ({ page, request, context }) => {
+  const user = await newReader(request);
+  await setReaderSettings(request, user.token, single);
+  await useSession(page, user);
+  const book = lib.books['Paged one']!;
+  await page.goto(`/books/${book.id}/read`);
+  await expectPages(page, [1]);
+  await context.setOffline(true);
+  await page.keyboard.press('ArrowRight');
+  await expectPages(page, [2]);
+  const unsaved = page.getByRole('status').filter({ hasText: 'Progress not saved yet' });
+  await expect(unsaved).toBeVisible({ timeout: 10_000 });
+  // Meanwhile another device reads on to page 5.
+  const other = await request.put(`${serverUrl()}/api/v1/books/${book.id}/progress`, {
+    headers: { Authorization: `Bearer ${user.token}` },
+    data: { current_page: 5 },
+  });
+  expect(other.status()).toBe(200);
+  await context.setOffline(false);
+  // The queued page 2 is sent (and leaves the queue), but as what it is: older than page 5.
+  await expect(unsaved).toHaveCount(0, { timeout: 10_000 });
+  expect((await progressOf(request, user.token, book.id))?.current_page).toBe(5);
+});
+
+test('reader settings that cannot be loaded are said, with a way to try again; a setting that cannot be saved is said', async ({
+  page,
+  request,
+}) => {
+  const user = await newReader(request);
+  await useSession(page, user);
+  const book = lib.books['Paged one']!;
+  const failing = (route: import('@playwright/test').Route) =>
+    route.fulfill({
+      status: 503,
+      contentType: 'application/json',
+      body: JSON.stringify({ error: 'unavailable', message: 'Database unavailable', details: {} }),
+    });
+  await page.route('**/api/v1/user/preferences', failing);
+  await page.goto(`/books/${book.id}/read`);
+  await expect(page.getByRole('alert')).toContainText('Database unavailable', { timeout: 15_000 });
+  await expect(page.locator('.reader-view')).toHaveCount(0);
+  await page.unroute('**/api/v1/user/preferences');
+  await page.getByRole('button', { name: 'Try again' }).click();
+  await expect(page.locator('.reader-view img').first()).toBeVisible();
+
+  await page.route('**/api/v1/user/preferences/reader_settings', failing);
+  await page.keyboard.press('m');
+  await page.getByRole('button', { name: 'Settings' }).click();
+  await page.getByLabel('Pages loaded ahead').fill('5');
+  await expect(page.getByRole('status').filter({ hasText: 'Reader settings not saved: Database unavailable' })).toBeVisible();
+});
+
 test('a page that failed to load offers a retry, and is asked again when the browser is back online', async ({
   page,
   request,

@@ -27,7 +27,17 @@ const Locator = z
   .meta({ id: 'Locator' });
 
 const LocatorUpdate = z
-  .object({ locator: Locator, percentage: z.number().min(0).max(1).describe('Share of the whole book read, 0..1.') })
+  .object({
+    locator: Locator,
+    percentage: z.number().min(0).max(1).describe('Share of the whole book read, 0..1.'),
+    recorded_at: z.iso
+      .datetime({ offset: true })
+      .optional()
+      .describe(
+        'Optional: when the reader was at this position (RFC 3339), for a position sent late (the device was offline). ' +
+          "Recorded before the current position's time: kept in the history, the position stays. A time in the future counts as now.",
+      ),
+  })
   .meta({ id: 'LocatorUpdate' });
 
 const LocatorView = z

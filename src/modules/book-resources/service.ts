@@ -37,6 +37,8 @@ export interface LocatorUpdate {
   locator: Locator;
   /** Share of the whole book read, 0..1. */
   percentage: number;
+  /** When the reader was there (a position sent late); older than the current position: history only. */
+  recorded_at?: string;
 }
 
 export interface LocatorView {
@@ -211,6 +213,7 @@ export class BookResourcesService {
       protocol: 'bindery',
       position: { locator: input.locator, percentage: input.percentage },
       percentage: completed ? 1 : input.percentage,
+      ...(input.recorded_at ? { clientAt: input.recorded_at } : {}),
     });
     return this.locator(caller, bookId);
   }

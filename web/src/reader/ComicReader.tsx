@@ -231,7 +231,7 @@ export function ComicReader({ book, pages, seriesTitle, seriesDirection, startPa
           onClose={() => setPanel('none')}
         />
       )}
-      <UnsavedProgressNote queued={unsaved} />
+      <UnsavedProgressNote queued={unsaved} settingsError={prefs.saveError} />
       {panel === 'keys' && <KeyMap onClose={() => setPanel('none')} />}
       {(panel === 'end' || panel === 'start') && (
         <EndPanel

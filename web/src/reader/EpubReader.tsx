@@ -264,7 +264,7 @@ export function EpubReader({ book, seriesTitle }: { book: Book; pages: PageInfo[
           onClose={() => setPanel('none')}
         />
       )}
-      <UnsavedProgressNote queued={unsaved} />
+      <UnsavedProgressNote queued={unsaved} settingsError={prefs.saveError} />
       {panel === 'keys' && <KeyMap onClose={() => setPanel('none')} />}
       {panel === 'end' && (
         <EndPanel

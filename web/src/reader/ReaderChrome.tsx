@@ -1,4 +1,5 @@
 import { Link } from '@tanstack/react-router';
+import { describeError } from '../api/client';
 import { useEffect, useRef, useState, useSyncExternalStore, type ReactNode } from 'react';
 import { bookLabel } from '../lib/format';
 import type { Book } from './data';
@@ -396,10 +397,12 @@ export function ReaderSettingsPanel({
 }
 
 /** A small note while the reading position could not be saved: it is kept and sent when the server answers again. */
-export function UnsavedProgressNote({ queued }: { queued: boolean }) {
+export function UnsavedProgressNote({ queued, settingsError }: { queued: boolean; settingsError?: unknown }) {
   return (
     <p className="reader-unsaved" role="status">
       {queued ? 'Progress not saved yet: it will be sent when the server can be reached.' : ''}
+      {queued && settingsError ? <br /> : null}
+      {settingsError ? `Reader settings not saved: ${describeError(settingsError)}` : ''}
     </p>
   );
 }

@@ -1,6 +1,7 @@
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { getRouteApi, Link } from '@tanstack/react-router';
 import { lazy, Suspense } from 'react';
+import { preferencesQuery } from '../api/queries';
 import { ErrorMessage } from '../components/ErrorView';
 import { withDetail } from '../lib/format';
 import { ComicReader } from './ComicReader';
@@ -19,20 +20,37 @@ export function ReaderScreen() {
   const book = useBook(bookId);
   const pages = usePages(bookId);
   const series = useSeries(book.data?.series_id);
-  // Always asked afresh: the position may have moved on another device since this tab last looked.
+  // Always asked afresh: the position may have moved on another device since this tab last looked. Asked once:
+  // the reader moves on from it, and a refetch on reconnect would only bring back what it has since left.
   const queryClient = useQueryClient();
-  const saved = useQuery({ queryKey: ['progress', bookId], queryFn: () => savedPage(queryClient, bookId), staleTime: 0, gcTime: 0 });
+  const saved = useQuery({
+    queryKey: ['progress', bookId],
+    queryFn: () => savedPage(queryClient, bookId),
+    staleTime: 0,
+    gcTime: 0,
+    refetchOnReconnect: false,
+  });
+  // The reader's settings (direction, fit, e-ink…) are the account's: a book is not shown with defaults in their
+  // place, and a setting changed here must not be saved over settings that were never loaded.
+  const prefs = useQuery(preferencesQuery);
 
-  const error = book.error ?? pages.error ?? saved.error;
-  if (error) {
+  // A refetch that fails while the reader already has what it asked for changes nothing on screen.
+  const needed = [book, pages, saved, prefs, ...(book.data?.series_id ? [series] : [])];
+  const failed = needed.filter((q) => q.data === undefined && q.error);
+  if (failed.length > 0) {
     return (
       <div className="reader reader-message">
-        <ErrorMessage error={error} />
-        <Link to="/">Home</Link>
+        <ErrorMessage error={failed[0]!.error} />
+        <p className="actions">
+          <button type="button" onClick={() => void Promise.all(failed.map((q) => q.refetch()))}>
+            Try again
+          </button>
+          <Link to="/">Home</Link>
+        </p>
       </div>
     );
   }
-  if (!book.data || !pages.data || saved.isPending || (book.data.series_id && series.isPending)) {
+  if (!book.data || !pages.data || saved.data === undefined || !prefs.data || (book.data.series_id && !series.data)) {
     return (
       <div className="reader reader-message" aria-busy="true">
         <p>Opening…</p>

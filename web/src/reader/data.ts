@@ -5,7 +5,7 @@ import { preferencesQuery, seriesBooksQuery } from '../api/queries';
 import { fetchWaitingOutRateLimit } from '../api/retry';
 import type { LoadedPage } from './preload';
 import { bookQuery, pagesQuery, seriesQuery } from './queries';
-import type { ProgressBody, ProgressTransport } from './progress';
+import { sendPending, type ProgressBody, type ProgressTransport } from './progress';
 import type { StoredReaderSettings } from './settings';
 
 export type Book = components['schemas']['Book'];
@@ -92,9 +92,10 @@ export const releasePage = (page: LoadedPage): void => URL.revokeObjectURL(page.
 
 /** Progress over HTTP; a refusal that will not change by retrying (400, 404) is not kept for later. */
 export const progressTransport: ProgressTransport = {
-  async send(bookId: string, body: ProgressBody, keepalive: boolean): Promise<boolean> {
+  async send(bookId: string, body: ProgressBody, keepalive: boolean, recordedAt?: number): Promise<boolean> {
     const url = body.kind === 'page' ? `/api/v1/books/${bookId}/progress` : `/api/v1/books/${bookId}/progress/locator`;
-    const payload = body.kind === 'page' ? { current_page: body.current_page } : { locator: body.locator, percentage: body.percentage };
+    const position = body.kind === 'page' ? { current_page: body.current_page } : { locator: body.locator, percentage: body.percentage };
+    const payload = recordedAt === undefined ? position : { ...position, recorded_at: new Date(recordedAt).toISOString() };
     const response = await fetch(url, {
       method: 'PUT',
       keepalive,
@@ -143,8 +144,11 @@ export function useReaderPreferences() {
     save.mutate(value);
   };
   return {
-    loaded: !preferences.isPending,
+    // Data, not status: a refetch that fails keeps the settings already loaded (and the reader as it is).
+    loaded: preferences.data !== undefined,
     error: preferences.error,
+    /** The last save failed: the reader says so (the change shows here, but is not the account's). */
+    saveError: save.error,
     // "Two pages side by side" left at its default (off) keeps the reader's automatic spreads on wide screens;
     // unticked by the user, it means single pages.
     values: Object.fromEntries(
@@ -175,6 +179,10 @@ export function neighbours(books: readonly Book[], bookId: string): { previous: 
  * throws: opening at page 1 instead would move the saved position back once the reader saves.
  */
 export async function savedPage(queryClient: QueryClient, bookId: string): Promise<{ current_page: number; is_completed: boolean } | null> {
+  // A position of this book kept while the server could not be reached goes first: it is the newer one when the
+  // reader was there after the server's position was saved (the server tells by its time), and the reader must
+  // open where the server then says. A failure leaves it queued, and the book is asked for all the same.
+  await sendPending(progressTransport, localStorage, bookId).catch(() => 0);
   const book = await queryClient.fetchQuery({ ...bookQuery(bookId), staleTime: 0 });
   return book.progress ? { current_page: book.progress.current_page, is_completed: book.progress.is_completed } : null;
 }

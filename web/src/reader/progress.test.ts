@@ -1,5 +1,5 @@
-import { describe, expect, it } from 'vitest';
-import { ProgressSaver, sendPending, type ProgressTransport } from './progress';
+import { describe, expect, it, vi } from 'vitest';
+import { ProgressSaver, readPending, sendPending, type ProgressTransport } from './progress';
 import { memoryStorage } from './memory-storage';
 
 describe('ProgressSaver: queued positions', () => {
@@ -18,5 +18,56 @@ describe('ProgressSaver: queued positions', () => {
     saver.recheck();
     expect(saver.queued).toBe(false);
     expect(changes).toEqual([true, false]);
+  });
+});
+
+describe('sendPending: positions sent late', () => {
+  it('sends a queued position with the time the reader was there, not the time it is sent', async () => {
+    vi.useFakeTimers({ toFake: ['Date'] });
+    try {
+      const calls: { bookId: string; recordedAt: number | undefined }[] = [];
+      let up = false;
+      const transport: ProgressTransport = {
+        send: (bookId, _body, _keepalive, recordedAt) => {
+          if (!up) return Promise.reject(new TypeError('Failed to fetch'));
+          calls.push({ bookId, recordedAt });
+          return Promise.resolve(true);
+        },
+      };
+      const storage = memoryStorage();
+      const saver = new ProgressSaver('book-1', transport, storage, 0);
+      vi.setSystemTime(new Date('2026-11-27T10:00:00Z'));
+      saver.moved({ kind: 'page', current_page: 10 });
+      vi.setSystemTime(new Date('2026-11-27T10:00:05Z'));
+      await saver.flush(false);
+      vi.setSystemTime(new Date('2026-11-27T12:00:00Z'));
+      up = true;
+      expect(await sendPending(transport, storage)).toBe(1);
+      expect(calls).toEqual([{ bookId: 'book-1', recordedAt: Date.parse('2026-11-27T10:00:00Z') }]);
+    } finally {
+      vi.useRealTimers();
+    }
+  });
+
+  it("for one book, sends that book's positions and leaves the others queued", async () => {
+    let up = false;
+    const sent: string[] = [];
+    const transport: ProgressTransport = {
+      send: (bookId) => {
+        if (!up) return Promise.reject(new TypeError('Failed to fetch'));
+        sent.push(bookId);
+        return Promise.resolve(true);
+      },
+    };
+    const storage = memoryStorage();
+    for (const id of ['book-1', 'book-2']) {
+      const saver = new ProgressSaver(id, transport, storage, 0);
+      saver.moved({ kind: 'page', current_page: 2 });
+      await saver.flush(false);
+    }
+    up = true;
+    expect(await sendPending(transport, storage, 'book-2')).toBe(1);
+    expect(sent).toEqual(['book-2']);
+    expect(readPending(storage).map((p) => p.bookId)).toEqual(['book-1']);
   });
 });

@@ -12,13 +12,15 @@ export type ProgressBody =
 interface Pending {
   bookId: string;
   body: ProgressBody;
+  /** When the reader moved there (ms since the epoch): sent as the position's time, so that a late one stays history. */
   at: number;
 }
 
 const QUEUE_KEY = 'bindery.reader.pending-progress';
 
 export interface ProgressTransport {
-  send(bookId: string, body: ProgressBody, keepalive: boolean): Promise<boolean>;
+  /** `recordedAt`: for a position sent late, when the reader was there; omitted, the server's time of arrival. */
+  send(bookId: string, body: ProgressBody, keepalive: boolean, recordedAt?: number): Promise<boolean>;
 }
 
 export function readPending(storage: Pick<Storage, 'getItem'>): Pending[] {
@@ -37,6 +39,7 @@ function writePending(storage: Pick<Storage, 'setItem' | 'removeItem'>, list: Pe
 
 export class ProgressSaver {
   private latest: ProgressBody | null = null;
+  private latestAt = 0;
   private sent: string | null = null;
   private timer: ReturnType<typeof setTimeout> | undefined;
   private inFlight: Promise<void> | null = null;
@@ -57,6 +60,7 @@ export class ProgressSaver {
   moved(body: ProgressBody): void {
     if (this.incognito) return;
     this.latest = body;
+    this.latestAt = Date.now();
     clearTimeout(this.timer);
     this.timer = setTimeout(() => void this.flush(false), this.delayMs);
   }
@@ -66,24 +70,25 @@ export class ProgressSaver {
     clearTimeout(this.timer);
     if (this.incognito || !this.latest) return;
     const body = this.latest;
+    const at = this.latestAt;
     const key = JSON.stringify(body);
     if (key === this.sent) return;
     if (this.inFlight && !keepalive) await this.inFlight;
     const run = this.transport.send(this.bookId, body, keepalive).then(
-      (ok) => this.settle(ok, body, key),
-      () => this.settle(false, body, key),
+      (ok) => this.settle(ok, body, key, at),
+      () => this.settle(false, body, key, at),
     );
     this.inFlight = run;
     await run;
   }
 
-  private settle(ok: boolean, body: ProgressBody, key: string): void {
+  private settle(ok: boolean, body: ProgressBody, key: string, at: number): void {
     const rest = readPending(this.storage).filter((p) => p.bookId !== this.bookId);
     if (ok) {
       this.sent = key;
       writePending(this.storage, rest);
     } else {
-      writePending(this.storage, [...rest, { bookId: this.bookId, body, at: Date.now() }]);
+      writePending(this.storage, [...rest, { bookId: this.bookId, body, at }]);
     }
     this.setQueued(!ok);
   }
@@ -118,17 +123,21 @@ export class ProgressSaver {
   }
 }
 
-/** Sends positions kept while the server was unreachable; those it takes leave the queue. */
+/**
+ * Sends positions kept while the server was unreachable, each with the time the reader was there (a device that
+ * read on meanwhile keeps its newer position); those the server takes leave the queue. `bookId`: that book's only.
+ */
 export async function sendPending(
   transport: ProgressTransport,
   storage: Pick<Storage, 'getItem' | 'setItem' | 'removeItem'>,
+  bookId?: string,
 ): Promise<number> {
-  const pending = readPending(storage);
+  const pending = readPending(storage).filter((p) => bookId === undefined || p.bookId === bookId);
   let sent = 0;
   for (const p of pending) {
     let ok = false;
     try {
-      ok = await transport.send(p.bookId, p.body, false);
+      ok = await transport.send(p.bookId, p.body, false, p.at);
     } catch {
       ok = false;
     }
