@@ -31,6 +31,14 @@ export async function makeBigLibrary(name: string, series = 100, books = 30): Pr
   return dir;
 }
 
+/** A library of one series of one two-page book: nothing in it for the duplicates or analysis-error checks. */
+export async function makeSmallLibrary(name: string): Promise<string> {
+  const folder = path.join(libraryRoot(), name, 'Solo');
+  mkdirSync(folder, { recursive: true });
+  await makeCbz(folder, 'Solo 001.cbz', { pages: 2, comicInfo: { Series: `Solo ${name}`, Number: 1, Title: 'One' } });
+  return path.dirname(folder);
+}
+
 /** Creates a user over the API as the admin; returns its id. */
 export async function createUserByApi(
   page: Page,

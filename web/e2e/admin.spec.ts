@@ -1,5 +1,5 @@
 import { ADMIN, expect, serverUrl, signIn, test } from './fixtures.js';
-import { createUserByApi, expectNoSeriousA11yViolations, makeBigLibrary, unique } from './admin-fixtures.js';
+import { createUserByApi, expectNoSeriousA11yViolations, makeBigLibrary, makeSmallLibrary, unique } from './admin-fixtures.js';
 
 // Serial: the duplicates and analysis-error checks look at the library the scan test builds and scans.
 test.describe.configure({ mode: 'serial' });
@@ -94,6 +94,60 @@ test.describe('Administration', () => {
     await expect(row).toContainText('101 series · 3003 books');
     // The row is as tall as its text: no empty band between "last scanned" and the buttons.
     expect((await row.locator('.row-main').boundingBox())!.height).toBeLessThan(200);
+  });
+
+  test('a library whose first scan cannot be started is added all the same, and says so', async ({ page }) => {
+    const name = unique('Big');
+    const folder = await makeSmallLibrary(name);
+    await signIn(page);
+    await page.route('**/api/v1/libraries/*/scan', (route) =>
+      route.request().method() === 'POST'
+        ? route.fulfill({
+            status: 503,
+            contentType: 'application/json',
+            body: JSON.stringify({ error: 'unavailable', message: 'Task queue unavailable', details: {} }),
+          })
+        : route.continue(),
+    );
+    await page.goto('/admin/libraries');
+    await page.getByRole('button', { name: 'Add library' }).click();
+    const form = page.getByRole('form', { name: 'Add a library' });
+    await form.getByLabel('Name').fill(name);
+    await form.getByLabel('Folder on the server').fill(folder);
+    await form.getByRole('button', { name: 'Create library' }).click();
+    await expect(page.getByRole('alert')).toContainText(
+      `${name} was added, but its first scan could not be started (Task queue unavailable)`,
+    );
+    await expect(form).toHaveCount(0);
+    const row = page.getByRole('listitem', { name, exact: true });
+    await expect(row).toContainText('never scanned');
+    await page.unroute('**/api/v1/libraries/*/scan');
+    await row.getByRole('button', { name: 'Scan', exact: true }).click();
+    await expect(row.getByText(/^Scan completed/)).toBeVisible({ timeout: 30_000 });
+  });
+
+  test('a maintainer adds libraries by their path: no folder browsing or thumbnail cleanup offered, nothing refused', async ({ page }) => {
+    const adminToken = await signIn(page);
+    const maintainer = { username: unique('maintainer'), password: 'maintainer password 1', role: 'maintainer' };
+    await createUserByApi(page, adminToken, maintainer);
+    const context = await page.context().browser()!.newContext({ baseURL: serverUrl() });
+    const own = await context.newPage();
+    const failed: string[] = [];
+    own.on('response', (r) => {
+      if (r.status() >= 400) failed.push(`${r.status()} ${r.request().method()} ${new URL(r.url()).pathname}`);
+    });
+    await signIn(own, { username: maintainer.username, password: maintainer.password, email: '' });
+    await own.goto('/admin/libraries');
+    await own.getByRole('button', { name: 'Add library' }).click();
+    const form = own.getByRole('form', { name: 'Add a library' });
+    await expect(form.getByLabel('Folder on the server')).toBeVisible();
+    await expect(form.getByRole('button', { name: 'Browse…' })).toHaveCount(0);
+    await own.goto('/admin/server');
+    await expect(own.getByRole('heading', { name: 'Server', exact: true })).toBeVisible();
+    await expect(own.getByText(/Uptime|Database/).first()).toBeVisible();
+    await expect(own.getByRole('button', { name: 'Clean up thumbnails' })).toHaveCount(0);
+    expect(failed).toEqual([]);
+    await context.close();
   });
 
   test('tasks: the scans are listed, and a new task appears and ends without reloading', async ({ page }) => {

@@ -1,6 +1,7 @@
-import { useMutation, useQueryClient } from '@tanstack/react-query';
+import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useState, type FormEvent } from 'react';
 import { api, ok, type components } from '../api/client';
+import { meQuery } from '../api/queries';
 import { checkCron } from '../lib/cron';
 import { ErrorMessage } from './ErrorView';
 import { FolderPicker } from './FolderPicker';
@@ -13,8 +14,11 @@ const DEFAULT_CONFIG: ScanningConfig = { enabled: false, cron_schedule: null, de
 export interface LibraryFormProps {
   /** The library to edit; null adds one. */
   library: Library | null;
-  /** After the save (and the start of the first scan, with `scanAfterCreate`: `scanTaskId` is its task). */
-  onSaved(library: Library, scanTaskId?: string): void | Promise<void>;
+  /**
+   * After the save (and the start of the first scan, with `scanAfterCreate`: `scanTaskId` is its task). The library
+   * exists even when its scan could not be started (`scanError`): the form is done, the caller says so.
+   */
+  onSaved(library: Library, scanTaskId?: string, scanError?: unknown): void | Promise<void>;
   /** Shows a Cancel button. */
   onCancel?(): void;
   /** The heading and the form's name; without it the form has neither (the setup wizard titles its own step). */
@@ -49,6 +53,9 @@ export function LibraryForm({
     if (nameFollowsFolder) setName(value.split(/[\\/]/).filter(Boolean).pop() ?? '');
   };
   const [picking, setPicking] = useState(false);
+  // The server's folders are an administrator's to browse; a maintainer who may add libraries types the path.
+  const me = useQuery(meQuery);
+  const canBrowse = me.data?.permissions.includes('system-admin') ?? false;
   const [config, setConfig] = useState<ScanningConfig>(library?.scanning_config ?? DEFAULT_CONFIG);
   const cronText = config.cron_schedule ?? '';
   const cron = checkCron(cronText);
@@ -64,12 +71,17 @@ export function LibraryForm({
         };
       const created = await ok(api.POST('/api/v1/libraries', { body: { name, path, scanning_config } }));
       if (!scanAfterCreate) return { saved: created };
-      const task = await ok(api.POST('/api/v1/libraries/{id}/scan', { params: { path: { id: created.id }, query: {} } }));
-      return { saved: created, scanTaskId: task.id };
+      try {
+        const task = await ok(api.POST('/api/v1/libraries/{id}/scan', { params: { path: { id: created.id }, query: {} } }));
+        return { saved: created, scanTaskId: task.id };
+      } catch (scanError) {
+        // Created all the same: failing the form here would offer to create it again, which its folder now refuses.
+        return { saved: created, scanError };
+      }
     },
-    onSuccess: async ({ saved, scanTaskId }) => {
+    onSuccess: async ({ saved, scanTaskId, scanError }) => {
       await queryClient.invalidateQueries({ queryKey: ['libraries'] });
-      await onSaved(saved, scanTaskId);
+      await onSaved(saved, scanTaskId, scanError);
     },
   });
   const submit = (e: FormEvent) => {
@@ -104,12 +116,14 @@ export function LibraryForm({
             placeholder="/srv/comics"
             spellCheck={false}
           />
-          <button type="button" onClick={() => setPicking((p) => !p)} aria-expanded={picking}>
-            Browse…
-          </button>
+          {canBrowse && (
+            <button type="button" onClick={() => setPicking((p) => !p)} aria-expanded={picking}>
+              Browse…
+            </button>
+          )}
         </div>
       </div>
-      {picking && (
+      {picking && canBrowse && (
         <FolderPicker
           initialPath={path || undefined}
           onChoose={(chosen) => {

@@ -130,6 +130,11 @@ function ScanStep({ libraryId }: { libraryId: string }) {
     queryFn: () => ok(api.GET('/api/v1/series', { params: { query: { library_id: libraryId, pageSize: 12, sort: 'date_added,desc' } } })),
   });
   const [live, setLive] = useState<ScanEvent | null>(null);
+  // Idle: the scan the previous step asked for could not be started (or this address was opened by hand).
+  const start = useMutation({
+    mutationFn: () => ok(api.POST('/api/v1/libraries/{id}/scan', { params: { path: { id: libraryId }, query: {} } })),
+    onSuccess: () => queryClient.invalidateQueries({ queryKey: ['libraries', libraryId, 'scan-status'] }),
+  });
 
   useEffect(() => {
     const stream = followEventStream('/api/v1/scans/stream', (event) => {
@@ -143,6 +148,7 @@ function ScanStep({ libraryId }: { libraryId: string }) {
   }, [libraryId, queryClient]);
 
   const state = live ? live.type.replace('scan_', '') : status.data?.state;
+  const idle = state === 'idle';
   const counters = live ?? status.data?.counters;
   const finished = state === 'completed' || state === 'failed' || state === 'cancelled';
   const processed = live?.files_processed ?? status.data?.progress.current ?? 0;
@@ -152,10 +158,27 @@ function ScanStep({ libraryId }: { libraryId: string }) {
   return (
     <WizardFrame
       step={2}
-      title={finished ? (state === 'completed' ? 'Your library is ready' : `The scan ${state}`) : 'Scanning your library'}
+      title={
+        idle
+          ? 'Scan your library'
+          : finished
+            ? state === 'completed'
+              ? 'Your library is ready'
+              : `The scan ${state}`
+            : 'Scanning your library'
+      }
     >
       <ErrorMessage error={status.error} />
-      <div aria-live="polite" className="stack">
+      {idle && (
+        <div className="stack">
+          <p>The library was added, but its scan has not started yet.</p>
+          <ErrorMessage error={start.error} />
+          <button type="button" className="primary" disabled={start.isPending} onClick={() => start.mutate()}>
+            Start the scan
+          </button>
+        </div>
+      )}
+      <div aria-live="polite" className="stack" hidden={idle}>
         <ProgressBar
           value={finished ? 1 : total > 0 ? processed / total : 0}
           label="Scan progress"
@@ -184,7 +207,7 @@ function ScanStep({ libraryId }: { libraryId: string }) {
           </ul>
         </>
       )}
-      {!finished && (
+      {!finished && !idle && (
         <p className="hint">
           You do not have to wait: the scan goes on in the background and new series appear on the home page as they are found.
         </p>

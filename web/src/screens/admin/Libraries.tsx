@@ -1,6 +1,6 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
-import { api, ok, type components } from '../../api/client';
+import { api, describeError, ok, type components } from '../../api/client';
 import { librariesQuery } from '../../api/queries';
 import { ErrorMessage } from '../../components/ErrorView';
 import { LibraryForm } from '../../components/LibraryForm';
@@ -15,6 +15,7 @@ export function LibrariesScreen() {
   const libraries = useQuery(librariesQuery);
   const { scans, started } = useLiveScans();
   const [editing, setEditing] = useState<Library | 'new' | null>(null);
+  const [scanNotice, setScanNotice] = useState<{ name: string; error: unknown } | null>(null);
   const list = libraries.data?.data ?? [];
 
   return (
@@ -33,12 +34,18 @@ export function LibrariesScreen() {
           title={editing === 'new' ? 'Add a library' : `Edit ${editing.name}`}
           // A new library is scanned at once (as in the setup wizard); its row shows the scan's live progress.
           scanAfterCreate
-          onSaved={(saved, scanTaskId) => {
+          onSaved={(saved, scanTaskId, scanError) => {
             if (scanTaskId) started(saved.id, scanTaskId);
+            setScanNotice(scanError ? { name: saved.name, error: scanError } : null);
             setEditing(null);
           }}
           onCancel={() => setEditing(null)}
         />
+      )}
+      {scanNotice && (
+        <p className="error-text" role="alert">
+          {scanNotice.name} was added, but its first scan could not be started ({describeError(scanNotice.error)}): start it with Scan now.
+        </p>
       )}
       <ErrorMessage error={libraries.error} />
       {libraries.isPending ? (

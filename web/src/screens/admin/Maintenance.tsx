@@ -1,6 +1,7 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { Link } from '@tanstack/react-router';
 import { api, ok } from '../../api/client';
+import { meQuery } from '../../api/queries';
 import { Cover } from '../../components/Cover';
 import { ErrorMessage } from '../../components/ErrorView';
 import { formatDuration } from '../../lib/charts';
@@ -196,6 +197,9 @@ export function ServerScreen() {
   const health = useQuery({ queryKey: ['health'], queryFn: () => ok(api.GET('/health')), refetchInterval: 30_000 });
   const metrics = useQuery({ queryKey: ['metrics'], queryFn: () => ok(api.GET('/api/v1/metrics')), refetchInterval: 30_000 });
   const cleanup = useMutation({ mutationFn: () => ok(api.POST('/api/v1/maintenance/cleanup-thumbnails')) });
+  // Deleting files on the server is an administrator's; a maintainer sees the server's state without the button.
+  const me = useQuery(meQuery);
+  const canClean = me.data?.permissions.includes('system-admin') ?? false;
   const m = metrics.data;
   const slowest = m ? [...m.requests.by_route].sort((a, b) => b.p95_ms - a.p95_ms).slice(0, 5) : [];
 
@@ -302,19 +306,23 @@ export function ServerScreen() {
           )}
         </>
       )}
-      <h3>Thumbnail cleanup</h3>
-      <p className="hint">
-        Removes cached covers and resized pages of books that no longer exist. Books that are only missing for now keep theirs.
-      </p>
-      <button type="button" disabled={cleanup.isPending} onClick={() => cleanup.mutate()}>
-        Clean up thumbnails
-      </button>
-      <ErrorMessage error={cleanup.error} />
-      {cleanup.data && (
-        <p role="status">
-          Removed {plural(cleanup.data.files_removed, 'file')} ({formatBytes(cleanup.data.bytes_freed)}) for{' '}
-          {plural(cleanup.data.orphaned_hashes, 'removed book')}; kept {cleanup.data.kept_hashes}.
-        </p>
+      {canClean && (
+        <>
+          <h3>Thumbnail cleanup</h3>
+          <p className="hint">
+            Removes cached covers and resized pages of books that no longer exist. Books that are only missing for now keep theirs.
+          </p>
+          <button type="button" disabled={cleanup.isPending} onClick={() => cleanup.mutate()}>
+            Clean up thumbnails
+          </button>
+          <ErrorMessage error={cleanup.error} />
+          {cleanup.data && (
+            <p role="status">
+              Removed {plural(cleanup.data.files_removed, 'file')} ({formatBytes(cleanup.data.bytes_freed)}) for{' '}
+              {plural(cleanup.data.orphaned_hashes, 'removed book')}; kept {cleanup.data.kept_hashes}.
+            </p>
+          )}
+        </>
       )}
     </section>
   );
