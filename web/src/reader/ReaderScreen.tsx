@@ -31,8 +31,9 @@ export function ReaderScreen() {
     refetchOnReconnect: false,
   });
   // The reader's settings (direction, fit, e-ink…) are the account's: a book is not shown with defaults in their
-  // place, and a setting changed here must not be saved over settings that were never loaded.
-  const prefs = useQuery(preferencesQuery);
+  // place, and a setting changed here must not be saved over settings that were never loaded. Asked afresh on
+  // opening (the cached ones show meanwhile): a change here saves the whole set, which should be the newest.
+  const prefs = useQuery({ ...preferencesQuery, staleTime: 0 });
 
   // A refetch that fails while the reader already has what it asked for changes nothing on screen.
   const needed = [book, pages, saved, prefs, ...(book.data?.series_id ? [series] : [])];
