@@ -170,15 +170,17 @@ function ScanStep({ libraryId }: { libraryId: string }) {
     >
       <ErrorMessage error={status.error} />
       {idle && (
-        <div className="stack">
+        <>
           <p>The library was added, but its scan has not started yet.</p>
           <ErrorMessage error={start.error} />
-          <button type="button" className="primary" disabled={start.isPending} onClick={() => start.mutate()}>
-            Start the scan
-          </button>
-        </div>
+          <p className="actions">
+            <button type="button" className="primary" disabled={start.isPending} onClick={() => start.mutate()}>
+              Start the scan
+            </button>
+          </p>
+        </>
       )}
-      <div aria-live="polite" className="stack" hidden={idle}>
+      <div aria-live="polite" className="stack" style={idle ? { display: 'none' } : undefined}>
         <ProgressBar
           value={finished ? 1 : total > 0 ? processed / total : 0}
           label="Scan progress"
@@ -212,7 +214,7 @@ function ScanStep({ libraryId }: { libraryId: string }) {
           You do not have to wait: the scan goes on in the background and new series appear on the home page as they are found.
         </p>
       )}
-      <Link to="/" className="button primary">
+      <Link to="/" className={idle ? 'button' : 'button primary'}>
         Go to the home page
       </Link>
     </WizardFrame>
