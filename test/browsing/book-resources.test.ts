@@ -37,6 +37,10 @@ beforeAll(async () => {
     await makeEpub(path.join(dir, 'Novels'), 'Novel.epub', {
       pages: 4,
       metadata: { title: 'A novel', series: 'Novels', seriesIndex: '1', language: 'en' },
+      extraFiles: [
+        { name: 'OEBPS/100%.css', data: 'p { margin: 0 }' },
+        { name: 'OEBPS/a%20b.css', data: 'p { margin: 1em }' },
+      ],
     });
     await makeEpub(path.join(dir, 'Picture books'), 'Pictures.epub', {
       kind: 'image',
@@ -86,6 +90,22 @@ describe('GET /books/{id}/resources and /resource/{path}', () => {
   it('a path the archive does not hold is a 404; a path climbing out is just a missing name', async () => {
     for (const p of ['OEBPS/nothing.xhtml', '..%2F..%2Fetc%2Fpasswd', 'OEBPS/../../x']) {
       const res = await get(`/api/v1/books/${book('A novel').id}/resource/${p}`);
+      expect(res.statusCode, p).toBe(404);
+      expect(res.json()).toMatchObject({ error: 'NotFound' });
+    }
+  });
+
+  it('a file whose name holds a percent sign is asked by its URL-encoded name, decoded once', async () => {
+    const id = book('A novel').id;
+    const percent = await get(`/api/v1/books/${id}/resource/OEBPS/100%25.css`);
+    expect(percent.statusCode).toBe(200);
+    expect(percent.body).toBe('p { margin: 0 }');
+    // `%2520` is the name `a%20b.css` itself, not `a b.css`.
+    const literal = await get(`/api/v1/books/${id}/resource/OEBPS/a%2520b.css`);
+    expect(literal.statusCode).toBe(200);
+    expect(literal.body).toBe('p { margin: 1em }');
+    for (const p of ['%25', 'OEBPS/%25zz', 'OEBPS/a%20b.css']) {
+      const res = await get(`/api/v1/books/${id}/resource/${p}`);
       expect(res.statusCode, p).toBe(404);
       expect(res.json()).toMatchObject({ error: 'NotFound' });
     }

@@ -286,6 +286,8 @@ export interface EpubOptions {
   rtl?: boolean;
   /** An EPUB 3 navigation document listing the chapters ("Chapter N", reflowable books). */
   toc?: boolean;
+  /** More files in the archive, not in the package document. */
+  extraFiles?: { name: string; data: string | Buffer }[];
 }
 
 export async function makeEpub(dir: string, name: string, options: EpubOptions = {}): Promise<string> {
@@ -399,6 +401,7 @@ export async function makeEpub(dir: string, name: string, options: EpubOptions =
   </spine>
 </package>`;
   if (!options.omitOpf) items.push({ name: 'OEBPS/content.opf', data: opf });
+  items.push(...(options.extraFiles ?? []));
   return writeZip(join(dir, name), items);
 }
 

@@ -303,6 +303,25 @@ describe('hostile input gives a typed MediaError, never a crash or a hang', () =
     await expectKind(await writeZip(join(dir, 'drm.epub'), items), 'encrypted');
   });
 
+  it('EPUB whose encryption.xml names a file by a URI that is not valid percent-encoding: the book still reads', async () => {
+    const path = await makeEpub(dir, 'percent-enc.epub', {
+      pages: 2,
+      extraFiles: [
+        { name: 'OEBPS/100%.css', data: 'p { margin: 0 }' },
+        {
+          name: 'META-INF/encryption.xml',
+          data: `<encryption xmlns="urn:oasis:names:tc:opendocument:xmlns:container" xmlns:enc="http://www.w3.org/2001/04/xmlenc#">
+  <enc:EncryptedData><enc:EncryptionMethod Algorithm="http://www.w3.org/2001/04/xmlenc#aes128-cbc"/>
+  <enc:CipherData><enc:CipherReference URI="OEBPS/100%.css"/></enc:CipherData></enc:EncryptedData>
+</encryption>`,
+        },
+      ],
+    });
+    const analysis = await analyzeFile(path);
+    expect(analysis.format).toBe('epub');
+    expect(analysis.pages).toHaveLength(2);
+  });
+
   it('a PDF that throws', async () => {
     const path = join(dir, 'broken.pdf');
     await writeFile(path, '%PDF-1.7\n1 0 obj << /Type /Catalog /Pages 9 0 R >>\ngarbage garbage\n%%EOF\n');

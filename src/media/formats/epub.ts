@@ -45,9 +45,18 @@ async function encryptedPaths(archive: ZipArchive, limits: MediaLimits): Promise
   for (const match of xml.matchAll(/<(?:\w+:)?EncryptedData[\s\S]*?<\/(?:\w+:)?EncryptedData>/g)) {
     const algorithm = /Algorithm\s*=\s*["']([^"']+)["']/.exec(match[0])?.[1] ?? '';
     const uri = /<(?:\w+:)?CipherReference[^>]*URI\s*=\s*["']([^"']+)["']/.exec(match[0])?.[1];
-    if (uri && !FONT_OBFUSCATION.has(algorithm)) paths.add(decodeURIComponent(uri));
+    if (uri && !FONT_OBFUSCATION.has(algorithm)) paths.add(decodedUri(uri));
   }
   return paths;
+}
+
+/** A URI as written in the archive, decoded; one that is not valid percent-encoding is taken as it is written. */
+function decodedUri(uri: string): string {
+  try {
+    return decodeURIComponent(uri);
+  } catch {
+    return uri;
+  }
 }
 
 /**

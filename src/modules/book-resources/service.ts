@@ -126,7 +126,9 @@ export class BookResourcesService {
   }
 
   async resource(caller: Caller, bookId: string, resourcePath: string): Promise<BookResource> {
-    const name = decodeURIComponent(resourcePath).replace(/^\/+/, '');
+    // The router has decoded the path once already: decoding again would turn a file named `100%.png` (asked as
+    // `100%25.png`) into an error, and `a%20b` into another file's name.
+    const name = resourcePath.replace(/^\/+/, '');
     return this.open(caller, bookId, async (archive, opf, book) => {
       const member = archive.get(name);
       if (!member) throw notFound('Resource', { path: name });
