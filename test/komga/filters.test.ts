@@ -129,6 +129,25 @@ describe("the author condition of Komga's SeriesSearch and BookSearch bodies", (
   });
 });
 
+describe('condition keys that are names of Object properties', () => {
+  it('"constructor" and "toString" are unknown fields, "__proto__" a refused body, and as operators unknown ones (400)', async () => {
+    for (const url of [`${BASE}/series/list`, `${BASE}/books/list`]) {
+      for (const key of ['constructor', 'toString']) {
+        expect(await status400('POST', url, { condition: { [key]: { operator: 'is', value: 1 } } })).toMatch(/Unsupported condition/);
+      }
+      // The JSON body parser refuses a __proto__ key before any route sees it.
+      expect(await status400('POST', url, JSON.parse('{"condition": {"__proto__": {"operator": "is", "value": 1}}}'))).toMatch(
+        /Malformed JSON/,
+      );
+      for (const operator of ['constructor', '__proto__', 'hasOwnProperty']) {
+        expect(await status400('POST', url, { condition: { author: { operator, value: { name: 'x' } } } })).toMatch(
+          new RegExp(`Unsupported operator "${operator}"`),
+        );
+      }
+    }
+  });
+});
+
 describe('age_rating and release_year: ages as Komga shows them, never ignored', () => {
   it('age_rating=<age> matches the ratings that present as that age; None those without one', async () => {
     expect(await seriesNames('age_rating=13')).toEqual(['Batman', 'Zorro']);

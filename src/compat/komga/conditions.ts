@@ -269,13 +269,14 @@ function translate(
   if (!books && key === 'ageRating') return ageRatingCondition(operator, op.value, ctx, at);
   if (books && key === 'mediaStatus' && (operator === 'is' || operator === 'isNot'))
     return mediaStatusNode(String(op.value ?? ''), operator === 'isNot');
-  const map = fields[key];
+  // Own keys only: "constructor" or "__proto__" must be unknown fields, not Object's.
+  const map = Object.hasOwn(fields, key) ? fields[key] : undefined;
   if (!map)
     throw badRequest(
       `Unsupported condition "${key}" at ${at}; supported: ${[...Object.keys(fields), ...(books ? ['mediaStatus'] : ['ageRating', 'complete']), 'allOf', 'anyOf', 'deleted', 'oneShot'].join(', ')}`,
       { path: at, field: key },
     );
-  const ours = map.operators[operator];
+  const ours = Object.hasOwn(map.operators, operator) ? map.operators[operator] : undefined;
   if (!ours)
     throw badRequest(`Unsupported operator "${operator}" for "${key}" at ${at}; supported: ${Object.keys(map.operators).join(', ')}`, {
       path: at,
