@@ -5,7 +5,7 @@ import type { Transporter } from 'nodemailer';
 import type { Config } from './config/schema.js';
 import type { Database } from './db/connection.js';
 import type { EventBus } from './events/bus.js';
-import { frameworkErrorHandler, registerErrorHandling } from './http/errors.js';
+import { clientErrorHandler, frameworkErrorHandler, registerErrorHandling } from './http/errors.js';
 import { registerJsonBodyParser } from './http/json-body.js';
 import { httpServerOptions, limitConnectionsPerAddress, throttledPerAddress } from './http/connection-limits.js';
 import { API_VERSION, registerOpenApi } from './http/openapi.js';
@@ -109,6 +109,7 @@ export async function buildApp(options: BuildAppOptions): Promise<App> {
     routerOptions: { ignoreTrailingSlash: true, maxParamLength: 500 },
     forceCloseConnections: 'idle',
     frameworkErrors: frameworkErrorHandler,
+    clientErrorHandler,
     keepAliveTimeout: config.server.keep_alive_timeout_seconds * 1000,
     requestTimeout: config.server.request_timeout_seconds * 1000,
     http: httpServerOptions({

@@ -1,3 +1,5 @@
+import { STATUS_CODES } from 'node:http';
+import type { Duplex } from 'node:stream';
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { hasZodFastifySchemaValidationErrors, isResponseSerializationError } from 'fastify-type-provider-zod';
 import { z } from 'zod';
@@ -45,11 +47,13 @@ const CODE_BY_STATUS: Record<number, string> = {
   404: 'NotFound',
   405: 'MethodNotAllowed',
   406: 'NotAcceptable',
+  408: 'RequestTimeout',
   409: 'Conflict',
   413: 'PayloadTooLarge',
   414: 'URITooLong',
   415: 'UnsupportedMediaType',
   416: 'RangeNotSatisfiable',
+  431: 'RequestHeaderFieldsTooLarge',
   429: 'rate_limit_exceeded',
   507: 'InsufficientStorage',
   503: 'ServiceUnavailable',
@@ -76,6 +80,29 @@ export function frameworkErrorHandler(error: FastifyError, _request: FastifyRequ
         ? 'A path segment of the URL is too long'
         : error.message;
   void reply.code(status).send(errorBody(codeForStatus(status), message));
+}
+
+/**
+ * Requests Node's HTTP parser refuses before Fastify sees them (a NUL byte in a header, a bad request line, both
+ * Content-Length and Transfer-Encoding, headers over the size limit, a request not finished in time): answered
+ * with the API's error body, as Fastify's own handler would but in its `{statusCode}` shape; then closed.
+ */
+export function clientErrorHandler(this: FastifyInstance, err: NodeJS.ErrnoException, socket: Duplex): void {
+  if (err.code === 'ECONNRESET' || socket.destroyed) return;
+  const [status, message] =
+    err.code === 'ERR_HTTP_REQUEST_TIMEOUT'
+      ? [408, 'The request was not received in time']
+      : err.code === 'HPE_HEADER_OVERFLOW'
+        ? [431, 'The request headers are too large']
+        : [400, 'The request is not valid HTTP'];
+  this.log.debug({ err }, 'malformed HTTP request');
+  if (socket.writable) {
+    const body = JSON.stringify(errorBody(codeForStatus(status), message, { reason: err.code ?? null }));
+    socket.write(
+      `HTTP/1.1 ${status} ${STATUS_CODES[status]}\r\nContent-Type: application/json; charset=utf-8\r\nContent-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`,
+    );
+  }
+  socket.destroy(err);
 }
 
 export interface ErrorHandlingHooks {

@@ -146,6 +146,14 @@ describe('condition keys that are names of Object properties', () => {
       }
     }
   });
+
+  it('a sort property named like one of them is unknown, and skipped as unknown sorts are', async () => {
+    for (const url of [`${BASE}/series?sort=constructor,desc`, `${BASE}/books?sort=toString`, `${BASE}/books?sort=__proto__`]) {
+      const res = await send<{ content: unknown[] }>(t, 'GET', url, auth);
+      expect(res.status, url).toBe(200);
+      expect(res.body.content.length, url).toBeGreaterThan(0);
+    }
+  });
 });
 
 describe('age_rating and release_year: ages as Komga shows them, never ignored', () => {

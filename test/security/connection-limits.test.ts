@@ -121,3 +121,35 @@ describe('timeout configuration', () => {
     expect(result.error?.issues[0]?.path).toEqual(['server', 'headers_timeout_seconds']);
   });
 });
+
+describe('requests the HTTP parser refuses', () => {
+  /** Sends raw bytes; resolves with the status and the JSON body of the answer, once the server has closed. */
+  async function raw(port: number, bytes: string): Promise<{ status: number; body: unknown }> {
+    const { socket, closed, received } = await open(port);
+    socket.write(bytes);
+    await closed;
+    const text = received();
+    const [head = '', body = ''] = text.split('\r\n\r\n');
+    expect(head).toMatch(/content-type: application\/json/i);
+    return { status: Number(/^HTTP\/1\.1 (\d{3})/.exec(head)?.[1]), body: JSON.parse(body) as unknown };
+  }
+
+  it('get the API error body, never the framework own: a bad header, a smuggling attempt, headers too large', async () => {
+    const port = await listening({});
+    const nul = await raw(port, 'GET /api/v1/auth/me HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer \x00\r\n\r\n');
+    expect(nul).toMatchObject({ status: 400, body: { error: 'BadRequest', message: 'The request is not valid HTTP' } });
+    expect((nul.body as { details: unknown }).details).toMatchObject({ reason: expect.stringMatching(/^HPE_/) as unknown });
+    const smuggled = await raw(
+      port,
+      'POST /api/v1/auth/login HTTP/1.1\r\nHost: x\r\nContent-Length: 4\r\nTransfer-Encoding: chunked\r\n\r\n0\r\n\r\n',
+    );
+    expect(smuggled).toMatchObject({ status: 400, body: { error: 'BadRequest' } });
+    const large = await raw(port, `GET /health HTTP/1.1\r\nHost: x\r\nX-Big: ${'a'.repeat(20_000)}\r\n\r\n`);
+    expect(large).toMatchObject({
+      status: 431,
+      body: { error: 'RequestHeaderFieldsTooLarge', message: 'The request headers are too large' },
+    });
+    // The server goes on serving.
+    expect(await health(port)).toBe(200);
+  });
+});

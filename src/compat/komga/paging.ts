@@ -137,7 +137,8 @@ export function pageOfList<T>(request: KomgaPageRequest, all: T[], sorted = fals
 export function mapSort(sort: string | string[] | undefined, fields: Record<string, string | null>): string | undefined {
   for (const raw of sort === undefined ? [] : Array.isArray(sort) ? sort : [sort]) {
     const [property = '', direction = 'asc'] = raw.split(',').map((s) => s.trim());
-    const field = fields[property];
+    // Own keys only: `sort=constructor` is an unknown property, skipped like any other.
+    const field = Object.hasOwn(fields, property) ? fields[property] : undefined;
     if (field === undefined) continue;
     if (field === null) return undefined;
     return `${field},${direction.toLowerCase() === 'desc' ? 'desc' : 'asc'}`;
