@@ -1,4 +1,4 @@
-import { ADMIN, expect, serverUrl, signIn, test } from './fixtures.js';
+import { ADMIN, apiFailure, expect, failedAnswers, serverUrl, signIn, test } from './fixtures.js';
 import { createUserByApi, expectNoSeriousA11yViolations, makeBigLibrary, makeSmallLibrary, unique } from './admin-fixtures.js';
 
 // Serial: the duplicates and analysis-error checks look at the library the scan test builds and scans.
@@ -100,15 +100,7 @@ test.describe('Administration', () => {
     const name = unique('Big');
     const folder = await makeSmallLibrary(name);
     await signIn(page);
-    await page.route('**/api/v1/libraries/*/scan', (route) =>
-      route.request().method() === 'POST'
-        ? route.fulfill({
-            status: 503,
-            contentType: 'application/json',
-            body: JSON.stringify({ error: 'unavailable', message: 'Task queue unavailable', details: {} }),
-          })
-        : route.continue(),
-    );
+    await page.route('**/api/v1/libraries/*/scan', apiFailure(503, 'Task queue unavailable', 'POST'));
     await page.goto('/admin/libraries');
     await page.getByRole('button', { name: 'Add library' }).click();
     const form = page.getByRole('form', { name: 'Add a library' });
@@ -132,10 +124,7 @@ test.describe('Administration', () => {
     await createUserByApi(page, adminToken, maintainer);
     const context = await page.context().browser()!.newContext({ baseURL: serverUrl() });
     const own = await context.newPage();
-    const failed: string[] = [];
-    own.on('response', (r) => {
-      if (r.status() >= 400) failed.push(`${r.status()} ${r.request().method()} ${new URL(r.url()).pathname}`);
-    });
+    const failed = failedAnswers(own);
     await signIn(own, { username: maintainer.username, password: maintainer.password, email: '' });
     await own.goto('/admin/libraries');
     await own.getByRole('button', { name: 'Add library' }).click();

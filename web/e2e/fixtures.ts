@@ -1,4 +1,4 @@
-import { test as base, expect, type Page } from '@playwright/test';
+import { test as base, expect, type Page, type Route } from '@playwright/test';
 import { E2E_ENV } from './env.js';
 
 /** The administrator the first-run test creates; every later test signs in as it. */
@@ -31,4 +31,24 @@ export async function signIn(page: Page, user = ADMIN): Promise<string> {
     JSON.stringify(session),
   );
   return login.access_token;
+}
+
+/**
+ * A route handler answering as the API does when it fails: `status` with the error body carrying `message`.
+ * `method`: only requests of that method fail; the others go through.
+ */
+export function apiFailure(status: number, message: string, method?: string): (route: Route) => Promise<void> {
+  return (route) =>
+    method && route.request().method() !== method
+      ? route.continue()
+      : route.fulfill({ status, contentType: 'application/json', body: JSON.stringify({ error: 'Failure', message, details: {} }) });
+}
+
+/** The answers of 400 and above a page receives from now on, as `status METHOD /path` (a browser logs each one). */
+export function failedAnswers(page: Page): string[] {
+  const failed: string[] = [];
+  page.on('response', (r) => {
+    if (r.status() >= 400) failed.push(`${r.status()} ${r.request().method()} ${new URL(r.url()).pathname}`);
+  });
+  return failed;
 }

@@ -1,5 +1,5 @@
 import path from 'node:path';
-import { expect, serverUrl, test } from './fixtures.js';
+import { apiFailure, expect, failedAnswers, serverUrl, test } from './fixtures.js';
 import {
   expectPages,
   LONG_SERIES_BOOKS,
@@ -36,15 +36,6 @@ async function tapAt(page: import('@playwright/test').Page, fx: number, fy = 0.5
   else await page.mouse.click(x, y);
 }
 const status = (page: import('@playwright/test').Page) => page.getByTestId('page-status');
-
-/** Answers of 400 and above the page received: a first open asks nothing that fails (a browser logs each one). */
-function failedAnswers(page: import('@playwright/test').Page): string[] {
-  const failed: string[] = [];
-  page.on('response', (r) => {
-    if (r.status() >= 400) failed.push(`${r.status()} ${r.request().method()} ${new URL(r.url()).pathname}`);
-  });
-  return failed;
-}
 
 test('left to right by keys: arrows, Space, Shift+Space, Home, End; the status says page x of y', async ({ page, request }) => {
   const user = await newReader(request);
@@ -369,12 +360,7 @@ test('reader settings that cannot be loaded are said, with a way to try again; a
   const user = await newReader(request);
   await useSession(page, user);
   const book = lib.books['Paged one']!;
-  const failing = (route: import('@playwright/test').Route) =>
-    route.fulfill({
-      status: 503,
-      contentType: 'application/json',
-      body: JSON.stringify({ error: 'unavailable', message: 'Database unavailable', details: {} }),
-    });
+  const failing = apiFailure(503, 'Database unavailable');
   await page.route('**/api/v1/user/preferences', failing);
   await page.goto(`/books/${book.id}/read`);
   await expect(page.getByRole('alert')).toContainText('Database unavailable', { timeout: 15_000 });
@@ -663,15 +649,7 @@ test('a saved position that cannot be read is said, and the book is not opened a
     data: { locator: { href: 'OEBPS/chapter3.xhtml' }, percentage: 0.5 },
   });
   expect(saved.status()).toBe(200);
-  await page.route(`**/api/v1/books/${book.id}/progress/locator`, (route) =>
-    route.request().method() === 'GET'
-      ? route.fulfill({
-          status: 500,
-          contentType: 'application/json',
-          body: JSON.stringify({ error: 'internal', message: 'Position store unavailable', details: {} }),
-        })
-      : route.continue(),
-  );
+  await page.route(`**/api/v1/books/${book.id}/progress/locator`, apiFailure(500, 'Position store unavailable', 'GET'));
   await page.goto(`/books/${book.id}/read`);
   await expect(page.getByRole('alert')).toContainText('Position store unavailable');
   await expect(page.locator('.epub-reader')).toHaveCount(0);
