@@ -156,6 +156,9 @@ test('an address with nothing behind it says what is missing, with a way home an
     [`/books/${missing}`, 'Book not found'],
     [`/series/${missing}`, 'Series not found'],
     ['/books/not-an-id', 'Book not found'],
+    [`/books/${missing}/read`, 'Book not found'],
+    ['/shelves/constructor', 'Shelf not found'],
+    ['/shelves/nope', 'Shelf not found'],
   ] as const) {
     await page.goto(address);
     await expect(page.getByRole('heading', { name: heading })).toBeVisible();

@@ -5,6 +5,7 @@ import { getSession } from './api/session';
 import { AppLayout } from './components/AppLayout';
 import { NotFound, RouteError } from './components/ErrorView';
 import { compactLibrarySearch, validateLibrarySearch, type LibrarySearch } from './lib/library-search';
+import { AddressNotFound } from './lib/not-found';
 import { SHELVES, type ShelfId } from './lib/shelves';
 import { prefetchReader } from './reader/queries';
 
@@ -86,7 +87,7 @@ export const shelfRoute = createRoute({
   path: '/shelves/$shelf',
   params: {
     parse: (params: { shelf: string }): { shelf: ShelfId } => {
-      if (!(params.shelf in SHELVES)) throw new Error(`There is no shelf called "${params.shelf}"`);
+      if (!Object.hasOwn(SHELVES, params.shelf)) throw new AddressNotFound(`There is no shelf called "${params.shelf}"`);
       return { shelf: params.shelf as ShelfId };
     },
     stringify: (params: { shelf: ShelfId }) => ({ shelf: params.shelf }),

@@ -4,6 +4,7 @@ import { lazy, Suspense } from 'react';
 import { preferencesQuery } from '../api/queries';
 import { ErrorMessage } from '../components/ErrorView';
 import { withDetail } from '../lib/format';
+import { notFoundTitle } from '../lib/not-found';
 import { ComicReader } from './ComicReader';
 import { isImageBook, savedPage, useBook, usePages, useSeries } from './data';
 import './reader.css';
@@ -39,6 +40,16 @@ export function ReaderScreen() {
   const needed = [book, pages, saved, prefs, ...(book.data?.series_id ? [series] : [])];
   const failed = needed.filter((q) => q.data === undefined && q.error);
   if (failed.length > 0) {
+    const missing = notFoundTitle(failed[0]!.error, `/books/${bookId}`);
+    if (missing) {
+      return (
+        <div className="reader reader-message" role="alert">
+          <h1>{missing}</h1>
+          <p>There is nothing at this address: the book may have been removed, or the link is wrong.</p>
+          <Link to="/">Go to the home page</Link>
+        </div>
+      );
+    }
     return (
       <div className="reader reader-message">
         <ErrorMessage error={failed[0]!.error} />

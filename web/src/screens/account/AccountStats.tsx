@@ -168,7 +168,13 @@ function BarChart({
             <title>{`${dayLabel(bar.label)}: ${describe(bar.value)}`}</title>
           </rect>
           {labelled.has(i) && (
-            <text x={bar.x + bar.width / 2} y={CHART_H + 20} textAnchor="middle" className="axis-label">
+            // The first and last labels end at the chart's edges, where a centred one would be cut ("Nov 2" for "Nov 27").
+            <text
+              x={i === 0 ? bar.x : i === bars.length - 1 ? bar.x + bar.width : bar.x + bar.width / 2}
+              y={CHART_H + 20}
+              textAnchor={i === 0 ? 'start' : i === bars.length - 1 ? 'end' : 'middle'}
+              className="axis-label"
+            >
               {dayLabel(bar.label)}
             </text>
           )}

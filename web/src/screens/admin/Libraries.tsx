@@ -44,7 +44,8 @@ export function LibrariesScreen() {
       )}
       {scanNotice && (
         <p className="error-text" role="alert">
-          {scanNotice.name} was added, but its first scan could not be started ({describeError(scanNotice.error)}): start it with Scan now.
+          {scanNotice.name} was added, but its first scan could not be started ({describeError(scanNotice.error)}): start it with its Scan
+          button.
         </p>
       )}
       <ErrorMessage error={libraries.error} />

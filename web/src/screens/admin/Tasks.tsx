@@ -118,8 +118,7 @@ function TaskRow({ task }: { task: Task }) {
           <ProgressBar value={p.total > 0 ? p.current / p.total : 0} label={`${label} progress`} indeterminate={p.total === 0} />
         )}
         <span className="hint">
-          {p.total > 0 ? `${p.current} of ${p.total}` : ''}
-          {p.message ? ` ${p.message}` : ''}
+          {progressText(p)}
           {started ? ` · started ${formatDateTime(started)}` : ` · queued ${formatDateTime(task.created_at)}`}
           {started && ended ? ` · took ${formatDuration((ended.getTime() - started.getTime()) / 1000)}` : ''}
         </span>
@@ -135,4 +134,11 @@ function TaskRow({ task }: { task: Task }) {
       <ErrorMessage error={cancel.error} />
     </li>
   );
+}
+
+/** "12 of 30 · Scanning", or the task's own message alone when it already says the count ("Covers: 30 of 30"). */
+function progressText(p: { current: number; total: number; message?: string | null }): string {
+  const count = p.total > 0 ? `${p.current} of ${p.total}` : '';
+  if (count && p.message?.includes(count)) return p.message;
+  return [count, p.message].filter(Boolean).join(' · ');
 }
