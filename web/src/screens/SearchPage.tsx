@@ -27,7 +27,10 @@ export function SearchPage() {
     return (
       <div className="page">
         <h1>Search</h1>
-        <p className="empty">Type in the search box at the top to find series and books by title, author, publisher or tag.</p>
+        <p className="empty">
+          Type in the search box at the top to find series by their name, publisher or summary, and books by their title. To find them by
+          genre or tag, filter them in <Link to="/libraries">Libraries</Link>.
+        </p>
       </div>
     );
   }
