@@ -81,6 +81,7 @@ describe('libraries.allowed_roots: libraries are created and moved only inside t
     const outside = await create(t, t.headers, dirs.outside);
     expect(outside.statusCode).toBe(400);
     expect(outside.json().message).toMatch(/allowed_roots/);
+    expect(outside.json().message).toContain(dirs.root);
     const link = await create(t, t.headers, path.join(dirs.root, 'escape'));
     expect(link.json().message).toMatch(/symbolic link/);
     const missing = await create(t, t.headers, path.join(dirs.root, 'missing'));
@@ -99,6 +100,9 @@ describe('libraries.allowed_roots: libraries are created and moved only inside t
       const res = await browse(`?path=${encodeURIComponent(p)}`);
       expect(res.statusCode, p).toBe(403);
     }
+    // Browsing starts at each root: the picker offers them, as it offers Windows drives.
+    const drives = await t.app.inject({ method: 'GET', url: '/api/v1/filesystem/drives', headers: t.headers });
+    expect(drives.json()).toEqual([{ name: dirs.root, path: dirs.root }]);
   });
 });
 

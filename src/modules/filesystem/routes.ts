@@ -48,7 +48,7 @@ export function registerFilesystemRoutes(app: App, fs: FilesystemService): void 
     url: '/filesystem/drives',
     config: { permission: 'system-admin' },
     schema: {
-      summary: 'List drives (Windows); on Linux and macOS the single root `/`',
+      summary: 'Where browsing can start: the allowed library roots when configured, else the drives (Windows) or `/`',
       tags: ['filesystem'],
       response: { 200: z.array(z.object({ name: z.string(), path: z.string() })) },
     },

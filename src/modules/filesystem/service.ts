@@ -41,10 +41,15 @@ export class FilesystemService {
         this.allowedRoots.length > 0 &&
         !(withinAny(dir, this.allowedRoots) && withinAny(await realpath(dir), await realRoots(this.allowedRoots)))
       ) {
-        throw new AppError(403, 'Forbidden', `${dir} is outside the folders allowed for libraries (libraries.allowed_roots)`, {
-          path: dir,
-          allowed_roots: this.allowedRoots,
-        });
+        throw new AppError(
+          403,
+          'Forbidden',
+          `${dir} is outside the folders allowed for libraries: ${this.allowedRoots.join(', ')} (libraries.allowed_roots)`,
+          {
+            path: dir,
+            allowed_roots: this.allowedRoots,
+          },
+        );
       }
       const info = await stat(dir);
       if (!info.isDirectory()) throw badRequest('Path is not a directory', { path: dir });
@@ -64,8 +69,12 @@ export class FilesystemService {
     return { path: dir, parent: atTop ? null : parent, entries, truncated };
   }
 
-  /** Windows: the drive letters that exist. Elsewhere: the single root `/`. */
+  /**
+   * Where browsing can start: the allowed roots when there are any (the picker offers each; none is above
+   * another's "up one level"). Otherwise, on Windows the drive letters that exist, elsewhere the single root `/`.
+   */
   drives(): Array<{ name: string; path: string }> {
+    if (this.allowedRoots.length > 0) return this.allowedRoots.map((root) => ({ name: root, path: root }));
     if (process.platform !== 'win32') return [{ name: '/', path: '/' }];
     return 'ABCDEFGHIJKLMNOPQRSTUVWXYZ'
       .split('')

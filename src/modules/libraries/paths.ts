@@ -34,7 +34,9 @@ export async function checkLibraryPath(
       : badRequest(REFUSED_PATH_MESSAGE, { field: 'path' });
   // Checked before the folder is looked at, so a path outside the roots tells nothing about the disk.
   if (policy.allowedRoots.length > 0 && !withinAny(normalised, policy.allowedRoots)) {
-    throw refuse('path is outside the folders allowed for libraries (libraries.allowed_roots)', { allowed_roots: policy.allowedRoots });
+    throw refuse(`path is outside the folders allowed for libraries: ${policy.allowedRoots.join(', ')} (libraries.allowed_roots)`, {
+      allowed_roots: policy.allowedRoots,
+    });
   }
   let info;
   try {

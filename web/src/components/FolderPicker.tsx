@@ -34,9 +34,13 @@ export function FolderPicker({
     <section className="folder-picker" aria-label="Folder picker">
       <div className="inline folder-picker-bar">
         {drives.data && drives.data.length > 1 && (
+          // Windows drives, or the folders this server allows libraries in (libraries.allowed_roots).
           <label>
-            Drive
-            <select value={drives.data.find((d) => path?.startsWith(d.path))?.path ?? ''} onChange={(e) => setPath(e.target.value)}>
+            Start at
+            <select
+              value={drives.data.find((d) => (listing.data?.path ?? path)?.startsWith(d.path))?.path ?? drives.data[0]!.path}
+              onChange={(e) => setPath(e.target.value)}
+            >
               {drives.data.map((d) => (
                 <option key={d.path} value={d.path}>
                   {d.name}
