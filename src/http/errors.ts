@@ -85,7 +85,8 @@ export function frameworkErrorHandler(error: FastifyError, _request: FastifyRequ
 /**
  * Requests Node's HTTP parser refuses before Fastify sees them (a NUL byte in a header, a bad request line, both
  * Content-Length and Transfer-Encoding, headers over the size limit, a request not finished in time): answered
- * with the API's error body, as Fastify's own handler would but in its `{statusCode}` shape; then closed.
+ * as Fastify's own handler would, but with the API's error body in place of Fastify's `{statusCode}` one; then
+ * the connection is closed.
  */
 export function clientErrorHandler(this: FastifyInstance, err: NodeJS.ErrnoException, socket: Duplex): void {
   if (err.code === 'ECONNRESET' || socket.destroyed) return;
