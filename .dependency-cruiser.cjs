@@ -1,5 +1,5 @@
 /**
- * Import boundaries (DESIGN.md, "Shape in one picture"; docs/layout.md says what each folder is). Run by
+ * Import boundaries (docs/architecture.md draws the layers; docs/layout.md says what each folder is). Run by
  * `npm run lint`; test/platform/import-rules.test.ts shows that a wrong import fails it.
  *
  * A feature folder (src/modules/<feature>) exposes to other features everything except its internals:

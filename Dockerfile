@@ -1,5 +1,5 @@
-# Bindery on Node 24 LTS. Build: docker build -t bindery .   Run: docker run -p 8080:8080 -v bindery-data:/data -v /comics:/comics:ro bindery
-FROM node:24-slim AS build
+# Bindery on Node 20 (package.json "engines" and .nvmrc say the same). Build: docker build -t bindery .   Run: docker run -p 8080:8080 -v bindery-data:/data -v /comics:/comics:ro bindery
+FROM node:20-slim AS build
 WORKDIR /app
 RUN apt-get update && apt-get install -y --no-install-recommends python3 make g++ && rm -rf /var/lib/apt/lists/*
 COPY package.json package-lock.json ./
@@ -10,7 +10,7 @@ COPY src ./src
 COPY web ./web
 RUN npm run build && npm prune --omit=dev
 
-FROM node:24-slim
+FROM node:20-slim
 ENV NODE_ENV=production \
     BINDERY_DATA_DIR=/data \
     BINDERY_SERVER__HOST=0.0.0.0 \

@@ -1,5 +1,5 @@
 /**
- * `npm run bench`: speed as users see it (issue 22, DESIGN.md "Measuring like a user"). The server runs as users
+ * `npm run bench`: speed as users see it (docs/benchmarks.md). The server runs as users
  * run it (`node dist/cli.js serve`, its own process, temp data folder, default config but rate limiting off)
  * and is driven over HTTP on loopback; every figure is printed beside a floor measured in the same run:
  *  - page serving: `GET /books/{id}/pages/1` (original bytes, a random CBZ each request, JWT) with autocannon in

@@ -4,7 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { makeCbz } from '../media/fixtures.js';
 import { createTestApp, createTestDatabase, type TestApp } from '../helpers/app.js';
 import { buildApp } from '../../src/app.js';
-import { testDatabaseType } from '../helpers/config.js';
+import { postgresOnly, testDatabaseType } from '../helpers/config.js';
 import { api, createCatalogApp, createLibrary, libraryDir, scan, type CatalogTestApp } from '../scanner/helpers.js';
 
 interface Frame {
@@ -182,7 +182,7 @@ describe('Event streams over SSE', () => {
   });
 });
 
-describe.skipIf(testDatabaseType() !== 'postgres')('LISTEN/NOTIFY bridge on PostgreSQL', () => {
+describe.skipIf(testDatabaseType() !== 'postgres')(postgresOnly('LISTEN/NOTIFY bridge on PostgreSQL'), () => {
   let a: TestApp;
   let bBase: string;
   let bEvents: FastifyInstance['events'];
@@ -214,7 +214,12 @@ describe.skipIf(testDatabaseType() !== 'postgres')('LISTEN/NOTIFY bridge on Post
     const headers = await adminHeaders(a);
     const client = connect(bBase, '/api/v1/events/stream', headers, ['library_created']);
     await client.opened;
-    const res = await a.app.inject({ method: 'POST', url: '/api/v1/libraries', headers, payload: { name: 'Shared', path: libraryDir() } });
+    const res = await a.app.inject({
+      method: 'POST',
+      url: '/api/v1/libraries',
+      headers,
+      payload: { name: 'Shared', path: libraryDir() },
+    });
     expect(res.statusCode).toBe(201);
     await until(() => client.frames.length > 0);
     client.source.close();

@@ -7,6 +7,12 @@ export type DeepPartial<T> = { [K in keyof T]?: T[K] extends object ? (T[K] exte
 
 export const testDatabaseType = (): 'sqlite' | 'postgres' => (process.env.BINDERY_TEST_DATABASE === 'postgres' ? 'postgres' : 'sqlite');
 
+/** The name of a test only PostgreSQL can run: on a default (SQLite) run, it says why it is skipped and what runs it. */
+export const postgresOnly = (title: string): string =>
+  testDatabaseType() === 'postgres'
+    ? title
+    : `${title} (skipped on SQLite: needs a PostgreSQL server — apt-get install postgresql, then BINDERY_TEST_DATABASE=postgres npm test; docs/testing.md)`;
+
 export function pgAdminSettings() {
   return {
     host: process.env.BINDERY_TEST_PG_HOST ?? '127.0.0.1',

@@ -8,7 +8,7 @@ import type { CatalogTestApp } from '../helpers/catalog.js';
 import type { Headers } from '../helpers/auth.js';
 
 /** Komga's own OpenAPI description (OpenAPI 3.1: component schemas are JSON Schema 2020-12). */
-const OPENAPI_PATH = path.resolve(import.meta.dirname, '../../../shared/reference/komga/openapi.json');
+const OPENAPI_PATH = path.resolve(import.meta.dirname, '../reference/komga/openapi.json');
 const OPENAPI_ID = 'https://komga.org/openapi.json';
 
 // CommonJS packages seen from NodeNext ESM: the classes are on `default`.

@@ -1,18 +1,18 @@
 import { describe, expect, it } from 'vitest';
 import { openBook, withBook } from '../../src/media/formats/open-book.js';
-import { SHARED_FIXTURES_MISSING, hasSharedFixtures, sharedFixture } from './shared-fixtures.js';
+import { realFixture } from './real-fixtures.js';
 
-describe.skipIf(!hasSharedFixtures)(`CBR reader on the real RAR5 fixtures (skipped when ${SHARED_FIXTURES_MISSING})`, () => {
+describe('CBR reader on the real RAR5 fixtures (test/fixtures)', () => {
   it('leaves the process-wide error listeners as they were (the WASM glue adds rethrowing ones)', async () => {
     const before = [process.listenerCount('uncaughtException'), process.listenerCount('unhandledRejection')];
-    await withBook(sharedFixture('test_comic.cbr'), 'cbr', {}, async (reader) => {
+    await withBook(realFixture('test_comic.cbr'), 'cbr', {}, async (reader) => {
       expect(reader.listPages()).toHaveLength(3);
     });
     expect([process.listenerCount('uncaughtException'), process.listenerCount('unhandledRejection')]).toEqual(before);
   });
 
   it('lists the pages in natural order with their sizes and dimensions', async () => {
-    await withBook(sharedFixture('test_comic.cbr'), undefined, {}, async (reader) => {
+    await withBook(realFixture('test_comic.cbr'), undefined, {}, async (reader) => {
       expect(reader.format).toBe('cbr');
       const pages = await reader.pages();
       expect(pages.map((p) => p.file_name)).toEqual(['page001.png', 'page002.png', 'page003.png']);
@@ -24,7 +24,7 @@ describe.skipIf(!hasSharedFixtures)(`CBR reader on the real RAR5 fixtures (skipp
   });
 
   it('reads one page without extracting anything to disk', async () => {
-    await withBook(sharedFixture('test_comic.cbr'), 'cbr', {}, async (reader) => {
+    await withBook(realFixture('test_comic.cbr'), 'cbr', {}, async (reader) => {
       const page = await reader.readPage(2);
       expect(page.data.length).toBe(20);
       expect(page.data.subarray(0, 2).toString('latin1')).toBe('P6');
@@ -33,13 +33,13 @@ describe.skipIf(!hasSharedFixtures)(`CBR reader on the real RAR5 fixtures (skipp
   });
 
   it('has no embedded metadata without ComicInfo.xml', async () => {
-    await withBook(sharedFixture('test_comic.cbr'), 'cbr', {}, async (reader) => {
+    await withBook(realFixture('test_comic.cbr'), 'cbr', {}, async (reader) => {
       expect(await reader.metadata()).toBeNull();
     });
   });
 
   it('reads ComicInfo.xml from the archive and skips it as a page', async () => {
-    await withBook(sharedFixture('test_comic_with_info.cbr'), 'cbr', {}, async (reader) => {
+    await withBook(realFixture('test_comic_with_info.cbr'), 'cbr', {}, async (reader) => {
       expect(reader.listPages().map((p) => p.file_name)).toEqual(['page001.png', 'page002.png', 'page003.png']);
       const meta = await reader.metadata();
       expect(meta).toEqual({
@@ -61,7 +61,7 @@ describe.skipIf(!hasSharedFixtures)(`CBR reader on the real RAR5 fixtures (skipp
   });
 
   it('serves concurrent reads from several readers (the WASM extractor is shared)', async () => {
-    const readers = await Promise.all([openBook(sharedFixture('test_comic.cbr')), openBook(sharedFixture('test_comic_with_info.cbr'))]);
+    const readers = await Promise.all([openBook(realFixture('test_comic.cbr')), openBook(realFixture('test_comic_with_info.cbr'))]);
     try {
       const pages = await Promise.all([1, 2, 3, 1, 2, 3].map((n, i) => readers[i % 2]!.readPage(n)));
       const first = pages.map((page) => page.data.toString('hex'));

@@ -6,7 +6,7 @@ import { detectFormat, detectFormatFromBytes, isBookFileName } from '../../src/m
 import { isPageEntryName, sniffImageType } from '../../src/media/images/image-types.js';
 import { comparePageNames } from '../../src/media/formats/page-order.js';
 import { makeBmp, makeCbz, makeEpub, makeImage, makePdf } from './fixtures.js';
-import { SHARED_FIXTURES_MISSING, hasSharedFixtures, sharedFixture } from './shared-fixtures.js';
+import { realFixture } from './real-fixtures.js';
 
 let dir: string;
 beforeAll(async () => {
@@ -38,8 +38,8 @@ describe('format detection: magic bytes first, extension second', () => {
     expect(detectFormatFromBytes(RAR5, 'x.bin')).toBe('cbr');
   });
 
-  it.skipIf(!hasSharedFixtures)(`detects the real RAR fixture (skipped when ${SHARED_FIXTURES_MISSING})`, async () => {
-    expect(await detectFormat(sharedFixture('test_comic.cbr'))).toBe('cbr');
+  it('detects the real RAR fixture', async () => {
+    expect(await detectFormat(realFixture('test_comic.cbr'))).toBe('cbr');
   });
 
   it('reports 7z (CB7) as unsupported, by bytes or by extension', () => {

@@ -84,7 +84,7 @@ beforeAll(async () => {
 });
 afterAll(() => t.close());
 
-describe('OPDS 1.2 documents validate against the OPDS 1.2 RELAX NG schema (opds.fixed.rnc, jing)', () => {
+describe('OPDS 1.2 documents validate against the OPDS 1.2 RELAX NG schema (opds.fixed.rnc, libxml2 via xmllint-wasm)', () => {
   it('every feed reachable from the root, at both prefixes, with pagination links, is valid (only the PSE {pageNumber} href waived)', async () => {
     const docs = new Map<string, string>();
     for (const start of [

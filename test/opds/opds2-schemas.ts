@@ -20,7 +20,7 @@ export interface Opds2Validators {
   manifest: ValidateFunction;
 }
 
-/** The OPDS 2.0 and Readium schemas from ../shared/reference/opds2, each loaded under its `$id` (SOURCES.md). */
+/** The OPDS 2.0 and Readium schemas from test/reference/opds2, each loaded under its `$id` (SOURCES.md). */
 export function loadOpds2Schemas(): Opds2Validators {
   const ajv = new Ajv({ strict: false, allErrors: true });
   addFormats.default(ajv);

@@ -13,11 +13,10 @@ import { isDatabaseUnavailable } from '../../src/db/unavailable.js';
 import type { App } from '../../src/http/types.js';
 import { createTestDatabase, type TestApp } from '../helpers/app.js';
 import { adminHeaders, type Headers } from '../helpers/auth.js';
-import { pgAdminSettings, testConfig, testDatabaseType } from '../helpers/config.js';
+import { pgAdminSettings, postgresOnly, testConfig, testDatabaseType } from '../helpers/config.js';
 import { libraryDir } from '../scanner/helpers.js';
 
 const onPostgres = testDatabaseType() === 'postgres';
-if (!onPostgres) console.warn('database-outage.test.ts: skipped, it needs PostgreSQL (BINDERY_TEST_DATABASE=postgres)');
 const here = path.dirname(fileURLToPath(import.meta.url));
 
 async function admin<T>(fn: (client: pg.Client) => Promise<T>): Promise<T> {
@@ -113,7 +112,7 @@ describe('A PostgreSQL server that cannot be reached (no server needed: nothing 
   });
 });
 
-describe.skipIf(!onPostgres)('A pooled PostgreSQL connection dropped while checked out (own process)', () => {
+describe.skipIf(!onPostgres)(postgresOnly('A pooled PostgreSQL connection dropped while checked out (own process)'), () => {
   it('does not become an uncaught exception: the process goes on and the pool reconnects', async () => {
     const shared = await createTestDatabase();
     try {
@@ -135,7 +134,7 @@ describe.skipIf(!onPostgres)('A pooled PostgreSQL connection dropped while check
   }, 120_000);
 });
 
-describe.skipIf(!onPostgres)('Every PostgreSQL backend terminated under load, two instances sharing the database', () => {
+describe.skipIf(!onPostgres)(postgresOnly('Every PostgreSQL backend terminated under load, two instances sharing the database'), () => {
   let name: string;
   let a: App;
   let b: App;
@@ -179,11 +178,11 @@ describe.skipIf(!onPostgres)('Every PostgreSQL backend terminated under load, tw
     let outageStarted!: () => void;
     const outage = new Promise<void>((resolve) => (outageStarted = resolve));
     let midRunAttempts = 0;
-    a.catalog.worker.register('outage_finishes_during', async () => {
+    a.background.worker.register('outage_finishes_during', async () => {
       await outage;
       return { finished: true };
     });
-    a.catalog.worker.register('outage_breaks_mid_run', async () => {
+    a.background.worker.register('outage_breaks_mid_run', async () => {
       midRunAttempts += 1;
       if (midRunAttempts === 1) {
         await outage;
@@ -191,13 +190,13 @@ describe.skipIf(!onPostgres)('Every PostgreSQL backend terminated under load, tw
       }
       return { attempts: midRunAttempts };
     });
-    await a.catalog.start();
-    const finishesDuring = (await a.catalog.queue.enqueue({ type: 'outage_finishes_during' })).task.id;
-    const breaksMidRun = (await a.catalog.queue.enqueue({ type: 'outage_breaks_mid_run' })).task.id;
+    await a.background.start();
+    const finishesDuring = (await a.background.queue.enqueue({ type: 'outage_finishes_during' })).task.id;
+    const breaksMidRun = (await a.background.queue.enqueue({ type: 'outage_breaks_mid_run' })).task.id;
     await until(
       async () =>
-        (await a.catalog.queue.get(breaksMidRun))?.status === 'running' &&
-        (await a.catalog.queue.get(finishesDuring))?.status === 'running',
+        (await a.background.queue.get(breaksMidRun))?.status === 'running' &&
+        (await a.background.queue.get(finishesDuring))?.status === 'running',
       10_000,
       'tasks running',
     );
@@ -280,16 +279,16 @@ describe.skipIf(!onPostgres)('Every PostgreSQL backend terminated under load, tw
 
     // The worker recorded the end it could not write, and ran the broken task again.
     await until(
-      async () => (await a.catalog.queue.get(finishesDuring))?.status === 'completed',
+      async () => (await a.background.queue.get(finishesDuring))?.status === 'completed',
       30_000,
       'task finished during the outage recorded',
     );
     await until(
-      async () => (await a.catalog.queue.get(breaksMidRun))?.status === 'completed',
+      async () => (await a.background.queue.get(breaksMidRun))?.status === 'completed',
       30_000,
       'task broken by the outage run again',
     );
-    expect(JSON.parse((await a.catalog.queue.get(breaksMidRun))!.result!)).toEqual({ attempts: 2 });
+    expect(JSON.parse((await a.background.queue.get(breaksMidRun))!.result!)).toEqual({ attempts: 2 });
 
     // Both bridges LISTEN again, and events flow both ways.
     await until(async () => (await listeningConnections(name)) === 2, 20_000, 'both bridges listening again');
