@@ -37,7 +37,7 @@ function threadCpu(pid: number): Map<string, ThreadCpu> {
   return out;
 }
 
-/** MiB, printed as "MB" like every figure of the bench (`bench/outside.ts`) and the README. */
+/** MiB, printed as "MB" like every figure of the bench (`bench/outside.ts`) and docs/benchmarks.md. */
 const mb = (bytes: number) => (bytes / 1024 / 1024).toFixed(0);
 
 /** The main thread's heap, and the process's resident memory by mapping kind (file-backed, anonymous). */

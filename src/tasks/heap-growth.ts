@@ -6,7 +6,7 @@ import { runInNewContext } from 'node:vm';
  * run. By default it may grow to about four times the live size before the next one, and a scan's batches (rows,
  * parameters and events held until their transaction commits) outlive the young generation and leave their
  * garbage there: a 10,000-book first scan ended with 105 MB of heap in use for about 35 MB alive. At most 1.2×
- * keeps that scan's peak ~50 MB lower for no measurable CPU (bench/scan-probe.ts, docs/design-notes.md). Not for
+ * keeps that scan's peak ~50 MB lower for no measurable CPU (bench/scan-probe.ts, docs/decisions/028-memory-of-a-first-scan.md). Not for
  * the whole process: page serving over a 10,000-book library fell from 0.86 to 0.57 of its floor with it
  * (`bench/outside.ts --books 10000 --only pages`, the same build with and without).
  *

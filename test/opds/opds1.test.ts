@@ -430,7 +430,7 @@ describe('Downloads: Content-Disposition, Content-Length, Range (206), ETag', ()
     expect(head.raw.length).toBe(0);
   });
 
-  it('declared acquisition media types match what the download sends, per format (table in README)', async () => {
+  it('declared acquisition media types match what the download sends, per format (table in docs/opds.md)', async () => {
     const books = (await feed('/opds/v1/books/recently-added')).entry!;
     const types = new Map<string, string>();
     for (const e of books) {

@@ -275,7 +275,7 @@ function registerTree(app: App, prefix: string, deps: Opds1Deps): void {
       summary: 'OPDS-PSE page image',
       description:
         '`pageNumber` is 0-based (PSE); `maxWidth` scales the page down to at most that width. Streaming a page moves the ' +
-        "caller's progress forward to it (see README, OPDS page streaming).",
+        "caller's progress forward to it (see docs/opds.md, page streaming).",
       tags,
       hide,
       params: PageStreamParams,

@@ -1,6 +1,6 @@
 /**
  * The media type of a book file by its format: what a download answers with and what the feeds' acquisition
- * links declare (they must agree, and be types the reader apps recognise; see README "OPDS media types").
+ * links declare (they must agree, and be types the reader apps recognise; see docs/opds.md "Media types").
  */
 export const BOOK_FILE_MEDIA_TYPES: Readonly<Record<string, string>> = {
   cbz: 'application/vnd.comicbook+zip',

@@ -30,8 +30,7 @@ export function registerKosyncSetupRoute(app: App, options: { enabled: boolean; 
     config: { permission: 'progress-read' },
     schema: {
       summary: 'KOReader progress sync setup',
-      description:
-        'The sync server URL to paste into KOReader (Tools → Progress sync → Custom sync server). See README, KOReader progress sync.',
+      description: 'The sync server URL to paste into KOReader (Tools → Progress sync → Custom sync server). See docs/koreader.md.',
       tags: ['progress'],
       response: { 200: KoreaderSetup },
     },
