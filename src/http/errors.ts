@@ -99,11 +99,18 @@ export function clientErrorHandler(this: FastifyInstance, err: NodeJS.ErrnoExcep
   this.log.debug({ err }, 'malformed HTTP request');
   if (socket.writable) {
     const body = JSON.stringify(errorBody(codeForStatus(status), message, { reason: err.code ?? null }));
-    socket.write(
-      `HTTP/1.1 ${status} ${STATUS_CODES[status]}\r\nContent-Type: application/json; charset=utf-8\r\nContent-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`,
-    );
+    const head = `HTTP/1.1 ${status} ${STATUS_CODES[status]}\r\nContent-Type: application/json; charset=utf-8\r\nContent-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n`;
+    // A response to HEAD has the headers a GET would get and no body: a client reading one would take the
+    // body's bytes for the next response.
+    socket.write(isHeadRequest(err) ? head : head + body);
   }
   socket.destroy(err);
+}
+
+/** Whether the refused request was a HEAD, from the bytes Node's parser had received (`rawPacket`). */
+function isHeadRequest(err: NodeJS.ErrnoException): boolean {
+  const raw = (err as { rawPacket?: unknown }).rawPacket;
+  return Buffer.isBuffer(raw) && raw.subarray(0, 5).toString('latin1') === 'HEAD ';
 }
 
 export interface ErrorHandlingHooks {

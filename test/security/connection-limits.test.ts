@@ -152,4 +152,31 @@ describe('requests the HTTP parser refuses', () => {
     // The server goes on serving.
     expect(await health(port)).toBe(200);
   });
+
+  it('a HEAD request refused by the parser gets the status and headers without a body, for any status', async () => {
+    const port = await listening({});
+    for (const [bytes, status] of [
+      [`HEAD /api/v1/books/${'A'.repeat(20_000)}/file HTTP/1.1\r\nHost: x\r\n\r\n`, 431],
+      ['HEAD /api/v1/auth/me HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer \x00\r\n\r\n', 400],
+    ] as const) {
+      const { socket, closed, received } = await open(port);
+      socket.write(bytes);
+      await closed;
+      const [head = '', ...rest] = received().split('\r\n\r\n');
+      expect(head).toMatch(new RegExp(`^HTTP/1\\.1 ${status} `));
+      expect(head).toMatch(/content-type: application\/json/i);
+      expect(rest.join('')).toBe('');
+    }
+    // Node's own client reads the answer as a response, not as a closed connection (it did, with a body after it).
+    const answer = await new Promise<number>((resolve, reject) =>
+      request({ host: '127.0.0.1', port, method: 'HEAD', path: `/api/v1/books/${'A'.repeat(20_000)}/file` }, (res) => {
+        res.resume();
+        resolve(res.statusCode ?? 0);
+      })
+        .on('error', reject)
+        .end(),
+    );
+    expect(answer).toBe(431);
+    expect(await health(port)).toBe(200);
+  });
 });
