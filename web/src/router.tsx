@@ -166,17 +166,17 @@ const accountRoute = createRoute({
 const accountPreferencesRoute = createRoute({
   getParentRoute: () => accountRoute,
   path: '/',
-  component: lazyRouteComponent(() => import('./screens/account/Account'), 'PreferencesScreen'),
+  component: lazyRouteComponent(() => import('./screens/account/AccountPreferences'), 'PreferencesScreen'),
 });
 const accountPasswordRoute = createRoute({
   getParentRoute: () => accountRoute,
   path: '/password',
-  component: lazyRouteComponent(() => import('./screens/account/Account'), 'PasswordScreen'),
+  component: lazyRouteComponent(() => import('./screens/account/ChangePassword'), 'PasswordScreen'),
 });
 const accountKeysRoute = createRoute({
   getParentRoute: () => accountRoute,
   path: '/api-keys',
-  component: lazyRouteComponent(() => import('./screens/account/Account'), 'ApiKeysScreen'),
+  component: lazyRouteComponent(() => import('./screens/account/ApiKeys'), 'ApiKeysScreen'),
 });
 const accountStatsRoute = createRoute({
   getParentRoute: () => accountRoute,
@@ -214,17 +214,17 @@ const adminTasksRoute = createRoute({
 const adminDuplicatesRoute = createRoute({
   getParentRoute: () => adminRoute,
   path: '/duplicates',
-  component: lazyRouteComponent(() => import('./screens/admin/Maintenance'), 'DuplicatesScreen'),
+  component: lazyRouteComponent(() => import('./screens/admin/Duplicates'), 'DuplicatesScreen'),
 });
 const adminErrorsRoute = createRoute({
   getParentRoute: () => adminRoute,
   path: '/analysis-errors',
-  component: lazyRouteComponent(() => import('./screens/admin/Maintenance'), 'AnalysisErrorsScreen'),
+  component: lazyRouteComponent(() => import('./screens/admin/AnalysisErrors'), 'AnalysisErrorsScreen'),
 });
 const adminServerRoute = createRoute({
   getParentRoute: () => adminRoute,
   path: '/server',
-  component: lazyRouteComponent(() => import('./screens/admin/Maintenance'), 'ServerScreen'),
+  component: lazyRouteComponent(() => import('./screens/admin/Server'), 'ServerScreen'),
 });
 const accountAndAdminRoutes = [
   accountRoute.addChildren([accountPreferencesRoute, accountPasswordRoute, accountKeysRoute, accountStatsRoute]),

@@ -1,23 +1,25 @@
+import { queryKeys } from './query-keys';
+
 /**
  * Which cached queries an entity event makes stale. Query keys start with the resource they list
  * (`['series', ...]`, `['books', ...]`); a book change also changes its series' counts and the home shelves.
  */
-export function staleKeysFor(eventName: string): string[][] {
+export function staleKeysFor(eventName: string): Array<readonly string[]> {
   switch (eventName) {
     case 'book_created':
     case 'book_updated':
     case 'book_deleted':
-      return [['books'], ['series'], ['shelves'], ['search']];
+      return [queryKeys.books.all, queryKeys.series.all, queryKeys.shelves.all, queryKeys.search.all];
     case 'series_created':
     case 'series_updated':
     case 'series_deleted':
-      return [['series'], ['shelves'], ['search']];
+      return [queryKeys.series.all, queryKeys.shelves.all, queryKeys.search.all];
     case 'library_created':
     case 'library_updated':
     case 'library_deleted':
-      return [['libraries'], ['series'], ['books'], ['shelves']];
+      return [queryKeys.libraries.all, queryKeys.series.all, queryKeys.books.all, queryKeys.shelves.all];
     case 'cover_updated':
-      return [['covers']];
+      return [queryKeys.covers.all];
     default:
       return [];
   }

@@ -1,26 +1,27 @@
 import { queryOptions, useQuery } from '@tanstack/react-query';
 import { api, ok } from './client';
+import { queryKeys } from './query-keys';
 
-/** Queries shared by several screens. Keys start with the resource, so live events can invalidate by prefix. */
+/** Queries shared by several screens. Their keys come from `queryKeys`. */
 export const setupStatusQuery = queryOptions({
-  queryKey: ['setup-status'],
+  queryKey: queryKeys.setupStatus,
   queryFn: () => ok(api.GET('/api/v1/setup/status')),
   staleTime: 60_000,
 });
 
 export const meQuery = queryOptions({
-  queryKey: ['me'],
+  queryKey: queryKeys.me,
   queryFn: () => ok(api.GET('/api/v1/auth/me')),
   staleTime: 5 * 60_000,
 });
 
 export const librariesQuery = queryOptions({
-  queryKey: ['libraries'],
+  queryKey: queryKeys.libraries.all,
   queryFn: () => ok(api.GET('/api/v1/libraries', { params: { query: { pageSize: 500 } } })),
 });
 
 export const preferencesQuery = queryOptions({
-  queryKey: ['preferences'],
+  queryKey: queryKeys.preferences,
   queryFn: () => ok(api.GET('/api/v1/user/preferences')),
   staleTime: 5 * 60_000,
 });
@@ -35,7 +36,7 @@ const LARGEST_PAGE = 500;
  */
 export const seriesBooksQuery = (seriesId: string | undefined) =>
   queryOptions({
-    queryKey: ['books', 'of-series', seriesId],
+    queryKey: queryKeys.books.ofSeries(seriesId),
     queryFn: async () => {
       const id = seriesId as string;
       const pageOf = (page: number) =>

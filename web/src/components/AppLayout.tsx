@@ -3,6 +3,7 @@ import { Link, Outlet, useNavigate, useRouter } from '@tanstack/react-router';
 import { useEffect } from 'react';
 import { api } from '../api/client';
 import { staleKeysFor } from '../api/live';
+import { queryKeys } from '../api/query-keys';
 import { librariesQuery, meQuery, preferencesQuery, usePreference } from '../api/queries';
 import { endSession, onSessionChange } from '../api/session';
 import { followEventStream } from '../api/sse';
@@ -32,7 +33,10 @@ function useLiveUpdates() {
         for (const queryKey of staleKeysFor(event.name)) void queryClient.invalidateQueries({ queryKey });
       },
       // After a reconnection (server restart) whatever changed meanwhile is refetched.
-      () => void queryClient.invalidateQueries({ predicate: (q) => q.queryKey[0] !== 'me' && q.queryKey[0] !== 'setup-status' }),
+      () =>
+        void queryClient.invalidateQueries({
+          predicate: (q) => q.queryKey[0] !== queryKeys.me[0] && q.queryKey[0] !== queryKeys.setupStatus[0],
+        }),
     );
     return () => stream.close();
   }, [queryClient]);

@@ -2,6 +2,7 @@ import { useQuery } from '@tanstack/react-query';
 import { useState } from 'react';
 import { ListBox, ListBoxItem } from 'react-aria-components';
 import { api, ok } from '../api/client';
+import { queryKeys } from '../api/query-keys';
 import { ErrorMessage } from './ErrorView';
 
 /**
@@ -19,12 +20,12 @@ export function FolderPicker({
 }) {
   const [path, setPath] = useState<string | undefined>(initialPath);
   const drives = useQuery({
-    queryKey: ['filesystem', 'drives'],
+    queryKey: queryKeys.filesystem.drives,
     queryFn: () => ok(api.GET('/api/v1/filesystem/drives')),
     staleTime: Infinity,
   });
   const listing = useQuery({
-    queryKey: ['filesystem', 'browse', path ?? ''],
+    queryKey: queryKeys.filesystem.browse(path),
     queryFn: () => ok(api.GET('/api/v1/filesystem/browse', { params: { query: path ? { path } : {} } })),
     retry: false,
   });

@@ -1,6 +1,7 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useState, type FormEvent } from 'react';
 import { api, ok, type components } from '../api/client';
+import { queryKeys } from '../api/query-keys';
 import { meQuery } from '../api/queries';
 import { checkCron } from '../lib/cron';
 import { ErrorMessage } from './ErrorView';
@@ -80,7 +81,7 @@ export function LibraryForm({
       }
     },
     onSuccess: async ({ saved, scanTaskId, scanError }) => {
-      await queryClient.invalidateQueries({ queryKey: ['libraries'] });
+      await queryClient.invalidateQueries({ queryKey: queryKeys.libraries.all });
       await onSaved(saved, scanTaskId, scanError);
     },
   });

@@ -13,18 +13,15 @@ import {
   type PageInfo,
 } from './data';
 import { ComicEngine, type EngineSettings } from './engine';
-import {
-  EndPanel,
-  KeyMap,
-  ReaderBar,
-  ReaderSettingsPanel,
-  readerKeyTarget,
-  useDeviceClass,
-  useFullscreen,
-  useIncognito,
-  useViewport,
-  UnsavedProgressNote,
-} from './ReaderChrome';
+import { EndPanel } from './EndPanel';
+import { readerKeyTarget } from './keyboard';
+import { KeyMap } from './KeyMap';
+import { ReaderBar, UnsavedProgressNote } from './ReaderChrome';
+import { ReaderSettingsPanel } from './ReaderSettingsPanel';
+import { useDeviceClass } from './use-device-class';
+import { useFullscreen } from './use-fullscreen';
+import { useIncognito } from './use-incognito';
+import { useViewport } from './use-viewport';
 import { useProgressFlushing, useProgressQueued, useProgressSaver } from './use-progress-saver';
 import { resolveSettings, showsDouble, withChange, type PartialSettings } from './settings';
 

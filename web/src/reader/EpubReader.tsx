@@ -2,22 +2,20 @@ import { useQuery } from '@tanstack/react-query';
 import { Link, useNavigate } from '@tanstack/react-router';
 import { useEffect, useLayoutEffect, useRef, useState } from 'react';
 import { api, toApiError } from '../api/client';
+import { queryKeys } from '../api/query-keys';
 import { ErrorMessage } from '../components/ErrorView';
 import { bookLabel } from '../lib/format';
 import { neighbours, useReaderPreferences, useSeriesBooks, type Book, type PageInfo } from './data';
 import { EpubEngine, THEMES, type EpubAppearance, type Relocation } from './epub-engine';
 import type { FoliateTocItem } from 'foliate-js/epub.js';
-import {
-  EndPanel,
-  KeyMap,
-  ReaderBar,
-  ReaderSettingsPanel,
-  readerKeyTarget,
-  useDeviceClass,
-  useFullscreen,
-  useIncognito,
-  UnsavedProgressNote,
-} from './ReaderChrome';
+import { EndPanel } from './EndPanel';
+import { readerKeyTarget } from './keyboard';
+import { KeyMap } from './KeyMap';
+import { ReaderBar, UnsavedProgressNote } from './ReaderChrome';
+import { ReaderSettingsPanel } from './ReaderSettingsPanel';
+import { useDeviceClass } from './use-device-class';
+import { useFullscreen } from './use-fullscreen';
+import { useIncognito } from './use-incognito';
 import { useProgressFlushing, useProgressQueued, useProgressSaver } from './use-progress-saver';
 import { resolveSettings, withChange, type PartialSettings } from './settings';
 
@@ -69,7 +67,7 @@ export function EpubReader({ book, seriesTitle }: { book: Book; pages: PageInfo[
     margin: settings.epub_margin,
   };
   const saved = useQuery({
-    queryKey: ['progress-locator', book.id],
+    queryKey: queryKeys.progressLocator(book.id),
     queryFn: () => savedLocator(book),
     staleTime: Infinity,
     gcTime: 0,

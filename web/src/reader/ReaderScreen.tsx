@@ -2,6 +2,7 @@ import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { getRouteApi, Link } from '@tanstack/react-router';
 import { lazy, Suspense } from 'react';
 import { preferencesQuery } from '../api/queries';
+import { queryKeys } from '../api/query-keys';
 import { ErrorMessage } from '../components/ErrorView';
 import { withDetail } from '../lib/format';
 import { notFoundTitle } from '../lib/not-found';
@@ -25,7 +26,7 @@ export function ReaderScreen() {
   // the reader moves on from it, and a refetch on reconnect would only bring back what it has since left.
   const queryClient = useQueryClient();
   const saved = useQuery({
-    queryKey: ['progress', bookId],
+    queryKey: queryKeys.progress(bookId),
     queryFn: () => savedPage(queryClient, bookId),
     staleTime: 0,
     gcTime: 0,

@@ -1,22 +1,26 @@
 import { queryOptions, type QueryClient } from '@tanstack/react-query';
 import { api, ok } from '../api/client';
 import { preferencesQuery } from '../api/queries';
+import { queryKeys } from '../api/query-keys';
 
 /** The reader's queries, in a module of their own: the router's loader starts them from the first screen's bundle. */
 
 export const bookQuery = (bookId: string) =>
-  queryOptions({ queryKey: ['books', bookId], queryFn: () => ok(api.GET('/api/v1/books/{id}', { params: { path: { id: bookId } } })) });
+  queryOptions({
+    queryKey: queryKeys.books.detail(bookId),
+    queryFn: () => ok(api.GET('/api/v1/books/{id}', { params: { path: { id: bookId } } })),
+  });
 
 export const pagesQuery = (bookId: string) =>
   queryOptions({
-    queryKey: ['books', bookId, 'pages'],
+    queryKey: queryKeys.books.pages(bookId),
     queryFn: () => ok(api.GET('/api/v1/books/{id}/pages', { params: { path: { id: bookId } } })),
     staleTime: 5 * 60_000,
   });
 
 export const seriesQuery = (seriesId: string | undefined) =>
   queryOptions({
-    queryKey: ['series', seriesId],
+    queryKey: queryKeys.series.detail(seriesId),
     queryFn: () => ok(api.GET('/api/v1/series/{id}', { params: { path: { id: seriesId as string } } })),
     enabled: !!seriesId,
   });

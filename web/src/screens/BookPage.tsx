@@ -1,6 +1,7 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { getRouteApi, Link } from '@tanstack/react-router';
 import { api, ok } from '../api/client';
+import { queryKeys } from '../api/query-keys';
 import { seriesBooksQuery } from '../api/queries';
 import { readState } from '../components/Cards';
 import { Cover } from '../components/Cover';
@@ -14,12 +15,12 @@ export function BookPage() {
   const { bookId } = route.useParams();
   const queryClient = useQueryClient();
   const book = useQuery({
-    queryKey: ['books', bookId],
+    queryKey: queryKeys.books.detail(bookId),
     queryFn: () => ok(api.GET('/api/v1/books/{id}', { params: { path: { id: bookId } } })),
   });
   const seriesId = book.data?.series_id;
   const series = useQuery({
-    queryKey: ['series', seriesId],
+    queryKey: queryKeys.series.detail(seriesId),
     queryFn: () => ok(api.GET('/api/v1/series/{id}', { params: { path: { id: seriesId as string } } })),
     enabled: !!seriesId,
   });
@@ -27,7 +28,10 @@ export function BookPage() {
   const mark = useMutation({
     mutationFn: (read: boolean) =>
       ok(api.POST(read ? '/api/v1/books/{id}/read' : '/api/v1/books/{id}/unread', { params: { path: { id: bookId } } })),
-    onSuccess: () => Promise.all(['books', 'series', 'shelves'].map((k) => queryClient.invalidateQueries({ queryKey: [k] }))),
+    onSuccess: () =>
+      Promise.all(
+        [queryKeys.books.all, queryKeys.series.all, queryKeys.shelves.all].map((queryKey) => queryClient.invalidateQueries({ queryKey })),
+      ),
   });
 
   if (book.error) throw book.error;

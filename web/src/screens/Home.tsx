@@ -1,6 +1,7 @@
 import { useQuery } from '@tanstack/react-query';
 import { getRouteApi, Link } from '@tanstack/react-router';
 import { api, ok } from '../api/client';
+import { queryKeys } from '../api/query-keys';
 import { librariesQuery, meQuery } from '../api/queries';
 import { BookCard, SeriesCard, type Book, type Series } from '../components/Cards';
 import { ErrorMessage } from '../components/ErrorView';
@@ -9,7 +10,7 @@ import { SHELF_IDS, SHELVES, type ShelfId } from '../lib/shelves';
 function shelfQuery(id: ShelfId, pageSize: number) {
   const path = SHELVES[id].path;
   return {
-    queryKey: ['shelves', id, pageSize],
+    queryKey: queryKeys.shelves.shelf(id, pageSize),
     queryFn: async (): Promise<{ data: Array<Book | Series>; total: number }> => ok(api.GET(path, { params: { query: { pageSize } } })),
   };
 }

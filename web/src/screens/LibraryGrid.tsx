@@ -5,6 +5,7 @@ import { useEffect, useLayoutEffect, useMemo, useRef, useState, type FormEvent }
 import { Button, Tag, TagGroup, TagList, ToggleButton } from 'react-aria-components';
 import { api, describeError, ok } from '../api/client';
 import { librariesQuery, meQuery, usePreference } from '../api/queries';
+import { queryKeys } from '../api/query-keys';
 import { BookCard, CardSkeleton, SeriesCard, type Book, type Series } from '../components/Cards';
 import { ErrorMessage } from '../components/ErrorView';
 import { buildCondition } from '../lib/filters';
@@ -91,15 +92,9 @@ export function LibraryGrid() {
     [search, libraryId, hideRead],
   );
   const rank = search.q !== '' && search.sort === (search.view === 'books' ? DEFAULT_BOOK_SORT : DEFAULT_SERIES_SORT);
-  const baseKey = [
-    search.view === 'books' ? 'books' : 'series',
-    'grid',
-    libraryId ?? 'all',
-    search.view,
-    rank ? 'rank' : search.sort,
-    search.q,
-    condition ?? null,
-  ] as const;
+  const gridKey = { libraryId, order: rank ? 'rank' : search.sort, q: search.q, condition };
+  const pageKey = (page: number) =>
+    search.view === 'books' ? queryKeys.books.gridPage(gridKey, page) : queryKeys.series.gridPage(gridKey, page);
   const fetchPage = async (page: number): Promise<PageResult> => {
     const query = { page, pageSize: PAGE_SIZE, ...(rank ? {} : { sort: search.sort }) };
     const body = { ...(condition ? { condition } : {}), ...(search.q ? { fullTextSearch: search.q } : {}) };
@@ -110,10 +105,11 @@ export function LibraryGrid() {
 
   // The previous results stay up while a new sort or filter loads, but only within one view: series shown as
   // books would link to /books/<series id> and ask for covers that do not exist.
+  const firstKey = pageKey(1);
   const first = useQuery({
-    queryKey: [...baseKey, 1],
+    queryKey: firstKey,
     queryFn: () => fetchPage(1),
-    placeholderData: (previous, previousQuery) => (previousQuery?.queryKey[0] === baseKey[0] ? previous : undefined),
+    placeholderData: (previous, previousQuery) => (previousQuery?.queryKey[0] === firstKey[0] ? previous : undefined),
   });
   const total = first.data?.total ?? 0;
 
@@ -145,7 +141,7 @@ export function LibraryGrid() {
   const firstItem = (virtualRows[0]?.index ?? 0) * layout.columns;
   const lastItem = Math.min(total - 1, ((virtualRows.at(-1)?.index ?? 0) + 1) * layout.columns - 1);
   const pages = pagesFor(firstItem, lastItem, PAGE_SIZE).filter((p) => p !== 1);
-  const pageQueries = useQueries({ queries: pages.map((page) => ({ queryKey: [...baseKey, page], queryFn: () => fetchPage(page) })) });
+  const pageQueries = useQueries({ queries: pages.map((page) => ({ queryKey: pageKey(page), queryFn: () => fetchPage(page) })) });
   // A later page that failed for good (after waiting out any rate limit): said in words where the reader is, with
   // a way to ask again, instead of cards that stay grey.
   const failedPages = pageQueries.filter((q) => q.isError && !q.isFetching);

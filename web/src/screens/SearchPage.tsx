@@ -1,6 +1,7 @@
 import { useQuery } from '@tanstack/react-query';
 import { getRouteApi, Link } from '@tanstack/react-router';
 import { api, ok } from '../api/client';
+import { queryKeys } from '../api/query-keys';
 import { BookCard, SeriesCard } from '../components/Cards';
 import { ErrorMessage } from '../components/ErrorView';
 import { plural } from '../lib/format';
@@ -13,12 +14,12 @@ export function SearchPage() {
   const { q } = route.useSearch();
   const query = q.trim();
   const series = useQuery({
-    queryKey: ['search', 'series', query],
+    queryKey: queryKeys.search.series(query),
     queryFn: () => ok(api.POST('/api/v1/series/list', { params: { query: { pageSize: LIMIT } }, body: { fullTextSearch: query } })),
     enabled: query !== '',
   });
   const books = useQuery({
-    queryKey: ['search', 'books', query],
+    queryKey: queryKeys.search.books(query),
     queryFn: () => ok(api.POST('/api/v1/books/list', { params: { query: { pageSize: LIMIT } }, body: { fullTextSearch: query } })),
     enabled: query !== '',
   });

@@ -2,6 +2,7 @@ import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { getRouteApi, Link } from '@tanstack/react-router';
 import { useState } from 'react';
 import { api, ok } from '../api/client';
+import { queryKeys } from '../api/query-keys';
 import { librariesQuery, seriesBooksQuery, usePreference } from '../api/queries';
 import { readState, type Book } from '../components/Cards';
 import { Cover } from '../components/Cover';
@@ -26,7 +27,7 @@ export function SeriesPage() {
   const { seriesId } = route.useParams();
   const queryClient = useQueryClient();
   const series = useQuery({
-    queryKey: ['series', seriesId],
+    queryKey: queryKeys.series.detail(seriesId),
     queryFn: () => ok(api.GET('/api/v1/series/{id}', { params: { path: { id: seriesId } } })),
   });
   const books = useQuery(seriesBooksQuery(seriesId));
@@ -38,9 +39,9 @@ export function SeriesPage() {
   const library = useQuery(librariesQuery).data?.data.find((l) => l.id === series.data?.library_id);
   const refresh = () =>
     Promise.all([
-      queryClient.invalidateQueries({ queryKey: ['series'] }),
-      queryClient.invalidateQueries({ queryKey: ['books'] }),
-      queryClient.invalidateQueries({ queryKey: ['shelves'] }),
+      queryClient.invalidateQueries({ queryKey: queryKeys.series.all }),
+      queryClient.invalidateQueries({ queryKey: queryKeys.books.all }),
+      queryClient.invalidateQueries({ queryKey: queryKeys.shelves.all }),
     ]);
   const markSeries = useMutation({
     mutationFn: (read: boolean) =>

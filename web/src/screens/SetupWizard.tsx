@@ -2,6 +2,7 @@ import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { getRouteApi, Link, Navigate, useNavigate } from '@tanstack/react-router';
 import { useEffect, useState, type FormEvent } from 'react';
 import { api, ok } from '../api/client';
+import { queryKeys } from '../api/query-keys';
 import { setupStatusQuery } from '../api/queries';
 import { getSession, startSession } from '../api/session';
 import type { ScanEvent } from '../api/events';
@@ -122,18 +123,18 @@ function LibraryStep() {
 function ScanStep({ libraryId }: { libraryId: string }) {
   const queryClient = useQueryClient();
   const status = useQuery({
-    queryKey: ['libraries', libraryId, 'scan-status'],
+    queryKey: queryKeys.libraries.scanStatus(libraryId),
     queryFn: () => ok(api.GET('/api/v1/libraries/{id}/scan-status', { params: { path: { id: libraryId } } })),
   });
   const series = useQuery({
-    queryKey: ['series', 'setup', libraryId],
+    queryKey: queryKeys.series.ofSetupLibrary(libraryId),
     queryFn: () => ok(api.GET('/api/v1/series', { params: { query: { library_id: libraryId, pageSize: 12, sort: 'date_added,desc' } } })),
   });
   const [live, setLive] = useState<ScanEvent | null>(null);
   // Idle: the scan the previous step asked for could not be started (or this address was opened by hand).
   const start = useMutation({
     mutationFn: () => ok(api.POST('/api/v1/libraries/{id}/scan', { params: { path: { id: libraryId }, query: {} } })),
-    onSuccess: () => queryClient.invalidateQueries({ queryKey: ['libraries', libraryId, 'scan-status'] }),
+    onSuccess: () => queryClient.invalidateQueries({ queryKey: queryKeys.libraries.scanStatus(libraryId) }),
   });
 
   useEffect(() => {
@@ -141,8 +142,8 @@ function ScanStep({ libraryId }: { libraryId: string }) {
       const data = event.data as ScanEvent;
       if (data.library_id !== libraryId) return;
       setLive(data);
-      void queryClient.invalidateQueries({ queryKey: ['series', 'setup', libraryId] });
-      if (event.name !== 'scan_progress') void queryClient.invalidateQueries({ queryKey: ['libraries', libraryId, 'scan-status'] });
+      void queryClient.invalidateQueries({ queryKey: queryKeys.series.ofSetupLibrary(libraryId) });
+      if (event.name !== 'scan_progress') void queryClient.invalidateQueries({ queryKey: queryKeys.libraries.scanStatus(libraryId) });
     });
     return () => stream.close();
   }, [libraryId, queryClient]);

@@ -2,6 +2,7 @@ import { useQuery } from '@tanstack/react-query';
 import { Link } from '@tanstack/react-router';
 import { useState } from 'react';
 import { api, ok, type components } from '../../api/client';
+import { queryKeys } from '../../api/query-keys';
 import { ErrorMessage } from '../../components/ErrorView';
 import { dayLabel, formatDuration, labelledIndexes, layoutBars, shares } from '../../lib/charts';
 import { formatDate, plural } from '../../lib/format';
@@ -13,7 +14,7 @@ const WINDOWS = [7, 30, 90, 365] as const;
 export function StatsScreen() {
   const [days, setDays] = useState<(typeof WINDOWS)[number]>(30);
   const stats = useQuery({
-    queryKey: ['reading-stats', days],
+    queryKey: queryKeys.readingStats(days),
     queryFn: () => ok(api.GET('/api/v1/reading-stats', { params: { query: { days } } })),
   });
 

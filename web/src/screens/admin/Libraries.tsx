@@ -1,6 +1,7 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
 import { api, describeError, ok, type components } from '../../api/client';
+import { queryKeys } from '../../api/query-keys';
 import { librariesQuery } from '../../api/queries';
 import { ErrorMessage } from '../../components/ErrorView';
 import { LibraryForm } from '../../components/LibraryForm';
@@ -92,7 +93,7 @@ function LibraryRow({
   });
   const remove = useMutation({
     mutationFn: () => ok(api.DELETE('/api/v1/libraries/{id}', { params: { path: { id: library.id } } })),
-    onSuccess: () => queryClient.invalidateQueries({ queryKey: ['libraries'] }),
+    onSuccess: () => queryClient.invalidateQueries({ queryKey: queryKeys.libraries.all }),
   });
   const active = isActive(scan?.state);
   const cron = library.scanning_config.enabled && library.scanning_config.cron_schedule ? library.scanning_config.cron_schedule : null;

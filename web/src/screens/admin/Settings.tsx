@@ -1,20 +1,20 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
 import { api, ok, type components } from '../../api/client';
+import { queryKeys } from '../../api/query-keys';
 import { ErrorMessage } from '../../components/ErrorView';
 import { SavedNote } from '../../components/SavedNote';
 import { formatDate, formatDateTime } from '../../lib/format';
 
 type Setting = components['schemas']['Setting'];
 
-const settingsQueryKey = ['admin-settings'];
 const labelOf = (key: string) => key.replace(/_/g, ' ').replace(/^./, (c) => c.toUpperCase());
 const show = (value: unknown) =>
   value === null || value === undefined ? 'default' : typeof value === 'string' ? value : JSON.stringify(value);
 
 /** Server settings: edit each (saved on change), reset to default, and see who changed what when. */
 export function SettingsScreen() {
-  const settings = useQuery({ queryKey: settingsQueryKey, queryFn: () => ok(api.GET('/api/v1/admin/settings')) });
+  const settings = useQuery({ queryKey: queryKeys.adminSettings.all, queryFn: () => ok(api.GET('/api/v1/admin/settings')) });
   return (
     <section aria-labelledby="settings-heading">
       <h2 id="settings-heading">Settings</h2>
@@ -40,8 +40,8 @@ function SettingRow({ setting }: { setting: Setting }) {
   const [showHistory, setShowHistory] = useState(false);
   const id = `setting-${setting.key}`;
   const replace = (updated: Setting) => {
-    queryClient.setQueryData<Setting[]>(settingsQueryKey, (old) => old?.map((s) => (s.key === updated.key ? updated : s)));
-    void queryClient.invalidateQueries({ queryKey: ['admin-settings', 'history', setting.key] });
+    queryClient.setQueryData<Setting[]>(queryKeys.adminSettings.all, (old) => old?.map((s) => (s.key === updated.key ? updated : s)));
+    void queryClient.invalidateQueries({ queryKey: queryKeys.adminSettings.history(setting.key) });
   };
   const save = useMutation({
     mutationFn: (value: unknown) =>
@@ -116,7 +116,7 @@ function SettingInput({ id, setting, onChange }: { id: string; setting: Setting;
 
 function SettingHistory({ settingKey }: { settingKey: string }) {
   const history = useQuery({
-    queryKey: ['admin-settings', 'history', settingKey],
+    queryKey: queryKeys.adminSettings.history(settingKey),
     queryFn: () => ok(api.GET('/api/v1/admin/settings/{key}/history', { params: { path: { key: settingKey }, query: { pageSize: 20 } } })),
   });
   if (history.error) return <ErrorMessage error={history.error} />;

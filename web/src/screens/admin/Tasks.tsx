@@ -1,6 +1,7 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useEffect, useState } from 'react';
 import { api, ok, type components } from '../../api/client';
+import { queryKeys } from '../../api/query-keys';
 import { followEventStream } from '../../api/sse';
 import { ErrorMessage } from '../../components/ErrorView';
 import { ProgressBar } from '../../components/ProgressBar';
@@ -26,12 +27,11 @@ const STATUSES: Status[] = ['pending', 'running', 'completed', 'failed', 'cancel
 export function TasksScreen() {
   const queryClient = useQueryClient();
   const [status, setStatus] = useState<Status | ''>('');
-  const queryKey = ['tasks', status];
   const tasks = useQuery({
-    queryKey,
+    queryKey: queryKeys.tasks.list(status),
     queryFn: () => ok(api.GET('/api/v1/tasks', { params: { query: { pageSize: 100, ...(status ? { status } : {}) } } })),
   });
-  const stats = useQuery({ queryKey: ['tasks', 'stats'], queryFn: () => ok(api.GET('/api/v1/tasks/stats')) });
+  const stats = useQuery({ queryKey: queryKeys.tasks.stats, queryFn: () => ok(api.GET('/api/v1/tasks/stats')) });
 
   useEffect(() => {
     const stream = followEventStream(
@@ -40,7 +40,7 @@ export function TasksScreen() {
         if (event.name !== 'task_progress') return;
         const data = event.data as TaskProgressEvent;
         let known = true;
-        queryClient.setQueriesData<{ data: Task[] }>({ queryKey: ['tasks'] }, (old) => {
+        queryClient.setQueriesData<{ data: Task[] }>({ queryKey: queryKeys.tasks.all }, (old) => {
           if (!old || !Array.isArray(old.data)) return old;
           const next = applyTaskProgress(old.data, data);
           if (next === null) {
@@ -50,9 +50,10 @@ export function TasksScreen() {
           return { ...old, data: next };
         });
         // A task this list has not seen yet, or one that ended: refetch to get its full record and the stats.
-        if (!known || (data.status !== 'running' && data.status !== 'pending')) void queryClient.invalidateQueries({ queryKey: ['tasks'] });
+        if (!known || (data.status !== 'running' && data.status !== 'pending'))
+          void queryClient.invalidateQueries({ queryKey: queryKeys.tasks.all });
       },
-      () => void queryClient.invalidateQueries({ queryKey: ['tasks'] }),
+      () => void queryClient.invalidateQueries({ queryKey: queryKeys.tasks.all }),
     );
     return () => stream.close();
   }, [queryClient]);
@@ -100,7 +101,7 @@ function TaskRow({ task }: { task: Task }) {
   const queryClient = useQueryClient();
   const cancel = useMutation({
     mutationFn: () => ok(api.POST('/api/v1/tasks/{id}/cancel', { params: { path: { id: task.id } } })),
-    onSuccess: () => queryClient.invalidateQueries({ queryKey: ['tasks'] }),
+    onSuccess: () => queryClient.invalidateQueries({ queryKey: queryKeys.tasks.all }),
   });
   const active = task.status === 'running' || task.status === 'pending';
   const label = TYPE_WORDS[task.task_type] ?? task.task_type;

@@ -1,6 +1,7 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useState, type FormEvent } from 'react';
 import { api, ok, type components } from '../../api/client';
+import { queryKeys } from '../../api/query-keys';
 import { meQuery } from '../../api/queries';
 import { ErrorMessage } from '../../components/ErrorView';
 import { formatDate } from '../../lib/format';
@@ -28,7 +29,10 @@ function UserError({ error }: { error: unknown }) {
 }
 
 export function UsersScreen() {
-  const users = useQuery({ queryKey: ['users'], queryFn: () => ok(api.GET('/api/v1/users', { params: { query: { pageSize: 500 } } })) });
+  const users = useQuery({
+    queryKey: queryKeys.users.all,
+    queryFn: () => ok(api.GET('/api/v1/users', { params: { query: { pageSize: 500 } } })),
+  });
   const me = useQuery(meQuery);
   const [creating, setCreating] = useState(false);
   // Every permission name: an administrator's own effective permissions are all of them.
@@ -106,7 +110,7 @@ function NewUserForm({ allPermissions, onDone }: { allPermissions: Permission[];
   const create = useMutation({
     mutationFn: () => ok(api.POST('/api/v1/users', { body: { ...form, permissions } })),
     onSuccess: async () => {
-      await queryClient.invalidateQueries({ queryKey: ['users'] });
+      await queryClient.invalidateQueries({ queryKey: queryKeys.users.all });
       onDone();
     },
   });
@@ -162,11 +166,11 @@ function UserRow({ user, isMe, allPermissions }: { user: User; isMe: boolean; al
   const update = useMutation({
     mutationFn: (body: { role?: Role; disabled?: boolean; permissions?: Permission[] }) =>
       ok(api.PATCH('/api/v1/users/{id}', { params: { path: { id: user.id } }, body })),
-    onSuccess: () => queryClient.invalidateQueries({ queryKey: ['users'] }),
+    onSuccess: () => queryClient.invalidateQueries({ queryKey: queryKeys.users.all }),
   });
   const remove = useMutation({
     mutationFn: () => ok(api.DELETE('/api/v1/users/{id}', { params: { path: { id: user.id } } })),
-    onSuccess: () => queryClient.invalidateQueries({ queryKey: ['users'] }),
+    onSuccess: () => queryClient.invalidateQueries({ queryKey: queryKeys.users.all }),
   });
   const [permissions, setPermissions] = useState<Permission[]>(user.permissions);
   const changedPermissions = permissions.length !== user.permissions.length || permissions.some((p) => !user.permissions.includes(p));

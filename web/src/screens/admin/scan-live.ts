@@ -1,6 +1,7 @@
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { useEffect, useState } from 'react';
 import { api, ok, type components } from '../../api/client';
+import { queryKeys } from '../../api/query-keys';
 import type { ScanEvent } from '../../api/events';
 import { followEventStream } from '../../api/sse';
 
@@ -63,7 +64,7 @@ export const isActive = (state: ScanStatus['state'] | undefined) => state === 'p
 export function useLiveScans(): { scans: ReadonlyMap<string, LiveScan>; started(libraryId: string, taskId: string): void } {
   const queryClient = useQueryClient();
   const active = useQuery({
-    queryKey: ['scans', 'active'],
+    queryKey: queryKeys.scans.active,
     queryFn: () => ok(api.GET('/api/v1/scans/active', { params: { query: { pageSize: 100 } } })),
   });
   const [live, setLive] = useState<ReadonlyMap<string, LiveScan>>(new Map());
@@ -75,9 +76,9 @@ export function useLiveScans(): { scans: ReadonlyMap<string, LiveScan>; started(
         const data = event.data as ScanEvent;
         if (!data || typeof data.library_id !== 'string') return;
         setLive((current) => applyScanEvent(current, data));
-        if (data.type !== 'scan_progress') void queryClient.invalidateQueries({ queryKey: ['libraries'] });
+        if (data.type !== 'scan_progress') void queryClient.invalidateQueries({ queryKey: queryKeys.libraries.all });
       },
-      () => void queryClient.invalidateQueries({ queryKey: ['scans', 'active'] }),
+      () => void queryClient.invalidateQueries({ queryKey: queryKeys.scans.active }),
     );
     return () => stream.close();
   }, [queryClient]);
