@@ -9,6 +9,7 @@ import { clientErrorHandler, frameworkErrorHandler, registerErrorHandling } from
 import { registerJsonBodyParser } from './http/json-body.js';
 import { httpServerOptions, limitConnectionsPerAddress, throttledPerAddress } from './http/connection-limits.js';
 import { API_VERSION, registerOpenApi } from './http/openapi.js';
+import { recordRouteTable } from './http/route-table.js';
 import './http/route-config.js';
 import type { App } from './http/types.js';
 import { registerApiKeyRoutes } from './modules/api-keys/routes.js';
@@ -52,8 +53,8 @@ declare module 'fastify' {
   interface FastifyInstance {
     /** The in-process event bus (entity, scan and task events). */
     events: EventBus;
-    /** Libraries, scanning and tasks; `catalog.start()` starts the background work (server.ts, tests). */
-    catalog: Background;
+    /** Libraries, scanning and tasks; `background.start()` starts the background work (server.ts, tests). */
+    background: Background;
     /** Open SSE streams (metrics count them; shutdown closes them). */
     sse: SseHub;
     /** On PostgreSQL: carry bus events to and from other instances (server.ts and tests start it). */
@@ -128,6 +129,7 @@ export async function buildApp(options: BuildAppOptions): Promise<App> {
     ),
   );
 
+  recordRouteTable(app);
   app.setValidatorCompiler(validatorCompiler);
   app.setSerializerCompiler(serializerCompiler);
   const sse = new SseHub(config.events.keepalive_seconds * 1000);
@@ -142,11 +144,15 @@ export async function buildApp(options: BuildAppOptions): Promise<App> {
     tuneHeapForTasks: options.tuneHeapForTasks ?? false,
   });
   const { settings, identity, background, browsing, events } = services;
-  registerErrorHandling(app, { onDiskFull: (err) => services.storage.recordDiskFull(err) });
+  registerErrorHandling(app, {
+    onDiskFull: (err) => services.storage.recordDiskFull(err),
+    onDatabaseUnavailable: (err) => services.outage.refused(err, 'request'),
+  });
   registerJsonBodyParser(app);
-  database.reportConnectionErrors?.((err) => app.log.warn({ err }, 'database connection lost; the pool opens a new one on demand'));
+  // A pooled connection that drops is the start of an outage or a blip the pool mends: counted, not logged each.
+  database.reportConnectionErrors?.((err) => services.outage.refused(err, 'connection'));
   app.decorate('events', events);
-  app.decorate('catalog', background);
+  app.decorate('background', background);
   app.decorate('sse', sse);
   let bridge: EventBridge | undefined;
   app.decorate('startEventBridge', async () => {

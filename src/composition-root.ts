@@ -1,3 +1,4 @@
+import { DatabaseOutageReporter } from './db/outage-reporter.js';
 import os from 'node:os';
 import path from 'node:path';
 import type { FastifyBaseLogger } from 'fastify';
@@ -18,13 +19,15 @@ import { AccessService } from './modules/access/service.js';
 import { ApiKeysRepository } from './modules/api-keys/repository.js';
 import { ApiKeysService } from './modules/api-keys/service.js';
 import { EmailTokens } from './modules/auth/email-tokens.js';
+import { EmailTokensRepository } from './modules/auth/email-tokens-repository.js';
 import { resolveJwtSecret } from './modules/auth/jwt-secret.js';
+import { LoginFailuresRepository } from './modules/auth/login-failures-repository.js';
 import { LoginThrottle } from './modules/auth/login-throttle.js';
 import { createMailer } from './modules/auth/mailer.js';
 import { PasswordChangeService } from './modules/auth/password-change.js';
 import { PasswordChecks } from './modules/auth/password-checks.js';
 import { CallerResolver } from './modules/auth/resolve-caller.js';
-import { RevocationsRepository } from './modules/auth/revocations.js';
+import { RevocationsRepository } from './modules/auth/revocations-repository.js';
 import { AuthService } from './modules/auth/service.js';
 import { TokenIssuer } from './modules/auth/tokens.js';
 import { BooksRepository } from './modules/books/repository.js';
@@ -137,6 +140,8 @@ export interface Services {
   komgaSessions: KomgaSessions;
   /** Present when `koreader.enabled`. */
   kosync?: KosyncService;
+  /** Counts what a database outage refuses and logs the outage in a few lines (db/outage-reporter.ts). */
+  outage: DatabaseOutageReporter;
   /** Stops the background work and closes every pool, thread and the database, in that order. */
   close(): Promise<void>;
 }
@@ -163,9 +168,16 @@ export function composeServices(deps: CompositionDeps): Services {
   const settings = new SettingsService(settingsRepo, config);
   const identity = composeIdentity(deps, settingsRepo, settings);
   const events = new EventBus((err, event) => log.error({ err, event }, 'event listener failed'));
+  const outage = new DatabaseOutageReporter({ logger: log, probe: () => database.ping() });
   // PDF and CBR pages and covers, made in worker threads (started on first use), for every feature that shows them.
   const renderer = new IsolatedRenderer();
-  const background = composeBackground({ ...deps, bus: events, renderer, taskRetentionDays: () => settings.peek('task_retention_days') });
+  const background = composeBackground({
+    ...deps,
+    bus: events,
+    renderer,
+    outage,
+    taskRetentionDays: () => settings.peek('task_retention_days'),
+  });
 
   const fts = new FullTextSearch(database.dialect);
   const booksRepo = new BooksRepository(database, fts);
@@ -253,10 +265,12 @@ export function composeServices(deps: CompositionDeps): Services {
     maintenance: new MaintenanceService(new MaintenanceRepository(db), cacheDir),
     komgaSessions: new KomgaSessions(() => resolveJwtSecret(config)),
     kosync,
+    outage,
     async close() {
+      outage.close();
       await background.stop();
       await readers.close();
-      await metrics.close();
+      metrics.close();
       await renderer.close();
       await database.close();
     },
@@ -270,13 +284,13 @@ function composeIdentity(deps: CompositionDeps, settingsRepo: SettingsRepository
   const keysRepo = new ApiKeysRepository(db);
   const revocations = new RevocationsRepository(db);
   const tokens = new TokenIssuer(() => resolveJwtSecret(config), config.auth.jwt_expiry_seconds);
-  const passwords = new PasswordChecks(usersRepo, new LoginThrottle(db));
+  const passwords = new PasswordChecks(usersRepo, new LoginThrottle(new LoginFailuresRepository(db)));
   const auth = new AuthService(
     usersRepo,
     tokens,
     revocations,
     passwords,
-    new EmailTokens(db),
+    new EmailTokens(new EmailTokensRepository(db)),
     createMailer(config, deps.log, deps.mailTransport),
     settings,
   );
@@ -295,6 +309,7 @@ function composeBackground(
     bus: EventBus;
     /** PDF and CBR covers (the library thumbnail) are made in its worker threads. */
     renderer: IsolatedRenderer;
+    outage: DatabaseOutageReporter;
     /** Finished tasks older than this many days are pruned (admin setting `task_retention_days`). */
     taskRetentionDays: () => number;
   },
@@ -314,6 +329,7 @@ function composeBackground(
     // SQLite belongs to this one process: whatever is `running` at start was left by a dead process.
     recoverAllOnStart: database.dialect === 'sqlite',
     logger: log,
+    onDatabaseUnavailable: (err) => deps.outage.refused(err, 'task'),
     ...(deps.tuneHeapForTasks ? { onBusyChange: tightHeapGrowthWhileBusy } : {}),
   });
   const scheduler = new Scheduler((err, key) => log.error({ err, job: key }, 'scheduled job failed'));
@@ -330,7 +346,7 @@ function composeBackground(
   registerScannerTasks(worker, scanner, scanRepo);
 
   const libraryRepo = new LibraryRepository(database);
-  const scans = new ScanService({ queue, worker, libraries: libraryRepo, catalog: scanRepo });
+  const scans = new ScanService({ queue, worker, libraries: libraryRepo, scanRepository: scanRepo });
   const readCover: BookCoverReader = async (absolutePath, format, _coverPage) => {
     const size = { width: config.thumbnails.width };
     const cover = deps.renderer.handles(format)

@@ -29,7 +29,7 @@ export async function startServer(config: Config, options: Pick<BuildAppOptions,
   const address = await app.listen({ host: config.server.host, port: config.server.port });
   await app.startEventBridge();
   // Task worker, cron schedules and scan_on_start scans run once the server accepts requests.
-  await app.catalog.start();
+  await app.background.start();
   return { app, address, stop: () => app.close() };
 }
 

@@ -33,4 +33,3 @@ export const newId = (): string => {
 export const nowIso = (): string => new Date().toISOString();
 
 export const toBool = (v: number | boolean | null | undefined): boolean => v === 1 || v === true;
-export const fromBool = (v: boolean): number => (v ? 1 : 0);

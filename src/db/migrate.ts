@@ -1,10 +1,6 @@
 import { Migrator, type Kysely, type Migration, type MigrationProvider } from 'kysely';
-import type { Database, Dialect } from './connection.js';
+import type { Database } from './connection.js';
 import { migrations } from './migrations/index.js';
-
-export interface DialectMigration {
-  up(db: Kysely<unknown>, dialect: Dialect): Promise<void>;
-}
 
 /** Applies every pending migration in name order; PostgreSQL instances starting together serialise on Kysely's lock. */
 export async function migrateToLatest(database: Database): Promise<string[]> {

@@ -34,6 +34,8 @@ export interface ScanCounters {
   books_updated: number;
   books_deleted: number;
   books_restored: number;
+  /** Books the scan found as they were: skipped by size and mtime (normal), or re-analysed to the same values (deep). */
+  books_unchanged: number;
   errors: number;
 }
 
@@ -46,6 +48,7 @@ export const emptyScanCounters = (): ScanCounters => ({
   books_updated: 0,
   books_deleted: 0,
   books_restored: 0,
+  books_unchanged: 0,
   errors: 0,
 });
 

@@ -17,7 +17,9 @@ export interface AccessLogOptions {
 export function registerAccessLog(app: FastifyInstance, options: AccessLogOptions): void {
   app.addHook('onResponse', (request, reply, done) => {
     const ms = reply.elapsedTime;
-    const slow = ms > options.slowMs;
+    // A 503 is a refusal during a database outage, counted by the outage's log lines (db/outage-reporter.ts):
+    // refusals that waited for a connection would otherwise each log a slow request.
+    const slow = ms > options.slowMs && reply.statusCode !== 503;
     if (options.all || slow) {
       const line = {
         reqId: request.id,

@@ -116,6 +116,11 @@ function isHeadRequest(err: NodeJS.ErrnoException): boolean {
 export interface ErrorHandlingHooks {
   /** Told of every write refused for lack of disk space (the health check reports it). */
   onDiskFull?: (err: unknown) => void;
+  /**
+   * Told of every request answered 503 because the database is unreachable: an outage is logged when it
+   * starts and ends, not once per request (db/outage-reporter.ts). Without it, each is logged.
+   */
+  onDatabaseUnavailable?: (err: unknown) => void;
 }
 
 /** Maps every error (ours, zod's, Fastify's) to the error body; anything unexpected is a logged 500. */
@@ -156,7 +161,8 @@ export function registerErrorHandling(app: FastifyInstance, hooks: ErrorHandling
     }
     if (isDatabaseUnavailable(err)) {
       // Not a bug of the request: the database is down, restarting or dropped the connection; the pool reconnects.
-      request.log.warn({ err }, 'database unavailable');
+      if (hooks.onDatabaseUnavailable) hooks.onDatabaseUnavailable(err);
+      else request.log.warn({ err }, 'database unavailable');
       return reply
         .code(503)
         .header('retry-after', String(DATABASE_RETRY_AFTER_SECONDS))

@@ -12,6 +12,7 @@ export function registerJsonBodyParser(app: FastifyInstance): void {
   app.addContentTypeParser('application/json', { parseAs: 'string' }, (request, body, done) => {
     const text = String(body);
     if (text.trim() === '') return done(null, undefined);
-    parseJson(request, text, done);
+    // Fastify's own parser answers through `done` and returns nothing to wait for (its type allows a promise).
+    void parseJson(request, text, done);
   });
 }

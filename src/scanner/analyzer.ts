@@ -1,5 +1,3 @@
-import { createHash } from 'node:crypto';
-import { open } from 'node:fs/promises';
 import path from 'node:path';
 import type { CatalogAnalysis } from '../media/analysis/catalog-analysis.js';
 
@@ -30,26 +28,6 @@ export interface FileAnalyzer {
   /** Worker threads alive now. */
   threads(): number;
   close(): Promise<void>;
-}
-
-const HASH_CHUNK = 1024 * 1024;
-
-/** Streaming SHA-256 with 1 MiB reads on the calling thread (used for the rare unreadable files). */
-export async function sha256File(absolutePath: string, signal?: AbortSignal): Promise<string> {
-  const hash = createHash('sha256');
-  const handle = await open(absolutePath, 'r');
-  try {
-    const buffer = Buffer.allocUnsafe(HASH_CHUNK);
-    for (;;) {
-      signal?.throwIfAborted();
-      const { bytesRead } = await handle.read(buffer, 0, HASH_CHUNK, null);
-      if (bytesRead === 0) break;
-      hash.update(buffer.subarray(0, bytesRead));
-    }
-  } finally {
-    await handle.close();
-  }
-  return hash.digest('hex');
 }
 
 /** A title for a book the media engine could not read: its file name without the extension. */

@@ -36,8 +36,6 @@ export function emptyBatch(): StagedBatch {
  */
 export class BatchWriter {
   private writing: Promise<void> = Promise.resolve();
-  /** Updates dropped because they changed nothing (deep scans). */
-  booksUnchanged = 0;
 
   constructor(
     private readonly repo: ScanRepository,
@@ -66,7 +64,7 @@ export class BatchWriter {
         if (!u.compare) return true;
         const row = current.get(u.id);
         const changed = !row || Object.entries(u.changes).some(([k, v]) => k !== 'updated_at' && k !== 'analyzed_at' && row[k] !== v);
-        if (!changed) this.booksUnchanged++;
+        if (!changed) this.counters.books_unchanged++;
         return changed;
       });
     }

@@ -1,6 +1,6 @@
 import type { ScanMode } from '../events/types.js';
 import type { BookIndexRow, SeriesIndexRow } from './repository.js';
-import { seriesNameSource } from './series-rules.js';
+import { seriesNamedByOlderRule } from './series-rules.js';
 import { walkLibrary, type FoundFile, type WalkOptions } from './walk.js';
 import { walkLibraryOffThread } from './walk-thread.js';
 import type { WorkItem } from './work-queue.js';
@@ -18,15 +18,15 @@ export class CatalogIndex {
   readonly missing = new Map<string, BookIndexRow>();
 
   /**
-   * Indexes the library's rows; returns the series named before names came from their books' agreement (no
-   * name source recorded), to be named again, once.
+   * Indexes the library's rows; returns the series named by an older naming rule (or before names came from
+   * their books' agreement), to be named again, once.
    */
   load(books: readonly BookIndexRow[], series: readonly SeriesIndexRow[]): string[] {
     for (const b of books) this.byPath.set(b.path, b);
     const toRename: string[] = [];
     for (const s of series) {
       this.seriesByKey.set(s.path, s);
-      if (s.deleted_at === null && seriesNameSource(s.metadata) === null) toRename.push(s.id);
+      if (s.deleted_at === null && seriesNamedByOlderRule(s.metadata)) toRename.push(s.id);
     }
     return toRename;
   }

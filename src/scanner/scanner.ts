@@ -45,8 +45,6 @@ export interface ScanRequest {
 export interface ScanResult extends ScanCounters {
   library_id: string;
   mode: ScanMode;
-  /** Books re-analysed without being new, changed or deleted (deep scans). */
-  books_unchanged: number;
 }
 
 export class LibraryNotFoundError extends Error {
@@ -225,6 +223,7 @@ class ScanRun {
     // soft-deleted.
     const plan = planRescan(this.index, books, foundFiles, this.mode, unreadable);
     this.counters.files_processed += plan.unchanged;
+    this.counters.books_unchanged += plan.unchanged;
 
     // 3. Analyse and write. The walk thread is kept for unchanged rescans; here the media workers need the memory.
     const needsAnalysis = plan.work.some((w) => !w.restoreOnly);
@@ -305,7 +304,7 @@ class ScanRun {
   }
 
   private result(): ScanResult {
-    return { library_id: this.libraryId, mode: this.mode, ...this.counters, books_unchanged: this.writer.booksUnchanged };
+    return { library_id: this.libraryId, mode: this.mode, ...this.counters };
   }
 
   /** Analyses work items with bounded concurrency; results are staged in order of completion and written in batches. */

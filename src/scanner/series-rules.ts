@@ -1,4 +1,5 @@
 import path from 'node:path';
+import { parseJsonColumn } from '../db/json-column.js';
 import type { SeriesTable } from '../db/tables/catalog.js';
 import { METADATA_SOURCES, type BookMetadata, type PrecedenceSource } from '../media/metadata/metadata-types.js';
 import { titleFromFileName } from './analyzer.js';
@@ -30,11 +31,7 @@ export const sortNameOf = (name: string) => name.toLocaleLowerCase('en');
 type StoredMetadata = Partial<BookMetadata>;
 
 function parseMetadata(text: string): StoredMetadata {
-  try {
-    return JSON.parse(text) as StoredMetadata;
-  } catch {
-    return {};
-  }
+  return parseJsonColumn<StoredMetadata>(text, {});
 }
 
 /** The series columns a scan derives from the series' present books. */
@@ -68,44 +65,82 @@ export interface SeriesName {
 }
 
 /**
- * A series' name by agreement of its books. Each book votes with its own highest-priority series value
- * (ComicInfo > OPF > PDF properties > file name); the value most books hold wins, a tie going to the value
- * with the higher source, then to the earlier book. A value that only file names give names the series only
- * when at least half of the books parse to it: one `Scan_0001.pdf` among six papers does not rename their
- * folder. Without a winner the series is named after its folder (a loose file: its name without extension).
+ * The version of the naming rule below, kept in each series' `metadata` document: a series named by an
+ * older rule (or before names were recorded) is named again by the library's next scan, once.
  */
-export function agreedSeriesName(seriesPath: string, books: ReadonlyArray<Pick<StoredMetadata, 'series' | 'sources'>>): SeriesName {
-  const votes = new Map<string, { count: number; best: number; order: number }>();
-  for (const m of books) {
-    const value = m.series?.trim();
-    const source = m.sources?.series;
-    if (!value || !source || !NAMING_SOURCES.includes(source as PrecedenceSource)) continue;
-    const vote = votes.get(value) ?? { count: 0, best: Number.MAX_SAFE_INTEGER, order: votes.size };
-    vote.count++;
-    vote.best = Math.min(vote.best, rank(source as PrecedenceSource));
-    votes.set(value, vote);
-  }
-  const fileNameOnly = rank('filename');
-  const eligible = [...votes].filter(([, v]) => v.best < fileNameOnly || v.count * 2 >= books.length);
-  eligible.sort(([, a], [, b]) => b.count - a.count || a.best - b.best || a.order - b.order);
-  const winner = eligible[0];
-  if (winner) return { name: winner[0], source: METADATA_SOURCES[winner[1].best]! };
-  return { name: isLooseFile(seriesPath) ? titleFromFileName(seriesPath) : path.posix.basename(seriesPath), source: 'folder' };
+export const SERIES_NAMING_VERSION = 2;
+
+interface Vote {
+  count: number;
+  /** The highest source (lowest rank) that gave this value. */
+  best: number;
+  /** First seen, in the books' order. */
+  order: number;
 }
 
-/** The `metadata` document of a series row: where its name came from. */
+const normalName = (name: string) => name.trim().toLocaleLowerCase('en');
+
+/**
+ * A series' name by agreement of its books. Each book votes with its own highest-priority series value
+ * (ComicInfo > OPF > PDF properties > file name).
+ * - A name the files state (ComicInfo `Series`, OPF/calibre series, `belongs-to-collection`, PDF properties)
+ *   wins over any guess: the value most of the stating books hold, a tie going to the higher source, then to
+ *   the value equal to the folder's name, then to the earlier book.
+ * - With no stated name, a file-name parse names a folder only when at least two books and more than half of
+ *   the folder's books parse to it: `hns_guide_final_v3.pdf` beside one other guide does not rename their
+ *   folder. A loose file in the library root is a series by itself, so its parse names it.
+ * - Otherwise the series is named after its folder (a loose file: its name without extension).
+ */
+export function agreedSeriesName(
+  seriesPath: string,
+  books: ReadonlyArray<Pick<StoredMetadata, 'series' | 'sources'>>,
+  /** A loose file's series (keyed by the file's own path; a folder in the library root has no slash either). */
+  loose = false,
+): SeriesName {
+  const folderName = loose ? titleFromFileName(seriesPath) : path.posix.basename(seriesPath);
+  const fileNameRank = rank('filename');
+  const stated = new Map<string, Vote>();
+  const guessed = new Map<string, Vote>();
+  let order = 0;
+  for (const m of books) {
+    const value = m.series?.trim();
+    const source = m.sources?.series as PrecedenceSource | undefined;
+    if (!value || !source || !NAMING_SOURCES.includes(source)) continue;
+    const votes = rank(source) < fileNameRank ? stated : guessed;
+    const vote = votes.get(value) ?? { count: 0, best: Number.MAX_SAFE_INTEGER, order: order++ };
+    vote.count++;
+    vote.best = Math.min(vote.best, rank(source));
+    votes.set(value, vote);
+  }
+  const isFolderName = (value: string) => (normalName(value) === normalName(folderName) ? 0 : 1);
+  const byAgreement = ([va, a]: [string, Vote], [vb, b]: [string, Vote]) =>
+    b.count - a.count || a.best - b.best || isFolderName(va) - isFolderName(vb) || a.order - b.order;
+  const candidates = stated.size > 0 ? [...stated] : [...guessed].filter(([, v]) => loose || (v.count >= 2 && v.count * 2 > books.length));
+  const winner = candidates.sort(byAgreement)[0];
+  if (winner) return { name: winner[0], source: METADATA_SOURCES[winner[1].best]! };
+  return { name: folderName, source: 'folder' };
+}
+
+/** The `metadata` document of a series row: where its name came from, and by which version of the rule. */
 export function seriesMetadataDocument(name: SeriesName): string {
-  return JSON.stringify({ name_source: name.source });
+  return JSON.stringify({ name_source: name.source, name_rule: SERIES_NAMING_VERSION });
+}
+
+/** Whether a series is to be named again by the next scan: named before the current rule, or never recorded. */
+export function seriesNamedByOlderRule(metadataDocument: string | undefined): boolean {
+  if (seriesNameSource(metadataDocument) === null) return true;
+  const version = parseJsonColumn<unknown>(metadataDocument, undefined, (document) =>
+    document && typeof document === 'object' ? (document as { name_rule?: unknown }).name_rule : undefined,
+  );
+  return typeof version !== 'number' || version < SERIES_NAMING_VERSION;
 }
 
 /** Where a series' name came from, read from its `metadata` document; null when never recorded. */
 export function seriesNameSource(metadataDocument: string | undefined): PrecedenceSource | null {
-  try {
-    const source: unknown = (JSON.parse(metadataDocument ?? '{}') as { name_source?: unknown } | null)?.name_source;
-    return METADATA_SOURCES.find((s) => s === source) ?? null;
-  } catch {
-    return null;
-  }
+  const source = parseJsonColumn<unknown>(metadataDocument, undefined, (document) =>
+    document && typeof document === 'object' ? (document as { name_source?: unknown }).name_source : undefined,
+  );
+  return METADATA_SOURCES.find((s) => s === source) ?? null;
 }
 
 /**
@@ -127,7 +162,8 @@ export function aggregateSeries(series: Pick<SeriesRow, 'path' | 'name' | 'metad
   };
   const union = (key: 'genres' | 'tags') => JSON.stringify([...new Set(metas.flatMap((m) => m[key] ?? []))].sort());
   const years = metas.map((m) => m.year).filter((y): y is number => typeof y === 'number');
-  const agreed = books.length === 0 ? null : agreedSeriesName(series.path, metas);
+  const loose = books.length === 1 && books[0]!.path === series.path;
+  const agreed = books.length === 0 ? null : agreedSeriesName(series.path, metas, loose);
   const name = agreed?.name ?? series.name;
   return {
     name,

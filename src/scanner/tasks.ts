@@ -8,7 +8,7 @@ function payloadOf(ctx: TaskContext): Record<string, unknown> {
 }
 
 function progressOf(ctx: TaskContext, mode: ScanMode) {
-  return (counters: Omit<ScanResult, 'library_id' | 'mode' | 'books_unchanged'>, message: string) =>
+  return (counters: Omit<ScanResult, 'library_id' | 'mode'>, message: string) =>
     ctx.progress({ current: counters.files_processed, total: counters.files_discovered, message, details: { mode, ...counters } });
 }
 

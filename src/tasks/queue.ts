@@ -1,6 +1,7 @@
 import { sql, type Selectable } from 'kysely';
 import type { Database } from '../db/connection.js';
 import { newId, nowIso } from '../db/ids.js';
+import { toJsonColumn } from '../db/json-column.js';
 import type { TaskStatus, TasksTable } from '../db/tables/tasks.js';
 
 export type TaskRow = Selectable<TasksTable>;
@@ -76,7 +77,7 @@ export class TaskQueue {
       priority: input.priority ?? 0,
       library_id: input.libraryId ?? null,
       target_id: input.targetId ?? null,
-      payload: JSON.stringify(input.payload ?? {}),
+      payload: toJsonColumn(input.payload ?? {}),
       active_key: input.activeKey ?? null,
       progress_current: 0,
       progress_total: 0,
@@ -168,7 +169,7 @@ export class TaskQueue {
         progress_current: Math.round(update.current),
         progress_total: Math.round(update.total),
         progress_message: update.message ?? null,
-        ...(update.details !== undefined ? { result: JSON.stringify(update.details) } : {}),
+        ...(update.details !== undefined ? { result: toJsonColumn(update.details) } : {}),
         updated_at: nowIso(),
       })
       .where('id', '=', id)
@@ -193,7 +194,7 @@ export class TaskQueue {
         finished_at: now,
         updated_at: now,
         error: outcome.error ?? null,
-        ...(outcome.result !== undefined ? { result: JSON.stringify(outcome.result) } : {}),
+        ...(outcome.result !== undefined ? { result: toJsonColumn(outcome.result) } : {}),
         ...(outcome.progress
           ? {
               progress_current: Math.round(outcome.progress.current),

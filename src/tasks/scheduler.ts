@@ -1,10 +1,5 @@
 import { Cron } from 'croner';
 
-/** True when `expression` is a valid cron expression of exactly five fields (minute hour day month weekday). */
-export function isValidCron(expression: string): boolean {
-  return cronError(expression) === null;
-}
-
 /** Why a cron expression is refused, or null when it is fine. */
 export function cronError(expression: string): string | null {
   const fields = expression.trim().split(/\s+/);

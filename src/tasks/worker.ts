@@ -4,6 +4,7 @@ import type { FastifyBaseLogger } from 'fastify';
 import { isDatabaseUnavailable } from '../db/unavailable.js';
 import type { EventBus } from '../events/bus.js';
 import type { TaskProgressUpdate, TaskQueue, TaskRow } from './queue.js';
+import { parseJsonColumn } from '../db/json-column.js';
 
 export interface TaskContext {
   task: TaskRow;
@@ -36,6 +37,8 @@ export interface WorkerOptions {
   onBusyChange?: (busy: boolean) => void;
   /** Default 1000. */
   idleAfterMs?: number;
+  /** Told when claiming work finds the database unreachable (an outage is logged once, not at every poll). */
+  onDatabaseUnavailable?: (err: unknown) => void;
 }
 
 interface RunningTask {
@@ -133,9 +136,10 @@ export class TaskWorker {
     this.filling = this.fill()
       .catch((err: unknown) => {
         // The database comes back by itself; the next poll claims again.
-        if (isDatabaseUnavailable(err))
-          this.options.logger?.warn({ err }, 'task worker: database unreachable; claiming again at the next poll');
-        else this.options.logger?.error({ err }, 'task worker: claiming failed');
+        if (isDatabaseUnavailable(err)) {
+          if (this.options.onDatabaseUnavailable) this.options.onDatabaseUnavailable(err);
+          else this.options.logger?.warn({ err }, 'task worker: database unreachable; claiming again at the next poll');
+        } else this.options.logger?.error({ err }, 'task worker: claiming failed');
       })
       .finally(() => {
         this.filling = null;
@@ -338,13 +342,8 @@ export class TaskWorker {
   }
 }
 
-function safeParse(text: string): unknown {
-  try {
-    return JSON.parse(text);
-  } catch {
-    return {};
-  }
-}
+/** A task's payload; {} when unreadable. */
+const safeParse = (text: string): unknown => parseJsonColumn<unknown>(text, {});
 
 function completedProgress(last: TaskProgressUpdate): TaskProgressUpdate {
   return { ...last, current: last.total > 0 ? last.total : last.current, message: last.message ?? 'Done' };

@@ -89,7 +89,7 @@ describe('covers the server failed to make are made later', () => {
     const first = await coverRun(library.id, 1);
     expect(first.status).toBe('completed');
     // As a process killed half-way leaves it: the task `running` under a dead worker, its covers not all made.
-    await t.app.catalog.stop();
+    await t.app.background.stop();
     for (const hash of await hashes(library.id)) await rm(path.dirname(coverFile(hash)), { recursive: true, force: true });
     await t.database.db
       .updateTable('tasks')
@@ -103,7 +103,7 @@ describe('covers the server failed to make are made later', () => {
       })
       .where('id', '=', first.id)
       .execute();
-    await t.app.catalog.start();
+    await t.app.background.start();
     const rerun = await waitForTask(t, first.id);
     expect(rerun.status, rerun.error ?? '').toBe('completed');
     expect(rerun.result).toMatchObject({ generated: 2, failed: 0 });

@@ -14,7 +14,7 @@ export interface CatalogTestApp extends TestApp {
 /** The app with its background work (task worker, scheduler) running, and admin headers. */
 export async function createCatalogApp(overrides: DeepPartial<Config> = {}, options: { start?: boolean } = {}): Promise<CatalogTestApp> {
   const t = await createTestApp({ tasks: { poll_interval_ms: 50 }, rate_limit: { enabled: false }, ...overrides });
-  if (options.start !== false) await t.app.catalog.start();
+  if (options.start !== false) await t.app.background.start();
   return Object.assign(t, { headers: await adminHeaders(t) });
 }
 

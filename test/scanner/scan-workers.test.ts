@@ -20,8 +20,8 @@ async function library(count: number): Promise<string> {
 
 async function threadsWithin(ms: number): Promise<number> {
   const until = Date.now() + ms;
-  while (t.app.catalog.scanner.analysisThreads > 0 && Date.now() < until) await new Promise((r) => setTimeout(r, 20));
-  return t.app.catalog.scanner.analysisThreads;
+  while (t.app.background.scanner.analysisThreads > 0 && Date.now() < until) await new Promise((r) => setTimeout(r, 20));
+  return t.app.background.scanner.analysisThreads;
 }
 
 describe('The analysis workers leave when the last running scan ends', () => {

@@ -111,7 +111,7 @@ describe('Scanning: a folder that contains books becomes a series; nested folder
       ['Loose Comic 003.cbz', 'Loose Comic', 1],
       ['Manga/One Piece', 'One Piece', 1],
       ['Manga/One Piece/Extras', 'Extras', 1],
-      ['Manga/ワンピース 日本語', 'ワンピース', 1],
+      ['Manga/ワンピース 日本語', 'ワンピース 日本語', 1],
       ['Standalone Novel.epub', 'Novels', 1],
     ]);
     const batman = s.find((x) => x.path === 'Batman')!;
@@ -186,7 +186,9 @@ describe('Scanning: a folder that contains books becomes a series; nested folder
     expect(await series(libraryId)).toEqual(beforeSeries);
     // Only the library itself changed: its last_scanned_at.
     expect(events.filter((e) => !e.name.startsWith('scan_')).map((e) => e.name)).toEqual(['library_updated']);
-    expect(task!.result).toMatchObject({ books_unchanged: 0 });
+    // Every file skipped as unchanged is counted as such, in the result and in the scan's event stream.
+    expect(task!.result).toMatchObject({ books_unchanged: 8 });
+    expect(events.find((e) => e.name === 'scan_completed')?.payload).toMatchObject({ books_unchanged: 8, files_processed: 8 });
   });
 
   it('a deep rescan re-processes every file but writes nothing when nothing changed', async () => {
@@ -202,7 +204,7 @@ describe('Scanning: a folder that contains books becomes a series; nested folder
     await t.database.db.updateTable('books').set({ title: 'Stale title', page_count: 99 }).where('id', '=', target.id).execute();
 
     const normal = await scan(t, libraryId, 'normal');
-    expect(normal.result).toMatchObject({ books_updated: 0, books_unchanged: 0 });
+    expect(normal.result).toMatchObject({ books_updated: 0, books_unchanged: 8 });
     expect((await books(libraryId)).find((b) => b.id === target.id)).toMatchObject({ title: 'Stale title', page_count: 99 });
 
     const deep = await scan(t, libraryId, 'deep');

@@ -38,11 +38,22 @@ beforeAll(async () => {
   await makeCbz(dir, 'Lifecycle Series/Life 01.cbz', { pages: 1 });
   await makeCbz(dir, 'Lifecycle Series/Lifecycle 02.cbz', { pages: 1, comicInfo: { Series: 'Lifecycle Series', Number: 2 } });
   await makeCbz(dir, 'Lifecycle Series/Lifecycle 03.cbz', { pages: 1, comicInfo: { Series: 'Lifecycle Series', Number: 3 } });
-  // File names alone agree on "Saga" for exactly half of the books: enough.
+  // File names alone agree on "Saga" for exactly half of the books: not enough.
   await makeCbz(dir, 'Mixed/Saga 001.cbz', { pages: 1 });
   await makeCbz(dir, 'Mixed/Saga 002.cbz', { pages: 1 });
   await makeCbz(dir, 'Mixed/Paper Girls 001.cbz', { pages: 1 });
   await makeCbz(dir, 'Mixed/Monstress 001.cbz', { pages: 1 });
+  // File names agree on "Saga" for two books of three: more than half, and at least two.
+  await makeCbz(dir, 'Majority/Saga 001.cbz', { pages: 1 });
+  await makeCbz(dir, 'Majority/Saga 002.cbz', { pages: 1 });
+  await makeCbz(dir, 'Majority/Paper Girls 001.cbz', { pages: 1 });
+  // Two guides with no series metadata: one file name's parse is one book of two, not a series name.
+  await makePdf(dir, 'Guides/hns_guide_final_v3.pdf', { pages: 2, info: { Title: 'HNS Guide', Author: 'Network Team' } });
+  await makePdf(dir, 'Guides/Router Quick Start (web).pdf', { pages: 1, info: { Title: 'Router Quick Start' } });
+  // One book states its series; two file names guess "Komga": the stated name wins (and matches the folder).
+  await makeCbz(dir, 'Komga Series/Komga 01.cbz', { pages: 1, comicInfo: { Series: 'Komga Series', Number: 1 } });
+  await makeCbz(dir, 'Komga Series/Komga 02.cbz', { pages: 1 });
+  await makeCbz(dir, 'Komga Series/Komga 03.cbz', { pages: 1 });
   // One OPF series against one file-name parse: a tie, won by the higher source.
   await makeEpub(dir, 'Tie/Book One.epub', { metadata: { title: 'Book One', series: 'The Expanse', seriesIndex: '1' } });
   await makeCbz(dir, 'Tie/Leviathan 002.cbz', { pages: 1 });
@@ -84,9 +95,25 @@ describe("A folder's series name is what its books agree on", () => {
     for (const b of books) expect(b.metadata, b.file_name).toMatchObject({ series: 'Lifecycle Series', sources: { series: 'comicinfo' } });
   });
 
-  it('a file-name parse names the series when at least half of the books parse to it', async () => {
-    expect((await allSeries()).get('Mixed')!.name).toBe('Saga');
-    for (const b of await booksOf('Mixed')) expect(b.metadata.sources.series).toBe('filename');
+  it('a file-name parse names the series only when at least two books and more than half of them parse to it', async () => {
+    expect((await allSeries()).get('Mixed')!.name).toBe('Mixed');
+    for (const b of await booksOf('Mixed')) expect(b.metadata.sources.series).toBe('folder');
+    expect((await allSeries()).get('Majority')!.name).toBe('Saga');
+    for (const b of await booksOf('Majority')) expect(b.metadata.sources.series).toBe('filename');
+  });
+
+  it('Guides: hns_guide_final_v3.pdf beside one other guide does not name the series ("Guides", from the folder)', async () => {
+    expect((await allSeries()).get('Guides')!.name).toBe('Guides');
+    const books = await booksOf('Guides');
+    expect(books).toHaveLength(2);
+    for (const b of books) expect(b.metadata, b.file_name).toMatchObject({ series: 'Guides', sources: { series: 'folder' } });
+  });
+
+  it('Komga Series: the name one file states wins over two file-name guesses ("Komga")', async () => {
+    expect((await allSeries()).get('Komga Series')!.name).toBe('Komga Series');
+    const books = await booksOf('Komga Series');
+    expect(books).toHaveLength(3);
+    for (const b of books) expect(b.metadata, b.file_name).toMatchObject({ series: 'Komga Series', sources: { series: 'comicinfo' } });
   });
 
   it('a tie goes to the higher source (OPF over a file name)', async () => {
@@ -104,6 +131,20 @@ describe("A folder's series name is what its books agree on", () => {
     expect(await booksOf('Documents/Papers')).toHaveLength(7);
     await scan(t, libraryId, 'deep');
     expect(await names()).toEqual(before);
+  });
+
+  it('a series named by an older rule is named again by the next normal rescan, with nothing changed on disk', async () => {
+    const guides = (await allSeries()).get('Guides')!;
+    // What the previous rule wrote: the file-name parse of one book of two, no rule version recorded.
+    await t.database.db
+      .updateTable('series')
+      .set({ name: 'hns guide final', sort_name: 'hns guide final', metadata: JSON.stringify({ name_source: 'filename' }) })
+      .where('id', '=', guides.id)
+      .execute();
+    expect((await allSeries()).get('Guides')!.name).toBe('hns guide final');
+    await scan(t, libraryId);
+    expect((await allSeries()).get('Guides')!.name).toBe('Guides');
+    for (const b of await booksOf('Guides')) expect(b.metadata).toMatchObject({ series: 'Guides', sources: { series: 'folder' } });
   });
 
   it('a series named by an older version (no name source recorded) is named again by the next normal rescan', async () => {
@@ -132,7 +173,7 @@ describe("A folder's series name is what its books agree on", () => {
         };
       }
     ).components.schemas;
-    expect(schemas.Series!.properties.name!.description).toMatch(/at least half of the books/);
+    expect(schemas.Series!.properties.name!.description).toMatch(/more than half of the books/);
     expect(schemas.BookMetadata!.properties.sources!.properties!.series!.description).toMatch(/comicinfo.*opf.*pdf.*filename.*folder/s);
   });
 });
@@ -147,18 +188,37 @@ describe('A dated file name through the scan', () => {
 
 describe('agreedSeriesName (the rule on its own)', () => {
   const vote = (series: string, source: string) => ({ series, sources: { series: source as 'comicinfo' } });
-  it('most books win over a higher source; ties go to the higher source; file names need half of the books', () => {
+  it('a stated name wins over any guess; among stated names most books, then the higher source, then the folder name', () => {
     expect(agreedSeriesName('A', [vote('X', 'filename'), vote('X', 'filename'), vote('Y', 'comicinfo')])).toEqual({
-      name: 'X',
-      source: 'filename',
+      name: 'Y',
+      source: 'comicinfo',
     });
     expect(agreedSeriesName('A', [vote('X', 'pdf'), vote('Y', 'opf')])).toEqual({ name: 'Y', source: 'opf' });
+    expect(agreedSeriesName('A', [vote('X', 'opf'), vote('X', 'opf'), vote('Y', 'comicinfo')])).toEqual({ name: 'X', source: 'opf' });
+    expect(agreedSeriesName('Comics/Komga Series', [vote('Komga', 'comicinfo'), vote('Komga Series', 'comicinfo')])).toEqual({
+      name: 'Komga Series',
+      source: 'comicinfo',
+    });
+  });
+
+  it('file names need at least two books and more than half of them; otherwise the folder names the series', () => {
     expect(agreedSeriesName('A', [vote('X', 'filename'), vote('A', 'folder'), vote('A', 'folder')])).toEqual({
       name: 'A',
       source: 'folder',
     });
-    expect(agreedSeriesName('A/B', [vote('X', 'filename'), vote('B', 'folder')])).toEqual({ name: 'X', source: 'filename' });
+    expect(agreedSeriesName('A/B', [vote('X', 'filename'), vote('B', 'folder')])).toEqual({ name: 'B', source: 'folder' });
+    expect(agreedSeriesName('G', [vote('X', 'filename'), vote('X', 'filename'), vote('Y', 'filename'), vote('Z', 'filename')])).toEqual({
+      name: 'G',
+      source: 'folder',
+    });
+    expect(agreedSeriesName('G', [vote('X', 'filename'), vote('X', 'filename'), vote('Y', 'filename')])).toEqual({
+      name: 'X',
+      source: 'filename',
+    });
     expect(agreedSeriesName('A', [{}, {}])).toEqual({ name: 'A', source: 'folder' });
-    expect(agreedSeriesName('Loose 003.cbz', [vote('Loose', 'filename')])).toEqual({ name: 'Loose', source: 'filename' });
+  });
+
+  it('a loose file is a series by itself: its own parse names it', () => {
+    expect(agreedSeriesName('Loose 003.cbz', [vote('Loose', 'filename')], true)).toEqual({ name: 'Loose', source: 'filename' });
   });
 });

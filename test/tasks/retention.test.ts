@@ -10,7 +10,7 @@ afterAll(() => t.close());
 describe('finished tasks are pruned after task_retention_days', () => {
   it('removes finished tasks older than the retention, keeps recent and active ones', async () => {
     await api(t, 'PUT', '/api/v1/admin/settings/task_retention_days', { value: 7 });
-    const queue = t.app.catalog.queue;
+    const queue = t.app.background.queue;
     const old = (await queue.enqueue({ type: 'purge_deleted' })).task;
     const recent = (await queue.enqueue({ type: 'purge_deleted' })).task;
     const pending = (await queue.enqueue({ type: 'detect_duplicates' })).task;
@@ -22,7 +22,7 @@ describe('finished tasks are pruned after task_retention_days', () => {
       .where('id', '=', recent.id)
       .execute();
     await t.database.db.updateTable('tasks').set({ created_at: longAgo }).where('id', '=', pending.id).execute();
-    await t.app.catalog.start();
+    await t.app.background.start();
     const deadline = Date.now() + 5000;
     while ((await api(t, 'GET', `/api/v1/tasks/${old.id}`)).status !== 404 && Date.now() < deadline)
       await new Promise((r) => setTimeout(r, 20));

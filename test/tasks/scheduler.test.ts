@@ -9,7 +9,7 @@ describe('Scheduler: scanning_config.enabled + cron_schedule run scans on time; 
   });
   afterAll(() => t.close());
 
-  const job = (id: string) => t.app.catalog.scheduler.get(`library-scan:${id}`);
+  const job = (id: string) => t.app.background.scheduler.get(`library-scan:${id}`);
 
   it('an enabled library gets a cron job; firing it queues a scan in the default mode', async () => {
     const dir = libraryDir();
@@ -18,7 +18,7 @@ describe('Scheduler: scanning_config.enabled + cron_schedule run scans on time; 
     const scheduled = job(lib.id)!;
     expect(scheduled.expression).toBe('* * * * *');
     expect(scheduled.nextRun!.getTime() - Date.now()).toBeLessThanOrEqual(60_000);
-    expect(await t.app.catalog.scheduler.trigger(`library-scan:${lib.id}`)).toBe(true);
+    expect(await t.app.background.scheduler.trigger(`library-scan:${lib.id}`)).toBe(true);
     const tasks = await api<{ data: Array<TaskBody & { payload: { mode: string; reason: string } }> }>(
       t,
       'GET',
@@ -52,11 +52,11 @@ describe('Scheduler: scanning_config.enabled + cron_schedule run scans on time; 
   it('the job really fires on its own when its time comes', async () => {
     // croner checks the clock itself: schedule a per-second job through the same Scheduler and wait for it.
     let fired = 0;
-    t.app.catalog.scheduler.schedule('test-every-second', '* * * * * *', () => {
+    t.app.background.scheduler.schedule('test-every-second', '* * * * * *', () => {
       fired++;
     });
     await new Promise((r) => setTimeout(r, 2100));
-    t.app.catalog.scheduler.unschedule('test-every-second');
+    t.app.background.scheduler.unschedule('test-every-second');
     expect(fired).toBeGreaterThanOrEqual(1);
   });
 });
@@ -69,7 +69,7 @@ describe('scan_on_start: libraries marked scan_on_start are scanned at startup',
       await makeCbz(dir, 'S/S 01.cbz', { pages: 1 });
       const lib = await createLibrary(t, dir, { scanning_config: { scan_on_start: true } });
       const other = await createLibrary(t, libraryDir());
-      await t.app.catalog.start();
+      await t.app.background.start();
       const tasks = await api<{ data: Array<TaskBody & { payload: { reason: string } }> }>(t, 'GET', '/api/v1/tasks?type=scan_library');
       expect(tasks.body.data.map((x) => x.library_id)).toEqual([lib.id]);
       expect(tasks.body.data[0]!.payload.reason).toBe('scan_on_start');

@@ -23,7 +23,7 @@ describe('Tasks API: GET /tasks, GET /tasks/{id}, POST /tasks/{id}/cancel, GET /
     const scan = await api<TaskBody>(t, 'POST', `/api/v1/libraries/${lib.id}/scan`);
     await waitForTask(t, scan.body.id);
     // No handler is registered for this type: it stays pending.
-    const { task: pending } = await t.app.catalog.queue.enqueue({ type: 'test_unhandled' });
+    const { task: pending } = await t.app.background.queue.enqueue({ type: 'test_unhandled' });
 
     const all = await api<{ data: TaskBody[]; total: number; page: number; pageSize: number }>(t, 'GET', '/api/v1/tasks?pageSize=1');
     expect(all.status).toBe(200);
@@ -37,7 +37,7 @@ describe('Tasks API: GET /tasks, GET /tasks/{id}, POST /tasks/{id}/cancel, GET /
   });
 
   it('GET /tasks/{id} returns the task with task_id, task_type, status, progress; unknown id 404', async () => {
-    const { task } = await t.app.catalog.queue.enqueue({ type: 'test_unhandled', payload: { x: 1 } });
+    const { task } = await t.app.background.queue.enqueue({ type: 'test_unhandled', payload: { x: 1 } });
     const res = await api(t, 'GET', `/api/v1/tasks/${task.id}`);
     expect(res.status).toBe(200);
     expect(res.body).toMatchObject({
@@ -54,7 +54,7 @@ describe('Tasks API: GET /tasks, GET /tasks/{id}, POST /tasks/{id}/cancel, GET /
   });
 
   it('POST /tasks/{id}/cancel: a pending task ends cancelled; an ended task is a 409', async () => {
-    const { task } = await t.app.catalog.queue.enqueue({ type: 'test_unhandled' });
+    const { task } = await t.app.background.queue.enqueue({ type: 'test_unhandled' });
     const res = await api(t, 'POST', `/api/v1/tasks/${task.id}/cancel`);
     expect(res.status).toBe(200);
     expect(res.body).toMatchObject({ id: task.id, status: 'cancelled', cancel_requested: true, finished_at: expect.any(String) });
@@ -65,7 +65,7 @@ describe('Tasks API: GET /tasks, GET /tasks/{id}, POST /tasks/{id}/cancel, GET /
 
   it('POST /tasks/{id}/cancel stops a running task: its AbortSignal fires and it ends cancelled within 2 s', async () => {
     let aborted = false;
-    t.app.catalog.worker.register('test_sleep', async (ctx) => {
+    t.app.background.worker.register('test_sleep', async (ctx) => {
       await new Promise<void>((resolve) => {
         const timer = setTimeout(resolve, 30_000);
         ctx.signal.addEventListener('abort', () => {
@@ -76,7 +76,7 @@ describe('Tasks API: GET /tasks, GET /tasks/{id}, POST /tasks/{id}/cancel, GET /
       });
       ctx.signal.throwIfAborted();
     });
-    const { task } = await t.app.catalog.queue.enqueue({ type: 'test_sleep' });
+    const { task } = await t.app.background.queue.enqueue({ type: 'test_sleep' });
     await waitForTask(t, task.id, (x) => x.status === 'running');
     const started = Date.now();
     const res = await api(t, 'POST', `/api/v1/tasks/${task.id}/cancel`);
@@ -87,10 +87,10 @@ describe('Tasks API: GET /tasks, GET /tasks/{id}, POST /tasks/{id}/cancel, GET /
   });
 
   it('a failing handler ends the task failed with its error message', async () => {
-    t.app.catalog.worker.register('test_fail', async () => {
+    t.app.background.worker.register('test_fail', async () => {
       throw new Error('boom');
     });
-    const { task } = await t.app.catalog.queue.enqueue({ type: 'test_fail' });
+    const { task } = await t.app.background.queue.enqueue({ type: 'test_fail' });
     const done = await waitForTask(t, task.id);
     expect(done).toMatchObject({ status: 'failed', error: 'boom' });
   });
@@ -120,7 +120,7 @@ describe('Tasks API: GET /tasks, GET /tasks/{id}, POST /tasks/{id}/cancel, GET /
   it('tasks-read is needed to view, tasks-write to cancel', async () => {
     const reader = await userHeaders(t, 'reader');
     expect((await t.app.inject({ method: 'GET', url: '/api/v1/tasks', headers: reader })).statusCode).toBe(403);
-    const { task } = await t.app.catalog.queue.enqueue({ type: 'test_unhandled' });
+    const { task } = await t.app.background.queue.enqueue({ type: 'test_unhandled' });
     const limited = await userHeaders(t, 'reader', ['tasks-read']);
     expect((await t.app.inject({ method: 'GET', url: `/api/v1/tasks/${task.id}`, headers: limited })).statusCode).toBe(200);
     expect((await t.app.inject({ method: 'POST', url: `/api/v1/tasks/${task.id}/cancel`, headers: limited })).statusCode).toBe(403);
@@ -179,7 +179,7 @@ describe('Durable queue: a task left running by a killed process is recovered on
           },
         ])
         .execute();
-      await t.app.catalog.start();
+      await t.app.background.start();
       const done = await waitForTask(t, retried);
       expect(done.status).toBe('completed');
       expect(done.result).toMatchObject({ books_added: 1 });

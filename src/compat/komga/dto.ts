@@ -1,6 +1,6 @@
 import type { Caller } from '../../modules/auth/caller.js';
 import type { BookView } from '../../modules/books/schemas.js';
-import type { LibraryView } from '../../modules/libraries/schemas.js';
+import type { LibraryResponse } from '../../modules/libraries/schemas.js';
 import type { SeriesView } from '../../modules/series/schemas.js';
 import type { PageInfo } from '../../media/types.js';
 
@@ -256,11 +256,12 @@ export function ageOf(rating: string | null): number | undefined {
   return digits ? Number(digits[0]) : undefined;
 }
 
-export function libraryDto(l: LibraryView): LibraryDto {
+/** Komga's library; `root` is empty for a caller not shown the folder (Komga's clients accept that). */
+export function libraryDto(l: LibraryResponse): LibraryDto {
   return {
     id: l.id,
     name: l.name,
-    root: l.path,
+    root: l.path ?? '',
     importComicInfoBook: true,
     importComicInfoSeries: true,
     importComicInfoCollection: false,

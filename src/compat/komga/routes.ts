@@ -4,6 +4,7 @@ import { notFound } from '../../http/errors.js';
 import type { App } from '../../http/types.js';
 import { callerOf } from '../../modules/auth/hooks.js';
 import { registerKomgaBookRoutes } from './book-routes.js';
+import { libraryFor } from '../../modules/libraries/views.js';
 import { libraryDto, userDto } from './dto.js';
 import { PREFIX_PARAM, registerSessionIssuing } from './gate.js';
 import { KomgaPaging, komgaPageRequest, pageOfList } from './paging.js';
@@ -49,7 +50,7 @@ function registerKomgaOtherRoutes(app: App, komga: KomgaPresenter, endSession: K
     url: '/api/v1/libraries',
     config: komgaRoute('libraries-read'),
     schema: { ...hidden, summary: 'Libraries (Komga)' },
-    handler: async () => (await libraries.list(0, 10_000)).data.map(libraryDto),
+    handler: async (req) => (await libraries.list(0, 10_000)).data.map((l) => libraryDto(libraryFor(callerOf(req), l))),
   });
 
   app.route({
@@ -57,7 +58,7 @@ function registerKomgaOtherRoutes(app: App, komga: KomgaPresenter, endSession: K
     url: '/api/v1/libraries/:libraryId',
     config: komgaRoute('libraries-read'),
     schema: { ...hidden, summary: 'One library (Komga)', params: z.object({ libraryId: Uuid }) },
-    handler: async (req) => libraryDto(await libraries.get(req.params.libraryId)),
+    handler: async (req) => libraryDto(libraryFor(callerOf(req), await libraries.get(req.params.libraryId))),
   });
 
   for (const version of ['v1', 'v2']) {

@@ -1,5 +1,5 @@
 import type { Kysely } from 'kysely';
-import type { DialectMigration } from '../migrate.js';
+import type { DialectMigration } from '../dialect-migration.js';
 
 /** Libraries, series and books (see tables/catalog.ts for the meaning of each column). */
 export const catalog: DialectMigration = {

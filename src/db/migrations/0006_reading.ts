@@ -1,5 +1,5 @@
 import type { Kysely } from 'kysely';
-import type { DialectMigration } from '../migrate.js';
+import type { DialectMigration } from '../dialect-migration.js';
 
 /** Reading progress and statistics (see tables/reading.ts for what survives a purge). */
 export const reading: DialectMigration = {

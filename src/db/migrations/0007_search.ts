@@ -1,5 +1,5 @@
 import { sql, type Kysely } from 'kysely';
-import type { DialectMigration } from '../migrate.js';
+import type { DialectMigration } from '../dialect-migration.js';
 
 /**
  * Full-text search over series (name, title, publisher, summary) and books (title), kept in sync by triggers

@@ -1,5 +1,5 @@
 import { sql, type Kysely } from 'kysely';
-import type { DialectMigration } from '../migrate.js';
+import type { DialectMigration } from '../dialect-migration.js';
 
 /**
  * SQLite only: `series_read_counts`, per user and series, the present books (deleted_at null) the user finished

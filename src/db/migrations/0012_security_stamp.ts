@@ -1,5 +1,5 @@
 import type { Kysely } from 'kysely';
-import type { DialectMigration } from '../migrate.js';
+import type { DialectMigration } from '../dialect-migration.js';
 
 /**
  * `users.security_stamp` (issue 17): a random value every JWT and Komga session carries; changing it (password

@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import { sql, type Kysely } from 'kysely';
 import { newId } from '../ids.js';
-import type { DialectMigration } from '../migrate.js';
+import type { DialectMigration } from '../dialect-migration.js';
 
 /**
  * KOReader sync and the progress ledger.

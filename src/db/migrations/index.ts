@@ -1,4 +1,4 @@
-import type { DialectMigration } from '../migrate.js';
+import type { DialectMigration } from '../dialect-migration.js';
 import { settings } from './0001_settings.js';
 import { identity } from './0002_identity.js';
 import { catalog } from './0003_catalog.js';

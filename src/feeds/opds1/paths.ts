@@ -3,7 +3,6 @@
  * keep the prefix the client came in by, so a reader configured with either stays on it.
  */
 export const OPDS1_PREFIXES = ['/opds/v1', '/opds/v1.2'] as const;
-export type Opds1Prefix = (typeof OPDS1_PREFIXES)[number];
 
 export class Opds1Paths {
   constructor(readonly prefix: string) {}

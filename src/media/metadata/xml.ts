@@ -252,15 +252,6 @@ export function textOf(value: unknown): string | null {
   return text === '' ? null : text;
 }
 
-/** Text of the first child named `name`. */
-export function childText(node: unknown, name: string): string | null {
-  for (const child of childrenOf(node, name)) {
-    const text = textOf(child);
-    if (text !== null) return text;
-  }
-  return null;
-}
-
 export function attrOf(node: unknown, name: string): string | null {
   if (!isNode(node)) return null;
   const value = node[`@_${name}`];

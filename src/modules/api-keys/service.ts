@@ -5,6 +5,7 @@ import type { Caller } from '../auth/caller.js';
 import { PRESETS, sortPermissions, type Permission, type PresetName } from '../auth/permissions.js';
 import { generateApiKey } from '../auth/api-key-format.js';
 import type { ApiKeyRow, ApiKeysRepository } from './repository.js';
+import { parseJsonColumnOrThrow, toJsonColumn } from '../../db/json-column.js';
 
 export interface ApiKeyView {
   id: string;
@@ -28,7 +29,7 @@ export function toApiKeyView(row: ApiKeyRow): ApiKeyView {
     id: row.id,
     name: row.name,
     key_prefix: row.key_prefix,
-    permissions: sortPermissions(JSON.parse(row.permissions) as Permission[]),
+    permissions: sortPermissions(parseJsonColumnOrThrow<Permission[]>(row.permissions)),
     expires_at: row.expires_at,
     created_at: row.created_at,
     last_used_at: row.last_used_at,
@@ -57,7 +58,7 @@ export class ApiKeysService {
       name: input.name.trim(),
       key_prefix: generated.prefix,
       secret_hash: generated.secretHash,
-      permissions: JSON.stringify(permissions),
+      permissions: toJsonColumn(permissions),
       expires_at: input.expires_at ? new Date(input.expires_at).toISOString() : null,
       created_at: nowIso(),
       last_used_at: null,
@@ -71,7 +72,7 @@ export class ApiKeysService {
     const requested = changes.permissions ?? (changes.preset ? [...PRESETS[changes.preset]] : undefined);
     await this.keys.update(id, {
       ...(changes.name !== undefined ? { name: changes.name.trim() } : {}),
-      ...(requested !== undefined ? { permissions: JSON.stringify(this.grantable(caller, requested)) } : {}),
+      ...(requested !== undefined ? { permissions: toJsonColumn(this.grantable(caller, requested)) } : {}),
       ...(changes.expires_at !== undefined ? { expires_at: changes.expires_at ? new Date(changes.expires_at).toISOString() : null } : {}),
     });
     return this.get(caller, id);

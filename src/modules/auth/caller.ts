@@ -21,7 +21,3 @@ export interface Caller {
   /** The user's security stamp as read for this request: a session opened now is bound to it. */
   securityStamp: string;
 }
-
-export function can(caller: Caller, permission: Permission): boolean {
-  return caller.permissions.has(permission);
-}

@@ -1,6 +1,5 @@
-import { sql, type Kysely } from 'kysely';
 import { nowIso } from '../../db/ids.js';
-import type { DB } from '../../db/schema.js';
+import type { LockSchedule, LoginFailuresRepository } from './login-failures-repository.js';
 import { userKey } from './user-key.js';
 
 /**
@@ -24,37 +23,32 @@ export const accountSubject = (userId: string): string => `account:${userId}`;
 export const unknownNameSubject = (login: string): string => `user:${userKey(login)}`;
 
 export class LoginThrottle {
-  constructor(private readonly db: Kysely<DB>) {}
+  constructor(private readonly repo: LoginFailuresRepository) {}
 
   /** Seconds until the next attempt is allowed, or 0. */
   async lockedFor(subject: string): Promise<number> {
-    const row = await this.db.selectFrom('login_failures').select('locked_until').where('subject', '=', subject).executeTakeFirst();
-    if (!row?.locked_until) return 0;
-    const ms = Date.parse(row.locked_until) - Date.now();
+    const lockedUntil = await this.repo.lockedUntil(subject);
+    if (!lockedUntil) return 0;
+    const ms = Date.parse(lockedUntil) - Date.now();
     return ms > 0 ? Math.ceil(ms / 1000) : 0;
   }
 
   async recordFailure(subject: string): Promise<void> {
     const now = nowIso();
-    // One statement counts the failure and sets the lock from the count it produced: instances failing the same
-    // account at once each count, and none can write a shorter lock computed from an older count. The lock ends
-    // of every possible count are few (the doubling reaches the cap quickly), so they are listed as parameters.
-    const failures = sql<number>`login_failures.failures + 1`;
+    // The repository counts the failure and sets the lock from the count it produced, in one statement. The lock
+    // ends of every possible count are few (the doubling reaches the cap quickly), so they are listed.
     const lockEnd = (n: number) => new Date(Date.now() + lockSecondsAfter(n) * 1000).toISOString();
     const cappedFrom = FREE_FAILURES + Math.ceil(Math.log2(MAX_LOCK_SECONDS));
     const levels = Array.from({ length: cappedFrom - FREE_FAILURES - 1 }, (_, i) => FREE_FAILURES + 1 + i);
-    const lockedUntil = sql<string | null>`case when ${failures} <= ${sql.lit(FREE_FAILURES)} then null ${sql.join(
-      levels.map((n) => sql`when ${failures} = ${sql.lit(n)} then cast(${lockEnd(n)} as text)`),
-      sql` `,
-    )} else cast(${lockEnd(cappedFrom)} as text) end`;
-    await this.db
-      .insertInto('login_failures')
-      .values({ subject, failures: 1, locked_until: null, updated_at: now })
-      .onConflict((oc) => oc.column('subject').doUpdateSet({ failures, locked_until: lockedUntil, updated_at: now }))
-      .execute();
+    const schedule: LockSchedule = {
+      free: FREE_FAILURES,
+      levels: levels.map((n) => ({ failures: n, until: lockEnd(n) })),
+      otherwise: lockEnd(cappedFrom),
+    };
+    await this.repo.recordFailure(subject, now, schedule);
   }
 
   async reset(subject: string): Promise<void> {
-    await this.db.deleteFrom('login_failures').where('subject', '=', subject).execute();
+    await this.repo.reset(subject);
   }
 }

@@ -6,8 +6,9 @@ import type { Caller } from './caller.js';
 import type { PasswordChecks } from './password-checks.js';
 import { keyPermissions, userPermissions } from './permissions.js';
 import { UnchangedDatabaseCache } from '../../db/unchanged-cache.js';
-import type { RevocationsRepository } from './revocations.js';
+import type { RevocationsRepository } from './revocations-repository.js';
 import { looksLikeJwt, type TokenIssuer } from './tokens.js';
+import { parseJsonColumnOrThrow } from '../../db/json-column.js';
 
 /** Credentials as found in the request headers, before anything is verified. */
 export type Credentials =
@@ -112,7 +113,7 @@ export class CallerResolver {
     if (row.expires_at && Date.parse(row.expires_at) <= Date.now()) throw unauthorized('API key has expired');
     const user = await this.activeUser(row.user_id);
     this.touch(row);
-    const permissions = keyPermissions(this.base(user, method).permissions, JSON.parse(row.permissions) as string[]);
+    const permissions = keyPermissions(this.base(user, method).permissions, parseJsonColumnOrThrow<string[]>(row.permissions));
     return { ...this.base(user, method), apiKeyId: row.id, permissions, isAdmin: permissions.has('system-admin') };
   }
 
@@ -158,7 +159,7 @@ export class CallerResolver {
     const row = await this.apiKeys.findOwned(session.userId, session.apiKeyId);
     if (!row) throw unauthorized('The API key of this session has been revoked');
     if (row.expires_at && Date.parse(row.expires_at) <= Date.now()) throw unauthorized('The API key of this session has expired');
-    const permissions = keyPermissions(this.base(user, 'session').permissions, JSON.parse(row.permissions) as string[]);
+    const permissions = keyPermissions(this.base(user, 'session').permissions, parseJsonColumnOrThrow<string[]>(row.permissions));
     return { ...this.base(user, 'session'), apiKeyId: row.id, permissions, isAdmin: permissions.has('system-admin') };
   }
 
@@ -194,7 +195,7 @@ export class CallerResolver {
   }
 
   private base(user: UserRow, method: Caller['method']): Caller {
-    const permissions = userPermissions(user.role, JSON.parse(user.permissions) as string[]);
+    const permissions = userPermissions(user.role, parseJsonColumnOrThrow<string[]>(user.permissions));
     return {
       user: { id: user.id, username: user.username, email: user.email, role: user.role },
       permissions,

@@ -1,6 +1,7 @@
 import { AppError, forbidden } from '../../http/errors.js';
 import { unlessDiskFull } from '../../db/disk-full.js';
 import { newId, nowIso } from '../../db/ids.js';
+import { toJsonColumn } from '../../db/json-column.js';
 import { toUserSummary, type AuthSettings, type UserAccounts, type UserRow } from './accounts.js';
 import { userKey } from './user-key.js';
 import type { Caller } from './caller.js';
@@ -9,7 +10,7 @@ import type { Mailer } from './mailer.js';
 import type { PasswordChecks } from './password-checks.js';
 import { hashPassword } from './passwords.js';
 import { newSecurityStamp } from './security-stamp.js';
-import type { RevocationsRepository } from './revocations.js';
+import type { RevocationsRepository } from './revocations-repository.js';
 import type { TokenIssuer } from './tokens.js';
 
 export interface LoginResponse {
@@ -121,7 +122,7 @@ export class AuthService {
       email_key: userKey(account.email),
       password_hash: await hashPassword(account.password),
       role,
-      permissions: JSON.stringify(permissions),
+      permissions: toJsonColumn(permissions),
       email_verified: emailVerified ? 1 : 0,
       disabled: 0,
       created_at: now,

@@ -12,6 +12,7 @@ import type { BookWithLibrary } from '../books/repository.js';
 import type { PagesService } from '../pages/service.js';
 import type { DeviceHint } from '../progress/device.js';
 import type { ProgressService } from '../progress/service.js';
+import { parseJsonColumnOrThrow } from '../../db/json-column.js';
 
 export interface BookResourceEntry {
   path: string;
@@ -186,7 +187,7 @@ export class BookResourcesService {
     const found = await this.progress.position(caller, bookId);
     if (!found) throw notFound('Progress', { book_id: bookId });
     const { progress, event } = found;
-    const position = event ? (JSON.parse(event.position) as { locator?: Locator }) : {};
+    const position = event ? parseJsonColumnOrThrow<{ locator?: Locator }>(event.position) : {};
     return {
       book_id: bookId,
       locator: position.locator ?? null,

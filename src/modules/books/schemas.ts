@@ -7,9 +7,12 @@ import { filterBodySchema, type FieldKind } from '../search/conditions.js';
 /** How a scan names a series; shown on the series name and the books' series source in the OpenAPI description. */
 export const SERIES_NAME_RULE =
   "A folder's series name is what its books agree on: each book counts with its own highest-priority series value " +
-  '(ComicInfo.xml > EPUB OPF > PDF properties > file name). The value most books hold wins; a tie goes to the value from the higher ' +
-  'source. A value that only file names give names the series only when at least half of the books parse to it. Otherwise the ' +
-  'series is named after its folder (a loose file in the library root: the file name without extension). Rescans apply the same rule.';
+  '(ComicInfo.xml > EPUB OPF > PDF properties > file name). A name the files state (ComicInfo Series, OPF/calibre series or ' +
+  'belongs-to-collection, PDF properties) wins over any guess from a file name: the stated value most books hold, a tie going to ' +
+  "the higher source, then to the value equal to the folder's name. With no stated name, a file-name parse names the series only " +
+  'when at least two books and more than half of the books parse to it. Otherwise the series is named after its folder (a loose ' +
+  'file in the library root: its own parse, else the file name without extension). Rescans apply the same rule, and a series ' +
+  'named by an older rule is named again by the next scan.';
 
 export const BOOK_SORT_FIELDS = ['title', 'number', 'file_size', 'page_count', 'created_at', 'modified_at'] as const;
 export type BookSortField = (typeof BOOK_SORT_FIELDS)[number];

@@ -4,26 +4,22 @@ import { seriesNameSource } from '../../scanner/series-rules.js';
 import type { BookViewRow, ProgressRow, SeriesNameRow } from './repository.js';
 import type { MetadataSource } from '../../media/metadata/metadata-types.js';
 import { BOOK_SOURCED_FIELDS, type BookSourcedField, type BookView } from './schemas.js';
+import { parseJsonColumn } from '../../db/json-column.js';
 
 export function parseList(text: string | null | undefined): string[] {
-  try {
-    const value: unknown = JSON.parse(text ?? '[]');
-    return Array.isArray(value) ? value.filter((v): v is string => typeof v === 'string') : [];
-  } catch {
-    return [];
-  }
+  return parseJsonColumn<string[]>(text, [], (value) =>
+    Array.isArray(value) ? value.filter((v): v is string => typeof v === 'string') : undefined,
+  );
 }
 
 function parseAuthors(text: string): { name: string; role: string }[] {
-  try {
-    const value: unknown = JSON.parse(text);
-    if (!Array.isArray(value)) return [];
-    return value
-      .filter((a): a is { name: unknown; role?: unknown } => !!a && typeof a === 'object' && 'name' in a)
-      .map((a) => ({ name: String(a.name), role: typeof a.role === 'string' ? a.role : 'other' }));
-  } catch {
-    return [];
-  }
+  return parseJsonColumn<{ name: string; role: string }[]>(text, [], (value) =>
+    Array.isArray(value)
+      ? value
+          .filter((a): a is { name: unknown; role?: unknown } => !!a && typeof a === 'object' && 'name' in a)
+          .map((a) => ({ name: String(a.name), role: typeof a.role === 'string' ? a.role : 'other' }))
+      : undefined,
+  );
 }
 
 export function bookView(row: BookViewRow, progress: ProgressRow | undefined, series: SeriesNameRow | undefined): BookView {
@@ -74,13 +70,11 @@ export function bookView(row: BookViewRow, progress: ProgressRow | undefined, se
 
 /** The source of each shown field, from the book's stored metadata record (null: no source gave it). */
 export function fieldSources(metadataJson: string): Record<BookSourcedField, MetadataSource | null> {
-  let recorded: Partial<Record<string, MetadataSource>> = {};
-  try {
-    const value = (JSON.parse(metadataJson) as { sources?: unknown }).sources;
-    if (value && typeof value === 'object') recorded = value as Partial<Record<string, MetadataSource>>;
-  } catch {
-    // A record the scanner did not write (or an old one): no sources known.
-  }
+  // No sources known from a record without them or an unreadable one (not the scanner's, or an old one).
+  const recorded = parseJsonColumn<Partial<Record<string, MetadataSource>>>(metadataJson, {}, (record) => {
+    const sources = record && typeof record === 'object' ? (record as { sources?: unknown }).sources : undefined;
+    return sources && typeof sources === 'object' ? (sources as Partial<Record<string, MetadataSource>>) : undefined;
+  });
   return Object.fromEntries(BOOK_SOURCED_FIELDS.map((field) => [field, recorded[field] ?? null])) as Record<
     BookSourcedField,
     MetadataSource | null

@@ -7,6 +7,7 @@ import type { TaskProgressUpdate, TaskQueue } from '../../tasks/queue.js';
 import { resolveBookFile } from '../books/files.js';
 import type { IsolatedRenderer } from '../pages/isolated-renderer.js';
 import type { CoversRepository } from './repository.js';
+import { parseJsonColumn } from '../../db/json-column.js';
 
 export interface CoverDeps {
   repo: CoversRepository;
@@ -144,10 +145,7 @@ export class CoverService {
 }
 
 function parseResult(text: string | null): { deferred?: number } {
-  try {
-    const value: unknown = text ? JSON.parse(text) : null;
-    return value && typeof value === 'object' ? (value as { deferred?: number }) : {};
-  } catch {
-    return {};
-  }
+  return parseJsonColumn<{ deferred?: number }>(text, {}, (value) =>
+    value && typeof value === 'object' ? (value as { deferred?: number }) : undefined,
+  );
 }

@@ -31,7 +31,7 @@ Event \`task_progress\` with data \`{task_id, task_type, status, progress: {curr
 
 const SCAN_DOC = `${STREAM_DOC}
 
-Events \`scan_started\`, \`scan_progress\`, \`scan_completed\`, \`scan_failed\` (with \`error\`), \`scan_cancelled\`, each with data \`{type, library_id, task_id, mode, timestamp, files_discovered, files_processed, series_created, books_added, books_updated, books_deleted, books_restored, errors}\`.`;
+Events \`scan_started\`, \`scan_progress\`, \`scan_completed\`, \`scan_failed\` (with \`error\`), \`scan_cancelled\`, each with data \`{type, library_id, task_id, mode, timestamp, files_discovered, files_processed, series_created, books_added, books_updated, books_deleted, books_restored, books_unchanged, errors}\`.`;
 
 export function registerEventRoutes(app: App, bus: EventBus, hub: SseHub): void {
   const stream =

@@ -5,6 +5,7 @@ import { libraryScopeFor } from '../access/scope.js';
 import type { DeviceHint } from '../progress/device.js';
 import type { ProgressService } from '../progress/service.js';
 import type { KosyncDocumentRow, KosyncRepository } from './repository.js';
+import { parseJsonColumnOrThrow } from '../../db/json-column.js';
 
 /**
  * The kosync protocol's errors (koreader-sync-server, config/errors.lua): a numeric code and message in the body,
@@ -149,7 +150,7 @@ export class KosyncService {
     for (const row of await this.repo.pendingFor(bookId)) {
       const user = await this.repo.activeUser(row.user_id);
       if (!user) continue;
-      const permissions = userPermissions(user.role, JSON.parse(user.permissions) as string[]);
+      const permissions = userPermissions(user.role, parseJsonColumnOrThrow<string[]>(user.permissions));
       if (!permissions.has('progress-write')) continue;
       const book = await this.repo.bookFor(row.document, { all: true });
       if (!book || book.id !== bookId || !(await this.repo.claim(row.user_id, row.document, bookId))) continue;
@@ -188,7 +189,9 @@ export class KosyncService {
     const { progress, event } = current;
     // A KOReader write is still the position: give it back as KOReader sent it (its xpointer).
     if (event?.protocol === 'koreader') {
-      const sent = JSON.parse(event.position) as { progress: string; percentage: number; device: string; device_id: string | null };
+      const sent = parseJsonColumnOrThrow<{ progress: string; percentage: number; device: string; device_id: string | null }>(
+        event.position,
+      );
       return {
         document,
         progress: sent.progress,

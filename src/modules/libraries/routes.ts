@@ -4,7 +4,8 @@ import { pageRequest, PaginationQuery, paginated, toPage } from '../../http/pagi
 import { IdParams } from '../../http/params.js';
 import type { App } from '../../http/types.js';
 import { callerOf } from '../auth/hooks.js';
-import { LibraryCreate, LibraryPatch, LibraryReplace, LibraryView, PurgeResult } from './schemas.js';
+import { LibraryCreate, LibraryPatch, LibraryReplace, LibraryResponse, PurgeResult } from './schemas.js';
+import { libraryFor } from './views.js';
 import type { LibraryService } from './service.js';
 import { TaskView } from '../tasks/schemas.js';
 
@@ -24,11 +25,17 @@ export function registerLibraryRoutes(app: App, libraries: LibraryService): void
     method: 'GET',
     url: '/libraries',
     config: { permission: 'libraries-read' },
-    schema: { summary: 'List libraries', tags, querystring: PaginationQuery, response: { 200: paginated(LibraryView) } },
+    schema: { summary: 'List libraries', tags, querystring: PaginationQuery, response: { 200: paginated(LibraryResponse) } },
     handler: async (req) => {
       const page = pageRequest(req.query);
       const { total, data } = await libraries.list(page.offset, page.pageSize);
-      return toPage(req.url, page, total, data);
+      const caller = callerOf(req);
+      return toPage(
+        req.url,
+        page,
+        total,
+        data.map((library) => libraryFor(caller, library)),
+      );
     },
   });
 
@@ -42,7 +49,7 @@ export function registerLibraryRoutes(app: App, libraries: LibraryService): void
         'The path must be absolute, an existing readable directory inside `libraries.allowed_roots` when that is configured, and must not overlap another library (identical or nested: 409). Below admin, every refused path gets the same 400 message (no hint whether it exists).',
       tags,
       body: LibraryCreate,
-      response: { 201: LibraryView, 400: ErrorBody, 409: ErrorBody },
+      response: { 201: LibraryResponse, 400: ErrorBody, 409: ErrorBody },
     },
     handler: async (req, reply) => reply.code(201).send(await libraries.create(req.body, callerOf(req))),
   });
@@ -51,8 +58,8 @@ export function registerLibraryRoutes(app: App, libraries: LibraryService): void
     method: 'GET',
     url: '/libraries/:id',
     config: { permission: 'libraries-read' },
-    schema: { summary: 'Library details', tags, params: IdParams, response: { 200: LibraryView, ...errors } },
-    handler: (req) => libraries.get(req.params.id),
+    schema: { summary: 'Library details', tags, params: IdParams, response: { 200: LibraryResponse, ...errors } },
+    handler: async (req) => libraryFor(callerOf(req), await libraries.get(req.params.id)),
   });
 
   app.route({
@@ -65,7 +72,7 @@ export function registerLibraryRoutes(app: App, libraries: LibraryService): void
       tags,
       params: IdParams,
       body: LibraryReplace,
-      response: { 200: LibraryView, 409: ErrorBody, ...errors },
+      response: { 200: LibraryResponse, 409: ErrorBody, ...errors },
     },
     handler: (req) => libraries.replace(req.params.id, req.body, callerOf(req)),
   });
@@ -79,7 +86,7 @@ export function registerLibraryRoutes(app: App, libraries: LibraryService): void
       tags,
       params: IdParams,
       body: LibraryPatch,
-      response: { 200: LibraryView, 409: ErrorBody, ...errors },
+      response: { 200: LibraryResponse, 409: ErrorBody, ...errors },
     },
     handler: (req) => libraries.patch(req.params.id, req.body, callerOf(req)),
   });

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { parseJsonColumn } from '../../db/json-column.js';
 
 /** Renames camelCase keys of a request object to snake_case (requests accept both spellings; snake_case wins). */
 export function snakeCaseKeys(value: unknown): unknown {
@@ -38,11 +39,7 @@ export const DEFAULT_SCANNING_CONFIG: ScanningConfig = {
 
 /** A library's stored `scanning_config` JSON over the defaults (unreadable JSON is the defaults); libraries and scans both read it. */
 export function parseScanningConfig(text: string): ScanningConfig {
-  try {
-    return { ...DEFAULT_SCANNING_CONFIG, ...(JSON.parse(text) as Partial<ScanningConfig>) };
-  } catch {
-    return { ...DEFAULT_SCANNING_CONFIG };
-  }
+  return { ...DEFAULT_SCANNING_CONFIG, ...parseJsonColumn<Partial<ScanningConfig>>(text, {}) };
 }
 
 export const ScanningConfigInput = withSnakeKeys(
@@ -58,20 +55,30 @@ export const ScanningConfigInput = withSnakeKeys(
 });
 export type ScanningConfigInput = z.infer<typeof ScanningConfigInput>;
 
-export const LibraryView = z
-  .object({
-    id: z.uuid(),
-    name: z.string(),
-    path: z.string().describe('Absolute path of the library folder on the server.'),
-    scanning_config: ScanningConfig,
-    series_count: z.number().int().describe('Series present in the library.'),
-    book_count: z.number().int().describe('Books present in the library.'),
-    last_scanned_at: z.string().nullable().describe('When the last scan finished successfully.'),
-    created_at: z.string(),
-    updated_at: z.string(),
-  })
-  .meta({ id: 'Library' });
-export type LibraryView = z.infer<typeof LibraryView>;
+const LibraryFields = z.object({
+  id: z.uuid(),
+  name: z.string(),
+  path: z.string().describe('Absolute path of the library folder on the server.'),
+  scanning_config: ScanningConfig,
+  series_count: z.number().int().describe('Series present in the library.'),
+  book_count: z.number().int().describe('Books present in the library.'),
+  last_scanned_at: z.string().nullable().describe('When the last scan finished successfully.'),
+  created_at: z.string(),
+  updated_at: z.string(),
+});
+/** A library as the services know it, its folder included. */
+export type LibraryView = z.infer<typeof LibraryFields>;
+
+/** A library as the API shows it: where it lives on the server only to those who manage libraries. */
+export const LibraryResponse = LibraryFields.extend({
+  path: z
+    .string()
+    .optional()
+    .describe(
+      'Absolute path of the library folder on the server. Shown only to callers with `libraries-write` (those who manage libraries); absent for everyone else.',
+    ),
+}).meta({ id: 'Library' });
+export type LibraryResponse = z.infer<typeof LibraryResponse>;
 
 const name = z.string().trim().min(1, 'must not be empty').max(200);
 const path = z.string().min(1, 'must not be empty').max(4096);

@@ -21,10 +21,11 @@ import type { IsolatedRenderer } from './isolated-renderer.js';
 import type { ReaderPool } from './reader-pool.js';
 import { RecentBookFiles } from './recent-files.js';
 import { StoredPages } from './stored-pages.js';
+import { parseJsonColumn } from '../../db/json-column.js';
 
 export type { PageRequestOptions } from './page-sizes.js';
 
-export type { ImageLookup, ImageResult } from '../../http/send-image.js';
+export type { ImageLookup } from '../../http/send-image.js';
 
 export interface PagesDeps {
   books: BooksRepository;
@@ -90,12 +91,7 @@ function pageInfos(text: string): PageInfo[] {
 }
 
 export function parsePages(text: string): PageInfo[] {
-  try {
-    const value: unknown = JSON.parse(text);
-    return Array.isArray(value) ? (value as PageInfo[]) : [];
-  } catch {
-    return [];
-  }
+  return parseJsonColumn<PageInfo[]>(text, [], (value) => (Array.isArray(value) ? (value as PageInfo[]) : undefined));
 }
 
 /** Page lists, page images (original or resized, cached on disk), and covers. */

@@ -1,6 +1,7 @@
 import type { Kysely } from 'kysely';
 import { nowIso } from '../../db/ids.js';
 import type { DB } from '../../db/schema.js';
+import { parseJsonColumnOrThrow, toJsonColumn } from '../../db/json-column.js';
 
 export class PreferencesRepository {
   constructor(private readonly db: Kysely<DB>) {}
@@ -11,11 +12,11 @@ export class PreferencesRepository {
       .select(['key', 'value', 'updated_at'])
       .where('user_id', '=', userId)
       .execute();
-    return new Map(rows.map((r) => [r.key, { value: JSON.parse(r.value) as unknown, updated_at: r.updated_at }]));
+    return new Map(rows.map((r) => [r.key, { value: parseJsonColumnOrThrow<unknown>(r.value), updated_at: r.updated_at }]));
   }
 
   async set(userId: string, key: string, value: unknown): Promise<void> {
-    const encoded = JSON.stringify(value);
+    const encoded = toJsonColumn(value);
     const now = nowIso();
     await this.db
       .insertInto('user_preferences')

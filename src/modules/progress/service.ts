@@ -9,6 +9,7 @@ import { resolveDevice, type Device, type DeviceHint } from './device.js';
 import { progressFraction } from '../books/progress-fraction.js';
 import type { ProgressEventRow, ProgressRepository, ProgressRow, ProgressWithBook } from './repository.js';
 import type { ProgressEventView, ProgressListItem, ProgressUpdate, ProgressView } from './schemas.js';
+import { parseJsonColumnOrThrow, toJsonColumn } from '../../db/json-column.js';
 
 /**
  * Time between two updates of the same book counts as reading when it is at most this long; a longer pause
@@ -38,7 +39,7 @@ function eventView(row: ProgressEventRow): ProgressEventView {
     book_id: row.book_id,
     device_id: row.device_id,
     protocol: row.protocol,
-    position: JSON.parse(row.position) as Record<string, unknown>,
+    position: parseJsonColumnOrThrow<Record<string, unknown>>(row.position),
     page: Number(row.page),
     percentage: Number(row.percentage),
     is_completed: toBool(Number(row.is_completed)),
@@ -176,7 +177,7 @@ export class ProgressService {
       book_id: bookId,
       device_id: device.id,
       protocol: origin.protocol,
-      position: JSON.stringify({ cleared: true }),
+      position: toJsonColumn({ cleared: true }),
       page: 0,
       percentage: 0,
       is_completed: 0,
@@ -239,7 +240,7 @@ export class ProgressService {
     if (!event || event.book_id !== bookId) throw notFound('Progress event', { event_id: eventId });
     if (Number(event.page) === 0 && Number(book.page_count) > 0)
       throw badRequest('That event cleared the progress: clear it with DELETE /books/{id}/progress', { event_id: eventId });
-    const position = JSON.parse(event.position) as Record<string, unknown>;
+    const position = parseJsonColumnOrThrow<Record<string, unknown>>(event.position);
     const { progress } = await this.apply(
       caller,
       book,
@@ -295,7 +296,7 @@ export class ProgressService {
       book_id: book.id,
       device_id: device.id,
       protocol: origin.protocol,
-      position: JSON.stringify(origin.position ?? input),
+      position: toJsonColumn(origin.position ?? input),
       page,
       percentage: completed ? 1 : (origin.percentage ?? progressFraction(page, pageCount, completed)),
       is_completed: completed ? 1 : 0,

@@ -9,19 +9,15 @@ import type { LibraryScanControl } from '../libraries/service.js';
 import { cancelTask } from '../tasks/service.js';
 import { taskView, type TaskView } from '../tasks/schemas.js';
 import type { ScanStatusView } from './schemas.js';
+import { parseJsonColumn } from '../../db/json-column.js';
 
 export const SCAN_TASK = 'scan_library';
 export const scanKey = (libraryId: string) => `${SCAN_TASK}:${libraryId}`;
 
 const ZERO: ScanCounters = emptyScanCounters();
 
-function parse(text: string | null): Record<string, unknown> {
-  try {
-    return text ? (JSON.parse(text) as Record<string, unknown>) : {};
-  } catch {
-    return {};
-  }
-}
+/** A scan task's result; {} when absent, empty or unreadable. */
+const parse = (text: string | null): Record<string, unknown> => parseJsonColumn<Record<string, unknown>>(text, {});
 
 export function scanStatusOf(libraryId: string, task: TaskRow | undefined): ScanStatusView {
   if (!task) {
@@ -61,7 +57,9 @@ export function scanStatusOf(libraryId: string, task: TaskRow | undefined): Scan
  * Also queues re-analysis of books and series.
  */
 export class ScanService implements LibraryScanControl {
-  constructor(private readonly deps: { queue: TaskQueue; worker: TaskWorker; libraries: LibraryRepository; catalog: ScanRepository }) {}
+  constructor(
+    private readonly deps: { queue: TaskQueue; worker: TaskWorker; libraries: LibraryRepository; scanRepository: ScanRepository },
+  ) {}
 
   async requestScan(libraryId: string, mode: ScanMode | undefined, reason: string): Promise<{ task: TaskView; created: boolean }> {
     const library = await this.deps.libraries.get(libraryId);
@@ -103,7 +101,7 @@ export class ScanService implements LibraryScanControl {
   }
 
   async analyzeBook(bookId: string): Promise<TaskView> {
-    const book = await this.deps.catalog.book(bookId);
+    const book = await this.deps.scanRepository.book(bookId);
     if (!book || book.deleted_at !== null) throw notFound('Book');
     const { task } = await this.deps.queue.enqueue({
       type: 'analyze_book',
@@ -128,7 +126,7 @@ export class ScanService implements LibraryScanControl {
   }
 
   async analyzeSeries(seriesId: string): Promise<TaskView> {
-    const series = await this.deps.catalog.series(seriesId);
+    const series = await this.deps.scanRepository.series(seriesId);
     if (!series || series.deleted_at !== null) throw notFound('Series');
     const { task } = await this.deps.queue.enqueue({
       type: 'analyze_series',

@@ -1,6 +1,7 @@
 import type { Kysely, Transaction } from 'kysely';
 import { newId, nowIso } from '../../db/ids.js';
 import type { DB } from '../../db/schema.js';
+import { parseJsonColumnOrThrow, toJsonColumn } from '../../db/json-column.js';
 
 export interface StoredSetting {
   key: string;
@@ -22,7 +23,7 @@ export interface HistoryRow {
 async function writeOne(trx: Transaction<DB>, key: string, value: unknown, actorId: string | null): Promise<void> {
   const old = await trx.selectFrom('settings').select('value').where('key', '=', key).executeTakeFirst();
   const now = nowIso();
-  const encoded = value === undefined ? null : JSON.stringify(value);
+  const encoded = value === undefined ? null : toJsonColumn(value);
   if (encoded === null) await trx.deleteFrom('settings').where('key', '=', key).execute();
   else
     await trx
@@ -41,12 +42,12 @@ export class SettingsRepository {
 
   async all(): Promise<StoredSetting[]> {
     const rows = await this.db.selectFrom('settings').selectAll().execute();
-    return rows.map((r) => ({ ...r, value: JSON.parse(r.value) as unknown }));
+    return rows.map((r) => ({ ...r, value: parseJsonColumnOrThrow<unknown>(r.value) }));
   }
 
   async find(key: string): Promise<StoredSetting | undefined> {
     const row = await this.db.selectFrom('settings').selectAll().where('key', '=', key).executeTakeFirst();
-    return row && { ...row, value: JSON.parse(row.value) as unknown };
+    return row && { ...row, value: parseJsonColumnOrThrow<unknown>(row.value) };
   }
 
   /** Writes the value (or removes it when `value` is undefined: back to the default) and its history entry in one transaction. */

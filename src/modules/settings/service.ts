@@ -3,6 +3,7 @@ import { badRequest, notFound } from '../../http/errors.js';
 import type { PageRequest } from '../../http/pagination.js';
 import { SETTINGS, isSettingKey, type SettingKey, type SettingValue } from './registry.js';
 import type { SettingsRepository } from './repository.js';
+import { parseJsonColumnOrThrow } from '../../db/json-column.js';
 
 type Listener = (key: SettingKey, value: unknown) => void;
 
@@ -28,7 +29,7 @@ export interface SettingChange {
 // Settings are read on hot paths (every request for rate limits); other instances' changes show up within this window.
 const CACHE_TTL_MS = 5000;
 
-const decode = (text: string | null): unknown => (text === null ? null : (JSON.parse(text) as unknown));
+const decode = (text: string | null): unknown => (text === null ? null : parseJsonColumnOrThrow<unknown>(text));
 
 export class SettingsService {
   private cache: { values: Map<string, unknown>; at: number } | undefined;

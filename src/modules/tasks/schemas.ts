@@ -2,6 +2,7 @@ import { Uuid } from '../../http/params.js';
 import { z } from 'zod';
 import { PaginationQuery } from '../../http/pagination.js';
 import type { TaskRow } from '../../tasks/queue.js';
+import { parseJsonColumn } from '../../db/json-column.js';
 
 export const TaskStatus = z.enum(['pending', 'running', 'completed', 'failed', 'cancelled']).meta({
   id: 'TaskStatus',
@@ -68,14 +69,8 @@ export const TaskStats = z
   .meta({ id: 'TaskStats' });
 export type TaskStats = z.infer<typeof TaskStats>;
 
-function parse(text: string | null): unknown {
-  if (text === null) return null;
-  try {
-    return JSON.parse(text);
-  } catch {
-    return null;
-  }
-}
+/** A task's payload or result; null when absent or unreadable. */
+const parse = (text: string | null): unknown => parseJsonColumn<unknown>(text, null);
 
 export function taskView(row: TaskRow): TaskView {
   return {

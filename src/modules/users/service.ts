@@ -1,5 +1,6 @@
 import { AppError, conflict, notFound } from '../../http/errors.js';
 import { nowIso } from '../../db/ids.js';
+import { toJsonColumn } from '../../db/json-column.js';
 import type { PageRequest } from '../../http/pagination.js';
 import type { Caller } from '../auth/caller.js';
 import { hashPassword } from '../auth/passwords.js';
@@ -54,7 +55,7 @@ export class UsersService {
     if (changes.email !== undefined) Object.assign(update, { email: email.trim(), email_key: userKey(email) });
     if (changes.password !== undefined) update.password_hash = await hashPassword(changes.password);
     if (changes.role !== undefined) update.role = changes.role;
-    if (changes.permissions !== undefined) update.permissions = JSON.stringify(changes.permissions);
+    if (changes.permissions !== undefined) update.permissions = toJsonColumn(changes.permissions);
     if (changes.disabled !== undefined) update.disabled = changes.disabled ? 1 : 0;
     if (changes.email_verified !== undefined) update.email_verified = changes.email_verified ? 1 : 0;
     if (endsSessions(user, update)) update.security_stamp = newSecurityStamp();

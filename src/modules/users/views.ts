@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { toBool } from '../../db/ids.js';
 import { PERMISSIONS, ROLES, sortPermissions, userPermissions } from '../auth/permissions.js';
 import type { UserRow } from './repository.js';
+import { parseJsonColumnOrThrow } from '../../db/json-column.js';
 
 export const UserSummary = z
   .object({ id: z.uuid(), username: z.string(), email: z.string(), role: z.string() })
@@ -25,7 +26,7 @@ export const UserView = z
 export type UserView = z.infer<typeof UserView>;
 
 export function toUserView(row: UserRow): UserView {
-  const custom = JSON.parse(row.permissions) as string[];
+  const custom = parseJsonColumnOrThrow<string[]>(row.permissions);
   return {
     id: row.id,
     username: row.username,
