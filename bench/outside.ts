@@ -1,14 +1,26 @@
 /**
- * `npm run bench`: speed as users see it (docs/benchmarks.md). The server runs as users
- * run it (`node dist/cli.js serve`, its own process, temp data folder, default config but rate limiting off)
- * and is driven over HTTP on loopback; every figure is printed beside a floor measured in the same run:
- *  - page serving: `GET /books/{id}/pages/1` (original bytes, a random CBZ each request, JWT) with autocannon in
- *    its own process, 20 connections, alternately twice each, the better run of each, against a bare node:http server in its own process doing fs.readFile of
- *    the same page bytes per request (bench/floors/page-server.mjs);
- *  - initial scan: clock from `POST /libraries` to the scan task's end (polled every 50 ms), best of 2 first scans
- *    each on a fresh server, against read + SHA-256 of the same files in 2 worker threads with 1 MiB reads
- *    (bench/floors/hash-floor.mjs, best of 3: before, between and after the scans, after one that warms the page
- *    cache); also both in CPU time;
+ * `npm run bench`: speed as users see it (docs/benchmarks.md). The server runs as users run it
+ * (`node dist/cli.js serve`, its own process, temp data folder, default config but rate limiting off) and is driven
+ * over HTTP on loopback; every figure is printed beside a floor measured in the same run, with the load average
+ * (os.loadavg()) before and after it, the machine (cores, Node), the commit and wrk's version.
+ *
+ * HTTP load: wrk (bench/wrk.ts), its own process, 2 threads, 20 connections, 2 s of unmeasured load then `--seconds`
+ * measured, server and floor alternately twice each (the machine's load drifts), the better run of each side. A run
+ * with a non-2xx answer or a socket error makes its figure invalid (no rate, the errors printed). The floor is a bare
+ * node:http server in its own process sending the same bytes with fs.readFile on each request
+ * (bench/floors/page-server.mjs): the corpus's page images for page serving, the server's own answer, saved once,
+ * for the others. The page floor is the client's ceiling: what wrk reaches on this machine against the cheapest
+ * server there is; no rate of the bench can be read beyond it.
+ *  - page serving: `GET /books/{id}/pages/1`, original bytes, a random CBZ each request, JWT;
+ *  - with `--only pages`, that alone; otherwise also, after the admin finished the first book of every other series:
+ *    `GET /books/on-deck?pageSize=50`, `GET /series?pageSize=50`, `POST /series/list?pageSize=50` with a 3-leaf
+ *    condition (50 of 200 series at 2,000 books), `POST /series/search?pageSize=50` "series" (every series matches,
+ *    all ranked), and cached resized pages (`GET /books/{id}/pages/2?width=800&format=webp`, a random one of 100
+ *    books each request, each resized once before);
+ *  - initial scan: clock from `POST /libraries` to the scan task's end (polled every 50 ms), three first scans each
+ *    on a fresh server, against read + SHA-256 of the same files in 2 worker threads with 1 MiB reads
+ *    (bench/floors/hash-floor.mjs: before, between and after the scans, after one that warms the page cache); also
+ *    both in CPU time; each run printed with the load average, and the best and the median;
  *  - peak RSS: VmHWM of the server's process after the scan and its follow-up cover tasks, against the bare
  *    node:http server's VmHWM after its page load;
  *  - RSS of the freshly started server at rest, 15 s after the admin's creation (no library; V8's memory reducer
@@ -16,26 +28,56 @@
  *    its first `/health` 200 before any other request (creating the admin hashes a password with argon2);
  *  - `npm start` to `/health` 200 with nothing changed since the last build (bench/start-time.ts).
  * Corpus (bench/user-corpus.ts): 200 series × 10 books of issue 22's shape, cached under the temp folder;
- * `--books 10000` (or BENCH_BOOKS=10000) uses 1,000 series of the same. `--seconds N` per page load (default 10,
- * after 2 s of unmeasured warm-up); `--json FILE` also writes the figures as JSON; `--only pages` measures page serving
- * alone (the scan still fills the library, untimed) for quick iterations.
+ * `--books 10000` (or BENCH_BOOKS=10000) uses 1,000 series of the same. `--seconds N` per measured load (default 10);
+ * `--json FILE` also writes every figure as JSON; `--only pages` measures page serving alone (the scan still fills the
+ * library, once, untimed) for quick iterations; `--skip-start` leaves out `npm start`.
  */
 import { execFile, execFileSync, spawn } from 'node:child_process';
-import { readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { readdirSync, readFileSync, rmSync, writeFileSync, mkdtempSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
-import { runLoad, type LoadResult } from './load-client.js';
 import { measureStart, type StartFigures } from './start-time.js';
 import { freePort, processMemory, repoRoot, sleep, startServerProcess, type ServerProcess } from './server-process.js';
 import { ensureUserCorpus, ISSUE_SHAPE } from './user-corpus.js';
+import { NOT_FOUND, requireWrk, runWrk, type WrkRequest, type WrkResult } from './wrk.js';
 
 /**
  * When a fresh server's memory is taken "at rest": V8's memory reducer compacts an idle heap some seconds after
  * the allocations of a start stop (a fresh server measured 101–107 MB at 1 s, ~94 MB at 15 s: bench notes).
  */
 const REST_MS = 15_000;
+/** wrk's shape for every HTTP measure. */
+const THREADS = 2;
+const CONNECTIONS = 20;
+const WARMUP_SECONDS = 2;
+/** Server and floor alternately, this many times each. */
+const ROUNDS = 2;
+/** First scans timed, each on a fresh server. */
+const SCANS = 3;
+/** Books whose resized page is measured (each resized once before, so the measure reads the cache). */
+const RESIZED_BOOKS = 100;
+const LIST_P95_GOAL_MS = 25;
+const PAGE_RATIO_GOAL = 0.6;
 
+const MB = 1024 * 1024;
+const mb = (bytes: number) => `${(bytes / MB).toFixed(0)} MB`;
+const loadText = (l: readonly number[]) => l.map((x) => x.toFixed(2)).join(' ');
+const int = (n: number) => Math.round(n).toLocaleString('en-US');
+const seconds2 = (ms: number) => (ms / 1000).toFixed(2);
+
+function median(xs: readonly number[]): number {
+  const s = [...xs].sort((a, b) => a - b);
+  const mid = Math.floor(s.length / 2);
+  return s.length % 2 ? s[mid]! : (s[mid - 1]! + s[mid]!) / 2;
+}
+
+interface Load {
+  before: number[];
+  after: number[];
+}
+
+/** A row of the scan / memory / start table. */
 interface Row {
   measure: string;
   value: string;
@@ -43,15 +85,74 @@ interface Row {
   ratio: string;
   goal: string;
   met?: boolean;
+  load?: Load;
 }
 
-const MB = 1024 * 1024;
-const mb = (bytes: number) => `${(bytes / MB).toFixed(0)} MB`;
-const load = () =>
-  os
-    .loadavg()
-    .map((l) => l.toFixed(2))
-    .join(' ');
+/** One side (server or floor) of an HTTP measure: its better valid run, or what made it invalid. */
+interface Side {
+  valid: boolean;
+  problem?: string;
+  rps: number;
+  p50: number;
+  p95: number;
+  p99: number;
+  runs: WrkResult[];
+}
+
+interface HttpFigure {
+  key: string;
+  measure: string;
+  requests: number;
+  server: Side;
+  floor: Side;
+  /** server / floor req/s; null when either side is invalid. */
+  ratio: number | null;
+  goal: string;
+  met?: boolean;
+  load: Load;
+}
+
+interface HttpMeasure {
+  key: string;
+  measure: string;
+  /** Sent to the server; the floor gets the same methods and bodies at `/p/{index}`. */
+  requests: WrkRequest[];
+  /** What the floor answers to `/p/{index}`: file `index` modulo their number. */
+  floorFiles: string[];
+  goal: (server: Side, floor: Side, ratio: number | null) => { goal: string; met?: boolean };
+}
+
+interface Timed {
+  ms: number;
+  cpuMs: number;
+  load: Load;
+}
+
+interface ScanRun extends Timed {
+  /** performance.now() when `POST /libraries` was sent. */
+  clock: number;
+}
+
+function machine(wrk: string) {
+  const git = (args: string[]) => {
+    try {
+      return execFileSync('git', args, { cwd: repoRoot, encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore'] }).trim();
+    } catch {
+      return '';
+    }
+  };
+  return {
+    cores: os.availableParallelism(),
+    cpu: os.cpus()[0]?.model.trim() ?? 'unknown',
+    memoryBytes: os.totalmem(),
+    node: process.version,
+    os: `${os.type()} ${os.release()}`,
+    commit: git(['rev-parse', '--short', 'HEAD']) || 'unknown',
+    /** Files changed in the checkout beside the commit (the figures may be of code that is not committed). */
+    uncommitted: git(['status', '--porcelain']).split('\n').filter(Boolean).length,
+    wrk,
+  };
+}
 
 function hashFloor(listFile: string): Promise<{ ms: number; cpuMs: number; bytes: number }> {
   return new Promise((resolve, reject) => {
@@ -64,9 +165,10 @@ function hashFloor(listFile: string): Promise<{ ms: number; cpuMs: number; bytes
   });
 }
 
-async function startPageFloor(files: readonly string[]): Promise<{ base: string; pid: number; stop(): Promise<void> }> {
+/** The bare node:http floor (bench/floors/page-server.mjs) serving `files`, in its own process. */
+async function startFloor(files: readonly string[]): Promise<{ base: string; pid: number; stop(): Promise<void> }> {
   const port = await freePort();
-  const listFile = path.join(os.tmpdir(), `bindery-bench-pages-${process.pid}.txt`);
+  const listFile = path.join(os.tmpdir(), `bindery-bench-floor-${process.pid}-${port}.txt`);
   writeFileSync(listFile, files.join('\n'));
   removeOnExit(listFile);
   const child = spawn(process.execPath, [path.join(repoRoot, 'bench/floors/page-server.mjs'), String(port), listFile], {
@@ -74,27 +176,77 @@ async function startPageFloor(files: readonly string[]): Promise<{ base: string;
   });
   await new Promise<void>((resolve, reject) => {
     child.stdout.once('data', () => resolve());
-    child.once('exit', (code) => reject(new Error(`the floor page server exited (${code})`)));
+    child.once('exit', (code) => reject(new Error(`the floor server exited (${code})`)));
   });
   const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
-  return { base: `http://127.0.0.1:${port}`, pid: child.pid!, stop: async () => (child.kill('SIGTERM'), await exited) };
+  return {
+    base: `http://127.0.0.1:${port}`,
+    pid: child.pid!,
+    stop: async () => {
+      child.kill('SIGTERM');
+      await exited;
+      rmSync(listFile, { force: true });
+    },
+  };
 }
 
-function pageLoad(base: string, paths: readonly string[], seconds: number, headers: Record<string, string> = {}): Promise<LoadResult> {
-  return runLoad({
-    url: base,
-    headers,
-    connections: 20,
-    duration: seconds,
-    warmup: { connections: 20, duration: 2 },
-    ...({ randomPaths: paths } as object),
-  });
+function side(runs: WrkResult[]): Side {
+  const problems = runs.map((r, i) => (r.valid ? '' : `run ${i + 1}: ${r.problem}`)).filter(Boolean);
+  const best = runs.filter((r) => r.valid).reduce<WrkResult | undefined>((a, b) => (!a || b.rps > a.rps ? b : a), undefined);
+  if (problems.length || !best)
+    return {
+      valid: false,
+      problem: problems.join('; ') || 'no run',
+      rps: 0,
+      p50: 0,
+      p95: 0,
+      p99: 0,
+      runs,
+    };
+  return { valid: true, rps: best.rps, p50: best.latency.p50, p95: best.latency.p95, p99: best.latency.p99, runs };
 }
 
-function checkLoad(name: string, result: LoadResult): void {
-  const r = result as LoadResult & { timeouts?: number };
-  if (r.errors > 0 || r.non2xx > 0 || (r.timeouts ?? 0) > 0)
-    throw new Error(`${name}: ${r.errors} errors, ${r.non2xx} non-2xx answers, ${r.timeouts ?? 0} timeouts`);
+const sideText = (s: Side) => (s.valid ? `${int(s.rps)} req/s, p50 ${s.p50} ms, p95 ${s.p95} ms` : `INVALID: ${s.problem}`);
+
+/** Server and floor under the same wrk load, alternately, ROUNDS times each; the floor's VmHWM/RSS after its load. */
+async function measureHttp(
+  m: HttpMeasure,
+  server: ServerProcess,
+  seconds: number,
+): Promise<{ figure: HttpFigure; floorMemory: { rss: number; hwm: number } }> {
+  const load: Load = { before: os.loadavg(), after: [] };
+  console.log(`\n${m.measure} (${m.requests.length} distinct requests) — load average ${loadText(load.before)}`);
+  const floor = await startFloor(m.floorFiles);
+  const serverRuns: WrkResult[] = [];
+  const floorRuns: WrkResult[] = [];
+  const common = { connections: CONNECTIONS, threads: THREADS, seconds, warmupSeconds: WARMUP_SECONDS };
+  const floorRequests = m.requests.map((r, i) => ({ ...r, path: `/p/${i}` }));
+  const show = (who: string, r: WrkResult) =>
+    console.log(
+      `  ${who}: ${r.valid ? `${int(r.rps)} req/s, p50 ${r.latency.p50} ms, p95 ${r.latency.p95} ms, p99 ${r.latency.p99} ms` : `INVALID: ${r.problem}`} (load ${loadText(r.load.before)} → ${loadText(r.load.after)})`,
+    );
+  let floorMemory: { rss: number; hwm: number };
+  try {
+    for (let round = 0; round < ROUNDS; round++) {
+      serverRuns.push(
+        await runWrk({ base: server.base, requests: m.requests, headers: { Authorization: `Bearer ${server.token}` }, ...common }),
+      );
+      show('server', serverRuns.at(-1)!);
+      floorRuns.push(await runWrk({ base: floor.base, requests: floorRequests, ...common }));
+      show('floor ', floorRuns.at(-1)!);
+    }
+    floorMemory = processMemory(floor.pid);
+  } finally {
+    await floor.stop();
+  }
+  load.after = os.loadavg();
+  const s = side(serverRuns);
+  const f = side(floorRuns);
+  const ratio = s.valid && f.valid ? s.rps / f.rps : null;
+  return {
+    figure: { key: m.key, measure: m.measure, requests: m.requests.length, server: s, floor: f, ratio, ...m.goal(s, f, ratio), load },
+    floorMemory,
+  };
 }
 
 /** CPU time (user + system, every thread) a process has used, in ms (Linux: /proc/<pid>/stat, 100 ticks a second). */
@@ -104,15 +256,9 @@ function processCpuMs(pid: number): number {
   return (Number(fields[11]) + Number(fields[12])) * 10;
 }
 
-interface ScanRun {
-  /** performance.now() when `POST /libraries` was sent. */
-  clock: number;
-  ms: number;
-  cpuMs: number;
-}
-
 /** A library's first scan on `server`, timed from `POST /libraries` to the task's end (polled every 50 ms). */
 async function timeFirstScan(server: ServerProcess, library: string, books: number): Promise<ScanRun> {
+  const before = os.loadavg();
   const cpuBefore = processCpuMs(server.pid);
   const clock = performance.now();
   const created = (await server.call<{ id: string }>('POST', '/libraries', { name: 'Bench', path: library })).body;
@@ -127,12 +273,12 @@ async function timeFirstScan(server: ServerProcess, library: string, books: numb
   const cpuMs = processCpuMs(server.pid) - cpuBefore;
   if (scanned.status !== 'completed' || scanned.result?.books_added !== books)
     throw new Error(`scan ${scanned.status}: ${scanned.error ?? JSON.stringify(scanned.result)}`);
-  return { clock, ms, cpuMs };
+  return { clock, ms, cpuMs, load: { before, after: os.loadavg() } };
 }
 
 /** The bench's own temp files go when it ends, however it ends. */
 function removeOnExit(file: string): void {
-  process.once('exit', () => rmSync(file, { force: true }));
+  process.once('exit', () => rmSync(file, { force: true, recursive: true }));
 }
 
 function listFiles(dir: string): string[] {
@@ -140,6 +286,107 @@ function listFiles(dir: string): string[] {
     .filter((e) => e.isFile())
     .map((e) => path.join(e.parentPath, e.name))
     .sort();
+}
+
+/** The answer of `GET`/`POST base + url`, which must be 200, as bytes. */
+async function answer(server: ServerProcess, request: WrkRequest): Promise<Buffer> {
+  const response = await fetch(server.base + request.path, {
+    method: request.method ?? 'GET',
+    headers: { authorization: `Bearer ${server.token}`, ...(request.body ? { 'content-type': 'application/json' } : {}) },
+    body: request.body,
+  });
+  const bytes = Buffer.from(await response.arrayBuffer());
+  if (response.status !== 200)
+    throw new Error(`${request.method ?? 'GET'} ${request.path}: ${response.status} ${bytes.toString().slice(0, 300)}`);
+  return bytes;
+}
+
+interface BookRow {
+  id: string;
+  series_id: string;
+  number: string | null;
+  format: string | null;
+  page_count: number;
+}
+
+/** The measures beside page serving: lists a user browses, and resized pages read from the server's cache. */
+async function browseMeasures(
+  server: ServerProcess,
+  books: readonly BookRow[],
+  dir: string,
+  log: (line: string) => void,
+): Promise<HttpMeasure[]> {
+  // On Deck needs started series: the admin finished the first book of every other series.
+  const firstBooks = new Map<string, BookRow>();
+  const num = (b: BookRow) => Number(b.number ?? Infinity);
+  for (const b of books) {
+    const known = firstBooks.get(b.series_id);
+    if (!known || num(b) < num(known)) firstBooks.set(b.series_id, b);
+  }
+  const finished = [...firstBooks.values()].filter((_, i) => i % 2 === 0);
+  for (const b of finished) await server.call('POST', `/books/${b.id}/read`);
+  log(`the admin finished the first book of ${finished.length} of ${firstBooks.size} series (for On Deck)`);
+
+  const lists: Array<{ key: string; measure: string; request: WrkRequest }> = [
+    { key: 'onDeck', measure: 'GET /books/on-deck?pageSize=50', request: { path: '/api/v1/books/on-deck?pageSize=50' } },
+    { key: 'series', measure: 'GET /series?pageSize=50', request: { path: '/api/v1/series?pageSize=50' } },
+    {
+      key: 'filter',
+      measure: 'POST /series/list?pageSize=50, 3-leaf condition',
+      request: {
+        method: 'POST',
+        path: '/api/v1/series/list?pageSize=50',
+        body: JSON.stringify({
+          condition: {
+            allOf: [
+              { publisher: { operator: 'is', value: 'Bench' } },
+              { language: { operator: 'is', value: 'en' } },
+              { anyOf: [{ author: { operator: 'is', value: 'Bench Writer' } }] },
+            ],
+          },
+        }),
+      },
+    },
+    {
+      key: 'search',
+      measure: 'POST /series/search?pageSize=50 "series"',
+      request: { method: 'POST', path: '/api/v1/series/search?pageSize=50', body: JSON.stringify({ query: 'series' }) },
+    },
+  ];
+  const listGoal = (s: Side) => ({ goal: `p95 < ${LIST_P95_GOAL_MS} ms`, ...(s.valid ? { met: s.p95 < LIST_P95_GOAL_MS } : {}) });
+  const measures: HttpMeasure[] = [];
+  for (const list of lists) {
+    // A list that finds nothing is cheap: each measured list must have a full first page.
+    const bytes = await answer(server, list.request);
+    const page = JSON.parse(bytes.toString()) as { total?: number; data?: unknown[] };
+    if (!page.data?.length || page.data.length < Math.min(50, page.total ?? 0))
+      throw new Error(`${list.measure}: ${page.data?.length ?? 0} on the first page of ${page.total}`);
+    log(`${list.measure}: total ${page.total}, ${page.data.length} on the page, ${bytes.length} bytes`);
+    const file = path.join(dir, `${list.key}.json`);
+    writeFileSync(file, bytes);
+    measures.push({ key: list.key, measure: list.measure, requests: [list.request], floorFiles: [file], goal: listGoal });
+  }
+
+  // Cached resized pages: page 2 of RESIZED_BOOKS CBZ spread over the library, each resized once now.
+  const cbz = books.filter((b) => b.format === 'cbz' && b.page_count >= 2);
+  const step = Math.max(1, Math.floor(cbz.length / RESIZED_BOOKS));
+  const resized = cbz.filter((_, i) => i % step === 0).slice(0, RESIZED_BOOKS);
+  const requests = resized.map((b) => ({ path: `/api/v1/books/${b.id}/pages/2?width=800&format=webp` }));
+  const files: string[] = [];
+  for (let i = 0; i < requests.length; i++) {
+    const file = path.join(dir, `resized-${i}.webp`);
+    writeFileSync(file, await answer(server, requests[i]!));
+    files.push(file);
+  }
+  log(`${requests.length} pages resized to WebP width 800 and cached`);
+  measures.push({
+    key: 'resized',
+    measure: `GET /books/{id}/pages/2?width=800&format=webp, cached, ${requests.length} books`,
+    requests,
+    floorFiles: files,
+    goal: () => ({ goal: '' }),
+  });
+  return measures;
 }
 
 export async function run(argv: string[] = process.argv.slice(2)): Promise<void> {
@@ -155,13 +402,28 @@ export async function run(argv: string[] = process.argv.slice(2)): Promise<void>
     allowPositionals: true,
     strict: false,
   });
-  // `--only pages`: the page-serving row alone (the scan still runs, untimed against its floor, to fill the library).
+  let wrkVersion: string;
+  try {
+    wrkVersion = requireWrk();
+  } catch (err) {
+    console.error((err as Error).message);
+    process.exitCode = 1;
+    if ((err as Error).message === NOT_FOUND) return;
+    throw err;
+  }
+  // `--only pages`: the page-serving row alone (the scan still runs, untimed, to fill the library).
   const pagesOnly = values.only === 'pages';
+  if (values.only !== undefined && !pagesOnly) throw new Error(`--only ${String(values.only)}: only \`--only pages\` is known`);
   const books = Number(values.books ?? process.env.BENCH_BOOKS ?? 2000);
   const seconds = Number(values.seconds);
+  if (!(seconds > 0)) throw new Error(`--seconds ${String(values.seconds)}: a number of seconds`);
   const shape = { ...ISSUE_SHAPE, series: Math.round(books / ISSUE_SHAPE.perSeries) };
-  const loadBefore = load();
-  console.log(`Bindery from outside: ${os.availableParallelism()} CPUs, load average ${loadBefore}`);
+  const host = machine(wrkVersion);
+  const loadBefore = os.loadavg();
+  console.log(
+    `Bindery from outside: ${host.cores} cores (${host.cpu}), Node ${host.node}, commit ${host.commit}` +
+      `${host.uncommitted ? ` + ${host.uncommitted} uncommitted files` : ''}, ${host.wrk}; load average ${loadText(loadBefore)}`,
+  );
 
   // What `npm start` would build, built first (its cost is not part of any figure).
   execFileSync(process.execPath, [path.join(repoRoot, 'scripts/build-if-stale.mjs'), ...(pagesOnly ? ['server'] : [])], {
@@ -173,26 +435,50 @@ export async function run(argv: string[] = process.argv.slice(2)): Promise<void>
     `corpus: ${corpus.books} books (${corpus.cbz} CBZ, ${corpus.epub} EPUB, ${corpus.pdf} PDF) in ${shape.series} series, ${(corpus.bytes / 1e9).toFixed(2)} GB, pages ~${(corpus.pageBytes / 1024).toFixed(0)} KB, at ${corpus.library}`,
   );
   const rows: Row[] = [];
-  const figures: Record<string, unknown> = { books, loadBefore, corpus };
+  const http: HttpFigure[] = [];
+  const figures: Record<string, unknown> = {
+    machine: host,
+    options: { books, seconds, warmupSeconds: WARMUP_SECONDS, rounds: ROUNDS, only: values.only ?? null },
+    loadBefore,
+    corpus,
+  };
+  const workDir = mkdtempSync(path.join(os.tmpdir(), 'bindery-bench-outside-'));
+  removeOnExit(workDir);
 
-  // Scan floor: read + SHA-256 of the same files; the first run warms the page cache.
+  // Scan floor: read + SHA-256 of the same files; a first run, not counted, warms the page cache.
   const files = listFiles(corpus.library);
-  const listFile = path.join(os.tmpdir(), `bindery-bench-files-${process.pid}.txt`);
+  const listFile = path.join(workDir, 'files.txt');
   writeFileSync(listFile, files.join('\n'));
-  removeOnExit(listFile);
-  const floors = pagesOnly ? [] : [await hashFloor(listFile), await hashFloor(listFile)].slice(1);
-  // The first scan twice, each on a fresh server, floors between them (the machine's speed drifts, both sides get
-  // the best of their runs): this one alone, the second on the server the rest of the figures come from.
+  const floors: Timed[] = [];
+  const timeFloor = async () => {
+    const before = os.loadavg();
+    const f = await hashFloor(listFile);
+    floors.push({ ms: f.ms, cpuMs: f.cpuMs, load: { before, after: os.loadavg() } });
+    console.log(
+      `scan floor ${floors.length}: ${seconds2(f.ms)} s, CPU ${seconds2(f.cpuMs)} s (load ${loadText(before)} → ${loadText(os.loadavg())})`,
+    );
+  };
   const scans: ScanRun[] = [];
+  const showScan = (r: ScanRun, where: string) =>
+    console.log(
+      `first scan ${scans.length}/${SCANS} (${where}): ${seconds2(r.ms)} s, CPU ${seconds2(r.cpuMs)} s (load ${loadText(r.load.before)} → ${loadText(r.load.after)})`,
+    );
+  // The first scan SCANS times, each on a fresh server, floors before, between and after (the machine's speed
+  // drifts): all but the last on a server of their own, the last on the server the rest of the figures come from.
   if (!pagesOnly) {
-    const alone = await startServerProcess();
-    try {
-      await sleep(REST_MS);
-      scans.push(await timeFirstScan(alone, corpus.library, corpus.books));
-    } finally {
-      await alone.stop();
+    await hashFloor(listFile);
+    await timeFloor();
+    for (let i = 0; i < SCANS - 1; i++) {
+      const alone = await startServerProcess();
+      try {
+        await sleep(REST_MS); // as long as the last one waits for its memory at rest
+        scans.push(await timeFirstScan(alone, corpus.library, corpus.books));
+        showScan(scans.at(-1)!, 'a fresh server');
+      } finally {
+        await alone.stop();
+      }
+      await timeFloor();
     }
-    floors.push(await hashFloor(listFile));
   }
 
   // The server, fresh: its resting memory, then the timed first scan and the cover tasks that follow it.
@@ -203,10 +489,11 @@ export async function run(argv: string[] = process.argv.slice(2)): Promise<void>
     await sleep(REST_MS - 1000);
     const rest = processMemory(server.pid);
     const main = await timeFirstScan(server, corpus.library, corpus.books);
-    scans.push(main);
     const clock = main.clock;
-    const scanMs = Math.min(...scans.map((r) => r.ms));
-    const scanCpuMs = Math.min(...scans.map((r) => r.cpuMs));
+    if (!pagesOnly) {
+      scans.push(main);
+      showScan(main, 'the server measured below');
+    } else console.log(`library scanned in ${seconds2(main.ms)} s (not measured against its floor with --only pages)`);
     // Cover tasks: queued when the scan ends; done when no task is pending or running.
     for (;;) {
       const stats = (await server.call<{ by_status: Record<string, number>; by_type: Array<{ task_type: string }> }>('GET', '/tasks/stats'))
@@ -218,70 +505,73 @@ export async function run(argv: string[] = process.argv.slice(2)): Promise<void>
     }
     const coversMs = performance.now() - clock - main.ms;
     const afterScan = processMemory(server.pid);
-    if (!pagesOnly) floors.push(await hashFloor(listFile)); // after the scan too: the machine's load drifts
-    const hashMs = Math.min(...floors.map((f) => f.ms));
-    const hashCpuMs = Math.min(...floors.map((f) => f.cpuMs));
+    if (!pagesOnly) await timeFloor(); // after the scan too: the machine's load drifts
 
-    // Page serving, server and floor one after the other, the same number of seconds each.
-    const bookIds: string[] = [];
+    const bookRows: BookRow[] = [];
     for (let page = 1; ; page++) {
-      const list = (
-        await server.call<{ data: Array<{ id: string; format: string | null }>; total?: number }>('GET', `/books?pageSize=500&page=${page}`)
-      ).body;
-      bookIds.push(...list.data.filter((b) => b.format === 'cbz').map((b) => b.id));
+      const list = (await server.call<{ data: BookRow[] }>('GET', `/books?pageSize=500&page=${page}`)).body;
+      bookRows.push(...list.data);
       if (list.data.length < 500) break;
     }
-    // Page serving: server and floor alternately, twice each (the machine's load drifts), the better run of each.
-    const serverPaths = bookIds.map((id) => `/api/v1/books/${id}/pages/1`);
-    const floorPaths = bookIds.map((_, i) => `/p/${i}`);
-    const floorServer = await startPageFloor(corpus.floorPages);
-    const serverRuns: LoadResult[] = [];
-    const floorRuns: LoadResult[] = [];
-    let floorMemory: { rss: number; hwm: number };
-    try {
-      for (let round = 0; round < 2; round++) {
-        serverRuns.push(await pageLoad(server.base, serverPaths, seconds, { authorization: `Bearer ${server.token}` }));
-        checkLoad('server pages', serverRuns.at(-1)!);
-        floorRuns.push(await pageLoad(floorServer.base, floorPaths, seconds));
-        checkLoad('floor pages', floorRuns.at(-1)!);
-      }
-      floorMemory = processMemory(floorServer.pid);
-    } finally {
-      await floorServer.stop();
-    }
-    const best = (runs: LoadResult[]) => runs.reduce((a, b) => (b.requests.average > a.requests.average ? b : a));
-    const serverPages = best(serverRuns);
-    const floorPages = best(floorRuns);
+    const cbzIds = bookRows.filter((b) => b.format === 'cbz').map((b) => b.id);
 
-    const rps = (r: LoadResult) => Math.round(r.requests.average);
-    const pageRatio = rps(serverPages) / rps(floorPages);
-    rows.push({
-      measure: 'GET /books/{id}/pages/1, 20 connections, JWT',
-      value: `${rps(serverPages)} req/s, p50 ${serverPages.latency.exact.p50} ms (runs ${serverRuns.map(rps).join(', ')})`,
-      floor: `${rps(floorPages)} req/s, p50 ${floorPages.latency.exact.p50} ms (runs ${floorRuns.map(rps).join(', ')}; bare node:http + fs.readFile)`,
-      ratio: pageRatio.toFixed(2),
-      goal: '≥ 0.6 × floor',
-      met: pageRatio >= 0.6,
-    });
-    const scanRatio = scanMs / hashMs;
-    if (!pagesOnly)
+    // Page serving first (before the browse measures' progress writes), its floor the client's ceiling.
+    const pages = await measureHttp(
+      {
+        key: 'pages',
+        measure: 'GET /books/{id}/pages/1, original bytes, a random CBZ each request',
+        requests: cbzIds.map((id) => ({ path: `/api/v1/books/${id}/pages/1` })),
+        floorFiles: corpus.floorPages,
+        goal: (_s, _f, ratio) => ({ goal: `≥ ${PAGE_RATIO_GOAL} × floor`, ...(ratio === null ? {} : { met: ratio >= PAGE_RATIO_GOAL }) }),
+      },
+      server,
+      seconds,
+    );
+    http.push(pages.figure);
+    const floorMemory = pages.floorMemory;
+    const ceiling = pages.figure.floor;
+    console.log(
+      `client ceiling: wrk (${THREADS} threads, ${CONNECTIONS} connections) against the bare page floor: ${sideText(ceiling)} — no rate below can exceed what the client reaches here`,
+    );
+    figures.client = {
+      tool: 'wrk',
+      version: host.wrk,
+      threads: THREADS,
+      connections: CONNECTIONS,
+      ceiling: { valid: ceiling.valid, rps: ceiling.rps, p50: ceiling.p50, p95: ceiling.p95, p99: ceiling.p99 },
+    };
+
+    if (!pagesOnly) {
+      console.log('');
+      for (const m of await browseMeasures(server, bookRows, workDir, (line) => console.log(line)))
+        http.push((await measureHttp(m, server, seconds)).figure);
+    }
+
+    if (!pagesOnly) {
+      const scanMs = scans.map((r) => r.ms);
+      const scanCpu = scans.map((r) => r.cpuMs);
+      const floorMs = floors.map((f) => f.ms);
+      const floorCpu = floors.map((f) => f.cpuMs);
+      const best = Math.min;
+      const scanLoad: Load = { before: scans[0]!.load.before, after: scans.at(-1)!.load.after };
+      const scanRatio = best(...scanMs) / best(...floorMs);
       rows.push({
-        measure: `initial scan, ${corpus.books} books (POST /libraries → task end)`,
-        value: `${(scanMs / 1000).toFixed(2)} s (${Math.round((corpus.books * 1000) / scanMs)} books/s; runs ${scans.map((r) => (r.ms / 1000).toFixed(2)).join(', ')})`,
-        floor: `${(hashMs / 1000).toFixed(2)} s (read + SHA-256, 2 threads, 1 MiB reads; runs ${floors.map((f) => (f.ms / 1000).toFixed(2)).join(', ')})`,
-        ratio: scanRatio.toFixed(2),
+        measure: `initial scan, ${corpus.books} books (POST /libraries → task end), best / median of ${scans.length}`,
+        value: `${seconds2(best(...scanMs))} / ${seconds2(median(scanMs))} s (${Math.round((corpus.books * 1000) / best(...scanMs))} books/s; runs ${scanMs.map(seconds2).join(', ')})`,
+        floor: `${seconds2(best(...floorMs))} / ${seconds2(median(floorMs))} s (read + SHA-256, 2 threads, 1 MiB reads; runs ${floorMs.map(seconds2).join(', ')})`,
+        ratio: `${scanRatio.toFixed(2)} / ${(median(scanMs) / median(floorMs)).toFixed(2)}`,
         goal: '≤ 1.5 × floor',
         met: scanRatio <= 1.5,
+        load: scanLoad,
       });
-    if (!pagesOnly)
       rows.push({
         measure: '  the same in CPU time (all threads; steadier on a shared machine)',
-        value: `${(scanCpuMs / 1000).toFixed(2)} s (runs ${scans.map((r) => (r.cpuMs / 1000).toFixed(2)).join(', ')})`,
-        floor: `${(hashCpuMs / 1000).toFixed(2)} s (runs ${floors.map((f) => (f.cpuMs / 1000).toFixed(2)).join(', ')})`,
-        ratio: (scanCpuMs / hashCpuMs).toFixed(2),
+        value: `${seconds2(best(...scanCpu))} / ${seconds2(median(scanCpu))} s (runs ${scanCpu.map(seconds2).join(', ')})`,
+        floor: `${seconds2(best(...floorCpu))} / ${seconds2(median(floorCpu))} s (runs ${floorCpu.map(seconds2).join(', ')})`,
+        ratio: `${(best(...scanCpu) / best(...floorCpu)).toFixed(2)} / ${(median(scanCpu) / median(floorCpu)).toFixed(2)}`,
         goal: '',
+        load: scanLoad,
       });
-    if (!pagesOnly)
       rows.push({
         measure: `peak RSS (VmHWM), scan + cover tasks (${(coversMs / 1000).toFixed(1)} s)`,
         value: mb(afterScan.hwm),
@@ -290,7 +580,6 @@ export async function run(argv: string[] = process.argv.slice(2)): Promise<void>
         goal: books >= 10_000 ? '< 300 MB at 10,000 books' : '< 300 MB (at 10,000 books)',
         met: afterScan.hwm < 300 * MB,
       });
-    if (!pagesOnly)
       rows.push({
         measure: `RSS of a freshly started server at rest, empty library (${REST_MS / 1000} s after the admin's creation; 1 s after it; before any request)`,
         value: `${mb(rest.rss)} (${mb(fresh.rss)}; ${mb(server.rssBeforeSetup)})`,
@@ -299,24 +588,19 @@ export async function run(argv: string[] = process.argv.slice(2)): Promise<void>
         goal: '< 100 MB',
         met: rest.rss < 100 * MB,
       });
-    Object.assign(figures, {
-      pages: {
-        server: { rps: rps(serverPages), latency: serverPages.latency.exact, runs: serverRuns.map(rps) },
-        floor: { rps: rps(floorPages), latency: floorPages.latency.exact, runs: floorRuns.map(rps) },
-        ratio: pageRatio,
-        seconds,
-      },
-      scan: {
-        ms: scanMs,
-        cpuMs: scanCpuMs,
-        runs: scans.map(({ ms, cpuMs }) => ({ ms, cpuMs })),
-        floorMs: hashMs,
-        floorCpuMs: hashCpuMs,
+      const summary = (xs: number[]) => ({ best: best(...xs), median: median(xs) });
+      figures.scan = {
+        runs: scans.map(({ ms, cpuMs, load }) => ({ ms, cpuMs, load })),
         floorRuns: floors,
-        ratio: scanRatio,
+        ms: summary(scanMs),
+        cpuMs: summary(scanCpu),
+        floorMs: summary(floorMs),
+        floorCpuMs: summary(floorCpu),
+        ratio: { best: scanRatio, median: median(scanMs) / median(floorMs) },
+        cpuRatio: { best: best(...scanCpu) / best(...floorCpu), median: median(scanCpu) / median(floorCpu) },
         coversMs,
-      },
-      memory: {
+      };
+      figures.memory = {
         peakBytes: afterScan.hwm,
         floorPeakBytes: floorMemory.hwm,
         restRssBytes: rest.rss,
@@ -324,42 +608,96 @@ export async function run(argv: string[] = process.argv.slice(2)): Promise<void>
         rssBeforeSetupBytes: server.rssBeforeSetup,
         floorRssBytes: floorMemory.rss,
         serverStartMs: server.startMs,
-      },
-    });
+      };
+    }
   } finally {
     await server.stop();
   }
 
   if (!values['skip-start'] && !pagesOnly) {
+    const before = os.loadavg();
     const start: StartFigures = await measureStart();
     rows.push({
-      measure: '`npm start` to /health 200, nothing changed',
-      value: `${(start.npmStartMs / 1000).toFixed(2)} s`,
-      floor: `${(start.nodeServeMs / 1000).toFixed(2)} s (node dist/cli.js serve alone)`,
+      measure: '`npm start` to /health 200, nothing changed (median of 3)',
+      value: `${seconds2(start.npmStartMs)} s (runs ${start.npmStartRuns.map(seconds2).join(', ')})`,
+      floor: `${seconds2(start.nodeServeMs)} s (node dist/cli.js serve alone)`,
       ratio: '',
       goal: '< 2 s',
       met: start.npmStartMs < 2000,
+      load: { before, after: os.loadavg() },
     });
     figures.start = start;
   }
 
-  const loadAfter = load();
+  const loadAfter = os.loadavg();
+  figures.http = Object.fromEntries(http.map((h) => [h.key, h]));
   figures.loadAfter = loadAfter;
-  printTable(rows);
-  console.log(`load average before ${loadBefore}, after ${loadAfter} (${os.availableParallelism()} CPUs, shared)`);
+  console.log(
+    `\nBindery from outside, ${corpus.books} books — ${host.cores} cores (${host.cpu}), Node ${host.node}, commit ${host.commit}` +
+      `${host.uncommitted ? ` + ${host.uncommitted} uncommitted files` : ''}`,
+  );
+  printHttpTable(http, seconds);
+  const ceiling = http.find((h) => h.key === 'pages')?.floor;
+  if (ceiling)
+    console.log(
+      `\nclient ceiling (wrk against the bare page floor, this run): ${sideText(ceiling)}; no rate above can be read beyond what the client reaches there`,
+    );
+  if (rows.length) printTable(rows);
+  if (scans.length) {
+    const each = (runs: readonly Timed[]) =>
+      runs
+        .map(
+          (r, i) =>
+            `${i + 1}) ${seconds2(r.ms)} s, CPU ${seconds2(r.cpuMs)} s, load ${loadText(r.load.before)} → ${loadText(r.load.after)}`,
+        )
+        .join('; ');
+    console.log(`\nfirst scans: ${each(scans)}`);
+    console.log(`scan floors: ${each(floors)}`);
+  }
+  console.log(`\nload average before ${loadText(loadBefore)}, after ${loadText(loadAfter)} (1, 5, 15 min; ${host.cores} cores)`);
+  const invalid = http.filter((h) => !h.server.valid || !h.floor.valid);
+  if (invalid.length) {
+    console.log(`INVALID figures (non-2xx answers or socket errors): ${invalid.map((h) => h.key).join(', ')}`);
+    process.exitCode = 1;
+  }
   if (typeof values.json === 'string') writeFileSync(values.json, JSON.stringify(figures, null, 2));
 }
 
-function printTable(rows: readonly Row[]): void {
-  const head: Row = { measure: 'measure', value: 'from outside', floor: 'floor, same run', ratio: 'ratio', goal: 'goal' };
-  const cells = (r: Row) => [r.measure, r.value, r.floor, r.ratio, r.met === undefined ? r.goal : `${r.goal} ${r.met ? '✓' : '✗'}`];
-  console.log(`\n| ${cells(head).join(' | ')} |`);
+function markdown(head: readonly string[], body: ReadonlyArray<readonly string[]>): void {
+  console.log(`\n| ${head.join(' | ')} |`);
+  console.log(`|${head.map(() => '---').join('|')}|`);
+  for (const cells of body) console.log(`| ${cells.join(' | ')} |`);
+}
+
+const loadCell = (l?: Load) => (l ? `${l.before[0]!.toFixed(2)} → ${l.after[0]!.toFixed(2)}` : '');
+const goalCell = (goal: string, met?: boolean) => (met === undefined ? goal : `${goal} ${met ? '✓' : '✗'}`);
+
+function printHttpTable(http: readonly HttpFigure[], seconds: number): void {
   console.log(
-    `|${cells(head)
-      .map(() => '---')
-      .join('|')}|`,
+    `\nHTTP, wrk ${THREADS} threads × ${CONNECTIONS} connections, ${WARMUP_SECONDS} s warm-up + ${seconds} s, server and floor alternately ${ROUNDS}× each, the better run of each (all runs in brackets); floor: bare node:http + fs.readFile of the same bytes`,
   );
-  for (const r of rows) console.log(`| ${cells(r).join(' | ')} |`);
+  const rate = (s: Side) => (s.valid ? `${int(s.rps)} (${s.runs.map((r) => int(r.rps)).join(', ')})` : `INVALID: ${s.problem}`);
+  const latency = (s: Side) => (s.valid ? `${s.p50} / ${s.p95}` : '—');
+  markdown(
+    ['measure', 'server req/s', 'server p50 / p95 ms', 'floor req/s', 'floor p50 / p95 ms', 'ratio', 'goal', 'load (1 min) before → after'],
+    http.map((h) => [
+      h.measure,
+      rate(h.server),
+      latency(h.server),
+      rate(h.floor),
+      latency(h.floor),
+      h.ratio === null ? '—' : h.ratio.toFixed(2),
+      goalCell(h.goal, h.met),
+      loadCell(h.load),
+    ]),
+  );
+}
+
+function printTable(rows: readonly Row[]): void {
+  markdown(
+    ['measure', 'from outside', 'floor, same run', 'ratio', 'goal', 'load (1 min) before → after'],
+    rows.map((r) => [r.measure, r.value, r.floor, r.ratio, goalCell(r.goal, r.met), loadCell(r.load)]),
+  );
 }
 
 const isMain = process.argv[1] && path.resolve(process.argv[1]) === path.resolve(new URL(import.meta.url).pathname);

@@ -1,12 +1,13 @@
 /**
  * Mixed load against a running server: `npx tsx bench/pages-load.ts --base http://127.0.0.1:PORT --library DIR
- * [--connections 200] [--duration 20]`. Sets up an admin (or logs in), creates and scans a library of DIR, then
+ * [--connections 200] [--duration 20] [--threads 2]`. Sets up an admin (or logs in), creates and scans a library of DIR, then
  * drives series lists and original page reads of every book, each request a random one of them, over `connections` connections, while
  * one more connection asks `/health` (measured on its own). Prints errors, non-2xx answers and latencies.
+ * Both loads are wrk (bench/wrk.ts), each its own process: `--threads` (default 2) for the mixed one, one for `/health`.
  * Start the server with rate limiting off (`rate_limit.enabled: false`): this measures the server, not the limiter.
  */
 import { parseArgs } from 'node:util';
-import { runLoad } from './load-client.js';
+import { runWrk, type WrkResult } from './wrk.js';
 
 const { values } = parseArgs({
   options: {
@@ -14,6 +15,7 @@ const { values } = parseArgs({
     library: { type: 'string' },
     connections: { type: 'string', default: '200' },
     duration: { type: 'string', default: '20' },
+    threads: { type: 'string', default: '2' },
     /** `pages` or `series` alone, to see which half is slow. */
     only: { type: 'string' },
   },
@@ -82,19 +84,18 @@ async function main(): Promise<void> {
     `${books.length} books; ${requests.length} URLs (${values.only ?? 'page reads and series lists'}), shuffled; ${connections} connections for ${duration} s`,
   );
   const [mixed, health] = await Promise.all([
-    runLoad({ url: base, headers, connections, duration, ...({ randomPaths: requests.map((r) => r.path) } as object) }),
-    runLoad({ url: `${base}/health`, connections: 1, duration }),
+    runWrk({ base, requests, headers: { Authorization: authorization }, connections, threads: Number(values.threads), seconds: duration }),
+    runWrk({ base, requests: [{ path: '/health' }], connections: 1, threads: 1, seconds: duration }),
   ]);
-  const summary = (r: typeof mixed) => ({
-    requests: Math.round(r.requests.average * duration),
-    rps: Math.round(r.requests.average),
+  const summary = (r: WrkResult) => ({
+    requests: r.requests,
+    rps: r.valid ? r.rps : Math.round(r.requests / (r.durationUs / 1e6)),
+    valid: r.valid,
+    problem: r.problem,
     errors: r.errors,
-    timeouts: (r as { timeouts?: number }).timeouts,
-    non2xx: r.non2xx,
-    statuses: (r as { statusCodeStats?: Record<string, { count: number }> }).statusCodeStats,
-    p50_ms: r.latency.exact.p50,
-    p95_ms: r.latency.exact.p95,
-    p99_ms: r.latency.exact.p99,
+    p50_ms: r.latency.p50,
+    p95_ms: r.latency.p95,
+    p99_ms: r.latency.p99,
   });
   console.log(JSON.stringify({ mixed: summary(mixed), health: summary(health) }, null, 2));
 }

@@ -93,7 +93,7 @@ async function createApp(code: Code): Promise<App> {
   await code.migrate.migrateToLatest(database);
   const app = await code.app.buildApp({ config, database, logger: false });
   await app.ready();
-  await app.catalog.start();
+  await app.background.start();
   return app;
 }
 
@@ -106,9 +106,9 @@ async function scanOnce(
   const mainCpu = mainThreadCpuMs();
   const threadsBefore = allThreads();
   const started = performance.now();
-  const { task } = await app.catalog.scans.requestScan(libraryId, mode, 'bench');
+  const { task } = await app.background.scans.requestScan(libraryId, mode, 'bench');
   for (;;) {
-    const row = await app.catalog.queue.get(task.id);
+    const row = await app.background.queue.get(task.id);
     if (row && ['completed', 'failed', 'cancelled'].includes(row.status)) {
       if (row.status !== 'completed') throw new Error(`scan ${row.status}: ${row.error}`);
       printThreadCpu('scan', threadsBefore);
@@ -348,7 +348,7 @@ export async function run(): Promise<void> {
     // Warm the worker pool (thread start-up is not scanning): enough books that every worker gets some (the
     // scanner hands out up to 16 per task, and piscina starts a thread only when a task waits for one).
     const warm = await ensureCorpus({ out: path.resolve('.bench/corpus-warmup-64'), series: 1, books: 64, pages: 2 });
-    const warmLib = await app.catalog.libraries.create({ name: 'warm-up', path: warm.root }, { isAdmin: true });
+    const warmLib = await app.background.libraries.create({ name: 'warm-up', path: warm.root }, { isAdmin: true });
     await scanOnce(app, warmLib.id);
 
     // 1. Initial scan of 2,000 CBZ × 20 pages.
@@ -362,7 +362,7 @@ export async function run(): Promise<void> {
     const totalBytes = (await Promise.all(bigFiles.map((f) => stat(f)))).reduce((n, s) => n + s.size, 0);
     const hashes = [await hashAll(code, bigFiles, threads)]; // also warms the page cache for both measurements
     hashes.push(await hashAll(code, bigFiles, threads));
-    const lib = await app.catalog.libraries.create({ name: 'initial', path: big.root }, { isAdmin: true });
+    const lib = await app.background.libraries.create({ name: 'initial', path: big.root }, { isAdmin: true });
     const initial = await scanOnce(app, lib.id);
     if (initial.result.books_added !== initialBooks)
       throw new Error(`expected ${initialBooks} books, got ${JSON.stringify(initial.result)}`);
@@ -370,8 +370,8 @@ export async function run(): Promise<void> {
     // The same initial scan again (library deleted, created anew, its books all new) now that the workers' code
     // is optimised: the first one also pays V8 compiling the analysis code in each fresh worker, a fixed cost
     // per worker lifetime (about a second of CPU on helper threads) that read+hash, native code, hardly has.
-    await app.catalog.libraries.delete(lib.id);
-    const again = await app.catalog.libraries.create({ name: 'initial-again', path: big.root }, { isAdmin: true });
+    await app.background.libraries.delete(lib.id);
+    const again = await app.background.libraries.create({ name: 'initial-again', path: big.root }, { isAdmin: true });
     const warmScan = await scanOnce(app, again.id);
     if (warmScan.result.books_added !== initialBooks)
       throw new Error(`expected ${initialBooks} books, got ${JSON.stringify(warmScan.result)}`);
@@ -420,7 +420,7 @@ export async function run(): Promise<void> {
       height: 96,
     });
     const manyFiles = await listFiles(code, many.root);
-    const manyLib = await app.catalog.libraries.create({ name: 'rescan', path: many.root }, { isAdmin: true });
+    const manyLib = await app.background.libraries.create({ name: 'rescan', path: many.root }, { isAdmin: true });
     const first = await scanOnce(app, manyLib.id);
     rows.push({
       measure: `initial scan of ${rescanBooks} books (2 small pages each)`,

@@ -111,7 +111,7 @@ ensureDataDir(config); const database = openDatabase(config); mark('data dir, op
 await migrateToLatest(database); mark('migrations (fresh database)');
 const app = await buildApp({ config, database }); mark('buildApp (plugins, routes, schemas)');
 await app.listen({ host: '127.0.0.1', port: 0 }); mark('listen (app.ready: hooks, swagger, route compilation)');
-await app.startEventBridge(); await app.catalog.start(); mark('event bridge, task worker, schedules');
+await app.startEventBridge(); await app.background.start(); mark('event bridge, task worker, schedules');
 marks['total since the script started'] = Math.round((performance.now() - t0) * 10) / 10;
 process.stdout.write(JSON.stringify(marks)); await app.close(); process.exit(0);
 `,
