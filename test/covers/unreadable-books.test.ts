@@ -5,7 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { basic, createUser, type Headers } from '../helpers/auth.js';
 import { api, call, createCatalogApp, scannedLibrary, type CatalogTestApp, type Paged } from '../helpers/catalog.js';
 import { enableKomga, send } from '../komga/helpers.js';
-import { makeCbz } from '../media/fixtures.js';
+import { makeCbz, makeEpub } from '../media/fixtures.js';
 import { get, linkOf, parseXml, type AtomEntry } from '../opds/helpers.js';
 
 /**
@@ -45,6 +45,8 @@ beforeAll(async () => {
     await makeCbz(path.join(dir, 'Zeta'), 'Zeta B.cbz', { ...small, comicInfo: { Series: 'Zeta', Title: 'Zeta B' } });
     await mkdir(path.join(dir, 'Novels'), { recursive: true });
     await writeFile(path.join(dir, 'Novels', 'Broken Novel.epub'), Buffer.from('not an epub'));
+    // Readable, but with no cover image at all.
+    await makeEpub(path.join(dir, 'Plain'), 'Plain Text.epub', { cover: false, metadata: { title: 'Plain Text', language: 'en' } });
   });
   for (const b of (await api<Paged<Book>>(t, 'GET', '/api/v1/books?pageSize=100')).body.data) byTitle.set(b.title, b);
   reader = await createUser(t, 'reader');
@@ -111,6 +113,26 @@ describe('an unreadable book has a placeholder cover, not a 404', () => {
     expect(pub.status).toBe(200);
     expect(pub.body.images.length).toBe(2);
     for (const image of pub.body.images) expect(await cover(image.href), image.href).toMatchObject({ status: 200, type: image.type });
+  });
+
+  it('a readable book with no cover image (a text EPUB) gets the placeholder without "unreadable": 200, never 404', async () => {
+    const plain = book('Plain Text');
+    expect(plain.analysis_error).toBeNull();
+    const detail = await api<{ series_id: string }>(t, 'GET', `/api/v1/books/${plain.id}`);
+    for (const url of [
+      `/api/v1/books/${plain.id}/thumbnail`,
+      `/api/v1/series/${detail.body.series_id}/thumbnail`,
+      `/komga/api/v1/books/${plain.id}/thumbnail`,
+      `/komga/api/v1/series/${detail.body.series_id}/thumbnail`,
+    ]) {
+      expect(await cover(url), url).toMatchObject({ status: 200, type: 'image/jpeg', width: 400, height: 600 });
+    }
+    const own = await get(t, `/api/v1/books/${plain.id}/thumbnail`);
+    const unreadable = await get(t, `/api/v1/books/${book('Broken Novel').id}/thumbnail`);
+    expect(own.raw.equals(unreadable.raw)).toBe(false);
+    expect((await get(t, `/api/v1/books/${plain.id}/thumbnail`, { ...t.headers, 'if-none-match': String(own.headers.etag) })).status).toBe(
+      304,
+    );
   });
 
   it('Komga: books/{id}/thumbnail answers 200 image/jpeg', async () => {

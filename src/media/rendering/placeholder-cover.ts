@@ -51,7 +51,7 @@ export function placeholderLabel(format: string | null | undefined): string {
   return label && [...label].every((c) => GLYPHS[c] !== undefined) ? label : 'FILE';
 }
 
-function placeholderSvg(label: string, width: number, height: number): string {
+function placeholderSvg(label: string, width: number, height: number, unreadable: boolean): string {
   const margin = Math.round(width * 0.08);
   const fold = Math.round(width * 0.18);
   const right = width - margin;
@@ -66,23 +66,31 @@ function placeholderSvg(label: string, width: number, height: number): string {
 <path d="M${margin} ${margin}H${right - fold}L${right} ${margin + fold}V${bottom}H${margin}Z" fill="#f4f4f4" stroke="#8c8c8c" stroke-width="${Math.max(1, width / 150).toFixed(1)}"/>
 <path d="M${right - fold} ${margin}V${margin + fold}H${right}" fill="none" stroke="#8c8c8c" stroke-width="${Math.max(1, width / 150).toFixed(1)}"/>
 ${word(label, width / 2, labelTop, labelScale, '#404040')}
-${word('UNREADABLE', width / 2, noteTop, noteScale, '#b22222')}
+${unreadable ? word('UNREADABLE', width / 2, noteTop, noteScale, '#b22222') : ''}
 </svg>`;
 }
 
 /** Made ones, by label, size and format: a handful of small images, each made once per process. */
 const made = new Map<string, Promise<PageData>>();
 
-/** The placeholder cover `width` pixels wide (a 2:3 page) in the thumbnail format asked for. */
-export function placeholderCover(format: string | null | undefined, width: number, imageFormat: ThumbnailFormat): Promise<PageData> {
+/**
+ * The placeholder cover `width` pixels wide (a 2:3 page) in the thumbnail format asked for: the book's format,
+ * and "UNREADABLE" under it unless the book reads fine and only has no cover image (a text EPUB).
+ */
+export function placeholderCover(
+  format: string | null | undefined,
+  width: number,
+  imageFormat: ThumbnailFormat,
+  unreadable = true,
+): Promise<PageData> {
   const label = placeholderLabel(format);
-  const key = `${label}-${width}-${imageFormat}`;
+  const key = `${label}-${width}-${imageFormat}-${unreadable ? 'unreadable' : 'no-cover'}`;
   let image = made.get(key);
   if (!image) {
     image = (async () => {
       const sharp = await loadSharp();
       const height = Math.round(width * 1.5);
-      const pipeline = sharp(Buffer.from(placeholderSvg(label, width, height)));
+      const pipeline = sharp(Buffer.from(placeholderSvg(label, width, height, unreadable)));
       const data =
         imageFormat === 'jpeg' ? await pipeline.jpeg({ quality: 85 }).toBuffer() : await pipeline.webp({ quality: 82 }).toBuffer();
       return { data, mediaType: MEDIA_TYPE_BY_FORMAT[imageFormat] };

@@ -271,8 +271,14 @@ export class PagesService {
             width,
             imageFormat,
             ...(renderer.handles(format) ? { readCover: (size) => renderer.cover(file.absolutePath, format, size) } : {}),
+          }).catch((err: unknown) => {
+            // A readable book with no cover image (a text EPUB without one): every screen and feed links its
+            // cover, so it gets the format's placeholder rather than a 404 each of them logs.
+            if (isMediaError(err) && err.kind === 'not_found') return null;
+            throw err;
           }),
         );
+        if (thumb === null) return { ...(await placeholderCover(format, width, imageFormat, false)), etag };
         return { data: thumb.data ?? (await readFile(thumb.path)), mediaType: thumb.mediaType, etag };
       },
     };
