@@ -1,6 +1,6 @@
 import { copyFileSync, mkdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
-import AxeBuilder from '@axe-core/playwright';
+import { AxeBuilder } from '@axe-core/playwright';
 import type { Page } from '@playwright/test';
 import { makeCbz, makeImage } from '../../test/media/fixtures.js';
 import { expect, libraryRoot, serverUrl } from './fixtures.js';

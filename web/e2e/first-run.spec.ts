@@ -31,7 +31,16 @@ test('first run: create the admin, pick the library folder on the server, watch 
   await expect(page.getByRole('heading', { name: 'Your library is ready' })).toBeVisible({ timeout: 30_000 });
   await expect(page.getByRole('progressbar', { name: 'Scan progress' })).toHaveAttribute('aria-valuenow', '100');
   await expect(page.getByText('3 series · 7 books')).toBeVisible();
-  for (const name of ['Saga', 'Bone', 'Akira']) await expect(page.locator('.found-series').getByText(name)).toBeVisible();
+  // Each series found is a link to its page; three fit the list, so nothing is "more".
+  const found = page.locator('.found-series');
+  for (const name of ['Saga', 'Bone', 'Akira'])
+    await expect(found.getByRole('link', { name, exact: true })).toHaveAttribute('href', /^\/series\/[^/]+$/);
+  await expect(page.getByRole('link', { name: /^and \d+ more$/ })).toHaveCount(0);
+  await found.getByRole('link', { name: 'Saga', exact: true }).click();
+  await expect(page).toHaveURL(/\/series\/[^/]+$/);
+  await expect(page.getByRole('heading', { name: 'Saga', level: 1 })).toBeVisible();
+  await page.goBack();
+  await expect(page.getByRole('heading', { name: 'Your library is ready' })).toBeVisible();
   // Finished: no "so far", no "you do not have to wait", and the counts in good grammar.
   await expect(page.getByRole('heading', { name: 'Series found', exact: true })).toBeVisible();
   await expect(page.getByText('You do not have to wait')).toHaveCount(0);

@@ -1,7 +1,7 @@
-import { mkdirSync } from 'node:fs';
+import { mkdirSync, mkdtempSync } from 'node:fs';
 import path from 'node:path';
 import { makeCbz } from '../../test/media/fixtures.js';
-import { expect, libraryDir, serverUrl, signIn, test } from './fixtures.js';
+import { expect, libraryDir, libraryRoot, serverUrl, signIn, test } from './fixtures.js';
 
 test('a series found by a scan appears in the open grid without a reload', async ({ page }) => {
   const token = await signIn(page);
@@ -29,4 +29,51 @@ test('a series found by a scan appears in the open grid without a reload', async
   await expect(cards).toHaveCount(4, { timeout: 30_000 });
   await expect(cards.filter({ hasText: 'Hellboy' })).toBeVisible();
   expect(await page.evaluate(() => (globalThis as unknown as { marker?: string }).marker)).toBe('same page');
+});
+
+test("the setup wizard's scan step: each series found links to its page, a long list stops at 8 with the rest on the library's page", async ({
+  page,
+}) => {
+  const token = await signIn(page);
+  const headers = { Authorization: `Bearer ${token}` };
+  // A library of its own (twelve one-book series), scanned over the API; then its scan step, as the wizard shows it.
+  const dir = mkdtempSync(path.join(libraryRoot(), 'setup-list-'));
+  for (let n = 1; n <= 12; n++) {
+    const name = `Found ${String(n).padStart(2, '0')}`;
+    mkdirSync(path.join(dir, name), { recursive: true });
+    await makeCbz(path.join(dir, name), `${name} 001.cbz`, { pages: 1, comicInfo: { Series: name, Number: 1 } });
+  }
+  const created = await page.request.post(`${serverUrl()}/api/v1/libraries`, { headers, data: { name: 'Setup list', path: dir } });
+  expect(created.status()).toBe(201);
+  const libraryId = ((await created.json()) as { id: string }).id;
+  await page.request.post(`${serverUrl()}/api/v1/libraries/${libraryId}/scan`, { headers });
+  await expect
+    .poll(
+      async () =>
+        (
+          (await (await page.request.get(`${serverUrl()}/api/v1/libraries/${libraryId}/scan-status`, { headers })).json()) as {
+            state: string;
+          }
+        ).state,
+      { timeout: 30_000 },
+    )
+    .toBe('completed');
+
+  await page.goto(`/setup?step=scan&library=${libraryId}`);
+  await expect(page.getByRole('heading', { name: 'Your library is ready' })).toBeVisible();
+  const found = page.locator('.found-series').getByRole('link');
+  await expect(found).toHaveCount(8);
+  const more = page.getByRole('link', { name: 'and 4 more', exact: true });
+  await expect(more).toHaveAttribute('href', `/libraries/${libraryId}`);
+
+  const first = (await found.first().textContent())!;
+  expect(first).toMatch(/^Found \d\d$/);
+  await found.first().click();
+  await expect(page).toHaveURL(/\/series\/[^/]+$/);
+  await expect(page.getByRole('heading', { name: first, level: 1 })).toBeVisible();
+
+  await page.goBack();
+  await more.click();
+  await expect(page).toHaveURL(new RegExp(`/libraries/${libraryId}$`));
+  await expect(page.getByTestId('series-card')).toHaveCount(12);
 });

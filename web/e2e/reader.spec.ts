@@ -1,4 +1,5 @@
 import path from 'node:path';
+import { expectNoSeriousA11yViolations } from './admin-fixtures.js';
 import { apiFailure, expect, failedAnswers, serverUrl, test } from './fixtures.js';
 import {
   expectPages,
@@ -140,7 +141,8 @@ test('@phone webtoon: page heights reserved from the API sizes, current page at 
   request,
 }) => {
   const user = await newReader(request);
-  await setReaderSettings(request, user.token, everywhere({ mode: 'webtoon', padding: 30 }));
+  // Fit width: the column follows the window (by default it is the pages' own width, which a resize leaves alone).
+  await setReaderSettings(request, user.token, everywhere({ mode: 'webtoon', padding: 30, fit: 'width' }));
   await useSession(page, user);
   const book = lib.books['Webtoon one']!;
   // Images are held back: the boxes must already have their final heights.
@@ -189,6 +191,173 @@ test('@phone webtoon: page heights reserved from the API sizes, current page at 
   // A narrower window keeps page 12 at the centre.
   await page.setViewportSize({ width: 700, height: 720 });
   await expect(status(page)).toHaveText('Page 12 of 40');
+});
+
+/** The element with the focus, as a short description (the e2e project compiles without the DOM library). */
+const focusedElement = (page: import('@playwright/test').Page) =>
+  page.evaluate(() => {
+    const el = (globalThis as unknown as { document: { activeElement: { tagName: string; className: string } | null } }).document
+      .activeElement;
+    return el ? `${el.tagName}.${el.className}` : '';
+  });
+
+test("webtoon on a desktop: a centred column at the pages' own width, fit width widens it; the strip is reached by Tab and scrolled by keys; axe finds nothing serious", async ({
+  page,
+  request,
+}) => {
+  const user = await newReader(request);
+  await setReaderSettings(request, user.token, { all_series: { desktop: { mode: 'webtoon' } } });
+  await useSession(page, user);
+  await page.setViewportSize({ width: 1366, height: 900 });
+  const widths: number[] = [];
+  page.on('request', (r) => {
+    const width = new URL(r.url()).searchParams.get('width');
+    if (r.url().includes('/pages/') && width) widths.push(Number(width));
+  });
+  await page.goto(`/books/${lib.books['Webtoon one']!.id}/read`);
+  const strip = page.locator('.reader-strip');
+  const stage = page.locator('.reader-stage');
+  await expect(page.locator('.reader-strip img').first()).toBeVisible();
+  await expect(page.locator('.reader-strip .reader-slot.loading')).toHaveCount(0);
+
+  // The pages are 200 px wide: drawn at 200 px in the middle of the window, not stretched to its 1366 px.
+  const stageWidth = await stage.evaluate((el) => (el as unknown as { clientWidth: number }).clientWidth);
+  const column = (await strip.boundingBox())!;
+  expect(column.width).toBe(200);
+  expect(Math.abs(column.x - (stageWidth - column.x - column.width))).toBeLessThanOrEqual(2);
+  // Asked from the server at the size drawn.
+  expect(widths.length).toBeGreaterThan(0);
+  expect(Math.max(...widths)).toBeLessThanOrEqual(200);
+  // A page's height follows its width: the first (200 × 300) is 300 px tall, not 3.4 times that.
+  expect(
+    await page
+      .locator('.reader-strip .reader-slot')
+      .first()
+      .evaluate((el) => (el as unknown as { clientHeight: number }).clientHeight),
+  ).toBe(300);
+
+  // The scrolling strip can be reached by the keyboard (axe's scrollable-region-focusable) and is named.
+  await expectNoSeriousA11yViolations(page);
+  await page.keyboard.press('Tab');
+  await expect(page.getByRole('group', { name: 'Pages' })).toBeFocused();
+  const scrollTop = () => stage.evaluate((el) => (el as unknown as { scrollTop: number }).scrollTop);
+  let top = await scrollTop();
+  for (const key of ['ArrowDown', 'PageDown', 'Space']) {
+    await page.keyboard.press(key);
+    await expect.poll(scrollTop).toBeGreaterThan(top);
+    top = await scrollTop();
+  }
+  await page.keyboard.press('ArrowUp');
+  await expect.poll(scrollTop).toBeLessThan(top);
+  await page.keyboard.press('End');
+  await expect(status(page)).toHaveText('Page 40 of 40');
+  await page.keyboard.press('Escape');
+  await expect(page.getByRole('dialog', { name: /End of/ })).toHaveCount(0);
+
+  // Fit width: the full width of the window.
+  await page.keyboard.press('m');
+  await page.getByRole('button', { name: 'Settings' }).click();
+  await page.getByRole('dialog', { name: 'Reader settings' }).getByLabel('Fit').selectOption('width');
+  await page.keyboard.press('Escape');
+  await expect.poll(async () => (await strip.boundingBox())!.width).toBeGreaterThanOrEqual(stageWidth - 20);
+  expect((await strip.boundingBox())!.width).toBeLessThanOrEqual(1366);
+});
+
+test('the page number shows for a moment after each turn, then goes; it takes no focus and no click, and a setting turns it off', async ({
+  page,
+  request,
+}) => {
+  const user = await newReader(request);
+  await setReaderSettings(request, user.token, single);
+  await useSession(page, user);
+  const book = lib.books['Paged one']!;
+  await page.goto(`/books/${book.id}/read`);
+  await expectPages(page, [1]);
+  const flash = page.getByTestId('page-flash');
+  // Nothing on opening: only a turn shows it.
+  await expect(flash).toBeHidden();
+  const focusBefore = await focusedElement(page);
+  await page.keyboard.press('ArrowRight');
+  await expectPages(page, [2]);
+  await expect(flash).toBeVisible();
+  const shownAt = Date.now();
+  await expect(flash).toHaveText('2 / 6');
+  // Drawn only: screen readers hear the status line instead, and the focus stays where it was.
+  await expect(flash).toHaveAttribute('aria-hidden', 'true');
+  expect(await focusedElement(page)).toBe(focusBefore);
+  // Gone after about a second and a half.
+  await expect(flash).toBeHidden({ timeout: 5_000 });
+  expect(Date.now() - shownAt).toBeGreaterThan(800);
+
+  // A click where it is goes through to the page: the middle of the page opens the menu (which shows the position).
+  await page.keyboard.press('ArrowRight');
+  await expectPages(page, [3]);
+  await expect(flash).toHaveText('3 / 6');
+  await expect(flash).toBeVisible();
+  const box = (await flash.boundingBox())!;
+  await page.mouse.click(box.x + box.width / 2, box.y + box.height / 2);
+  await expect(page.getByRole('slider', { name: 'Page' })).toBeVisible();
+  await expect(flash).toBeHidden();
+  await page.keyboard.press('m');
+  await expect(page.getByRole('slider', { name: 'Page' })).toHaveCount(0);
+
+  // Reduced motion: no fade, it appears and then goes at once.
+  await page.emulateMedia({ reducedMotion: 'reduce' });
+  await page.keyboard.press('ArrowRight');
+  await expectPages(page, [4]);
+  await expect(flash).toBeVisible();
+  await expect(flash).not.toHaveClass(/\bshown\b/, { timeout: 5_000 });
+  const gone = await flash.evaluate((el) => {
+    const e = el as unknown as { getAnimations(): unknown[] };
+    const style = (
+      globalThis as unknown as { getComputedStyle(e: unknown): { visibility: string; transitionDuration: string } }
+    ).getComputedStyle(el);
+    return { animations: e.getAnimations().length, visibility: style.visibility, transition: style.transitionDuration };
+  });
+  expect(gone).toEqual({ animations: 0, visibility: 'hidden', transition: '0s' });
+  await page.emulateMedia({ reducedMotion: 'no-preference' });
+
+  // The reader settings turn it off, for this browser: it stays off after a reload.
+  await page.keyboard.press('m');
+  await page.getByRole('button', { name: 'Settings' }).click();
+  const dialog = page.getByRole('dialog', { name: 'Reader settings' });
+  const setting = dialog.getByLabel('Show the page number after each turn (this browser)');
+  await expect(setting).toBeChecked();
+  await setting.uncheck();
+  await page.keyboard.press('Escape');
+  await expect(dialog).toHaveCount(0);
+  await page.keyboard.press('m');
+  await expect(page.getByRole('slider', { name: 'Page' })).toHaveCount(0);
+  await page.keyboard.press('ArrowRight');
+  await expectPages(page, [5]);
+  await page.waitForTimeout(300);
+  await expect(flash).toBeHidden();
+  await page.goto(`/books/${book.id}/read?page=2`);
+  await expectPages(page, [2]);
+  await page.keyboard.press('ArrowRight');
+  await expectPages(page, [3]);
+  await page.waitForTimeout(300);
+  await expect(flash).toBeHidden();
+  await page.keyboard.press('m');
+  await page.getByRole('button', { name: 'Settings' }).click();
+  await expect(dialog.getByLabel('Show the page number after each turn (this browser)')).not.toBeChecked();
+});
+
+test("EPUB: the position (the book's percentage) shows for a moment after each turn", async ({ page, request }) => {
+  const user = await newReader(request);
+  await useSession(page, user);
+  await page.goto(`/books/${lib.books['Novel one']!.id}/read`);
+  await expect(status(page)).toHaveText(/Section 1 of 5/);
+  await expect.poll(async () => (await chapterFrames(page)).some((f) => f.text.includes('Chapter 1'))).toBe(true);
+  const flash = page.getByTestId('page-flash');
+  await expect(flash).toBeHidden();
+  await page.keyboard.press('ArrowRight');
+  await expect(status(page)).toHaveText(/Section 2 of 5/);
+  await expect(flash).toBeVisible();
+  await expect(flash).toHaveText(/^\d+%$/);
+  const percent = Number((await flash.textContent())!.replace('%', ''));
+  expect(percent).toBeGreaterThan(0);
+  await expect(flash).toBeHidden({ timeout: 5_000 });
 });
 
 test('zoom: a double click zooms in, then a swipe pans the page and never turns it', async ({ page, request }) => {

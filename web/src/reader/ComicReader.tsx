@@ -16,11 +16,12 @@ import { ComicEngine, type EngineSettings } from './engine';
 import { EndPanel } from './EndPanel';
 import { readerKeyTarget } from './keyboard';
 import { KeyMap } from './KeyMap';
-import { ReaderBar, UnsavedProgressNote } from './ReaderChrome';
+import { PageFlash, ReaderBar, UnsavedProgressNote } from './ReaderChrome';
 import { ReaderSettingsPanel } from './ReaderSettingsPanel';
 import { useDeviceClass } from './use-device-class';
 import { useFullscreen } from './use-fullscreen';
 import { useIncognito } from './use-incognito';
+import { usePageNumber } from './use-page-number';
 import { useViewport } from './use-viewport';
 import { useProgressFlushing, useProgressQueued, useProgressSaver } from './use-progress-saver';
 import { resolveSettings, showsDouble, withChange, type PartialSettings } from './settings';
@@ -53,6 +54,9 @@ export function ComicReader({ book, pages, seriesTitle, seriesDirection, startPa
   const [menu, setMenu] = useState(false);
   const [panel, setPanel] = useState<'none' | 'settings' | 'keys' | 'end' | 'start'>('none');
   const [incognito, setIncognito] = useIncognito();
+  const [pageNumber, setPageNumber] = usePageNumber();
+  /** Page turns so far (not the opening): each shows the page number for a moment. */
+  const [turns, setTurns] = useState(0);
   const fullscreen = useFullscreen();
   const siblings = useSeriesBooks(book.series_id);
   const { previous, next } = neighbours(siblings.data?.data ?? [], book.id);
@@ -94,15 +98,15 @@ export function ComicReader({ book, pages, seriesTitle, seriesDirection, startPa
       latest.current.engineSettings,
       {
         onPage: (index, shown) => {
+          const opening = first;
+          first = false;
           // The page is already drawn by the engine; the status and slider follow without holding up its frame.
           startTransition(() => {
             setPage(index);
             setView(shown);
+            if (!opening) setTurns((n) => n + 1);
           });
-          if (first) {
-            first = false;
-            return;
-          }
+          if (opening) return;
           saver.moved({ kind: 'page', current_page: index + 1 });
           // The last page completes the book: sent at once, not after the debounce.
           if (index === pages.length - 1) void saver.flush(false);
@@ -171,6 +175,7 @@ export function ComicReader({ book, pages, seriesTitle, seriesDirection, startPa
     prefs.save(withChange(prefs.stored, book.series_id, dc, patch, scope));
   const pageLabel =
     view.length > 1 ? `Pages ${Math.min(...view) + 1}–${Math.max(...view) + 1} of ${pages.length}` : `Page ${page + 1} of ${pages.length}`;
+  const shortLabel = `${view.length > 1 ? `${Math.min(...view) + 1}–${Math.max(...view) + 1}` : page + 1} / ${pages.length}`;
 
   return (
     <div
@@ -182,6 +187,7 @@ export function ComicReader({ book, pages, seriesTitle, seriesDirection, startPa
       <p className="visually-hidden" role="status" aria-live="polite" data-testid="page-status">
         {pageLabel}
       </p>
+      <PageFlash text={shortLabel} turn={turns} hidden={!pageNumber || menu} />
       {menu && (
         <>
           <ReaderBar
@@ -224,6 +230,8 @@ export function ComicReader({ book, pages, seriesTitle, seriesDirection, startPa
           settings={settings}
           deviceClass={dc}
           onDeviceClass={setDeviceClass}
+          pageNumber={pageNumber}
+          onPageNumber={setPageNumber}
           onChange={change}
           onClose={() => setPanel('none')}
         />

@@ -11,11 +11,12 @@ import type { FoliateTocItem } from 'foliate-js/epub.js';
 import { EndPanel } from './EndPanel';
 import { readerKeyTarget } from './keyboard';
 import { KeyMap } from './KeyMap';
-import { ReaderBar, UnsavedProgressNote } from './ReaderChrome';
+import { PageFlash, ReaderBar, UnsavedProgressNote } from './ReaderChrome';
 import { ReaderSettingsPanel } from './ReaderSettingsPanel';
 import { useDeviceClass } from './use-device-class';
 import { useFullscreen } from './use-fullscreen';
 import { useIncognito } from './use-incognito';
+import { usePageNumber } from './use-page-number';
 import { useProgressFlushing, useProgressQueued, useProgressSaver } from './use-progress-saver';
 import { resolveSettings, withChange, type PartialSettings } from './settings';
 
@@ -80,6 +81,9 @@ export function EpubReader({ book, seriesTitle }: { book: Book; pages: PageInfo[
   const [menu, setMenu] = useState(false);
   const [panel, setPanel] = useState<'none' | 'settings' | 'keys' | 'toc' | 'end'>('none');
   const [incognito, setIncognito] = useIncognito();
+  const [pageNumber, setPageNumber] = usePageNumber();
+  /** Turns so far (not the opening): each shows the position for a moment. */
+  const [turns, setTurns] = useState(0);
   const fullscreen = useFullscreen();
   const siblings = useSeriesBooks(book.series_id);
   const { previous, next } = neighbours(siblings.data?.data ?? [], book.id);
@@ -102,6 +106,7 @@ export function EpubReader({ book, seriesTitle }: { book: Book; pages: PageInfo[
           first = false;
           return;
         }
+        setTurns((n) => n + 1);
         saver.moved({ kind: 'locator', locator: { href: r.href, cfi: r.cfi }, percentage: Math.min(1, Math.max(0, r.fraction)) });
       },
       (e) => keyHandler.current(e),
@@ -186,6 +191,7 @@ export function EpubReader({ book, seriesTitle }: { book: Book; pages: PageInfo[
       <p className="visually-hidden" role="status" aria-live="polite" data-testid="page-status">
         {label}
       </p>
+      <PageFlash text={`${percent}%`} turn={turns} hidden={!pageNumber || menu} />
       <button type="button" className="epub-turn previous" aria-label="Previous page" onClick={() => engine.current?.previous()} />
       {/* Touch screens: the middle third shows or hides the menu, as in the comic reader (the Menu button says it for keyboards). */}
       <button type="button" className="epub-turn centre" tabIndex={-1} aria-hidden="true" onClick={() => setMenu((m) => !m)} />
@@ -258,6 +264,8 @@ export function EpubReader({ book, seriesTitle }: { book: Book; pages: PageInfo[
           settings={settings}
           deviceClass={dc}
           onDeviceClass={setDeviceClass}
+          pageNumber={pageNumber}
+          onPageNumber={setPageNumber}
           onChange={change}
           onClose={() => setPanel('none')}
         />

@@ -1,6 +1,6 @@
 import { Link } from '@tanstack/react-router';
 import { describeError } from '../api/client';
-import type { ReactNode } from 'react';
+import { useEffect, useState, type ReactNode } from 'react';
 import { bookLabel } from '../lib/format';
 import type { Book } from './data';
 
@@ -60,5 +60,29 @@ export function UnsavedProgressNote({ queued, settingsError }: { queued: boolean
       {queued && settingsError ? <br /> : null}
       {settingsError ? `Reader settings not saved: ${describeError(settingsError)}` : ''}
     </p>
+  );
+}
+
+/** How long the position stays after a turn before it fades (or, with reduced motion, goes). */
+export const PAGE_FLASH_MS = 1500;
+
+/**
+ * Where the reader is, for a moment after each turn (`turn` counts the turns; 0: none yet), then gone: the reader
+ * shows no position otherwise unless its menu is open. Only drawn: hidden from screen readers (the status line
+ * says the same), never focused, and clicks and taps go through it to the page. `hidden`: not now (the menu is
+ * open and shows the position, or the reader turned it off).
+ */
+export function PageFlash({ text, turn, hidden }: { text: string; turn: number; hidden: boolean }) {
+  const [over, setOver] = useState(0);
+  useEffect(() => {
+    if (turn === 0) return;
+    const timer = window.setTimeout(() => setOver(turn), PAGE_FLASH_MS);
+    return () => window.clearTimeout(timer);
+  }, [turn]);
+  const shown = !hidden && turn > 0 && over !== turn;
+  return (
+    <div className={`page-flash${shown ? ' shown' : ''}`} aria-hidden="true" data-testid="page-flash">
+      {text}
+    </div>
   );
 }

@@ -98,6 +98,8 @@ export function ReaderSettingsPanel({
   settings,
   deviceClass: dc,
   onDeviceClass,
+  pageNumber,
+  onPageNumber,
   onChange,
   onClose,
 }: {
@@ -105,6 +107,9 @@ export function ReaderSettingsPanel({
   settings: ReaderSettings;
   deviceClass: DeviceClass;
   onDeviceClass(dc: DeviceClass): void;
+  /** The position for a moment after each turn: this browser's choice, not the account's (see showsPageNumber). */
+  pageNumber: boolean;
+  onPageNumber(on: boolean): void;
   onChange(patch: PartialSettings, scope: 'series' | 'all'): void;
   onClose(): void;
 }) {
@@ -128,6 +133,10 @@ export function ReaderSettingsPanel({
       <label className="reader-field">
         <span>E-ink mode (no animation, paged, high contrast)</span>
         <input type="checkbox" checked={dc === 'eink'} onChange={(e) => onDeviceClass(e.target.checked ? 'eink' : 'desktop')} />
+      </label>
+      <label className="reader-field">
+        <span>{kind === 'comic' ? 'Show the page number after each turn' : 'Show the position after each turn'} (this browser)</span>
+        <input type="checkbox" checked={pageNumber} onChange={(e) => onPageNumber(e.target.checked)} />
       </label>
       {fields.map((f) => {
         const id = `setting-${f.key}`;

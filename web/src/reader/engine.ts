@@ -1,6 +1,6 @@
 import { arrowAction, fitSize, onScreenOrder, spreads, tapAction, viewOf, type Fit, type PageSize, type ReadingMode } from './layout';
 import { preloadOrder, PreloadQueue, type LoadedPage } from './preload';
-import { anchorAt, layoutStrip, pagesInRange, scrollTopFor, type Anchor, type Strip } from './webtoon';
+import { anchorAt, columnWidth, layoutStrip, pagesInRange, scrollTopFor, typicalWidth, type Anchor, type Strip } from './webtoon';
 import { clampZoom, isZoomed, NO_ZOOM, zoomAt, type ZoomState } from './zoom';
 
 export interface EngineSettings {
@@ -63,6 +63,8 @@ export class ComicEngine {
   /** The pages of the first view shown, while the engine is being built. */
   private opening = new Set<number>();
   private built = false;
+  /** The pages' own width (webtoon column). */
+  private readonly ownWidth: number | null;
 
   constructor(
     private readonly root: HTMLElement,
@@ -72,13 +74,18 @@ export class ComicEngine {
     startPage = 0,
   ) {
     this.settings = settings;
+    this.ownWidth = typicalWidth(pages);
     this.queue = new PreloadQueue(
       (i, signal) => this.callbacks.load(i, this.boxWidth(i), signal, this.opening.has(i)),
       (p) => this.callbacks.release(p),
     );
     this.stage = document.createElement('div');
     this.stage.className = 'reader-stage';
-    this.stage.tabIndex = -1;
+    // The stage scrolls (the webtoon strip, a page fitted to the width): reachable by Tab and named, so a
+    // keyboard alone can reach it; its keys (arrows, Page Down, Space…) are the reader's key map.
+    this.stage.tabIndex = 0;
+    this.stage.setAttribute('role', 'group');
+    this.stage.setAttribute('aria-label', 'Pages');
     root.append(this.stage);
     this.stage.addEventListener('pointerdown', this.onPointerDown);
     this.stage.addEventListener('pointermove', this.onPointerMove);
@@ -228,9 +235,11 @@ export class ComicEngine {
     return fitSize(this.pages[index] ?? { width: null, height: null }, share, this.settings.fit).width;
   }
 
+  /** The webtoon column: the pages' own width up to a reading width, centred; fit width widens it to the window. */
   private stripWidth(): number {
-    const width = this.box().width;
-    return Math.round(Math.min(width * (1 - (2 * this.settings.padding) / 100), 1600));
+    // The stage's own width: without a scroll bar's (its gutter is kept, so the width does not change as it comes).
+    const available = (this.stage.clientWidth || this.box().width) * (1 - (2 * this.settings.padding) / 100);
+    return columnWidth(this.ownWidth, available, this.settings.fit);
   }
 
   private build(page: number): void {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { deviceClass, resolveSettings, showsDouble, withChange } from './settings';
+import { deviceClass, rememberPageNumber, resolveSettings, showsDouble, showsPageNumber, withChange } from './settings';
 import { ProgressSaver, readPending, sendPending, type ProgressBody } from './progress';
 import { memoryStorage } from './memory-storage';
 
@@ -60,6 +60,16 @@ describe('reader settings', () => {
     expect(showsDouble(s, { width: 1280, height: 720 })).toBe(true);
     expect(showsDouble(s, { width: 412, height: 915 })).toBe(false);
     expect(showsDouble({ ...s, mode: 'webtoon', spread: 'double' }, { width: 1280, height: 720 })).toBe(false);
+  });
+
+  it('the page number after each turn: on until this browser turns it off', () => {
+    const storage = memoryStorage();
+    expect(showsPageNumber(storage)).toBe(true);
+    expect(showsPageNumber(null)).toBe(true);
+    rememberPageNumber(false, storage);
+    expect(showsPageNumber(storage)).toBe(false);
+    rememberPageNumber(true, storage);
+    expect(showsPageNumber(storage)).toBe(true);
   });
 });
 

@@ -73,6 +73,22 @@ export function rememberEink(on: boolean): void {
   else localStorage.removeItem(EINK_KEY);
 }
 
+const PAGE_NUMBER_KEY = 'bindery.reader.page-number';
+
+/**
+ * Whether the reader shows where it is for a moment after each turn ("12 / 40", an EPUB's percentage): on unless
+ * turned off. Kept in this browser, like the e-ink choice: the server's `reader_settings` has a fixed set of
+ * fields (src/modules/preferences/registry.ts) and refuses any other.
+ */
+export function showsPageNumber(storage: Pick<Storage, 'getItem'> | null = globalThis.localStorage ?? null): boolean {
+  return storage?.getItem(PAGE_NUMBER_KEY) !== 'off';
+}
+
+export function rememberPageNumber(on: boolean, storage: Pick<Storage, 'setItem' | 'removeItem'> = localStorage): void {
+  if (on) storage.removeItem(PAGE_NUMBER_KEY);
+  else storage.setItem(PAGE_NUMBER_KEY, 'off');
+}
+
 const MODES = new Set<string>(['ltr', 'rtl', 'vertical', 'webtoon']);
 
 /**

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { anchorAt, layoutStrip, pageAt, pagesInRange, scrollTopFor } from './webtoon';
+import { anchorAt, columnWidth, layoutStrip, pageAt, pagesInRange, scrollTopFor, typicalWidth } from './webtoon';
 
 const pages = [
   { width: 800, height: 1600 },
@@ -46,5 +46,29 @@ describe('webtoon strip', () => {
     const strip = layoutStrip(pages, 400, 10);
     expect(pagesInRange(strip, 0, 500, 0)).toEqual([0]);
     expect(pagesInRange(strip, 0, 500, 400)).toEqual([0, 1]);
+  });
+});
+
+describe('webtoon column width', () => {
+  it("is the pages' own width (their median) up to 800 px, centred in the window, unless the fit asks for the width", () => {
+    expect(
+      typicalWidth([
+        { width: 400, height: 4000 },
+        { width: 400, height: 3000 },
+        { width: 1600, height: 900 },
+      ]),
+    ).toBe(400);
+    expect(typicalWidth([{ width: null, height: null }])).toBeNull();
+    // 400-px pages on a 1366-px desktop: drawn at 400, not 1366.
+    expect(columnWidth(400, 1366, 'screen')).toBe(400);
+    expect(columnWidth(400, 1366, 'height')).toBe(400);
+    expect(columnWidth(1200, 1366, 'screen')).toBe(800);
+    expect(columnWidth(null, 1366, 'screen')).toBe(800);
+    expect(columnWidth(1200, 1366, 'original')).toBe(1200);
+    // A phone: never wider than the screen.
+    expect(columnWidth(800, 412, 'screen')).toBe(412);
+    // Fit width: the full width, up to 1600.
+    expect(columnWidth(400, 1366, 'width')).toBe(1366);
+    expect(columnWidth(400, 2560, 'width')).toBe(1600);
   });
 });

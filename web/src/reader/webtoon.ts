@@ -1,4 +1,4 @@
-import type { PageSize } from './layout';
+import type { Fit, PageSize } from './layout';
 
 /**
  * Continuous vertical scroll: every page's height is reserved from the size the API gives before any image
@@ -66,4 +66,34 @@ export function pagesInRange(strip: Strip, top: number, bottom: number, margin: 
   const out: number[] = [];
   for (let i = first; i <= last; i++) out.push(i);
   return out;
+}
+
+/** The widest a webtoon column is drawn unless the fit asks for the width: a reading column, not the whole window. */
+export const COLUMN_MAX = 800;
+/** The widest the strip is drawn at all (fit width on a very wide screen). */
+export const STRIP_MAX = 1600;
+
+/**
+ * The pages' own width: the median of the widths the API gives (a stray double-wide page does not widen the
+ * column), null when none is known.
+ */
+export function typicalWidth(pages: readonly PageSize[]): number | null {
+  const widths = pages
+    .map((p) => p.width)
+    .filter((w): w is number => w !== null && w > 0)
+    .sort((a, b) => a - b);
+  return widths.length === 0 ? null : widths[Math.floor((widths.length - 1) / 2)]!;
+}
+
+/**
+ * The CSS width of the webtoon column in `available` pixels (the window less the side padding). Fit width fills
+ * them (up to STRIP_MAX); the other fits draw the pages at their own width, at most COLUMN_MAX (original size:
+ * no maximum), centred: 400-pixel pages are not blown up to a desktop window's width. Unknown sizes count as
+ * COLUMN_MAX wide.
+ */
+export function columnWidth(ownWidth: number | null, available: number, fit: Fit): number {
+  const room = Math.max(1, available);
+  if (fit === 'width') return Math.round(Math.min(room, STRIP_MAX));
+  const own = ownWidth ?? COLUMN_MAX;
+  return Math.round(Math.min(room, fit === 'original' ? own : Math.min(own, COLUMN_MAX)));
 }

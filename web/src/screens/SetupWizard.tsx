@@ -17,6 +17,9 @@ const route = getRouteApi('/setup');
 
 const STEPS = ['Administrator', 'First library', 'Scan'] as const;
 
+/** How many of the series found the scan step names: the rest are one link away, on the library's page. */
+const FOUND_SHOWN = 8;
+
 function Steps({ current }: { current: number }) {
   return (
     <ol className="wizard-steps" aria-label="Setup steps">
@@ -128,7 +131,8 @@ function ScanStep({ libraryId }: { libraryId: string }) {
   });
   const series = useQuery({
     queryKey: queryKeys.series.ofSetupLibrary(libraryId),
-    queryFn: () => ok(api.GET('/api/v1/series', { params: { query: { library_id: libraryId, pageSize: 12, sort: 'date_added,desc' } } })),
+    queryFn: () =>
+      ok(api.GET('/api/v1/series', { params: { query: { library_id: libraryId, pageSize: FOUND_SHOWN, sort: 'date_added,desc' } } })),
   });
   const [live, setLive] = useState<ScanEvent | null>(null);
   // Idle: the scan the previous step asked for could not be started (or this address was opened by hand).
@@ -205,9 +209,20 @@ function ScanStep({ libraryId }: { libraryId: string }) {
           <h2 className="small-heading">{finished ? 'Series found' : 'Series found so far'}</h2>
           <ul className="found-series">
             {series.data.data.map((s) => (
-              <li key={s.id}>{s.metadata.title}</li>
+              <li key={s.id}>
+                <Link to="/series/$seriesId" params={{ seriesId: s.id }}>
+                  {s.metadata.title}
+                </Link>
+              </li>
             ))}
           </ul>
+          {series.data.total > series.data.data.length && (
+            <p>
+              <Link to="/libraries/$libraryId" params={{ libraryId }}>
+                and {series.data.total - series.data.data.length} more
+              </Link>
+            </p>
+          )}
         </>
       )}
       {!finished && !idle && (
