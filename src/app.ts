@@ -21,6 +21,7 @@ import { registerLibraryRoutes } from './modules/libraries/routes.js';
 import { registerFilesystemRoutes } from './modules/filesystem/routes.js';
 import { registerHealthRoutes } from './modules/ops/health-routes.js';
 import { registerOpsRoutes } from './modules/ops/routes.js';
+import { registerServerAddressesRoute } from './modules/ops/addresses-routes.js';
 import { RequestMetrics } from './http/request-metrics.js';
 import { registerDuplicateRoutes } from './modules/duplicates/routes.js';
 import { registerDeviceRoutes } from './modules/devices/routes.js';
@@ -246,6 +247,7 @@ export async function buildApp(options: BuildAppOptions): Promise<App> {
         prefix: config.koreader.prefix,
         publicUrl: config.server.public_url,
       });
+      registerServerAddressesRoute(v1, { publicUrl: config.server.public_url });
       registerSeriesRoutes(v1, browsing.series);
       registerBookRoutes(v1, browsing.books);
       registerPageRoutes(v1, browsing.pages);
