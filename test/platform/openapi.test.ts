@@ -3,7 +3,7 @@ import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { promisify } from 'node:util';
 import SwaggerParser from '@apidevtools/swagger-parser';
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import YAML from 'yaml';
 import { createTestApp, type TestApp } from '../helpers/app.js';
 import { makeTempDir } from '../helpers/config.js';
@@ -15,6 +15,8 @@ const cli = (args: string[], env: NodeJS.ProcessEnv = {}) =>
     env: { ...process.env, BINDERY_LOGGING__LEVEL: 'silent', ...env },
     maxBuffer: 64 * 1024 * 1024,
   });
+// Each call compiles the whole server from source in a new process: tens of seconds on a busy two-core machine.
+vi.setConfig({ testTimeout: 120_000 });
 
 describe('bindery openapi writes the description without a server or a database', () => {
   it('json to stdout is a valid OpenAPI 3.1 document with version 2.5.0 and the X-API-Key scheme', async () => {
