@@ -7,6 +7,11 @@ export type DeepPartial<T> = { [K in keyof T]?: T[K] extends object ? (T[K] exte
 
 export const testDatabaseType = (): 'sqlite' | 'postgres' => (process.env.BINDERY_TEST_DATABASE === 'postgres' ? 'postgres' : 'sqlite');
 
+/** Root reads every folder whatever its mode, so a test of an unreadable folder cannot run as root. */
+export const asRoot = process.getuid?.() === 0;
+export const notAsRoot = (title: string): string =>
+  asRoot ? `${title} (skipped as root: root reads every folder whatever its permissions; run the tests as a normal user)` : title;
+
 /** The name of a test only PostgreSQL can run: on a default (SQLite) run, it says why it is skipped and what runs it. */
 export const postgresOnly = (title: string): string =>
   testDatabaseType() === 'postgres'

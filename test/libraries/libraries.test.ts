@@ -5,6 +5,7 @@ import type { EntityEvent } from '../../src/events/types.js';
 import { userHeaders } from '../helpers/auth.js';
 import { makeCbz } from '../media/fixtures.js';
 import { api, createCatalogApp, createLibrary, libraryDir, scan, type CatalogTestApp } from '../scanner/helpers.js';
+import { asRoot, notAsRoot } from '../helpers/config.js';
 
 let t: CatalogTestApp;
 beforeAll(async () => {
@@ -55,7 +56,7 @@ describe('Library: name and path required on create; path absolute and readable'
     });
   });
 
-  it.skipIf(process.getuid?.() === 0)('rejects an unreadable directory with 400', async () => {
+  it.skipIf(asRoot)(notAsRoot('rejects an unreadable directory with 400'), async () => {
     const dir = libraryDir();
     chmodSync(dir, 0o000);
     try {

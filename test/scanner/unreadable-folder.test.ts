@@ -4,6 +4,7 @@ import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import type { FoundFile, WalkOptions } from '../../src/scanner/walk.js';
 import { makeCbz } from '../media/fixtures.js';
 import { api, createCatalogApp, createLibrary, libraryDir, scan, type CatalogTestApp } from './helpers.js';
+import { asRoot, notAsRoot } from '../helpers/config.js';
 
 /**
  * Folders the walk is told it cannot read, by library root. Tests run as root here and in CI, where chmod 000
@@ -79,7 +80,7 @@ describe('A folder that cannot be read during a rescan', () => {
     expect(await presentPaths(id)).toEqual(['Open/Open 01.cbz']);
   });
 
-  it.skipIf(process.getuid?.() === 0)('with real permissions (not as root): the same, through the real walk thread', async () => {
+  it.skipIf(asRoot)(notAsRoot('with real permissions (not as root): the same, through the real walk thread'), async () => {
     const { dir, id } = await library();
     chmodSync(path.join(dir, 'Locked'), 0o000);
     try {
