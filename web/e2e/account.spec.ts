@@ -1,5 +1,5 @@
-import type { Locator } from '@playwright/test';
-import { ADMIN, expect, serverUrl, signIn, test } from './fixtures.js';
+import type { Locator, Page } from '@playwright/test';
+import { ADMIN, apiFailure, expect, serverUrl, signIn, test } from './fixtures.js';
 import { createUserByApi, expectNoSeriousA11yViolations, unique } from './admin-fixtures.js';
 
 interface Canvas {
@@ -20,6 +20,39 @@ const qrState = (qr: Locator) =>
     for (let i = 0; i < data.length; i += 4) if ((data[i] ?? 255) < 100) dark += 1;
     return dark > 100 && dark < data.length / 4 - 100 ? 'drawn' : 'blank';
   });
+
+interface ServerAddresses {
+  base_url: string;
+  public_url_set: boolean;
+  loopback: boolean;
+  lan_urls: string[];
+}
+
+/** What the server says other devices reach it by (`GET /api/v1/me/server-addresses`), asked as the browser does. */
+async function serverAddresses(page: Page, token: string): Promise<ServerAddresses> {
+  const res = await page.request.get(`${serverUrl()}/api/v1/me/server-addresses`, { headers: { Authorization: `Bearer ${token}` } });
+  expect(res.status()).toBe(200);
+  return (await res.json()) as ServerAddresses;
+}
+
+/**
+ * The address a new key's QR code and fields give another device. The e2e server is opened at 127.0.0.1, which no
+ * phone reaches: its first LAN address when it has one, else that loopback address (said to be one).
+ */
+async function sharedAddress(page: Page, token: string): Promise<string> {
+  const addresses = await serverAddresses(page, token);
+  return addresses.public_url_set || !addresses.loopback ? addresses.base_url : (addresses.lan_urls[0] ?? addresses.base_url);
+}
+
+/** Creates a key with the Reader app preset on the API keys screen; returns the panel that shows it once. */
+async function createReaderKey(page: Page): Promise<Locator> {
+  await page.getByLabel('Name').fill(unique('Phone '));
+  await page.getByRole('radio', { name: /Reader app/ }).check();
+  await page.getByRole('button', { name: 'Create key' }).click();
+  const created = page.getByRole('region', { name: 'New API key' });
+  await expect(created.getByRole('heading', { name: /^Key “.*” created$/ })).toBeVisible();
+  return created;
+}
 
 test.describe('Account', () => {
   test('preferences: the theme changes at once, is saved, and can be reset', async ({ page }) => {
@@ -93,7 +126,8 @@ test.describe('Account', () => {
   test('API key @phone: created with a preset and an expiry, shown once with a QR code for OPDS apps, works over OPDS, then revoked', async ({
     page,
   }) => {
-    await signIn(page);
+    const token = await signIn(page);
+    const shared = await sharedAddress(page, token);
     // Reached from the header on every screen size: the user's name leads to the account, then its tab.
     await page.goto('/');
     await page.getByRole('link', { name: 'admin, your account' }).click();
@@ -110,7 +144,7 @@ test.describe('Account', () => {
     await expect(created.getByRole('heading', { name: `Key “${name}” created` })).toBeVisible();
     const key = await created.getByLabel('API key').inputValue();
     expect(key).toMatch(/^bindery_[A-Za-z0-9]{8}_\S+$/);
-    await expect(created.getByLabel('OPDS catalog URL')).toHaveValue(`${serverUrl()}/opds/v1.2/catalog`);
+    await expect(created.getByLabel('OPDS catalog URL')).toHaveValue(`${shared}/opds/v1.2/catalog`);
     await expect(created.getByLabel('Username')).toHaveValue('api');
 
     // The QR code is drawn: a square canvas with both dark and light modules.
@@ -121,7 +155,8 @@ test.describe('Account', () => {
     await expect(created.getByRole('button', { name: 'Copied API key' })).toBeVisible();
     await expectNoSeriousA11yViolations(page);
 
-    // What the QR code carries works: the OPDS catalog with the key as Basic credentials.
+    // What the QR code carries works: the OPDS catalog with the key as Basic credentials (asked at 127.0.0.1: the e2e
+    // server listens there only, whatever address it gives phones).
     const basic = `Basic ${Buffer.from(`api:${key}`).toString('base64')}`;
     expect((await page.request.get(`${serverUrl()}/opds/v1.2/catalog`, { headers: { Authorization: basic } })).status()).toBe(200);
 
@@ -135,7 +170,8 @@ test.describe('Account', () => {
   });
 
   test('KOReader: a new key shows the sync server address to paste, with a QR code, and KOReader is authorised by it', async ({ page }) => {
-    await signIn(page);
+    const token = await signIn(page);
+    const shared = await sharedAddress(page, token);
     await page.goto('/account/api-keys');
     const name = unique('Kobo ');
     await page.getByLabel('Name').fill(name);
@@ -144,14 +180,17 @@ test.describe('Account', () => {
 
     const sync = page.getByRole('group', { name: 'KOReader progress sync' });
     const key = await page.getByRole('region', { name: 'New API key' }).getByLabel('API key').inputValue();
-    const url = `${serverUrl()}/koreader/${key}`;
+    const url = `${shared}/koreader/${key}`;
     await expect(sync.getByRole('textbox', { name: 'KOReader sync server' })).toHaveValue(url);
     const qr = sync.getByRole('img', { name: /QR code with the KOReader sync server/ });
     await expect(qr).toHaveAttribute('data-qr-text', url);
     await expect.poll(() => qrState(qr)).toBe('drawn');
     await expectNoSeriousA11yViolations(page);
-    // What KOReader does with that address: its login check answers in the kosync protocol.
-    const auth = await page.request.get(`${url}/users/auth`, { headers: { Accept: 'application/vnd.koreader.v1+json' } });
+    // What KOReader does with that address: its login check answers in the kosync protocol (asked at 127.0.0.1, where
+    // the e2e server listens).
+    const auth = await page.request.get(`${serverUrl()}/koreader/${key}/users/auth`, {
+      headers: { Accept: 'application/vnd.koreader.v1+json' },
+    });
     expect(auth.status()).toBe(200);
     expect(await auth.json()).toEqual({ authorized: 'OK' });
 
@@ -162,6 +201,110 @@ test.describe('Account', () => {
     await page.getByRole('button', { name: 'Create key' }).click();
     await expect(page.getByText('This key cannot sync reading progress')).toBeVisible();
     await expect(page.getByRole('group', { name: 'KOReader progress sync' })).toHaveCount(0);
+  });
+
+  test('a key made on the server itself (127.0.0.1) says that address is for this computer and gives phones a LAN address; keyboard; axe', async ({
+    page,
+  }) => {
+    const token = await signIn(page);
+    const addresses = await serverAddresses(page, token);
+    // The e2e server is opened at 127.0.0.1 with no server.public_url: the address a newcomer sees on the server itself.
+    expect(addresses).toMatchObject({ base_url: serverUrl(), public_url_set: false, loopback: true });
+    await page.goto('/account/api-keys');
+    const created = await createReaderKey(page);
+    const key = await created.getByLabel('API key').inputValue();
+    await expect(created.getByText(`This address, ${serverUrl()}, only works on this computer.`)).toBeVisible();
+    const opds = created.getByLabel('OPDS catalog URL');
+    const qr = created.getByRole('img', { name: /QR code with the OPDS address/ });
+    const sync = created.getByRole('group', { name: 'KOReader progress sync' });
+
+    const lan = addresses.lan_urls[0];
+    if (lan === undefined) {
+      await expect(created.getByText(/no network address of this server was found\. Set server\.public_url/)).toBeVisible();
+      await expect(opds).toHaveValue(`${serverUrl()}/opds/v1.2/catalog`);
+      await expectNoSeriousA11yViolations(page);
+      test.skip(true, 'this machine has no LAN IPv4 address (lan_urls is empty): nothing to offer a phone instead of 127.0.0.1');
+      return;
+    }
+    await expect(created.getByText('A phone or e-reader on your network can use:')).toBeVisible();
+    const choices = created.getByRole('group', { name: 'Address for other devices' });
+    await expect(choices.getByRole('radio')).toHaveCount(addresses.lan_urls.length);
+    await expect(choices.getByRole('radio', { name: lan, exact: true })).toBeChecked();
+    // The QR codes and the fields to copy carry the LAN address, not 127.0.0.1.
+    await expect(opds).toHaveValue(`${lan}/opds/v1.2/catalog`);
+    const qrText = await qr.getAttribute('data-qr-text');
+    expect(new URL(qrText ?? '').origin).toBe(lan);
+    await expect(sync.getByRole('textbox', { name: 'KOReader sync server' })).toHaveValue(`${lan}/koreader/${key}`);
+    await expect(sync.getByRole('img', { name: /QR code with the KOReader sync server/ })).toHaveAttribute(
+      'data-qr-text',
+      `${lan}/koreader/${key}`,
+    );
+    await expect.poll(() => qrState(qr)).toBe('drawn');
+
+    // By keyboard: from the key's copy button, Tab reaches the chosen address.
+    await created.getByRole('button', { name: 'Copy API key' }).focus();
+    await page.keyboard.press('Tab');
+    await expect(choices.getByRole('radio', { name: lan, exact: true })).toBeFocused();
+    await expectNoSeriousA11yViolations(page);
+  });
+
+  test("a new key's addresses: switched by keyboard between LAN addresses; server.public_url; none found; not loaded", async ({ page }) => {
+    await signIn(page);
+    const port = new URL(serverUrl()).port;
+    const loopback = { base_url: serverUrl(), public_url_set: false, loopback: true };
+    let answer: ServerAddresses | null = null;
+    await page.route('**/api/v1/me/server-addresses', (route) =>
+      answer ? route.fulfill({ json: answer }) : apiFailure(500, 'Internal failure')(route),
+    );
+
+    // Two LAN addresses: the first is chosen; the arrow keys switch the QR code and the fields to the other.
+    const [first, second] = [`http://192.168.1.20:${port}`, `http://10.0.0.5:${port}`];
+    answer = { ...loopback, lan_urls: [first, second] };
+    await page.goto('/account/api-keys');
+    let created = await createReaderKey(page);
+    const key = await created.getByLabel('API key').inputValue();
+    const choices = created.getByRole('group', { name: 'Address for other devices' });
+    await expect(choices.getByRole('radio', { name: first })).toBeChecked();
+    await expect(created.getByLabel('OPDS catalog URL')).toHaveValue(`${first}/opds/v1.2/catalog`);
+    await choices.getByRole('radio', { name: first }).focus();
+    await page.keyboard.press('ArrowDown');
+    await expect(choices.getByRole('radio', { name: second })).toBeChecked();
+    await expect(choices.getByRole('radio', { name: second })).toBeFocused();
+    await expect(created.getByLabel('OPDS catalog URL')).toHaveValue(`${second}/opds/v1.2/catalog`);
+    await expect(created.getByRole('img', { name: /QR code with the OPDS address/ })).toHaveAttribute(
+      'data-qr-text',
+      `http://api:${key}@10.0.0.5:${port}/opds/v1.2/catalog`,
+    );
+    await expect(created.getByRole('textbox', { name: 'KOReader sync server' })).toHaveValue(`${second}/koreader/${key}`);
+
+    // server.public_url set: it is the address, with nothing to choose and nothing to warn of.
+    answer = { base_url: 'https://books.example.org', public_url_set: true, loopback: false, lan_urls: [first] };
+    await page.goto('/account/api-keys');
+    created = await createReaderKey(page);
+    await expect(created.getByLabel('OPDS catalog URL')).toHaveValue('https://books.example.org/opds/v1.2/catalog');
+    await expect(created.getByText(/only works on this computer/)).toHaveCount(0);
+    await expect(created.getByRole('radio')).toHaveCount(0);
+
+    // Loopback and no LAN address: said, with what to set.
+    answer = { ...loopback, lan_urls: [] };
+    await page.goto('/account/api-keys');
+    created = await createReaderKey(page);
+    await expect(created.getByText(`This address, ${serverUrl()}, only works on this computer`)).toBeVisible();
+    await expect(created.getByText(/no network address of this server was found\. Set server\.public_url/)).toBeVisible();
+    await expect(created.getByLabel('OPDS catalog URL')).toHaveValue(`${serverUrl()}/opds/v1.2/catalog`);
+
+    // The addresses could not be loaded: the browser's own address, said to be a guess, never a blank panel; Try again.
+    answer = null;
+    await page.goto('/account/api-keys');
+    created = await createReaderKey(page);
+    await expect(created.getByRole('alert')).toContainText("This server's addresses could not be loaded");
+    await expect(created.getByLabel('OPDS catalog URL')).toHaveValue(`${serverUrl()}/opds/v1.2/catalog`);
+    await expect.poll(() => qrState(created.getByRole('img', { name: /QR code with the OPDS address/ }))).toBe('drawn');
+    await expectNoSeriousA11yViolations(page);
+    answer = { ...loopback, lan_urls: [first] };
+    await created.getByRole('button', { name: 'Try again' }).click();
+    await expect(created.getByLabel('OPDS catalog URL')).toHaveValue(`${first}/opds/v1.2/catalog`);
+    await expect(created.getByRole('alert')).toHaveCount(0);
   });
 
   test('password: a wrong current password is refused in words, the right one changes it', async ({ page }) => {

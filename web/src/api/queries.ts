@@ -26,6 +26,16 @@ export const preferencesQuery = queryOptions({
   staleTime: 5 * 60_000,
 });
 
+/**
+ * The addresses other devices reach the server by: `server.public_url`, else the address this browser used, with the
+ * server's LAN addresses for when that one is loopback (see lib/server-address.ts).
+ */
+export const serverAddressesQuery = queryOptions({
+  queryKey: queryKeys.serverAddresses,
+  queryFn: () => ok(api.GET('/api/v1/me/server-addresses')),
+  staleTime: 5 * 60_000,
+});
+
 /** The API's largest page. */
 const LARGEST_PAGE = 500;
 

@@ -21,6 +21,8 @@ export const queryKeys = {
   setupStatus: ['setup-status'] as const,
   me: ['me'] as const,
   preferences: ['preferences'] as const,
+  /** The addresses other devices reach the server by (a new API key's QR codes). */
+  serverAddresses: ['server-addresses'] as const,
   libraries: {
     all: ['libraries'] as const,
     scanStatus: (libraryId: string) => ['libraries', libraryId, 'scan-status'] as const,

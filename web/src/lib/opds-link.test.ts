@@ -13,8 +13,9 @@ describe('opdsAccess: what the API key QR code carries', () => {
     expect([parsed.username, decodeURIComponent(parsed.password)]).toEqual(['api', key]);
   });
 
-  it('ignores whatever path the page is on: only the origin matters', () => {
+  it("keeps the path of a base URL behind a proxy (server.public_url), as the server's own links do", () => {
     expect(opdsAccess('https://books.example.org', 'k').catalogUrl).toBe('https://books.example.org/opds/v1.2/catalog');
+    expect(opdsAccess('https://example.org/bindery/', 'k').catalogUrl).toBe('https://example.org/bindery/opds/v1.2/catalog');
   });
 });
 
@@ -36,5 +37,6 @@ describe('koreaderSyncUrl: the custom sync server to paste into KOReader', () =>
 
   it('follows a moved prefix and keeps a key with unsafe characters in one segment', () => {
     expect(koreaderSyncUrl('https://books.example.org', '/sync/ko/', 'a/b c')).toBe('https://books.example.org/sync/ko/a%2Fb%20c');
+    expect(koreaderSyncUrl('https://example.org/bindery', '/koreader', 'k')).toBe('https://example.org/bindery/koreader/k');
   });
 });

@@ -11,8 +11,14 @@ export interface OpdsAccess {
   qrText: string;
 }
 
-export function opdsAccess(origin: string, key: string): OpdsAccess {
-  const catalog = new URL('/opds/v1.2/catalog', origin);
+/** `path` under the server's base URL, which may have a path of its own (a `server.public_url` behind a proxy). */
+function under(base: string, path: string): URL {
+  return new URL(`${base.replace(/\/+$/, '')}${path}`);
+}
+
+/** `base`: the address other devices reach the server by (see server-address.ts). */
+export function opdsAccess(base: string, key: string): OpdsAccess {
+  const catalog = under(base, '/opds/v1.2/catalog');
   const withCredentials = new URL(catalog);
   withCredentials.username = 'api';
   withCredentials.password = key;
@@ -39,6 +45,7 @@ export function expiryFor(choice: ExpiryChoice, now: Date = new Date()): string 
  * status's `koreader_sync_path`, the `koreader.prefix` setting) with the API key as its last segment, so KOReader's
  * own login fields are not needed.
  */
-export function koreaderSyncUrl(origin: string, syncPath: string, key: string): string {
-  return new URL(`${syncPath.replace(/\/+$/, '')}/${encodeURIComponent(key)}`, origin).toString();
+export function koreaderSyncUrl(base: string, syncPath: string, key: string): string {
+  const prefix = syncPath.replace(/^\/+|\/+$/g, '');
+  return under(base, `${prefix ? `/${prefix}` : ''}/${encodeURIComponent(key)}`).toString();
 }

@@ -1,6 +1,7 @@
-import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { useMutation, usePrefetchQuery, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useState, type FormEvent } from 'react';
 import { api, ok, type components } from '../../api/client';
+import { serverAddressesQuery } from '../../api/queries';
 import { queryKeys } from '../../api/query-keys';
 import { ErrorMessage } from '../../components/ErrorView';
 import { formatDate } from '../../lib/format';
@@ -25,6 +26,8 @@ export function ApiKeysScreen() {
     queryFn: () => ok(api.GET('/api/v1/api-keys/presets')),
     staleTime: Infinity,
   });
+  // Asked before a key is created, so that its QR code shows the address other devices use at once.
+  usePrefetchQuery(serverAddressesQuery);
   const [name, setName] = useState('');
   const [preset, setPreset] = useState<'reader_app' | 'automation_script' | 'mobile_app' | 'metadata_tool'>('reader_app');
   const [expiry, setExpiry] = useState<ExpiryChoice>('1y');

@@ -1,8 +1,9 @@
 import { useQuery } from '@tanstack/react-query';
-import { useEffect, useRef, useState } from 'react';
+import { useEffect, useId, useRef, useState, type ReactNode } from 'react';
 import type { components } from '../../api/client';
-import { setupStatusQuery } from '../../api/queries';
+import { serverAddressesQuery, setupStatusQuery } from '../../api/queries';
 import { koreaderSyncUrl, opdsAccess } from '../../lib/opds-link';
+import { shareableAddress, type ShareableAddress } from '../../lib/server-address';
 
 type CreatedKey = components['schemas']['CreatedApiKey'];
 
@@ -29,9 +30,63 @@ function QrCode({ text, label }: { text: string; label: string }) {
   );
 }
 
+/**
+ * What is said beside the QR code about the address in it: nothing when it is `server.public_url` or the address
+ * this browser used; when that address is loopback, that a phone cannot use it, and the server's LAN addresses to
+ * choose from; when the addresses could not be loaded, that the browser's own address is a guess.
+ */
+function AddressNote({ address, onChoose, onRetry }: { address: ShareableAddress; onChoose(url: string): void; onRetry(): void }) {
+  const noteId = useId();
+  switch (address.kind) {
+    case 'lan':
+      return (
+        <div className="stack address-note">
+          <p id={noteId}>
+            This address, <span className="mono">{address.loopbackUrl}</span>, only works on this computer. A phone or e-reader on your
+            network can use:
+          </p>
+          <fieldset className="choice-group" aria-describedby={noteId}>
+            <legend>Address for other devices</legend>
+            {address.choices.map((url) => (
+              <label key={url} className="choice">
+                <input type="radio" name={`address-${noteId}`} value={url} checked={address.base === url} onChange={() => onChoose(url)} />
+                <span className="mono">{url}</span>
+              </label>
+            ))}
+          </fieldset>
+        </div>
+      );
+    case 'loopback-only':
+      return (
+        <p className="address-note">
+          This address, <span className="mono">{address.loopbackUrl}</span>, only works on this computer, and no network address of this
+          server was found. Set <code>server.public_url</code> in the server's configuration to the address a phone or e-reader should use.
+        </p>
+      );
+    case 'failed':
+      return (
+        <div className="address-note" role="alert">
+          <p>
+            This server's addresses could not be loaded, so these use the address this browser is using,{' '}
+            <span className="mono">{address.base}</span>, which another device may not reach.
+          </p>
+          <div className="actions">
+            <button type="button" onClick={onRetry}>
+              Try again
+            </button>
+          </div>
+        </div>
+      );
+    default:
+      return null;
+  }
+}
+
 /** The new key, shown once: copy it, or scan the QR code with the phone's reading app (and KOReader's sync). */
 export function NewApiKey({ created, onDone }: { created: CreatedKey; onDone(): void }) {
-  const access = opdsAccess(window.location.origin, created.key);
+  const addresses = useQuery(serverAddressesQuery);
+  const [chosen, setChosen] = useState<string | null>(null);
+  const address = shareableAddress(addresses.data, addresses.isError, window.location.origin, chosen);
   const syncPath = useQuery(setupStatusQuery).data?.koreader_sync_path ?? null;
   const canSync = created.permissions.includes('progress-read') && created.permissions.includes('progress-write');
 
@@ -42,9 +97,48 @@ export function NewApiKey({ created, onDone }: { created: CreatedKey; onDone(): 
         <strong>Copy it now:</strong> it is shown only once and cannot be recovered.
       </p>
       <CopyField label="API key" value={created.key} />
+      {address.kind === 'loading' ? (
+        <p className="hint" role="status">
+          Finding the address other devices reach this server by…
+        </p>
+      ) : (
+        <ForDevices
+          base={address.base}
+          keyText={created.key}
+          note={<AddressNote address={address} onChoose={setChosen} onRetry={() => void addresses.refetch()} />}
+          syncPath={syncPath}
+          canSync={canSync}
+        />
+      )}
+      <button type="button" onClick={onDone}>
+        Done
+      </button>
+    </div>
+  );
+}
+
+/** The QR codes and the fields to type by hand, for the server at `base`. */
+function ForDevices({
+  base,
+  keyText,
+  note,
+  syncPath,
+  canSync,
+}: {
+  base: string;
+  keyText: string;
+  note: ReactNode;
+  syncPath: string | null;
+  canSync: boolean;
+}) {
+  const access = opdsAccess(base, keyText);
+  const syncUrl = syncPath ? koreaderSyncUrl(base, syncPath, keyText) : null;
+  return (
+    <>
       <div className="qr-block">
         <QrCode text={access.qrText} label="QR code with the OPDS address and this key, for a phone reading app" />
         <div className="stack">
+          {note}
           <p className="hint">
             Scan this with a reading app (Panels, Chunky, KOReader…) to add this server's OPDS catalog with the key. Or enter the fields by
             hand:
@@ -54,29 +148,23 @@ export function NewApiKey({ created, onDone }: { created: CreatedKey; onDone(): 
           <p className="hint">Password: the API key above.</p>
         </div>
       </div>
-      {syncPath && canSync && (
+      {syncUrl && canSync && (
         <div className="qr-block" role="group" aria-label="KOReader progress sync">
-          <QrCode
-            text={koreaderSyncUrl(window.location.origin, syncPath, created.key)}
-            label="QR code with the KOReader sync server address and this key"
-          />
+          <QrCode text={syncUrl} label="QR code with the KOReader sync server address and this key" />
           <div className="stack">
             <h4>KOReader progress sync</h4>
             <p className="hint">
               In KOReader, open Tools → Progress sync → Custom sync server and paste this address (or scan the code); any user name and
               password will do, the key in the address identifies you.
             </p>
-            <CopyField label="KOReader sync server" value={koreaderSyncUrl(window.location.origin, syncPath, created.key)} />
+            <CopyField label="KOReader sync server" value={syncUrl} />
           </div>
         </div>
       )}
       {syncPath && !canSync && (
         <p className="hint">This key cannot sync reading progress: for KOReader's progress sync, create one with the Reader app preset.</p>
       )}
-      <button type="button" onClick={onDone}>
-        Done
-      </button>
-    </div>
+    </>
   );
 }
 
