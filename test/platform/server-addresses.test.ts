@@ -15,11 +15,14 @@ const lanAddresses = () =>
     .filter((a) => a.family === 'IPv4' && !a.internal)
     .map((a) => a.address);
 
-/** GET /me/server-addresses over a real socket (the port in the LAN addresses is the one the request came in on). */
-async function addresses(app: TestApp, headers: Record<string, string>) {
-  const base = await app.app.listen({ host: '127.0.0.1', port: 0 });
-  const res = await fetch(`${base}/api/v1/me/server-addresses`, { headers });
-  return { status: res.status, body: (await res.json()) as Record<string, unknown>, port: new URL(base).port };
+/**
+ * GET /me/server-addresses over a real socket, the server listening on `host` and asked on 127.0.0.1 (the port in
+ * the LAN addresses is the one the request came in on).
+ */
+async function addresses(app: TestApp, headers: Record<string, string>, host = '0.0.0.0') {
+  const port = new URL(await app.app.listen({ host, port: 0 })).port;
+  const res = await fetch(`http://127.0.0.1:${port}/api/v1/me/server-addresses`, { headers });
+  return { status: res.status, body: (await res.json()) as Record<string, unknown>, port };
 }
 
 describe('GET /api/v1/me/server-addresses: where other devices reach the server', () => {
@@ -33,6 +36,12 @@ describe('GET /api/v1/me/server-addresses: where other devices reach the server'
       loopback: true,
       lan_urls: lanAddresses().map((a) => `http://${a}:${port}`),
     });
+  });
+
+  it('listening on 127.0.0.1 only: no LAN address is offered (nothing else reaches it)', async () => {
+    t = await createTestApp();
+    const { body, port } = await addresses(t, await userHeaders(t, 'reader'), '127.0.0.1');
+    expect(body).toEqual({ base_url: `http://127.0.0.1:${port}`, public_url_set: false, loopback: true, lan_urls: [] });
   });
 
   it('with server.public_url: that is the address to give, not loopback', async () => {

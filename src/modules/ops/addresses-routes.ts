@@ -16,7 +16,9 @@ export const ServerAddresses = z
       ),
     lan_urls: z
       .array(z.string())
-      .describe("The server's addresses on its local networks (IPv4, the port this request came in on), for devices on the same network."),
+      .describe(
+        "The server's addresses on its local networks (IPv4, the port this request came in on), for devices on the same network; empty when the server listens on a loopback address only (`server.host` 127.0.0.1), which no other device reaches.",
+      ),
   })
   .meta({ id: 'ServerAddresses' });
 export type ServerAddresses = z.infer<typeof ServerAddresses>;
@@ -51,7 +53,10 @@ export function registerServerAddressesRoute(app: App, options: { publicUrl: str
     handler: (req): ServerAddresses => {
       const baseUrl = publicBaseUrl(req, options.publicUrl);
       const port = req.socket.localPort;
-      const lanUrls = Object.values(os.networkInterfaces())
+      // A server bound to loopback (`server.host: 127.0.0.1`) is reached by nothing else, whatever the interfaces.
+      const bound = req.server.server.address();
+      const boundToLoopback = typeof bound === 'object' && bound !== null && LOOPBACK_HOST.test(bound.address);
+      const lanUrls = (boundToLoopback ? [] : Object.values(os.networkInterfaces()))
         .flatMap((addresses) => addresses ?? [])
         .filter((a) => a.family === 'IPv4' && !a.internal)
         .map((a) => `${req.protocol}://${a.address}${port ? `:${port}` : ''}`);
