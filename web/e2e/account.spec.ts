@@ -203,7 +203,7 @@ test.describe('Account', () => {
     await expect(page.getByRole('group', { name: 'KOReader progress sync' })).toHaveCount(0);
   });
 
-  test('a key made on the server itself (127.0.0.1) says that address is for this computer and gives phones a LAN address; keyboard; axe', async ({
+  test('a key made on the server itself (127.0.0.1) says that address is for this computer and what to set instead; keyboard; axe', async ({
     page,
   }) => {
     const token = await signIn(page);
@@ -213,17 +213,18 @@ test.describe('Account', () => {
     await page.goto('/account/api-keys');
     const created = await createReaderKey(page);
     const key = await created.getByLabel('API key').inputValue();
-    await expect(created.getByText(`This address, ${serverUrl()}, only works on this computer.`)).toBeVisible();
+    await expect(created.getByText(`This address, ${serverUrl()}, only works on this computer`, { exact: false })).toBeVisible();
     const opds = created.getByLabel('OPDS catalog URL');
     const qr = created.getByRole('img', { name: /QR code with the OPDS address/ });
     const sync = created.getByRole('group', { name: 'KOReader progress sync' });
 
     const lan = addresses.lan_urls[0];
     if (lan === undefined) {
-      await expect(created.getByText(/no network address of this server was found\. Set server\.public_url/)).toBeVisible();
+      await expect(created.getByText(/this server offers no address on your network/)).toBeVisible();
       await expect(opds).toHaveValue(`${serverUrl()}/opds/v1.2/catalog`);
       await expectNoSeriousA11yViolations(page);
-      test.skip(true, 'this machine has no LAN IPv4 address (lan_urls is empty): nothing to offer a phone instead of 127.0.0.1');
+      // The e2e server listens on 127.0.0.1 only, so the server offers no LAN address: the note says what to set.
+      // Choosing among LAN addresses is the next test's (with the addresses answered by a route).
       return;
     }
     await expect(created.getByText('A phone or e-reader on your network can use:')).toBeVisible();
@@ -290,7 +291,7 @@ test.describe('Account', () => {
     await page.goto('/account/api-keys');
     created = await createReaderKey(page);
     await expect(created.getByText(`This address, ${serverUrl()}, only works on this computer`)).toBeVisible();
-    await expect(created.getByText(/no network address of this server was found\. Set server\.public_url/)).toBeVisible();
+    await expect(created.getByText(/this server offers no address on your network/)).toBeVisible();
     await expect(created.getByLabel('OPDS catalog URL')).toHaveValue(`${serverUrl()}/opds/v1.2/catalog`);
 
     // The addresses could not be loaded: the browser's own address, said to be a guess, never a blank panel; Try again.

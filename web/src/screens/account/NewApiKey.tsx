@@ -59,8 +59,9 @@ function AddressNote({ address, onChoose, onRetry }: { address: ShareableAddress
     case 'loopback-only':
       return (
         <p className="address-note">
-          This address, <span className="mono">{address.loopbackUrl}</span>, only works on this computer, and no network address of this
-          server was found. Set <code>server.public_url</code> in the server's configuration to the address a phone or e-reader should use.
+          This address, <span className="mono">{address.loopbackUrl}</span>, only works on this computer, and this server offers no address
+          on your network (it listens on this computer only, or has no network address). Set <code>server.host</code> to{' '}
+          <code>0.0.0.0</code> to listen on your network, or <code>server.public_url</code> to the address a phone or e-reader should use.
         </p>
       );
     case 'failed':
