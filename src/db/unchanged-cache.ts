@@ -33,6 +33,18 @@ export class UnchangedDatabaseCache<T> {
     return String(rows[0]?.v ?? '');
   }
 
+  /**
+   * The value kept for `key` while the database is unchanged, read synchronously (the version through the kept
+   * statement); undefined when there is none, on PostgreSQL, or before the connection is open. For the hot path of
+   * a request that can then skip a promise; `remember` is the way to compute and keep.
+   */
+  peek(key: string): T | undefined {
+    if (this.database.dialect !== 'sqlite' || this.entries.size === 0) return undefined;
+    const version = this.database.changeVersion?.();
+    if (version === undefined || version !== this.version) return undefined;
+    return this.entries.get(key);
+  }
+
   /** `keep`: whether a computed value is worth keeping (a cache of pages skips whole-series listings, say). */
   async remember(key: string, compute: () => Promise<T>, keep: (value: T) => boolean = () => true): Promise<T> {
     if (this.database.dialect !== 'sqlite') return compute();

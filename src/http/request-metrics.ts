@@ -27,9 +27,11 @@ export class RequestMetrics {
   readonly byStatusClass: Record<string, number> = { '2xx': 0, '3xx': 0, '4xx': 0, '5xx': 0 };
 
   register(app: FastifyInstance): void {
-    app.addHook('onResponse', async (request, reply) => {
+    // Callback style: every response passes here, and an async hook costs each of them a promise.
+    app.addHook('onResponse', (request, reply, done) => {
       const route = `${request.method} ${request.routeOptions.url ?? '(unmatched)'}`;
       this.record(request.method, route, reply.statusCode, reply.elapsedTime);
+      done();
     });
   }
 

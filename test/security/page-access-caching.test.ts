@@ -1,23 +1,45 @@
+import path from 'node:path';
+import SQLite from 'better-sqlite3';
+import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createApiKey, createUser, type Headers } from '../helpers/auth.js';
+import { buildApp } from '../../src/app.js';
+import { openDatabase } from '../../src/db/connection.js';
+import type { App } from '../../src/http/types.js';
+import { basic, createApiKey, createUser, type Headers } from '../helpers/auth.js';
 import { api, call, createCatalogApp, scannedLibrary, type CatalogTestApp, type Paged } from '../helpers/catalog.js';
+import { pgAdminSettings, testDatabaseType } from '../helpers/config.js';
 import { writePagesBook } from '../browsing/corpus.js';
+import { makeCbz, makeImage } from '../media/fixtures.js';
 
-// Page requests are served from caches (verified tokens, the caller's user row and revocations, the book's row):
-// whatever is remembered, a credential or a permission taken away is refused on the very next page request.
+// Page requests are served from caches (verified tokens, the caller's user row, key and revocations, the places
+// of stored pages): whatever is remembered, a credential or a permission taken away is refused on the very next
+// page request. Two books: one whose pages are compressed (read through the archive), one stored (read straight
+// from the file, the usual CBZ); every case is checked on both.
 
 let t: CatalogTestApp;
 let pageUrl: string;
+let pageUrls: string[];
 
 beforeAll(async () => {
   t = await createCatalogApp();
-  await scannedLibrary(t, async (dir) => void (await writePagesBook(dir)));
+  await scannedLibrary(t, async (dir) => {
+    await writePagesBook(dir);
+    const stored = await makeImage({ width: 300, height: 450, format: 'jpeg', noise: true });
+    await makeCbz(path.join(dir, 'Stored'), 'Stored 001.cbz', { pages: [{ name: '001.jpg', data: stored }], store: true });
+  });
   const books = await api<Paged<{ id: string }>>(t, 'GET', '/api/v1/books');
-  pageUrl = `/api/v1/books/${books.body.data[0]!.id}/pages/1`;
+  pageUrls = books.body.data.map((b) => `/api/v1/books/${b.id}/pages/1`);
+  expect(pageUrls).toHaveLength(2);
+  pageUrl = pageUrls[0]!;
 });
 afterAll(() => t.close());
 
-const page = async (headers: Headers) => (await call(t, headers, 'GET', pageUrl)).status;
+/** The status of a page request, the same on both books (or a mismatch, which fails the comparison). */
+const page = async (headers: Headers, app: App = t.app): Promise<number | string> => {
+  const statuses: number[] = [];
+  for (const url of pageUrls) statuses.push((await app.inject({ method: 'GET', url, headers })).statusCode);
+  return statuses.every((s) => s === statuses[0]) ? statuses[0]! : statuses.join(' and ');
+};
 
 /** Reads the page a few times, so that whatever the server caches for these credentials is cached. */
 async function readingPages(headers: Headers): Promise<void> {
@@ -123,6 +145,93 @@ describe('A credential taken away is refused on the very next page request', () 
     expect((await call(t, user.headers, 'GET', url)).status).toBe(404);
   });
 });
+
+describe('The same, whichever way the credential is sent and whatever changed it', () => {
+  it('a revoked API key sent as Bearer, and one whose user was disabled', async () => {
+    const user = await createUser(t, 'reader');
+    const revoked = await createApiKey(t, user.headers);
+    const kept = { authorization: `Bearer ${(await createApiKey(t, user.headers)).key}` };
+    const headers = { authorization: `Bearer ${revoked.key}` };
+    await readingPages(headers);
+    await readingPages(kept);
+    expect((await call(t, user.headers, 'DELETE', `/api/v1/api-keys/${revoked.id}`)).status).toBe(204);
+    expect(await page(headers)).toBe(401);
+    expect(await page(kept)).toBe(200);
+    expect((await api(t, 'PATCH', `/api/v1/users/${user.id}`, { disabled: true })).status).toBe(200);
+    expect(await page(kept)).toBe(401);
+  });
+
+  it('Basic credentials (an OPDS reader) after a password change', async () => {
+    const user = await createUser(t, 'reader');
+    const headers = basic(user.username, user.password);
+    await readingPages(headers);
+    expect((await api(t, 'PATCH', `/api/v1/users/${user.id}`, { password: 'another-password-3' })).status).toBe(200);
+    expect(await page(headers)).toBe(401);
+    expect(await page(basic(user.username, 'another-password-3'))).toBe(200);
+  });
+
+  it('a user disabled and a token revoked by another connection to the database, not through the app', async () => {
+    const disabled = await createUser(t, 'reader');
+    const revoked = await createUser(t, 'reader');
+    const key = { 'x-api-key': (await createApiKey(t, disabled.headers)).key };
+    // Twice: the first use of a key writes its last use, which starts what is remembered afresh.
+    for (let pass = 0; pass < 2; pass++) for (const headers of [disabled.headers, key, revoked.headers]) await readingPages(headers);
+    const jti = (JSON.parse(Buffer.from(revoked.headers.authorization!.split('.')[1]!, 'base64url').toString()) as { jti: string }).jti;
+    await elsewhere([
+      ['UPDATE users SET disabled = 1 WHERE id = $1', [disabled.id]],
+      ['INSERT INTO revoked_tokens (jti, expires_at) VALUES ($1, $2)', [jti, new Date(Date.now() + 3_600_000).toISOString()]],
+    ]);
+    expect(await page(disabled.headers)).toBe(401);
+    expect(await page(key)).toBe(401);
+    expect(await page(revoked.headers)).toBe(401);
+  });
+
+  it('on another instance sharing the database: a logout, a disabled user, a revoked key, a password change', async () => {
+    const other = await buildApp({ config: t.config, database: openDatabase(t.config), logger: false });
+    try {
+      await other.ready();
+      const loggedOut = await createUser(t, 'reader');
+      const disabled = await createUser(t, 'reader');
+      const changed = await createUser(t, 'reader');
+      const keyOwner = await createUser(t, 'reader');
+      const key = await createApiKey(t, keyOwner.headers);
+      const keyHeaders = { 'x-api-key': key.key };
+      for (const headers of [loggedOut.headers, disabled.headers, changed.headers, keyHeaders]) {
+        for (let i = 0; i < 3; i++) expect(await page(headers, other)).toBe(200);
+      }
+      expect((await call(t, loggedOut.headers, 'POST', '/api/v1/auth/logout')).status).toBe(204);
+      expect((await api(t, 'PATCH', `/api/v1/users/${disabled.id}`, { disabled: true })).status).toBe(200);
+      expect((await api(t, 'PATCH', `/api/v1/users/${changed.id}`, { password: 'another-password-4' })).status).toBe(200);
+      expect((await call(t, keyOwner.headers, 'DELETE', `/api/v1/api-keys/${key.id}`)).status).toBe(204);
+      expect(await page(loggedOut.headers, other)).toBe(401);
+      expect(await page(disabled.headers, other)).toBe(401);
+      expect(await page(changed.headers, other)).toBe(401);
+      expect(await page(keyHeaders, other)).toBe(401);
+    } finally {
+      await other.close();
+    }
+  });
+});
+
+/** Statements run on a connection of their own ($n placeholders; `?` on SQLite), as another process would. */
+async function elsewhere(statements: Array<[string, unknown[]]>): Promise<void> {
+  if (testDatabaseType() === 'sqlite') {
+    const db = new SQLite(t.config.database.path!);
+    try {
+      for (const [text, values] of statements) db.prepare(text.replace(/\$\d+/g, '?')).run(...values);
+    } finally {
+      db.close();
+    }
+    return;
+  }
+  const client = new pg.Client({ ...pgAdminSettings(), database: t.config.database.name });
+  await client.connect();
+  try {
+    for (const [text, values] of statements) await client.query(text, values);
+  } finally {
+    await client.end();
+  }
+}
 
 describe('What a refused token is told', () => {
   // The user row and the token's revocation are read in one query; without a user, the logout is still named.

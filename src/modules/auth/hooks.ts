@@ -117,10 +117,8 @@ export function registerAuthHooks(app: App, deps: AuthHookDeps): { routes: Route
   const guessingStopped = (request: FastifyRequest): boolean =>
     deps.settings.peek('rate_limit_enabled') && !buckets.hasToken(failedKey(request), limitsFrom('anonymous'));
 
-  app.addHook('onRequest', async (request) => {
+  const resolveCaller = async (request: FastifyRequest, credentials: Credentials): Promise<void> => {
     try {
-      const credentials = readCredentials(request.headers) ?? deps.extraCredentials?.(request) ?? fileCookieCredentials(request);
-      if (!credentials) return;
       if (isPassword(credentials) && guessingStopped(request)) {
         const verified = await deps.resolver.verifiedBefore(credentials);
         if (!verified) {
@@ -133,45 +131,68 @@ export function registerAuthHooks(app: App, deps: AuthHookDeps): { routes: Route
       request.caller = await deps.resolver.resolve(credentials);
     } catch (err) {
       if (!(err instanceof AppError)) throw err;
-      request.authError = err;
-      if (deps.settings.peek('rate_limit_enabled')) buckets.take(failedKey(request), limitsFrom('anonymous'));
+      refused(request, err);
     }
+  };
+  const refused = (request: FastifyRequest, err: AppError): void => {
+    request.authError = err;
+    if (deps.settings.peek('rate_limit_enabled')) buckets.take(failedKey(request), limitsFrom('anonymous'));
+  };
+
+  // Callback-style hooks: a page turn whose caller is remembered (resolver.remembered) passes them without a promise.
+  app.addHook('onRequest', (request, _reply, done) => {
+    let credentials: Credentials | undefined;
+    try {
+      credentials = readCredentials(request.headers) ?? deps.extraCredentials?.(request) ?? fileCookieCredentials(request);
+    } catch (err) {
+      if (!(err instanceof AppError)) return done(err as Error);
+      refused(request, err);
+      return done();
+    }
+    if (!credentials) return done();
+    const remembered = deps.resolver.remembered(credentials);
+    if (remembered) {
+      request.caller = remembered;
+      return done();
+    }
+    resolveCaller(request, credentials).then(() => done(), done);
   });
 
-  app.addHook(
-    'onRequest',
-    createRateLimitHook(buckets, {
-      enabled: () => deps.settings.peek('rate_limit_enabled'),
-      bucketFor: (request) => {
-        const config = request.routeOptions.config;
-        const exempt = config.rateLimit === false || RATE_LIMIT_EXEMPT.test(request.url);
-        // An exemption serves callers who get an answer; a request whose credentials fail (or that has none
-        // where a caller is needed) is a guess or a mistake, and an exempt route must not become a free
-        // password oracle: it always draws from its address's bucket.
-        if (exempt && !request.authError && (request.caller || config.public)) return undefined;
-        return request.caller
-          ? { key: `user:${request.caller.user.id}`, limits: limitsFrom('authenticated') }
-          : { key: `ip:${request.ip}`, limits: limitsFrom('anonymous') };
-      },
-    }),
-  );
+  const rateLimit = createRateLimitHook(buckets, {
+    enabled: () => deps.settings.peek('rate_limit_enabled'),
+    bucketFor: (request) => {
+      const config = request.routeOptions.config;
+      const exempt = config.rateLimit === false || RATE_LIMIT_EXEMPT.test(request.url);
+      // An exemption serves callers who get an answer; a request whose credentials fail (or that has none
+      // where a caller is needed) is a guess or a mistake, and an exempt route must not become a free
+      // password oracle: it always draws from its address's bucket.
+      if (exempt && !request.authError && (request.caller || config.public)) return undefined;
+      return request.caller
+        ? { key: `user:${request.caller.user.id}`, limits: limitsFrom('authenticated') }
+        : { key: `ip:${request.ip}`, limits: limitsFrom('anonymous') };
+    },
+  });
+  app.addHook('onRequest', (request, reply, done) => {
+    if (!deps.settings.peek('rate_limit_enabled')) return done();
+    rateLimit(request, reply).then(() => done(), done);
+  });
 
-  app.addHook('onRequest', async (request) => {
-    if (request.is404) return;
+  const unauthenticated = async (request: FastifyRequest): Promise<never> => {
+    if (request.authError) throw request.authError;
+    const hint = (await deps.isSetupRequired()) ? ' No administrator exists yet: complete setup with POST /api/v1/setup/initialize.' : '';
+    throw new AppError(401, 'Unauthorized', `Authentication required.${hint}`);
+  };
+  app.addHook('onRequest', (request, _reply, done) => {
+    if (request.is404) return done();
     const config = request.routeOptions.config;
-    if (config.public) return;
-    if (!request.caller) {
-      if (request.authError) throw request.authError;
-      const hint = (await deps.isSetupRequired()) ? ' No administrator exists yet: complete setup with POST /api/v1/setup/initialize.' : '';
-      throw new AppError(401, 'Unauthorized', `Authentication required.${hint}`);
-    }
+    if (config.public) return done();
+    if (!request.caller) return void unauthenticated(request).catch(done);
     const permission = config.permission;
-    if (permission && isPermission(permission) && !request.caller.permissions.has(permission)) {
-      throw missingPermission(permission);
-    }
+    if (permission && isPermission(permission) && !request.caller.permissions.has(permission)) return done(missingPermission(permission));
+    done();
   });
 
-  app.addHook('onSend', async (request: FastifyRequest, reply: FastifyReply) => {
+  app.addHook('onSend', (request: FastifyRequest, reply: FastifyReply, payload: unknown, done: (err: null, payload: unknown) => void) => {
     if (reply.statusCode === 401 && !reply.hasHeader('www-authenticate')) {
       const challenge = request.routeOptions.config?.authChallenge ?? 'bearer';
       reply.header(
@@ -179,6 +200,7 @@ export function registerAuthHooks(app: App, deps: AuthHookDeps): { routes: Route
         challenge === 'basic' ? 'Basic realm="Bindery", charset="UTF-8"' : 'Bearer realm="Bindery", Basic realm="Bindery", charset="UTF-8"',
       );
     }
+    done(null, payload);
   });
 
   return { routes, buckets };

@@ -7,7 +7,7 @@ import type { PasswordChecks } from './password-checks.js';
 import { keyPermissions, userPermissions } from './permissions.js';
 import { UnchangedDatabaseCache } from '../../db/unchanged-cache.js';
 import type { RevocationsRepository } from './revocations-repository.js';
-import { looksLikeJwt, type TokenIssuer } from './tokens.js';
+import { looksLikeJwt, type TokenIssuer, type VerifiedToken } from './tokens.js';
 import { parseJsonColumnOrThrow } from '../../db/json-column.js';
 
 /** Credentials as found in the request headers, before anything is verified. */
@@ -62,8 +62,13 @@ const TOUCH_INTERVAL_MS = 60_000;
 const basicCacheKey = (username: string, password: string): string =>
   createHash('sha256').update(`${username}\u0000${password}`).digest('hex');
 
+type TokenUser = { revoked: boolean; user: UserRow | undefined };
+const tokenKey = (jti: string, userId: string): string => `token:${jti}:${userId}`;
+
 export class CallerResolver {
   private readonly basicCache = new Map<string, { userId: string; passwordHash: string; at: number }>();
+  /** The JWT callers of user rows as remembered (rows read afresh after any write are new objects). */
+  private readonly jwtBases = new WeakMap<UserRow, Caller>();
   private readonly lastTouch = new Map<string, number>();
 
   constructor(
@@ -78,7 +83,7 @@ export class CallerResolver {
      * every request would otherwise ask for the same user row and the same token's revocation. Any write (a user
      * disabled or deleted, a logout) starts afresh, so both still take effect at once.
      */
-    private readonly lookups?: UnchangedDatabaseCache<UserRow | boolean | undefined | { revoked: boolean; user: UserRow | undefined }>,
+    private readonly lookups?: UnchangedDatabaseCache<UserRow | ApiKeyRow | boolean | undefined | TokenUser>,
   ) {}
 
   async resolve(credentials: Credentials): Promise<Caller> {
@@ -96,22 +101,61 @@ export class CallerResolver {
     }
   }
 
+  /**
+   * The caller of a JWT whose every answer is remembered: its signature and claims (TokenIssuer) and, on SQLite
+   * with nothing written since they were read, its user row and revocation (the same entry `resolve` keeps). No
+   * promise and no query, for the request a reader makes on every page turn. Undefined whenever anything must be
+   * read or a refusal be given: `resolve` then decides with the same rules, so nothing taken away is missed (any
+   * write starts the remembered answers afresh, see db/unchanged-cache.ts).
+   */
+  remembered(credentials: Credentials): Caller | undefined {
+    if (!this.lookups) return undefined;
+    if (credentials.kind === 'api_key' || (credentials.kind === 'bearer' && looksLikeApiKey(credentials.value)))
+      return this.rememberedKey(credentials.value, 'api_key');
+    if (credentials.kind !== 'bearer') return undefined;
+    const verified = this.tokens.remembered(credentials.value);
+    if (!verified) return undefined;
+    const found = this.lookups.peek(tokenKey(verified.jti, verified.userId)) as TokenUser | undefined;
+    const user = found?.user;
+    if (!found || found.revoked || !user || user.disabled || user.security_stamp !== verified.stamp) return undefined;
+    return this.jwtCaller(user, verified);
+  }
+
+  /** The same for an API key (`X-API-Key` or Bearer): its row and its user as remembered, its secret checked. */
+  private rememberedKey(value: string, method: 'api_key'): Caller | undefined {
+    const parsed = parseApiKey(value);
+    const row = parsed && (this.lookups?.peek(`key:${parsed.prefix}`) as ApiKeyRow | undefined);
+    if (!parsed || !row || !secretMatches(parsed.secret, row.secret_hash)) return undefined;
+    if (row.expires_at && Date.parse(row.expires_at) <= Date.now()) return undefined;
+    const user = this.lookups?.peek(`user:${row.user_id}`) as UserRow | undefined;
+    if (!user || user.disabled) return undefined;
+    return this.keyCaller(row, user, method);
+  }
+
   private async fromJwt(token: string): Promise<Caller> {
     const verified = await this.tokens.verify(token);
     if (!verified) throw unauthorized('Invalid or expired token');
     const found = await this.tokenUser(verified.jti, verified.userId);
     if (found.revoked) throw unauthorized('Token has been revoked (logged out)');
-    const user = this.checkedUser(found.user, verified.stamp);
+    return this.jwtCaller(this.checkedUser(found.user, verified.stamp), verified);
+  }
+
+  private jwtCaller(user: UserRow, verified: VerifiedToken): Caller {
     return { ...this.base(user, 'jwt'), tokenId: verified.jti, tokenExpiresAt: verified.expiresAt };
   }
 
   private async fromApiKey(value: string, method: 'api_key' | 'basic'): Promise<Caller> {
     const parsed = parseApiKey(value);
     if (!parsed) throw invalidKeyFormat();
-    const row = await this.apiKeys.findByPrefix(parsed.prefix);
+    const row = this.lookups
+      ? ((await this.lookups.remember(`key:${parsed.prefix}`, () => this.apiKeys.findByPrefix(parsed.prefix))) as ApiKeyRow | undefined)
+      : await this.apiKeys.findByPrefix(parsed.prefix);
     if (!row || !secretMatches(parsed.secret, row.secret_hash)) throw unauthorized('Invalid API key');
     if (row.expires_at && Date.parse(row.expires_at) <= Date.now()) throw unauthorized('API key has expired');
-    const user = await this.activeUser(row.user_id);
+    return this.keyCaller(row, await this.activeUser(row.user_id), method);
+  }
+
+  private keyCaller(row: ApiKeyRow, user: UserRow, method: 'api_key' | 'basic'): Caller {
     this.touch(row);
     const permissions = keyPermissions(this.base(user, method).permissions, parseJsonColumnOrThrow<string[]>(row.permissions));
     return { ...this.base(user, method), apiKeyId: row.id, permissions, isAdmin: permissions.has('system-admin') };
@@ -129,7 +173,7 @@ export class CallerResolver {
   private async fromCache(cacheKey: string): Promise<Caller | undefined> {
     const cached = this.basicCache.get(cacheKey);
     if (!cached || Date.now() - cached.at >= BASIC_CACHE_TTL_MS) return undefined;
-    const user = await this.users.findById(cached.userId);
+    const user = await this.userRow(cached.userId);
     if (user && user.password_hash === cached.passwordHash && !user.disabled) {
       await this.passwords.ensureUnlocked(user.id);
       return this.base(user, 'basic');
@@ -169,20 +213,19 @@ export class CallerResolver {
   }
 
   /** A JWT's user and whether the token is revoked: one query (or none while the SQLite database is unchanged). */
-  private async tokenUser(jti: string, userId: string): Promise<{ revoked: boolean; user: UserRow | undefined }> {
+  private async tokenUser(jti: string, userId: string): Promise<TokenUser> {
     if (!this.lookups) return this.revocations.tokenUser(jti, userId);
-    return (await this.lookups.remember(`token:${jti}:${userId}`, () => this.revocations.tokenUser(jti, userId))) as {
-      revoked: boolean;
-      user: UserRow | undefined;
-    };
+    return (await this.lookups.remember(tokenKey(jti, userId), () => this.revocations.tokenUser(jti, userId))) as TokenUser;
   }
 
   /** `stamp`: the security stamp a token or session carries; it must still be the user's. */
   private async activeUser(id: string, stamp?: string): Promise<UserRow> {
-    const user = this.lookups
-      ? ((await this.lookups.remember(`user:${id}`, () => this.users.findById(id))) as UserRow | undefined)
-      : await this.users.findById(id);
-    return this.checkedUser(user, stamp);
+    return this.checkedUser(await this.userRow(id), stamp);
+  }
+
+  private async userRow(id: string): Promise<UserRow | undefined> {
+    if (!this.lookups) return this.users.findById(id);
+    return (await this.lookups.remember(`user:${id}`, () => this.users.findById(id))) as UserRow | undefined;
   }
 
   private checkedUser(user: UserRow | undefined, stamp?: string): UserRow {
@@ -195,6 +238,16 @@ export class CallerResolver {
   }
 
   private base(user: UserRow, method: Caller['method']): Caller {
+    // The same remembered row gives the same caller: its permissions are not parsed and built again per request.
+    if (method === 'jwt') {
+      let known = this.jwtBases.get(user);
+      if (!known) this.jwtBases.set(user, (known = this.freshBase(user, method)));
+      return known;
+    }
+    return this.freshBase(user, method);
+  }
+
+  private freshBase(user: UserRow, method: Caller['method']): Caller {
     const permissions = userPermissions(user.role, parseJsonColumnOrThrow<string[]>(user.permissions));
     return {
       user: { id: user.id, username: user.username, email: user.email, role: user.role },

@@ -56,15 +56,19 @@ export class TokenIssuer {
     return { token, jti, expiresIn: this.expirySeconds };
   }
 
+  /** The claims of a token verified before and not expired since, without a promise; undefined otherwise. */
+  remembered(token: string): VerifiedToken | undefined {
+    const known = this.verified.get(token);
+    if (!known) return undefined;
+    this.verified.delete(token);
+    if (known.expiresAt.getTime() <= Date.now()) return undefined;
+    this.verified.set(token, known);
+    return known;
+  }
+
   /** Returns undefined for any invalid, tampered or expired token. */
   async verify(token: string): Promise<VerifiedToken | undefined> {
-    const known = this.verified.get(token);
-    if (known) {
-      this.verified.delete(token);
-      if (known.expiresAt.getTime() <= Date.now()) return undefined;
-      this.verified.set(token, known);
-      return known;
-    }
+    if (this.verified.has(token)) return this.remembered(token);
     try {
       const { payload } = await jwtVerify(token, this.key, { algorithms: ['HS256'], issuer: 'bindery' });
       if (typeof payload.sub !== 'string' || typeof payload.jti !== 'string' || typeof payload.exp !== 'number') return undefined;

@@ -1,4 +1,4 @@
-import { sql, type Expression, type RawBuilder, type Selectable, type SelectQueryBuilder, type SqlBool } from 'kysely';
+import { CompiledQuery, sql, type Expression, type RawBuilder, type Selectable, type SelectQueryBuilder, type SqlBool } from 'kysely';
 import type { Database } from '../../db/connection.js';
 import type { DB } from '../../db/schema.js';
 import type { BooksTable } from '../../db/tables/catalog.js';
@@ -67,6 +67,33 @@ export interface SeriesNameRow {
 /** A present book with what file access needs: its library root. */
 export type BookWithLibrary = BookRow & { library_path: string; series_name: string };
 
+const PAGE_SOURCE_COLUMNS = [
+  'books.id',
+  'books.library_id',
+  'books.path',
+  'books.format',
+  'books.size',
+  'books.mtime_ms',
+  'books.hash',
+  'books.page_count',
+  'books.pages',
+] as const;
+/** The SQL of a query compiled once, whose one parameter is PARAMETER: checked, so it is run with another value. */
+const PARAMETER = '\0parameter';
+function compiledWithOneParameter(compiled: { sql: string; parameters: readonly unknown[] }): string {
+  if (compiled.parameters.length !== 1 || compiled.parameters[0] !== PARAMETER)
+    throw new Error(`not a one-parameter query: ${compiled.sql}`);
+  return compiled.sql;
+}
+
+/** What a page request reads of a book (BooksRepository.pageSource). */
+export type PageSourceRow = Pick<
+  BookRow,
+  'id' | 'library_id' | 'path' | 'format' | 'size' | 'mtime_ms' | 'hash' | 'page_count' | 'pages'
+> & {
+  library_path: string;
+};
+
 /** Lists with a fixed meaning: in progress (latest first), recently read (finished, latest first), recently added. */
 export type BookListMode = 'in_progress' | 'recently_read' | 'recently_added';
 
@@ -105,6 +132,7 @@ export class BooksRepository {
   private readonly totals: ListTotals;
   private readonly decks: UnchangedDatabaseCache<{ total: number; rows: readonly BookViewRow[] }>;
   private readonly pages: ListPages<BookViewRow>;
+  private pageSourceSql: string | undefined;
 
   constructor(
     private readonly database: Database,
@@ -270,6 +298,25 @@ export class BooksRepository {
   /** A present book with its library root and series name. */
   get(id: string): Promise<BookWithLibrary | undefined> {
     return this.withLibrary().where('books.id', '=', id).where('books.deleted_at', 'is', null).executeTakeFirst();
+  }
+
+  /**
+   * A present book with what serving one of its pages needs, and nothing else: a page request asks for it every
+   * time (a reader turns dozens of pages a minute, across thousands of books), so the query is built and compiled
+   * by Kysely once and then run with the id (building and compiling it cost more than running it). One lookup by
+   * primary key; not remembered, so no cache is outgrown by a large library.
+   */
+  async pageSource(id: string): Promise<PageSourceRow | undefined> {
+    this.pageSourceSql ??= compiledWithOneParameter(
+      this.db
+        .selectFrom('books')
+        .innerJoin('libraries', 'libraries.id', 'books.library_id')
+        .select([...PAGE_SOURCE_COLUMNS, 'libraries.path as library_path'])
+        .where('books.id', '=', PARAMETER)
+        .where('books.deleted_at', 'is', null)
+        .compile(),
+    );
+    return (await this.db.executeQuery(CompiledQuery.raw(this.pageSourceSql, [id]))).rows[0] as PageSourceRow | undefined;
   }
 
   /**

@@ -99,6 +99,7 @@ export class PagesService {
   private readonly recentFiles = new RecentBookFiles();
   private readonly derived = new DerivedImagesInMemory();
   private readonly storedPages = new StoredPages();
+  private readonly pageSource = (id: string) => this.deps.books.pageSource(id);
 
   constructor(private readonly deps: PagesDeps) {}
 
@@ -127,14 +128,20 @@ export class PagesService {
    * the XHTML as a broken picture).
    */
   async page(caller: Caller, bookId: string, n: number, options: PageRequestOptions, imagesOnly = false): Promise<ImageLookup> {
-    const book = await this.deps.access.book(caller, bookId);
+    // Only what serving a page needs of the book, read afresh (no cache whose size a large library outgrows).
+    const book = await this.deps.access.bookWith(caller, bookId, this.pageSource);
     if (!Number.isInteger(n) || n < 1 || n > Number(book.page_count)) {
       throw notFound('Page', { page_number: n, page_count: Number(book.page_count) });
     }
     const grayscale = options.grayscale === true;
     const transformed = options.width !== undefined || options.height !== undefined || options.format !== undefined || grayscale;
-    const stored = parsePages(book.pages);
-    const storedPage = stored[n - 1];
+    // The page list (a JSON document of every page) is parsed only when needed: not for the original bytes of a
+    // page whose place in the file is known, the usual page request.
+    let parsed: PageInfo[] | undefined;
+    const stored = (): PageInfo[] => (parsed ??= parsePages(book.pages));
+    let names: string[] | undefined;
+    const knownPages = (): string[] => (names ??= stored().map((p) => p.file_name));
+    const storedPage = transformed || imagesOnly ? stored()[n - 1] : undefined;
     const storedType = storedPage?.media_type;
     if (storedType !== undefined && !storedType.startsWith('image/') && (transformed || imagesOnly)) {
       throw badRequest(
@@ -158,7 +165,6 @@ export class PagesService {
     const variant = transformed ? `page-${n}-w${width ?? 0}-h${height ?? 0}-${format ?? 'own'}${grayscale ? '-gray' : ''}` : `page-${n}`;
     const version = book.hash ?? `${book.size}-${book.mtime_ms}`;
     const etag = `"${version.slice(0, 40)}-${variant}"`;
-    const knownPages = stored.map((p) => p.file_name);
     const read = async (): Promise<{ data: Buffer; mediaType: string }> => {
       const page = await readPage();
       return grayscale ? { data: await mediaCall(() => grayscaleImage(page.data)), mediaType: page.mediaType } : page;
@@ -166,23 +172,18 @@ export class PagesService {
     const readPage = async (): Promise<{ data: Buffer; mediaType: string }> => {
       const format = book.format;
       // The original bytes of a page stored as it is: read straight from the file once its place is known.
-      const original = !transformed && format === 'cbz';
-      const bookKey = `${book.library_path}\0${book.path}`;
-      if (original) {
-        const known = await this.storedPages.read(bookKey, n);
+      if (!transformed && format === 'cbz') {
+        const known = await this.storedPages.read(`${book.library_path}\0${book.path}`, n, {
+          file: () => this.recentFiles.resolve(book),
+          pageNames: async () => knownPages(),
+        });
         if (known) return known;
       }
       const file = await this.recentFiles.resolve(book);
       if (this.deps.renderer.handles(format))
-        return mediaCall(() => this.deps.renderer.renderPage(file.absolutePath, format, n, { ...size, knownPages }));
+        return mediaCall(() => this.deps.renderer.renderPage(file.absolutePath, format, n, { ...size, knownPages: knownPages() }));
       return mediaCall(() =>
-        this.deps.readers.use(file, (format ?? undefined) as BookFormat | undefined, knownPages, async (reader) => {
-          const page = await renderPage(reader, n, size);
-          const stored = original ? await reader.storedPage?.(n) : null;
-          if (stored && stored.length === page.data.length)
-            this.storedPages.remember(bookKey, file, n, { ...stored, mediaType: page.mediaType });
-          return page;
-        }),
+        this.deps.readers.use(file, (format ?? undefined) as BookFormat | undefined, knownPages(), (reader) => renderPage(reader, n, size)),
       );
     };
     return {
