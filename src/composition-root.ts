@@ -68,6 +68,7 @@ import { StatsRepository } from './modules/stats/repository.js';
 import { StatsService } from './modules/stats/service.js';
 import { TaskService } from './modules/tasks/service.js';
 import { UsersRepository } from './modules/users/repository.js';
+import { AccessSummaryRepository } from './modules/access/summary-repository.js';
 import { UsersService } from './modules/users/service.js';
 import type { FileAnalyzer } from './scanner/analyzer.js';
 import { createMediaAnalyzer } from './scanner/media-analyzer.js';
@@ -197,7 +198,7 @@ export function composeServices(deps: CompositionDeps): Services {
     );
     return row && { ...row };
   };
-  const access = new AccessService({ book: bookRow, series: (id) => seriesRepo.get(id) });
+  const access = new AccessService({ book: bookRow, series: (id) => seriesRepo.get(id), passing: (ids, scope) => seriesRepo.passing(ids, scope) });
   const pages = new PagesService({ books: booksRepo, access, readers, renderer, cacheDir, thumbnailWidth, derivedBudget });
   const books = new BooksService(booksRepo, pages, access);
   const progress = new ProgressService(new ProgressRepository(database), booksRepo, access);
@@ -282,6 +283,8 @@ function composeIdentity(deps: CompositionDeps, settingsRepo: SettingsRepository
   const db = database.db;
   const usersRepo = new UsersRepository(db);
   const keysRepo = new ApiKeysRepository(db);
+  const libraries = new LibraryRepository(database);
+  const summaries = new AccessSummaryRepository(db);
   const revocations = new RevocationsRepository(db);
   const tokens = new TokenIssuer(() => resolveJwtSecret(config), config.auth.jwt_expiry_seconds);
   const passwords = new PasswordChecks(usersRepo, new LoginThrottle(new LoginFailuresRepository(db)));
@@ -298,7 +301,12 @@ function composeIdentity(deps: CompositionDeps, settingsRepo: SettingsRepository
     resolver: new CallerResolver(usersRepo, keysRepo, revocations, tokens, passwords, new UnchangedDatabaseCache(database)),
     auth,
     setup: new SetupService(usersRepo, settingsRepo, auth),
-    users: new UsersService(usersRepo, auth),
+    users: new UsersService(
+      usersRepo,
+      auth,
+      async (ids) => new Set(await libraries.existing(ids)),
+      (scope) => summaries.summary(scope),
+    ),
     apiKeys: new ApiKeysService(keysRepo),
     passwordChange: new PasswordChangeService(usersRepo, passwords),
   };

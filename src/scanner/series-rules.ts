@@ -1,3 +1,4 @@
+import { ageOf, highestRating } from '../modules/access/age-ratings.js';
 import path from 'node:path';
 import { parseJsonColumn } from '../db/json-column.js';
 import type { SeriesTable } from '../db/tables/catalog.js';
@@ -44,6 +45,7 @@ export type SeriesAggregate = Pick<
   | 'status'
   | 'language'
   | 'age_rating'
+  | 'age'
   | 'reading_direction'
   | 'year'
   | 'genres'
@@ -145,8 +147,8 @@ export function seriesNameSource(metadataDocument: string | undefined): Preceden
 
 /**
  * Series fields derived from its present books, first book (by number, then path) first: the name by the
- * books' agreement (agreedSeriesName); single values come from the first book that has one; genres and tags
- * are the union; year is the earliest.
+ * books' agreement (agreedSeriesName); the age rating is the highest of the books'; other single values come from
+ * the first book that has one; genres and tags are the union; year is the earliest.
  */
 export function aggregateSeries(series: Pick<SeriesRow, 'path' | 'name' | 'metadata'>, books: readonly BookForSeries[]): SeriesAggregate {
   const ordered = [...books].sort(
@@ -165,6 +167,8 @@ export function aggregateSeries(series: Pick<SeriesRow, 'path' | 'name' | 'metad
   const loose = books.length === 1 && books[0]!.path === series.path;
   const agreed = books.length === 0 ? null : agreedSeriesName(series.path, metas, loose);
   const name = agreed?.name ?? series.name;
+  // A series is as old as its oldest-rated book; unrated ratings ("Rating Pending") only when no book is rated.
+  const ageRating = highestRating(metas.map((m) => m.age_rating)) ?? (first('age_rating') as string | null);
   return {
     name,
     sort_name: sortNameOf(name),
@@ -172,7 +176,8 @@ export function aggregateSeries(series: Pick<SeriesRow, 'path' | 'name' | 'metad
     publisher: first('publisher') as string | null,
     status: first('status') as string | null,
     language: first('language') as string | null,
-    age_rating: first('age_rating') as string | null,
+    age_rating: ageRating,
+    age: ageOf(ageRating) ?? null,
     reading_direction: first('reading_direction') as string | null,
     year: years.length > 0 ? Math.min(...years) : null,
     genres: union('genres'),

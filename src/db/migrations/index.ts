@@ -13,6 +13,7 @@ import { securityStamp } from './0012_security_stamp.js';
 import { koreaderSync } from './0013_koreader_sync.js';
 import { progressClientTime } from './0014_progress_client_time.js';
 import { deviceDetails } from './0015_device_details.js';
+import { householdAccess } from './0016_household_access.js';
 
 /** Every migration, applied in key order. Append only: never edit one that has shipped. */
 export const migrations: Record<string, DialectMigration> = {
@@ -30,4 +31,5 @@ export const migrations: Record<string, DialectMigration> = {
   '0013_koreader_sync': koreaderSync,
   '0014_progress_client_time': progressClientTime,
   '0015_device_details': deviceDetails,
+  '0016_household_access': householdAccess,
 };

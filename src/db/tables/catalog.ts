@@ -41,7 +41,10 @@ export interface SeriesTable {
   publisher: string | null;
   status: string | null;
   language: string | null;
+  /** The effective rating: the series' own, else its oldest book's (access/age-ratings.ts). */
   age_rating: string | null;
+  /** The age `age_rating` stands for; null when unrated (age limits compare it in SQL). */
+  age: number | null;
   reading_direction: string | null;
   year: number | null;
   /** JSON arrays of strings. */
@@ -108,8 +111,15 @@ export interface BooksTable {
   deleted_at: string | null;
 }
 
+/** A series' sharing label (lower-cased), a row each: the access rules' allowed and excluded labels match them. */
+export interface SeriesSharingLabelsTable {
+  series_id: string;
+  label: string;
+}
+
 export interface CatalogTables {
   libraries: LibrariesTable;
   series: SeriesTable;
+  series_sharing_labels: SeriesSharingLabelsTable;
   books: BooksTable;
 }

@@ -16,6 +16,8 @@ export interface UsersTable {
   last_login_at: string | null;
   /** Every JWT and Komga session carries it; a new value ends them all (modules/auth/security-stamp.ts). */
   security_stamp: string;
+  /** JSON: what the user may see (modules/access/content-access.ts); `{}` is everything. */
+  content_access: string;
 }
 
 export interface ApiKeysTable {

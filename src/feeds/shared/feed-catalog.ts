@@ -2,7 +2,7 @@ import { notFound } from '../../http/errors.js';
 import type { PageRequest } from '../../http/pagination.js';
 import type { ImageFormat, PageInfo } from '../../media/types.js';
 import type { Caller } from '../../modules/auth/caller.js';
-import { inScope, libraryScopeFor } from '../../modules/access/scope.js';
+import { inScope, scopeFor } from '../../modules/access/scope.js';
 import type { BookView } from '../../modules/books/schemas.js';
 import type { BooksService } from '../../modules/books/service.js';
 import type { LibraryView } from '../../modules/libraries/schemas.js';
@@ -53,7 +53,7 @@ export class FeedCatalog {
 
   /** The libraries the caller may see, by name. */
   async libraries(caller: Caller): Promise<LibraryView[]> {
-    const scope = libraryScopeFor(caller);
+    const scope = scopeFor(caller);
     const now = Date.now();
     if (!this.librariesCache || now - this.librariesCache.at > LIBRARIES_TTL_MS) {
       const data = this.services.libraries.list(0, MAX_LIBRARIES).then((r) => r.data);
@@ -65,7 +65,7 @@ export class FeedCatalog {
   }
 
   async library(caller: Caller, id: string): Promise<LibraryView> {
-    const scope = libraryScopeFor(caller);
+    const scope = scopeFor(caller);
     if (!inScope(scope, id)) throw notFound('Library');
     return this.services.libraries.get(id);
   }

@@ -1,3 +1,4 @@
+import type { ContentScope } from '../access/scope.js';
 import type { Permission } from './permissions.js';
 
 export interface CallerUser {
@@ -20,4 +21,6 @@ export interface Caller {
   isAdmin: boolean;
   /** The user's security stamp as read for this request: a session opened now is bound to it. */
   securityStamp: string;
+  /** What the user may see (access/scope.ts): the user's, whatever the credential (an admin's key sees everything). */
+  scope: ContentScope;
 }

@@ -5,6 +5,7 @@ import type { ApiKeyLookup, ApiKeyRow, UserAccounts, UserRow } from './accounts.
 import type { Caller } from './caller.js';
 import type { PasswordChecks } from './password-checks.js';
 import { keyPermissions, userPermissions } from './permissions.js';
+import { scopeOfUser } from '../access/scope.js';
 import { UnchangedDatabaseCache } from '../../db/unchanged-cache.js';
 import type { RevocationsRepository } from './revocations-repository.js';
 import { looksLikeJwt, type TokenIssuer, type VerifiedToken } from './tokens.js';
@@ -258,6 +259,7 @@ export class CallerResolver {
       method,
       isAdmin: permissions.has('system-admin'),
       securityStamp: user.security_stamp,
+      scope: scopeOfUser(user),
     };
   }
 

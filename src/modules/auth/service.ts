@@ -1,3 +1,4 @@
+import { contentAccessColumn, FULL_ACCESS, type ContentAccess } from '../access/content-access.js';
 import { AppError, forbidden } from '../../http/errors.js';
 import { unlessDiskFull } from '../../db/disk-full.js';
 import { newId, nowIso } from '../../db/ids.js';
@@ -109,10 +110,17 @@ export class AuthService {
     return { user: toUserSummary(user), verification_required: verificationRequired };
   }
 
-  async createAccount(account: NewAccount, role: string, permissions: string[], emailVerified: boolean): Promise<UserRow> {
+  /** What a new account sees when nobody said: every library, or none, as the server setting says. */
+  async newAccountAccess(): Promise<ContentAccess> {
+    return (await this.settings.get('new_users_see_all_libraries')) ? FULL_ACCESS : { ...FULL_ACCESS, libraryIds: [] };
+  }
+
+  /** `access`: what the account may see; by default newAccountAccess. */
+  async createAccount(account: NewAccount, role: string, permissions: string[], emailVerified: boolean, access?: ContentAccess): Promise<UserRow> {
     const conflicts = await this.users.conflicts(account.username, account.email);
     if (conflicts.username) throw new AppError(409, 'Conflict', 'Username is already taken', { field: 'username' });
     if (conflicts.email) throw new AppError(409, 'Conflict', 'E-mail address is already in use', { field: 'email' });
+    access ??= await this.newAccountAccess();
     const now = nowIso();
     const row: UserRow = {
       id: newId(),
@@ -129,6 +137,7 @@ export class AuthService {
       updated_at: now,
       last_login_at: null,
       security_stamp: newSecurityStamp(),
+      content_access: contentAccessColumn(access),
     };
     try {
       await this.users.insert(row);

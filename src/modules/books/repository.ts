@@ -1,3 +1,4 @@
+import { bookVisible } from '../access/scope-sql.js';
 import { CompiledQuery, sql, type Expression, type RawBuilder, type Selectable, type SelectQueryBuilder, type SqlBool } from 'kysely';
 import type { Database } from '../../db/connection.js';
 import type { DB } from '../../db/schema.js';
@@ -20,7 +21,7 @@ import type { Sort } from '../search/sort.js';
 import { UnchangedDatabaseCache } from '../../db/unchanged-cache.js';
 import { ListPages } from '../search/pages.js';
 import { ListTotals, totalKey } from '../search/totals.js';
-import type { LibraryScope } from '../access/scope.js';
+import type { ContentScope } from '../access/scope.js';
 import type { BookFilterField, BookSortField } from './schemas.js';
 
 export type BookRow = Selectable<BooksTable>;
@@ -70,6 +71,7 @@ export type BookWithLibrary = BookRow & { library_path: string; series_name: str
 const PAGE_SOURCE_COLUMNS = [
   'books.id',
   'books.library_id',
+  'books.series_id',
   'books.path',
   'books.format',
   'books.size',
@@ -89,7 +91,7 @@ function compiledWithOneParameter(compiled: { sql: string; parameters: readonly 
 /** What a page request reads of a book (BooksRepository.pageSource). */
 export type PageSourceRow = Pick<
   BookRow,
-  'id' | 'library_id' | 'path' | 'format' | 'size' | 'mtime_ms' | 'hash' | 'page_count' | 'pages'
+  'id' | 'library_id' | 'series_id' | 'path' | 'format' | 'size' | 'mtime_ms' | 'hash' | 'page_count' | 'pages'
 > & {
   library_path: string;
 };
@@ -99,7 +101,7 @@ export type BookListMode = 'in_progress' | 'recently_read' | 'recently_added';
 
 /** Which books an author list covers: the caller's libraries, optionally some libraries or series, a name part. */
 export interface AuthorFacetQuery {
-  scope: LibraryScope;
+  scope: ContentScope;
   libraryIds?: readonly string[];
   seriesIds?: readonly string[];
   /** Case-insensitive part of the name. */
@@ -108,7 +110,7 @@ export interface AuthorFacetQuery {
 
 export interface BookListQuery {
   userId: string;
-  scope: LibraryScope;
+  scope: ContentScope;
   libraryId?: string;
   seriesId?: string;
   condition?: Condition<BookFilterField> | null;
@@ -202,8 +204,7 @@ export class BooksRepository {
 
   private filtered(q: BookListQuery): { query: BookQuery; ranked: boolean } {
     let query = this.db.selectFrom('books').where('books.deleted_at', 'is', null) as unknown as BookQuery;
-    if (!q.scope.all)
-      query = q.scope.libraryIds.length ? query.where('books.library_id', 'in', [...q.scope.libraryIds]) : query.where(sql<SqlBool>`1 = 0`);
+    if (!q.scope.all) query = query.where(bookVisible(q.scope, 'books'));
     if (q.libraryId) query = query.where('books.library_id', '=', q.libraryId);
     if (q.seriesId) query = query.where('books.series_id', '=', q.seriesId);
     if (q.condition) {
@@ -275,7 +276,7 @@ export class BooksRepository {
     const name = jsonMember(dialect, 'a', 'name');
     const role = jsonMember(dialect, 'a', 'role');
     const parts: RawBuilder<unknown>[] = [sql`b.deleted_at is null and ${name} is not null and ${name} <> ''`];
-    if (!q.scope.all) parts.push(q.scope.libraryIds.length ? sql`b.library_id in (${sql.join([...q.scope.libraryIds])})` : sql`1 = 0`);
+    if (!q.scope.all) parts.push(bookVisible(q.scope, 'b'));
     if (q.libraryIds?.length) parts.push(sql`b.library_id in (${sql.join([...q.libraryIds])})`);
     if (q.seriesIds?.length) parts.push(sql`b.series_id in (${sql.join([...q.seriesIds])})`);
     if (q.search) parts.push(sql`lower(${name}) like lower(${`%${escapeLike(q.search)}%`}) escape '\\'`);
@@ -325,11 +326,11 @@ export class BooksRepository {
    * and, from about ten ids on, scans every present book through an index starting with deleted_at instead of
    * looking the ids up (measured: 14 ms instead of 0.04 ms for ten ids among 50,000 books).
    */
-  async pagesOf(ids: readonly string[]): Promise<Array<{ id: string; library_id: string; pages: string }>> {
+  async pagesOf(ids: readonly string[]): Promise<Array<{ id: string; library_id: string; series_id: string; pages: string }>> {
     if (ids.length === 0) return [];
     const rows = await this.db
       .selectFrom('books')
-      .select(['id', 'library_id', 'pages', 'deleted_at'])
+      .select(['id', 'library_id', 'series_id', 'pages', 'deleted_at'])
       .where('id', 'in', [...ids])
       .execute();
     return rows.filter((r) => r.deleted_at === null);
@@ -420,7 +421,7 @@ export class BooksRepository {
    */
   onDeck(
     userId: string,
-    scope: LibraryScope,
+    scope: ContentScope,
     offset: number,
     limit: number,
     libraryIds: readonly string[] = [],
@@ -437,16 +438,12 @@ export class BooksRepository {
 
   private async onDeckIds(
     userId: string,
-    scope: LibraryScope,
+    scope: ContentScope,
     offset: number,
     limit: number,
     libraryIds: readonly string[],
   ): Promise<{ total: number; ids: string[] }> {
-    let scopeFilter = scope.all
-      ? sql``
-      : scope.libraryIds.length
-        ? sql` and b.library_id in (${sql.join([...scope.libraryIds])})`
-        : sql` and 1 = 0`;
+    let scopeFilter = scope.all ? sql`` : sql` and ${bookVisible(scope, 'b')}`;
     // A series lies in one library, so narrowing its progress to some libraries narrows the deck to them.
     if (libraryIds.length > 0) scopeFilter = sql`${scopeFilter} and b.library_id in (${sql.join([...libraryIds])})`;
     const deck = sql`

@@ -8,7 +8,7 @@ import type { AccessService } from '../access/service.js';
 import type { ImageLookup } from '../../http/send-image.js';
 import { parseCondition } from '../search/conditions.js';
 import { parseSort, type SortDirection } from '../search/sort.js';
-import { libraryScopeFor } from '../access/scope.js';
+import { scopeFor } from '../access/scope.js';
 import { resolveBookFile, type BookFile } from './files.js';
 import type { BookListMode, BookListQuery, BooksRepository, BookViewRow, BookWithLibrary } from './repository.js';
 import { BOOK_FILTER_FIELDS, BOOK_SORT_FIELDS, type BookView } from './schemas.js';
@@ -68,7 +68,7 @@ export class BooksService {
     const { total, rows } = await this.repo.list({
       ...query,
       userId: caller.user.id,
-      scope: libraryScopeFor(caller),
+      scope: scopeFor(caller),
       offset: page.offset,
       limit: page.pageSize,
     });
@@ -108,7 +108,7 @@ export class BooksService {
     input: { library_ids?: readonly string[]; series_ids?: readonly string[]; search?: string | null } = {},
   ): Promise<{ name: string; role: string }[]> {
     const rows = await this.repo.authors({
-      scope: libraryScopeFor(caller),
+      scope: scopeFor(caller),
       libraryIds: input.library_ids,
       seriesIds: input.series_ids,
       search: input.search?.trim() || null,
@@ -118,7 +118,7 @@ export class BooksService {
 
   /** On Deck, optionally of some libraries only (none: every library the caller sees). */
   async onDeck(caller: Caller, page: PageRequest, libraryIds: readonly string[] = []): Promise<{ total: number; data: BookView[] }> {
-    const { total, rows } = await this.repo.onDeck(caller.user.id, libraryScopeFor(caller), page.offset, page.pageSize, libraryIds);
+    const { total, rows } = await this.repo.onDeck(caller.user.id, scopeFor(caller), page.offset, page.pageSize, libraryIds);
     return { total, data: await this.views(caller, rows) };
   }
 

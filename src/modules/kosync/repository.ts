@@ -1,7 +1,8 @@
+import { bookVisible } from '../access/scope-sql.js';
 import { sql, type Selectable, type SqlBool } from 'kysely';
 import type { Database } from '../../db/connection.js';
 import type { KosyncDocumentsTable } from '../../db/tables/reading.js';
-import type { LibraryScope } from '../access/scope.js';
+import type { ContentScope } from '../access/scope.js';
 
 export type KosyncDocumentRow = Selectable<KosyncDocumentsTable>;
 
@@ -17,15 +18,14 @@ export class KosyncRepository {
    * The present book a KOReader document id names, by partial MD5 first (the plugin's default), then by file-name
    * MD5. Several copies of one file: the oldest book, so the answer is stable.
    */
-  async bookFor(document: string, scope: LibraryScope): Promise<{ id: string; format: string | null; page_count: number } | undefined> {
+  async bookFor(document: string, scope: ContentScope): Promise<{ id: string; format: string | null; page_count: number } | undefined> {
     for (const column of ['koreader_md5', 'koreader_name_md5'] as const) {
       let query = this.db
         .selectFrom('books')
         .select(['id', 'format', 'page_count'])
         .where(column, '=', document)
         .where('deleted_at', 'is', null);
-      if (!scope.all)
-        query = scope.libraryIds.length ? query.where('library_id', 'in', [...scope.libraryIds]) : query.where(sql<SqlBool>`1 = 0`);
+      if (!scope.all) query = query.where(bookVisible(scope, 'books'));
       const row = await query.orderBy('created_at').orderBy('id').limit(1).executeTakeFirst();
       if (row) return { ...row, page_count: Number(row.page_count) };
     }
@@ -85,10 +85,10 @@ export class KosyncRepository {
   /** The account a waiting position belongs to (null when gone or disabled). */
   async activeUser(
     userId: string,
-  ): Promise<{ id: string; username: string; email: string; role: string; permissions: string; security_stamp: string } | undefined> {
+  ): Promise<{ id: string; username: string; email: string; role: string; permissions: string; security_stamp: string; content_access: string } | undefined> {
     return this.db
       .selectFrom('users')
-      .select(['id', 'username', 'email', 'role', 'permissions', 'security_stamp'])
+      .select(['id', 'username', 'email', 'role', 'permissions', 'security_stamp', 'content_access'])
       .where('id', '=', userId)
       .where('disabled', '=', 0)
       .executeTakeFirst();

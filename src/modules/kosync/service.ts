@@ -1,7 +1,7 @@
 import { nowIso } from '../../db/ids.js';
 import type { Caller } from '../auth/caller.js';
 import { userPermissions } from '../auth/permissions.js';
-import { libraryScopeFor } from '../access/scope.js';
+import { scopeFor, scopeOfUser } from '../access/scope.js';
 import type { DeviceHint } from '../progress/device.js';
 import type { ProgressService } from '../progress/service.js';
 import type { KosyncDocumentRow, KosyncRepository } from './repository.js';
@@ -107,7 +107,7 @@ export class KosyncService {
       updated_at: clientAt ?? now,
       api_key_id: caller.apiKeyId,
     };
-    const book = await this.repo.bookFor(input.document, libraryScopeFor(caller));
+    const book = await this.repo.bookFor(input.document, scopeFor(caller));
     let applied = true;
     if (book) {
       row.book_id = book.id;
@@ -152,7 +152,8 @@ export class KosyncService {
       if (!user) continue;
       const permissions = userPermissions(user.role, parseJsonColumnOrThrow<string[]>(user.permissions));
       if (!permissions.has('progress-write')) continue;
-      const book = await this.repo.bookFor(row.document, { all: true });
+      const scope = scopeOfUser(user);
+      const book = await this.repo.bookFor(row.document, scope);
       if (!book || book.id !== bookId || !(await this.repo.claim(row.user_id, row.document, bookId))) continue;
       const caller: Caller = {
         user: { id: user.id, username: user.username, email: user.email, role: user.role },
@@ -163,6 +164,7 @@ export class KosyncService {
         method: 'api_key',
         isAdmin: permissions.has('system-admin'),
         securityStamp: user.security_stamp,
+        scope,
       };
       await this.writeProgress(caller, book, { ...row, book_id: bookId }, { deviceId: row.device_id ?? undefined }, row.updated_at);
       attached += 1;
@@ -173,7 +175,7 @@ export class KosyncService {
   async get(caller: Caller, document: string): Promise<KosyncPosition | Record<string, never>> {
     if (!isText(document) || document.includes(':')) throw new KosyncError(2004);
     const stored = await this.repo.get(caller.user.id, document);
-    const book = await this.repo.bookFor(document, libraryScopeFor(caller));
+    const book = await this.repo.bookFor(document, scopeFor(caller));
     if (!book) return stored ? this.asKosync(stored) : {};
     // The book appeared since KOReader sent this (and no scan event attached it yet: the claim is taken once):
     // its position becomes the book's unless a newer one exists.

@@ -33,6 +33,12 @@ export class LibraryRepository {
     return this.db.selectFrom('libraries').selectAll().orderBy('name').orderBy('id').offset(offset).limit(limit).execute();
   }
 
+  /** Which of these ids are libraries. */
+  async existing(ids: readonly string[]): Promise<string[]> {
+    if (ids.length === 0) return [];
+    return (await this.db.selectFrom('libraries').select('id').where('id', 'in', [...ids]).execute()).map((r) => r.id);
+  }
+
   get(id: string): Promise<LibraryRow | undefined> {
     return this.db.selectFrom('libraries').selectAll().where('id', '=', id).executeTakeFirst();
   }

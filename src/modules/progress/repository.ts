@@ -1,7 +1,8 @@
+import { bookVisible } from '../access/scope-sql.js';
 import { sql, type Insertable, type Selectable, type SqlBool } from 'kysely';
 import type { Database } from '../../db/connection.js';
 import type { ProgressEventsTable, ReadingActivityTable, ReadProgressTable, ReadThroughsTable } from '../../db/tables/reading.js';
-import type { LibraryScope } from '../access/scope.js';
+import type { ContentScope } from '../access/scope.js';
 import type { Device } from './device.js';
 
 export type ProgressRow = Selectable<ReadProgressTable>;
@@ -49,7 +50,7 @@ export class ProgressRepository {
   /** The user's progress on present books, most recently updated first. */
   async list(
     userId: string,
-    scope: LibraryScope,
+    scope: ContentScope,
     inProgressOnly: boolean,
     offset: number,
     limit: number,
@@ -60,8 +61,7 @@ export class ProgressRepository {
       .innerJoin('series as s', 's.id', 'b.series_id')
       .where('p.user_id', '=', userId)
       .where('b.deleted_at', 'is', null);
-    if (!scope.all)
-      query = scope.libraryIds.length ? query.where('b.library_id', 'in', [...scope.libraryIds]) : query.where(sql<SqlBool>`1 = 0`);
+    if (!scope.all) query = query.where(bookVisible(scope, 'b'));
     if (inProgressOnly) query = query.where('p.is_completed', '=', 0);
     const [count, rows] = await Promise.all([
       query.select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow(),

@@ -2,7 +2,7 @@ import { toBool, newId, nowIso } from '../../db/ids.js';
 import { badRequest, notFound } from '../../http/errors.js';
 import type { PageRequest } from '../../http/pagination.js';
 import type { Caller } from '../auth/caller.js';
-import { libraryScopeFor } from '../access/scope.js';
+import { scopeFor } from '../access/scope.js';
 import type { AccessService } from '../access/service.js';
 import type { BooksRepository, BookWithLibrary } from '../books/repository.js';
 import { resolveDevice, type Device, type DeviceHint } from './device.js';
@@ -197,7 +197,7 @@ export class ProgressService {
   ): Promise<{ series_id: string; books_updated: number }> {
     const { rows } = await this.books.list({
       userId: caller.user.id,
-      scope: libraryScopeFor(caller),
+      scope: scopeFor(caller),
       seriesId,
       sort: null,
       offset: 0,
@@ -256,7 +256,7 @@ export class ProgressService {
   }
 
   async list(caller: Caller, page: PageRequest, inProgressOnly: boolean): Promise<{ total: number; data: ProgressListItem[] }> {
-    const { total, rows } = await this.repo.list(caller.user.id, libraryScopeFor(caller), inProgressOnly, page.offset, page.pageSize);
+    const { total, rows } = await this.repo.list(caller.user.id, scopeFor(caller), inProgressOnly, page.offset, page.pageSize);
     return { total, data: rows.map(listItem) };
   }
 

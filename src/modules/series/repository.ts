@@ -1,8 +1,9 @@
+import { seriesVisible } from '../access/scope-sql.js';
 import { sql, type Expression, type RawBuilder, type Selectable, type SelectQueryBuilder, type SqlBool } from 'kysely';
 import type { Database } from '../../db/connection.js';
 import type { DB } from '../../db/schema.js';
 import type { SeriesTable } from '../../db/tables/catalog.js';
-import type { LibraryScope } from '../access/scope.js';
+import type { ContentScope } from '../access/scope.js';
 import { authorLeaf, compileCondition, idLeaf, listLeaf, textLeaf, yearLeaf } from '../search/condition-sql.js';
 import type { Condition, Leaf, ReadStatus } from '../search/conditions.js';
 import type { FullTextSearch } from '../search/fts.js';
@@ -32,6 +33,7 @@ export const SERIES_VIEW_COLUMNS = [
   'year',
   'reading_direction',
   'age_rating',
+  'age',
   'created_at',
   'updated_at',
 ] as const satisfies ReadonlyArray<keyof SeriesRow>;
@@ -45,7 +47,7 @@ export type { SeriesFacetField };
 
 /** What a facet list covers: the caller's libraries, optionally narrowed to some of them. */
 export interface FacetScope {
-  scope: LibraryScope;
+  scope: ContentScope;
   libraryIds?: readonly string[];
 }
 
@@ -56,7 +58,7 @@ export interface SeriesReadCounts {
 
 export interface SeriesListQuery {
   userId: string;
-  scope: LibraryScope;
+  scope: ContentScope;
   libraryId?: string;
   condition?: Condition<SeriesFilterField> | null;
   fullText?: string | null;
@@ -166,10 +168,7 @@ export class SeriesRepository {
 
   private filtered(q: SeriesListQuery): { query: SeriesQuery; ranked: boolean } {
     let query = this.db.selectFrom('series').where('series.deleted_at', 'is', null) as unknown as SeriesQuery;
-    if (!q.scope.all)
-      query = q.scope.libraryIds.length
-        ? query.where('series.library_id', 'in', [...q.scope.libraryIds])
-        : query.where(sql<SqlBool>`1 = 0`);
+    if (!q.scope.all) query = query.where(seriesVisible(q.scope, 'series'));
     if (q.libraryId) query = query.where('series.library_id', '=', q.libraryId);
     if (q.condition) {
       const condition = q.condition;
@@ -222,8 +221,7 @@ export class SeriesRepository {
   /** `and ...` restricting series rows (alias `s`) to the scope and the asked libraries. */
   private facetScope(f: FacetScope): RawBuilder<unknown> {
     const parts: RawBuilder<unknown>[] = [];
-    if (!f.scope.all)
-      parts.push(f.scope.libraryIds.length ? sql` and s.library_id in (${sql.join([...f.scope.libraryIds])})` : sql` and 1 = 0`);
+    if (!f.scope.all) parts.push(sql` and ${seriesVisible(f.scope, 's')}`);
     if (f.libraryIds?.length) parts.push(sql` and s.library_id in (${sql.join([...f.libraryIds])})`);
     return sql.join(parts, sql``);
   }
@@ -268,6 +266,40 @@ export class SeriesRepository {
       .where('id', 'in', [...ids])
       .execute();
     return rows.filter((r) => r.deleted_at === null);
+  }
+
+  /** Of these series, those passing the scope (present or not: callers check presence themselves). */
+  async passing(ids: readonly string[], scope: ContentScope): Promise<ReadonlySet<string>> {
+    if (ids.length === 0) return new Set();
+    const rows = await this.db
+      .selectFrom('series')
+      .select('id')
+      .where('id', 'in', [...ids])
+      .where(seriesVisible(scope, 'series'))
+      .execute();
+    return new Set(rows.map((r) => r.id));
+  }
+
+  /** The sharing labels of each series (lower-cased, sorted); series without any are left out. */
+  async sharingLabels(ids: readonly string[]): Promise<Map<string, string[]>> {
+    const out = new Map<string, string[]>();
+    if (ids.length === 0) return out;
+    const rows = await this.db
+      .selectFrom('series_sharing_labels')
+      .select(['series_id', 'label'])
+      .where('series_id', 'in', [...ids])
+      .orderBy('label')
+      .execute();
+    for (const r of rows) out.set(r.series_id, [...(out.get(r.series_id) ?? []), r.label]);
+    return out;
+  }
+
+  /** Replaces a series' sharing labels (already normalized). */
+  async setSharingLabels(id: string, labels: readonly string[]): Promise<void> {
+    await this.db.transaction().execute(async (trx) => {
+      await trx.deleteFrom('series_sharing_labels').where('series_id', '=', id).execute();
+      if (labels.length > 0) await trx.insertInto('series_sharing_labels').values(labels.map((label) => ({ series_id: id, label }))).execute();
+    });
   }
 
   get(id: string): Promise<SeriesRow | undefined> {

@@ -43,7 +43,11 @@ export const SeriesMetadata = z
     language: z.string().nullable(),
     year: z.number().int().nullable(),
     reading_direction: z.string().nullable(),
-    age_rating: z.string().nullable(),
+    age_rating: z
+      .string()
+      .nullable()
+      .describe("The effective rating: the highest of the books' ratings (ComicInfo AgeRating and the common short forms)."),
+    age: z.number().int().nullable().describe('The age age_rating stands for (users\' age limits compare it); null when unrated.'),
   })
   .meta({ id: 'SeriesMetadata' });
 
@@ -60,6 +64,9 @@ export const SeriesView = z
     file_size: z.number().describe("Sum of the present books' file sizes, bytes."),
     page_count: z.number().int(),
     metadata: SeriesMetadata,
+    sharing_labels: z
+      .array(z.string())
+      .describe("Sharing labels (lower-cased): users' labels_allow and labels_exclude decide who sees the series by them."),
     created_at: z.string(),
     updated_at: z.string(),
   })
@@ -95,3 +102,15 @@ export const SeriesBooksQuery = PaginationQuery.extend({
 
 /** The series metadata lists a facet (the distinct values for a filter) can be asked of. */
 export type SeriesFacetField = 'genre' | 'tag' | 'publisher' | 'language' | 'ageRating';
+
+export const SeriesUpdate = z
+  .object({
+    sharing_labels: z
+      .array(z.string().trim().min(1).max(100))
+      .max(100)
+      .describe('Replaces the sharing labels; compared case-insensitively, stored trimmed and lower-cased, duplicates dropped.'),
+  })
+  .partial()
+  .strict()
+  .meta({ id: 'SeriesUpdate' });
+export type SeriesUpdate = z.infer<typeof SeriesUpdate>;

@@ -1,8 +1,9 @@
+import { normalizeLabels } from '../access/content-access.js';
 import { notFound } from '../../http/errors.js';
 import type { PageRequest } from '../../http/pagination.js';
 import type { Caller } from '../auth/caller.js';
-import { inScope, libraryScopeFor } from '../access/scope.js';
-import type { AccessService, InLibrary } from '../access/service.js';
+import { scopeFor } from '../access/scope.js';
+import type { AccessService, InSeries } from '../access/service.js';
 import type { BooksRepository } from '../books/repository.js';
 import type { BooksService } from '../books/service.js';
 import type { BookView } from '../books/schemas.js';
@@ -13,12 +14,12 @@ import type { ProgressOrigin, ProgressService } from '../progress/service.js';
 import { parseCondition } from '../search/conditions.js';
 import { parseSort, type SortDirection } from '../search/sort.js';
 import type { SeriesFacetField, SeriesListQuery, SeriesRepository, SeriesRow, SeriesViewRow } from './repository.js';
-import { SERIES_FILTER_FIELDS, SERIES_SORT_FIELDS, type SeriesView } from './schemas.js';
+import { SERIES_FILTER_FIELDS, SERIES_SORT_FIELDS, type SeriesUpdate, type SeriesView } from './schemas.js';
 
 export interface SeriesDeps {
   repo: SeriesRepository;
   /** The series the caller may see. */
-  access: AccessService<InLibrary, SeriesRow>;
+  access: AccessService<InSeries, SeriesRow>;
   books: BooksRepository;
   booksService: BooksService;
   pages: PagesService;
@@ -30,10 +31,8 @@ export class SeriesService {
   constructor(private readonly deps: SeriesDeps) {}
 
   private async views(caller: Caller, rows: readonly SeriesViewRow[]): Promise<SeriesView[]> {
-    const counts = await this.deps.repo.readCounts(
-      caller.user.id,
-      rows.map((r) => r.id),
-    );
+    const ids = rows.map((r) => r.id);
+    const [counts, labels] = await Promise.all([this.deps.repo.readCounts(caller.user.id, ids), this.deps.repo.sharingLabels(ids)]);
     return rows.map((r) => {
       const c = counts.get(r.id) ?? { read: 0, inProgress: 0 };
       const bookCount = Number(r.book_count);
@@ -59,7 +58,9 @@ export class SeriesService {
           year: r.year === null ? null : Number(r.year),
           reading_direction: r.reading_direction,
           age_rating: r.age_rating,
+          age: r.age === null ? null : Number(r.age),
         },
+        sharing_labels: labels.get(r.id) ?? [],
         created_at: r.created_at,
         updated_at: r.updated_at,
       };
@@ -74,7 +75,7 @@ export class SeriesService {
     const { total, rows } = await this.deps.repo.list({
       ...query,
       userId: caller.user.id,
-      scope: libraryScopeFor(caller),
+      scope: scopeFor(caller),
       offset: page.offset,
       limit: page.pageSize,
     });
@@ -124,20 +125,20 @@ export class SeriesService {
    * series has none. Sorted by text.
    */
   async facet(caller: Caller, field: SeriesFacetField, input: { library_ids?: readonly string[] } = {}): Promise<(string | null)[]> {
-    const values = await this.deps.repo.facet(field, { scope: libraryScopeFor(caller), libraryIds: input.library_ids });
+    const values = await this.deps.repo.facet(field, { scope: scopeFor(caller), libraryIds: input.library_ids });
     return values.sort((a, b) => (a === null ? 1 : b === null ? -1 : a.localeCompare(b)));
   }
 
   /** The distinct release years of the present series the caller can see, newest first. */
   async releaseYears(caller: Caller, input: { library_ids?: readonly string[] } = {}): Promise<number[]> {
-    return (await this.deps.repo.releaseYears({ scope: libraryScopeFor(caller), libraryIds: input.library_ids })).sort((a, b) => b - a);
+    return (await this.deps.repo.releaseYears({ scope: scopeFor(caller), libraryIds: input.library_ids })).sort((a, b) => b - a);
   }
 
   /** The display titles (`metadata.title`) of the series the caller can see among `ids`. */
   async titles(caller: Caller, ids: readonly string[]): Promise<Map<string, string>> {
-    const scope = libraryScopeFor(caller);
     const out = new Map<string, string>();
-    for (const r of await this.deps.repo.titles(ids)) if (inScope(scope, r.library_id)) out.set(r.id, r.title ?? r.name);
+    const rows = await this.deps.repo.titles(ids);
+    for (const r of await this.deps.access.visible(caller, rows.map((row) => ({ ...row, series_id: row.id })))) out.set(r.id, r.title ?? r.name);
     return out;
   }
 
@@ -147,6 +148,13 @@ export class SeriesService {
 
   async get(caller: Caller, id: string): Promise<SeriesView> {
     return (await this.views(caller, [await this.require(caller, id)]))[0]!;
+  }
+
+  /** Changes what PATCH /series/{id} may change (its sharing labels); the series as it is now. */
+  async update(caller: Caller, id: string, changes: SeriesUpdate): Promise<SeriesView> {
+    await this.require(caller, id);
+    if (changes.sharing_labels !== undefined) await this.deps.repo.setSharingLabels(id, normalizeLabels(changes.sharing_labels));
+    return this.get(caller, id);
   }
 
   async books(

@@ -58,6 +58,11 @@ export const SETTINGS = {
     'Path prefix of the Komga-compatible API (/<prefix>/api/v1/); takes effect at once, without a restart.',
     (c) => c.komga_api.prefix,
   ),
+  new_users_see_all_libraries: define(
+    z.boolean(),
+    'A new account (registered, or created without library_access) sees every library; when off it sees none until an administrator grants some.',
+    () => true,
+  ),
   task_retention_days: define(z.number().int().min(1).max(3650), 'Finished background tasks older than this are removed.', () => 30),
 } satisfies Record<string, SettingDefinition<boolean> | SettingDefinition<number> | SettingDefinition<string>>;
 

@@ -3,6 +3,7 @@ import { toBool } from '../../db/ids.js';
 import { PERMISSIONS, ROLES, sortPermissions, userPermissions } from '../auth/permissions.js';
 import type { UserRow } from './repository.js';
 import { parseJsonColumnOrThrow } from '../../db/json-column.js';
+import { AccessFields, accessView, parseContentAccess } from '../access/content-access.js';
 
 export const UserSummary = z
   .object({ id: z.uuid(), username: z.string(), email: z.string(), role: z.string() })
@@ -21,6 +22,7 @@ export const UserView = z
     created_at: z.string(),
     updated_at: z.string(),
     last_login_at: z.string().nullable(),
+    ...AccessFields,
   })
   .meta({ id: 'User' });
 export type UserView = z.infer<typeof UserView>;
@@ -41,5 +43,6 @@ export function toUserView(row: UserRow): UserView {
     created_at: row.created_at,
     updated_at: row.updated_at,
     last_login_at: row.last_login_at,
+    ...accessView(parseContentAccess(row.content_access)),
   };
 }
