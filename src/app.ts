@@ -237,7 +237,7 @@ export async function buildApp(options: BuildAppOptions): Promise<App> {
       registerTaskRoutes(v1, background.tasks);
       registerSettingsRoutes(v1, settings);
       registerFilesystemRoutes(v1, services.filesystem);
-      registerEventRoutes(v1, events, sse);
+      registerEventRoutes(v1, events, sse, browsing.access);
       registerDuplicateRoutes(v1, services.duplicates);
       registerOpsRoutes(v1, services.metrics, services.maintenance);
       registerPreferenceRoutes(v1, services.preferences);

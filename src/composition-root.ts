@@ -115,6 +115,8 @@ export interface Background {
 
 /** What readers browse: series, books, pages, progress and statistics. */
 export interface Browsing {
+  /** Who sees which book and series: for the features that get rows some other way (events). */
+  access: AccessService;
   series: SeriesService;
   books: BooksService;
   pages: PagesService;
@@ -198,14 +200,18 @@ export function composeServices(deps: CompositionDeps): Services {
     );
     return row && { ...row };
   };
-  const access = new AccessService({ book: bookRow, series: (id) => seriesRepo.get(id), passing: (ids, scope) => seriesRepo.passing(ids, scope) });
+  const access = new AccessService({
+    book: bookRow,
+    series: (id) => seriesRepo.get(id),
+    passing: (ids, scope) => seriesRepo.passing(ids, scope),
+  });
   const pages = new PagesService({ books: booksRepo, access, readers, renderer, cacheDir, thumbnailWidth, derivedBudget });
   const books = new BooksService(booksRepo, pages, access);
   const progress = new ProgressService(new ProgressRepository(database), booksRepo, access);
   const series = new SeriesService({ repo: seriesRepo, access, books: booksRepo, booksService: books, pages, progress });
-  const browsing: Browsing = { series, books, pages, progress, stats: new StatsService(new StatsRepository(database)) };
+  const browsing: Browsing = { access, series, books, pages, progress, stats: new StatsService(new StatsRepository(database)) };
 
-  const duplicates = new DuplicatesService(new DuplicatesRepository(db), background.queue);
+  const duplicates = new DuplicatesService(new DuplicatesRepository(db), background.queue, (caller, rows) => access.visible(caller, rows));
   background.worker.register('detect_duplicates', (ctx) => duplicates.detect(ctx.signal, (update) => ctx.progress(update)));
   const covers = new CoverService({
     repo: new CoversRepository(db),

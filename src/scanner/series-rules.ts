@@ -1,4 +1,4 @@
-import { ageOf, highestRating } from '../modules/access/age-ratings.js';
+import { ageOf, highestRating } from '../media/metadata/age-ratings.js';
 import path from 'node:path';
 import { parseJsonColumn } from '../db/json-column.js';
 import type { SeriesTable } from '../db/tables/catalog.js';

@@ -21,7 +21,13 @@ const validators = new Map<string, ValidateFunction>();
 
 function komgaAjv(): Ajv {
   if (ajv) return ajv;
-  const doc = JSON.parse(readFileSync(OPENAPI_PATH, 'utf8')) as Record<string, unknown>;
+  const doc = JSON.parse(readFileSync(OPENAPI_PATH, 'utf8')) as {
+    components: { schemas: Record<string, { properties: Record<string, unknown> }> };
+  };
+  // Komga's serializer writes an unset nullable property as null (Jackson's default inclusion), which its description
+  // does not say: a user without an age limit has `"ageRestriction": null`, and so do ours.
+  const user = doc.components.schemas.UserDto!.properties;
+  user.ageRestriction = { anyOf: [user.ageRestriction, { type: 'null' }] };
   ajv = new Ajv2020({ strict: false, allErrors: true, validateFormats: true });
   addFormats(ajv);
   for (const f of ['int32', 'int64', 'float', 'double', 'binary']) ajv.addFormat(f, true);

@@ -1,5 +1,5 @@
 import { badRequest } from '../../http/errors.js';
-import { ageOf } from './dto.js';
+import { ageOf } from '../../media/metadata/age-ratings.js';
 import { authorParams, listParam, type KomgaListQuery } from './paging.js';
 
 /**
@@ -11,7 +11,8 @@ export type Node = { allOf: Node[] } | { anyOf: Node[] } | Record<string, { oper
 /**
  * What translating needs from the catalog: the age ratings as stored in the caller's series (null: some series
  * have none). Komga filters by age (13, 18, "None") while ComicInfo stores ratings ("Teen", "M"); an age matches
- * the stored ratings that present as that age (dto.ts `ageOf`), so the filter agrees with what the DTOs show.
+ * the stored ratings that present as that age (media/metadata/age-ratings.ts `ageOf`, the table the DTOs and the users' age
+ * limits use), so the filter agrees with what the DTOs show.
  */
 export interface KomgaFilterContext {
   ageRatings: readonly (string | null)[];
@@ -105,10 +106,12 @@ export function conditionMentions(raw: unknown, key: string, depth = 0): boolean
 
 /**
  * `GET series` filters. `complete`: no series here knows its total book count, so none is complete.
- * `search_regex` and `media_status`/`released_after` (not series filters) are refused.
+ * `search_regex` and `media_status`/`released_after` (not series filters) are refused, and so is `sharing_label`:
+ * series carry sharing labels, but the series filter has no field to select them by (matching nothing would be a
+ * wrong answer, not an empty one).
  */
 export function seriesQueryCondition(q: Partial<KomgaListQuery>, ctx: KomgaFilterContext = NO_CONTEXT): Node | null {
-  refuse(q, ['search_regex', 'media_status', 'released_after'], 'series');
+  refuse(q, ['search_regex', 'media_status', 'released_after', 'sharing_label'], 'series');
   return and([
     anyIs('libraryId', listParam(q.library_id)),
     anyIs('readStatus', listParam(q.read_status), readStatusOf),
@@ -120,14 +123,8 @@ export function seriesQueryCondition(q: Partial<KomgaListQuery>, ctx: KomgaFilte
     authorNode(q),
     releaseYearNode(q),
     ageRatingParamNode(q, ctx),
-    // Deleted series are never listed; collections, sharing labels and one-shots do not exist here.
-    q.deleted === true ||
-    q.oneshot === true ||
-    q.complete === true ||
-    listParam(q.collection_id).length > 0 ||
-    listParam(q.sharing_label).length > 0
-      ? NONE
-      : null,
+    // Deleted series are never listed; collections and one-shots do not exist here.
+    q.deleted === true || q.oneshot === true || q.complete === true || listParam(q.collection_id).length > 0 ? NONE : null,
   ]);
 }
 

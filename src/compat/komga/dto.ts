@@ -1,3 +1,4 @@
+import { scopeFor } from '../../modules/access/scope.js';
 import type { Caller } from '../../modules/auth/caller.js';
 import type { BookView } from '../../modules/books/schemas.js';
 import type { LibraryResponse } from '../../modules/libraries/schemas.js';
@@ -182,6 +183,15 @@ export interface PageDto {
   size: string;
 }
 
+/**
+ * Komga's age restriction. ALLOW_ONLY `age`: only series rated `age` or younger (unrated ones hidden); EXCLUDE
+ * `age`: series rated `age` or older hidden (unrated ones shown).
+ */
+export interface AgeRestrictionDto {
+  age: number;
+  restriction: 'ALLOW_ONLY' | 'EXCLUDE';
+}
+
 export interface UserDto {
   id: string;
   email: string;
@@ -190,6 +200,8 @@ export interface UserDto {
   sharedLibrariesIds: string[];
   labelsAllow: string[];
   labelsExclude: string[];
+  /** null: no age limit. */
+  ageRestriction: AgeRestrictionDto | null;
 }
 
 export interface TachiyomiReadProgressV2Dto {
@@ -230,31 +242,6 @@ export function seriesStatus(status: string | null): string {
 }
 
 const DIRECTIONS: Record<string, string> = { ltr: 'LEFT_TO_RIGHT', rtl: 'RIGHT_TO_LEFT', vertical: 'VERTICAL', webtoon: 'WEBTOON' };
-
-/** ComicInfo age ratings as Komga maps them to ages. */
-const AGE_BY_RATING: Record<string, number> = {
-  'adults only 18+': 18,
-  'early childhood': 3,
-  everyone: 0,
-  'everyone 10+': 10,
-  g: 0,
-  'kids to adults': 6,
-  m: 17,
-  'ma15+': 15,
-  'mature 17+': 17,
-  pg: 8,
-  'r18+': 18,
-  teen: 13,
-  'x18+': 18,
-};
-
-export function ageOf(rating: string | null): number | undefined {
-  if (rating === null) return undefined;
-  const known = AGE_BY_RATING[rating.trim().toLowerCase()];
-  if (known !== undefined) return known;
-  const digits = /\d{1,2}/.exec(rating);
-  return digits ? Number(digits[0]) : undefined;
-}
 
 /** Komga's library; `root` is empty for a caller not shown the folder (Komga's clients accept that). */
 export function libraryDto(l: LibraryResponse): LibraryDto {
@@ -313,7 +300,8 @@ export function seriesDto(s: SeriesView, books: SeriesBooksAggregate): SeriesDto
     readingDirectionLock: false,
     publisher: text(m.publisher),
     publisherLock: false,
-    ageRating: ageOf(m.age_rating),
+    // The age the access rules compare (media/metadata/age-ratings.ts over the series' highest rating).
+    ageRating: m.age ?? undefined,
     ageRatingLock: false,
     language: text(m.language),
     languageLock: false,
@@ -322,7 +310,7 @@ export function seriesDto(s: SeriesView, books: SeriesBooksAggregate): SeriesDto
     tags: m.tags,
     tagsLock: false,
     totalBookCountLock: false,
-    sharingLabels: [],
+    sharingLabels: s.sharing_labels,
     sharingLabelsLock: false,
     links: [],
     linksLock: false,
@@ -463,19 +451,37 @@ export function pageDto(p: PageInfo): PageDto {
   });
 }
 
-/** Komga roles from our permissions: ADMIN, FILE_DOWNLOAD (books-read), PAGE_STREAMING (pages-read). */
+/**
+ * Our age limit as Komga's restriction, which says the same thing: a limit that hides unrated series is
+ * ALLOW_ONLY that age; one that shows them is EXCLUDE the next age (Komga hides rated `age` or older, and shows
+ * the unrated).
+ */
+function ageRestrictionDto(maxAge: number | null, includeUnrated: boolean): AgeRestrictionDto | null {
+  if (maxAge === null) return null;
+  return includeUnrated ? { age: maxAge + 1, restriction: 'EXCLUDE' } : { age: maxAge, restriction: 'ALLOW_ONLY' };
+}
+
+/**
+ * Komga roles from our permissions: ADMIN, FILE_DOWNLOAD (books-read), PAGE_STREAMING (pages-read). What the
+ * user may see is the caller's scope (access/scope.ts), read with the user for this request: an admin, or a user
+ * without restrictions, shares every library.
+ */
 export function userDto(caller: Caller): UserDto {
   const roles = ['USER'];
   if (caller.isAdmin) roles.push('ADMIN');
   if (caller.permissions.has('books-read')) roles.push('FILE_DOWNLOAD');
   if (caller.permissions.has('pages-read')) roles.push('PAGE_STREAMING');
+  const scope = scopeFor(caller);
+  const libraryIds = scope.all ? null : scope.libraryIds;
+  const rule = scope.all ? null : scope.series;
   return {
     id: caller.user.id,
     email: caller.user.email,
     roles,
-    sharedAllLibraries: true,
-    sharedLibrariesIds: [],
-    labelsAllow: [],
-    labelsExclude: [],
+    sharedAllLibraries: libraryIds === null,
+    sharedLibrariesIds: libraryIds === null ? [] : [...libraryIds],
+    labelsAllow: rule ? [...rule.labelsAllow] : [],
+    labelsExclude: rule ? [...rule.labelsExclude] : [],
+    ageRestriction: rule ? ageRestrictionDto(rule.maxAge, rule.includeUnrated) : null,
   };
 }

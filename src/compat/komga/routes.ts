@@ -49,16 +49,22 @@ function registerKomgaOtherRoutes(app: App, komga: KomgaPresenter, endSession: K
     method: 'GET',
     url: '/api/v1/libraries',
     config: komgaRoute('libraries-read'),
-    schema: { ...hidden, summary: 'Libraries (Komga)' },
-    handler: async (req) => (await libraries.list(0, 10_000)).data.map((l) => libraryDto(libraryFor(callerOf(req), l))),
+    schema: { ...hidden, summary: 'Libraries (Komga): those shared with the caller' },
+    handler: async (req) => {
+      const caller = callerOf(req);
+      return (await libraries.listFor(caller, 0, 10_000)).data.map((l) => libraryDto(libraryFor(caller, l)));
+    },
   });
 
   app.route({
     method: 'GET',
     url: '/api/v1/libraries/:libraryId',
     config: komgaRoute('libraries-read'),
-    schema: { ...hidden, summary: 'One library (Komga)', params: z.object({ libraryId: Uuid }) },
-    handler: async (req) => libraryDto(libraryFor(callerOf(req), await libraries.get(req.params.libraryId))),
+    schema: { ...hidden, summary: 'One library (Komga); 404 unless shared with the caller', params: z.object({ libraryId: Uuid }) },
+    handler: async (req) => {
+      const caller = callerOf(req);
+      return libraryDto(libraryFor(caller, await libraries.getFor(caller, req.params.libraryId)));
+    },
   });
 
   for (const version of ['v1', 'v2']) {

@@ -5,7 +5,7 @@ import { sendImage } from '../../http/send-image.js';
 import { deviceHint } from '../../modules/progress/device.js';
 import { KOMGA_PROGRESS } from './progress-origin.js';
 import type { SeriesFacetField } from '../../modules/series/schemas.js';
-import { ageOf } from './dto.js';
+import { ageOf } from '../../media/metadata/age-ratings.js';
 import { allOf, bookQueryCondition, seriesQueryCondition, type Node } from './conditions.js';
 import {
   BOOK_SORTS,

@@ -1,5 +1,5 @@
 import { sql, type Kysely } from 'kysely';
-import { ageOf } from '../../modules/access/age-ratings.js';
+import { ageOf } from '../../media/metadata/age-ratings.js';
 import type { DialectMigration } from '../dialect-migration.js';
 
 /**
@@ -10,7 +10,7 @@ import type { DialectMigration } from '../dialect-migration.js';
  * user keeps. On the user row because the row is read (or remembered) for every request anyway: a change is
  * seen on the user's very next request, on every instance, without anything else to invalidate.
  *
- * `series.age`: the age the series' effective rating stands for (access/age-ratings.ts), null when unrated: an
+ * `series.age`: the age the series' effective rating stands for (media/metadata/age-ratings.ts), null when unrated: an
  * age limit is one comparison in SQL. Filled here from the stored ratings; scans keep it.
  *
  * `series_sharing_labels`: a series' sharing labels (lower-cased), a row each, so that "carries one of these

@@ -41,7 +41,7 @@ export interface SeriesTable {
   publisher: string | null;
   status: string | null;
   language: string | null;
-  /** The effective rating: the series' own, else its oldest book's (access/age-ratings.ts). */
+  /** The effective rating: the highest of its books' (media/metadata/age-ratings.ts). */
   age_rating: string | null;
   /** The age `age_rating` stands for; null when unrated (age limits compare it in SQL). */
   age: number | null;

@@ -1,8 +1,7 @@
-import { notFound } from '../../http/errors.js';
 import type { PageRequest } from '../../http/pagination.js';
 import type { ImageFormat, PageInfo } from '../../media/types.js';
 import type { Caller } from '../../modules/auth/caller.js';
-import { inScope, scopeFor } from '../../modules/access/scope.js';
+import { scopeFor } from '../../modules/access/scope.js';
 import type { BookView } from '../../modules/books/schemas.js';
 import type { BooksService } from '../../modules/books/service.js';
 import type { LibraryView } from '../../modules/libraries/schemas.js';
@@ -54,20 +53,19 @@ export class FeedCatalog {
   /** The libraries the caller may see, by name. */
   async libraries(caller: Caller): Promise<LibraryView[]> {
     const scope = scopeFor(caller);
+    // A restricted caller's libraries carry its own counts: never the shared cache.
+    if (!scope.all) return (await this.services.libraries.listFor(caller, 0, MAX_LIBRARIES)).data;
     const now = Date.now();
     if (!this.librariesCache || now - this.librariesCache.at > LIBRARIES_TTL_MS) {
       const data = this.services.libraries.list(0, MAX_LIBRARIES).then((r) => r.data);
       this.librariesCache = { at: now, data };
       data.catch(() => (this.librariesCache = null));
     }
-    const data = await this.librariesCache.data;
-    return data.filter((l) => inScope(scope, l.id));
+    return this.librariesCache.data;
   }
 
   async library(caller: Caller, id: string): Promise<LibraryView> {
-    const scope = scopeFor(caller);
-    if (!inScope(scope, id)) throw notFound('Library');
-    return this.services.libraries.get(id);
+    return this.services.libraries.getFor(caller, id);
   }
 
   series(caller: Caller, libraryId: string | undefined, page: PageRequest): Promise<Listing<SeriesView>> {

@@ -18,7 +18,9 @@ function ruleOn(rule: SeriesRule, idColumn: string, ageColumn: string): RawBuild
   const age = sql.ref(ageColumn);
   if (rule.maxAge !== null)
     parts.push(
-      rule.includeUnrated ? sql<SqlBool>`(${age} is null or ${age} <= ${rule.maxAge})` : sql<SqlBool>`(${age} is not null and ${age} <= ${rule.maxAge})`,
+      rule.includeUnrated
+        ? sql<SqlBool>`(${age} is null or ${age} <= ${rule.maxAge})`
+        : sql<SqlBool>`(${age} is not null and ${age} <= ${rule.maxAge})`,
     );
   const labelled = (labels: readonly string[]) =>
     sql<SqlBool>`exists (select 1 from series_sharing_labels ssl where ssl.series_id = ${sql.ref(idColumn)} and ssl.label in (${sql.join([...labels])}))`;

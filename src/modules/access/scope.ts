@@ -1,39 +1,7 @@
 import type { Caller } from '../auth/caller.js';
-import { parseContentAccess, type ContentAccess } from './content-access.js';
+import type { ContentScope, SeriesRule } from '../auth/content-access.js';
 
-/**
- * What a caller may see, for queries: everything, or libraries plus rules on series (age, sharing labels) that
- * cascade to their books. `series` is null when only libraries restrict.
- */
-export type ContentScope =
-  | { all: true }
-  | { all: false; libraryIds: readonly string[] | null; series: SeriesRule | null };
-
-/** The rules a series must pass, besides being in a visible library. */
-export interface SeriesRule {
-  /** null: no age limit. */
-  maxAge: number | null;
-  includeUnrated: boolean;
-  labelsAllow: readonly string[];
-  labelsExclude: readonly string[];
-}
-
-export const EVERYTHING: ContentScope = { all: true };
-
-/** The scope an access setting gives a non-admin user. */
-export function scopeOf(access: ContentAccess): ContentScope {
-  const series: SeriesRule | null =
-    access.maxAge === null && access.labelsAllow.length === 0 && access.labelsExclude.length === 0
-      ? null
-      : { maxAge: access.maxAge, includeUnrated: access.includeUnrated, labelsAllow: access.labelsAllow, labelsExclude: access.labelsExclude };
-  if (access.libraryIds === null && series === null) return EVERYTHING;
-  return { all: false, libraryIds: access.libraryIds, series };
-}
-
-/** A user's scope from its row: admins see everything, whatever their row holds. */
-export function scopeOfUser(user: { role: string; content_access: string }): ContentScope {
-  return user.role === 'admin' ? EVERYTHING : scopeOf(parseContentAccess(user.content_access));
-}
+export { EVERYTHING, scopeOf, scopeOfUser, type ContentScope, type SeriesRule } from '../auth/content-access.js';
 
 /**
  * The one place that decides what a caller sees in series, books, pages, progress, statistics, feeds and every

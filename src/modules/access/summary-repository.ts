@@ -22,12 +22,18 @@ export class AccessSummaryRepository {
       this.db.selectFrom('libraries').select('id').execute(),
       this.db
         .selectFrom('series')
-        .select((eb) => [eb.fn.countAll<number>().as('total'), eb.fn.sum<number>(eb.case().when(seriesVisible(scope, 'series')).then(1).else(0).end()).as('visible')])
+        .select((eb) => [
+          eb.fn.countAll<number>().as('total'),
+          eb.fn.sum<number>(eb.case().when(seriesVisible(scope, 'series')).then(1).else(0).end()).as('visible'),
+        ])
         .where('deleted_at', 'is', null)
         .executeTakeFirstOrThrow(),
       this.db
         .selectFrom('books')
-        .select((eb) => [eb.fn.countAll<number>().as('total'), eb.fn.sum<number>(eb.case().when(bookVisible(scope, 'books')).then(1).else(0).end()).as('visible')])
+        .select((eb) => [
+          eb.fn.countAll<number>().as('total'),
+          eb.fn.sum<number>(eb.case().when(bookVisible(scope, 'books')).then(1).else(0).end()).as('visible'),
+        ])
         .where('deleted_at', 'is', null)
         .executeTakeFirstOrThrow(),
     ]);

@@ -1,4 +1,4 @@
-import type { ContentScope } from '../access/scope.js';
+import type { ContentScope } from './content-access.js';
 import type { Permission } from './permissions.js';
 
 export interface CallerUser {

@@ -5,7 +5,7 @@ import type { ApiKeyLookup, ApiKeyRow, UserAccounts, UserRow } from './accounts.
 import type { Caller } from './caller.js';
 import type { PasswordChecks } from './password-checks.js';
 import { keyPermissions, userPermissions } from './permissions.js';
-import { scopeOfUser } from '../access/scope.js';
+import { scopeOfUser } from './content-access.js';
 import { UnchangedDatabaseCache } from '../../db/unchanged-cache.js';
 import type { RevocationsRepository } from './revocations-repository.js';
 import { looksLikeJwt, type TokenIssuer, type VerifiedToken } from './tokens.js';

@@ -1,4 +1,4 @@
-import { contentAccessColumn, FULL_ACCESS, type ContentAccess } from '../access/content-access.js';
+import { contentAccessColumn, FULL_ACCESS, type ContentAccess } from './content-access.js';
 import { AppError, forbidden } from '../../http/errors.js';
 import { unlessDiskFull } from '../../db/disk-full.js';
 import { newId, nowIso } from '../../db/ids.js';
@@ -116,7 +116,13 @@ export class AuthService {
   }
 
   /** `access`: what the account may see; by default newAccountAccess. */
-  async createAccount(account: NewAccount, role: string, permissions: string[], emailVerified: boolean, access?: ContentAccess): Promise<UserRow> {
+  async createAccount(
+    account: NewAccount,
+    role: string,
+    permissions: string[],
+    emailVerified: boolean,
+    access?: ContentAccess,
+  ): Promise<UserRow> {
     const conflicts = await this.users.conflicts(account.username, account.email);
     if (conflicts.username) throw new AppError(409, 'Conflict', 'Username is already taken', { field: 'username' });
     if (conflicts.email) throw new AppError(409, 'Conflict', 'E-mail address is already in use', { field: 'email' });

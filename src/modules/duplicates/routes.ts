@@ -1,3 +1,4 @@
+import { callerOf } from '../auth/hooks.js';
 import { z } from 'zod';
 import { PaginationQuery, pageRequest, paginated, toPage } from '../../http/pagination.js';
 import { IdParams } from '../../http/params.js';
@@ -58,7 +59,7 @@ export function registerDuplicateRoutes(app: App, duplicates: DuplicatesService)
     },
     handler: async (req) => {
       const page = pageRequest(req.query);
-      const { items, total } = await duplicates.bookGroups(page);
+      const { items, total } = await duplicates.bookGroups(callerOf(req), page);
       return toPage(req.url, page, total, items);
     },
   });
@@ -100,7 +101,7 @@ export function registerDuplicateRoutes(app: App, duplicates: DuplicatesService)
     },
     handler: async (req) => {
       const page = pageRequest(req.query);
-      const { items, total } = await duplicates.seriesGroups(req.query.matchType, page);
+      const { items, total } = await duplicates.seriesGroups(callerOf(req), req.query.matchType, page);
       return toPage(req.url, page, total, items);
     },
   });

@@ -1,3 +1,6 @@
+import { scopeFor } from '../access/scope.js';
+import type { InSeries } from '../access/service.js';
+import type { Caller } from '../auth/caller.js';
 import { notFound } from '../../http/errors.js';
 import type { PageRequest } from '../../http/pagination.js';
 import type { TaskQueue, TaskRow } from '../../tasks/queue.js';
@@ -44,10 +47,17 @@ export interface DetectionResult {
 
 const TASK_TYPE = 'detect_duplicates';
 
+/** Of rows fetched in bulk, those the caller sees (AccessService.visible). */
+export type VisibleRows = <Row extends InSeries>(caller: Caller, rows: readonly Row[]) => Promise<Row[]>;
+
+/** Groups read at once for a restricted caller, who gets them filtered and paged here. */
+const ALL_GROUPS = 100_000;
+
 export class DuplicatesService {
   constructor(
     private readonly repo: DuplicatesRepository,
     private readonly queue: TaskQueue,
+    private readonly visible: VisibleRows,
   ) {}
 
   /** One task covering book and series detection; a scan already queued or running is returned instead. */
@@ -77,9 +87,19 @@ export class DuplicatesService {
     return { book_groups: books.length, series_external_id_groups: external.length, series_title_groups: titles.length };
   }
 
-  async bookGroups(page: PageRequest): Promise<{ items: BookGroupView[]; total: number }> {
-    const { rows, total } = await this.repo.listGroups('book', 'hash', page.offset, page.pageSize);
-    const members = await this.repo.bookMembers(rows.map((r) => r.id));
+  /**
+   * A group shows only what the caller sees: for a restricted caller, members it does not see are left out, and
+   * so is a group with fewer than two members left (a copy it cannot see is nothing it can act on).
+   */
+  async bookGroups(caller: Caller, page: PageRequest): Promise<{ items: BookGroupView[]; total: number }> {
+    const restricted = !scopeFor(caller).all;
+    const { rows, total } = await this.repo.listGroups(
+      'book',
+      'hash',
+      restricted ? 0 : page.offset,
+      restricted ? ALL_GROUPS : page.pageSize,
+    );
+    const members = await this.visible(caller, await this.repo.bookMembers(rows.map((r) => r.id)));
     const items = rows.map((g) => {
       const books = members.filter((m) => m.group_id === g.id);
       return {
@@ -100,21 +120,30 @@ export class DuplicatesService {
         updated_at: g.updated_at,
       };
     });
-    return { items, total };
+    return restricted ? pageOf(items, page) : { items, total };
   }
 
-  async seriesGroups(matchType: SeriesMatchType | undefined, page: PageRequest): Promise<{ items: SeriesGroupView[]; total: number }> {
-    const { rows, total } = await this.repo.listGroups('series', matchType, page.offset, page.pageSize);
-    const members = await this.repo.seriesMembers(rows.map((r) => r.id));
-    return {
-      total,
-      items: rows.map((g) =>
-        this.seriesView(
-          g,
-          members.filter((m) => m.group_id === g.id),
-        ),
+  async seriesGroups(
+    caller: Caller,
+    matchType: SeriesMatchType | undefined,
+    page: PageRequest,
+  ): Promise<{ items: SeriesGroupView[]; total: number }> {
+    const restricted = !scopeFor(caller).all;
+    const { rows, total } = await this.repo.listGroups(
+      'series',
+      matchType,
+      restricted ? 0 : page.offset,
+      restricted ? ALL_GROUPS : page.pageSize,
+    );
+    const all = await this.repo.seriesMembers(rows.map((r) => r.id));
+    const members = await this.visible(caller, all);
+    const items = rows.map((g) =>
+      this.seriesView(
+        g,
+        members.filter((m) => m.group_id === g.id),
       ),
-    };
+    );
+    return restricted ? pageOf(items, page) : { items, total };
   }
 
   async deleteBookGroup(id: string): Promise<void> {
@@ -158,4 +187,10 @@ export function titleGroups(series: Array<{ id: string; library_id: string; name
     groups.set(key, group);
   }
   return [...groups.values()].filter((g) => g.members.length > 1);
+}
+
+/** A restricted caller's groups: those with at least two members it sees, paged here. */
+function pageOf<G extends { books?: unknown[]; series?: unknown[] }>(groups: G[], page: PageRequest): { items: G[]; total: number } {
+  const shown = groups.filter((g) => (g.books ?? g.series ?? []).length >= 2);
+  return { items: shown.slice(page.offset, page.offset + page.pageSize), total: shown.length };
 }

@@ -4,11 +4,24 @@ import type { EventBus } from '../../events/bus.js';
 import { ENTITY_EVENTS, SCAN_EVENTS, type EntityEventName, type EventMap, type ScanEventName } from '../../events/types.js';
 import type { SseHub } from '../../http/sse.js';
 import type { App } from '../../http/types.js';
+import { inScope, scopeFor } from '../access/scope.js';
+import type { AccessService } from '../access/service.js';
 import type { Caller } from '../auth/caller.js';
 import { callerOf } from '../auth/hooks.js';
 
-/** Whether a caller may hear about a library. Every library is visible to libraries-read today; narrow it here. */
-export const mayWatchLibrary = (caller: Caller, _libraryId: string): boolean => caller.permissions.has('libraries-read');
+/**
+ * Whether a caller may hear of an event: libraries-read, the event's library in its scope, and its series (when it
+ * names one and the caller's series rules restrict) one the caller sees. A stream carries nothing about what the
+ * caller cannot see, not even an id.
+ */
+async function mayHear(access: AccessService, caller: Caller, e: { library_id: string; series_id?: string }): Promise<boolean> {
+  if (!caller.permissions.has('libraries-read')) return false;
+  const scope = scopeFor(caller);
+  if (scope.all) return true;
+  if (!inScope(scope, e.library_id)) return false;
+  if (!scope.series || !e.series_id) return true;
+  return (await access.visible(caller, [{ library_id: e.library_id, series_id: e.series_id }])).length === 1;
+}
 
 const SSE_HEADERS = z.object({ accept: z.string().optional() });
 
@@ -23,7 +36,7 @@ Events (data: \`{type, book_id?, series_id, library_id, timestamp}\`, \`type\` e
 - \`book_created\`, \`book_updated\`, \`book_deleted\` (scans: new or restored file, changed/re-analysed/moved file, missing file; analysis tasks; purge). A restored book (its file back after a soft delete) is \`book_created\` and its series, if it was soft-deleted too, \`series_created\`: they reappear in lists as if new, keeping their ids. Deleting a library sends \`series_deleted\` per series and \`library_deleted\`, not one \`book_deleted\` per book
 - \`cover_updated\` (a book's cover changed during a scan or analysis)
 
-Only events about libraries the caller may see are sent. Not rate limited.`;
+Only events about what the caller may see are sent (its libraries; for a user with an age limit or sharing labels, its series). Not rate limited.`;
 
 const TASK_DOC = `${STREAM_DOC}
 
@@ -33,15 +46,21 @@ const SCAN_DOC = `${STREAM_DOC}
 
 Events \`scan_started\`, \`scan_progress\`, \`scan_completed\`, \`scan_failed\` (with \`error\`), \`scan_cancelled\`, each with data \`{type, library_id, task_id, mode, timestamp, files_discovered, files_processed, series_created, books_added, books_updated, books_deleted, books_restored, books_unchanged, errors}\`.`;
 
-export function registerEventRoutes(app: App, bus: EventBus, hub: SseHub): void {
+export function registerEventRoutes(app: App, bus: EventBus, hub: SseHub, access: AccessService): void {
   const stream =
-    <K extends keyof EventMap>(names: readonly K[], filter: (caller: Caller, payload: EventMap[K]) => boolean) =>
+    <K extends keyof EventMap>(names: readonly K[], filter: (caller: Caller, payload: EventMap[K]) => boolean | Promise<boolean>) =>
     (req: FastifyRequest, reply: FastifyReply): void => {
       const caller = callerOf(req);
       const sse = hub.open(reply);
+      // Checks may ask the database: chained, so a connection gets its events in the order they happened.
+      let sent: Promise<void> = Promise.resolve();
       for (const name of names) {
         const off = bus.on(name, (payload) => {
-          if (filter(caller, payload)) sse.send(name, payload);
+          sent = sent
+            .then(async () => {
+              if (await filter(caller, payload)) sse.send(name, payload);
+            })
+            .catch(() => undefined);
         });
         sse.onClose(off);
       }
@@ -58,7 +77,7 @@ export function registerEventRoutes(app: App, bus: EventBus, hub: SseHub): void 
       headers: SSE_HEADERS,
       produces: ['text/event-stream'],
     },
-    handler: stream<EntityEventName>(ENTITY_EVENTS, (caller, e) => mayWatchLibrary(caller, e.library_id)),
+    handler: stream<EntityEventName>(ENTITY_EVENTS, (caller, e) => mayHear(access, caller, e)),
   });
 
   app.route({
@@ -86,6 +105,6 @@ export function registerEventRoutes(app: App, bus: EventBus, hub: SseHub): void 
       headers: SSE_HEADERS,
       produces: ['text/event-stream'],
     },
-    handler: stream<ScanEventName>(SCAN_EVENTS, (caller, e) => mayWatchLibrary(caller, e.library_id)),
+    handler: stream<ScanEventName>(SCAN_EVENTS, (caller, e) => mayHear(access, caller, { library_id: e.library_id })),
   });
 }

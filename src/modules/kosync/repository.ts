@@ -1,5 +1,5 @@
 import { bookVisible } from '../access/scope-sql.js';
-import { sql, type Selectable, type SqlBool } from 'kysely';
+import type { Selectable } from 'kysely';
 import type { Database } from '../../db/connection.js';
 import type { KosyncDocumentsTable } from '../../db/tables/reading.js';
 import type { ContentScope } from '../access/scope.js';
@@ -85,7 +85,10 @@ export class KosyncRepository {
   /** The account a waiting position belongs to (null when gone or disabled). */
   async activeUser(
     userId: string,
-  ): Promise<{ id: string; username: string; email: string; role: string; permissions: string; security_stamp: string; content_access: string } | undefined> {
+  ): Promise<
+    | { id: string; username: string; email: string; role: string; permissions: string; security_stamp: string; content_access: string }
+    | undefined
+  > {
     return this.db
       .selectFrom('users')
       .select(['id', 'username', 'email', 'role', 'permissions', 'security_stamp', 'content_access'])

@@ -1,4 +1,6 @@
 import { sql, type Insertable, type Selectable, type Updateable } from 'kysely';
+import { bookVisible, seriesVisible } from '../access/scope-sql.js';
+import { EVERYTHING, type ContentScope } from '../access/scope.js';
 import type { Database } from '../../db/connection.js';
 import type { LibrariesTable } from '../../db/tables/catalog.js';
 
@@ -21,30 +23,39 @@ export class LibraryRepository {
     return this.db.selectFrom('libraries').selectAll().orderBy('name').orderBy('id').execute();
   }
 
-  count(): Promise<number> {
-    return this.db
-      .selectFrom('libraries')
-      .select((eb) => eb.fn.countAll<number>().as('n'))
-      .executeTakeFirstOrThrow()
-      .then((r) => Number(r.n));
+  /** `only`: these libraries (a restricted caller's); undefined or null: all. */
+  count(only?: readonly string[] | null): Promise<number> {
+    if (only && only.length === 0) return Promise.resolve(0);
+    let q = this.db.selectFrom('libraries').select((eb) => eb.fn.countAll<number>().as('n'));
+    if (only) q = q.where('id', 'in', [...only]);
+    return q.executeTakeFirstOrThrow().then((r) => Number(r.n));
   }
 
-  page(offset: number, limit: number): Promise<LibraryRow[]> {
-    return this.db.selectFrom('libraries').selectAll().orderBy('name').orderBy('id').offset(offset).limit(limit).execute();
+  page(offset: number, limit: number, only?: readonly string[] | null): Promise<LibraryRow[]> {
+    if (only && only.length === 0) return Promise.resolve([]);
+    let q = this.db.selectFrom('libraries').selectAll();
+    if (only) q = q.where('id', 'in', [...only]);
+    return q.orderBy('name').orderBy('id').offset(offset).limit(limit).execute();
   }
 
   /** Which of these ids are libraries. */
   async existing(ids: readonly string[]): Promise<string[]> {
     if (ids.length === 0) return [];
-    return (await this.db.selectFrom('libraries').select('id').where('id', 'in', [...ids]).execute()).map((r) => r.id);
+    return (
+      await this.db
+        .selectFrom('libraries')
+        .select('id')
+        .where('id', 'in', [...ids])
+        .execute()
+    ).map((r) => r.id);
   }
 
   get(id: string): Promise<LibraryRow | undefined> {
     return this.db.selectFrom('libraries').selectAll().where('id', '=', id).executeTakeFirst();
   }
 
-  /** Present series and books of each library. */
-  async counts(ids: readonly string[]): Promise<Map<string, LibraryCounts>> {
+  /** Present series and books of each library that the scope shows. */
+  async counts(ids: readonly string[], scope: ContentScope = EVERYTHING): Promise<Map<string, LibraryCounts>> {
     const out = new Map<string, LibraryCounts>(ids.map((id) => [id, { series_count: 0, book_count: 0 }]));
     if (ids.length === 0) return out;
     const [series, books] = await Promise.all([
@@ -53,6 +64,7 @@ export class LibraryRepository {
         .select(['library_id', (eb) => eb.fn.countAll<number>().as('n')])
         .where('library_id', 'in', [...ids])
         .where('deleted_at', 'is', null)
+        .where(seriesVisible(scope, 'series'))
         .groupBy('library_id')
         .execute(),
       this.db
@@ -60,6 +72,7 @@ export class LibraryRepository {
         .select(['library_id', (eb) => eb.fn.countAll<number>().as('n')])
         .where('library_id', 'in', [...ids])
         .where('deleted_at', 'is', null)
+        .where(bookVisible(scope, 'books'))
         .groupBy('library_id')
         .execute(),
     ]);
@@ -130,12 +143,14 @@ export class LibraryRepository {
    */
   async latestSeriesCoverBook(
     libraryId: string,
+    scope: ContentScope = EVERYTHING,
   ): Promise<{ series_id: string; book_id: string; path: string; format: string | null; cover_page: number | null } | undefined> {
     const latestSeries = this.db
       .selectFrom('series')
       .select('series.id')
       .where('series.library_id', '=', libraryId)
       .where('series.deleted_at', 'is', null)
+      .where(seriesVisible(scope, 'series'))
       .where((eb) =>
         eb.exists(
           eb

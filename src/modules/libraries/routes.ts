@@ -28,8 +28,8 @@ export function registerLibraryRoutes(app: App, libraries: LibraryService): void
     schema: { summary: 'List libraries', tags, querystring: PaginationQuery, response: { 200: paginated(LibraryResponse) } },
     handler: async (req) => {
       const page = pageRequest(req.query);
-      const { total, data } = await libraries.list(page.offset, page.pageSize);
       const caller = callerOf(req);
+      const { total, data } = await libraries.listFor(caller, page.offset, page.pageSize);
       return toPage(
         req.url,
         page,
@@ -59,7 +59,7 @@ export function registerLibraryRoutes(app: App, libraries: LibraryService): void
     url: '/libraries/:id',
     config: { permission: 'libraries-read' },
     schema: { summary: 'Library details', tags, params: IdParams, response: { 200: LibraryResponse, ...errors } },
-    handler: async (req) => libraryFor(callerOf(req), await libraries.get(req.params.id)),
+    handler: async (req) => libraryFor(callerOf(req), await libraries.getFor(callerOf(req), req.params.id)),
   });
 
   app.route({
@@ -140,7 +140,7 @@ export function registerLibraryRoutes(app: App, libraries: LibraryService): void
       response: { 200: z.any().describe('Image bytes'), ...errors },
     },
     handler: async (req, reply) => {
-      const image = await libraries.thumbnail(req.params.id);
+      const image = await libraries.thumbnail(callerOf(req), req.params.id);
       return reply.header('content-type', image.mediaType).header('cache-control', 'private, max-age=60').send(image.data);
     },
   });

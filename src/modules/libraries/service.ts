@@ -1,3 +1,5 @@
+import { EVERYTHING, inScope, scopeFor, type ContentScope } from '../access/scope.js';
+import type { Caller } from '../auth/caller.js';
 import path from 'node:path';
 import type { EventBus } from '../../events/bus.js';
 import type { EntityEventName } from '../../events/types.js';
@@ -90,6 +92,21 @@ export class LibraryService {
     return (await this.views([await this.require(id)]))[0]!;
   }
 
+  /** The libraries the caller sees, with the series and books it sees counted. */
+  async listFor(caller: Caller, offset: number, limit: number): Promise<{ total: number; data: LibraryView[] }> {
+    const scope = scopeFor(caller);
+    if (scope.all) return this.list(offset, limit);
+    const [total, rows] = await Promise.all([this.deps.repo.count(scope.libraryIds), this.deps.repo.page(offset, limit, scope.libraryIds)]);
+    return { total, data: await this.views(rows, scope) };
+  }
+
+  /** A library the caller sees (else the 404 of one that does not exist), counted as listFor counts. */
+  async getFor(caller: Caller, id: string): Promise<LibraryView> {
+    const scope = scopeFor(caller);
+    if (!inScope(scope, id)) throw notFound('Library');
+    return (await this.views([await this.require(id)], scope))[0]!;
+  }
+
   async create(input: LibraryCreate, requester: LibraryRequester): Promise<LibraryView> {
     const others = await this.deps.repo.list();
     const libraryPath = await checkLibraryPath(input.path, others, this.pathPolicy(requester));
@@ -165,9 +182,11 @@ export class LibraryService {
   }
 
   /** Cover of the most recently added series, or a generated placeholder when the library has none. */
-  async thumbnail(id: string): Promise<{ data: Buffer; mediaType: string }> {
+  async thumbnail(caller: Caller, id: string): Promise<{ data: Buffer; mediaType: string }> {
+    const scope = scopeFor(caller);
+    if (!inScope(scope, id)) throw notFound('Library');
     const library = await this.require(id);
-    const book = await this.deps.repo.latestSeriesCoverBook(id);
+    const book = await this.deps.repo.latestSeriesCoverBook(id, scope);
     if (book && this.deps.readCover) {
       try {
         const cover = await this.deps.readCover(path.join(library.path, book.path), book.format, book.cover_page);
@@ -217,8 +236,11 @@ export class LibraryService {
     return row;
   }
 
-  private async views(rows: LibraryRow[]): Promise<LibraryView[]> {
-    const counts = await this.deps.repo.counts(rows.map((r) => r.id));
+  private async views(rows: LibraryRow[], scope: ContentScope = EVERYTHING): Promise<LibraryView[]> {
+    const counts = await this.deps.repo.counts(
+      rows.map((r) => r.id),
+      scope,
+    );
     return rows.map((r) => ({
       id: r.id,
       name: r.name,

@@ -110,7 +110,8 @@ export class PagesService {
   /** The page lists of several books the caller can see (missing or hidden books are left out), in one query. */
   async listMany(caller: Caller, bookIds: readonly string[]): Promise<Map<string, PageInfo[]>> {
     const out = new Map<string, PageInfo[]>();
-    for (const book of await this.deps.access.visible(caller, await this.deps.books.pagesOf(bookIds))) out.set(book.id, pageInfos(book.pages));
+    for (const book of await this.deps.access.visible(caller, await this.deps.books.pagesOf(bookIds)))
+      out.set(book.id, pageInfos(book.pages));
     return out;
   }
 

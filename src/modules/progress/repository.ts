@@ -1,5 +1,5 @@
 import { bookVisible } from '../access/scope-sql.js';
-import { sql, type Insertable, type Selectable, type SqlBool } from 'kysely';
+import { sql, type Insertable, type Selectable } from 'kysely';
 import type { Database } from '../../db/connection.js';
 import type { ProgressEventsTable, ReadingActivityTable, ReadProgressTable, ReadThroughsTable } from '../../db/tables/reading.js';
 import type { ContentScope } from '../access/scope.js';

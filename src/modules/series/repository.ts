@@ -298,7 +298,11 @@ export class SeriesRepository {
   async setSharingLabels(id: string, labels: readonly string[]): Promise<void> {
     await this.db.transaction().execute(async (trx) => {
       await trx.deleteFrom('series_sharing_labels').where('series_id', '=', id).execute();
-      if (labels.length > 0) await trx.insertInto('series_sharing_labels').values(labels.map((label) => ({ series_id: id, label }))).execute();
+      if (labels.length > 0)
+        await trx
+          .insertInto('series_sharing_labels')
+          .values(labels.map((label) => ({ series_id: id, label })))
+          .execute();
     });
   }
 

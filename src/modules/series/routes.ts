@@ -8,7 +8,15 @@ import { listSerializerCompiler } from '../books/list-serializer.js';
 import { BookView } from '../books/schemas.js';
 import { sendImage } from '../../http/send-image.js';
 import { deviceHint } from '../progress/device.js';
-import { SeriesBooksQuery, SeriesFilterBody, SeriesFilterQuery, SeriesListQuery, SeriesSearchBody, SeriesUpdate, SeriesView } from './schemas.js';
+import {
+  SeriesBooksQuery,
+  SeriesFilterBody,
+  SeriesFilterQuery,
+  SeriesListQuery,
+  SeriesSearchBody,
+  SeriesUpdate,
+  SeriesView,
+} from './schemas.js';
 import type { SeriesService } from './service.js';
 
 const tags = ['series'];

@@ -47,7 +47,7 @@ export const SeriesMetadata = z
       .string()
       .nullable()
       .describe("The effective rating: the highest of the books' ratings (ComicInfo AgeRating and the common short forms)."),
-    age: z.number().int().nullable().describe('The age age_rating stands for (users\' age limits compare it); null when unrated.'),
+    age: z.number().int().nullable().describe("The age age_rating stands for (users' age limits compare it); null when unrated."),
   })
   .meta({ id: 'SeriesMetadata' });
 

@@ -1,4 +1,4 @@
-import { normalizeLabels } from '../access/content-access.js';
+import { normalizeLabels } from '../auth/content-access.js';
 import { notFound } from '../../http/errors.js';
 import type { PageRequest } from '../../http/pagination.js';
 import type { Caller } from '../auth/caller.js';
@@ -138,7 +138,11 @@ export class SeriesService {
   async titles(caller: Caller, ids: readonly string[]): Promise<Map<string, string>> {
     const out = new Map<string, string>();
     const rows = await this.deps.repo.titles(ids);
-    for (const r of await this.deps.access.visible(caller, rows.map((row) => ({ ...row, series_id: row.id })))) out.set(r.id, r.title ?? r.name);
+    for (const r of await this.deps.access.visible(
+      caller,
+      rows.map((row) => ({ ...row, series_id: row.id })),
+    ))
+      out.set(r.id, r.title ?? r.name);
     return out;
   }
 

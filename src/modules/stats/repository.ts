@@ -1,3 +1,5 @@
+import { seriesIdVisible } from '../access/scope-sql.js';
+import type { ContentScope } from '../access/scope.js';
 import { sql } from 'kysely';
 import type { Database } from '../../db/connection.js';
 
@@ -106,12 +108,16 @@ export class StatsRepository {
       .sort((a, b) => b.reading_ms - a.reading_ms || b.pages_read - a.pages_read || a.device_id.localeCompare(b.device_id));
   }
 
-  /** Series of books still in the library, by reading time then pages. */
-  async topSeries(userId: string, limit: number): Promise<Array<ActivityTotals & { series_id: string; name: string }>> {
+  /** Series of books still in the library that the user sees, by reading time then pages. */
+  async topSeries(
+    userId: string,
+    limit: number,
+    scope: ContentScope,
+  ): Promise<Array<ActivityTotals & { series_id: string; name: string }>> {
     const rows = await sql<{ series_id: string; name: string; pages: number; ms: number }>`
       select a.series_id, max(coalesce(s.name, a.series_name)) as name, sum(a.pages_read) as pages, sum(a.reading_ms) as ms
       from reading_activity a left join series s on s.id = a.series_id
-      where a.user_id = ${userId} and not ${purged}
+      where a.user_id = ${userId} and not ${purged} and ${seriesIdVisible(scope, 'a.series_id')}
       group by a.series_id order by sum(a.reading_ms) desc, sum(a.pages_read) desc, a.series_id limit ${limit}`.execute(this.db);
     const ids = rows.rows.map((r) => r.series_id);
     const done = new Map<string, number>();

@@ -1,3 +1,4 @@
+import { scopeFor } from '../access/scope.js';
 import type { Caller } from '../auth/caller.js';
 import type { StatsRepository } from './repository.js';
 import type { ReadingStats } from './schemas.js';
@@ -37,7 +38,7 @@ export class StatsService {
       this.repo.activeDays(userId),
       this.repo.perDay(userId, from),
       this.repo.perDevice(userId),
-      this.repo.topSeries(userId, 10),
+      this.repo.topSeries(userId, 10, scopeFor(caller)),
       this.repo.totals(userId, true),
       this.repo.removedTitles(userId, 50),
     ]);

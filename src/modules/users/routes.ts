@@ -7,7 +7,7 @@ import { PermissionList, ROLES } from '../auth/permissions.js';
 import { Email, Password, Username } from '../auth/schemas.js';
 import type { UsersService } from './service.js';
 import { UserView } from './views.js';
-import { AccessFields } from '../access/content-access.js';
+import { AccessFields } from '../auth/content-access.js';
 
 const UserCreate = z
   .object({
@@ -121,7 +121,7 @@ export function registerUserRoutes(app: App, users: UsersService): void {
         summary: method === 'PUT' ? 'Update a user' : 'Update a user (partial, same body as PUT)',
         description:
           'Every field is optional; only the fields sent change. The last administrator cannot be demoted or disabled (409). ' +
-          'A change of library_access, age_restriction or labels ends no session: it holds from the user\'s very next request. ' +
+          "A change of library_access, age_restriction or labels ends no session: it holds from the user's very next request. " +
           'Administrators see everything whatever these say. Unknown library ids are refused (400).',
         tags: ['users'],
         params: IdParams,

@@ -1,7 +1,7 @@
 import type { AccessSummary } from '../access/summary-repository.js';
 import { scopeOf, scopeOfUser, type ContentScope } from '../access/scope.js';
 import { AppError, badRequest, conflict, notFound } from '../../http/errors.js';
-import { accessFrom, contentAccessColumn, FULL_ACCESS, parseContentAccess, type AccessView } from '../access/content-access.js';
+import { accessFrom, contentAccessColumn, FULL_ACCESS, parseContentAccess, type AccessView } from '../auth/content-access.js';
 import { nowIso } from '../../db/ids.js';
 import { toJsonColumn } from '../../db/json-column.js';
 import type { PageRequest } from '../../http/pagination.js';
@@ -58,7 +58,9 @@ export class UsersService {
   async create(input: UserInput): Promise<UserView> {
     const given = ACCESS_KEYS.some((k) => input[k] !== undefined);
     if (given) await this.checkLibraries(input);
-    const access = given ? accessFrom(input, input.library_access === undefined ? await this.auth.newAccountAccess() : FULL_ACCESS) : undefined;
+    const access = given
+      ? accessFrom(input, input.library_access === undefined ? await this.auth.newAccountAccess() : FULL_ACCESS)
+      : undefined;
     const row = await this.auth.createAccount(input, input.role, input.permissions ?? [], true, access);
     return toUserView(row);
   }
@@ -102,7 +104,8 @@ export class UsersService {
     if (!access || access.all) return;
     const known = await this.knownLibraries(access.library_ids);
     const unknown = access.library_ids.filter((id) => !known.has(id));
-    if (unknown.length > 0) throw badRequest(`No library has the id ${unknown.join(', ')}`, { field: 'library_access', library_ids: unknown });
+    if (unknown.length > 0)
+      throw badRequest(`No library has the id ${unknown.join(', ')}`, { field: 'library_access', library_ids: unknown });
   }
 
   private async require(id: string): Promise<UserRow> {

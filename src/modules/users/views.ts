@@ -3,7 +3,7 @@ import { toBool } from '../../db/ids.js';
 import { PERMISSIONS, ROLES, sortPermissions, userPermissions } from '../auth/permissions.js';
 import type { UserRow } from './repository.js';
 import { parseJsonColumnOrThrow } from '../../db/json-column.js';
-import { AccessFields, accessView, parseContentAccess } from '../access/content-access.js';
+import { AccessFields, accessView, parseContentAccess } from '../auth/content-access.js';
 
 export const UserSummary = z
   .object({ id: z.uuid(), username: z.string(), email: z.string(), role: z.string() })

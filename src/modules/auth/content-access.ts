@@ -22,7 +22,8 @@ export const FULL_ACCESS: ContentAccess = { libraryIds: null, maxAge: null, incl
 
 /** Labels compare trimmed and lower-cased, on series and users alike (Komga's clients send them as typed). */
 export const normalizeLabel = (label: string): string => label.trim().toLowerCase();
-export const normalizeLabels = (labels: readonly string[]): string[] => [...new Set(labels.map(normalizeLabel).filter((l) => l.length > 0))].sort();
+export const normalizeLabels = (labels: readonly string[]): string[] =>
+  [...new Set(labels.map(normalizeLabel).filter((l) => l.length > 0))].sort();
 
 const Label = z.string().trim().min(1).max(100);
 
@@ -46,10 +47,7 @@ export const AgeRestriction = z
   .meta({ id: 'AgeRestriction' });
 export type AgeRestriction = z.infer<typeof AgeRestriction>;
 
-export const LabelList = z
-  .array(Label)
-  .max(100)
-  .describe('Sharing labels, compared case-insensitively (stored lower-cased).');
+export const LabelList = z.array(Label).max(100).describe('Sharing labels, compared case-insensitively (stored lower-cased).');
 
 /** The access fields of the user API. */
 export const AccessFields = {
@@ -123,4 +121,41 @@ export function contentAccessColumn(a: ContentAccess): string {
     labels_allow: a.labelsAllow,
     labels_exclude: a.labelsExclude,
   });
+}
+
+/**
+ * What a caller may see, for queries: everything, or libraries plus rules on series (age, sharing labels) that
+ * cascade to their books. `series` is null when only libraries restrict.
+ */
+export type ContentScope = { all: true } | { all: false; libraryIds: readonly string[] | null; series: SeriesRule | null };
+
+/** The rules a series must pass, besides being in a visible library. */
+export interface SeriesRule {
+  /** null: no age limit. */
+  maxAge: number | null;
+  includeUnrated: boolean;
+  labelsAllow: readonly string[];
+  labelsExclude: readonly string[];
+}
+
+export const EVERYTHING: ContentScope = { all: true };
+
+/** The scope an access setting gives a non-admin user. */
+export function scopeOf(access: ContentAccess): ContentScope {
+  const series: SeriesRule | null =
+    access.maxAge === null && access.labelsAllow.length === 0 && access.labelsExclude.length === 0
+      ? null
+      : {
+          maxAge: access.maxAge,
+          includeUnrated: access.includeUnrated,
+          labelsAllow: access.labelsAllow,
+          labelsExclude: access.labelsExclude,
+        };
+  if (access.libraryIds === null && series === null) return EVERYTHING;
+  return { all: false, libraryIds: access.libraryIds, series };
+}
+
+/** A user's scope from its row: admins see everything, whatever their row holds. */
+export function scopeOfUser(user: { role: string; content_access: string }): ContentScope {
+  return user.role === 'admin' ? EVERYTHING : scopeOf(parseContentAccess(user.content_access));
 }
