@@ -80,7 +80,7 @@ describe('Sessions end when the password changes', () => {
     await updateUser(user.id, { role: 'maintainer' });
     expect(await me(user.headers)).toBe(401);
     const again = await login(user.username, user.password);
-    await updateUser(user.id, { permissions: ['collections-read'] });
+    await updateUser(user.id, { permissions: ['tasks-read'] });
     expect(await me(again)).toBe(401);
   });
 });

@@ -11,12 +11,18 @@ afterAll(() => t.close());
 const me = async (headers: Record<string, string>) => (await t.app.inject({ method: 'GET', url: '/api/v1/auth/me', headers })).json();
 
 describe('Roles and permissions', () => {
-  it('a reader holds exactly the 9 reader permissions', async () => {
+  it('a reader holds exactly the 15 reader permissions', async () => {
     const reader = await createUser(t, 'reader');
     expect((await me(reader.headers)).permissions).toEqual([
       'libraries-read',
       'series-read',
       'books-read',
+      'collections-read',
+      'collections-write',
+      'collections-delete',
+      'read-lists-read',
+      'read-lists-write',
+      'read-lists-delete',
       'pages-read',
       'progress-read',
       'progress-write',
@@ -26,10 +32,10 @@ describe('Roles and permissions', () => {
     ]);
   });
 
-  it('a maintainer holds 15 permissions and lacks the admin-only ones', async () => {
+  it('a maintainer holds 21 permissions and lacks the admin-only ones', async () => {
     const maintainer = await createUser(t, 'maintainer');
     const perms: string[] = (await me(maintainer.headers)).permissions;
-    expect(perms).toHaveLength(15);
+    expect(perms).toHaveLength(21);
     expect(perms).toEqual([
       'libraries-read',
       'libraries-write',
@@ -37,6 +43,12 @@ describe('Roles and permissions', () => {
       'series-write',
       'books-read',
       'books-write',
+      'collections-read',
+      'collections-write',
+      'collections-delete',
+      'read-lists-read',
+      'read-lists-write',
+      'read-lists-delete',
       'pages-read',
       'progress-read',
       'progress-write',
@@ -47,8 +59,7 @@ describe('Roles and permissions', () => {
       'tasks-write',
       'system-health',
     ]);
-    for (const adminOnly of ['users-read', 'libraries-delete', 'system-admin', 'collections-read', 'plugins-manage'])
-      expect(perms).not.toContain(adminOnly);
+    for (const adminOnly of ['users-read', 'libraries-delete', 'system-admin', 'plugins-manage']) expect(perms).not.toContain(adminOnly);
   });
 
   it('custom permissions add to the role; admin-only ones stay with admins; colon form accepted; unknown names 400', async () => {

@@ -14,6 +14,7 @@ import { koreaderSync } from './0013_koreader_sync.js';
 import { progressClientTime } from './0014_progress_client_time.js';
 import { deviceDetails } from './0015_device_details.js';
 import { householdAccess } from './0016_household_access.js';
+import { lists } from './0017_lists.js';
 
 /** Every migration, applied in key order. Append only: never edit one that has shipped. */
 export const migrations: Record<string, DialectMigration> = {
@@ -32,4 +33,5 @@ export const migrations: Record<string, DialectMigration> = {
   '0014_progress_client_time': progressClientTime,
   '0015_device_details': deviceDetails,
   '0016_household_access': householdAccess,
+  '0017_lists': lists,
 };
