@@ -24,6 +24,8 @@ export interface TaskFilter {
   status?: TaskStatus;
   type?: string;
   libraryId?: string;
+  /** Only tasks of these libraries, or of none (a restricted caller's); undefined or null: every task. */
+  withinLibraries?: readonly string[] | null;
 }
 
 export interface TaskProgressUpdate {
@@ -322,6 +324,11 @@ export class TaskQueue {
     if (filter.status) base = base.where('status', '=', filter.status);
     if (filter.type) base = base.where('type', '=', filter.type);
     if (filter.libraryId) base = base.where('library_id', '=', filter.libraryId);
+    const within = filter.withinLibraries;
+    if (within)
+      base = base.where((eb) =>
+        within.length > 0 ? eb.or([eb('library_id', 'is', null), eb('library_id', 'in', [...within])]) : eb('library_id', 'is', null),
+      );
     const [count, rows] = await Promise.all([
       base.select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow(),
       base.selectAll().orderBy('created_at', 'desc').orderBy('id', 'desc').offset(offset).limit(limit).execute(),

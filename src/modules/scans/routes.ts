@@ -1,3 +1,4 @@
+import { callerOf } from '../auth/hooks.js';
 import { ErrorBody } from '../../http/errors.js';
 import { pageRequest, PaginationQuery, paginated, toPage } from '../../http/pagination.js';
 import { IdParams } from '../../http/params.js';
@@ -40,7 +41,7 @@ export function registerScanRoutes(app: App, scans: ScanService): void {
       params: IdParams,
       response: { 200: ScanStatusView, ...errors },
     },
-    handler: (req) => scans.status(req.params.id),
+    handler: (req) => scans.status(callerOf(req), req.params.id),
   });
 
   app.route({
@@ -70,7 +71,7 @@ export function registerScanRoutes(app: App, scans: ScanService): void {
     },
     handler: async (req) => {
       const page = pageRequest(req.query);
-      const all = await scans.active();
+      const all = await scans.active(callerOf(req));
       return toPage(req.url, page, all.length, all.slice(page.offset, page.offset + page.pageSize));
     },
   });

@@ -1,3 +1,5 @@
+import { inScope, scopeFor } from '../access/scope.js';
+import type { Caller } from '../auth/caller.js';
 import { emptyScanCounters, type ScanCounters, type ScanMode } from '../../events/types.js';
 import { conflict, notFound } from '../../http/errors.js';
 import type { TaskQueue, TaskRow } from '../../tasks/queue.js';
@@ -75,8 +77,8 @@ export class ScanService implements LibraryScanControl {
     return { task: taskView(task), created };
   }
 
-  async status(libraryId: string): Promise<ScanStatusView> {
-    if (!(await this.deps.libraries.get(libraryId))) throw notFound('Library');
+  async status(caller: Caller, libraryId: string): Promise<ScanStatusView> {
+    if (!inScope(scopeFor(caller), libraryId) || !(await this.deps.libraries.get(libraryId))) throw notFound('Library');
     return scanStatusOf(libraryId, await this.deps.queue.latestForLibrary(SCAN_TASK, libraryId));
   }
 
@@ -89,9 +91,10 @@ export class ScanService implements LibraryScanControl {
     return scanStatusOf(libraryId, row ?? active);
   }
 
-  async active(): Promise<ScanStatusView[]> {
+  async active(caller: Caller): Promise<ScanStatusView[]> {
+    const scope = scopeFor(caller);
     const tasks = await this.deps.queue.active(SCAN_TASK);
-    return tasks.map((t) => scanStatusOf(t.library_id ?? '', t));
+    return tasks.filter((t) => t.library_id !== null && inScope(scope, t.library_id)).map((t) => scanStatusOf(t.library_id ?? '', t));
   }
 
   async cancelLibraryScans(libraryId: string): Promise<void> {

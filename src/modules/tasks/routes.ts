@@ -1,3 +1,4 @@
+import { callerOf } from '../auth/hooks.js';
 import { ErrorBody } from '../../http/errors.js';
 import { pageRequest, paginated, toPage } from '../../http/pagination.js';
 import { IdParams } from '../../http/params.js';
@@ -22,7 +23,12 @@ export function registerTaskRoutes(app: App, tasks: TaskService): void {
     handler: async (req) => {
       const page = pageRequest(req.query);
       const { status, type, task_type, library_id } = req.query;
-      const { total, data } = await tasks.list({ status, type: type ?? task_type, libraryId: library_id }, page.offset, page.pageSize);
+      const { total, data } = await tasks.list(
+        callerOf(req),
+        { status, type: type ?? task_type, libraryId: library_id },
+        page.offset,
+        page.pageSize,
+      );
       return toPage(req.url, page, total, data);
     },
   });
@@ -45,7 +51,7 @@ export function registerTaskRoutes(app: App, tasks: TaskService): void {
     url: '/tasks/:id',
     config: { permission: 'tasks-read' },
     schema: { summary: 'Task details', tags, params: IdParams, response: { 200: TaskView, 400: ErrorBody, 404: ErrorBody } },
-    handler: (req) => tasks.get(req.params.id),
+    handler: (req) => tasks.get(callerOf(req), req.params.id),
   });
 
   app.route({
@@ -60,6 +66,6 @@ export function registerTaskRoutes(app: App, tasks: TaskService): void {
       params: IdParams,
       response: { 200: TaskView, 400: ErrorBody, 404: ErrorBody, 409: ErrorBody },
     },
-    handler: (req) => tasks.cancel(req.params.id),
+    handler: (req) => tasks.cancel(callerOf(req), req.params.id),
   });
 }

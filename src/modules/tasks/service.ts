@@ -1,3 +1,5 @@
+import { inScope, scopeFor } from '../access/scope.js';
+import type { Caller } from '../auth/caller.js';
 import { conflict, notFound } from '../../http/errors.js';
 import { TASK_STATUSES, type TaskFilter, type TaskQueue, type TaskRow } from '../../tasks/queue.js';
 import type { TaskWorker } from '../../tasks/worker.js';
@@ -22,21 +24,24 @@ export class TaskService {
     private readonly worker: TaskWorker,
   ) {}
 
-  async list(filter: TaskFilter, offset: number, limit: number): Promise<{ total: number; data: TaskView[] }> {
-    const { total, rows } = await this.queue.list(filter, offset, limit);
+  /** A restricted caller sees the tasks of its libraries and those of none (docs/household-access.md). */
+  async list(caller: Caller, filter: TaskFilter, offset: number, limit: number): Promise<{ total: number; data: TaskView[] }> {
+    const scope = scopeFor(caller);
+    const withinLibraries = scope.all ? null : scope.libraryIds;
+    const { total, rows } = await this.queue.list({ ...filter, withinLibraries }, offset, limit);
     return { total, data: rows.map(taskView) };
   }
 
-  async get(id: string): Promise<TaskView> {
+  async get(caller: Caller, id: string): Promise<TaskView> {
     const row = await this.queue.get(id);
-    if (!row) throw notFound('Task');
+    if (!row || (row.library_id !== null && !inScope(scopeFor(caller), row.library_id))) throw notFound('Task');
     return taskView(row);
   }
 
   /** A pending task is cancelled at once; a running one is stopped (its work aborted) within about 2 s. */
-  async cancel(id: string): Promise<TaskView> {
+  async cancel(caller: Caller, id: string): Promise<TaskView> {
     const before = await this.queue.get(id);
-    if (!before) throw notFound('Task');
+    if (!before || (before.library_id !== null && !inScope(scopeFor(caller), before.library_id))) throw notFound('Task');
     if (before.status !== 'pending' && before.status !== 'running')
       throw conflict(`Task is already ${before.status}`, { status: before.status });
     const row = await cancelTask(this.queue, this.worker, id);
