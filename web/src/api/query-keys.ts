@@ -68,7 +68,13 @@ export const queryKeys = {
     drives: ['filesystem', 'drives'] as const,
     browse: (path: string | undefined) => ['filesystem', 'browse', path ?? ''] as const,
   },
-  users: { all: ['users'] as const },
+  users: {
+    all: ['users'] as const,
+    /** What a user sees now (GET /users/{id}/access-summary). */
+    accessSummary: (userId: string) => ['users', userId, 'access-summary'] as const,
+    /** What an access being edited would show (POST /users/access-preview), keyed by that access. */
+    accessPreview: (access: unknown) => ['users', 'access-preview', access] as const,
+  },
   adminSettings: {
     all: ['admin-settings'] as const,
     history: (settingKey: string) => ['admin-settings', 'history', settingKey] as const,

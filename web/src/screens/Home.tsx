@@ -5,7 +5,8 @@ import { queryKeys } from '../api/query-keys';
 import { librariesQuery, meQuery } from '../api/queries';
 import { BookCard, SeriesCard, type Book, type Series } from '../components/Cards';
 import { ErrorMessage } from '../components/ErrorView';
-import { SHELF_IDS, SHELVES, type ShelfId } from '../lib/shelves';
+import { seesEverything } from '../lib/content-access';
+import { SHELF_IDS, SHELVES, shelfEmptyText, type ShelfId } from '../lib/shelves';
 
 function shelfQuery(id: ShelfId, pageSize: number) {
   const path = SHELVES[id].path;
@@ -18,6 +19,7 @@ function shelfQuery(id: ShelfId, pageSize: number) {
 function Shelf({ id }: { id: ShelfId }) {
   const shelf = SHELVES[id];
   const query = useQuery(shelfQuery(id, 20));
+  const seesAll = seesEverything(useQuery(meQuery).data);
   const headingId = `shelf-${id}`;
   return (
     <section className="shelf" aria-labelledby={headingId}>
@@ -30,7 +32,7 @@ function Shelf({ id }: { id: ShelfId }) {
         )}
       </div>
       <ErrorMessage error={query.error} />
-      {query.data?.data.length === 0 && <p className="empty">{shelf.empty}</p>}
+      {query.data?.data.length === 0 && <p className="empty">{shelfEmptyText(id, seesAll)}</p>}
       {query.data && query.data.data.length > 0 && (
         <ul className="shelf-row">
           {query.data.data.map((item) => (
@@ -44,20 +46,24 @@ function Shelf({ id }: { id: ShelfId }) {
 
 export function Home() {
   const libraries = useQuery(librariesQuery);
-  const canAddLibraries = useQuery(meQuery).data?.permissions.includes('libraries-write') === true;
+  const me = useQuery(meQuery).data;
+  const canAddLibraries = me?.permissions.includes('libraries-write') === true;
+  // Libraries are listed as the account may see them: for a user who does not see everything, none listed may
+  // mean none shared with it.
+  const seesAll = seesEverything(me);
   if (libraries.data && libraries.data.total === 0) {
     return (
       <div className="page narrow">
         <h1>Home</h1>
         <p className="empty">
-          No libraries yet.{' '}
+          {seesAll ? 'No libraries yet.' : 'No library you can see yet.'}{' '}
           {canAddLibraries ? (
             <>
               <Link to="/admin/libraries">Add one under Administration → Libraries</Link>: pick the folder on the server that holds your
               comics or books.
             </>
           ) : (
-            'An administrator adds them under Administration → Libraries.'
+            'An administrator adds libraries, and decides which libraries and ratings your account shows.'
           )}
         </p>
       </div>
@@ -81,12 +87,13 @@ export function ShelfPage() {
   const { shelf: id } = shelfRouteApi.useParams();
   const shelf = SHELVES[id];
   const query = useQuery(shelfQuery(id, 500));
+  const seesAll = seesEverything(useQuery(meQuery).data);
   return (
     <div className="page">
       <h1>{shelf.title}</h1>
       <ErrorMessage error={query.error} />
       {query.isPending && <p>Loading…</p>}
-      {query.data?.data.length === 0 && <p className="empty">{shelf.empty}</p>}
+      {query.data?.data.length === 0 && <p className="empty">{shelfEmptyText(id, seesAll)}</p>}
       {query.data && query.data.data.length > 0 && (
         <ul className="grid">
           {query.data.data.map((item) => (

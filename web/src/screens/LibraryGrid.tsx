@@ -8,6 +8,7 @@ import { librariesQuery, meQuery, usePreference } from '../api/queries';
 import { queryKeys } from '../api/query-keys';
 import { BookCard, CardSkeleton, SeriesCard, type Book, type Series } from '../components/Cards';
 import { ErrorMessage } from '../components/ErrorView';
+import { NOTHING_YOU_CAN_SEE, seesEverything } from '../lib/content-access';
 import { buildCondition } from '../lib/filters';
 import { plural } from '../lib/format';
 import { gridLayout, pagesFor } from '../lib/grid-layout';
@@ -74,6 +75,7 @@ export function LibraryGrid() {
   const library = libraries.data?.data.find((l) => l.id === libraryId);
   const me = useQuery(meQuery);
   const canScan = me.data?.permissions.includes('libraries-write') ?? false;
+  const seesAll = seesEverything(me.data);
 
   const update = (change: Partial<LibrarySearch>, replace = false) =>
     void navigate({
@@ -196,11 +198,12 @@ export function LibraryGrid() {
         <p className="empty">
           {filtersOn
             ? 'Nothing matches these filters. Remove a filter chip or change the search.'
-            : canScan
-              ? libraryId
+            : !seesAll
+              ? // The server lists only what this account may see: an empty grid may be all of it hidden.
+                `${NOTHING_YOU_CAN_SEE}${canScan ? ' A library that holds nothing yet can be scanned from Administration → Libraries.' : ''}`
+              : libraryId
                 ? 'This library has no series yet. Scan it from Administration → Libraries, or check that its folder holds comics or books.'
-                : 'No series yet. Add a library and scan it from Administration → Libraries.'
-              : 'No series here yet. Ask your administrator to add the folder that holds your comics or books and scan it.'}
+                : 'No series yet. Add a library and scan it from Administration → Libraries.'}
         </p>
       )}
       <div

@@ -1,9 +1,11 @@
 import { useQuery } from '@tanstack/react-query';
 import { getRouteApi, Link } from '@tanstack/react-router';
 import { api, ok } from '../api/client';
+import { meQuery } from '../api/queries';
 import { queryKeys } from '../api/query-keys';
 import { BookCard, SeriesCard } from '../components/Cards';
 import { ErrorMessage } from '../components/ErrorView';
+import { seesEverything } from '../lib/content-access';
 import { plural } from '../lib/format';
 
 const route = getRouteApi('/app/search');
@@ -13,6 +15,7 @@ const LIMIT = 24;
 export function SearchPage() {
   const { q } = route.useSearch();
   const query = q.trim();
+  const seesAll = seesEverything(useQuery(meQuery).data);
   const series = useQuery({
     queryKey: queryKeys.search.series(query),
     queryFn: () => ok(api.POST('/api/v1/series/list', { params: { query: { pageSize: LIMIT } }, body: { fullTextSearch: query } })),
@@ -39,7 +42,12 @@ export function SearchPage() {
   return (
     <div className="page">
       <h1>Results for “{query}”</h1>
-      {nothing && <p className="empty">Nothing matches “{query}”. Try fewer or shorter words: word beginnings match too.</p>}
+      {nothing && (
+        <p className="empty">
+          Nothing matches “{query}”. Try fewer or shorter words: word beginnings match too.
+          {seesAll ? '' : ' Only what your account can see is searched: an administrator decides which libraries and ratings it shows.'}
+        </p>
+      )}
       <section aria-labelledby="search-series">
         <div className="shelf-head">
           <h2 id="search-series">Series{series.data ? ` (${series.data.total})` : ''}</h2>

@@ -3,12 +3,13 @@ import { getRouteApi, Link } from '@tanstack/react-router';
 import { useState } from 'react';
 import { api, ok } from '../api/client';
 import { queryKeys } from '../api/query-keys';
-import { librariesQuery, seriesBooksQuery, usePreference } from '../api/queries';
+import { librariesQuery, meQuery, seriesBooksQuery, usePreference } from '../api/queries';
 import { readState, type Book } from '../components/Cards';
 import { Cover } from '../components/Cover';
 import { ErrorMessage } from '../components/ErrorView';
 import { ProgressBar } from '../components/ProgressBar';
 import { bookLabel, formatBytes, plural } from '../lib/format';
+import { SharingLabels } from './series/SharingLabels';
 
 const route = getRouteApi('/app/series/$seriesId');
 
@@ -37,6 +38,8 @@ export function SeriesPage() {
   const [showReadHere, setShowReadHere] = useState(false);
   const hideRead = showReadPreference === false && !showReadHere;
   const library = useQuery(librariesQuery).data?.data.find((l) => l.id === series.data?.library_id);
+  // Sharing labels decide which users see the series: shown to those who may change them, and to nobody else.
+  const canEditSeries = useQuery(meQuery).data?.permissions.includes('series-write') === true;
   const refresh = () =>
     Promise.all([
       queryClient.invalidateQueries({ queryKey: queryKeys.series.all }),
@@ -122,6 +125,7 @@ export function SeriesPage() {
             </button>
           </div>
           <ErrorMessage error={markSeries.error ?? markBook.error} />
+          {canEditSeries && <SharingLabels series={s} />}
         </div>
       </div>
 
