@@ -17,6 +17,9 @@
  *    condition (50 of 200 series at 2,000 books), `POST /series/search?pageSize=50` "series" (every series matches,
  *    all ranked), and cached resized pages (`GET /books/{id}/pages/2?width=800&format=webp`, a random one of 100
  *    books each request, each resized once before);
+ *  - the four lists again as two readers the bench creates, one unrestricted and one restricted by library, age and
+ *    sharing labels at once (issue 36; bench/access.ts), alternately, with restricted req/s over unrestricted req/s
+ *    (goal ≥ 1/1.2);
  *  - initial scan: clock from `POST /libraries` to the scan task's end (polled every 50 ms), three first scans each
  *    on a fresh server, against read + SHA-256 of the same files in 2 worker threads with 1 MiB reads
  *    (bench/floors/hash-floor.mjs: before, between and after the scans, after one that warms the page cache); also
@@ -29,18 +32,20 @@
  *  - `npm start` to `/health` 200 with nothing changed since the last build (bench/start-time.ts).
  * Corpus (bench/user-corpus.ts): 200 series × 10 books of issue 22's shape, cached under the temp folder;
  * `--books 10000` (or BENCH_BOOKS=10000) uses 1,000 series of the same. `--seconds N` per measured load (default 10);
- * `--json FILE` also writes every figure as JSON; `--only pages` measures page serving alone (the scan still fills the
- * library, once, untimed) for quick iterations; `--skip-start` leaves out `npm start`.
+ * `--json FILE` also writes every figure as JSON; `--only pages` measures page serving alone, `--only lists` the lists
+ * alone (as the admin against their floors, and as the two readers); with either, the scan still fills the library,
+ * once, untimed, for quick iterations; `--skip-start` leaves out `npm start`.
  */
 import { execFile, execFileSync, spawn } from 'node:child_process';
 import { readdirSync, readFileSync, rmSync, writeFileSync, mkdtempSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
+import { ACCESS_SLOWDOWN_LIMIT, measureAccess, setUpReaders, type AccessFigure, type ListLoad } from './access.js';
 import { measureStart, type StartFigures } from './start-time.js';
 import { freePort, processMemory, repoRoot, sleep, startServerProcess, type ServerProcess } from './server-process.js';
 import { ensureUserCorpus, ISSUE_SHAPE } from './user-corpus.js';
-import { NOT_FOUND, requireWrk, runWrk, type WrkRequest, type WrkResult } from './wrk.js';
+import { bestOf, NOT_FOUND, requireWrk, runWrk, type Side, type WrkRequest, type WrkResult } from './wrk.js';
 
 /**
  * When a fresh server's memory is taken "at rest": V8's memory reducer compacts an idle heap some seconds after
@@ -86,17 +91,6 @@ interface Row {
   goal: string;
   met?: boolean;
   load?: Load;
-}
-
-/** One side (server or floor) of an HTTP measure: its better valid run, or what made it invalid. */
-interface Side {
-  valid: boolean;
-  problem?: string;
-  rps: number;
-  p50: number;
-  p95: number;
-  p99: number;
-  runs: WrkResult[];
 }
 
 interface HttpFigure {
@@ -190,22 +184,6 @@ async function startFloor(files: readonly string[]): Promise<{ base: string; pid
   };
 }
 
-function side(runs: WrkResult[]): Side {
-  const problems = runs.map((r, i) => (r.valid ? '' : `run ${i + 1}: ${r.problem}`)).filter(Boolean);
-  const best = runs.filter((r) => r.valid).reduce<WrkResult | undefined>((a, b) => (!a || b.rps > a.rps ? b : a), undefined);
-  if (problems.length || !best)
-    return {
-      valid: false,
-      problem: problems.join('; ') || 'no run',
-      rps: 0,
-      p50: 0,
-      p95: 0,
-      p99: 0,
-      runs,
-    };
-  return { valid: true, rps: best.rps, p50: best.latency.p50, p95: best.latency.p95, p99: best.latency.p99, runs };
-}
-
 const sideText = (s: Side) => (s.valid ? `${int(s.rps)} req/s, p50 ${s.p50} ms, p95 ${s.p95} ms` : `INVALID: ${s.problem}`);
 
 /** Server and floor under the same wrk load, alternately, ROUNDS times each; the floor's VmHWM/RSS after its load. */
@@ -240,8 +218,8 @@ async function measureHttp(
     await floor.stop();
   }
   load.after = os.loadavg();
-  const s = side(serverRuns);
-  const f = side(floorRuns);
+  const s = bestOf(serverRuns);
+  const f = bestOf(floorRuns);
   const ratio = s.valid && f.valid ? s.rps / f.rps : null;
   return {
     figure: { key: m.key, measure: m.measure, requests: m.requests.length, server: s, floor: f, ratio, ...m.goal(s, f, ratio), load },
@@ -309,53 +287,64 @@ interface BookRow {
   page_count: number;
 }
 
-/** The measures beside page serving: lists a user browses, and resized pages read from the server's cache. */
-async function browseMeasures(
-  server: ServerProcess,
-  books: readonly BookRow[],
-  dir: string,
-  log: (line: string) => void,
-): Promise<HttpMeasure[]> {
-  // On Deck needs started series: the admin finished the first book of every other series.
+/** The lists a user browses, measured as the admin (against floors) and as two readers (bench/access.ts). */
+const LISTS: ListLoad[] = [
+  { key: 'onDeck', measure: 'GET /books/on-deck?pageSize=50', request: { path: '/api/v1/books/on-deck?pageSize=50' } },
+  { key: 'series', measure: 'GET /series?pageSize=50', request: { path: '/api/v1/series?pageSize=50' } },
+  {
+    key: 'filter',
+    measure: 'POST /series/list?pageSize=50, 3-leaf condition',
+    request: {
+      method: 'POST',
+      path: '/api/v1/series/list?pageSize=50',
+      body: JSON.stringify({
+        condition: {
+          allOf: [
+            { publisher: { operator: 'is', value: 'Bench' } },
+            { language: { operator: 'is', value: 'en' } },
+            { anyOf: [{ author: { operator: 'is', value: 'Bench Writer' } }] },
+          ],
+        },
+      }),
+    },
+  },
+  {
+    key: 'search',
+    measure: 'POST /series/search?pageSize=50 "series"',
+    request: { method: 'POST', path: '/api/v1/series/search?pageSize=50', body: JSON.stringify({ query: 'series' }) },
+  },
+];
+
+/** For On Deck, started series: the first book of every other series, which the admin (and the readers) finish. */
+function onDeckBooks(books: readonly BookRow[]): BookRow[] {
   const firstBooks = new Map<string, BookRow>();
   const num = (b: BookRow) => Number(b.number ?? Infinity);
   for (const b of books) {
     const known = firstBooks.get(b.series_id);
     if (!known || num(b) < num(known)) firstBooks.set(b.series_id, b);
   }
-  const finished = [...firstBooks.values()].filter((_, i) => i % 2 === 0);
-  for (const b of finished) await server.call('POST', `/books/${b.id}/read`);
-  log(`the admin finished the first book of ${finished.length} of ${firstBooks.size} series (for On Deck)`);
+  return [...firstBooks.values()].filter((_, i) => i % 2 === 0);
+}
 
-  const lists: Array<{ key: string; measure: string; request: WrkRequest }> = [
-    { key: 'onDeck', measure: 'GET /books/on-deck?pageSize=50', request: { path: '/api/v1/books/on-deck?pageSize=50' } },
-    { key: 'series', measure: 'GET /series?pageSize=50', request: { path: '/api/v1/series?pageSize=50' } },
-    {
-      key: 'filter',
-      measure: 'POST /series/list?pageSize=50, 3-leaf condition',
-      request: {
-        method: 'POST',
-        path: '/api/v1/series/list?pageSize=50',
-        body: JSON.stringify({
-          condition: {
-            allOf: [
-              { publisher: { operator: 'is', value: 'Bench' } },
-              { language: { operator: 'is', value: 'en' } },
-              { anyOf: [{ author: { operator: 'is', value: 'Bench Writer' } }] },
-            ],
-          },
-        }),
-      },
-    },
-    {
-      key: 'search',
-      measure: 'POST /series/search?pageSize=50 "series"',
-      request: { method: 'POST', path: '/api/v1/series/search?pageSize=50', body: JSON.stringify({ query: 'series' }) },
-    },
-  ];
+/**
+ * The measures beside page serving: lists a user browses (as the admin), and (unless `--only lists`) resized pages
+ * read from the server's cache.
+ */
+async function browseMeasures(
+  server: ServerProcess,
+  books: readonly BookRow[],
+  dir: string,
+  listsOnly: boolean,
+  log: (line: string) => void,
+): Promise<HttpMeasure[]> {
+  // On Deck needs started series: the admin finished the first book of every other series.
+  const finished = onDeckBooks(books);
+  for (const b of finished) await server.call('POST', `/books/${b.id}/read`);
+  log(`the admin finished the first book of ${finished.length} of ${new Set(books.map((b) => b.series_id)).size} series (for On Deck)`);
+
   const listGoal = (s: Side) => ({ goal: `p95 < ${LIST_P95_GOAL_MS} ms`, ...(s.valid ? { met: s.p95 < LIST_P95_GOAL_MS } : {}) });
   const measures: HttpMeasure[] = [];
-  for (const list of lists) {
+  for (const list of LISTS) {
     // A list that finds nothing is cheap: each measured list must have a full first page.
     const bytes = await answer(server, list.request);
     const page = JSON.parse(bytes.toString()) as { total?: number; data?: unknown[] };
@@ -366,6 +355,7 @@ async function browseMeasures(
     writeFileSync(file, bytes);
     measures.push({ key: list.key, measure: list.measure, requests: [list.request], floorFiles: [file], goal: listGoal });
   }
+  if (listsOnly) return measures;
 
   // Cached resized pages: page 2 of RESIZED_BOOKS CBZ spread over the library, each resized once now.
   const cbz = books.filter((b) => b.format === 'cbz' && b.page_count >= 2);
@@ -411,9 +401,14 @@ export async function run(argv: string[] = process.argv.slice(2)): Promise<void>
     if ((err as Error).message === NOT_FOUND) return;
     throw err;
   }
-  // `--only pages`: the page-serving row alone (the scan still runs, untimed, to fill the library).
-  const pagesOnly = values.only === 'pages';
-  if (values.only !== undefined && !pagesOnly) throw new Error(`--only ${String(values.only)}: only \`--only pages\` is known`);
+  // `--only pages`: the page-serving row alone; `--only lists`: the lists, as the admin against their floors and as
+  // the restricted and unrestricted readers (bench/access.ts). The scan still runs, untimed, to fill the library.
+  const only = values.only === undefined ? null : String(values.only);
+  if (only !== null && only !== 'pages' && only !== 'lists') throw new Error(`--only ${only}: \`--only pages\` or \`--only lists\``);
+  const pagesOnly = only === 'pages';
+  const listsOnly = only === 'lists';
+  /** Only some of the HTTP loads: no timed scans, memory or start-up. */
+  const partial = pagesOnly || listsOnly;
   const books = Number(values.books ?? process.env.BENCH_BOOKS ?? 2000);
   const seconds = Number(values.seconds);
   if (!(seconds > 0)) throw new Error(`--seconds ${String(values.seconds)}: a number of seconds`);
@@ -426,7 +421,7 @@ export async function run(argv: string[] = process.argv.slice(2)): Promise<void>
   );
 
   // What `npm start` would build, built first (its cost is not part of any figure).
-  execFileSync(process.execPath, [path.join(repoRoot, 'scripts/build-if-stale.mjs'), ...(pagesOnly ? ['server'] : [])], {
+  execFileSync(process.execPath, [path.join(repoRoot, 'scripts/build-if-stale.mjs'), ...(partial ? ['server'] : [])], {
     cwd: repoRoot,
     stdio: 'inherit',
   });
@@ -436,9 +431,10 @@ export async function run(argv: string[] = process.argv.slice(2)): Promise<void>
   );
   const rows: Row[] = [];
   const http: HttpFigure[] = [];
+  const access: AccessFigure[] = [];
   const figures: Record<string, unknown> = {
     machine: host,
-    options: { books, seconds, warmupSeconds: WARMUP_SECONDS, rounds: ROUNDS, only: values.only ?? null },
+    options: { books, seconds, warmupSeconds: WARMUP_SECONDS, rounds: ROUNDS, only },
     loadBefore,
     corpus,
   };
@@ -465,7 +461,7 @@ export async function run(argv: string[] = process.argv.slice(2)): Promise<void>
     );
   // The first scan SCANS times, each on a fresh server, floors before, between and after (the machine's speed
   // drifts): all but the last on a server of their own, the last on the server the rest of the figures come from.
-  if (!pagesOnly) {
+  if (!partial) {
     await hashFloor(listFile);
     await timeFloor();
     for (let i = 0; i < SCANS - 1; i++) {
@@ -490,10 +486,10 @@ export async function run(argv: string[] = process.argv.slice(2)): Promise<void>
     const rest = processMemory(server.pid);
     const main = await timeFirstScan(server, corpus.library, corpus.books);
     const clock = main.clock;
-    if (!pagesOnly) {
+    if (!partial) {
       scans.push(main);
       showScan(main, 'the server measured below');
-    } else console.log(`library scanned in ${seconds2(main.ms)} s (not measured against its floor with --only pages)`);
+    } else console.log(`library scanned in ${seconds2(main.ms)} s (not measured against its floor with --only ${only})`);
     // Cover tasks: queued when the scan ends; done when no task is pending or running.
     for (;;) {
       const stats = (await server.call<{ by_status: Record<string, number>; by_type: Array<{ task_type: string }> }>('GET', '/tasks/stats'))
@@ -505,7 +501,7 @@ export async function run(argv: string[] = process.argv.slice(2)): Promise<void>
     }
     const coversMs = performance.now() - clock - main.ms;
     const afterScan = processMemory(server.pid);
-    if (!pagesOnly) await timeFloor(); // after the scan too: the machine's load drifts
+    if (!partial) await timeFloor(); // after the scan too: the machine's load drifts
 
     const bookRows: BookRow[] = [];
     for (let page = 1; ; page++) {
@@ -516,38 +512,60 @@ export async function run(argv: string[] = process.argv.slice(2)): Promise<void>
     const cbzIds = bookRows.filter((b) => b.format === 'cbz').map((b) => b.id);
 
     // Page serving first (before the browse measures' progress writes), its floor the client's ceiling.
-    const pages = await measureHttp(
-      {
-        key: 'pages',
-        measure: 'GET /books/{id}/pages/1, original bytes, a random CBZ each request',
-        requests: cbzIds.map((id) => ({ path: `/api/v1/books/${id}/pages/1` })),
-        floorFiles: corpus.floorPages,
-        goal: (_s, _f, ratio) => ({ goal: `≥ ${PAGE_RATIO_GOAL} × floor`, ...(ratio === null ? {} : { met: ratio >= PAGE_RATIO_GOAL }) }),
-      },
-      server,
-      seconds,
-    );
-    http.push(pages.figure);
-    const floorMemory = pages.floorMemory;
-    const ceiling = pages.figure.floor;
-    console.log(
-      `client ceiling: wrk (${THREADS} threads, ${CONNECTIONS} connections) against the bare page floor: ${sideText(ceiling)} — no rate below can exceed what the client reaches here`,
-    );
-    figures.client = {
-      tool: 'wrk',
-      version: host.wrk,
-      threads: THREADS,
-      connections: CONNECTIONS,
-      ceiling: { valid: ceiling.valid, rps: ceiling.rps, p50: ceiling.p50, p95: ceiling.p95, p99: ceiling.p99 },
-    };
-
-    if (!pagesOnly) {
-      console.log('');
-      for (const m of await browseMeasures(server, bookRows, workDir, (line) => console.log(line)))
-        http.push((await measureHttp(m, server, seconds)).figure);
+    let floorMemory = { rss: 0, hwm: 0 };
+    if (!listsOnly) {
+      const pages = await measureHttp(
+        {
+          key: 'pages',
+          measure: 'GET /books/{id}/pages/1, original bytes, a random CBZ each request',
+          requests: cbzIds.map((id) => ({ path: `/api/v1/books/${id}/pages/1` })),
+          floorFiles: corpus.floorPages,
+          goal: (_s, _f, ratio) => ({ goal: `≥ ${PAGE_RATIO_GOAL} × floor`, ...(ratio === null ? {} : { met: ratio >= PAGE_RATIO_GOAL }) }),
+        },
+        server,
+        seconds,
+      );
+      http.push(pages.figure);
+      floorMemory = pages.floorMemory;
+      const ceiling = pages.figure.floor;
+      console.log(
+        `client ceiling: wrk (${THREADS} threads, ${CONNECTIONS} connections) against the bare page floor: ${sideText(ceiling)} — no rate below can exceed what the client reaches here`,
+      );
+      figures.client = {
+        tool: 'wrk',
+        version: host.wrk,
+        threads: THREADS,
+        connections: CONNECTIONS,
+        ceiling: { valid: ceiling.valid, rps: ceiling.rps, p50: ceiling.p50, p95: ceiling.p95, p99: ceiling.p99 },
+      };
     }
 
     if (!pagesOnly) {
+      console.log('');
+      for (const m of await browseMeasures(server, bookRows, workDir, listsOnly, (line) => console.log(line)))
+        http.push((await measureHttp(m, server, seconds)).figure);
+
+      // The same lists as a restricted reader beside an unrestricted one (issue 36), after the admin's figures:
+      // the series' sharing labels and the readers' progress are written first.
+      console.log('');
+      const readers = await setUpReaders(
+        server,
+        onDeckBooks(bookRows).map((b) => b.id),
+        (line) => console.log(line),
+      );
+      const wrkShape = { threads: THREADS, connections: CONNECTIONS, seconds, warmupSeconds: WARMUP_SECONDS, rounds: ROUNDS };
+      for (const list of LISTS) access.push(await measureAccess(server, readers, list, wrkShape, (line) => console.log(line)));
+      figures.access = {
+        limit: ACCESS_SLOWDOWN_LIMIT,
+        readers: { unrestricted: readers.unrestricted.username, restricted: readers.restricted.username },
+        rules: readers.rules,
+        series: readers.series,
+        summary: readers.summary,
+        lists: Object.fromEntries(access.map((a) => [a.key, a])),
+      };
+    }
+
+    if (!partial) {
       const scanMs = scans.map((r) => r.ms);
       const scanCpu = scans.map((r) => r.cpuMs);
       const floorMs = floors.map((f) => f.ms);
@@ -614,7 +632,7 @@ export async function run(argv: string[] = process.argv.slice(2)): Promise<void>
     await server.stop();
   }
 
-  if (!values['skip-start'] && !pagesOnly) {
+  if (!values['skip-start'] && !partial) {
     const before = os.loadavg();
     const start: StartFigures = await measureStart();
     rows.push({
@@ -637,6 +655,7 @@ export async function run(argv: string[] = process.argv.slice(2)): Promise<void>
       `${host.uncommitted ? ` + ${host.uncommitted} uncommitted files` : ''}`,
   );
   printHttpTable(http, seconds);
+  if (access.length) printAccessTable(access, seconds);
   const ceiling = http.find((h) => h.key === 'pages')?.floor;
   if (ceiling)
     console.log(
@@ -655,9 +674,12 @@ export async function run(argv: string[] = process.argv.slice(2)): Promise<void>
     console.log(`scan floors: ${each(floors)}`);
   }
   console.log(`\nload average before ${loadText(loadBefore)}, after ${loadText(loadAfter)} (1, 5, 15 min; ${host.cores} cores)`);
-  const invalid = http.filter((h) => !h.server.valid || !h.floor.valid);
+  const invalid = [
+    ...http.filter((h) => !h.server.valid || !h.floor.valid).map((h) => h.key),
+    ...access.filter((a) => !a.unrestricted.valid || !a.restricted.valid).map((a) => `access.${a.key}`),
+  ];
   if (invalid.length) {
-    console.log(`INVALID figures (non-2xx answers or socket errors): ${invalid.map((h) => h.key).join(', ')}`);
+    console.log(`INVALID figures (non-2xx answers or socket errors): ${invalid.join(', ')}`);
     process.exitCode = 1;
   }
   if (typeof values.json === 'string') writeFileSync(values.json, JSON.stringify(figures, null, 2));
@@ -689,6 +711,41 @@ function printHttpTable(http: readonly HttpFigure[], seconds: number): void {
       h.ratio === null ? '—' : h.ratio.toFixed(2),
       goalCell(h.goal, h.met),
       loadCell(h.load),
+    ]),
+  );
+}
+
+function printAccessTable(access: readonly AccessFigure[], seconds: number): void {
+  console.log(
+    `\nThe same lists as two readers (JWT), unrestricted and restricted (library + age + sharing labels, bench/access.ts), wrk ${THREADS} threads × ${CONNECTIONS} connections, ${WARMUP_SECONDS} s warm-up + ${seconds} s, alternately ${ROUNDS}× each, the better run of each (all runs in brackets)`,
+  );
+  const rate = (s: Side) => (s.valid ? `${int(s.rps)} (${s.runs.map((r) => int(r.rps)).join(', ')})` : `INVALID: ${s.problem}`);
+  const latency = (s: Side) => (s.valid ? `${s.p50} / ${s.p95}` : '—');
+  const ratio = (x: number | null) => (x === null ? '—' : x.toFixed(2));
+  markdown(
+    [
+      'measure, as a reader',
+      'unrestricted req/s',
+      'unrestricted p50 / p95 ms',
+      'restricted req/s',
+      'restricted p50 / p95 ms',
+      'total seen, unrestricted → restricted',
+      'restricted / unrestricted req/s',
+      'restricted / unrestricted p50 / p95',
+      'goal',
+      'load (1 min) before → after',
+    ],
+    access.map((a) => [
+      a.measure,
+      rate(a.unrestricted),
+      latency(a.unrestricted),
+      rate(a.restricted),
+      latency(a.restricted),
+      `${a.totals.unrestricted} → ${a.totals.restricted}`,
+      ratio(a.rpsRatio),
+      a.p50Ratio === null ? '—' : `${ratio(a.p50Ratio)} / ${ratio(a.p95Ratio)}`,
+      goalCell(a.goal, a.met),
+      loadCell(a.load),
     ]),
   );
 }

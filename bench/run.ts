@@ -1,6 +1,6 @@
 /**
  * `npm run bench`: the server measured from outside, as users run it, beside floors from the same run
- * (bench/outside.ts; `--books 10000` for the large library, `--seconds N`, `--json FILE`, `--only pages`). Its HTTP
+ * (bench/outside.ts; `--books 10000` for the large library, `--seconds N`, `--json FILE`, `--only pages|lists`). Its HTTP
  * load client is wrk (`apt-get install wrk`; bench/wrk.ts), as for the browse and OPDS loads of `--in-process`.
  * `npm run bench -- --start`: where `npm start` spends its time (bench/start-time.ts).
  * `npm run bench -- --web`: the web app's home page and 10,000-series grid in Chromium (bench/web.ts).

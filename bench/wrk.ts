@@ -297,3 +297,31 @@ export async function runWrk(options: WrkOptions): Promise<WrkResult> {
     rmSync(dir, { recursive: true, force: true });
   }
 }
+
+/** One side of a comparison (server or floor; a restricted or an unrestricted reader): its better valid run, or what made it invalid. */
+export interface Side {
+  valid: boolean;
+  problem?: string;
+  rps: number;
+  p50: number;
+  p95: number;
+  p99: number;
+  runs: WrkResult[];
+}
+
+/** The run with the most req/s; invalid when any run is. */
+export function bestOf(runs: WrkResult[]): Side {
+  const problems = runs.map((r, i) => (r.valid ? '' : `run ${i + 1}: ${r.problem}`)).filter(Boolean);
+  const best = runs.filter((r) => r.valid).reduce<WrkResult | undefined>((a, b) => (!a || b.rps > a.rps ? b : a), undefined);
+  if (problems.length || !best)
+    return {
+      valid: false,
+      problem: problems.join('; ') || 'no run',
+      rps: 0,
+      p50: 0,
+      p95: 0,
+      p99: 0,
+      runs,
+    };
+  return { valid: true, rps: best.rps, p50: best.latency.p50, p95: best.latency.p95, p99: best.latency.p99, runs };
+}
