@@ -71,6 +71,8 @@ describe('Library access', () => {
   it('a user limited to one library sees its series, libraries and counts only; the other library is 404', async () => {
     const user = await restricted({ library_access: { all: false, library_ids: [libA] } });
     expect(await names(user.headers)).toEqual(['Grown', 'Kids', 'Labelled', 'Teens', 'Unrated']);
+    expect((await call<{ restricted: boolean }>(t, user.headers, 'GET', '/api/v1/auth/me')).body.restricted).toBe(true);
+    expect((await api<{ restricted: boolean }>(t, 'GET', '/api/v1/auth/me')).body.restricted).toBe(false);
     const libraries = await call<Paged<{ id: string; series_count: number }>>(t, user.headers, 'GET', '/api/v1/libraries');
     expect(libraries.body.data.map((l) => l.id)).toEqual([libA]);
     expect(libraries.body.total).toBe(1);

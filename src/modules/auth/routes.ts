@@ -87,6 +87,7 @@ export function registerAuthRoutes(app: App, auth: AuthService, publicUrl: strin
         permissions: sortPermissions(caller.permissions),
         auth_method: caller.method,
         api_key_id: caller.apiKeyId,
+        restricted: !caller.scope.all,
       };
     },
   });

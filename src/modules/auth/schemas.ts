@@ -41,5 +41,8 @@ export const MeView = z
     permissions: z.array(z.enum(PERMISSIONS)).describe('Effective permissions of this request (narrowed by the API key when one is used).'),
     auth_method: z.enum(['jwt', 'api_key', 'basic', 'session']),
     api_key_id: z.uuid().nullable(),
+    restricted: z
+      .boolean()
+      .describe('Whether an administrator limited what this user sees (libraries, age, labels): screens then explain empty shelves.'),
   })
   .meta({ id: 'CurrentUser' });

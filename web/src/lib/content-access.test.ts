@@ -74,9 +74,9 @@ describe('what the screens say', () => {
     expect(describeAccess({ ...FULL, library_access: { all: false, library_ids: [] } })).toBe('no library');
   });
 
-  it('only administrators see everything', () => {
-    expect(seesEverything({ role: 'admin' })).toBe(true);
-    expect(seesEverything({ role: 'maintainer' })).toBe(false);
+  it('sees everything when the server says the user is not restricted', () => {
+    expect(seesEverything({ restricted: false })).toBe(true);
+    expect(seesEverything({ restricted: true })).toBe(false);
     expect(seesEverything(undefined)).toBe(false);
   });
 });

@@ -124,8 +124,8 @@ export function isUnrestricted(access: AccessFields): boolean {
   );
 }
 
-/** Administrators see everything whatever their access says; everyone else sees what an administrator allowed. */
-export const seesEverything = (me: { role: string } | undefined): boolean => me?.role === 'admin';
+/** Whether nothing limits what the signed-in user sees (the server says so: `restricted` on /auth/me). */
+export const seesEverything = (me: { restricted: boolean } | undefined): boolean => me !== undefined && !me.restricted;
 
 /** Said where a list is empty for someone who may not see everything. */
 export const NOTHING_YOU_CAN_SEE = 'Nothing here you can see. An administrator decides which libraries and ratings your account shows.';
