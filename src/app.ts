@@ -1,4 +1,5 @@
 import cors from '@fastify/cors';
+import multipart from '@fastify/multipart';
 import Fastify, { LogController, type FastifyServerOptions } from 'fastify';
 import { serializerCompiler, validatorCompiler, type ZodTypeProvider } from 'fastify-type-provider-zod';
 import type { Transporter } from 'nodemailer';
@@ -25,6 +26,9 @@ import { registerServerAddressesRoute } from './modules/ops/addresses-routes.js'
 import { RequestMetrics } from './http/request-metrics.js';
 import { registerDuplicateRoutes } from './modules/duplicates/routes.js';
 import { registerDeviceRoutes } from './modules/devices/routes.js';
+import { registerCollectionRoutes } from './modules/collections/routes.js';
+import { registerReadListRoutes } from './modules/read-lists/routes.js';
+import { registerWantToReadRoutes } from './modules/want-to-read/routes.js';
 import { registerEventRoutes } from './modules/events/routes.js';
 import { SseHub } from './http/sse.js';
 import { startPgEventBridge, type EventBridge } from './events/pg-bridge.js';
@@ -62,6 +66,9 @@ declare module 'fastify' {
     startEventBridge(): Promise<void>;
   }
 }
+
+/** The largest uploaded file the API takes (a .cbl of thousands of entries is well under 1 MB). */
+export const UPLOAD_MAX_BYTES = 5 * 1024 * 1024;
 
 export interface BuildAppOptions {
   config: Config;
@@ -222,6 +229,8 @@ export async function buildApp(options: BuildAppOptions): Promise<App> {
   registerHealthRoutes(app, { pingDatabase: () => database.ping(), checkStorage: () => services.storage.check() });
   await app.register(
     async (api) => {
+      // Uploads (a reading list's .cbl): one file, small, read by the route with request.file().
+      await api.register(multipart, { limits: { files: 1, fileSize: UPLOAD_MAX_BYTES, fields: 10, parts: 11 } });
       const v1 = api.withTypeProvider<ZodTypeProvider>();
       registerSetupRoutes(v1, identity.setup, {
         version: API_VERSION,
@@ -239,6 +248,9 @@ export async function buildApp(options: BuildAppOptions): Promise<App> {
       registerFilesystemRoutes(v1, services.filesystem);
       registerEventRoutes(v1, events, sse, browsing.access);
       registerDuplicateRoutes(v1, services.duplicates);
+      registerCollectionRoutes(v1, services.collections);
+      registerReadListRoutes(v1, services.readLists);
+      registerWantToReadRoutes(v1, services.wantToRead);
       registerOpsRoutes(v1, services.metrics, services.maintenance);
       registerPreferenceRoutes(v1, services.preferences);
       registerDeviceRoutes(v1, services.devices);
@@ -260,13 +272,21 @@ export async function buildApp(options: BuildAppOptions): Promise<App> {
   // OPDS feeds live at the server root, outside /api/v1, behind the same auth and rate-limit hooks.
   await registerFeeds(
     app,
-    { libraries: background.libraries, ...browsing },
+    {
+      libraries: background.libraries,
+      ...browsing,
+      collections: services.collections,
+      readLists: services.readLists,
+      wantToRead: services.wantToRead,
+    },
     { thumbnailWidth: () => settings.peek('thumbnail_width'), publicUrl: config.server.public_url },
   );
   // The Komga-compatible API under /{prefix}/api/v1 (and v2): off unless the admin setting enables it.
   await registerKomgaApi(app, {
     libraries: background.libraries,
     ...browsing,
+    collections: services.collections,
+    readLists: services.readLists,
     sessions: services.komgaSessions,
     endSession: (sessionId, until) => identity.auth.endSession(sessionId, until),
   });

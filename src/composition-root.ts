@@ -69,6 +69,10 @@ import { StatsService } from './modules/stats/service.js';
 import { TaskService } from './modules/tasks/service.js';
 import { UsersRepository } from './modules/users/repository.js';
 import { AccessSummaryRepository } from './modules/access/summary-repository.js';
+import { CollectionsService } from './modules/collections/service.js';
+import { fillReadListsOnBookEvents } from './modules/read-lists/attach.js';
+import { ReadListsService } from './modules/read-lists/service.js';
+import { WantToReadService } from './modules/want-to-read/service.js';
 import { UsersService } from './modules/users/service.js';
 import type { FileAnalyzer } from './scanner/analyzer.js';
 import { createMediaAnalyzer } from './scanner/media-analyzer.js';
@@ -132,6 +136,9 @@ export interface Services {
   browsing: Browsing;
   covers: CoverService;
   duplicates: DuplicatesService;
+  collections: CollectionsService;
+  readLists: ReadListsService;
+  wantToRead: WantToReadService;
   preferences: PreferencesService;
   devices: DevicesService;
   /** An EPUB's files by path and its Readium manifest, for the web reader and OPDS 2 clients. */
@@ -211,6 +218,12 @@ export function composeServices(deps: CompositionDeps): Services {
   const series = new SeriesService({ repo: seriesRepo, access, books: booksRepo, booksService: books, pages, progress });
   const browsing: Browsing = { access, series, books, pages, progress, stats: new StatsService(new StatsRepository(database)) };
 
+  const listsDeps = { database, access, series, books, bus: events };
+  const collections = new CollectionsService(listsDeps);
+  const readLists = new ReadListsService(listsDeps);
+  // Read-list entries waiting for a book (from a CBL import) take it when a scan adds it.
+  fillReadListsOnBookEvents(events, readLists, log);
+  const wantToRead = new WantToReadService(listsDeps);
   const duplicates = new DuplicatesService(new DuplicatesRepository(db), background.queue, (caller, rows) => access.visible(caller, rows));
   background.worker.register('detect_duplicates', (ctx) => duplicates.detect(ctx.signal, (update) => ctx.progress(update)));
   const covers = new CoverService({
@@ -263,6 +276,9 @@ export function composeServices(deps: CompositionDeps): Services {
     browsing,
     covers,
     duplicates,
+    collections,
+    readLists,
+    wantToRead,
     preferences: new PreferencesService(new PreferencesRepository(db)),
     devices: new DevicesService(new DevicesRepository(database)),
     bookResources: new BookResourcesService(access, pages, progress),

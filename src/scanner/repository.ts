@@ -3,6 +3,7 @@ import type { Database } from '../db/connection.js';
 import { RepeatedInsert } from '../db/repeated-insert.js';
 import type { DB } from '../db/schema.js';
 import type { BooksTable, LibrariesTable, SeriesTable } from '../db/tables/catalog.js';
+import { ListSyncRepository, type ListSyncResult } from './list-repository.js';
 
 export type BookInsert = Insertable<BooksTable>;
 export type SeriesInsert = Insertable<SeriesTable>;
@@ -66,8 +67,11 @@ function chunks<T>(items: readonly T[], size: number): T[][] {
 /** The scanner's SQL: reads the library's current state, writes batches of changes in transactions. */
 export class ScanRepository {
   private readonly bookInsert = new RepeatedInsert<DB, 'books'>('books');
+  private readonly lists: ListSyncRepository;
 
-  constructor(private readonly database: Database) {}
+  constructor(private readonly database: Database) {
+    this.lists = new ListSyncRepository(database);
+  }
 
   private get db() {
     return this.database.db;
@@ -184,6 +188,11 @@ export class ScanRepository {
     await this.db.transaction().execute(async (trx) => {
       for (const { id, changes } of updates) await trx.updateTable('series').set(changes).where('id', '=', id).execute();
     });
+  }
+
+  /** Brings the shared lists scans make from ComicInfo in step with the present books (list-repository.ts). */
+  syncComicInfoLists(): Promise<ListSyncResult> {
+    return this.lists.sync();
   }
 
   async markScanned(libraryId: string, at: string): Promise<void> {

@@ -5,6 +5,7 @@ import type { EventBus } from '../events/bus.js';
 import { emptyScanCounters, type ScanCounters, type ScanEventName, type ScanMode } from '../events/types.js';
 import { isAbortError } from '../media/errors.js';
 import { koreaderPartialMd5File } from '../media/analysis/koreader-md5.js';
+import { importsLists, parseScanningConfig } from '../modules/libraries/schemas.js';
 import { analyzeTrip, BYTES_PER_TRIP, FILES_PER_TRIP } from './analysis-trip.js';
 import { AnalysisStaging } from './analysis-staging.js';
 import type { FileAnalyzer } from './analyzer.js';
@@ -30,7 +31,7 @@ export interface ScannerDeps {
   batchSize?: number;
   /** Minimum time between two progress reports. */
   progressIntervalMs?: number;
-  log?: { warn(obj: object, msg: string): void };
+  log?: { warn(obj: object, msg: string): void; info?(obj: object, msg: string): void };
 }
 
 export interface ScanRequest {
@@ -101,6 +102,7 @@ export class LibraryScanner {
     run.publishScan('scan_started');
     try {
       const result = await run.scanFolder();
+      await this.syncLists(library);
       const finishedAt = nowIso();
       await this.deps.repo.markScanned(library.id, finishedAt);
       // The library's last_scanned_at changed (and its counts, most likely).
@@ -125,8 +127,31 @@ export class LibraryScanner {
       const library = await this.deps.repo.library(libraryId);
       if (!library) throw new LibraryNotFoundError(libraryId);
       const run = new ScanRun(this.deps, library.id, library.path, 'deep', signal, null, onProgress);
-      return run.analyzeBooks(bookIds);
+      const result = await run.analyzeBooks(bookIds);
+      await this.syncLists(library);
+      return result;
     });
+  }
+
+  /**
+   * After a scan of a library that imports lists (`scanning_config.import_lists`, on by default): the shared
+   * collections (ComicInfo `SeriesGroup`) and read lists (`StoryArc`, `AlternateSeries`) made by scans are brought
+   * in step with the present books of every such library (list-repository.ts). A name a person's shared list
+   * holds is left to it, and said in the log. The catalog is written by then: a failure here is logged, not the
+   * scan's.
+   */
+  private async syncLists(library: { id: string; scanning_config: string }): Promise<void> {
+    if (!importsLists(parseScanningConfig(library.scanning_config))) return;
+    try {
+      const { collections, readLists } = await this.deps.repo.syncComicInfoLists();
+      if (collections.blocked.length > 0 || readLists.blocked.length > 0)
+        this.deps.log?.info?.(
+          { library_id: library.id, collections: collections.blocked, read_lists: readLists.blocked },
+          'scan: lists from ComicInfo left to shared lists of the same name a person made or changed',
+        );
+    } catch (err) {
+      this.deps.log?.warn({ library_id: library.id, err }, 'scan: lists from ComicInfo not brought in step (the next scan tries again)');
+    }
   }
 }
 

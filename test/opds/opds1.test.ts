@@ -179,6 +179,9 @@ describe('Root navigation feed', () => {
       'On deck',
       'Recently added books',
       'All series',
+      'Collections',
+      'Read lists',
+      'Want to read',
       'Libraries',
       'library',
     ]);

@@ -132,6 +132,9 @@ describe('Root: metadata, links (self, start, templated search), navigation, gro
       'On deck',
       'Recently added books',
       'All series',
+      'Collections',
+      'Read lists',
+      'Want to read',
       'Libraries',
       'library',
     ]);

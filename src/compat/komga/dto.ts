@@ -1,7 +1,9 @@
 import { scopeFor } from '../../modules/access/scope.js';
 import type { Caller } from '../../modules/auth/caller.js';
 import type { BookView } from '../../modules/books/schemas.js';
-import type { LibraryResponse } from '../../modules/libraries/schemas.js';
+import { importsLists, type LibraryResponse } from '../../modules/libraries/schemas.js';
+import type { CollectionView } from '../../modules/collections/schemas.js';
+import type { ReadListView } from '../../modules/read-lists/schemas.js';
 import type { SeriesView } from '../../modules/series/schemas.js';
 import type { PageInfo } from '../../media/types.js';
 
@@ -251,8 +253,9 @@ export function libraryDto(l: LibraryResponse): LibraryDto {
     root: l.path ?? '',
     importComicInfoBook: true,
     importComicInfoSeries: true,
-    importComicInfoCollection: false,
-    importComicInfoReadList: false,
+    // Scans make shared collections (SeriesGroup) and read lists (StoryArc) unless the library turns it off.
+    importComicInfoCollection: importsLists(l.scanning_config),
+    importComicInfoReadList: importsLists(l.scanning_config),
     importComicInfoSeriesAppendVolume: false,
     importEpubBook: true,
     importEpubSeries: true,
@@ -484,4 +487,66 @@ export function userDto(caller: Caller): UserDto {
     labelsExclude: rule ? [...rule.labelsExclude] : [],
     ageRestriction: rule ? ageRestrictionDto(rule.maxAge, rule.includeUnrated) : null,
   };
+}
+
+/** Komga's collection: a named group of series; `seriesIds` are those the caller sees, in the collection's order. */
+export interface CollectionDto {
+  id: string;
+  name: string;
+  ordered: boolean;
+  seriesIds: string[];
+  createdDate: string;
+  lastModifiedDate: string;
+  filtered: boolean;
+}
+
+/**
+ * `filtered`: Komga sets it when the caller's restrictions hid some members. Our services give the visible members
+ * only, so it is set for every restricted caller (it may hide something), never for an unrestricted one.
+ */
+export function collectionDto(c: CollectionView, restricted: boolean): CollectionDto {
+  return {
+    id: c.id,
+    name: c.name,
+    ordered: c.ordered,
+    seriesIds: c.series_ids,
+    createdDate: c.created_at,
+    lastModifiedDate: c.updated_at,
+    filtered: restricted,
+  };
+}
+
+/** Komga's read list: ordered books across series; `bookIds` are those the caller sees, in list order. */
+export interface ReadListDto {
+  id: string;
+  name: string;
+  summary: string;
+  ordered: boolean;
+  bookIds: string[];
+  createdDate: string;
+  lastModifiedDate: string;
+  filtered: boolean;
+}
+
+/** Read lists here always keep the order they were given (Komga's `ordered: true`). */
+export function readListDto(l: ReadListView, bookIds: string[], restricted: boolean): ReadListDto {
+  return {
+    id: l.id,
+    name: l.name,
+    summary: l.summary,
+    ordered: true,
+    bookIds,
+    createdDate: l.created_at,
+    lastModifiedDate: l.updated_at,
+    filtered: restricted,
+  };
+}
+
+/** Komga's v1 tracker progress (read lists, and series for older Tachiyomi builds). */
+export interface TachiyomiReadProgressDto {
+  booksCount: number;
+  booksReadCount: number;
+  booksUnreadCount: number;
+  booksInProgressCount: number;
+  lastReadContinuousIndex: number;
 }

@@ -4,6 +4,8 @@ import type { Caller } from '../../modules/auth/caller.js';
 import type { PageInfo } from '../../media/types.js';
 import type { BookView } from '../../modules/books/schemas.js';
 import type { BooksService } from '../../modules/books/service.js';
+import type { CollectionsService } from '../../modules/collections/service.js';
+import type { ReadListsService } from '../../modules/read-lists/service.js';
 import type { LibraryService } from '../../modules/libraries/service.js';
 import type { PagesService } from '../../modules/pages/service.js';
 import type { DeviceHint } from '../../modules/progress/device.js';
@@ -38,6 +40,8 @@ export interface KomgaServices {
   pages: PagesService;
   progress: ProgressService;
   libraries: LibraryService;
+  collections: CollectionsService;
+  readLists: ReadListsService;
 }
 
 /** One page holding everything (a series' books, facets). */

@@ -1,16 +1,15 @@
 import { Uuid } from '../../http/params.js';
 import { z } from 'zod';
-import { notFound } from '../../http/errors.js';
 import type { App } from '../../http/types.js';
 import { callerOf } from '../../modules/auth/hooks.js';
 import { registerKomgaBookRoutes } from './book-routes.js';
 import { libraryFor } from '../../modules/libraries/views.js';
 import { libraryDto, userDto } from './dto.js';
 import { PREFIX_PARAM, registerSessionIssuing } from './gate.js';
-import { KomgaPaging, komgaPageRequest, pageOfList } from './paging.js';
 import { KomgaPresenter, type KomgaServices } from './presenter.js';
-import { AnyIdParams, hidden, komgaRoute } from './route-config.js';
+import { hidden, komgaRoute } from './route-config.js';
 import { registerKomgaSeriesRoutes } from './series-routes.js';
+import { registerKomgaListRoutes } from './list-routes.js';
 import { SESSION_COOKIE, SESSION_TTL_SECONDS, type KomgaSessions } from './session.js';
 
 export interface KomgaApiDeps extends KomgaServices {
@@ -18,8 +17,6 @@ export interface KomgaApiDeps extends KomgaServices {
   /** Ends a session for good (AuthService.endSession): logging out must not leave a copy of the cookie working. */
   endSession(sessionId: string, until: Date): Promise<void>;
 }
-
-const ListQuery = KomgaPaging.extend({ search: z.string().optional(), library_id: z.union([z.string(), z.array(z.string())]).optional() });
 
 /**
  * The Komga-compatible API: registered once under `/:komgaPrefix`, and served only while the prefix matches the
@@ -36,6 +33,7 @@ export async function registerKomgaApi(app: App, deps: KomgaApiDeps): Promise<vo
       registerSessionIssuing(api, deps.sessions);
       registerKomgaSeriesRoutes(api, komga);
       registerKomgaBookRoutes(api, komga);
+      registerKomgaListRoutes(api, komga);
       registerKomgaOtherRoutes(api, komga, deps.endSession);
     },
     { prefix: `/:${PREFIX_PARAM}` },
@@ -99,32 +97,4 @@ function registerKomgaOtherRoutes(app: App, komga: KomgaPresenter, endSession: K
       return reply.code(204).send();
     },
   });
-
-  // Collections and read lists do not exist here yet: the lists are empty and every id is unknown.
-  for (const kind of ['collections', 'readlists'] as const) {
-    app.route({
-      method: 'GET',
-      url: `/api/v1/${kind}`,
-      config: komgaRoute('series-read'),
-      schema: { ...hidden, summary: `${kind === 'collections' ? 'Collections' : 'Read lists'} (Komga; none yet)`, querystring: ListQuery },
-      handler: (req) => pageOfList(komgaPageRequest(req.query), []),
-    });
-    const what = kind === 'collections' ? 'Collection' : 'Read list';
-    for (const suffix of ['', '/series', '/books', '/thumbnail', '/read-progress/tachiyomi']) {
-      if (
-        (kind === 'collections' && (suffix === '/books' || suffix === '/read-progress/tachiyomi')) ||
-        (kind === 'readlists' && suffix === '/series')
-      )
-        continue;
-      app.route({
-        method: 'GET',
-        url: `/api/v1/${kind}/:id${suffix}`,
-        config: komgaRoute('series-read'),
-        schema: { ...hidden, summary: `${what} (Komga; none yet)`, params: AnyIdParams },
-        handler: async () => {
-          throw notFound(what);
-        },
-      });
-    }
-  }
 }

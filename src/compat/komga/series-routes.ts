@@ -19,6 +19,7 @@ import {
   SERIES_SORTS,
 } from './paging.js';
 import type { KomgaPresenter } from './presenter.js';
+import { seriesOfCollections } from './list-routes.js';
 import { hidden, komgaRoute, SeriesParams } from './route-config.js';
 
 const RecentQuery = KomgaPaging.extend({
@@ -53,6 +54,14 @@ export function registerKomgaSeriesRoutes(app: App, komga: KomgaPresenter): void
     schema: { ...hidden, summary: 'Series (Komga): search, filters, sort, 0-based pages', querystring: KomgaListQuery },
     handler: async (req) => {
       const caller = callerOf(req);
+      const collectionIds = listParam(req.query.collection_id);
+      if (collectionIds.length > 0) {
+        // The series of any of these collections (the caller's view of each), filtered and sorted as asked.
+        const page = komgaPageRequest(req.query);
+        const all = await seriesOfCollections(komga, caller, collectionIds, req.query);
+        const slice = all.slice(page.offset, page.offset + page.pageSize);
+        return komgaPage(page, all.length, await komga.seriesDtos(caller, slice), req.query.sort !== undefined);
+      }
       return listSeries(
         req,
         caller,

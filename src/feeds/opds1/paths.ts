@@ -17,6 +17,11 @@ export class Opds1Paths {
   allSeries = () => `${this.prefix}/series`;
   series = (id: string) => `${this.prefix}/series/${id}`;
   seriesThumbnail = (id: string) => `${this.prefix}/series/${id}/thumbnail`;
+  collections = () => `${this.prefix}/collections`;
+  collection = (id: string) => `${this.prefix}/collections/${id}`;
+  readLists = () => `${this.prefix}/readlists`;
+  readList = (id: string) => `${this.prefix}/readlists/${id}`;
+  wantToRead = () => `${this.prefix}/want-to-read`;
   recentlyAdded = () => `${this.prefix}/books/recently-added`;
   keepReading = () => `${this.prefix}/books/keep-reading`;
   onDeck = () => `${this.prefix}/books/on-deck`;

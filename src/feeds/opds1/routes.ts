@@ -4,6 +4,7 @@ import { ErrorBody } from '../../http/errors.js';
 import { PageNumberParam, Uuid } from '../../http/params.js';
 import type { App } from '../../http/types.js';
 import type { Caller } from '../../modules/auth/caller.js';
+import type { SeriesView } from '../../modules/series/schemas.js';
 import { publicBaseUrl } from '../../http/public-url.js';
 import { callerOf } from '../../modules/auth/hooks.js';
 import { sendImage } from '../../http/send-image.js';
@@ -92,6 +93,13 @@ function registerTree(app: App, prefix: string, deps: Opds1Deps): void {
         fixed('on-deck', 'On deck', paths.onDeck(), 'acquisition', 'The next book of the series you are reading'),
         fixed('recently-added', 'Recently added books', paths.recentlyAdded(), 'acquisition', 'The newest books first', REL.sortNew),
         fixed('series', 'All series', paths.allSeries(), 'navigation', 'Every series, by name'),
+        ...(caller.permissions.has('collections-read')
+          ? [fixed('collections', 'Collections', paths.collections(), 'navigation', 'Groups of series')]
+          : []),
+        ...(caller.permissions.has('read-lists-read')
+          ? [fixed('readlists', 'Read lists', paths.readLists(), 'navigation', 'Books across series, in reading order')]
+          : []),
+        fixed('want-to-read', 'Want to read', paths.wantToRead(), 'navigation', 'Series on your want-to-read shelf, newest first'),
         fixed(
           'libraries',
           'Libraries',
@@ -187,6 +195,133 @@ function registerTree(app: App, prefix: string, deps: Opds1Deps): void {
       return send(req, reply, { ...feed, upHref: paths.library(series.library_id), updated: latest([feed.updated, series.updated_at]) });
     },
     { params: IdParams, querystring: FeedPageQuery },
+  );
+
+  /** A navigation feed of series given by a list (a collection's, the want-to-read shelf), in the list's order. */
+  const seriesOf = async (
+    req: FeedRequest<z.ZodUnknown, typeof FeedPageQuery>,
+    reply: FastifyReply,
+    listing: (page: ReturnType<typeof feedPage>) => Promise<Listing<SeriesView>>,
+    head: Pick<AtomFeed, 'id' | 'title' | 'upHref'>,
+  ) => {
+    const page = feedPage(req.query);
+    const { total, data } = await listing(page);
+    return send(req, reply, {
+      ...head,
+      kind: 'navigation',
+      selfHref: pageHref(req.url, page.page, page.pageSize),
+      updated: latest(data.map((s) => s.updated_at)),
+      pagination: { page, total, hrefFor: (n) => pageHref(req.url, n, page.pageSize) },
+      entries: data.map((s) => seriesEntry(paths, s)),
+    });
+  };
+
+  route(
+    '/collections',
+    'Collections (navigation feed, paginated): shared ones and your own, by name',
+    'collections-read',
+    async (req, reply) => {
+      const page = feedPage(req.query);
+      const { total, data } = await catalog.collections(callerOf(req), page);
+      return send(req, reply, {
+        id: 'urn:bindery:opds:collections',
+        title: 'Collections',
+        kind: 'navigation',
+        selfHref: pageHref(req.url, page.page, page.pageSize),
+        upHref: paths.catalog(),
+        updated: latest(data.map((c) => c.updated_at)),
+        pagination: { page, total, hrefFor: (n) => pageHref(req.url, n, page.pageSize) },
+        entries: data.map((c) =>
+          navigationEntry({
+            id: `urn:uuid:${c.id}`,
+            title: c.name,
+            updated: c.updated_at,
+            href: paths.collection(c.id),
+            kind: 'navigation',
+            content: [`${c.series_count} series`, c.summary].filter(Boolean).join('\n\n'),
+            count: c.series_count,
+            thumbnail: c.thumbnail_series_id ? paths.seriesThumbnail(c.thumbnail_series_id) : undefined,
+          }),
+        ),
+      });
+    },
+    { querystring: FeedPageQuery },
+  );
+
+  route(
+    '/collections/:id',
+    "A collection's series, in the collection's order (navigation feed, paginated)",
+    'collections-read',
+    async (req, reply) => {
+      const caller = callerOf(req);
+      const collection = await catalog.collection(caller, req.params.id);
+      return seriesOf(req, reply, (page) => catalog.collectionSeries(caller, collection.id, page), {
+        id: `urn:uuid:${collection.id}`,
+        title: collection.name,
+        upHref: paths.collections(),
+      });
+    },
+    { params: IdParams, querystring: FeedPageQuery },
+  );
+
+  route(
+    '/readlists',
+    'Read lists (navigation feed, paginated): shared ones and your own, by name',
+    'read-lists-read',
+    async (req, reply) => {
+      const page = feedPage(req.query);
+      const { total, data } = await catalog.readLists(callerOf(req), page);
+      return send(req, reply, {
+        id: 'urn:bindery:opds:readlists',
+        title: 'Read lists',
+        kind: 'navigation',
+        selfHref: pageHref(req.url, page.page, page.pageSize),
+        upHref: paths.catalog(),
+        updated: latest(data.map((l) => l.updated_at)),
+        pagination: { page, total, hrefFor: (n) => pageHref(req.url, n, page.pageSize) },
+        entries: data.map((l) =>
+          navigationEntry({
+            id: `urn:uuid:${l.id}`,
+            title: l.name,
+            updated: l.updated_at,
+            href: paths.readList(l.id),
+            kind: 'acquisition',
+            content: [`${l.book_count} ${l.book_count === 1 ? 'book' : 'books'}`, l.summary].filter(Boolean).join('\n\n'),
+            count: l.book_count,
+            thumbnail: l.cover_book_id ? paths.thumbnail(l.cover_book_id) : undefined,
+          }),
+        ),
+      });
+    },
+    { querystring: FeedPageQuery },
+  );
+
+  route(
+    '/readlists/:id',
+    "A read list's books, in list order (acquisition feed, paginated)",
+    'read-lists-read',
+    async (req, reply) => {
+      const page = feedPage(req.query);
+      const { list, books } = await catalog.readList(callerOf(req), req.params.id, page);
+      const feed = acquisitionList(req, page, books, { id: `urn:uuid:${list.id}`, title: list.name });
+      return send(req, reply, { ...feed, upHref: paths.readLists(), updated: latest([feed.updated, list.updated_at]) });
+    },
+    { params: IdParams, querystring: FeedPageQuery },
+  );
+
+  route(
+    '/want-to-read',
+    'Your want-to-read series, newest first (navigation feed, paginated)',
+    'series-read',
+    async (req, reply) => {
+      const caller = callerOf(req);
+      return seriesOf(req, reply, (page) => catalog.wantToRead(caller, page), {
+        id: 'urn:bindery:opds:want-to-read',
+        title: 'Want to read',
+        upHref: paths.catalog(),
+      });
+    },
+    { querystring: FeedPageQuery },
   );
 
   const bookList = (

@@ -4,6 +4,7 @@ import { AppError, ErrorBody } from '../../http/errors.js';
 import { PageNumberParam, Uuid } from '../../http/params.js';
 import type { App } from '../../http/types.js';
 import type { Caller } from '../../modules/auth/caller.js';
+import type { SeriesView } from '../../modules/series/schemas.js';
 import { publicBaseUrl } from '../../http/public-url.js';
 import { callerOf } from '../../modules/auth/hooks.js';
 import { sendImage } from '../../http/send-image.js';
@@ -120,6 +121,13 @@ export function registerOpds2Routes(app: App, deps: Opds2Deps): void {
           { href: paths.onDeck(), type: OPDS2_FEED, title: 'On deck', rel: 'subsection' },
           { href: paths.recentlyAdded(), type: OPDS2_FEED, title: 'Recently added books', rel: REL.sortNew },
           { href: paths.allSeries(), type: OPDS2_FEED, title: 'All series', rel: 'subsection' },
+          ...(caller.permissions.has('collections-read')
+            ? [{ href: paths.collections(), type: OPDS2_FEED, title: 'Collections', rel: 'subsection' }]
+            : []),
+          ...(caller.permissions.has('read-lists-read')
+            ? [{ href: paths.readLists(), type: OPDS2_FEED, title: 'Read lists', rel: 'subsection' }]
+            : []),
+          { href: paths.wantToRead(), type: OPDS2_FEED, title: 'Want to read', rel: 'subsection' },
           {
             href: paths.libraries(),
             type: OPDS2_FEED,
@@ -227,6 +235,120 @@ export function registerOpds2Routes(app: App, deps: Opds2Deps): void {
       );
     },
     { params: IdParams, querystring: FeedPageQuery },
+  );
+
+  /** A navigation feed of series given by a list (a collection's, the want-to-read shelf), in the list's order. */
+  const seriesOf = async (
+    req: FeedRequest<z.ZodUnknown, typeof FeedPageQuery>,
+    reply: FastifyReply,
+    title: string,
+    listing: (page: ReturnType<typeof feedPage>) => Promise<Listing<SeriesView>>,
+    extra: Link[] = [],
+  ) => {
+    const page = feedPage(req.query);
+    const { total, data } = await listing(page);
+    const hrefFor = (n: number) => pageHref(req.url, n, page.pageSize);
+    return send(
+      req,
+      reply,
+      withItems({
+        metadata: { title, ...paginationMetadata(page, total) },
+        links: feedLinks(base(req), hrefFor(page.page), [...paginationLinks(page, total, hrefFor), ...extra]),
+        navigation: data.map(seriesLink),
+      }),
+    );
+  };
+  const up = (href: string): Link[] => [{ rel: 'up', href, type: OPDS2_FEED }];
+
+  route(
+    '/collections',
+    'Collections (navigation, paginated): shared ones and your own, by name',
+    'collections-read',
+    async (req, reply) => {
+      const page = feedPage(req.query);
+      const { total, data } = await catalog.collections(callerOf(req), page);
+      const hrefFor = (n: number) => pageHref(req.url, n, page.pageSize);
+      return send(
+        req,
+        reply,
+        withItems({
+          metadata: { title: 'Collections', ...paginationMetadata(page, total) },
+          links: feedLinks(base(req), hrefFor(page.page), [...paginationLinks(page, total, hrefFor), ...up(paths.root())]),
+          navigation: data.map((c) => ({
+            href: paths.collection(c.id),
+            type: OPDS2_FEED,
+            title: c.name,
+            rel: 'subsection',
+            properties: { numberOfItems: c.series_count },
+          })),
+        }),
+      );
+    },
+    { querystring: FeedPageQuery },
+  );
+  route(
+    '/collections/:id',
+    "A collection's series, in the collection's order (navigation, paginated)",
+    'collections-read',
+    async (req, reply) => {
+      const caller = callerOf(req);
+      const collection = await catalog.collection(caller, req.params.id);
+      return seriesOf(
+        req,
+        reply,
+        collection.name,
+        (page) => catalog.collectionSeries(caller, collection.id, page),
+        up(paths.collections()),
+      );
+    },
+    { params: IdParams, querystring: FeedPageQuery },
+  );
+  route(
+    '/readlists',
+    'Read lists (navigation, paginated): shared ones and your own, by name',
+    'read-lists-read',
+    async (req, reply) => {
+      const page = feedPage(req.query);
+      const { total, data } = await catalog.readLists(callerOf(req), page);
+      const hrefFor = (n: number) => pageHref(req.url, n, page.pageSize);
+      return send(
+        req,
+        reply,
+        withItems({
+          metadata: { title: 'Read lists', ...paginationMetadata(page, total) },
+          links: feedLinks(base(req), hrefFor(page.page), [...paginationLinks(page, total, hrefFor), ...up(paths.root())]),
+          navigation: data.map((l) => ({
+            href: paths.readList(l.id),
+            type: OPDS2_FEED,
+            title: l.name,
+            rel: 'subsection',
+            properties: { numberOfItems: l.book_count },
+          })),
+        }),
+      );
+    },
+    { querystring: FeedPageQuery },
+  );
+  route(
+    '/readlists/:id',
+    "A read list's books, in list order (publications, paginated)",
+    'read-lists-read',
+    async (req, reply) => {
+      const page = feedPage(req.query);
+      const { list, books } = await catalog.readList(callerOf(req), req.params.id, page);
+      return send(req, reply, publicationList(req, page, books, list.name, up(paths.readLists())));
+    },
+    { params: IdParams, querystring: FeedPageQuery },
+  );
+  route(
+    '/want-to-read',
+    'Your want-to-read series, newest first (navigation, paginated)',
+    'series-read',
+    async (req, reply) => {
+      const caller = callerOf(req);
+      return seriesOf(req, reply, 'Want to read', (page) => catalog.wantToRead(caller, page), up(paths.root()));
+    },
+    { querystring: FeedPageQuery },
   );
 
   const bookList = (url: string, title: string, list: (caller: Caller, page: ReturnType<typeof feedPage>) => Promise<Listing<FeedBook>>) =>

@@ -4,6 +4,11 @@ import type { Caller } from '../../modules/auth/caller.js';
 import { scopeFor } from '../../modules/access/scope.js';
 import type { BookView } from '../../modules/books/schemas.js';
 import type { BooksService } from '../../modules/books/service.js';
+import type { CollectionView } from '../../modules/collections/schemas.js';
+import type { CollectionsService } from '../../modules/collections/service.js';
+import type { ReadListView } from '../../modules/read-lists/schemas.js';
+import type { ReadListsService } from '../../modules/read-lists/service.js';
+import type { WantToReadService } from '../../modules/want-to-read/service.js';
 import type { LibraryView } from '../../modules/libraries/schemas.js';
 import type { LibraryService } from '../../modules/libraries/service.js';
 import type { ImageLookup, PagesService } from '../../modules/pages/service.js';
@@ -19,6 +24,9 @@ export interface FeedServices {
   books: BooksService;
   pages: PagesService;
   progress: ProgressService;
+  collections: CollectionsService;
+  readLists: ReadListsService;
+  wantToRead: WantToReadService;
 }
 
 /** A book as a feed entry needs it: the book, its series' title, and its page list (PSE type, cover size). */
@@ -108,6 +116,38 @@ export class FeedCatalog {
     if (!terms) return { series: { total: 0, data: [] }, books: { total: 0, data: [] } };
     const [series, books] = await Promise.all([this.searchSeries(caller, terms, page), this.searchBooks(caller, terms, page)]);
     return { series, books };
+  }
+
+  /** The collections the caller sees (shared ones and its own), by name. */
+  collections(caller: Caller, page: PageRequest): Promise<Listing<CollectionView>> {
+    return this.services.collections.list(caller, {}, page);
+  }
+
+  collection(caller: Caller, id: string): Promise<CollectionView> {
+    return this.services.collections.get(caller, id);
+  }
+
+  /** A collection's series the caller sees, in the collection's order. */
+  collectionSeries(caller: Caller, id: string, page: PageRequest): Promise<Listing<SeriesView>> {
+    return this.services.collections.series(caller, id, page);
+  }
+
+  /** The read lists the caller sees (shared ones and its own), by name. */
+  readLists(caller: Caller, page: PageRequest): Promise<Listing<ReadListView>> {
+    return this.services.readLists.list(caller, {}, page);
+  }
+
+  /** A read list and a page of its books the caller sees, in list order (entries waiting for a book left out). */
+  async readList(caller: Caller, id: string, page: PageRequest): Promise<{ list: ReadListView; books: Listing<FeedBook> }> {
+    const { items, ...list } = await this.services.readLists.get(caller, id);
+    const all = items.flatMap((i) => (i.book ? [i.book] : []));
+    const slice = all.slice(page.offset, page.offset + page.pageSize);
+    return { list, books: await this.expand(caller, { total: all.length, data: slice }) };
+  }
+
+  /** The caller's want-to-read shelf, newest first. */
+  wantToRead(caller: Caller, page: PageRequest): Promise<Listing<SeriesView>> {
+    return this.services.wantToRead.list(caller, page);
   }
 
   async book(caller: Caller, id: string): Promise<FeedBook> {

@@ -8,7 +8,9 @@ import type { App } from '../../http/types.js';
  * 401 carry `WWW-Authenticate: Basic realm="Bindery"` (readers only prompt for credentials after that), and an
  * unauthenticated request always gets that 401, never a 403 or a redirect (the auth hook's order).
  */
-export function feedConfig(permission: 'books-read' | 'series-read' | 'pages-read' | 'progress-read' | 'progress-write') {
+export function feedConfig(
+  permission: 'books-read' | 'series-read' | 'pages-read' | 'progress-read' | 'progress-write' | 'collections-read' | 'read-lists-read',
+) {
   return { permission, authChallenge: 'basic' as const };
 }
 

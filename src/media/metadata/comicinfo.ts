@@ -1,5 +1,5 @@
 import { MediaError } from '../errors.js';
-import type { Author, AuthorRole, ExternalId, MetadataFields, ReadingDirection, WebLink } from './metadata-types.js';
+import type { Author, AuthorRole, ExternalId, MetadataFields, ReadingDirection, StoryArc, WebLink } from './metadata-types.js';
 import { isbnOf, normaliseNumber, numberSortOf, positiveInt, splitList } from './metadata-values.js';
 import { attrOf, childCaseless, childrenOf, isNode, parseXml, textOf } from './xml.js';
 
@@ -34,6 +34,27 @@ function webLinks(value: string | null): WebLink[] {
   return splitList(value, /[\s,]+/)
     .filter((url) => /^https?:\/\//i.test(url))
     .map((url) => ({ label: hostOf(url), url }));
+}
+
+/**
+ * Story arcs as ComicRack writes them: `StoryArc` and `StoryArcNumber` are comma-separated lists paired by
+ * position ("Court of Owls, Night of Owls" with "3, 1"); a lone arc takes the whole number ("1,5" stays one number).
+ * `AlternateSeries` with `AlternateNumber` is one more reading order. A name given twice counts once, the first time.
+ */
+function storyArcs(arcs: string | null, numbers: string | null, alternate: string | null, alternateNumber: string | null): StoryArc[] {
+  const out: StoryArc[] = [];
+  const seen = new Set<string>();
+  const add = (name: string, number: string | null | undefined) => {
+    const key = name.normalize('NFC').toLowerCase();
+    if (name === '' || seen.has(key)) return;
+    seen.add(key);
+    out.push({ name, number: normaliseNumber(number ?? null) });
+  };
+  const names = arcs === null ? [] : arcs.split(',').map((part) => part.trim());
+  const places = numbers === null ? [] : numbers.split(',').map((part) => part.trim());
+  for (const [i, name] of names.entries()) add(name, names.length === 1 ? numbers : places[i]);
+  if (alternate !== null) add(alternate, alternateNumber);
+  return out;
 }
 
 function hostOf(url: string): string | null {
@@ -83,6 +104,8 @@ export function parseComicInfo(xml: string): ComicInfo {
   set('page_count', positiveInt(text('PageCount')));
   set('reading_direction', readingDirection(text('Manga'), text('Format')));
   set('status', text('Status'));
+  set('series_groups', splitList(text('SeriesGroup'), /,/));
+  set('story_arcs', storyArcs(text('StoryArc'), text('StoryArcNumber'), text('AlternateSeries'), text('AlternateNumber')));
 
   const links = webLinks(text('Web'));
   set('links', links);

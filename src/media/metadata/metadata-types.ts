@@ -25,6 +25,13 @@ export interface ExternalId {
 
 export type ReadingDirection = 'ltr' | 'rtl' | 'vertical' | 'webtoon';
 
+/** A reading order a book is part of (ComicInfo `StoryArc`, or `AlternateSeries`), and its place in it as written. */
+export interface StoryArc {
+  name: string;
+  /** `StoryArcNumber` (or `AlternateNumber`) as written, leading zeros removed; null when none is given. */
+  number: string | null;
+}
+
 /** The one normalised metadata record of a book; field names follow the API (snake_case). */
 export interface BookMetadata {
   title: string | null;
@@ -50,6 +57,13 @@ export interface BookMetadata {
   reading_direction: ReadingDirection | null;
   external_ids: ExternalId[];
   status: string | null;
+  /**
+   * ComicInfo `SeriesGroup`: the groups (collections) the book's series belongs to. Records stored before this
+   * field existed lack it: read them with `listMembershipsOf`, which takes an absent list for an empty one.
+   */
+  series_groups: string[];
+  /** ComicInfo `StoryArc` with `StoryArcNumber` (paired by position), then `AlternateSeries` with `AlternateNumber`. */
+  story_arcs: StoryArc[];
   /** Which source gave each field that has a value. */
   sources: Partial<Record<MetadataField, MetadataSource>>;
 }

@@ -2,7 +2,7 @@ import { basename, dirname, resolve } from 'node:path';
 import { parseFileName } from './filename.js';
 import type { NameKind } from './filename.js';
 import { METADATA_SOURCES } from './metadata-types.js';
-import type { BookMetadata, MetadataField, MetadataFields, MetadataSource, PrecedenceSource } from './metadata-types.js';
+import type { BookMetadata, MetadataField, MetadataFields, MetadataSource, PrecedenceSource, StoryArc } from './metadata-types.js';
 import type { BookFormat, EmbeddedMetadata } from '../types.js';
 
 export interface MetadataLayer {
@@ -37,6 +37,8 @@ function emptyMetadata(): BookMetadata {
     reading_direction: null,
     external_ids: [],
     status: null,
+    series_groups: [],
+    story_arcs: [],
     sources: {},
   };
 }
@@ -150,4 +152,28 @@ export function buildBookMetadata(inputs: BookMetadataInputs): BookMetadata {
   layers.push({ source: 'filename', fields: fileNameFields(inputs.path, nameKindOf(inputs.format, inputs.path)) });
   layers.push({ source: 'folder', fields: folderFields(inputs.path, inputs.libraryRoot) });
   return mergeMetadata(layers);
+}
+
+/** What a book's stored metadata record says of the lists it belongs to (ComicInfo `SeriesGroup`, `StoryArc`...). */
+export type ListMemberships = Pick<BookMetadata, 'series_groups' | 'story_arcs'>;
+
+/**
+ * The list memberships of a stored metadata record (`books.metadata`, parsed). A record stored before these
+ * fields existed, or holding something else under their names, reads as belonging to no list.
+ */
+export function listMembershipsOf(record: unknown): ListMemberships {
+  const stored = record !== null && typeof record === 'object' ? (record as Record<string, unknown>) : {};
+  const groups = Array.isArray(stored.series_groups) ? stored.series_groups : [];
+  const arcs = Array.isArray(stored.story_arcs) ? stored.story_arcs : [];
+  return {
+    series_groups: groups.filter((g): g is string => typeof g === 'string' && g.trim() !== ''),
+    story_arcs: arcs.filter(
+      (a): a is StoryArc =>
+        a !== null &&
+        typeof a === 'object' &&
+        typeof (a as StoryArc).name === 'string' &&
+        (a as StoryArc).name.trim() !== '' &&
+        ((a as StoryArc).number === null || typeof (a as StoryArc).number === 'string'),
+    ),
+  };
 }

@@ -296,6 +296,17 @@ export class BooksRepository {
       .select(['libraries.path as library_path', 'series.name as series_name']);
   }
 
+  /** The list rows of these present books (any order). */
+  async viewRows(ids: readonly string[]): Promise<BookViewRow[]> {
+    if (ids.length === 0) return [];
+    return (await this.db
+      .selectFrom('books')
+      .select(bookViewColumns)
+      .where('books.id', 'in', [...ids])
+      .where('books.deleted_at', 'is', null)
+      .execute()) as BookViewRow[];
+  }
+
   /** A present book with its library root and series name. */
   get(id: string): Promise<BookWithLibrary | undefined> {
     return this.withLibrary().where('books.id', '=', id).where('books.deleted_at', 'is', null).executeTakeFirst();

@@ -130,6 +130,11 @@ export class BooksService {
     return (await this.views(caller, [row]))[0]!;
   }
 
+  /** The views of these books the caller sees (any order; missing and hidden ones left out), as lists show them. */
+  async viewsOf(caller: Caller, ids: readonly string[]): Promise<BookView[]> {
+    return this.views(caller, await this.access.visible(caller, await this.repo.viewRows(ids)));
+  }
+
   async get(caller: Caller, id: string): Promise<BookView> {
     const book = await this.access.book(caller, id);
     const view = (await this.views(caller, [book]))[0]!;

@@ -26,6 +26,15 @@ export const ScanningConfig = z
     cron_schedule: z.string().nullable().describe('Cron expression with five fields (minute hour day-of-month month day-of-week).'),
     default_mode: ScanMode,
     scan_on_start: z.boolean().describe('Scan when the server starts.'),
+    import_lists: z
+      .boolean()
+      .describe(
+        "Scans make shared lists from the books' ComicInfo (on unless set to false): a collection for each `SeriesGroup` name, holding " +
+          'the series whose present books carry it, and a read list for each `StoryArc` (and `AlternateSeries`) name, holding the present ' +
+          'books that carry it in `StoryArcNumber` order. Lists are computed over the present books of every library with this option on, ' +
+          "kept in step by each such library's scan, and removed when no book carries their name any more. A list a person has changed " +
+          'since (`edited`), and a shared list made by a person with the same name, are left alone.',
+      ),
   })
   .meta({ id: 'ScanningConfig' });
 export type ScanningConfig = z.infer<typeof ScanningConfig>;
@@ -35,6 +44,7 @@ export const DEFAULT_SCANNING_CONFIG: ScanningConfig = {
   cron_schedule: null,
   default_mode: 'normal',
   scan_on_start: false,
+  import_lists: true,
 };
 
 /** A library's stored `scanning_config` JSON over the defaults (unreadable JSON is the defaults); libraries and scans both read it. */
@@ -42,12 +52,16 @@ export function parseScanningConfig(text: string): ScanningConfig {
   return { ...DEFAULT_SCANNING_CONFIG, ...parseJsonColumn<Partial<ScanningConfig>>(text, {}) };
 }
 
+/** Whether scans of a library make lists from ComicInfo (`import_lists`; stored configurations without it: yes). */
+export const importsLists = (config: ScanningConfig): boolean => config.import_lists !== false;
+
 export const ScanningConfigInput = withSnakeKeys(
   z.strictObject({
     enabled: z.boolean().optional(),
     cron_schedule: z.string().max(200).nullable().optional(),
     default_mode: ScanMode.optional(),
     scan_on_start: z.boolean().optional(),
+    import_lists: z.boolean().optional(),
   }),
 ).meta({
   id: 'ScanningConfigUpdate',

@@ -62,6 +62,7 @@ export function mergeScanningConfig(base: ScanningConfig, input: ScanningConfigI
     cron_schedule: input?.cron_schedule === undefined ? base.cron_schedule : input.cron_schedule?.trim() || null,
     default_mode: input?.default_mode ?? base.default_mode,
     scan_on_start: input?.scan_on_start ?? base.scan_on_start,
+    import_lists: input?.import_lists ?? base.import_lists,
   };
   if (merged.cron_schedule !== null) {
     const why = cronError(merged.cron_schedule);

@@ -268,6 +268,17 @@ export class SeriesRepository {
     return rows.filter((r) => r.deleted_at === null);
   }
 
+  /** The list rows of these present series (any order). */
+  async viewRows(ids: readonly string[]): Promise<SeriesViewRow[]> {
+    if (ids.length === 0) return [];
+    return (await this.db
+      .selectFrom('series')
+      .select(seriesViewColumns)
+      .where('id', 'in', [...ids])
+      .where('deleted_at', 'is', null)
+      .execute()) as SeriesViewRow[];
+  }
+
   /** Of these series, those passing the scope (present or not: callers check presence themselves). */
   async passing(ids: readonly string[], scope: ContentScope): Promise<ReadonlySet<string>> {
     if (ids.length === 0) return new Set();

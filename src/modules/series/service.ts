@@ -150,6 +150,16 @@ export class SeriesService {
     return this.deps.access.series(caller, id);
   }
 
+  /** The views of these series the caller sees, in the order given (lists of series chosen by id: collections, shelves). */
+  async viewsOf(caller: Caller, ids: readonly string[]): Promise<SeriesView[]> {
+    const rows = await this.deps.access.visible(
+      caller,
+      (await this.deps.repo.viewRows(ids)).map((r) => ({ ...r, series_id: r.id })),
+    );
+    const byId = new Map((await this.views(caller, rows)).map((v) => [v.id, v]));
+    return ids.flatMap((id) => byId.get(id) ?? []);
+  }
+
   async get(caller: Caller, id: string): Promise<SeriesView> {
     return (await this.views(caller, [await this.require(caller, id)]))[0]!;
   }

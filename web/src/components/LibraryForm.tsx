@@ -10,7 +10,13 @@ import { FolderPicker } from './FolderPicker';
 type Library = components['schemas']['Library'];
 type ScanningConfig = components['schemas']['ScanningConfig'];
 
-const DEFAULT_CONFIG: ScanningConfig = { enabled: false, cron_schedule: null, default_mode: 'normal', scan_on_start: false };
+const DEFAULT_CONFIG: ScanningConfig = {
+  enabled: false,
+  cron_schedule: null,
+  default_mode: 'normal',
+  scan_on_start: false,
+  import_lists: true,
+};
 
 export interface LibraryFormProps {
   /** The library to edit; null adds one. */
@@ -180,6 +186,14 @@ export function LibraryForm({
               onChange={(e) => setConfig({ ...config, scan_on_start: e.target.checked })}
             />
             Scan when the server starts
+          </label>
+          <label className="check">
+            <input
+              type="checkbox"
+              checked={config.import_lists}
+              onChange={(e) => setConfig({ ...config, import_lists: e.target.checked })}
+            />
+            Make collections and read lists from the books' ComicInfo (SeriesGroup, StoryArc)
           </label>
         </fieldset>
       )}
