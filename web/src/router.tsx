@@ -137,13 +137,45 @@ const bookRoute = createRoute({
   errorComponent: RouteError,
 });
 
+const collectionsRoute = createRoute({
+  getParentRoute: () => appRoute,
+  path: '/collections',
+  component: lazyRouteComponent(() => import('./screens/lists/CollectionsPage'), 'CollectionsPage'),
+  errorComponent: RouteError,
+});
+
+const collectionRoute = createRoute({
+  getParentRoute: () => appRoute,
+  path: '/collections/$collectionId',
+  component: lazyRouteComponent(() => import('./screens/lists/CollectionPage'), 'CollectionPage'),
+  errorComponent: RouteError,
+});
+
+const readListsRoute = createRoute({
+  getParentRoute: () => appRoute,
+  path: '/read-lists',
+  component: lazyRouteComponent(() => import('./screens/lists/ReadListsPage'), 'ReadListsPage'),
+  errorComponent: RouteError,
+});
+
+const readListRoute = createRoute({
+  getParentRoute: () => appRoute,
+  path: '/read-lists/$readListId',
+  component: lazyRouteComponent(() => import('./screens/lists/ReadListPage'), 'ReadListPage'),
+  errorComponent: RouteError,
+});
+
 /** The reader: full screen, outside the app's header; signed-in users only, like every screen of the app. */
 export const readerRoute = createRoute({
   getParentRoute: () => rootRoute,
   path: '/books/$bookId/read',
-  validateSearch: (search: Record<string, unknown>): { page?: number } => {
+  // `readList`: opened from a read list, whose next book the end of the book offers (not the series').
+  validateSearch: (search: Record<string, unknown>): { page?: number; readList?: string } => {
     const page = Number(search.page);
-    return Number.isInteger(page) && page >= 1 ? { page } : {};
+    return {
+      ...(Number.isInteger(page) && page >= 1 ? { page } : {}),
+      ...(typeof search.readList === 'string' && search.readList ? { readList: search.readList } : {}),
+    };
   },
   beforeLoad: async ({ context, location }) => {
     const status = await context.queryClient.ensureQueryData(setupStatusQuery);
@@ -255,6 +287,10 @@ export const routeTree = rootRoute.addChildren([
     searchRoute,
     seriesRoute,
     bookRoute,
+    collectionsRoute,
+    collectionRoute,
+    readListsRoute,
+    readListRoute,
     ...accountAndAdminRoutes,
   ]),
 ]);

@@ -9,11 +9,11 @@ export function staleKeysFor(eventName: string): Array<readonly string[]> {
     case 'book_created':
     case 'book_updated':
     case 'book_deleted':
-      return [queryKeys.books.all, queryKeys.series.all, queryKeys.shelves.all, queryKeys.search.all];
+      return [queryKeys.books.all, queryKeys.series.all, queryKeys.shelves.all, queryKeys.search.all, queryKeys.readLists.all];
     case 'series_created':
     case 'series_updated':
     case 'series_deleted':
-      return [queryKeys.series.all, queryKeys.shelves.all, queryKeys.search.all];
+      return [queryKeys.series.all, queryKeys.shelves.all, queryKeys.search.all, queryKeys.collections.all];
     case 'library_created':
     case 'library_updated':
     case 'library_deleted':

@@ -36,6 +36,24 @@ export const serverAddressesQuery = queryOptions({
   staleTime: 5 * 60_000,
 });
 
+/** The series on the caller's "Want to read" shelf (the series page's toggle asks whether one is among them). */
+export const wantToReadQuery = queryOptions({
+  queryKey: queryKeys.shelves.shelf('want-to-read', 500),
+  queryFn: () => ok(api.GET('/api/v1/me/want-to-read', { params: { query: { pageSize: 500 } } })),
+});
+
+/** The collections the caller sees, by name. */
+export const collectionsQuery = queryOptions({
+  queryKey: queryKeys.collections.list,
+  queryFn: () => ok(api.GET('/api/v1/collections', { params: { query: { pageSize: 500 } } })),
+});
+
+/** The read lists the caller sees, by name. */
+export const readListsQuery = queryOptions({
+  queryKey: queryKeys.readLists.list,
+  queryFn: () => ok(api.GET('/api/v1/read-lists', { params: { query: { pageSize: 500 } } })),
+});
+
 /** The API's largest page. */
 const LARGEST_PAGE = 500;
 

@@ -48,6 +48,22 @@ export const queryKeys = {
     all: ['shelves'] as const,
     shelf: (shelfId: string, pageSize: number) => ['shelves', shelfId, pageSize] as const,
   },
+  /** Collections of series (GET /collections, one collection, its series, the collections holding a series). */
+  collections: {
+    all: ['collections'] as const,
+    list: ['collections', 'list'] as const,
+    detail: (collectionId: string) => ['collections', collectionId] as const,
+    series: (collectionId: string) => ['collections', collectionId, 'series'] as const,
+    ofSeries: (seriesId: string) => ['collections', 'of-series', seriesId] as const,
+  },
+  /** Read lists (GET /read-lists, one list with its items, the caller's progress through it, those holding a book). */
+  readLists: {
+    all: ['read-lists'] as const,
+    list: ['read-lists', 'list'] as const,
+    detail: (readListId: string) => ['read-lists', readListId] as const,
+    progress: (readListId: string) => ['read-lists', readListId, 'progress'] as const,
+    ofBook: (bookId: string) => ['read-lists', 'of-book', bookId] as const,
+  },
   search: {
     all: ['search'] as const,
     series: (query: string) => ['search', 'series', query] as const,

@@ -99,6 +99,8 @@ export function AppLayout() {
             Home
           </Link>
           <LibrariesLink />
+          <Link to="/collections">Collections</Link>
+          <Link to="/read-lists">Read lists</Link>
           {/* Account and administration (shown by permission). */}
           {me && adminSectionsFor(me.permissions).length > 0 && <Link to="/admin">Administration</Link>}
         </nav>

@@ -18,6 +18,12 @@ export const SHELVES = {
     path: '/api/v1/books/on-deck',
     empty: 'When you finish a book, the next one of its series waits here.',
   },
+  'want-to-read': {
+    title: 'Want to read',
+    kind: 'series',
+    path: '/api/v1/me/want-to-read',
+    empty: 'Series you mark "Want to read" on their page wait here.',
+  },
   'recently-added-series': {
     title: 'Recently added series',
     kind: 'series',

@@ -1,17 +1,7 @@
 import { useNavigate } from '@tanstack/react-router';
 import { startTransition, useEffect, useLayoutEffect, useRef, useState } from 'react';
 import { bookLabel } from '../lib/format';
-import {
-  loadPageImage,
-  neighbours,
-  opensAsStored,
-  pageUrl,
-  releasePage,
-  useReaderPreferences,
-  useSeriesBooks,
-  type Book,
-  type PageInfo,
-} from './data';
+import { loadPageImage, opensAsStored, pageUrl, releasePage, useReaderPreferences, type Book, type PageInfo } from './data';
 import { ComicEngine, type EngineSettings } from './engine';
 import { EndPanel } from './EndPanel';
 import { readerKeyTarget } from './keyboard';
@@ -23,6 +13,7 @@ import { useFullscreen } from './use-fullscreen';
 import { useIncognito } from './use-incognito';
 import { usePageNumber } from './use-page-number';
 import { useViewport } from './use-viewport';
+import { useNeighbours } from './use-neighbours';
 import { useProgressFlushing, useProgressQueued, useProgressSaver } from './use-progress-saver';
 import { resolveSettings, showsDouble, withChange, type PartialSettings } from './settings';
 
@@ -58,8 +49,7 @@ export function ComicReader({ book, pages, seriesTitle, seriesDirection, startPa
   /** Page turns so far (not the opening): each shows the page number for a moment. */
   const [turns, setTurns] = useState(0);
   const fullscreen = useFullscreen();
-  const siblings = useSeriesBooks(book.series_id);
-  const { previous, next } = neighbours(siblings.data?.data ?? [], book.id);
+  const { previous, next, scope } = useNeighbours(book);
 
   const saver = useProgressSaver(book.id, incognito);
 
@@ -244,8 +234,15 @@ export function ComicReader({ book, pages, seriesTitle, seriesDirection, startPa
           book={book}
           previous={previous}
           next={next}
+          scope={scope}
           onClose={() => setPanel('none')}
-          onOpen={(id) => void navigate({ to: '/books/$bookId/read', params: { bookId: id }, search: {} })}
+          onOpen={(id) =>
+            void navigate({
+              to: '/books/$bookId/read',
+              params: { bookId: id },
+              search: scope.kind === 'read-list' ? { readList: scope.id } : {},
+            })
+          }
         />
       )}
     </div>

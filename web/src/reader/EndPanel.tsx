@@ -2,13 +2,18 @@ import { useEffect } from 'react';
 import { bookLabel } from '../lib/format';
 import type { Book } from './data';
 import { ReaderDialog } from './ReaderDialog';
+import type { Neighbours } from './use-neighbours';
 
-/** At the end (or before the start) of a book: on to the next book of the series (or back to the previous), or stay. */
+/**
+ * At the end (or before the start) of a book: on to the next book of the series, or of the read list the reader was
+ * opened from (or back to the previous), or stay.
+ */
 export function EndPanel({
   at,
   book,
   previous,
   next,
+  scope = { kind: 'series' },
   onClose,
   onOpen,
 }: {
@@ -16,10 +21,12 @@ export function EndPanel({
   book: Book;
   previous: Book | undefined;
   next: Book | undefined;
+  scope?: Neighbours['scope'];
   onClose(): void;
   onOpen(id: string): void;
 }) {
   const target = at === 'end' ? next : previous;
+  const of = scope.kind === 'read-list' ? `the read list “${scope.name}”` : 'the series';
   // Paging on past the end (→) goes on to the next book, as Continue does.
   useEffect(() => {
     if (at !== 'end' || !target) return;
@@ -40,11 +47,11 @@ export function EndPanel({
     >
       {target ? (
         <p>
-          {at === 'end' ? 'Next in the series: ' : 'Previous in the series: '}
+          {at === 'end' ? `Next in ${of}: ` : `Previous in ${of}: `}
           <strong data-testid="neighbour-title">{bookLabel(target)}</strong>
         </p>
       ) : (
-        <p>{at === 'end' ? 'This is the last book of the series.' : 'This is the first book of the series.'}</p>
+        <p>{at === 'end' ? `This is the last book of ${of}.` : `This is the first book of ${of}.`}</p>
       )}
       <div className="actions">
         {target && (

@@ -5,7 +5,7 @@ import { api, toApiError } from '../api/client';
 import { queryKeys } from '../api/query-keys';
 import { ErrorMessage } from '../components/ErrorView';
 import { bookLabel } from '../lib/format';
-import { neighbours, useReaderPreferences, useSeriesBooks, type Book, type PageInfo } from './data';
+import { useReaderPreferences, type Book, type PageInfo } from './data';
 import { EpubEngine, THEMES, type EpubAppearance, type Relocation } from './epub-engine';
 import type { FoliateTocItem } from 'foliate-js/epub.js';
 import { EndPanel } from './EndPanel';
@@ -16,6 +16,7 @@ import { ReaderSettingsPanel } from './ReaderSettingsPanel';
 import { useDeviceClass } from './use-device-class';
 import { useFullscreen } from './use-fullscreen';
 import { useIncognito } from './use-incognito';
+import { useNeighbours } from './use-neighbours';
 import { usePageNumber } from './use-page-number';
 import { useProgressFlushing, useProgressQueued, useProgressSaver } from './use-progress-saver';
 import { resolveSettings, withChange, type PartialSettings } from './settings';
@@ -85,8 +86,7 @@ export function EpubReader({ book, seriesTitle }: { book: Book; pages: PageInfo[
   /** Turns so far (not the opening): each shows the position for a moment. */
   const [turns, setTurns] = useState(0);
   const fullscreen = useFullscreen();
-  const siblings = useSeriesBooks(book.series_id);
-  const { previous, next } = neighbours(siblings.data?.data ?? [], book.id);
+  const { previous, next, scope } = useNeighbours(book);
   const saver = useProgressSaver(book.id, incognito);
   const latest = useRef({ appearance, panel, where });
   useLayoutEffect(() => {
@@ -278,8 +278,15 @@ export function EpubReader({ book, seriesTitle }: { book: Book; pages: PageInfo[
           book={book}
           previous={previous}
           next={next}
+          scope={scope}
           onClose={() => setPanel('none')}
-          onOpen={(id) => void navigate({ to: '/books/$bookId/read', params: { bookId: id }, search: {} })}
+          onOpen={(id) =>
+            void navigate({
+              to: '/books/$bookId/read',
+              params: { bookId: id },
+              search: scope.kind === 'read-list' ? { readList: scope.id } : {},
+            })
+          }
         />
       )}
     </div>

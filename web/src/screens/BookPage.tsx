@@ -7,6 +7,7 @@ import { readState } from '../components/Cards';
 import { Cover } from '../components/Cover';
 import { ErrorMessage } from '../components/ErrorView';
 import { ProgressBar } from '../components/ProgressBar';
+import { AddToReadList } from './book/AddToReadList';
 import { bookLabel, formatBytes, formatDate, METADATA_SOURCE_LABEL, type MetadataSourceKey } from '../lib/format';
 
 const route = getRouteApi('/app/books/$bookId');
@@ -113,6 +114,7 @@ export function BookPage() {
             </button>
           </div>
           <ErrorMessage error={mark.error ?? series.error ?? siblings.error} />
+          <AddToReadList bookId={b.id} title={bookLabel(b)} />
           {m.summary && (
             <p className="summary">
               {m.summary}

@@ -9,7 +9,9 @@ import { Cover } from '../components/Cover';
 import { ErrorMessage } from '../components/ErrorView';
 import { ProgressBar } from '../components/ProgressBar';
 import { bookLabel, formatBytes, plural } from '../lib/format';
+import { AddToCollection } from './series/AddToCollection';
 import { SharingLabels } from './series/SharingLabels';
+import { WantToReadToggle } from './series/WantToRead';
 
 const route = getRouteApi('/app/series/$seriesId');
 
@@ -123,8 +125,10 @@ export function SeriesPage() {
             >
               Mark series unread
             </button>
+            <WantToReadToggle seriesId={s.id} />
           </div>
           <ErrorMessage error={markSeries.error ?? markBook.error} />
+          <AddToCollection seriesIds={[s.id]} title={m.title} />
           {canEditSeries && <SharingLabels series={s} />}
         </div>
       </div>

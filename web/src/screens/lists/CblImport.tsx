@@ -1,0 +1,136 @@
+import { useMutation, useQueryClient } from '@tanstack/react-query';
+import { useNavigate } from '@tanstack/react-router';
+import { useEffect, useId, useRef, useState } from 'react';
+import { authHeaders, toApiError, type components } from '../../api/client';
+import { queryKeys } from '../../api/query-keys';
+import { ErrorMessage } from '../../components/ErrorView';
+
+type Report = components['schemas']['CblImportReport'];
+type Entry = components['schemas']['CblEntryReport'];
+
+/** POST /read-lists/import (multipart): a dry run reports the matches; without it the list is made. */
+async function importCbl(file: File, dryRun: boolean, resolutions: Record<string, string>): Promise<Report> {
+  const form = new FormData();
+  form.append('file', file);
+  form.append('dry_run', dryRun ? 'true' : 'false');
+  if (Object.keys(resolutions).length > 0) form.append('resolutions', JSON.stringify(resolutions));
+  const response = await fetch('/api/v1/read-lists/import', { method: 'POST', headers: authHeaders(), body: form });
+  const body: unknown = await response.json().catch(() => null);
+  if (!response.ok) throw await toApiError(response, body);
+  return body as Report;
+}
+
+const entryLabel = (e: Entry) =>
+  `${e.series}${e.volume ? ` (${e.volume})` : ''}${e.number ? ` #${e.number}` : ''}${e.year ? `, ${e.year}` : ''}`;
+
+const STATUS_LABEL = { matched: 'Matched', ambiguous: 'Ambiguous', missing: 'Missing' } as const;
+
+/**
+ * The Read lists page's "Import a reading list (.cbl)" dialog: choose a file, see how its entries match the library
+ * (a dry run: matched, ambiguous with the books each could be, missing), pick the books of the ambiguous ones, then
+ * import. Entries left missing are kept in the list and filled when a scan adds their book.
+ */
+export function CblImportDialog({ onClose }: { onClose(): void }) {
+  const dialog = useRef<HTMLDialogElement>(null);
+  const queryClient = useQueryClient();
+  const navigate = useNavigate();
+  const [file, setFile] = useState<File | null>(null);
+  const [choices, setChoices] = useState<Record<string, string>>({});
+  const titleId = useId();
+  const fileId = useId();
+  useEffect(() => {
+    const d = dialog.current;
+    if (d && !d.open) d.showModal();
+  }, []);
+  const check = useMutation({ mutationFn: (f: File) => importCbl(f, true, {}) });
+  const run = useMutation({
+    mutationFn: () => importCbl(file as File, false, choices),
+    onSuccess: async (report) => {
+      await queryClient.invalidateQueries({ queryKey: queryKeys.readLists.all });
+      if (report.read_list) void navigate({ to: '/read-lists/$readListId', params: { readListId: report.read_list.id } });
+      onClose();
+    },
+  });
+  const report = check.data;
+  const counts = report
+    ? {
+        matched: report.entries.filter((e) => e.status === 'matched').length,
+        ambiguous: report.entries.filter((e) => e.status === 'ambiguous').length,
+        missing: report.entries.filter((e) => e.status === 'missing').length,
+      }
+    : null;
+  const unresolved = report ? report.entries.filter((e) => e.status === 'ambiguous' && !choices[String(e.index)]).length : 0;
+  return (
+    <dialog ref={dialog} className="app-dialog" aria-labelledby={titleId} onClose={onClose}>
+      <h2 id={titleId}>Import a reading list (.cbl)</h2>
+      <div className="field">
+        <label htmlFor={fileId}>Reading list file</label>
+        <input
+          id={fileId}
+          type="file"
+          accept=".cbl,application/xml,text/xml"
+          onChange={(e) => {
+            const chosen = e.target.files?.[0] ?? null;
+            setFile(chosen);
+            setChoices({});
+            run.reset();
+            if (chosen) check.mutate(chosen);
+            else check.reset();
+          }}
+        />
+      </div>
+      {check.isPending && <p role="status">Matching the entries with the library…</p>}
+      <ErrorMessage error={check.error} />
+      {report && counts && (
+        <>
+          <h3>{report.name}</h3>
+          <p role="status">
+            {counts.matched} matched, {counts.ambiguous} ambiguous, {counts.missing} missing (missing entries are kept, and filled when a
+            scan adds their book).
+          </p>
+          <ol className="cbl-report" aria-label="Entries of the reading list">
+            {report.entries.map((e) => (
+              <li key={e.index} className={`cbl-entry ${e.status}`} data-testid="cbl-entry">
+                <span>{entryLabel(e)}</span>{' '}
+                <span className={`state-mark ${e.status}`}>
+                  {STATUS_LABEL[e.status]}
+                  {e.duplicate ? ' (already in the list)' : ''}
+                </span>
+                {e.status === 'ambiguous' && (
+                  <label className="inline-label">
+                    Book for {entryLabel(e)}
+                    <select
+                      value={choices[String(e.index)] ?? ''}
+                      onChange={(ev) => setChoices((c) => ({ ...c, [String(e.index)]: ev.target.value }))}
+                    >
+                      <option value="">Not chosen (kept as missing)</option>
+                      {(e.candidates ?? []).map((c) => (
+                        <option key={c.book_id} value={c.book_id}>
+                          {c.series_name}
+                          {c.number ? ` #${c.number}` : ''}
+                          {c.year ? ` (${c.year})` : ''}
+                        </option>
+                      ))}
+                    </select>
+                  </label>
+                )}
+              </li>
+            ))}
+          </ol>
+          {unresolved > 0 && <p className="hint">{unresolved} ambiguous entries have no book chosen: they are kept as missing.</p>}
+        </>
+      )}
+      <ErrorMessage error={run.error} />
+      <div className="actions">
+        {report && (
+          <button type="button" className="primary" disabled={run.isPending} onClick={() => run.mutate()}>
+            Import “{report.name}”
+          </button>
+        )}
+        <button type="button" onClick={() => dialog.current?.close()}>
+          Cancel
+        </button>
+      </div>
+    </dialog>
+  );
+}

@@ -1,0 +1,93 @@
+import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { getRouteApi, Link } from '@tanstack/react-router';
+import { api, ok } from '../../api/client';
+import { queryKeys } from '../../api/query-keys';
+import { meQuery } from '../../api/queries';
+import { ErrorMessage } from '../../components/ErrorView';
+import { ProgressBar } from '../../components/ProgressBar';
+import { bookLabel, plural } from '../../lib/format';
+import { inBookOrder, ReadListItems } from './ReadListItems';
+
+const route = getRouteApi('/app/read-lists/$readListId');
+
+/**
+ * One read list: its books in the list's order with the caller's progress through it (GET /read-lists/{id}/progress)
+ * and "Read" / "Continue" for the first book not finished, opened in the reader as part of the list (its end offers
+ * the list's next book).
+ */
+export function ReadListPage() {
+  const { readListId } = route.useParams();
+  const queryClient = useQueryClient();
+  const list = useQuery({
+    queryKey: queryKeys.readLists.detail(readListId),
+    queryFn: () => ok(api.GET('/api/v1/read-lists/{id}', { params: { path: { id: readListId } } })),
+  });
+  const progress = useQuery({
+    queryKey: queryKeys.readLists.progress(readListId),
+    queryFn: () => ok(api.GET('/api/v1/read-lists/{id}/progress', { params: { path: { id: readListId } } })),
+  });
+  const permissions = useQuery(meQuery).data?.permissions ?? [];
+  const refresh = () => queryClient.invalidateQueries({ queryKey: queryKeys.readLists.all });
+  const reorder = useMutation({
+    mutationFn: (bookIds: string[]) =>
+      ok(api.PUT('/api/v1/read-lists/{id}/books/order', { params: { path: { id: readListId } }, body: { book_ids: bookIds } })),
+    onSuccess: (updated) => queryClient.setQueryData(queryKeys.readLists.detail(readListId), updated),
+    onSettled: refresh,
+  });
+  const remove = useMutation({
+    mutationFn: (bookId: string) =>
+      ok(api.DELETE('/api/v1/read-lists/{id}/books/{book_id}', { params: { path: { id: readListId, book_id: bookId } } })),
+    onSettled: refresh,
+  });
+
+  if (list.error) throw list.error;
+  if (list.isPending) return <p className="page">Loading…</p>;
+  const l = list.data;
+  // A private list is its owner's alone; a shared one is edited by those who may also change libraries.
+  const canEdit = permissions.includes('read-lists-write') && (!l.shared || permissions.includes('libraries-write'));
+  const items = inBookOrder(l.items, reorder.isPending ? reorder.variables : undefined);
+  const p = progress.data;
+  const started = p ? p.read + p.in_progress > 0 : false;
+  return (
+    <div className="page">
+      <p className="eyebrow">
+        <Link to="/read-lists">Read lists</Link>
+      </p>
+      <h1>{l.name}</h1>
+      <p className="meta-line">
+        {[plural(l.book_count, 'book'), l.missing_count > 0 ? `${l.missing_count} missing` : '', l.shared ? 'shared' : 'yours alone']
+          .filter(Boolean)
+          .join(' · ')}
+      </p>
+      {l.summary && <p className="summary">{l.summary}</p>}
+      <ErrorMessage error={progress.error} />
+      {p && p.total > 0 && (
+        <>
+          <ProgressBar value={p.read / p.total} label={`${p.read} of ${p.total} books read`} />
+          <p className="hint">
+            {p.read} of {p.total} read{p.in_progress > 0 ? `, ${p.in_progress} in progress` : ''}
+          </p>
+        </>
+      )}
+      <div className="actions">
+        {p?.next_book && (
+          <Link to="/books/$bookId/read" params={{ bookId: p.next_book.id }} search={{ readList: l.id }} className="button primary">
+            {started ? 'Continue' : 'Read'}: {bookLabel(p.next_book)}
+          </Link>
+        )}
+        {p && p.total > 0 && !p.next_book && <p className="hint">You have read every book of this list.</p>}
+      </div>
+      <ErrorMessage error={reorder.error ?? remove.error} />
+      {l.items.length === 0 && <p className="empty">This read list is empty. On a book page, "Add to read list…" adds to it.</p>}
+      {canEdit && l.book_count > 1 && <p className="hint">Drag a book, or use its Move up and Move down buttons, to change the order.</p>}
+      <ReadListItems
+        listName={l.name}
+        items={items}
+        canEdit={canEdit}
+        busy={reorder.isPending || remove.isPending}
+        onReorder={(ids) => reorder.mutate(ids)}
+        onRemove={(id) => remove.mutate(id)}
+      />
+    </div>
+  );
+}

@@ -1,0 +1,40 @@
+import { useQuery } from '@tanstack/react-query';
+import { useState } from 'react';
+import { meQuery, readListsQuery } from '../../api/queries';
+import { ErrorMessage } from '../../components/ErrorView';
+import { CblImportDialog } from './CblImport';
+import { ReadListCard } from './ListCards';
+
+/** Every read list the caller sees, as a grid of covers, with the import of a ComicRack reading list (.cbl). */
+export function ReadListsPage() {
+  const lists = useQuery(readListsQuery);
+  const canImport = useQuery(meQuery).data?.permissions.includes('read-lists-write') === true;
+  const [importing, setImporting] = useState(false);
+  return (
+    <div className="page">
+      <div className="shelf-head">
+        <h1>Read lists</h1>
+        {canImport && (
+          <button type="button" onClick={() => setImporting(true)}>
+            Import a reading list (.cbl)…
+          </button>
+        )}
+      </div>
+      {importing && <CblImportDialog onClose={() => setImporting(false)} />}
+      <ErrorMessage error={lists.error} />
+      {lists.isPending && <p>Loading…</p>}
+      {lists.data?.data.length === 0 && (
+        <p className="empty">No read lists yet. On a book page, "Add to read list…" starts one; or import a ComicRack reading list.</p>
+      )}
+      {lists.data && lists.data.data.length > 0 && (
+        <ul className="grid">
+          {lists.data.data.map((l) => (
+            <li key={l.id}>
+              <ReadListCard readList={l} />
+            </li>
+          ))}
+        </ul>
+      )}
+    </div>
+  );
+}
