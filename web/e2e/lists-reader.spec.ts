@@ -187,9 +187,11 @@ test.describe('Collections, read lists and want to read', () => {
     // Read: the first book; at its end the reader offers the list's next book (Tidewater), not the series' (Harbor #2).
     await page.getByRole('link', { name: 'Read: #1 · Harbor one' }).click();
     await expect(page).toHaveURL(new RegExp(`/books/${books.get('Harbor one')}/read`));
+    // The reader has its book before a key turns its pages.
+    await expect(page.getByTestId('page-status')).toHaveText(/^Page 1 of \d+/, { timeout: 15_000 });
     await page.keyboard.press('End');
     await expect
-      .poll(async () => (await progressOf(request, user.token, books.get('Harbor one')!))?.is_completed, { timeout: 10_000 })
+      .poll(async () => (await progressOf(request, user.token, books.get('Harbor one')!))?.is_completed, { timeout: 20_000 })
       .toBe(true);
     await page.keyboard.press('ArrowRight');
     const panel = page.getByRole('dialog', { name: /End of/ });
@@ -197,9 +199,10 @@ test.describe('Collections, read lists and want to read', () => {
     await expect(panel.getByTestId('neighbour-title')).toHaveText('#1 · Tide old');
     await panel.getByRole('button', { name: /Continue/ }).click();
     await expect(page).toHaveURL(new RegExp(`/books/${books.get('Tide old')}/read\\?readList=`));
+    await expect(page.getByTestId('page-status')).toHaveText(/^Page 1 of \d+/, { timeout: 15_000 });
     await page.keyboard.press('End');
     await expect
-      .poll(async () => (await progressOf(request, user.token, books.get('Tide old')!))?.is_completed, { timeout: 10_000 })
+      .poll(async () => (await progressOf(request, user.token, books.get('Tide old')!))?.is_completed, { timeout: 20_000 })
       .toBe(true);
     await page.keyboard.press('ArrowRight');
     await expect(panel.getByTestId('neighbour-title')).toHaveText('#2 · Harbor two');
