@@ -101,6 +101,11 @@ interface HttpFigure {
   floor: Side;
   /** server / floor req/s; null when either side is invalid. */
   ratio: number | null;
+  /**
+   * CPU time (every thread) per answered request, µs, the cheaper run of each side (its warm-up included): what a
+   * request costs the process, which moves less with other load on the machine than req/s does.
+   */
+  cpuUsPerRequest: { server: number; floor: number };
   goal: string;
   met?: boolean;
   load: Load;
@@ -197,6 +202,15 @@ async function measureHttp(
   const floor = await startFloor(m.floorFiles);
   const serverRuns: WrkResult[] = [];
   const floorRuns: WrkResult[] = [];
+  const cpu = { server: [] as number[], floor: [] as number[] };
+  /** One wrk run against `pid`; its CPU time per answered request (µs, warm-up included) added to `into`. */
+  const metered = async (pid: number, into: number[], run: () => Promise<WrkResult>) => {
+    const before = processCpuMs(pid);
+    const result = await run();
+    const requests = result.requests + (result.warmup?.requests ?? 0);
+    if (requests > 0) into.push(((processCpuMs(pid) - before) * 1000) / requests);
+    return result;
+  };
   const common = { connections: CONNECTIONS, threads: THREADS, seconds, warmupSeconds: WARMUP_SECONDS };
   const floorRequests = m.requests.map((r, i) => ({ ...r, path: `/p/${i}` }));
   const show = (who: string, r: WrkResult) =>
@@ -207,10 +221,12 @@ async function measureHttp(
   try {
     for (let round = 0; round < ROUNDS; round++) {
       serverRuns.push(
-        await runWrk({ base: server.base, requests: m.requests, headers: { Authorization: `Bearer ${server.token}` }, ...common }),
+        await metered(server.pid, cpu.server, () =>
+          runWrk({ base: server.base, requests: m.requests, headers: { Authorization: `Bearer ${server.token}` }, ...common }),
+        ),
       );
       show('server', serverRuns.at(-1)!);
-      floorRuns.push(await runWrk({ base: floor.base, requests: floorRequests, ...common }));
+      floorRuns.push(await metered(floor.pid, cpu.floor, () => runWrk({ base: floor.base, requests: floorRequests, ...common })));
       show('floor ', floorRuns.at(-1)!);
     }
     floorMemory = processMemory(floor.pid);
@@ -221,8 +237,24 @@ async function measureHttp(
   const s = bestOf(serverRuns);
   const f = bestOf(floorRuns);
   const ratio = s.valid && f.valid ? s.rps / f.rps : null;
+  // The cheaper run of each side: the first run of the server also learns where each book's pages lie.
+  const cheapest = (runs: number[]) => (runs.length ? Math.min(...runs) : 0);
+  const cpuUsPerRequest = { server: cheapest(cpu.server), floor: cheapest(cpu.floor) };
+  console.log(
+    `  CPU per request, the cheaper run: server ${cpuUsPerRequest.server.toFixed(0)} µs (${cpu.server.map((c) => c.toFixed(0)).join(', ')}), floor ${cpuUsPerRequest.floor.toFixed(0)} µs (${cpu.floor.map((c) => c.toFixed(0)).join(', ')}); floor ÷ server ${(cpuUsPerRequest.floor / cpuUsPerRequest.server).toFixed(2)}`,
+  );
   return {
-    figure: { key: m.key, measure: m.measure, requests: m.requests.length, server: s, floor: f, ratio, ...m.goal(s, f, ratio), load },
+    figure: {
+      key: m.key,
+      measure: m.measure,
+      requests: m.requests.length,
+      server: s,
+      floor: f,
+      ratio,
+      cpuUsPerRequest,
+      ...m.goal(s, f, ratio),
+      load,
+    },
     floorMemory,
   };
 }
@@ -701,7 +733,17 @@ function printHttpTable(http: readonly HttpFigure[], seconds: number): void {
   const rate = (s: Side) => (s.valid ? `${int(s.rps)} (${s.runs.map((r) => int(r.rps)).join(', ')})` : `INVALID: ${s.problem}`);
   const latency = (s: Side) => (s.valid ? `${s.p50} / ${s.p95}` : '—');
   markdown(
-    ['measure', 'server req/s', 'server p50 / p95 ms', 'floor req/s', 'floor p50 / p95 ms', 'ratio', 'goal', 'load (1 min) before → after'],
+    [
+      'measure',
+      'server req/s',
+      'server p50 / p95 ms',
+      'floor req/s',
+      'floor p50 / p95 ms',
+      'ratio',
+      'CPU µs per request: server / floor (floor ÷ server)',
+      'goal',
+      'load (1 min) before → after',
+    ],
     http.map((h) => [
       h.measure,
       rate(h.server),
@@ -709,6 +751,7 @@ function printHttpTable(http: readonly HttpFigure[], seconds: number): void {
       rate(h.floor),
       latency(h.floor),
       h.ratio === null ? '—' : h.ratio.toFixed(2),
+      `${h.cpuUsPerRequest.server.toFixed(0)} / ${h.cpuUsPerRequest.floor.toFixed(0)} (${(h.cpuUsPerRequest.floor / h.cpuUsPerRequest.server).toFixed(2)})`,
       goalCell(h.goal, h.met),
       loadCell(h.load),
     ]),

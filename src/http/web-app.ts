@@ -87,8 +87,10 @@ export async function registerWebApp(app: FastifyInstance, options: WebAppOption
     }
   });
 
-  app.addHook('onRequest', async (request: FastifyRequest, reply: FastifyReply) => {
-    if (!request.is404 || !isAppNavigation(request.method, request.url, request.headers.accept, options.docsPath)) return;
-    return reply.code(200).type('text/html; charset=utf-8').header('Cache-Control', INDEX_CACHE).send(index);
+  // Callback style: every request passes here, and the others (a page turn) must not pay a promise for it.
+  app.addHook('onRequest', (request: FastifyRequest, reply: FastifyReply, done: () => void) => {
+    if (!request.is404 || !isAppNavigation(request.method, request.url, request.headers.accept, options.docsPath)) return done();
+    // Answered here: Fastify ends the request once a callback hook sends without calling done().
+    reply.code(200).type('text/html; charset=utf-8').header('Cache-Control', INDEX_CACHE).send(index);
   });
 }

@@ -33,14 +33,18 @@ export interface KomgaGate {
  */
 export function registerKomgaGate(app: App, deps: { settings: SettingsService; sessions: KomgaSessions }): KomgaGate {
   app.decorateRequest('komgaSession', null);
-  app.addHook('onRequest', async (request) => {
-    if (!request.routeOptions.config?.komga) return;
+  const gate = async (request: FastifyRequest): Promise<void> => {
     const [enabled, prefix] = await Promise.all([deps.settings.get('komga_api_enabled'), deps.settings.get('komga_api_prefix')]);
     const given = (request.params as Record<string, string | undefined>)[PREFIX_PARAM];
     if (!enabled || given !== prefix) {
       throw new AppError(404, 'NotFound', `No route for ${request.method} ${request.url.split('?')[0]}`);
     }
     request.komgaSession = deps.sessions.fromRequest(request);
+  };
+  // Callback style: every request passes here, and the others (a page turn) must not pay a promise for it.
+  app.addHook('onRequest', (request, _reply, done) => {
+    if (!request.routeOptions.config?.komga) return done();
+    gate(request).then(() => done(), done);
   });
   return {
     credentials: (request) => {
