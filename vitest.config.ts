@@ -1,4 +1,5 @@
 import { defineConfig } from 'vitest/config';
+import { engineFreeTestFiles } from './test/engine-free.js';
 
 // Test files that must not share a worker's module registry with others: module mocks (vi.mock) and the
 // heavy media files whose timing checks assume a fresh heap.
@@ -8,6 +9,10 @@ const isolated = [
   'test/media/epub-many-pages.test.ts',
   'test/platform/openapi.test.ts',
 ];
+
+// A PostgreSQL run leaves out the files that never reach a database (test/engine-free.ts): the SQLite run covers them.
+const onPostgres = process.env.BINDERY_TEST_DATABASE === 'postgres';
+const engineFree = onPostgres ? engineFreeTestFiles(import.meta.dirname) : [];
 
 // Two cores on the target machines: two forks keep both busy without thrashing PostgreSQL or sharp.
 // Every other file shares its worker's module registry (isolate: false): each test builds its own app and
@@ -24,9 +29,14 @@ export default defineConfig({
       {
         extends: true,
         // web/src: the web app's pure logic (URL state, filter builder, event parsing); no DOM needed.
-        test: { name: 'shared', include: ['test/**/*.test.ts', 'web/src/**/*.test.ts'], exclude: isolated, isolate: false },
+        test: {
+          name: 'shared',
+          include: ['test/**/*.test.ts', 'web/src/**/*.test.ts'],
+          exclude: [...isolated, ...engineFree],
+          isolate: false,
+        },
       },
-      { extends: true, test: { name: 'isolated', include: isolated, isolate: true } },
+      { extends: true, test: { name: 'isolated', include: isolated, exclude: engineFree, isolate: true } },
     ],
   },
 });
