@@ -12,4 +12,5 @@ import type { TaskTables } from './tables/tasks.js';
  * timestamps ISO 8601 UTC text (sortable as text), booleans integers 0/1, JSON documents text. One shape,
  * so repositories never branch on the engine except for full-text search.
  */
-export interface DB extends SettingsTables, IdentityTables, CatalogTables, TaskTables, ReadingTables, DuplicateTables, ListTables, KoboTables {}
+export interface DB
+  extends SettingsTables, IdentityTables, CatalogTables, TaskTables, ReadingTables, DuplicateTables, ListTables, KoboTables {}

@@ -285,18 +285,50 @@ describe('A Kobo syncs with Bindery', () => {
     const finished = (await kobo.request('GET', `/v1/library/${ids['Kobo Novel']}/state`)).body[0];
     expect(finished).toMatchObject({ StatusInfo: { Status: 'Finished' }, CurrentBookmark: { ProgressPercent: 100, Location: reading } });
 
-    // 10. A book the user can no longer see leaves the device.
-    await setAccess(t, reader.id, { age_restriction: { max_age: 12, include_unrated: false } });
-    const removed: Json[] = [];
-    for (let more = true; more;) {
-      const page = await kobo.sync();
-      removed.push(...(page.body as Json[]));
-      more = page.headers.get('x-kobo-sync') === 'continue';
-    }
-    const gone = removed.filter((i) => i.ChangedEntitlement?.BookEntitlement.IsRemoved).map((i) => i.ChangedEntitlement.BookEntitlement.Id);
-    expect(gone.sort()).toEqual(synced.sort());
+    const syncAll = async (): Promise<Json[]> => {
+      const items: Json[] = [];
+      for (let more = true; more;) {
+        const page = await kobo.sync();
+        items.push(...(page.body as Json[]));
+        more = page.headers.get('x-kobo-sync') === 'continue';
+      }
+      return items;
+    };
+    const removedIds = (items: Json[]) =>
+      items.filter((i) => i.ChangedEntitlement?.BookEntitlement.IsRemoved).map((i) => i.ChangedEntitlement.BookEntitlement.Id as string);
 
-    // 11. The key revoked: the next call is refused.
+    // 10. The device's choice: the want-to-read series (the comics) and a read list, which becomes a shelf; the
+    // novel leaves the device.
+    const comicSeries = entry.BookMetadata.Series.Id as string;
+    expect((await call(t, reader.jwt, 'PUT', `/api/v1/me/want-to-read/${comicSeries}`)).status).toBe(204);
+    const list = await call<Json>(t, reader.jwt, 'POST', '/api/v1/read-lists', { name: 'On the Kobo', book_ids: [ids['Kobo Comic Two']] });
+    expect(list.status).toBe(201);
+    const chosen = await call<Json>(t, reader.jwt, 'PUT', `/api/v1/me/kobo/${key.id}`, { want_to_read: true, read_lists: [list.body.id] });
+    expect(chosen.body).toMatchObject({ api_key_id: key.id, selection: { want_to_read: true }, kobo_device_id: 'a1b2c3d4e5f60718' });
+    const narrowed = await syncAll();
+    expect(removedIds(narrowed)).toEqual([ids['Kobo Novel']]);
+    expect(narrowed.find((i) => i.NewTag)).toEqual({
+      NewTag: {
+        Tag: expect.objectContaining({
+          Id: list.body.id,
+          Name: 'On the Kobo',
+          Type: 'UserTag',
+          Items: [{ RevisionId: ids['Kobo Comic Two'], Type: 'ProductRevisionTagItem' }],
+        }),
+      },
+    });
+
+    // 11. A book the user can no longer see leaves the device, and its shelf.
+    await setAccess(t, reader.id, { age_restriction: { max_age: 12, include_unrated: false } });
+    const hidden = await syncAll();
+    expect(removedIds(hidden).sort()).toEqual([ids['Kobo Comic']!, ids['Kobo Comic Two']!].sort());
+    expect(hidden.find((i) => i.ChangedTag)?.ChangedTag.Tag).toMatchObject({ Id: list.body.id, Items: [] });
+    expect((await call(t, reader.jwt, 'PUT', `/api/v1/me/kobo/${key.id}`, { want_to_read: true })).status).toBe(200);
+    expect((await syncAll()).filter((i) => i.DeletedTag)).toEqual([
+      { DeletedTag: { Tag: { Id: list.body.id, LastModified: expect.any(String) } } },
+    ]);
+
+    // 12. The key revoked: the next call is refused.
     expect((await call(t, reader.jwt, 'DELETE', `/api/v1/api-keys/${key.id}`)).status).toBe(204);
     expect((await kobo.sync()).status).toBe(401);
     expect((await kobo.request('GET', '/v1/initialization')).status).toBe(401);

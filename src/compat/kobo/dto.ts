@@ -1,6 +1,6 @@
 import { fixedLayoutPageHref } from '../../media/rendering/fixed-layout-epub.js';
 import { parsePages } from '../../modules/pages/service.js';
-import type { KoboBookRow } from '../../modules/kobo/service.js';
+import type { KoboBookRow, KoboShelf } from '../../modules/kobo/service.js';
 
 /**
  * The Kobo store API's JSON shapes, as the two working servers answer them (Calibre-Web `cps/kobo.py`, Komga
@@ -172,6 +172,20 @@ export function readingState(book: KoboBookRow, position: Position | null) {
       ProgressPercent: Math.round(progress.progress * 1000) / 10,
       ContentSourceProgressPercent: own?.content_source_progress_percent ?? 0,
       ...(location ? { Location: location } : {}),
+    },
+  };
+}
+
+/** A collection or read list as a Kobo shelf (a "UserTag"), with the device's books on it. */
+export function shelfTag(shelf: KoboShelf) {
+  return {
+    Tag: {
+      Created: koboTime(shelf.created_at),
+      Id: shelf.id,
+      Items: shelf.bookIds.map((id) => ({ RevisionId: id, Type: 'ProductRevisionTagItem' })),
+      LastModified: koboTime(shelf.updated_at),
+      Name: shelf.name,
+      Type: 'UserTag',
     },
   };
 }

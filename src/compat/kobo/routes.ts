@@ -24,6 +24,8 @@ import {
   pageOfHref,
   readingState,
   removedMetadata,
+  shelfTag,
+  koboTime,
   type KoboPosition,
   type Position,
 } from './dto.js';
@@ -161,6 +163,9 @@ export function registerKoboApi(app: App, deps: KoboApiDeps): void {
               BookMetadata: removedMetadata(id),
             },
           });
+        for (const { change, shelf } of page.shelves)
+          body.push(change === 'new' ? { NewTag: shelfTag(shelf) } : { ChangedTag: shelfTag(shelf) });
+        for (const id of page.removedShelves) body.push({ DeletedTag: { Tag: { Id: id, LastModified: koboTime(now) } } });
         reply.header('x-kobo-synctoken', encodeSyncToken(caller.apiKeyId ?? '', page.generation));
         if (page.more) reply.header('x-kobo-sync', 'continue');
         return reply.send([...body, ...states]);

@@ -26,6 +26,15 @@ export const koboSync: DialectMigration = {
       .addColumn('generation', 'integer', (c) => c.notNull())
       .addPrimaryKeyConstraint('kobo_synced_books_pk', ['api_key_id', 'book_id'])
       .execute();
+    await db.schema
+      .createTable('kobo_synced_tags')
+      .addColumn('api_key_id', 'text', (c) => c.notNull().references('kobo_devices.api_key_id').onDelete('cascade'))
+      .addColumn('tag_id', 'text', (c) => c.notNull())
+      .addColumn('stamp', 'text', (c) => c.notNull())
+      .addColumn('removed', 'integer', (c) => c.notNull().defaultTo(0))
+      .addColumn('generation', 'integer', (c) => c.notNull())
+      .addPrimaryKeyConstraint('kobo_synced_tags_pk', ['api_key_id', 'tag_id'])
+      .execute();
     await db.schema.createIndex('kobo_synced_books_generation').on('kobo_synced_books').columns(['api_key_id', 'generation']).execute();
   },
 };

@@ -33,7 +33,19 @@ export interface KoboSyncedBooksTable {
   generation: number;
 }
 
+/** A chosen collection or read list sent to the device as a shelf (a Kobo "tag"), as books are. */
+export interface KoboSyncedTagsTable {
+  api_key_id: string;
+  /** The collection's or read list's id. */
+  tag_id: string;
+  /** Its name and the books on it, as sent (a digest). */
+  stamp: string;
+  removed: number;
+  generation: number;
+}
+
 export interface KoboTables {
   kobo_devices: KoboDevicesTable;
   kobo_synced_books: KoboSyncedBooksTable;
+  kobo_synced_tags: KoboSyncedTagsTable;
 }

@@ -44,6 +44,15 @@ export interface KoboBookRow {
   progress_at: string;
 }
 
+/** A chosen collection or read list as a shelf on the device: the books of it that the device has. */
+export interface KoboShelf {
+  id: string;
+  name: string;
+  created_at: string;
+  updated_at: string;
+  bookIds: string[];
+}
+
 /** What the device was sent of one book, and what changed since. */
 export type SyncChange = 'new' | 'changed' | 'reading_state';
 
@@ -134,6 +143,18 @@ export class KoboRepository {
    * responses sent never reached it: those rows are forgotten, so their books go again; removals it received are done.
    */
   async acknowledge(apiKeyId: string, acknowledged: number | null): Promise<void> {
+    if (acknowledged === null) await this.db.deleteFrom('kobo_synced_tags').where('api_key_id', '=', apiKeyId).execute();
+    else
+      await this.db
+        .deleteFrom('kobo_synced_tags')
+        .where('api_key_id', '=', apiKeyId)
+        .where((eb) =>
+          eb.or([
+            eb.and([eb('generation', '>', acknowledged), eb('removed', '=', 0)]),
+            eb.and([eb('generation', '<=', acknowledged), eb('removed', '=', 1)]),
+          ]),
+        )
+        .execute();
     if (acknowledged === null) {
       await this.db.deleteFrom('kobo_synced_books').where('api_key_id', '=', apiKeyId).where('removed', '<>', 2).execute();
       return;
@@ -148,14 +169,75 @@ export class KoboRepository {
         ]),
       )
       .execute();
-    // A removal the device never got: the book is still there, and the next pass sends the removal again.
-    await this.db
-      .updateTable('kobo_synced_books')
-      .set({ removed: 0 })
+    // A removal the device never got: the book (shelf) is still there, and the next pass sends the removal again.
+    for (const table of ['kobo_synced_books', 'kobo_synced_tags'] as const)
+      await this.db
+        .updateTable(table)
+        .set({ removed: 0 })
+        .where('api_key_id', '=', apiKeyId)
+        .where('generation', '>', acknowledged)
+        .where('removed', '=', 1)
+        .execute();
+  }
+
+  /**
+   * The chosen collections and read lists the user may still use, each with its books that are on the device's list
+   * (in the list's order): the device's shelves.
+   */
+  async shelves(userId: string, scope: ContentScope, selection: KoboSelection): Promise<KoboShelf[]> {
+    const eligible = this.eligible(scope, userId, selection);
+    const out: KoboShelf[] = [];
+    const owned = (alias: string) =>
+      sql<SqlBool>`(${sql.ref(`${alias}.owner_user_id`)} is null or ${sql.ref(`${alias}.owner_user_id`)} = ${userId})`;
+    const lists = async (table: 'collections' | 'read_lists', ids: readonly string[] | undefined) =>
+      ids?.length
+        ? (
+            await sql<{ id: string; name: string; created_at: string; updated_at: string }>`select l.id, l.name, l.created_at, l.updated_at
+              from ${sql.table(table)} l where l.id in (${sql.join([...ids])}) and ${owned('l')} order by l.name_key, l.id`.execute(this.db)
+          ).rows
+        : [];
+    for (const list of await lists('collections', selection.collections)) {
+      const { rows } = await sql<{ id: string }>`select b.id from books b join collection_series cs on cs.series_id = b.series_id
+        where cs.collection_id = ${list.id} and ${eligible} order by cs.position, b.number_sort, b.id`.execute(this.db);
+      out.push({ ...list, bookIds: rows.map((r) => r.id) });
+    }
+    for (const list of await lists('read_lists', selection.read_lists)) {
+      const { rows } = await sql<{ id: string }>`select b.id from read_list_items ri join books b on b.id = ri.book_id
+        where ri.read_list_id = ${list.id} and ${eligible} order by ri.position, b.id`.execute(this.db);
+      out.push({ ...list, bookIds: [...new Set(rows.map((r) => r.id))] });
+    }
+    return out;
+  }
+
+  /** The shelves the device was sent and holds (not removed). */
+  async syncedShelves(apiKeyId: string): Promise<{ tag_id: string; stamp: string }[]> {
+    return this.db
+      .selectFrom('kobo_synced_tags')
+      .select(['tag_id', 'stamp'])
       .where('api_key_id', '=', apiKeyId)
-      .where('generation', '>', acknowledged)
-      .where('removed', '=', 1)
+      .where('removed', '=', 0)
       .execute();
+  }
+
+  async shelvesSent(
+    apiKeyId: string,
+    generation: number,
+    sent: readonly { tag_id: string; stamp: string }[],
+    removedIds: readonly string[],
+  ) {
+    for (const row of sent)
+      await this.db
+        .insertInto('kobo_synced_tags')
+        .values({ api_key_id: apiKeyId, tag_id: row.tag_id, stamp: row.stamp, removed: 0, generation })
+        .onConflict((oc) => oc.columns(['api_key_id', 'tag_id']).doUpdateSet({ stamp: row.stamp, removed: 0, generation }))
+        .execute();
+    if (removedIds.length > 0)
+      await this.db
+        .updateTable('kobo_synced_tags')
+        .set({ removed: 1, generation })
+        .where('api_key_id', '=', apiKeyId)
+        .where('tag_id', 'in', [...removedIds])
+        .execute();
   }
 
   /** The books that belong on the device, as a condition on `b` (a books row). */

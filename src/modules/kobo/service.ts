@@ -1,11 +1,12 @@
+import { createHash } from 'node:crypto';
 import { nowIso } from '../../db/ids.js';
 import { parseJsonColumn, toJsonColumn } from '../../db/json-column.js';
 import { AppError, notFound } from '../../http/errors.js';
 import type { Caller } from '../auth/caller.js';
 import { scopeFor } from '../access/scope.js';
-import type { KoboBookRow, KoboDeviceRow, KoboRepository, KoboSelection, SyncChange } from './repository.js';
+import type { KoboBookRow, KoboDeviceRow, KoboRepository, KoboSelection, KoboShelf, SyncChange } from './repository.js';
 
-export type { KoboBookRow, KoboSelection, SyncChange } from './repository.js';
+export type { KoboBookRow, KoboSelection, KoboShelf, SyncChange } from './repository.js';
 
 /** One response of the library sync: what it carries, and whether more follows. */
 export interface KoboSyncPage {
@@ -14,8 +15,17 @@ export interface KoboSyncPage {
   items: { change: SyncChange; book: KoboBookRow }[];
   /** Books to take off the device. */
   removed: string[];
+  /** Chosen collections and read lists as shelves: new or changed (name, books), and those to delete. */
+  shelves: { change: 'new' | 'changed'; shelf: KoboShelf }[];
+  removedShelves: string[];
   more: boolean;
 }
+
+/** What a shelf was sent as: its name and its books in order. */
+const shelfStamp = (shelf: KoboShelf) =>
+  createHash('sha256')
+    .update(JSON.stringify([shelf.name, shelf.bookIds]))
+    .digest('base64url');
 
 export interface KoboDeviceView {
   api_key_id: string;
@@ -75,6 +85,20 @@ export class KoboService {
       more = gone.length > room;
       removed = gone.slice(0, room);
     }
+    // Shelves last: they name books the device has by then.
+    const shelves: KoboSyncPage['shelves'] = [];
+    let removedShelves: string[] = [];
+    if (!more) {
+      const sent = new Map((await this.repo.syncedShelves(apiKeyId)).map((r) => [r.tag_id, r.stamp]));
+      const current = await this.repo.shelves(caller.user.id, scope, selection);
+      for (const shelf of current) {
+        const stamp = sent.get(shelf.id);
+        if (stamp === undefined) shelves.push({ change: 'new', shelf });
+        else if (stamp !== shelfStamp(shelf)) shelves.push({ change: 'changed', shelf });
+      }
+      const kept = new Set(current.map((c) => c.id));
+      removedShelves = [...sent.keys()].filter((id) => !kept.has(id));
+    }
     const generation = await this.repo.nextGeneration(apiKeyId, nowIso());
     await this.repo.sent(
       apiKeyId,
@@ -82,7 +106,13 @@ export class KoboService {
       items.map((i) => i.book),
       removed,
     );
-    return { generation, items, removed, more };
+    await this.repo.shelvesSent(
+      apiKeyId,
+      generation,
+      shelves.map(({ shelf }) => ({ tag_id: shelf.id, stamp: shelfStamp(shelf) })),
+      removedShelves,
+    );
+    return { generation, items, removed, shelves, removedShelves, more };
   }
 
   /** A book the device may ask about (metadata, state, download): one that belongs on it, else a 404. */
