@@ -284,6 +284,12 @@ describe('A Kobo syncs with Bindery', () => {
       });
     const finished = (await kobo.request('GET', `/v1/library/${ids['Kobo Novel']}/state`)).body[0];
     expect(finished).toMatchObject({ StatusInfo: { Status: 'Finished' }, CurrentBookmark: { ProgressPercent: 100, Location: reading } });
+    // Marked unread on the device: the progress is cleared, and nothing is echoed back.
+    await kobo.request('PUT', `/v1/library/${ids['Kobo Novel']}/state`, {
+      ReadingStates: [{ EntitlementId: ids['Kobo Novel'], StatusInfo: { Status: 'ReadyToRead' }, CurrentBookmark: {} }],
+    });
+    expect((await call(t, reader.jwt, 'GET', `/api/v1/books/${ids['Kobo Novel']}/progress`)).status).toBe(404);
+    expect((await kobo.sync()).body).toEqual([]);
 
     const syncAll = async (): Promise<Json[]> => {
       const items: Json[] = [];

@@ -262,6 +262,8 @@ export function registerKoboApi(app: App, deps: KoboApiDeps): void {
     const client = { id: deviceId, name: 'Kobo' };
     if (status === 'ReadyToRead' && !percent && !bookmark.Location) {
       await progress.clear(caller, book.id, hint, { protocol: 'kobo', position: { status }, client });
+      // No progress row now: the device already shows the book unread.
+      await kobo.positionFromDevice(caller, book.id, '');
       return;
     }
     const pageCount = book.page_count;
