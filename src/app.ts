@@ -46,6 +46,9 @@ import { registerKomgaGate } from './compat/komga/gate.js';
 import { registerKomgaApi } from './compat/komga/routes.js';
 import { kosyncCredentials, registerKosyncRoutes } from './modules/kosync/routes.js';
 import { registerKosyncSetupRoute } from './modules/kosync/setup-routes.js';
+import { koboCredentials } from './compat/kobo/credentials.js';
+import { registerKoboApi } from './compat/kobo/routes.js';
+import { registerKoboRoutes } from './modules/kobo/routes.js';
 import { DEFAULT_WEB_APP_DIR, registerWebApp } from './http/web-app.js';
 import { registerSeriesRoutes } from './modules/series/routes.js';
 import { registerBookRoutes } from './modules/books/routes.js';
@@ -216,12 +219,10 @@ export async function buildApp(options: BuildAppOptions): Promise<App> {
     resolver: identity.resolver,
     settings,
     isSetupRequired: () => identity.setup.isRequired(),
-    extraCredentials: config.koreader.enabled
-      ? (
-          (kosync) => (request) =>
-            komgaGate.credentials(request) ?? kosync(request)
-        )(kosyncCredentials(config.koreader.prefix))
-      : komgaGate.credentials,
+    extraCredentials: (
+      (kosync) => (request) =>
+        komgaGate.credentials(request) ?? (config.kobo.enabled ? koboCredentials(request) : undefined) ?? kosync?.(request)
+    )(config.koreader.enabled ? kosyncCredentials(config.koreader.prefix) : undefined),
   }));
   requestMetrics.register(app);
   registerAccessLog(app, { all: config.logging.access_log, slowMs: config.logging.slow_request_ms, redactUrl: redactApiKeys });
@@ -260,6 +261,7 @@ export async function buildApp(options: BuildAppOptions): Promise<App> {
         publicUrl: config.server.public_url,
       });
       registerServerAddressesRoute(v1, { publicUrl: config.server.public_url });
+      registerKoboRoutes(v1, services.kobo.service, { enabled: config.kobo.enabled, publicUrl: config.server.public_url });
       registerSeriesRoutes(v1, browsing.series);
       registerBookRoutes(v1, browsing.books);
       registerPageRoutes(v1, browsing.pages);
@@ -290,6 +292,13 @@ export async function buildApp(options: BuildAppOptions): Promise<App> {
     sessions: services.komgaSessions,
     endSession: (sessionId, until) => identity.auth.endSession(sessionId, until),
   });
+  if (config.kobo.enabled)
+    registerKoboApi(app, {
+      kobo: services.kobo.service,
+      ...browsing,
+      cacheDir: services.kobo.cacheDir,
+      publicUrl: config.server.public_url,
+    });
   if (services.kosync) registerKosyncRoutes(app, services.kosync, { prefix: config.koreader.prefix, settings });
 
   // The web app at `/`, last: its fallback answers only navigations no route above took.

@@ -39,6 +39,8 @@ import { DuplicatesService } from './modules/duplicates/service.js';
 import { FilesystemService } from './modules/filesystem/service.js';
 import { KosyncRepository } from './modules/kosync/repository.js';
 import { KosyncService } from './modules/kosync/service.js';
+import { KoboRepository } from './modules/kobo/repository.js';
+import { KoboService } from './modules/kobo/service.js';
 import { attachKosyncOnBookEvents } from './modules/kosync/attach.js';
 import { DevicesRepository } from './modules/devices/repository.js';
 import { DevicesService } from './modules/devices/service.js';
@@ -150,6 +152,8 @@ export interface Services {
   komgaSessions: KomgaSessions;
   /** Present when `koreader.enabled`. */
   kosync?: KosyncService;
+  /** Kobo e-readers' library sync (modules/kobo, compat/kobo); `cacheDir` keeps their fixed-layout EPUBs. */
+  kobo: { service: KoboService; cacheDir: string };
   /** Counts what a database outage refuses and logs the outage in a few lines (db/outage-reporter.ts). */
   outage: DatabaseOutageReporter;
   /** Stops the background work and closes every pool, thread and the database, in that order. */
@@ -288,6 +292,7 @@ export function composeServices(deps: CompositionDeps): Services {
     maintenance: new MaintenanceService(new MaintenanceRepository(db), cacheDir),
     komgaSessions: new KomgaSessions(() => resolveJwtSecret(config)),
     kosync,
+    kobo: { service: new KoboService(new KoboRepository(database), () => config.kobo.sync_item_limit), cacheDir },
     outage,
     async close() {
       outage.close();

@@ -127,6 +127,14 @@ export const ConfigSchema = z.strictObject({
       prefix: text(z.string().regex(/^(\/[A-Za-z0-9_-]+)+$/, 'must be a path like /koreader')).default('/koreader'),
     })
     .prefault({}),
+  kobo: z
+    .strictObject({
+      /** Kobo e-reader sync under `/kobo/{api key}/` (keys with the kobo-sync permission; docs/kobo.md). */
+      enabled: z.boolean().default(true),
+      /** Books and reading states per sync response; the device asks again for the rest. */
+      sync_item_limit: z.number().int().min(1).max(1000).default(100),
+    })
+    .prefault({}),
   scanner: z
     .strictObject({
       /** Worker threads analysing files; 0 means one per CPU core. */

@@ -14,6 +14,8 @@ export interface RouteIds {
   /** A KOReader document id (the book's partial MD5) and the key in KOReader's sync URL. */
   koreaderDocument?: string;
   koreaderKey?: string;
+  /** The API key in a Kobo's `api_endpoint` (`/kobo/{key}/`). */
+  koboKey?: string;
 }
 
 /**
@@ -26,6 +28,10 @@ function valueFor(previous: string, name: string, ids: RouteIds): string | undef
   if (name === 'komgaPrefix') return ids.komgaPrefix ?? 'komga';
   if (name === 'document') return ids.koreaderDocument ?? '0'.repeat(32);
   if (previous === 'koreader' && name === 'key') return ids.koreaderKey ?? 'no-such-key';
+  if (previous === 'kobo' && name === 'token') return ids.koboKey ?? 'no-such-key';
+  // A Kobo's cover and download URLs: a size, a quality, greyscale, the format it downloads.
+  const kobo: Record<string, string> = { width: '120', height: '180', quality: '85', grey: 'false', format: 'epub' };
+  if (kobo[name]) return kobo[name];
   switch (previous) {
     case 'books':
     case 'book':

@@ -93,7 +93,7 @@ describe('Login and JWT', () => {
     const res = await t.app.inject({ method: 'GET', url: '/api/v1/auth/me', headers: await adminHeaders(t) });
     expect(res.statusCode).toBe(200);
     expect(res.json()).toMatchObject({ username: 'admin', role: 'admin', auth_method: 'jwt' });
-    expect(res.json().permissions).toHaveLength(29);
+    expect(res.json().permissions).toHaveLength(30);
   });
 
   it('POST /auth/logout revokes the token; other tokens keep working', async () => {

@@ -83,6 +83,8 @@ function headersFor(url: string, user: HouseholdUser, how: 'jwt' | 'key' = 'jwt'
   if (url.startsWith('/koreader'))
     return { accept: 'application/vnd.koreader.v1+json', 'x-auth-user': user.apiKey, 'x-auth-key': md5('anything') };
   if (url.startsWith('/opds') || url.startsWith('/komga')) return basic('api', user.apiKey);
+  // A Kobo sends no credential of its own: the key is in the path.
+  if (url.startsWith('/kobo/')) return {};
   return user.jwt;
 }
 
@@ -151,6 +153,7 @@ const visibleIds = (user: HouseholdUser): RouteIds => ({
   komgaPrefix: 'komga',
   koreaderDocument: catalog.visible.books[0]!.document,
   koreaderKey: user.apiKey,
+  koboKey: user.apiKey,
 });
 
 /** The kinds of id a route parameter takes, each with the hidden values and one that exists nowhere. */

@@ -1,7 +1,7 @@
 import { AppError } from '../../http/errors.js';
 import { z } from 'zod';
 
-/** The spec's 29 permission names, kebab-case on the wire. */
+/** The spec's 29 permission names and `kobo-sync` (a Kobo e-reader's key), kebab-case on the wire. */
 export const PERMISSIONS = [
   'libraries-read',
   'libraries-write',
@@ -32,6 +32,7 @@ export const PERMISSIONS = [
   'plugins-manage',
   'system-health',
   'system-admin',
+  'kobo-sync',
 ] as const;
 export type Permission = (typeof PERMISSIONS)[number];
 
@@ -68,6 +69,7 @@ export const PERMISSION_GRANTS: Record<Permission, string> = {
   'plugins-manage': 'Manage metadata plugins (admin)',
   'system-health': 'View metrics',
   'system-admin': 'Full admin access: settings, filesystem, maintenance',
+  'kobo-sync': 'Sync a Kobo e-reader through /kobo/{key}/ (with books-read, pages-read, progress-read and progress-write)',
 };
 
 const READER: Permission[] = [
@@ -87,6 +89,7 @@ const READER: Permission[] = [
   'api-keys-read',
   'api-keys-write',
   'api-keys-delete',
+  'kobo-sync',
 ];
 const MAINTAINER: Permission[] = [
   ...READER,

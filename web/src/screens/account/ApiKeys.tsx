@@ -6,6 +6,7 @@ import { queryKeys } from '../../api/query-keys';
 import { ErrorMessage } from '../../components/ErrorView';
 import { formatDate } from '../../lib/format';
 import { EXPIRY_CHOICES, expiryFor, type ExpiryChoice } from '../../lib/opds-link';
+import { KoboDevices } from './KoboDevices';
 import { NewApiKey } from './NewApiKey';
 
 type CreatedKey = components['schemas']['CreatedApiKey'];
@@ -126,6 +127,7 @@ export function ApiKeysScreen() {
           ))}
         </ul>
       )}
+      <KoboDevices />
     </section>
   );
 }

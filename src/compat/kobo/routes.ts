@@ -1,0 +1,370 @@
+import { randomBytes, randomUUID } from 'node:crypto';
+import { stat } from 'node:fs/promises';
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import { z } from 'zod';
+import { publicBaseUrl } from '../../http/public-url.js';
+import { sendImage, type ImageLookup } from '../../http/send-image.js';
+import type { App } from '../../http/types.js';
+import { getOrCreateCached } from '../../media/rendering/derived-cache.js';
+import { buildFixedLayoutEpub, type FixedLayoutPage } from '../../media/rendering/fixed-layout-epub.js';
+import { loadSharp } from '../../media/native-modules.js';
+import type { Caller } from '../../modules/auth/caller.js';
+import { callerOf } from '../../modules/auth/hooks.js';
+import { contentDisposition, sendBookFile } from '../../modules/books/download.js';
+import type { BooksService } from '../../modules/books/service.js';
+import type { KoboBookRow, KoboService } from '../../modules/kobo/service.js';
+import type { PagesService } from '../../modules/pages/service.js';
+import { deviceHint } from '../../modules/progress/device.js';
+import type { ProgressService } from '../../modules/progress/service.js';
+import { KOBO_PREFIX } from './credentials.js';
+import {
+  authorNames,
+  bookEntitlement,
+  bookMetadata,
+  pageOfHref,
+  readingState,
+  removedMetadata,
+  shelfTag,
+  koboTime,
+  type KoboPosition,
+  type Position,
+} from './dto.js';
+import { koboResources } from './resources.js';
+import { decodeSyncToken, encodeSyncToken } from './sync-token.js';
+
+export interface KoboApiDeps {
+  kobo: KoboService;
+  books: BooksService;
+  pages: PagesService;
+  progress: ProgressService;
+  /** Where derived files are kept (the fixed-layout EPUBs, next to resized pages). */
+  cacheDir: string;
+  /** `server.public_url`: the Kobo drops the port from `Host`, so links built from the request may miss it. */
+  publicUrl: string | undefined;
+}
+
+/** The size pages of a comic are made at: a maximum, kept to the page-size ladder (1264×1680 screens and up). */
+const PAGE_BOUNDS = { width: 1280, height: 1600 };
+
+const config = { permission: 'kobo-sync' } as const;
+const schema = { hide: true } as const;
+const BookParams = z.object({ token: z.string(), bookId: z.string().max(200) });
+const Dimension = z.coerce.number().int().min(1).max(4000);
+const CoverParams = z.object({
+  token: z.string(),
+  bookId: z.string().max(200),
+  width: Dimension,
+  height: Dimension,
+  quality: z.string().max(20).optional(),
+  grey: z.string().max(10),
+});
+
+const Bookmark = z.looseObject({
+  ProgressPercent: z.number().min(0).max(100).nullish(),
+  ContentSourceProgressPercent: z.number().min(0).max(100).nullish(),
+  Location: z
+    .looseObject({ Value: z.string().max(2000).optional(), Type: z.string().max(100).optional(), Source: z.string().max(2000).optional() })
+    .nullish(),
+  LastModified: z.string().max(50).optional(),
+});
+const StateUpdate = z.looseObject({
+  ReadingStates: z
+    .array(
+      z.looseObject({
+        EntitlementId: z.string().max(200).optional(),
+        LastModified: z.string().max(50).optional(),
+        CurrentBookmark: Bookmark.optional(),
+        StatusInfo: z.looseObject({ Status: z.string().max(50).optional() }).optional(),
+      }),
+    )
+    .min(1)
+    .max(10),
+});
+
+const header = (req: FastifyRequest, name: string): string | null => {
+  const value = req.headers[name];
+  const first = Array.isArray(value) ? value[0] : value;
+  return first ? first.slice(0, 200) : null;
+};
+const deviceIdOf = (req: FastifyRequest) => header(req, 'x-kobo-deviceid');
+const isoOrUndefined = (text: string | undefined) => (text && !Number.isNaN(Date.parse(text)) ? new Date(text).toISOString() : undefined);
+
+/**
+ * The Kobo store API a Kobo e-reader syncs with, under `/kobo/{api key}/` (the key holds `kobo-sync`): a presenter
+ * over the books, pages, progress and Kobo services. Nothing is proxied to Kobo's store. See docs/kobo.md.
+ */
+export function registerKoboApi(app: App, deps: KoboApiDeps): void {
+  const { kobo, books, pages, progress } = deps;
+  /** `/kobo/{token}` as the device reaches it: `server.public_url` when set, else the request's scheme and host. */
+  const baseOf = (req: FastifyRequest) =>
+    `${publicBaseUrl(req, deps.publicUrl)}${KOBO_PREFIX}/${encodeURIComponent((req.params as { token: string }).token)}`;
+
+  const positionOf = async (caller: Caller, bookId: string): Promise<Position | null> => {
+    const found = await progress.position(caller, bookId);
+    if (!found) return null;
+    const { event } = found;
+    return {
+      progress: found.progress,
+      event: event && { protocol: event.protocol, position: event.position, page: Number(event.page) },
+    };
+  };
+
+  app.register(
+    async (scope) => {
+      const k = scope as unknown as App;
+      k.get('/v1/initialization', { config, schema }, async (req, reply) => {
+        callerOf(req);
+        const base = baseOf(req);
+        // `e30=` is `{}` in base64: the store's API token, which the firmware expects and never checks.
+        return reply.header('x-kobo-apitoken', 'e30=').send({ Resources: koboResources(base, publicBaseUrl(req, deps.publicUrl)) });
+      });
+
+      // The key in the path is the credential; the tokens the device asks for here are never checked.
+      k.post('/v1/auth/device', { config, schema }, async (req) => {
+        callerOf(req);
+        const body = (req.body ?? {}) as { UserKey?: unknown };
+        return {
+          AccessToken: randomBytes(18).toString('base64url'),
+          RefreshToken: randomBytes(18).toString('base64url'),
+          TokenType: 'Bearer',
+          TrackingId: randomUUID(),
+          UserKey: typeof body.UserKey === 'string' ? body.UserKey.slice(0, 200) : '',
+        };
+      });
+
+      k.get('/v1/library/sync', { config, schema }, async (req, reply) => {
+        const caller = callerOf(req);
+        const base = baseOf(req);
+        const acknowledged = decodeSyncToken(req.headers['x-kobo-synctoken'], caller.apiKeyId ?? '');
+        const page = await kobo.sync(caller, deviceIdOf(req), acknowledged);
+        const body: unknown[] = [];
+        const states: unknown[] = [];
+        for (const { change, book } of page.items) {
+          const state = readingState(book, await positionOf(caller, book.id));
+          if (change === 'reading_state') {
+            states.push({ ChangedReadingState: { ReadingState: state } });
+            continue;
+          }
+          // A changed book goes as a new entitlement (the firmware updates it) and its state as a changed one:
+          // the Kobo ignores a reading state inside a changed entitlement (Komga's KoboController says so).
+          body.push({
+            NewEntitlement: { BookEntitlement: bookEntitlement(book, false), BookMetadata: bookMetadata(book, base), ReadingState: state },
+          });
+          if (change === 'changed') {
+            body.push({ ChangedProductMetadata: { BookMetadata: bookMetadata(book, base) } });
+            states.push({ ChangedReadingState: { ReadingState: state } });
+          }
+        }
+        const now = new Date().toISOString();
+        for (const id of page.removed)
+          body.push({
+            ChangedEntitlement: {
+              BookEntitlement: bookEntitlement({ id, created_at: now, updated_at: now }, true),
+              BookMetadata: removedMetadata(id),
+            },
+          });
+        for (const { change, shelf } of page.shelves)
+          body.push(change === 'new' ? { NewTag: shelfTag(shelf) } : { ChangedTag: shelfTag(shelf) });
+        for (const id of page.removedShelves) body.push({ DeletedTag: { Tag: { Id: id, LastModified: koboTime(now) } } });
+        reply.header('x-kobo-synctoken', encodeSyncToken(caller.apiKeyId ?? '', page.generation));
+        if (page.more) reply.header('x-kobo-sync', 'continue');
+        return reply.send([...body, ...states]);
+      });
+
+      k.get('/v1/library/:bookId/metadata', { config, schema: { ...schema, params: BookParams } }, async (req) => {
+        const caller = callerOf(req);
+        const book = await kobo.book(caller, req.params.bookId);
+        return [bookMetadata(book, baseOf(req))];
+      });
+
+      k.get('/v1/library/:bookId/state', { config, schema: { ...schema, params: BookParams } }, async (req) => {
+        const caller = callerOf(req);
+        const book = await kobo.book(caller, req.params.bookId);
+        return [readingState(book, await positionOf(caller, book.id))];
+      });
+
+      k.put(
+        '/v1/library/:bookId/state',
+        { config: { permission: 'kobo-sync' }, schema: { ...schema, params: BookParams, body: StateUpdate } },
+        async (req) => {
+          const caller = callerOf(req);
+          const book = await kobo.book(caller, req.params.bookId);
+          const update = req.body.ReadingStates[0]!;
+          await writeState(caller, book, update, deviceIdOf(req), req);
+          return {
+            RequestResult: 'Success',
+            UpdateResults: [
+              {
+                EntitlementId: book.id,
+                CurrentBookmarkResult: { Result: 'Success' },
+                StatisticsResult: { Result: 'Ignored' },
+                StatusInfoResult: { Result: 'Success' },
+              },
+            ],
+          };
+        },
+      );
+
+      // The device's "remove from library": the book stays off this device until its key is replaced.
+      k.delete('/v1/library/:bookId', { config, schema: { ...schema, params: BookParams } }, async (req, reply) => {
+        await kobo.archive(callerOf(req), req.params.bookId);
+        return reply.code(204).send();
+      });
+
+      k.get(
+        '/v1/books/:bookId/file/:format',
+        { config, schema: { ...schema, params: BookParams.extend({ format: z.enum(['epub', 'epub3fl']) }) } },
+        async (req, reply) => {
+          const caller = callerOf(req);
+          const book = await kobo.book(caller, req.params.bookId);
+          if (book.format === 'epub') return sendBookFile(req, reply, await books.file(caller, book.id));
+          return sendFixedLayout(req, reply, caller, book);
+        },
+      );
+
+      for (const url of [
+        '/v1/books/:bookId/thumbnail/:width/:height/:grey/image.jpg',
+        '/v1/books/:bookId/thumbnail/:width/:height/:quality/:grey/image.jpg',
+      ])
+        k.get(url, { config, schema: { ...schema, params: CoverParams } }, async (req, reply) => {
+          const caller = callerOf(req);
+          const book = await kobo.book(caller, req.params.bookId);
+          const { width, height } = req.params;
+          const grey = req.params.grey.toLowerCase() === 'true';
+          return sendImage(req, reply, await cover(caller, book, width, height, grey));
+        });
+
+      // Everything else of the store (recommendations, wishlists, analytics…): an empty answer, never a proxy.
+      k.route({
+        method: ['GET', 'POST', 'PUT', 'DELETE', 'PATCH'],
+        url: '/*',
+        config,
+        schema,
+        handler: async () => ({}),
+      });
+    },
+    { prefix: `${KOBO_PREFIX}/:token` },
+  );
+
+  /** Writes the device's reading state to the progress ledger as protocol `kobo`. */
+  async function writeState(
+    caller: Caller,
+    book: KoboBookRow,
+    update: z.infer<typeof StateUpdate>['ReadingStates'][number],
+    deviceId: string | null,
+    req: FastifyRequest,
+  ): Promise<void> {
+    const status = update.StatusInfo?.Status ?? 'Reading';
+    const bookmark = update.CurrentBookmark ?? {};
+    const percent = bookmark.ProgressPercent ?? null;
+    const clientAt = isoOrUndefined(update.LastModified ?? bookmark.LastModified);
+    const hint = { ...deviceHint(req), ...(deviceId ? { deviceId } : {}) };
+    const client = { id: deviceId, name: 'Kobo' };
+    if (status === 'ReadyToRead' && !percent && !bookmark.Location) {
+      await progress.clear(caller, book.id, hint, { protocol: 'kobo', position: { status }, client });
+      // No progress row now: the device already shows the book unread.
+      await kobo.positionFromDevice(caller, book.id, '');
+      return;
+    }
+    const pageCount = book.page_count;
+    let position: KoboPosition;
+    let written;
+    if (status === 'Finished') {
+      // A finished book's bookmark is the first document (the Kobo sends it so): the last place read is kept.
+      const previous = await positionOf(caller, book.id);
+      const kept = previous?.event?.protocol === 'kobo' ? (JSON.parse(previous.event.position) as KoboPosition) : {};
+      position = { ...kept, status, progress_percent: 100 };
+      written = await progress.write(caller, book.id, { is_completed: true }, hint, {
+        protocol: 'kobo',
+        percentage: 1,
+        position: { ...position },
+        ...(clientAt ? { clientAt } : {}),
+        client,
+      });
+    } else {
+      const byLocation = bookmark.Location?.Source ? pageOfHref(book, bookmark.Location.Source) : null;
+      const byPercent = percent === null ? 1 : Math.ceil((percent / 100) * pageCount);
+      const page = Math.min(pageCount, Math.max(1, byLocation ?? byPercent));
+      position = {
+        location: bookmark.Location ?? null,
+        progress_percent: percent,
+        content_source_progress_percent: bookmark.ContentSourceProgressPercent ?? null,
+        status,
+      };
+      written = await progress.write(caller, book.id, { current_page: page, is_completed: false }, hint, {
+        protocol: 'kobo',
+        ...(percent === null ? {} : { percentage: percent / 100 }),
+        position: { ...position },
+        ...(clientAt ? { clientAt } : {}),
+        client,
+      });
+    }
+    await kobo.positionFromDevice(caller, book.id, written.progress.updated_at);
+  }
+
+  /** The cover at the size the device asks (never enlarged), as JPEG; comics from their cover page. */
+  async function cover(caller: Caller, book: KoboBookRow, width: number, height: number, grey: boolean): Promise<ImageLookup> {
+    if (book.format !== 'epub')
+      return pages.page(caller, book.id, book.cover_page ?? 1, { width, height, format: 'jpeg', grayscale: grey });
+    const thumbnail = await books.thumbnail(caller, book.id, 'image/jpeg');
+    const etag = `${thumbnail.etag.replace(/"$/, '')}-kobo-${width}x${height}${grey ? '-gray' : ''}"`;
+    return {
+      etag,
+      load: async () => {
+        const image = await thumbnail.load();
+        const sharp = await loadSharp();
+        let pipeline = sharp(image.data).resize({ width, height, fit: 'inside', withoutEnlargement: true });
+        if (grey) pipeline = pipeline.grayscale();
+        return { data: await pipeline.jpeg({ quality: 85 }).toBuffer(), mediaType: 'image/jpeg', etag };
+      },
+    };
+  }
+
+  /**
+   * A comic or PDF as a fixed-layout EPUB: one page per image at the device's size, made on the first download and
+   * kept in the derived cache under the file's content hash (a changed file has another hash: made again).
+   */
+  async function sendFixedLayout(req: FastifyRequest, reply: FastifyReply, caller: Caller, book: KoboBookRow): Promise<FastifyReply> {
+    const { selection } = await kobo.device(caller, null);
+    const grey = selection.greyscale === true;
+    const variant = `kobo-epub3fl-w${PAGE_BOUNDS.width}-h${PAGE_BOUNDS.height}${grey ? '-gray' : ''}.epub`;
+    const fileName = `${book.title.replace(/[/\\]/g, '_') || book.id}.epub`;
+    const produce = async (): Promise<Buffer> => {
+      const images: FixedLayoutPage[] = [];
+      for (let n = 1; n <= book.page_count; n++) {
+        const image = await (await pages.page(caller, book.id, n, { ...PAGE_BOUNDS, format: 'jpeg', grayscale: grey }, true)).load();
+        images.push({ data: image.data, mediaType: image.mediaType === 'image/png' ? 'image/png' : 'image/jpeg' });
+      }
+      return buildFixedLayoutEpub(
+        {
+          id: book.id,
+          title: book.title,
+          language: book.language ?? 'en',
+          authors: authorNames(book.authors),
+          series: { name: book.series_name, number: book.number },
+          modified: book.updated_at,
+        },
+        images,
+      );
+    };
+    if (!book.hash) {
+      const data = await produce();
+      return reply.header('content-type', 'application/epub+zip').header('content-disposition', contentDisposition(fileName)).send(data);
+    }
+    const cached = await getOrCreateCached(deps.cacheDir, book.hash, variant, produce);
+    if (cached.data)
+      return reply
+        .header('content-type', 'application/epub+zip')
+        .header('content-disposition', contentDisposition(fileName))
+        .send(cached.data);
+    const file = await stat(cached.path);
+    return sendBookFile(req, reply, {
+      absolutePath: cached.path,
+      size: file.size,
+      mtimeMs: file.mtimeMs,
+      fileName,
+      etag: `"${book.hash.slice(0, 40)}-${variant}"`,
+      mediaType: 'application/epub+zip',
+    });
+  }
+}

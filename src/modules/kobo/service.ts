@@ -1,0 +1,167 @@
+import { createHash } from 'node:crypto';
+import { nowIso } from '../../db/ids.js';
+import { parseJsonColumn, toJsonColumn } from '../../db/json-column.js';
+import { AppError, notFound } from '../../http/errors.js';
+import type { Caller } from '../auth/caller.js';
+import { scopeFor } from '../access/scope.js';
+import type { KoboBookRow, KoboDeviceRow, KoboRepository, KoboSelection, KoboShelf, SyncChange } from './repository.js';
+
+export type { KoboBookRow, KoboSelection, KoboShelf, SyncChange } from './repository.js';
+
+/** One response of the library sync: what it carries, and whether more follows. */
+export interface KoboSyncPage {
+  /** The generation this response is; the device echoes it in its next sync token. */
+  generation: number;
+  items: { change: SyncChange; book: KoboBookRow }[];
+  /** Books to take off the device. */
+  removed: string[];
+  /** Chosen collections and read lists as shelves: new or changed (name, books), and those to delete. */
+  shelves: { change: 'new' | 'changed'; shelf: KoboShelf }[];
+  removedShelves: string[];
+  more: boolean;
+}
+
+/** What a shelf was sent as: its name and its books in order. */
+const shelfStamp = (shelf: KoboShelf) =>
+  createHash('sha256')
+    .update(JSON.stringify([shelf.name, shelf.bookIds]))
+    .digest('base64url');
+
+export interface KoboDeviceView {
+  api_key_id: string;
+  name: string;
+  key_prefix: string;
+  created_at: string;
+  last_used_at: string | null;
+  last_sync_at: string | null;
+  kobo_device_id: string | null;
+  selection: KoboSelection;
+}
+
+function selectionOf(row: KoboDeviceRow | null): KoboSelection {
+  if (!row) return {};
+  return parseJsonColumn<KoboSelection>(row.selection, {}, (v) =>
+    v && typeof v === 'object' && !Array.isArray(v) ? (v as KoboSelection) : undefined,
+  );
+}
+
+/**
+ * Kobo devices and their incremental library sync. A device is an API key holding `kobo-sync`; what it was sent
+ * is kept per key in the database (any instance answers the next request, a restart loses nothing), and a
+ * response counts as received only once the device echoes its generation (see tables/kobo.ts).
+ */
+export class KoboService {
+  constructor(
+    private readonly repo: KoboRepository,
+    private readonly itemLimit: () => number,
+  ) {}
+
+  private keyOf(caller: Caller): string {
+    // The routes take the key from the path: a caller without one came through some other credential.
+    if (!caller.apiKeyId) throw new AppError(401, 'Unauthorized', 'A Kobo syncs with an API key in its path: /kobo/{api key}/');
+    return caller.apiKeyId;
+  }
+
+  /** The device of the caller's key (made on first use), with what it syncs. */
+  async device(caller: Caller, koboDeviceId: string | null): Promise<{ row: KoboDeviceRow; selection: KoboSelection }> {
+    const row = await this.repo.device(this.keyOf(caller), caller.user.id, koboDeviceId, nowIso());
+    return { row, selection: selectionOf(row) };
+  }
+
+  /** The next page of the sync; `acknowledged` is the generation the device's token carries (null: none). */
+  async sync(caller: Caller, koboDeviceId: string | null, acknowledged: number | null): Promise<KoboSyncPage> {
+    const apiKeyId = this.keyOf(caller);
+    const { selection } = await this.device(caller, koboDeviceId);
+    await this.repo.acknowledge(apiKeyId, acknowledged);
+    const limit = this.itemLimit();
+    const scope = scopeFor(caller);
+    const behind = await this.repo.behind(apiKeyId, caller.user.id, scope, selection, limit + 1);
+    let more = behind.length > limit;
+    const items = behind.slice(0, limit);
+    let removed: string[] = [];
+    if (!more) {
+      const room = limit - items.length;
+      const gone = await this.repo.removed(apiKeyId, caller.user.id, scope, selection, room + 1);
+      more = gone.length > room;
+      removed = gone.slice(0, room);
+    }
+    // Shelves last: they name books the device has by then.
+    const shelves: KoboSyncPage['shelves'] = [];
+    let removedShelves: string[] = [];
+    if (!more) {
+      const sent = new Map((await this.repo.syncedShelves(apiKeyId)).map((r) => [r.tag_id, r.stamp]));
+      const current = await this.repo.shelves(caller.user.id, scope, selection);
+      for (const shelf of current) {
+        const stamp = sent.get(shelf.id);
+        if (stamp === undefined) shelves.push({ change: 'new', shelf });
+        else if (stamp !== shelfStamp(shelf)) shelves.push({ change: 'changed', shelf });
+      }
+      const kept = new Set(current.map((c) => c.id));
+      removedShelves = [...sent.keys()].filter((id) => !kept.has(id));
+    }
+    const generation = await this.repo.nextGeneration(apiKeyId, nowIso());
+    await this.repo.sent(
+      apiKeyId,
+      generation,
+      items.map((i) => i.book),
+      removed,
+    );
+    await this.repo.shelvesSent(
+      apiKeyId,
+      generation,
+      shelves.map(({ shelf }) => ({ tag_id: shelf.id, stamp: shelfStamp(shelf) })),
+      removedShelves,
+    );
+    return { generation, items, removed, shelves, removedShelves, more };
+  }
+
+  /** A book the device may ask about (metadata, state, download): one that belongs on it, else a 404. */
+  async book(caller: Caller, bookId: string): Promise<KoboBookRow> {
+    const book = await this.repo.book(caller.user.id, scopeFor(caller), bookId);
+    if (!book) throw notFound('Book', { book_id: bookId });
+    return book;
+  }
+
+  /** The device wrote this position: it is not echoed back in the next sync. */
+  async positionFromDevice(caller: Caller, bookId: string, progressAt: string): Promise<void> {
+    await this.repo.progressFromDevice(this.keyOf(caller), bookId, progressAt);
+  }
+
+  /** The device deleted the book from its library: it stays off the device. */
+  async archive(caller: Caller, bookId: string): Promise<void> {
+    const apiKeyId = this.keyOf(caller);
+    await this.book(caller, bookId);
+    const { row } = await this.device(caller, null);
+    await this.repo.archived(apiKeyId, bookId, row.generation);
+  }
+
+  /** The caller's Kobo keys with their devices, for the account page. */
+  async devices(caller: Caller): Promise<KoboDeviceView[]> {
+    return (await this.repo.keysOf(caller.user.id)).map((k) => ({
+      api_key_id: k.id,
+      name: k.name,
+      key_prefix: k.key_prefix,
+      created_at: k.created_at,
+      last_used_at: k.last_used_at,
+      last_sync_at: k.device?.last_sync_at ?? null,
+      kobo_device_id: k.device?.kobo_device_id ?? null,
+      selection: selectionOf(k.device),
+    }));
+  }
+
+  /** Sets what a device syncs; the next sync adds and removes books to match. */
+  async setSelection(caller: Caller, apiKeyId: string, selection: KoboSelection): Promise<KoboDeviceView> {
+    const key = (await this.repo.keysOf(caller.user.id)).find((k) => k.id === apiKeyId);
+    if (!key) throw notFound('Kobo device', { api_key_id: apiKeyId });
+    const now = nowIso();
+    await this.repo.device(apiKeyId, caller.user.id, null, now);
+    const clean: KoboSelection = {
+      ...(selection.collections?.length ? { collections: [...new Set(selection.collections)] } : {}),
+      ...(selection.read_lists?.length ? { read_lists: [...new Set(selection.read_lists)] } : {}),
+      ...(selection.want_to_read ? { want_to_read: true } : {}),
+      ...(selection.greyscale ? { greyscale: true } : {}),
+    };
+    await this.repo.setSelection(apiKeyId, toJsonColumn(clean), now);
+    return (await this.devices(caller)).find((d) => d.api_key_id === apiKeyId)!;
+  }
+}

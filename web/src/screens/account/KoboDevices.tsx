@@ -1,0 +1,172 @@
+import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { useState, type FormEvent } from 'react';
+import { api, ok, type components } from '../../api/client';
+import { collectionsQuery, meQuery, readListsQuery } from '../../api/queries';
+import { queryKeys } from '../../api/query-keys';
+import { ErrorMessage } from '../../components/ErrorView';
+import { formatDate } from '../../lib/format';
+import { CopyField } from './NewApiKey';
+
+type KoboDevice = components['schemas']['KoboDevice'];
+type Selection = components['schemas']['KoboSelection'];
+
+/** What a Kobo's key may do: the sync, and what the sync itself reads and writes. */
+const KOBO_PERMISSIONS = ['kobo-sync', 'books-read', 'pages-read', 'progress-read', 'progress-write'] as const;
+const KOBO_QUERY_KEY = ['me', 'kobo'] as const;
+
+/**
+ * Account → API keys → Kobo e-readers: add a Kobo (an API key with kobo-sync) and show the exact line to paste into
+ * the device's `Kobo eReader.conf`; per device, choose what syncs. See docs/kobo.md.
+ */
+export function KoboDevices() {
+  const queryClient = useQueryClient();
+  const me = useQuery(meQuery);
+  const allowed = me.data?.permissions.includes('kobo-sync') ?? false;
+  const setup = useQuery({ queryKey: KOBO_QUERY_KEY, queryFn: () => ok(api.GET('/api/v1/me/kobo')), enabled: allowed });
+  const [name, setName] = useState('');
+  const [line, setLine] = useState<string | null>(null);
+  const create = useMutation({
+    mutationFn: () => ok(api.POST('/api/v1/api-keys', { body: { name, permissions: [...KOBO_PERMISSIONS] } })),
+    onSuccess: async (key) => {
+      setLine((setup.data?.api_endpoint_template ?? '').replace('{api_key}', key.key));
+      setName('');
+      await Promise.all([
+        queryClient.invalidateQueries({ queryKey: KOBO_QUERY_KEY }),
+        queryClient.invalidateQueries({ queryKey: queryKeys.apiKeys.all }),
+      ]);
+    },
+  });
+  if (!allowed || !setup.data?.enabled) return null;
+  const submit = (e: FormEvent) => {
+    e.preventDefault();
+    create.mutate();
+  };
+
+  return (
+    <section aria-labelledby="kobo-heading">
+      <h3 id="kobo-heading">Kobo e-readers</h3>
+      <p className="hint">
+        A Kobo syncs its library with Bindery: your books appear on it, comics included, and the reading position comes back. One key per
+        device.
+      </p>
+      {line ? (
+        <div className="card stack" aria-label="Connect your Kobo">
+          <p>
+            Connect the Kobo by USB, open <code>.kobo/Kobo/Kobo eReader.conf</code> and, in the <code>[OneStoreServices]</code> section,
+            replace the <code>api_endpoint=</code> line with this one. It holds the key, shown only now.
+          </p>
+          <CopyField label="Line for Kobo eReader.conf" value={line} />
+          <p className="hint">Eject the Kobo and tap Sync. If Bindery runs on a port other than 80 or 443, set server.public_url.</p>
+          <button type="button" onClick={() => setLine(null)}>
+            Done
+          </button>
+        </div>
+      ) : (
+        <form className="card stack key-form" onSubmit={submit} aria-label="Add a Kobo">
+          <label>
+            Device name
+            <input required maxLength={100} value={name} onChange={(e) => setName(e.target.value)} placeholder="Kobo Libra" />
+          </label>
+          <ErrorMessage error={create.error} />
+          <button type="submit" className="primary" disabled={create.isPending}>
+            Add a Kobo
+          </button>
+        </form>
+      )}
+      <ErrorMessage error={setup.error} />
+      {setup.data.devices.length > 0 && (
+        <ul className="row-list" aria-label="Kobo devices">
+          {setup.data.devices.map((d) => (
+            <KoboDeviceCard key={d.api_key_id} device={d} />
+          ))}
+        </ul>
+      )}
+    </section>
+  );
+}
+
+function KoboDeviceCard({ device }: { device: KoboDevice }) {
+  const queryClient = useQueryClient();
+  const collections = useQuery(collectionsQuery);
+  const readLists = useQuery(readListsQuery);
+  const [selection, setSelection] = useState<Selection>(device.selection);
+  const chosen = Boolean(selection.collections?.length || selection.read_lists?.length || selection.want_to_read);
+  const [only, setOnly] = useState(chosen);
+  const save = useMutation({
+    mutationFn: () =>
+      ok(
+        api.PUT('/api/v1/me/kobo/{api_key_id}', {
+          params: { path: { api_key_id: device.api_key_id } },
+          body: only ? selection : { greyscale: selection.greyscale ?? false },
+        }),
+      ),
+    onSuccess: () => queryClient.invalidateQueries({ queryKey: KOBO_QUERY_KEY }),
+  });
+  const toggle = (field: 'collections' | 'read_lists', id: string, on: boolean) =>
+    setSelection((s) => ({ ...s, [field]: on ? [...(s[field] ?? []), id] : (s[field] ?? []).filter((x) => x !== id) }));
+
+  return (
+    <li className="row-item stack">
+      <div className="row-main">
+        <strong>{device.name}</strong>
+        <span className="hint">{device.last_sync_at ? `last synced ${formatDate(device.last_sync_at)}` : 'not synced yet'}</span>
+      </div>
+      <fieldset className="choice-group">
+        <legend>What syncs to {device.name}</legend>
+        <label className="choice">
+          <input type="radio" checked={!only} onChange={() => setOnly(false)} name={`kobo-all-${device.api_key_id}`} />
+          <span>Every book I can see</span>
+        </label>
+        <label className="choice">
+          <input type="radio" checked={only} onChange={() => setOnly(true)} name={`kobo-all-${device.api_key_id}`} />
+          <span>Only what I choose</span>
+        </label>
+        {only && (
+          <div className="stack">
+            <label className="choice">
+              <input
+                type="checkbox"
+                checked={selection.want_to_read ?? false}
+                onChange={(e) => setSelection((s) => ({ ...s, want_to_read: e.target.checked }))}
+              />
+              <span>Want to read</span>
+            </label>
+            {(collections.data?.data ?? []).map((c) => (
+              <label key={c.id} className="choice">
+                <input
+                  type="checkbox"
+                  checked={selection.collections?.includes(c.id) ?? false}
+                  onChange={(e) => toggle('collections', c.id, e.target.checked)}
+                />
+                <span>Collection: {c.name}</span>
+              </label>
+            ))}
+            {(readLists.data?.data ?? []).map((r) => (
+              <label key={r.id} className="choice">
+                <input
+                  type="checkbox"
+                  checked={selection.read_lists?.includes(r.id) ?? false}
+                  onChange={(e) => toggle('read_lists', r.id, e.target.checked)}
+                />
+                <span>Read list: {r.name}</span>
+              </label>
+            ))}
+          </div>
+        )}
+        <label className="choice">
+          <input
+            type="checkbox"
+            checked={selection.greyscale ?? false}
+            onChange={(e) => setSelection((s) => ({ ...s, greyscale: e.target.checked }))}
+          />
+          <span>Comics in shades of grey (black-and-white screen)</span>
+        </label>
+      </fieldset>
+      <ErrorMessage error={save.error} />
+      <button type="button" className="small" disabled={save.isPending} onClick={() => save.mutate()}>
+        {save.isSuccess ? 'Saved' : 'Save'}
+        <span className="visually-hidden"> what syncs to {device.name}</span>
+      </button>
+    </li>
+  );
+}
