@@ -1,6 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, type TestApp } from '../helpers/app.js';
 import { ADMIN, adminHeaders, createApiKey, createUser, type Headers } from '../helpers/auth.js';
+import { UsersRepository } from '../../src/modules/users/repository.js';
+import { resetPassword } from '../../src/modules/users/reset-password.js';
 import { signInAtProvider, startTestProvider, type ProviderAnswer, type TestProvider } from '../helpers/oidc-provider.js';
 
 const BASE = 'http://bindery.test';
@@ -340,7 +342,7 @@ describe('Providers in Administration, account links, and password sign-in turne
     expect(linking.statusCode).toBe(200);
     const browser = { cookie: String(linking.headers['set-cookie']).split(';')[0]! };
     const back = await deliver(await signInAtProvider(linking.json().url, 'hal-sub'), browser);
-    expect(back.location).toBe('/account?oidc_linked=Household%20ID');
+    expect(back.location).toBe('/account/sign-in?oidc_linked=Household%20ID');
     const links = await t.app.inject({ method: 'GET', url: '/api/v1/auth/oidc/links', headers: user.headers });
     expect(links.json()).toEqual([
       expect.objectContaining({ provider_id: 'idp', provider_name: 'Household ID', email: 'hal-elsewhere@home.example' }),
@@ -380,5 +382,19 @@ describe('Providers in Administration, account links, and password sign-in turne
     } finally {
       await t.app.inject({ method: 'DELETE', url: '/api/v1/admin/settings/password_sign_in_disabled', headers: admin });
     }
+  });
+
+  it('the recovery command resets a password, enables the account again and ends its sessions', async () => {
+    const locked = await createUser(t, 'admin');
+    await t.app.inject({ method: 'PATCH', url: `/api/v1/users/${locked.id}`, headers: admin, payload: { disabled: true } });
+    const result = await resetPassword(new UsersRepository(t.database.db), locked.username, undefined);
+    expect(result.password.length).toBeGreaterThanOrEqual(12);
+    const login = await t.app.inject({
+      method: 'POST',
+      url: '/api/v1/auth/login',
+      payload: { username: locked.username, password: result.password },
+    });
+    expect(login.statusCode).toBe(200);
+    expect((await t.app.inject({ method: 'GET', url: '/api/v1/auth/me', headers: locked.headers })).statusCode).toBe(401);
   });
 });

@@ -44,10 +44,8 @@ const ProviderFields = {
 };
 const ProviderInput = z
   .object({ id: z.string().regex(/^[a-z0-9][a-z0-9_-]{0,39}$/, 'lower-case letters, digits, - and _ (at most 40)'), ...ProviderFields })
-  .meta({ id: 'OidcProviderInput' });
-const ProviderUpdate = z
-  .object(ProviderFields)
-  .meta({ id: 'OidcProviderUpdate', description: 'The whole provider; an absent client_secret keeps the current one.' });
+  .describe('A sign-in provider (OpenID Connect).');
+const ProviderUpdate = z.object(ProviderFields).describe('The whole provider; an absent client_secret keeps the current one.');
 
 /** Checked as the config file is (https unless allow_http), with its error in the API's words. */
 function settingsFrom(input: unknown) {

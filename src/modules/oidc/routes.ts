@@ -71,7 +71,7 @@ function browserToken(request: FastifyRequest, reply: FastifyReply): string {
   return token;
 }
 
-const backTo = (page: '/sign-in' | '/account', problem: string) => `${page}?oidc_error=${encodeURIComponent(problem)}`;
+const backTo = (page: '/sign-in' | '/account/sign-in', problem: string) => `${page}?oidc_error=${encodeURIComponent(problem)}`;
 
 export function registerOidcRoutes(app: App, oidc: OidcService, options: OidcRouteOptions): void {
   // The provider's form_post answer is an HTML form (application/x-www-form-urlencoded), read on these routes only.
@@ -122,8 +122,16 @@ export function registerOidcRoutes(app: App, oidc: OidcService, options: OidcRou
   });
 
   const CallbackParams = z
-    .record(z.string(), z.string())
-    .describe("The provider's answer: code, state, iss, or error and error_description.");
+    .looseObject({
+      code: z.string().max(4000).optional(),
+      state: z.string().max(500).optional(),
+      iss: z.string().max(2000).optional(),
+      error: z.string().max(200).optional(),
+      error_description: z.string().max(2000).optional(),
+    })
+    .describe("The provider's answer: code, state and iss, or error and error_description.");
+  const paramsOf = (value: Record<string, unknown>): Record<string, string> =>
+    Object.fromEntries(Object.entries(value).filter((e): e is [string, string] => typeof e[1] === 'string'));
   const callback = async (req: FastifyRequest, reply: FastifyReply, id: string, params: Record<string, string>) => {
     const base = baseUrlOf(req, options.publicUrl);
     const browser = readCookie(req, OIDC_COOKIE);
@@ -133,7 +141,7 @@ export function registerOidcRoutes(app: App, oidc: OidcService, options: OidcRou
     }
     try {
       const result = await oidc.callback(id, new URLSearchParams(params), browser, redirectUriFor(base, id));
-      if (result.kind === 'linked') return reply.redirect(`/account?oidc_linked=${encodeURIComponent(result.provider)}`, 303);
+      if (result.kind === 'linked') return reply.redirect(`/account/sign-in?oidc_linked=${encodeURIComponent(result.provider)}`, 303);
       return reply.redirect(`/sign-in?oidc_code=${encodeURIComponent(result.code)}`, 303);
     } catch (err) {
       if (err instanceof SignInProblem) return reply.redirect(backTo('/sign-in', err.message), 303);
@@ -153,14 +161,14 @@ export function registerOidcRoutes(app: App, oidc: OidcService, options: OidcRou
     url: '/auth/oidc/:id/callback',
     config: { public: true },
     schema: { ...callbackSchema, querystring: CallbackParams },
-    handler: (req, reply) => callback(req, reply, req.params.id, req.query),
+    handler: (req, reply) => callback(req, reply, req.params.id, paramsOf(req.query)),
   });
   app.route({
     method: 'POST',
     url: '/auth/oidc/:id/callback',
     config: { public: true },
     schema: { ...callbackSchema, body: CallbackParams },
-    handler: (req, reply) => callback(req, reply, req.params.id, req.body),
+    handler: (req, reply) => callback(req, reply, req.params.id, paramsOf(req.body)),
   });
 
   app.route({
@@ -191,7 +199,7 @@ export function registerOidcRoutes(app: App, oidc: OidcService, options: OidcRou
     url: '/auth/oidc/:id/link',
     schema: {
       summary: "Start linking a provider to the caller's account",
-      description: 'Answers the provider URL to open in this browser; the provider sends it back to /account.',
+      description: 'Answers the provider URL to open in this browser; the provider sends it back to /account/sign-in.',
       tags: ['auth'],
       params: ProviderIdParams,
       response: { 200: z.object({ url: z.string() }) },
@@ -205,12 +213,12 @@ export function registerOidcRoutes(app: App, oidc: OidcService, options: OidcRou
         const url = await oidc.start(req.params.id, {
           browser: browserToken(req, reply),
           redirectUri: redirectUriFor(base, req.params.id),
-          returnTo: '/account',
+          returnTo: '/account/sign-in',
           linkUserId: caller.user.id,
         });
         return { url };
       } catch (err) {
-        if (err instanceof SignInProblem) return { url: backTo('/account', err.message) };
+        if (err instanceof SignInProblem) return { url: backTo('/account/sign-in', err.message) };
         throw err;
       }
     },

@@ -170,7 +170,7 @@ function ForDevices({
 }
 
 /** A read-only field with a copy button; falls back to selecting the text where the clipboard API is missing (plain HTTP). */
-function CopyField({ label, value }: { label: string; value: string }) {
+export function CopyField({ label, value }: { label: string; value: string }) {
   const input = useRef<HTMLInputElement>(null);
   const [copied, setCopied] = useState(false);
   const copy = async () => {
