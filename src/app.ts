@@ -18,6 +18,8 @@ import { redactApiKeys } from './modules/auth/api-key-format.js';
 import { permissionTable, registerAuthHooks, type RouteAccess } from './modules/auth/hooks.js';
 import { registerPasswordChangeRoutes } from './modules/auth/password-change.js';
 import { registerAuthRoutes } from './modules/auth/routes.js';
+import { registerOidcAdminRoutes } from './modules/oidc/admin-routes.js';
+import { registerOidcRoutes } from './modules/oidc/routes.js';
 import { registerLibraryRoutes } from './modules/libraries/routes.js';
 import { registerFilesystemRoutes } from './modules/filesystem/routes.js';
 import { registerHealthRoutes } from './modules/ops/health-routes.js';
@@ -240,6 +242,14 @@ export async function buildApp(options: BuildAppOptions): Promise<App> {
       });
       registerAuthRoutes(v1, identity.auth, config.server.public_url);
       registerPasswordChangeRoutes(v1, identity.passwordChange);
+      // Its own scope: the form_post parser it adds must not reach other routes.
+      await v1.register(async (scope) => {
+        registerOidcRoutes(scope.withTypeProvider<ZodTypeProvider>(), identity.oidc, {
+          publicUrl: config.server.public_url,
+          passwordSignIn: async () => !(await settings.get('password_sign_in_disabled')),
+        });
+        registerOidcAdminRoutes(scope.withTypeProvider<ZodTypeProvider>(), identity.oidcProviders, config.server.public_url);
+      });
       registerUserRoutes(v1, identity.users);
       registerApiKeyRoutes(v1, identity.apiKeys);
       registerLibraryRoutes(v1, background.libraries);

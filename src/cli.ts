@@ -6,6 +6,9 @@ import { Command, CommanderError, Option } from 'commander';
 import { buildApp } from './app.js';
 import { ConfigError, loadConfig } from './config/load.js';
 import { openDatabase } from './db/connection.js';
+import { migrateToLatest } from './db/migrate.js';
+import { UsersRepository } from './modules/users/repository.js';
+import { resetPassword } from './modules/users/reset-password.js';
 import { installShutdownHandlers, startServer } from './server.js';
 
 const program = new Command();
@@ -36,6 +39,29 @@ program
     await app.close();
     if (opts.output) writeFileSync(opts.output, text);
     else process.stdout.write(text);
+  });
+
+const users = program.command('users').description('Manage accounts from the server itself (recovery)');
+users
+  .command('reset-password')
+  .description(
+    'Give an account a new password (and enable it again, signing it out everywhere): the way back in when sign-in through the identity provider fails or password sign-in is off',
+  )
+  .argument('<login>', 'username or e-mail address')
+  .option('-p, --password <password>', 'the new password (default: a random one, printed)')
+  .option('-c, --config <file>', 'YAML configuration file (env BINDERY_CONFIG)')
+  .action(async (login: string, opts: { password?: string; config?: string }) => {
+    const config = loadConfig({ file: opts.config });
+    const database = openDatabase(config);
+    try {
+      await migrateToLatest(database);
+      const result = await resetPassword(new UsersRepository(database.db), login, opts.password);
+      process.stdout.write(
+        `New password for ${result.username} (${result.role})${opts.password ? ' set' : `: ${result.password}`}\nSign in with it at /sign-in?local=1 (administrators can even when password sign-in is off for the web).\n`,
+      );
+    } finally {
+      await database.close();
+    }
   });
 
 program.parseAsync(process.argv).catch((err: unknown) => {

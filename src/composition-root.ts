@@ -76,6 +76,9 @@ import { fillReadListsOnBookEvents } from './modules/read-lists/attach.js';
 import { ReadListsService } from './modules/read-lists/service.js';
 import { WantToReadService } from './modules/want-to-read/service.js';
 import { UsersService } from './modules/users/service.js';
+import { OidcRepository } from './modules/oidc/repository.js';
+import { ProviderRegistry } from './modules/oidc/providers.js';
+import { OidcService } from './modules/oidc/service.js';
 import type { FileAnalyzer } from './scanner/analyzer.js';
 import { createMediaAnalyzer } from './scanner/media-analyzer.js';
 import { ScanRepository } from './scanner/repository.js';
@@ -103,6 +106,9 @@ export interface Identity {
   users: UsersService;
   apiKeys: ApiKeysService;
   passwordChange: PasswordChangeService;
+  /** Sign-in with OpenID Connect providers (config file and Administration). */
+  oidc: OidcService;
+  oidcProviders: ProviderRegistry;
 }
 
 /** Libraries, scanning and the task machinery; `start()` starts the background work. */
@@ -324,7 +330,20 @@ function composeIdentity(deps: CompositionDeps, settingsRepo: SettingsRepository
     createMailer(config, deps.log, deps.mailTransport),
     settings,
   );
+  const oidcRepo = new OidcRepository(db);
+  const oidcProviders = new ProviderRegistry(config.auth.oidc.providers, oidcRepo);
+  const oidcAccounts = {
+    findById: (id: string) => usersRepo.findById(id),
+    findByEmail: (email: string) => usersRepo.findByEmail(email),
+    conflicts: (username: string, email: string) => usersRepo.conflicts(username, email),
+    update: (id: string, changes: Parameters<UsersRepository['update']>[1]) => usersRepo.update(id, changes),
+    countAdmins: (exceptId?: string) => usersRepo.countAdmins(exceptId),
+    createAccount: auth.createAccount.bind(auth),
+    issueFor: auth.issueFor.bind(auth),
+  };
   return {
+    oidc: new OidcService(oidcProviders, oidcRepo, oidcAccounts),
+    oidcProviders,
     resolver: new CallerResolver(usersRepo, keysRepo, revocations, tokens, passwords, new UnchangedDatabaseCache(database)),
     auth,
     setup: new SetupService(usersRepo, settingsRepo, auth),

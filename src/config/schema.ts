@@ -12,6 +12,40 @@ const text = (schema: z.ZodString = z.string()) =>
 
 const port = z.number().int().min(0).max(65535);
 
+const role = z.enum(['admin', 'maintainer', 'reader']);
+
+/** One OpenID Connect provider (docs/sign-in.md). Administration adds more at run time, stored in the database. */
+export const OidcProviderConfig = z
+  .strictObject({
+    /** Part of the redirect URI (`/api/v1/auth/oidc/<id>/callback`): letters, digits, `-` and `_`. */
+    id: text(z.string().regex(/^[a-z0-9][a-z0-9_-]{0,39}$/, 'lower-case letters, digits, - and _ (at most 40)')),
+    /** Shown on the button: "Sign in with <name>". */
+    name: text(z.string().min(1).max(60)),
+    issuer: text(z.string().url()),
+    client_id: text(z.string().min(1)),
+    client_secret: text().optional(),
+    /** A file holding the secret (Docker/Kubernetes secrets); trailing whitespace is ignored. */
+    client_secret_file: text().optional(),
+    scopes: z.array(text()).default(['openid', 'profile', 'email']),
+    /** How the provider returns to Bindery: `query` (a redirect) or `form_post` (a POSTed form). */
+    response_mode: z.enum(['query', 'form_post']).default('query'),
+    /** Create an account for someone the provider signed in who has none yet. */
+    provision: z.boolean().default(false),
+    default_role: role.default('reader'),
+    /** Link an existing account whose e-mail address equals the provider's *verified* address. */
+    match_email: z.boolean().default(false),
+    /** The claim holding the person's groups or roles (e.g. `groups`); re-read at each sign-in. */
+    groups_claim: text().optional(),
+    /** Group → role; the highest role among the person's groups wins, `default_role` when none matches. */
+    role_map: z.record(z.string(), role).default({}),
+    /** Accept an `http://` issuer (a provider on the LAN, or a test); refused otherwise. */
+    allow_http: z.boolean().default(false),
+  })
+  .refine((p) => p.allow_http || p.issuer.startsWith('https://'), {
+    message: 'must be an https:// URL (set allow_http for a provider on the LAN)',
+    path: ['issuer'],
+  });
+
 const bucket = (rps: number, burst: number) =>
   z
     .strictObject({
@@ -73,6 +107,14 @@ export const ConfigSchema = z.strictObject({
       jwt_expiry_seconds: z.number().int().positive().default(86_400),
       registration_enabled: z.boolean().default(false),
       email_verification_required: z.boolean().default(false),
+      oidc: z
+        .strictObject({
+          providers: z
+            .array(OidcProviderConfig)
+            .default([])
+            .refine((list) => new Set(list.map((p) => p.id)).size === list.length, 'two providers have the same id'),
+        })
+        .prefault({}),
     })
     .prefault({}),
   email: z

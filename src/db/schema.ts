@@ -3,6 +3,7 @@ import type { CatalogTables } from './tables/catalog.js';
 import type { IdentityTables } from './tables/identity.js';
 import type { KoboTables } from './tables/kobo.js';
 import type { ListTables } from './tables/lists.js';
+import type { OidcTables } from './tables/oidc.js';
 import type { ReadingTables } from './tables/reading.js';
 import type { SettingsTables } from './tables/settings.js';
 import type { TaskTables } from './tables/tasks.js';
@@ -13,4 +14,4 @@ import type { TaskTables } from './tables/tasks.js';
  * so repositories never branch on the engine except for full-text search.
  */
 export interface DB
-  extends SettingsTables, IdentityTables, CatalogTables, TaskTables, ReadingTables, DuplicateTables, ListTables, KoboTables {}
+  extends SettingsTables, IdentityTables, CatalogTables, TaskTables, ReadingTables, DuplicateTables, ListTables, KoboTables, OidcTables {}

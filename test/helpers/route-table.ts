@@ -56,6 +56,9 @@ function valueFor(previous: string, name: string, ids: RouteIds): string | undef
       return 'scanner.concurrency';
     case 'preferences':
       return 'reader';
+    // A sign-in provider (OpenID Connect) that is not configured.
+    case 'oidc':
+      return 'no-such-provider';
   }
   if (/book_?id$/i.test(name)) return ids.book;
   if (/series_?id$/i.test(name)) return ids.series;

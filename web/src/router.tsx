@@ -34,10 +34,18 @@ const setupRoute = createRoute({
   errorComponent: RouteError,
 });
 
+/** The sign-in page also takes a provider's answer (`oidc_code`, `oidc_error`) and `local=1` (show the password form). */
+const signInSearch = (search: Record<string, unknown>): { redirect?: string; oidc_code?: string; oidc_error?: string; local?: string } => ({
+  ...redirectSearch(search),
+  ...(typeof search.oidc_code === 'string' ? { oidc_code: search.oidc_code } : {}),
+  ...(typeof search.oidc_error === 'string' ? { oidc_error: search.oidc_error } : {}),
+  ...(search.local !== undefined ? { local: String(search.local) } : {}),
+});
+
 const signInRoute = createRoute({
   getParentRoute: () => rootRoute,
   path: '/sign-in',
-  validateSearch: redirectSearch,
+  validateSearch: signInSearch,
   beforeLoad: async ({ context }) => {
     const status = await context.queryClient.ensureQueryData(setupStatusQuery);
     if (status.setup_required) throw redirect({ to: '/setup' });
@@ -210,6 +218,15 @@ const accountKeysRoute = createRoute({
   path: '/api-keys',
   component: lazyRouteComponent(() => import('./screens/account/ApiKeys'), 'ApiKeysScreen'),
 });
+const accountSignInRoute = createRoute({
+  getParentRoute: () => accountRoute,
+  path: '/sign-in',
+  validateSearch: (search: Record<string, unknown>): { oidc_linked?: string; oidc_error?: string } => ({
+    ...(typeof search.oidc_linked === 'string' ? { oidc_linked: search.oidc_linked } : {}),
+    ...(typeof search.oidc_error === 'string' ? { oidc_error: search.oidc_error } : {}),
+  }),
+  component: lazyRouteComponent(() => import('./screens/account/LinkedProviders'), 'LinkedProvidersScreen'),
+});
 const accountStatsRoute = createRoute({
   getParentRoute: () => accountRoute,
   path: '/stats',
@@ -253,13 +270,18 @@ const adminErrorsRoute = createRoute({
   path: '/analysis-errors',
   component: lazyRouteComponent(() => import('./screens/admin/AnalysisErrors'), 'AnalysisErrorsScreen'),
 });
+const adminSignInRoute = createRoute({
+  getParentRoute: () => adminRoute,
+  path: '/sign-in',
+  component: lazyRouteComponent(() => import('./screens/admin/SignInProviders'), 'SignInProvidersScreen'),
+});
 const adminServerRoute = createRoute({
   getParentRoute: () => adminRoute,
   path: '/server',
   component: lazyRouteComponent(() => import('./screens/admin/Server'), 'ServerScreen'),
 });
 const accountAndAdminRoutes = [
-  accountRoute.addChildren([accountPreferencesRoute, accountPasswordRoute, accountKeysRoute, accountStatsRoute]),
+  accountRoute.addChildren([accountPreferencesRoute, accountPasswordRoute, accountKeysRoute, accountSignInRoute, accountStatsRoute]),
   adminRoute.addChildren([
     adminIndexRoute,
     adminLibrariesRoute,
@@ -269,6 +291,7 @@ const accountAndAdminRoutes = [
     adminDuplicatesRoute,
     adminErrorsRoute,
     adminServerRoute,
+    adminSignInRoute,
   ]),
 ];
 // --- end of account and administration ---

@@ -16,6 +16,7 @@ import { deviceDetails } from './0015_device_details.js';
 import { householdAccess } from './0016_household_access.js';
 import { lists } from './0017_lists.js';
 import { koboSync } from './0021_kobo_sync.js';
+import { oidc } from './0020_oidc.js';
 
 /** Every migration, applied in key order. Append only: never edit one that has shipped. */
 export const migrations: Record<string, DialectMigration> = {
@@ -36,4 +37,5 @@ export const migrations: Record<string, DialectMigration> = {
   '0016_household_access': householdAccess,
   '0017_lists': lists,
   '0021_kobo_sync': koboSync,
+  '0020_oidc': oidc,
 };

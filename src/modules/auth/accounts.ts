@@ -28,7 +28,9 @@ export interface ApiKeyLookup {
 
 /** The runtime settings auth reads: `get` reads through, `peek` answers from memory on the request path. */
 export interface AuthSettings {
-  get(key: 'email_verification_required' | 'registration_enabled' | 'new_users_see_all_libraries'): Promise<boolean>;
+  get(
+    key: 'email_verification_required' | 'registration_enabled' | 'new_users_see_all_libraries' | 'password_sign_in_disabled',
+  ): Promise<boolean>;
   peek(key: 'rate_limit_enabled'): boolean;
   peek(
     key: 'rate_limit_anonymous_rps' | 'rate_limit_anonymous_burst' | 'rate_limit_authenticated_rps' | 'rate_limit_authenticated_burst',

@@ -45,6 +45,14 @@ export class AuthService {
   /** Wrong credentials answer one generic 401, so responses never tell which accounts exist. */
   async login(login: string, password: string): Promise<LoginResponse> {
     const user = await this.passwords.verify(login, password);
+    // Administrators keep their password, so turning it off can never lock the last one out (docs/sign-in.md).
+    if (user.role !== 'admin' && (await this.settings.get('password_sign_in_disabled'))) {
+      throw new AppError(
+        403,
+        'PasswordSignInDisabled',
+        'Password sign-in is turned off on this server: use a "Sign in with" button. Apps (OPDS, KOReader, Komga) sign in with an API key.',
+      );
+    }
     if (!user.email_verified && (await this.settings.get('email_verification_required'))) {
       throw new AppError(
         403,

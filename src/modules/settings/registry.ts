@@ -63,6 +63,11 @@ export const SETTINGS = {
     'A new account (registered, or created without library_access) sees every library; when off it sees none until an administrator grants some.',
     () => true,
   ),
+  password_sign_in_disabled: define(
+    z.boolean(),
+    'The web app offers only the sign-in providers (OpenID Connect): password sign-in is refused, except for administrators (so the last one is never locked out; `?local=1` shows them the form). API keys, and so OPDS, KOReader and Komga apps, keep working.',
+    () => false,
+  ),
   task_retention_days: define(z.number().int().min(1).max(3650), 'Finished background tasks older than this are removed.', () => 30),
 } satisfies Record<string, SettingDefinition<boolean> | SettingDefinition<number> | SettingDefinition<string>>;
 

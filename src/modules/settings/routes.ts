@@ -38,7 +38,7 @@ const BulkBody = z
   .meta({ id: 'SettingsBulkUpdate' });
 
 const KEYS_DOC =
-  'Keys: `registration_enabled`, `email_verification_required`, `rate_limit_enabled`, `rate_limit_anonymous_rps`, `rate_limit_anonymous_burst`, `rate_limit_authenticated_rps`, `rate_limit_authenticated_burst`, `thumbnail_width`, `komga_api_enabled`, `komga_api_prefix`, `task_retention_days`. Defaults come from the configuration file. Unknown keys answer 404.';
+  'Keys: `registration_enabled`, `email_verification_required`, `rate_limit_enabled`, `rate_limit_anonymous_rps`, `rate_limit_anonymous_burst`, `rate_limit_authenticated_rps`, `rate_limit_authenticated_burst`, `thumbnail_width`, `komga_api_enabled`, `komga_api_prefix`, `new_users_see_all_libraries`, `password_sign_in_disabled`, `task_retention_days`. Defaults come from the configuration file. Unknown keys answer 404.';
 
 export function registerSettingsRoutes(app: App, settings: SettingsService): void {
   const admin = { permission: 'system-admin' };

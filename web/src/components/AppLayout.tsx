@@ -81,7 +81,11 @@ export function AppLayout() {
 
   const signOut = async () => {
     await api.POST('/api/v1/auth/logout').catch(() => undefined);
+    // Signed in through a provider that offers it: end the provider's session too (RP-initiated logout).
+    const providerLogout = localStorage.getItem('bindery.endSessionUrl');
+    localStorage.removeItem('bindery.endSessionUrl');
     endSession('signed-out');
+    if (providerLogout) window.location.assign(providerLogout);
   };
 
   return (

@@ -10,6 +10,7 @@ export const ADMIN_SECTIONS = [
   { path: '/admin/libraries', label: 'Libraries', needs: 'libraries-write' },
   { path: '/admin/users', label: 'Users', needs: 'users-read' },
   { path: '/admin/settings', label: 'Settings', needs: 'system-admin' },
+  { path: '/admin/sign-in', label: 'Sign-in', needs: 'system-admin' },
   { path: '/admin/tasks', label: 'Tasks', needs: 'tasks-read' },
   { path: '/admin/duplicates', label: 'Duplicates', needs: 'libraries-write' },
   { path: '/admin/analysis-errors', label: 'Analysis errors', needs: 'libraries-write' },

@@ -24,18 +24,58 @@ function useRetryCountdown(error: unknown): number {
   return left;
 }
 
+/** Where signing out also ends the provider's session (RP-initiated logout), kept beside the session. */
+export const END_SESSION_KEY = 'bindery.endSessionUrl';
+
+/** The provider's one-time code (after its callback), exchanged once for the session, the same as a password sign-in's. */
+function useProviderCode(code: string | undefined) {
+  const navigate = useNavigate();
+  const queryClient = useQueryClient();
+  const sent = useRef(false);
+  const exchange = useMutation({
+    mutationFn: (c: string) => ok(api.POST('/api/v1/auth/oidc/exchange', { body: { code: c } })),
+    onSuccess: async (response) => {
+      queryClient.clear();
+      startSession(response);
+      if (response.end_session_url) localStorage.setItem(END_SESSION_KEY, response.end_session_url);
+      else localStorage.removeItem(END_SESSION_KEY);
+      await navigate({ href: response.return_to, replace: true });
+    },
+  });
+  useEffect(() => {
+    if (code && !sent.current) {
+      sent.current = true;
+      exchange.mutate(code);
+    }
+  }, [code, exchange]);
+  return exchange;
+}
+
 export function SignIn() {
-  const { redirect } = signInApi.useSearch();
+  const { redirect, oidc_code, oidc_error, local } = signInApi.useSearch();
   const navigate = useNavigate();
   const queryClient = useQueryClient();
   const [username, setUsername] = useState('');
   const [password, setPassword] = useState('');
   const registrationOpen = useQuery(setupStatusQuery).data?.registration_enabled === true;
+  const providers = useQuery({ queryKey: ['oidc-providers'], queryFn: () => ok(api.GET('/api/v1/auth/oidc/providers')) });
+  const exchange = useProviderCode(oidc_code);
+  const list = providers.data?.providers ?? [];
+  const passwordForm = providers.data ? providers.data.password_sign_in || local !== undefined : true;
+  const only = list.length === 1 && providers.data?.password_sign_in === false ? list[0] : undefined;
+  const startUrl = (id: string) =>
+    `/api/v1/auth/oidc/${encodeURIComponent(id)}/start${redirect ? `?return_to=${encodeURIComponent(redirect)}` : ''}`;
+  // One provider and no password form: go straight to it, unless it just failed or the form was asked for.
+  const autoStart = only && local === undefined && !oidc_error && !oidc_code ? startUrl(only.id) : undefined;
+  useEffect(() => {
+    if (autoStart) window.location.assign(autoStart);
+  }, [autoStart]);
   const login = useMutation({
     mutationFn: () => ok(api.POST('/api/v1/auth/login', { body: { username, password } })),
     onSuccess: async (response) => {
       queryClient.clear();
       startSession(response);
+      localStorage.removeItem(END_SESSION_KEY);
       await navigate({ href: redirect ?? '/', replace: true });
     },
   });
@@ -51,26 +91,46 @@ export function SignIn() {
         <h1 id="sign-in-title">Sign in to Bindery</h1>
         {/* Only after a session really ended: a first visit is sent here with a redirect too. */}
         {redirect && sessionEnded() && <p className="hint">Your session ended. Sign in to continue where you were.</p>}
-        <label>
-          Username or e-mail
-          <input name="username" autoComplete="username" required value={username} onChange={(e) => setUsername(e.target.value)} />
-        </label>
-        <label>
-          Password
-          <input
-            name="password"
-            type="password"
-            autoComplete="current-password"
-            required
-            value={password}
-            onChange={(e) => setPassword(e.target.value)}
-          />
-        </label>
-        <ErrorMessage error={login.error} />
-        {wait > 0 && <p className="hint">You can try again in {wait} s.</p>}
-        <button type="submit" className="primary" disabled={login.isPending || wait > 0}>
-          {login.isPending ? 'Signing in…' : 'Sign in'}
-        </button>
+        {oidc_error && (
+          <p className="error-text" role="alert">
+            {oidc_error}
+          </p>
+        )}
+        {oidc_code && exchange.isPending && <p role="status">Signing you in…</p>}
+        <ErrorMessage error={exchange.error} />
+        {list.length > 0 && (
+          <div className="provider-buttons">
+            {list.map((p) => (
+              <a key={p.id} className="button" href={startUrl(p.id)}>
+                Sign in with {p.name}
+              </a>
+            ))}
+          </div>
+        )}
+        {passwordForm && (
+          <>
+            <label>
+              Username or e-mail
+              <input name="username" autoComplete="username" required value={username} onChange={(e) => setUsername(e.target.value)} />
+            </label>
+            <label>
+              Password
+              <input
+                name="password"
+                type="password"
+                autoComplete="current-password"
+                required
+                value={password}
+                onChange={(e) => setPassword(e.target.value)}
+              />
+            </label>
+            <ErrorMessage error={login.error} />
+            {wait > 0 && <p className="hint">You can try again in {wait} s.</p>}
+            <button type="submit" className="primary" disabled={login.isPending || wait > 0}>
+              {login.isPending ? 'Signing in…' : 'Sign in'}
+            </button>
+          </>
+        )}
         {registrationOpen ? (
           <p className="hint">
             No account? <Link to="/register">Create one</Link>

@@ -23,6 +23,7 @@ export function AccountLayout() {
         </Link>
         <Link to="/account/password">Password</Link>
         <Link to="/account/api-keys">API keys</Link>
+        <Link to="/account/sign-in">Sign-in</Link>
         <Link to="/account/stats">Reading statistics</Link>
       </nav>
       <Outlet />

@@ -1,0 +1,269 @@
+import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { useState, type FormEvent } from 'react';
+import { api, ok, type components } from '../../api/client';
+import { ErrorMessage } from '../../components/ErrorView';
+import { CopyField } from '../account/NewApiKey';
+
+type Provider = components['schemas']['OidcProvider'];
+type Report = components['schemas']['OidcConnectionReport'];
+type Role = Provider['default_role'];
+const KEY = ['admin-oidc-providers'];
+
+interface Draft {
+  id: string;
+  name: string;
+  issuer: string;
+  client_id: string;
+  client_secret: string;
+  scopes: string;
+  response_mode: 'query' | 'form_post';
+  provision: boolean;
+  default_role: Role;
+  match_email: boolean;
+  groups_claim: string;
+  role_map: string;
+  allow_http: boolean;
+}
+
+const EMPTY: Draft = {
+  id: '',
+  name: '',
+  issuer: '',
+  client_id: '',
+  client_secret: '',
+  scopes: 'openid profile email',
+  response_mode: 'query',
+  provision: false,
+  default_role: 'reader',
+  match_email: false,
+  groups_claim: '',
+  role_map: '',
+  allow_http: false,
+};
+
+const draftOf = (p: Provider): Draft => ({
+  ...p,
+  client_secret: '',
+  scopes: p.scopes.join(' '),
+  groups_claim: p.groups_claim ?? '',
+  role_map: Object.entries(p.role_map)
+    .map(([group, role]) => `${group} = ${role}`)
+    .join('\n'),
+});
+
+/** `group = role` lines → the role map (lines that name no role are left out). */
+function roleMapOf(text: string): Record<string, Role> {
+  const map: Record<string, Role> = {};
+  for (const line of text.split('\n')) {
+    const [group, role] = line.split('=').map((s) => s.trim());
+    if (group && (role === 'admin' || role === 'maintainer' || role === 'reader')) map[group] = role;
+  }
+  return map;
+}
+
+function bodyOf(d: Draft) {
+  return {
+    name: d.name,
+    issuer: d.issuer,
+    client_id: d.client_id,
+    ...(d.client_secret ? { client_secret: d.client_secret } : {}),
+    scopes: d.scopes.split(/\s+/).filter(Boolean),
+    response_mode: d.response_mode,
+    provision: d.provision,
+    default_role: d.default_role,
+    match_email: d.match_email,
+    ...(d.groups_claim ? { groups_claim: d.groups_claim } : {}),
+    role_map: roleMapOf(d.role_map),
+    allow_http: d.allow_http,
+  };
+}
+
+/** Sign-in providers (OpenID Connect): add, edit, test and remove them; changes apply without a restart. */
+export function SignInProvidersScreen() {
+  const providers = useQuery({ queryKey: KEY, queryFn: () => ok(api.GET('/api/v1/admin/oidc/providers')) });
+  const [editing, setEditing] = useState<string | null>(null);
+  return (
+    <section aria-labelledby="oidc-heading">
+      <h2 id="oidc-heading">Sign-in providers</h2>
+      <p className="hint">
+        People sign in with your identity provider (Authentik, Authelia, Keycloak, Pocket ID, Zitadel, Google…) through OpenID Connect.
+        Changes apply at once. To offer only these buttons on the login page, turn on “Password sign-in disabled” in Settings (apps keep
+        their API keys, and administrators keep their password at /sign-in?local=1).
+      </p>
+      <ErrorMessage error={providers.error} />
+      <ul className="settings-list">
+        {providers.data?.map((p) =>
+          editing === p.id ? (
+            <li key={p.id}>
+              <ProviderForm provider={p} onDone={() => setEditing(null)} />
+            </li>
+          ) : (
+            <ProviderRow key={p.id} provider={p} onEdit={() => setEditing(p.id)} />
+          ),
+        )}
+      </ul>
+      {editing === '' ? (
+        <ProviderForm onDone={() => setEditing(null)} />
+      ) : (
+        <button type="button" className="primary" onClick={() => setEditing('')}>
+          Add a provider
+        </button>
+      )}
+    </section>
+  );
+}
+
+function ProviderRow({ provider, onEdit }: { provider: Provider; onEdit: () => void }) {
+  const queryClient = useQueryClient();
+  const test = useMutation({
+    mutationFn: () => ok(api.POST('/api/v1/admin/oidc/providers/{id}/test', { params: { path: { id: provider.id } } })),
+  });
+  const remove = useMutation({
+    mutationFn: () => ok(api.DELETE('/api/v1/admin/oidc/providers/{id}', { params: { path: { id: provider.id } } })),
+    onSuccess: () => queryClient.invalidateQueries({ queryKey: KEY }),
+  });
+  return (
+    <li className="setting-row" aria-label={provider.name}>
+      <div className="setting-text">
+        <strong>{provider.name}</strong>
+        <span className="hint">
+          {provider.issuer} · client {provider.client_id} · {provider.response_mode}
+          {provider.source === 'config' ? ' · set in the configuration file (read-only here)' : ''}
+        </span>
+        <CopyField label={`Redirect URI for ${provider.name}`} value={provider.redirect_uri} />
+        <span className="hint">
+          Register this exact redirect URI at the provider, and {provider.post_logout_redirect_uri} for sign-out.
+        </span>
+        {test.data && <ConnectionReport report={test.data} />}
+        <ErrorMessage error={test.error ?? remove.error} />
+      </div>
+      <div className="inline">
+        <button type="button" onClick={() => test.mutate()} disabled={test.isPending}>
+          {test.isPending ? 'Testing…' : 'Test connection'}
+        </button>
+        {provider.source === 'admin' && (
+          <>
+            <button type="button" onClick={onEdit}>
+              Edit
+            </button>
+            <button
+              type="button"
+              className="danger"
+              onClick={() => {
+                if (window.confirm(`Remove ${provider.name}? Accounts linked to it can no longer sign in with it.`)) remove.mutate();
+              }}
+            >
+              Remove
+            </button>
+          </>
+        )}
+      </div>
+    </li>
+  );
+}
+
+function ConnectionReport({ report }: { report: Report }) {
+  return (
+    <ul className="connection-report" aria-label="Connection test" role="status">
+      {report.checks.map((c) => (
+        <li key={c.name} className={c.ok ? 'ok' : 'error-text'}>
+          {c.ok ? '✓' : '✗'} {c.message}
+        </li>
+      ))}
+    </ul>
+  );
+}
+
+function ProviderForm({ provider, onDone }: { provider?: Provider; onDone: () => void }) {
+  const queryClient = useQueryClient();
+  const [d, setD] = useState<Draft>(provider ? draftOf(provider) : EMPTY);
+  const set = <K extends keyof Draft>(key: K, value: Draft[K]) => setD((old) => ({ ...old, [key]: value }));
+  const save = useMutation({
+    mutationFn: () =>
+      provider
+        ? ok(api.PUT('/api/v1/admin/oidc/providers/{id}', { params: { path: { id: provider.id } }, body: bodyOf(d) }))
+        : ok(api.POST('/api/v1/admin/oidc/providers', { body: { id: d.id, ...bodyOf(d) } })),
+    onSuccess: async () => {
+      await queryClient.invalidateQueries({ queryKey: KEY });
+      onDone();
+    },
+  });
+  const submit = (e: FormEvent) => {
+    e.preventDefault();
+    save.mutate();
+  };
+  const text = (
+    key: 'id' | 'name' | 'issuer' | 'client_id' | 'client_secret' | 'scopes' | 'groups_claim',
+    label: string,
+    hint?: string,
+  ) => (
+    <label>
+      {label}
+      <input
+        name={key}
+        value={d[key]}
+        type={key === 'client_secret' ? 'password' : 'text'}
+        autoComplete="off"
+        onChange={(e) => set(key, e.target.value)}
+        disabled={key === 'id' && provider !== undefined}
+      />
+      {hint && <span className="hint">{hint}</span>}
+    </label>
+  );
+  const redirectPreview = `${window.location.origin}/api/v1/auth/oidc/${d.id || '<id>'}/callback`;
+  return (
+    <form className="card form-grid" onSubmit={submit} aria-label={provider ? `Edit ${provider.name}` : 'New sign-in provider'}>
+      {text('id', 'Id', 'Lower-case letters, digits, - and _; part of the redirect URI.')}
+      {text('name', 'Name on the button', 'Shown as “Sign in with <name>”.')}
+      {text('issuer', 'Issuer URL', 'The address the provider names as its issuer, e.g. https://auth.example.org/application/o/bindery/')}
+      {text('client_id', 'Client ID')}
+      {text(
+        'client_secret',
+        'Client secret',
+        provider?.client_secret_set ? 'Leave empty to keep the current secret.' : 'Empty for a public client.',
+      )}
+      {text('scopes', 'Scopes', 'Separated by spaces.')}
+      <label>
+        Response mode
+        <select value={d.response_mode} onChange={(e) => set('response_mode', e.target.value as Draft['response_mode'])}>
+          <option value="query">query (a redirect)</option>
+          <option value="form_post">form_post (a posted form)</option>
+        </select>
+      </label>
+      <label className="checkbox">
+        <input type="checkbox" checked={d.provision} onChange={(e) => set('provision', e.target.checked)} /> Create accounts for new people
+      </label>
+      <label>
+        Role of new accounts
+        <select value={d.default_role} onChange={(e) => set('default_role', e.target.value as Role)}>
+          <option value="reader">reader</option>
+          <option value="maintainer">maintainer</option>
+          <option value="admin">admin</option>
+        </select>
+      </label>
+      <label className="checkbox">
+        <input type="checkbox" checked={d.match_email} onChange={(e) => set('match_email', e.target.checked)} /> Link existing accounts by
+        verified e-mail address
+      </label>
+      {text('groups_claim', 'Groups claim', 'E.g. groups; the role is set from it at every sign-in.')}
+      <label>
+        Group → role
+        <textarea value={d.role_map} rows={3} placeholder="bindery-admin = admin" onChange={(e) => set('role_map', e.target.value)} />
+      </label>
+      <label className="checkbox">
+        <input type="checkbox" checked={d.allow_http} onChange={(e) => set('allow_http', e.target.checked)} /> Allow an http:// issuer (a
+        provider on your own network)
+      </label>
+      {!provider && <CopyField label="Redirect URI to register" value={redirectPreview} />}
+      <ErrorMessage error={save.error} />
+      <div className="inline">
+        <button type="submit" className="primary" disabled={save.isPending}>
+          Save
+        </button>
+        <button type="button" onClick={onDone}>
+          Cancel
+        </button>
+      </div>
+    </form>
+  );
+}
