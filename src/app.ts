@@ -48,6 +48,7 @@ import { kosyncCredentials, registerKosyncRoutes } from './modules/kosync/routes
 import { registerKosyncSetupRoute } from './modules/kosync/setup-routes.js';
 import { DEFAULT_WEB_APP_DIR, registerWebApp } from './http/web-app.js';
 import { registerSeriesRoutes } from './modules/series/routes.js';
+import { registerCoverRoutes } from './modules/covers/routes.js';
 import { registerBookRoutes } from './modules/books/routes.js';
 import { registerPageRoutes } from './modules/pages/routes.js';
 import { registerProgressRoutes } from './modules/progress/routes.js';
@@ -266,6 +267,7 @@ export async function buildApp(options: BuildAppOptions): Promise<App> {
       registerProgressRoutes(v1, browsing.progress);
       registerStatsRoutes(v1, browsing.stats);
       registerBookResourceRoutes(v1, services.bookResources);
+      registerCoverRoutes(v1, services.customCovers);
     },
     { prefix: '/api/v1' },
   );

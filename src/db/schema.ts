@@ -1,5 +1,6 @@
 import type { DuplicateTables } from './tables/duplicates.js';
 import type { CatalogTables } from './tables/catalog.js';
+import type { CoverTables } from './tables/covers.js';
 import type { IdentityTables } from './tables/identity.js';
 import type { ListTables } from './tables/lists.js';
 import type { ReadingTables } from './tables/reading.js';
@@ -11,4 +12,4 @@ import type { TaskTables } from './tables/tasks.js';
  * timestamps ISO 8601 UTC text (sortable as text), booleans integers 0/1, JSON documents text. One shape,
  * so repositories never branch on the engine except for full-text search.
  */
-export interface DB extends SettingsTables, IdentityTables, CatalogTables, TaskTables, ReadingTables, DuplicateTables, ListTables {}
+export interface DB extends SettingsTables, IdentityTables, CatalogTables, TaskTables, ReadingTables, DuplicateTables, ListTables, CoverTables {}

@@ -29,6 +29,8 @@ export interface FilterInput {
 /** Covers of the books the caller may see (the pages service draws them; the composition root passes it in). */
 export interface BookCovers {
   thumbnail(book: BookWithLibrary, accept: string | undefined): Promise<ImageLookup>;
+  /** A cover chosen by a person at full size (JPEG), or null when the book shows its generated one. */
+  chosenCover?(book: BookWithLibrary): Promise<ImageLookup | null>;
 }
 
 /** Book lists (plain, filtered, searched, and the reading lists), details, covers and file downloads. */
@@ -143,6 +145,11 @@ export class BooksService {
 
   async thumbnail(caller: Caller, id: string, accept: string | undefined): Promise<ImageLookup> {
     return this.pages.thumbnail(await this.access.book(caller, id), accept);
+  }
+
+  /** The cover a person chose for the book, full size, or null (then the first page is the cover). */
+  async chosenCover(caller: Caller, id: string): Promise<ImageLookup | null> {
+    return (await this.pages.chosenCover?.(await this.access.book(caller, id))) ?? null;
   }
 
   /** The original file: where it is, its size, and the name to offer the client. */
