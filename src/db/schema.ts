@@ -2,6 +2,7 @@ import type { DuplicateTables } from './tables/duplicates.js';
 import type { CatalogTables } from './tables/catalog.js';
 import type { IdentityTables } from './tables/identity.js';
 import type { ListTables } from './tables/lists.js';
+import type { MetadataTables } from './tables/metadata.js';
 import type { ReadingTables } from './tables/reading.js';
 import type { SettingsTables } from './tables/settings.js';
 import type { TaskTables } from './tables/tasks.js';
@@ -11,4 +12,5 @@ import type { TaskTables } from './tables/tasks.js';
  * timestamps ISO 8601 UTC text (sortable as text), booleans integers 0/1, JSON documents text. One shape,
  * so repositories never branch on the engine except for full-text search.
  */
-export interface DB extends SettingsTables, IdentityTables, CatalogTables, TaskTables, ReadingTables, DuplicateTables, ListTables {}
+export interface DB
+  extends SettingsTables, IdentityTables, CatalogTables, TaskTables, ReadingTables, DuplicateTables, ListTables, MetadataTables {}
