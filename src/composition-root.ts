@@ -63,6 +63,8 @@ import { ScanService } from './modules/scans/service.js';
 import { FullTextSearch } from './modules/search/fts.js';
 import { SeriesRepository } from './modules/series/repository.js';
 import { SeriesService } from './modules/series/service.js';
+import { MetadataRepository } from './modules/metadata/repository.js';
+import { MetadataService } from './modules/metadata/service.js';
 import { SettingsRepository } from './modules/settings/repository.js';
 import { SettingsService } from './modules/settings/service.js';
 import { SetupService } from './modules/setup/service.js';
@@ -128,6 +130,8 @@ export interface Browsing {
   pages: PagesService;
   progress: ProgressService;
   stats: StatsService;
+  /** Metadata editing: locks, bulk changes, history and undo. */
+  metadata: MetadataService;
 }
 
 export interface Services {
@@ -242,7 +246,12 @@ export function composeServices(deps: CompositionDeps): Services {
     chosenCover: (id, accept) => customCovers.thumbnail({ kind: 'series', id }, accept),
     progress,
   });
-  const browsing: Browsing = { access, series, books, pages, progress, stats: new StatsService(new StatsRepository(database)) };
+  const metadata = new MetadataService({
+    repo: new MetadataRepository(database),
+    visible: (caller, rows) => access.visible(caller, rows),
+    bus: events,
+  });
+  const browsing: Browsing = { access, series, books, pages, progress, stats: new StatsService(new StatsRepository(database)), metadata };
 
   const listsDeps = { database, access, series, books, bus: events };
   const collections = new CollectionsService(listsDeps);

@@ -3,6 +3,7 @@ import type { CatalogTables } from './tables/catalog.js';
 import type { CoverTables } from './tables/covers.js';
 import type { IdentityTables } from './tables/identity.js';
 import type { ListTables } from './tables/lists.js';
+import type { MetadataTables } from './tables/metadata.js';
 import type { ReadingTables } from './tables/reading.js';
 import type { SettingsTables } from './tables/settings.js';
 import type { TaskTables } from './tables/tasks.js';
@@ -12,4 +13,14 @@ import type { TaskTables } from './tables/tasks.js';
  * timestamps ISO 8601 UTC text (sortable as text), booleans integers 0/1, JSON documents text. One shape,
  * so repositories never branch on the engine except for full-text search.
  */
-export interface DB extends SettingsTables, IdentityTables, CatalogTables, TaskTables, ReadingTables, DuplicateTables, ListTables, CoverTables {}
+export interface DB
+  extends
+    SettingsTables,
+    IdentityTables,
+    CatalogTables,
+    TaskTables,
+    ReadingTables,
+    DuplicateTables,
+    ListTables,
+    MetadataTables,
+    CoverTables {}

@@ -42,14 +42,13 @@ export class BooksService {
   ) {}
 
   private async views(caller: Caller, rows: readonly BookViewRow[]): Promise<BookView[]> {
-    const [progress, series] = await Promise.all([
-      this.repo.progressOf(
-        caller.user.id,
-        rows.map((r) => r.id),
-      ),
+    const ids = rows.map((r) => r.id);
+    const [progress, series, locks] = await Promise.all([
+      this.repo.progressOf(caller.user.id, ids),
       this.repo.seriesNames(rows.map((r) => r.series_id)),
+      this.repo.locks(ids),
     ]);
-    const views = rows.map((r) => bookView(r, progress.get(r.id), series.get(r.series_id)));
+    const views = rows.map((r) => bookView(r, progress.get(r.id), series.get(r.series_id), locks.get(r.id)));
     return caller.isAdmin ? views : this.withoutServerPaths(views);
   }
 

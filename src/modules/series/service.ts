@@ -7,7 +7,7 @@ import type { AccessService, InSeries } from '../access/service.js';
 import type { BooksRepository } from '../books/repository.js';
 import type { BookCovers, BooksService } from '../books/service.js';
 import type { BookView } from '../books/schemas.js';
-import { parseList } from '../books/views.js';
+import { parseList, parseObjects } from '../books/views.js';
 import type { ImageLookup } from '../pages/service.js';
 import type { DeviceHint } from '../progress/device.js';
 import type { ProgressOrigin, ProgressService } from '../progress/service.js';
@@ -35,7 +35,11 @@ export class SeriesService {
 
   private async views(caller: Caller, rows: readonly SeriesViewRow[]): Promise<SeriesView[]> {
     const ids = rows.map((r) => r.id);
-    const [counts, labels] = await Promise.all([this.deps.repo.readCounts(caller.user.id, ids), this.deps.repo.sharingLabels(ids)]);
+    const [counts, labels, locks] = await Promise.all([
+      this.deps.repo.readCounts(caller.user.id, ids),
+      this.deps.repo.sharingLabels(ids),
+      this.deps.repo.locks(ids),
+    ]);
     return rows.map((r) => {
       const c = counts.get(r.id) ?? { read: 0, inProgress: 0 };
       const bookCount = Number(r.book_count);
@@ -62,8 +66,13 @@ export class SeriesService {
           reading_direction: r.reading_direction,
           age_rating: r.age_rating,
           age: r.age === null ? null : Number(r.age),
+          sort_title: r.sort_name,
+          total_book_count: r.total_book_count === null ? null : Number(r.total_book_count),
+          links: parseObjects(r.links, ['label', 'url']),
+          alternate_titles: parseObjects(r.alternate_titles, ['label', 'title']),
         },
         sharing_labels: labels.get(r.id) ?? [],
+        locks: locks.get(r.id) ?? {},
         created_at: r.created_at,
         updated_at: r.updated_at,
       };
