@@ -60,3 +60,40 @@ test('choose a page as the series cover: the grid shows it; the generated cover 
   await page.goBack();
   await expect.poll(() => pictureOf(sagaCard(page).locator('img'))).toBe(before);
 });
+
+test('edit a series (title, genre, right to left): the reader opens right to left; undo puts it all back', async ({ page }) => {
+  await signIn(page);
+  await page.goto('/libraries');
+  await page.getByTestId('series-card').filter({ hasText: 'Bone' }).click();
+  await expect(page.getByRole('heading', { name: 'Bone', level: 1 })).toBeVisible();
+
+  await page.getByRole('button', { name: 'Edit', exact: true }).click();
+  const dialog = page.getByRole('dialog', { name: 'Edit Bone' });
+  await dialog.getByLabel('Title', { exact: true }).fill('Bone, edited');
+  await expect(dialog.getByRole('button', { name: 'Lock Title', exact: true })).toHaveAttribute('aria-pressed', 'true');
+  await dialog.getByLabel('Reading direction').selectOption('rtl');
+  await dialog.getByLabel('Genres', { exact: true }).fill('Comedy');
+  await dialog.getByLabel('Genres', { exact: true }).press('Enter');
+  await expect(dialog.getByRole('row', { name: 'Comedy' })).toBeVisible();
+  await expectNoSeriousViolations(page, '.edit-metadata');
+  await dialog.getByRole('button', { name: 'Save' }).click();
+  await expect(dialog).toHaveCount(0);
+  await expect(page.getByRole('heading', { name: 'Bone, edited', level: 1 })).toBeVisible();
+  await expect(page.getByRole('link', { name: 'Comedy' })).toBeVisible();
+
+  // The reader takes the series' direction.
+  await page.getByRole('link', { name: /^(Start|Continue): / }).click();
+  await expect(page.locator('.reader')).toHaveAttribute('data-mode', 'rtl');
+  await page.goBack();
+
+  // Undo from the history: the title, the genre and the direction come back, and the reader is left to right again.
+  await page.getByText('History of changes').click();
+  const history = page.getByRole('list', { name: 'Changes, newest first' });
+  await expect(history.getByRole('button', { name: 'Undo the change of Reading direction' })).toBeVisible();
+  // One edit is one change: undoing its title undoes it all.
+  await history.getByRole('button', { name: 'Undo the change of Title' }).click();
+  await expect(page.getByRole('heading', { name: 'Bone', level: 1 })).toBeVisible();
+  await expect(page.getByRole('link', { name: 'Comedy' })).toHaveCount(0);
+  await page.getByRole('link', { name: /^(Start|Continue): / }).click();
+  await expect(page.locator('.reader')).toHaveAttribute('data-mode', 'ltr');
+});

@@ -7,6 +7,8 @@ import { meQuery, seriesBooksQuery } from '../api/queries';
 import { readState } from '../components/Cards';
 import { Cover } from '../components/Cover';
 import { CoverPicker } from '../components/CoverPicker';
+import { EditMetadataDialog } from '../components/metadata/EditMetadata';
+import { MetadataHistory, useLibraryWords } from '../components/metadata/History';
 import { ErrorMessage } from '../components/ErrorView';
 import { ProgressBar } from '../components/ProgressBar';
 import { AddToReadList } from './book/AddToReadList';
@@ -30,6 +32,8 @@ export function BookPage() {
   const siblings = useQuery(seriesBooksQuery(seriesId));
   const canEdit = useQuery(meQuery).data?.permissions.includes('books-write') === true;
   const [coverOpen, setCoverOpen] = useState(false);
+  const [editOpen, setEditOpen] = useState(false);
+  const words = useLibraryWords(book.data?.library_id, editOpen);
   const mark = useMutation({
     mutationFn: (read: boolean) =>
       ok(api.POST(read ? '/api/v1/books/{id}/read' : '/api/v1/books/{id}/unread', { params: { path: { id: bookId } } })),
@@ -117,11 +121,17 @@ export function BookPage() {
               {state === 'read' ? 'Mark unread' : 'Mark read'}
             </button>
             {canEdit && (
+              <button type="button" onClick={() => setEditOpen(true)}>
+                Edit
+              </button>
+            )}
+            {canEdit && (
               <button type="button" onClick={() => setCoverOpen(true)}>
                 Change cover…
               </button>
             )}
           </div>
+          {editOpen && <EditMetadataDialog target={{ kind: 'book', entity: b }} suggestions={words} onClose={() => setEditOpen(false)} />}
           {coverOpen && (
             <CoverPicker
               target={{ kind: 'book', id: b.id }}
@@ -132,6 +142,7 @@ export function BookPage() {
           )}
           <ErrorMessage error={mark.error ?? series.error ?? siblings.error} />
           <AddToReadList bookId={b.id} title={bookLabel(b)} />
+          <MetadataHistory kind="book" id={b.id} />
           {m.summary && (
             <p className="summary">
               {m.summary}
