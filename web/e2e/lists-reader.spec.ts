@@ -138,6 +138,46 @@ test.describe('Collections, read lists and want to read', () => {
     await expect(want).toHaveAttribute('aria-pressed', 'false');
   });
 
+  test('a collection made from the library grid’s selection (mouse, Shift-click range, keyboard)', async ({ page, request }) => {
+    const user = await newReader(request);
+    await useSession(page, user);
+    await page.goto(`/libraries/${libraryId}`);
+    const cards = page.getByTestId('series-card');
+    await expect(cards).toHaveText([/Harbor Lights/, /Tidewater/, /Tidewater/]);
+
+    // Selection mode: a click selects (no navigation), a Shift-click selects the range, Space toggles one off.
+    await page.getByRole('button', { name: 'Select' }).click();
+    const bar = page.getByRole('region', { name: 'Selected series' });
+    await expect(bar.getByRole('status')).toHaveText('0 selected');
+    await cards.nth(0).click();
+    await expect(cards.nth(0)).toHaveAttribute('aria-pressed', 'true');
+    await cards.nth(2).click({ modifiers: ['Shift'] });
+    await expect(bar.getByRole('status')).toHaveText('3 selected');
+    await cards.nth(1).focus();
+    await page.keyboard.press('Space');
+    await expect(cards.nth(1)).toHaveAttribute('aria-pressed', 'false');
+    await expect(bar.getByRole('status')).toHaveText('2 selected');
+    await expect(page).toHaveURL(new RegExp(`/libraries/${libraryId}`));
+    await expectNoSeriousA11yViolations(page);
+
+    // Add to collection… → a new collection with the two series.
+    await bar.getByText('Add to collection…').click();
+    await bar.getByLabel('New collection').fill('Grid picks');
+    await bar.getByRole('button', { name: 'Create and add' }).click();
+    await expect(bar.getByRole('status').filter({ hasText: 'Added to Grid picks' })).toBeVisible();
+    await expectNoSeriousA11yViolations(page);
+    await bar.getByRole('button', { name: 'Clear' }).click();
+    await expect(bar.getByRole('status')).toHaveText('0 selected');
+    await expect(cards.nth(0)).toHaveAttribute('aria-pressed', 'false');
+    await page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Collections' }).click();
+    await page.getByTestId('collection-card').filter({ hasText: 'Grid picks' }).click();
+    await expect(page.getByRole('heading', { name: 'Grid picks', level: 1 })).toBeVisible();
+    await expect(page.getByRole('list', { name: 'Series of Grid picks' }).getByTestId('series-card')).toHaveText([
+      /Harbor Lights/,
+      /Tidewater/,
+    ]);
+  });
+
   test('a CBL import with an ambiguous entry fixed; the list is reordered and read across two series in order', async ({
     page,
     request,

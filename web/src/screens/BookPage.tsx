@@ -114,7 +114,7 @@ export function BookPage() {
             </button>
           </div>
           <ErrorMessage error={mark.error ?? series.error ?? siblings.error} />
-          <AddToReadList bookId={b.id} title={bookLabel(b)} />
+          <AddToReadList bookIds={[b.id]} title={bookLabel(b)} />
           {m.summary && (
             <p className="summary">
               {m.summary}
