@@ -23,6 +23,7 @@ export function AddToList<L extends Named, P extends Page<L>, K extends QueryKey
   holdingError,
   add,
   create,
+  canShare = false,
   invalidate,
   linkTo,
 }: {
@@ -34,7 +35,9 @@ export function AddToList<L extends Named, P extends Page<L>, K extends QueryKey
   holding?: L[];
   holdingError?: unknown;
   add(listId: string): Promise<L>;
-  create(name: string): Promise<L>;
+  /** A new list may be shared with everyone (libraries-write); shared: the "Shared with everyone" box was ticked. */
+  create(name: string, shared: boolean): Promise<L>;
+  canShare?: boolean;
   /** Every query of these lists, refreshed after a change. */
   invalidate: QueryKey;
   linkTo(list: Named): ReactNode;
@@ -44,9 +47,11 @@ export function AddToList<L extends Named, P extends Page<L>, K extends QueryKey
   const lists = useQuery({ ...listsQuery, enabled: open });
   const [chosen, setChosen] = useState('');
   const [newName, setNewName] = useState('');
+  const [shared, setShared] = useState(false);
   const [done, setDone] = useState<Named | null>(null);
   const selectId = useId();
   const nameId = useId();
+  const sharedId = useId();
   const finished = async (list: L) => {
     setDone({ id: list.id, name: list.name });
     await queryClient.invalidateQueries({ queryKey: invalidate });
@@ -59,7 +64,7 @@ export function AddToList<L extends Named, P extends Page<L>, K extends QueryKey
     },
   });
   const make = useMutation({
-    mutationFn: create,
+    mutationFn: (name: string) => create(name, canShare && shared),
     onSuccess: async (list) => {
       setNewName('');
       await finished(list);
@@ -122,6 +127,12 @@ export function AddToList<L extends Named, P extends Page<L>, K extends QueryKey
           New {noun}
         </label>
         <input id={nameId} value={newName} onChange={(e) => setNewName(e.target.value)} placeholder="Name" />
+        {canShare && (
+          <label htmlFor={sharedId} className="inline-label">
+            <input id={sharedId} type="checkbox" className="checkbox" checked={shared} onChange={(e) => setShared(e.target.checked)} />
+            Shared with everyone
+          </label>
+        )}
         <button type="submit" disabled={!newName.trim() || busy}>
           Create and add
         </button>

@@ -2,7 +2,7 @@ import { useQuery } from '@tanstack/react-query';
 import { Link } from '@tanstack/react-router';
 import { api, ok } from '../../api/client';
 import { queryKeys } from '../../api/query-keys';
-import { readListsQuery } from '../../api/queries';
+import { meQuery, readListsQuery } from '../../api/queries';
 import { AddToList } from '../../components/AddToList';
 
 /**
@@ -16,6 +16,7 @@ export function AddToReadList({ bookIds, title }: { bookIds: string[]; title: st
     queryFn: () => ok(api.GET('/api/v1/books/{id}/read-lists', { params: { path: { id: single as string }, query: { pageSize: 500 } } })),
     enabled: !!single,
   });
+  const canShare = useQuery(meQuery).data?.permissions.includes('libraries-write') === true;
   return (
     <AddToList
       noun="read list"
@@ -24,7 +25,8 @@ export function AddToReadList({ bookIds, title }: { bookIds: string[]; title: st
       holding={holding.data?.data}
       holdingError={holding.error}
       add={(id) => ok(api.POST('/api/v1/read-lists/{id}/books', { params: { path: { id } }, body: { book_ids: bookIds } }))}
-      create={(name) => ok(api.POST('/api/v1/read-lists', { body: { name, book_ids: bookIds } }))}
+      canShare={canShare}
+      create={(name, shared) => ok(api.POST('/api/v1/read-lists', { body: { name, book_ids: bookIds, shared } }))}
       invalidate={queryKeys.readLists.all}
       linkTo={(l) => (
         <Link to="/read-lists/$readListId" params={{ readListId: l.id }}>

@@ -2,7 +2,7 @@ import { useQuery } from '@tanstack/react-query';
 import { Link } from '@tanstack/react-router';
 import { api, ok } from '../../api/client';
 import { queryKeys } from '../../api/query-keys';
-import { collectionsQuery } from '../../api/queries';
+import { collectionsQuery, meQuery } from '../../api/queries';
 import { AddToList } from '../../components/AddToList';
 
 /**
@@ -16,6 +16,7 @@ export function AddToCollection({ seriesIds, title }: { seriesIds: string[]; tit
     queryFn: () => ok(api.GET('/api/v1/series/{id}/collections', { params: { path: { id: single as string }, query: { pageSize: 500 } } })),
     enabled: !!single,
   });
+  const canShare = useQuery(meQuery).data?.permissions.includes('libraries-write') === true;
   return (
     <AddToList
       noun="collection"
@@ -24,8 +25,9 @@ export function AddToCollection({ seriesIds, title }: { seriesIds: string[]; tit
       holding={holding.data?.data}
       holdingError={holding.error}
       add={(id) => ok(api.POST('/api/v1/collections/{id}/series', { params: { path: { id } }, body: { series_ids: seriesIds } }))}
-      create={(name) =>
-        ok(api.POST('/api/v1/collections', { body: { name, series_ids: seriesIds, ordered: false, summary: '', shared: false } }))
+      canShare={canShare}
+      create={(name, shared) =>
+        ok(api.POST('/api/v1/collections', { body: { name, series_ids: seriesIds, ordered: false, summary: '', shared } }))
       }
       invalidate={queryKeys.collections.all}
       linkTo={(c) => (
