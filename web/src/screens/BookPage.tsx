@@ -141,7 +141,7 @@ export function BookPage() {
             />
           )}
           <ErrorMessage error={mark.error ?? series.error ?? siblings.error} />
-          <AddToReadList bookId={b.id} title={bookLabel(b)} />
+          <AddToReadList bookIds={[b.id]} title={bookLabel(b)} />
           <MetadataHistory kind="book" id={b.id} />
           {m.summary && (
             <p className="summary">
