@@ -31,6 +31,7 @@ import {
 import { useDebounced } from '../lib/use-debounced';
 import { AddToReadList } from './book/AddToReadList';
 import { SelectionBar } from './library/SelectionBar';
+import { BulkEditDialog } from '../components/metadata/BulkEdit';
 import { useSelection } from './library/use-selection';
 import { AddToCollection } from './series/AddToCollection';
 
@@ -164,6 +165,8 @@ export function LibraryGrid() {
     queryClient.getQueryData<PageResult>(pageKey(Math.floor(index / PAGE_SIZE) + 1))?.data[index % PAGE_SIZE]?.id;
   const selection = useSelection(search.view, JSON.stringify(gridKey), idAt);
   const selectedIds = [...selection.ids];
+  const [bulkOpen, setBulkOpen] = useState(false);
+  const canEdit = useQuery(meQuery).data?.permissions.includes(search.view === 'books' ? 'books-write' : 'series-write') === true;
   const selectedLabel = search.view === 'books' ? plural(selectedIds.length, 'book') : plural(selectedIds.length, 'series', 'series');
 
   const title = libraryId ? (library?.name ?? 'Library') : 'All libraries';
@@ -280,7 +283,20 @@ export function LibraryGrid() {
           ) : (
             <AddToCollection seriesIds={selectedIds} title={selectedLabel} />
           )}
+          {canEdit && (
+            <button type="button" className="small" onClick={() => setBulkOpen(true)}>
+              Edit selected…
+            </button>
+          )}
         </SelectionBar>
+      )}
+      {bulkOpen && selectedIds.length > 0 && (
+        <BulkEditDialog
+          kind={search.view === 'books' ? 'books' : 'series'}
+          ids={selectedIds}
+          title={selectedLabel}
+          onClose={() => setBulkOpen(false)}
+        />
       )}
     </div>
   );
