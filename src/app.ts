@@ -53,7 +53,9 @@ import { registerKoboApi } from './compat/kobo/routes.js';
 import { registerKoboRoutes } from './modules/kobo/routes.js';
 import { DEFAULT_WEB_APP_DIR, registerWebApp } from './http/web-app.js';
 import { registerSeriesRoutes } from './modules/series/routes.js';
+import { registerCoverRoutes } from './modules/covers/routes.js';
 import { registerBookRoutes } from './modules/books/routes.js';
+import { registerMetadataRoutes } from './modules/metadata/routes.js';
 import { registerPageRoutes } from './modules/pages/routes.js';
 import { registerProgressRoutes } from './modules/progress/routes.js';
 import { registerStatsRoutes } from './modules/stats/routes.js';
@@ -274,10 +276,12 @@ export async function buildApp(options: BuildAppOptions): Promise<App> {
       registerKoboRoutes(v1, services.kobo.service, { enabled: config.kobo.enabled, publicUrl: config.server.public_url });
       registerSeriesRoutes(v1, browsing.series);
       registerBookRoutes(v1, browsing.books);
+      registerMetadataRoutes(v1, browsing);
       registerPageRoutes(v1, browsing.pages);
       registerProgressRoutes(v1, browsing.progress);
       registerStatsRoutes(v1, browsing.stats);
       registerBookResourceRoutes(v1, services.bookResources);
+      registerCoverRoutes(v1, services.customCovers);
     },
     { prefix: '/api/v1' },
   );

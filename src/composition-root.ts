@@ -30,10 +30,12 @@ import { CallerResolver } from './modules/auth/resolve-caller.js';
 import { RevocationsRepository } from './modules/auth/revocations-repository.js';
 import { AuthService } from './modules/auth/service.js';
 import { TokenIssuer } from './modules/auth/tokens.js';
-import { BooksRepository } from './modules/books/repository.js';
+import { BooksRepository, type BookWithLibrary } from './modules/books/repository.js';
 import { BooksService } from './modules/books/service.js';
 import { CoversRepository } from './modules/covers/repository.js';
 import { CoverService } from './modules/covers/service.js';
+import { CustomCoverService } from './modules/covers/custom.js';
+import { CustomCoversRepository } from './modules/covers/custom-repository.js';
 import { DuplicatesRepository } from './modules/duplicates/repository.js';
 import { DuplicatesService } from './modules/duplicates/service.js';
 import { FilesystemService } from './modules/filesystem/service.js';
@@ -63,6 +65,8 @@ import { ScanService } from './modules/scans/service.js';
 import { FullTextSearch } from './modules/search/fts.js';
 import { SeriesRepository } from './modules/series/repository.js';
 import { SeriesService } from './modules/series/service.js';
+import { MetadataRepository } from './modules/metadata/repository.js';
+import { MetadataService } from './modules/metadata/service.js';
 import { SettingsRepository } from './modules/settings/repository.js';
 import { SettingsService } from './modules/settings/service.js';
 import { SetupService } from './modules/setup/service.js';
@@ -134,6 +138,8 @@ export interface Browsing {
   pages: PagesService;
   progress: ProgressService;
   stats: StatsService;
+  /** Metadata editing: locks, bulk changes, history and undo. */
+  metadata: MetadataService;
 }
 
 export interface Services {
@@ -143,6 +149,8 @@ export interface Services {
   background: Background;
   browsing: Browsing;
   covers: CoverService;
+  /** Covers chosen by a person for a series or a book. */
+  customCovers: CustomCoverService;
   duplicates: DuplicatesService;
   collections: CollectionsService;
   readLists: ReadListsService;
@@ -223,10 +231,37 @@ export function composeServices(deps: CompositionDeps): Services {
     passing: (ids, scope) => seriesRepo.passing(ids, scope),
   });
   const pages = new PagesService({ books: booksRepo, access, readers, renderer, cacheDir, thumbnailWidth, derivedBudget });
-  const books = new BooksService(booksRepo, pages, access);
+  // Covers people chose come before the generated ones, wherever a cover is served.
+  const customCovers = new CustomCoverService({
+    repo: new CustomCoversRepository(db),
+    access,
+    pages,
+    bus: events,
+    dir: path.join(path.resolve(config.data_dir), 'covers'),
+    thumbnailWidth,
+  });
+  const bookCovers = {
+    thumbnail: async (book: BookWithLibrary, accept: string | undefined) =>
+      (await customCovers.thumbnail({ kind: 'book', id: book.id }, accept)) ?? pages.thumbnail(book, accept),
+    chosenCover: (book: BookWithLibrary) => customCovers.full({ kind: 'book', id: book.id }),
+  };
+  const books = new BooksService(booksRepo, bookCovers, access);
   const progress = new ProgressService(new ProgressRepository(database), booksRepo, access);
-  const series = new SeriesService({ repo: seriesRepo, access, books: booksRepo, booksService: books, pages, progress });
-  const browsing: Browsing = { access, series, books, pages, progress, stats: new StatsService(new StatsRepository(database)) };
+  const series = new SeriesService({
+    repo: seriesRepo,
+    access,
+    books: booksRepo,
+    booksService: books,
+    pages: bookCovers,
+    chosenCover: (id, accept) => customCovers.thumbnail({ kind: 'series', id }, accept),
+    progress,
+  });
+  const metadata = new MetadataService({
+    repo: new MetadataRepository(database),
+    visible: (caller, rows) => access.visible(caller, rows),
+    bus: events,
+  });
+  const browsing: Browsing = { access, series, books, pages, progress, stats: new StatsService(new StatsRepository(database)), metadata };
 
   const listsDeps = { database, access, series, books, bus: events };
   const collections = new CollectionsService(listsDeps);
@@ -285,6 +320,7 @@ export function composeServices(deps: CompositionDeps): Services {
     background,
     browsing,
     covers,
+    customCovers,
     duplicates,
     collections,
     readLists,

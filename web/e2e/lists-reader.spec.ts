@@ -27,7 +27,10 @@ const BOOKS = [
   },
 ] as const;
 
-/** A ComicRack reading list across the two series: Harbor #1, Tidewater #1 (which one?), Harbor #2, and a book nobody has. */
+/**
+ * A ComicRack reading list across the two series: Harbor #1, Tidewater #1 (which one?), Harbor #2, a book nobody has, and
+ * one under a name the library does not use (found by hand).
+ */
 const CBL = `<?xml version="1.0" encoding="utf-8"?>
 <ReadingList xmlns:xsd="http://www.w3.org/2001/XMLSchema" xmlns:xsi="http://www.w3.org/2001/XMLSchema-instance">
   <Name>Harbor and Tide</Name>
@@ -36,6 +39,7 @@ const CBL = `<?xml version="1.0" encoding="utf-8"?>
     <Book Series="Tidewater" Number="1" />
     <Book Series="Harbor Lights" Number="2" />
     <Book Series="Nowhere Man" Number="1" Volume="1999" Year="1999" />
+    <Book Series="Tide Special" Number="9" />
   </Books>
 </ReadingList>
 `;
@@ -138,6 +142,46 @@ test.describe('Collections, read lists and want to read', () => {
     await expect(want).toHaveAttribute('aria-pressed', 'false');
   });
 
+  test('a collection made from the library grid’s selection (mouse, Shift-click range, keyboard)', async ({ page, request }) => {
+    const user = await newReader(request);
+    await useSession(page, user);
+    await page.goto(`/libraries/${libraryId}`);
+    const cards = page.getByTestId('series-card');
+    await expect(cards).toHaveText([/Harbor Lights/, /Tidewater/, /Tidewater/]);
+
+    // Selection mode: a click selects (no navigation), a Shift-click selects the range, Space toggles one off.
+    await page.getByRole('button', { name: 'Select' }).click();
+    const bar = page.getByRole('region', { name: 'Selected series' });
+    await expect(bar.getByRole('status')).toHaveText('0 selected');
+    await cards.nth(0).click();
+    await expect(cards.nth(0)).toHaveAttribute('aria-pressed', 'true');
+    await cards.nth(2).click({ modifiers: ['Shift'] });
+    await expect(bar.getByRole('status')).toHaveText('3 selected');
+    await cards.nth(1).focus();
+    await page.keyboard.press('Space');
+    await expect(cards.nth(1)).toHaveAttribute('aria-pressed', 'false');
+    await expect(bar.getByRole('status')).toHaveText('2 selected');
+    await expect(page).toHaveURL(new RegExp(`/libraries/${libraryId}`));
+    await expectNoSeriousA11yViolations(page);
+
+    // Add to collection… → a new collection with the two series.
+    await bar.getByText('Add to collection…').click();
+    await bar.getByLabel('New collection').fill('Grid picks');
+    await bar.getByRole('button', { name: 'Create and add' }).click();
+    await expect(bar.getByRole('status').filter({ hasText: 'Added to Grid picks' })).toBeVisible();
+    await expectNoSeriousA11yViolations(page);
+    await bar.getByRole('button', { name: 'Clear' }).click();
+    await expect(bar.getByRole('status')).toHaveText('0 selected');
+    await expect(cards.nth(0)).toHaveAttribute('aria-pressed', 'false');
+    await page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Collections' }).click();
+    await page.getByTestId('collection-card').filter({ hasText: 'Grid picks' }).click();
+    await expect(page.getByRole('heading', { name: 'Grid picks', level: 1 })).toBeVisible();
+    await expect(page.getByRole('list', { name: 'Series of Grid picks' }).getByTestId('series-card')).toHaveText([
+      /Harbor Lights/,
+      /Tidewater/,
+    ]);
+  });
+
   test('a CBL import with an ambiguous entry fixed; the list is reordered and read across two series in order', async ({
     page,
     request,
@@ -156,9 +200,9 @@ test.describe('Collections, read lists and want to read', () => {
     await dialog
       .getByLabel('Reading list file')
       .setInputFiles({ name: 'harbor.cbl', mimeType: 'application/xml', buffer: Buffer.from(CBL) });
-    await expect(dialog.getByRole('status').filter({ hasText: 'matched' })).toHaveText(/2 matched, 1 ambiguous, 1 missing/);
+    await expect(dialog.getByRole('status').filter({ hasText: 'matched' })).toHaveText(/2 matched, 1 ambiguous, 2 missing/);
     const entries = dialog.getByTestId('cbl-entry');
-    await expect(entries).toHaveCount(4);
+    await expect(entries).toHaveCount(5);
     await expect(entries.nth(0)).toContainText('Matched');
     await expect(entries.nth(1)).toContainText('Ambiguous');
     await expect(entries.nth(3)).toContainText('Missing');
@@ -166,23 +210,27 @@ test.describe('Collections, read lists and want to read', () => {
 
     // The ambiguous Tidewater #1: the 2015 series.
     await dialog.getByLabel('Book for Tidewater #1').selectOption({ label: 'Tidewater #1 (2015)' });
+    // The missing "Tide Special #9": found by hand.
+    await dialog.getByLabel('Find a book for Tide Special #9').fill('Tide new');
+    await dialog.getByRole('button', { name: /Pick.*Tide new/ }).click();
+    await expect(entries.nth(4)).toContainText('Picked: Tidewater #1 · Tide new');
     await dialog.getByRole('button', { name: 'Import “Harbor and Tide”' }).click();
 
     // The list, in the file's order, the missing entry kept.
     await expect(page.getByRole('heading', { name: 'Harbor and Tide', level: 1 })).toBeVisible();
     const items = page.getByRole('list', { name: 'Books of Harbor and Tide' }).getByTestId('read-list-item');
-    await expect(items).toHaveText([/Harbor one/, /Tide old/, /Harbor two/, /Nowhere Man \(1999\) #1/]);
+    await expect(items).toHaveText([/Harbor one/, /Tide old/, /Harbor two/, /Nowhere Man \(1999\) #1/, /Tide new/]);
     await expectNoSeriousA11yViolations(page);
 
     // Reordered with the keyboard's buttons (kept after a reload), and by dragging.
     await page.getByRole('button', { name: /Move up.*Tide old/ }).click();
-    await expect(items).toHaveText([/Tide old/, /Harbor one/, /Harbor two/, /Nowhere Man/]);
+    await expect(items).toHaveText([/Tide old/, /Harbor one/, /Harbor two/, /Nowhere Man/, /Tide new/]);
     await page.reload();
-    await expect(items).toHaveText([/Tide old/, /Harbor one/, /Harbor two/, /Nowhere Man/]);
+    await expect(items).toHaveText([/Tide old/, /Harbor one/, /Harbor two/, /Nowhere Man/, /Tide new/]);
     await items.nth(1).dragTo(items.nth(0));
-    await expect(items).toHaveText([/Harbor one/, /Tide old/, /Harbor two/, /Nowhere Man/]);
+    await expect(items).toHaveText([/Harbor one/, /Tide old/, /Harbor two/, /Nowhere Man/, /Tide new/]);
     await page.reload();
-    await expect(items).toHaveText([/Harbor one/, /Tide old/, /Harbor two/, /Nowhere Man/]);
+    await expect(items).toHaveText([/Harbor one/, /Tide old/, /Harbor two/, /Nowhere Man/, /Tide new/]);
 
     // Read: the first book; at its end the reader offers the list's next book (Tidewater), not the series' (Harbor #2).
     await page.getByRole('link', { name: 'Read: #1 · Harbor one' }).click();
@@ -211,7 +259,7 @@ test.describe('Collections, read lists and want to read', () => {
     await page.goBack();
     await page.goBack();
     await expect(page.getByRole('heading', { name: 'Harbor and Tide', level: 1 })).toBeVisible();
-    await expect(page.getByText('2 of 3 read')).toBeVisible();
+    await expect(page.getByText('2 of 4 read')).toBeVisible();
     await expect(page.getByRole('link', { name: 'Continue: #2 · Harbor two' })).toBeVisible();
   });
 });

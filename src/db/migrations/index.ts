@@ -15,8 +15,10 @@ import { progressClientTime } from './0014_progress_client_time.js';
 import { deviceDetails } from './0015_device_details.js';
 import { householdAccess } from './0016_household_access.js';
 import { lists } from './0017_lists.js';
-import { koboSync } from './0021_kobo_sync.js';
+import { metadataEditing } from './0018_metadata_editing.js';
+import { covers } from './0019_covers.js';
 import { oidc } from './0020_oidc.js';
+import { koboSync } from './0021_kobo_sync.js';
 
 /** Every migration, applied in key order. Append only: never edit one that has shipped. */
 export const migrations: Record<string, DialectMigration> = {
@@ -36,6 +38,8 @@ export const migrations: Record<string, DialectMigration> = {
   '0015_device_details': deviceDetails,
   '0016_household_access': householdAccess,
   '0017_lists': lists,
-  '0021_kobo_sync': koboSync,
+  '0018_metadata_editing': metadataEditing,
+  '0019_covers': covers,
   '0020_oidc': oidc,
+  '0021_kobo_sync': koboSync,
 };

@@ -1,3 +1,5 @@
+import type { ColumnType, Generated } from 'kysely';
+
 /**
  * The catalog: libraries, series and books. Shared by scanning, browsing, search, duplicates, OPDS and the
  * Komga layer, so the common list filters and sorts are real columns; everything else stays in JSON.
@@ -50,6 +52,11 @@ export interface SeriesTable {
   /** JSON arrays of strings. */
   genres: string;
   tags: string;
+  /** Set by a person (metadata editing); null when unknown. */
+  total_book_count: ColumnType<number | null, number | null | undefined, number | null>;
+  /** JSON arrays: links `{label, url}` and alternate titles `{label, title}`; set by a person. */
+  links: Generated<string>;
+  alternate_titles: Generated<string>;
   /** Upstream record id after a metadata fetch (duplicate detection, high confidence). */
   external_id: string | null;
   /** JSON: the remaining aggregated metadata and per-field locks. */
@@ -95,6 +102,10 @@ export interface BooksTable {
   publisher: string | null;
   language: string | null;
   isbn: string | null;
+  /** YYYY-MM-DD (missing month or day as 01); `year` is its year. */
+  release_date: ColumnType<string | null, string | null | undefined, string | null>;
+  /** JSON array of links `{label, url}`. */
+  links: Generated<string>;
   /** JSON arrays. */
   genres: string;
   tags: string;

@@ -175,8 +175,10 @@ export class FeedCatalog {
     return this.services.series.thumbnail(caller, id, 'image/jpeg');
   }
 
-  /** The cover at full size as JPEG: the first page when it is an image, else the thumbnail. */
+  /** The cover at full size as JPEG: the one a person chose, else the first page when it is an image, else the thumbnail. */
   async bookCover(caller: Caller, id: string): Promise<ImageLookup> {
+    const chosen = await this.services.books.chosenCover(caller, id);
+    if (chosen) return chosen;
     const pages = await this.services.pages.list(caller, id);
     if (pages[0]?.media_type.startsWith('image/')) return this.services.pages.page(caller, id, 1, { format: 'jpeg' });
     return this.bookThumbnail(caller, id);

@@ -52,6 +52,9 @@ export const BOOK_VIEW_COLUMNS = [
   'genres',
   'tags',
   'authors',
+  'number_sort',
+  'release_date',
+  'links',
   'analysis_error',
   'mtime_ms',
   'created_at',
@@ -365,6 +368,19 @@ export class BooksRepository {
   }
 
   /** Name and `metadata` document (where the name came from) of the given series. */
+  /** The locked metadata fields of these books (modules/metadata). */
+  async locks(ids: readonly string[]): Promise<Map<string, Record<string, true>>> {
+    const out = new Map<string, Record<string, true>>();
+    if (ids.length === 0) return out;
+    const rows = await this.db
+      .selectFrom('metadata_locks')
+      .select(['entity_id', 'field'])
+      .where('entity_id', 'in', [...ids])
+      .execute();
+    for (const r of rows) out.set(r.entity_id, { ...out.get(r.entity_id), [r.field]: true });
+    return out;
+  }
+
   async seriesNames(seriesIds: readonly string[]): Promise<Map<string, SeriesNameRow>> {
     const out = new Map<string, SeriesNameRow>();
     if (seriesIds.length === 0) return out;

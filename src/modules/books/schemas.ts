@@ -71,6 +71,9 @@ export const BookMetadataView = z
     genres: z.array(z.string()),
     tags: z.array(z.string()),
     authors: z.array(z.object({ name: z.string(), role: z.string() })),
+    number_sort: z.number().nullable().describe('Orders the books of a series (from `number` unless a person set it).'),
+    release_date: z.string().nullable().describe('YYYY-MM-DD (a month or day the files do not give is 01).'),
+    links: z.array(z.object({ label: z.string(), url: z.string() })),
     series: z.string().nullable().describe(`Name of the series the book is filed under. ${SERIES_NAME_RULE}`),
     sources: z
       .object({
@@ -110,6 +113,9 @@ export const BookView = z
     page_count: z.number().int(),
     hash: z.string().nullable().describe('SHA-256 of the file, lowercase hex.'),
     metadata: BookMetadataView,
+    locks: z
+      .record(z.string(), z.literal(true))
+      .describe('The fields a person set and scans keep, each `true`; an unlocked field is absent (docs/metadata-editing.md).'),
     analysis_error: z.string().nullable(),
     file_modified_at: z.string(),
     created_at: z.string(),

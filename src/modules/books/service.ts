@@ -29,6 +29,8 @@ export interface FilterInput {
 /** Covers of the books the caller may see (the pages service draws them; the composition root passes it in). */
 export interface BookCovers {
   thumbnail(book: BookWithLibrary, accept: string | undefined): Promise<ImageLookup>;
+  /** A cover chosen by a person at full size (JPEG), or null when the book shows its generated one. */
+  chosenCover?(book: BookWithLibrary): Promise<ImageLookup | null>;
 }
 
 /** Book lists (plain, filtered, searched, and the reading lists), details, covers and file downloads. */
@@ -40,14 +42,13 @@ export class BooksService {
   ) {}
 
   private async views(caller: Caller, rows: readonly BookViewRow[]): Promise<BookView[]> {
-    const [progress, series] = await Promise.all([
-      this.repo.progressOf(
-        caller.user.id,
-        rows.map((r) => r.id),
-      ),
+    const ids = rows.map((r) => r.id);
+    const [progress, series, locks] = await Promise.all([
+      this.repo.progressOf(caller.user.id, ids),
       this.repo.seriesNames(rows.map((r) => r.series_id)),
+      this.repo.locks(ids),
     ]);
-    const views = rows.map((r) => bookView(r, progress.get(r.id), series.get(r.series_id)));
+    const views = rows.map((r) => bookView(r, progress.get(r.id), series.get(r.series_id), locks.get(r.id)));
     return caller.isAdmin ? views : this.withoutServerPaths(views);
   }
 
@@ -143,6 +144,11 @@ export class BooksService {
 
   async thumbnail(caller: Caller, id: string, accept: string | undefined): Promise<ImageLookup> {
     return this.pages.thumbnail(await this.access.book(caller, id), accept);
+  }
+
+  /** The cover a person chose for the book, full size, or null (then the first page is the cover). */
+  async chosenCover(caller: Caller, id: string): Promise<ImageLookup | null> {
+    return (await this.pages.chosenCover?.(await this.access.book(caller, id))) ?? null;
   }
 
   /** The original file: where it is, its size, and the name to offer the client. */

@@ -12,6 +12,17 @@ export function parseList(text: string | null | undefined): string[] {
   );
 }
 
+/** A JSON array of objects with these string fields (links, alternate titles); anything else is dropped. */
+export function parseObjects<K extends string>(text: string | null | undefined, keys: readonly K[]): Record<K, string>[] {
+  return parseJsonColumn<Record<K, string>[]>(text, [], (value) =>
+    Array.isArray(value)
+      ? value
+          .filter((o): o is Record<string, unknown> => !!o && typeof o === 'object')
+          .map((o) => Object.fromEntries(keys.map((k) => [k, typeof o[k] === 'string' ? o[k] : ''])) as Record<K, string>)
+      : undefined,
+  );
+}
+
 function parseAuthors(text: string): { name: string; role: string }[] {
   return parseJsonColumn<{ name: string; role: string }[]>(text, [], (value) =>
     Array.isArray(value)
@@ -22,7 +33,12 @@ function parseAuthors(text: string): { name: string; role: string }[] {
   );
 }
 
-export function bookView(row: BookViewRow, progress: ProgressRow | undefined, series: SeriesNameRow | undefined): BookView {
+export function bookView(
+  row: BookViewRow,
+  progress: ProgressRow | undefined,
+  series: SeriesNameRow | undefined,
+  locks: Record<string, true> = {},
+): BookView {
   const num = (v: number | string | null) => (v === null ? null : Number(v));
   return {
     id: row.id,
@@ -49,9 +65,13 @@ export function bookView(row: BookViewRow, progress: ProgressRow | undefined, se
       genres: parseList(row.genres),
       tags: parseList(row.tags),
       authors: parseAuthors(row.authors),
+      number_sort: num(row.number_sort),
+      release_date: row.release_date,
+      links: parseObjects(row.links, ['label', 'url']),
       series: series?.name ?? null,
       sources: { series: series ? seriesNameSource(series.metadata) : null },
     },
+    locks,
     analysis_error: row.analysis_error,
     file_modified_at: new Date(Number(row.mtime_ms)).toISOString(),
     created_at: row.created_at,

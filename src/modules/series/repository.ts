@@ -34,6 +34,10 @@ export const SERIES_VIEW_COLUMNS = [
   'reading_direction',
   'age_rating',
   'age',
+  'sort_name',
+  'total_book_count',
+  'links',
+  'alternate_titles',
   'created_at',
   'updated_at',
 ] as const satisfies ReadonlyArray<keyof SeriesRow>;
@@ -292,6 +296,19 @@ export class SeriesRepository {
   }
 
   /** The sharing labels of each series (lower-cased, sorted); series without any are left out. */
+  /** The locked metadata fields of these series (modules/metadata). */
+  async locks(ids: readonly string[]): Promise<Map<string, Record<string, true>>> {
+    const out = new Map<string, Record<string, true>>();
+    if (ids.length === 0) return out;
+    const rows = await this.db
+      .selectFrom('metadata_locks')
+      .select(['entity_id', 'field'])
+      .where('entity_id', 'in', [...ids])
+      .execute();
+    for (const r of rows) out.set(r.entity_id, { ...out.get(r.entity_id), [r.field]: true });
+    return out;
+  }
+
   async sharingLabels(ids: readonly string[]): Promise<Map<string, string[]>> {
     const out = new Map<string, string[]>();
     if (ids.length === 0) return out;

@@ -8,15 +8,7 @@ import { listSerializerCompiler } from '../books/list-serializer.js';
 import { BookView } from '../books/schemas.js';
 import { sendImage } from '../../http/send-image.js';
 import { deviceHint } from '../progress/device.js';
-import {
-  SeriesBooksQuery,
-  SeriesFilterBody,
-  SeriesFilterQuery,
-  SeriesListQuery,
-  SeriesSearchBody,
-  SeriesUpdate,
-  SeriesView,
-} from './schemas.js';
+import { SeriesBooksQuery, SeriesFilterBody, SeriesFilterQuery, SeriesListQuery, SeriesSearchBody, SeriesView } from './schemas.js';
 import type { SeriesService } from './service.js';
 
 const tags = ['series'];
@@ -117,23 +109,6 @@ export function registerSeriesRoutes(app: App, series: SeriesService): void {
     config: { permission: 'series-read' },
     schema: { summary: 'Series details', tags, params: IdParams, response: { 200: SeriesView, ...errors } },
     handler: (req) => series.get(callerOf(req), req.params.id),
-  });
-
-  app.route({
-    method: 'PATCH',
-    url: '/series/:id',
-    config: { permission: 'series-write' },
-    schema: {
-      summary: 'Update a series',
-      description:
-        'Sharing labels for now (metadata editing comes with its own route). A change holds on the next request of every user ' +
-        'whose labels_allow or labels_exclude names one of them.',
-      tags,
-      params: IdParams,
-      body: SeriesUpdate,
-      response: { 200: SeriesView, ...errors },
-    },
-    handler: (req) => series.update(callerOf(req), req.params.id, req.body),
   });
 
   app.route({

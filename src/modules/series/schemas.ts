@@ -48,8 +48,18 @@ export const SeriesMetadata = z
       .nullable()
       .describe("The effective rating: the highest of the books' ratings (ComicInfo AgeRating and the common short forms)."),
     age: z.number().int().nullable().describe("The age age_rating stands for (users' age limits compare it); null when unrated."),
+    sort_title: z.string().describe('What sorting by name compares (lower-cased).'),
+    total_book_count: z.number().int().nullable().describe('How many books the series has in all, when a person said so.'),
+    links: z.array(z.object({ label: z.string(), url: z.string() })),
+    alternate_titles: z.array(z.object({ label: z.string(), title: z.string() })),
   })
   .meta({ id: 'SeriesMetadata' });
+
+/** Locked fields (set by a person; scans keep them): field name → true. docs/metadata-editing.md. */
+export const MetadataLocks = z
+  .record(z.string(), z.literal(true))
+  .describe('The fields a person set and scans keep, each `true`; an unlocked field is absent.')
+  .meta({ id: 'MetadataLocks' });
 
 export const SeriesView = z
   .object({
@@ -67,6 +77,7 @@ export const SeriesView = z
     sharing_labels: z
       .array(z.string())
       .describe("Sharing labels (lower-cased): users' labels_allow and labels_exclude decide who sees the series by them."),
+    locks: MetadataLocks,
     created_at: z.string(),
     updated_at: z.string(),
   })
@@ -103,14 +114,7 @@ export const SeriesBooksQuery = PaginationQuery.extend({
 /** The series metadata lists a facet (the distinct values for a filter) can be asked of. */
 export type SeriesFacetField = 'genre' | 'tag' | 'publisher' | 'language' | 'ageRating';
 
-export const SeriesUpdate = z
-  .object({
-    sharing_labels: z
-      .array(z.string().trim().min(1).max(100))
-      .max(100)
-      .describe('Replaces the sharing labels; compared case-insensitively, stored trimmed and lower-cased, duplicates dropped.'),
-  })
-  .partial()
-  .strict()
-  .meta({ id: 'SeriesUpdate' });
-export type SeriesUpdate = z.infer<typeof SeriesUpdate>;
+/** What SeriesService.update changes (PATCH /series/{id} takes it with the metadata fields, modules/metadata). */
+export interface SeriesUpdate {
+  sharing_labels?: string[];
+}

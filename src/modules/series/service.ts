@@ -5,10 +5,10 @@ import type { Caller } from '../auth/caller.js';
 import { scopeFor } from '../access/scope.js';
 import type { AccessService, InSeries } from '../access/service.js';
 import type { BooksRepository } from '../books/repository.js';
-import type { BooksService } from '../books/service.js';
+import type { BookCovers, BooksService } from '../books/service.js';
 import type { BookView } from '../books/schemas.js';
-import { parseList } from '../books/views.js';
-import type { ImageLookup, PagesService } from '../pages/service.js';
+import { parseList, parseObjects } from '../books/views.js';
+import type { ImageLookup } from '../pages/service.js';
 import type { DeviceHint } from '../progress/device.js';
 import type { ProgressOrigin, ProgressService } from '../progress/service.js';
 import { parseCondition } from '../search/conditions.js';
@@ -22,7 +22,10 @@ export interface SeriesDeps {
   access: AccessService<InSeries, SeriesRow>;
   books: BooksRepository;
   booksService: BooksService;
-  pages: PagesService;
+  /** Book covers (the series shows its first book's unless one was chosen for it). */
+  pages: BookCovers;
+  /** The cover a person chose for the series, or null. */
+  chosenCover?: (seriesId: string, accept: string | undefined) => Promise<ImageLookup | null>;
   progress: ProgressService;
 }
 
@@ -32,7 +35,11 @@ export class SeriesService {
 
   private async views(caller: Caller, rows: readonly SeriesViewRow[]): Promise<SeriesView[]> {
     const ids = rows.map((r) => r.id);
-    const [counts, labels] = await Promise.all([this.deps.repo.readCounts(caller.user.id, ids), this.deps.repo.sharingLabels(ids)]);
+    const [counts, labels, locks] = await Promise.all([
+      this.deps.repo.readCounts(caller.user.id, ids),
+      this.deps.repo.sharingLabels(ids),
+      this.deps.repo.locks(ids),
+    ]);
     return rows.map((r) => {
       const c = counts.get(r.id) ?? { read: 0, inProgress: 0 };
       const bookCount = Number(r.book_count);
@@ -59,8 +66,13 @@ export class SeriesService {
           reading_direction: r.reading_direction,
           age_rating: r.age_rating,
           age: r.age === null ? null : Number(r.age),
+          sort_title: r.sort_name,
+          total_book_count: r.total_book_count === null ? null : Number(r.total_book_count),
+          links: parseObjects(r.links, ['label', 'url']),
+          alternate_titles: parseObjects(r.alternate_titles, ['label', 'title']),
         },
         sharing_labels: labels.get(r.id) ?? [],
+        locks: locks.get(r.id) ?? {},
         created_at: r.created_at,
         updated_at: r.updated_at,
       };
@@ -181,9 +193,11 @@ export class SeriesService {
     return this.deps.booksService.list(caller, { ...sort, series_id: id }, page);
   }
 
-  /** The cover of the series' first book. */
+  /** The cover chosen for the series, else its first book's. */
   async thumbnail(caller: Caller, id: string, accept: string | undefined): Promise<ImageLookup> {
     await this.require(caller, id);
+    const chosen = await this.deps.chosenCover?.(id, accept);
+    if (chosen) return chosen;
     const book = await this.deps.books.firstOfSeries(id);
     if (!book) throw notFound('Thumbnail', { reason: 'the series has no books' });
     return this.deps.pages.thumbnail(book, accept);

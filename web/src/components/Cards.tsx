@@ -1,4 +1,5 @@
 import { Link } from '@tanstack/react-router';
+import type { ReactNode } from 'react';
 import type { components } from '../api/client';
 import { bookLabel, plural } from '../lib/format';
 import { Cover } from './Cover';
@@ -7,10 +8,33 @@ import { ProgressBar } from './ProgressBar';
 export type Series = components['schemas']['Series'];
 export type Book = components['schemas']['Book'];
 
-export function SeriesCard({ series }: { series: Series }) {
-  const unread = series.books_unread_count;
+/** A card in a selection (the library grid's selection mode): a toggle button instead of a link. */
+export interface CardSelect {
+  selected: boolean;
+  onSelect(shift: boolean): void;
+}
+
+function SelectableCard({ select, testId, children }: { select: CardSelect; testId: string; children: ReactNode }) {
   return (
-    <Link to="/series/$seriesId" params={{ seriesId: series.id }} className="card-link" data-testid="series-card">
+    <button
+      type="button"
+      className={`card-link selectable${select.selected ? ' selected' : ''}`}
+      aria-pressed={select.selected}
+      data-testid={testId}
+      onClick={(e) => select.onSelect(e.shiftKey)}
+    >
+      <span className="select-mark" aria-hidden="true">
+        {select.selected ? '✓' : ''}
+      </span>
+      {children}
+    </button>
+  );
+}
+
+export function SeriesCard({ series, select }: { series: Series; select?: CardSelect }) {
+  const unread = series.books_unread_count;
+  const body = (
+    <>
       <Cover src={`/api/v1/series/${series.id}/thumbnail`} alt="" />
       {/* Read out as "5 unread, Akira, 6 books": the bare badge number once ran into the title ("5Akira6 books"). */}
       {unread > 0 && (
@@ -24,6 +48,17 @@ export function SeriesCard({ series }: { series: Series }) {
         <span className="visually-hidden">, </span>
       </span>
       <span className="card-sub">{plural(series.book_count, 'book')}</span>
+    </>
+  );
+  if (select)
+    return (
+      <SelectableCard select={select} testId="series-card">
+        {body}
+      </SelectableCard>
+    );
+  return (
+    <Link to="/series/$seriesId" params={{ seriesId: series.id }} className="card-link" data-testid="series-card">
+      {body}
     </Link>
   );
 }
@@ -33,10 +68,10 @@ export function readState(book: Book): 'read' | 'in-progress' | 'unread' {
   return book.progress.is_completed ? 'read' : 'in-progress';
 }
 
-export function BookCard({ book, showProgress = true }: { book: Book; showProgress?: boolean }) {
+export function BookCard({ book, showProgress = true, select }: { book: Book; showProgress?: boolean; select?: CardSelect }) {
   const state = readState(book);
-  return (
-    <Link to="/books/$bookId" params={{ bookId: book.id }} className="card-link" data-testid="book-card">
+  const body = (
+    <>
       <Cover src={`/api/v1/books/${book.id}/thumbnail`} alt="" />
       {state === 'read' && <span className="badge read">Read</span>}
       <span className="card-title">{bookLabel(book)}</span>
@@ -44,6 +79,17 @@ export function BookCard({ book, showProgress = true }: { book: Book; showProgre
         <ProgressBar small value={book.progress.progress} label={`${Math.round(book.progress.progress * 100)}% read`} />
       )}
       <span className="card-sub">{plural(book.page_count, 'page')}</span>
+    </>
+  );
+  if (select)
+    return (
+      <SelectableCard select={select} testId="book-card">
+        {body}
+      </SelectableCard>
+    );
+  return (
+    <Link to="/books/$bookId" params={{ bookId: book.id }} className="card-link" data-testid="book-card">
+      {body}
     </Link>
   );
 }

@@ -1,10 +1,14 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { getRouteApi, Link } from '@tanstack/react-router';
+import { useState } from 'react';
 import { api, ok } from '../api/client';
 import { queryKeys } from '../api/query-keys';
-import { seriesBooksQuery } from '../api/queries';
+import { meQuery, seriesBooksQuery } from '../api/queries';
 import { readState } from '../components/Cards';
 import { Cover } from '../components/Cover';
+import { CoverPicker } from '../components/CoverPicker';
+import { EditMetadataDialog } from '../components/metadata/EditMetadata';
+import { MetadataHistory, useLibraryWords } from '../components/metadata/History';
 import { ErrorMessage } from '../components/ErrorView';
 import { ProgressBar } from '../components/ProgressBar';
 import { AddToReadList } from './book/AddToReadList';
@@ -26,6 +30,10 @@ export function BookPage() {
     enabled: !!seriesId,
   });
   const siblings = useQuery(seriesBooksQuery(seriesId));
+  const canEdit = useQuery(meQuery).data?.permissions.includes('books-write') === true;
+  const [coverOpen, setCoverOpen] = useState(false);
+  const [editOpen, setEditOpen] = useState(false);
+  const words = useLibraryWords(book.data?.library_id, editOpen);
   const mark = useMutation({
     mutationFn: (read: boolean) =>
       ok(api.POST(read ? '/api/v1/books/{id}/read' : '/api/v1/books/{id}/unread', { params: { path: { id: bookId } } })),
@@ -112,9 +120,29 @@ export function BookPage() {
             <button type="button" onClick={() => mark.mutate(state !== 'read')} disabled={mark.isPending}>
               {state === 'read' ? 'Mark unread' : 'Mark read'}
             </button>
+            {canEdit && (
+              <button type="button" onClick={() => setEditOpen(true)}>
+                Edit
+              </button>
+            )}
+            {canEdit && (
+              <button type="button" onClick={() => setCoverOpen(true)}>
+                Change cover…
+              </button>
+            )}
           </div>
+          {editOpen && <EditMetadataDialog target={{ kind: 'book', entity: b }} suggestions={words} onClose={() => setEditOpen(false)} />}
+          {coverOpen && (
+            <CoverPicker
+              target={{ kind: 'book', id: b.id }}
+              title={bookLabel(b)}
+              books={[{ id: b.id, label: bookLabel(b), page_count: b.page_count }]}
+              onClose={() => setCoverOpen(false)}
+            />
+          )}
           <ErrorMessage error={mark.error ?? series.error ?? siblings.error} />
-          <AddToReadList bookId={b.id} title={bookLabel(b)} />
+          <AddToReadList bookIds={[b.id]} title={bookLabel(b)} />
+          <MetadataHistory kind="book" id={b.id} />
           {m.summary && (
             <p className="summary">
               {m.summary}

@@ -1,4 +1,4 @@
-import { useQueries, useQuery } from '@tanstack/react-query';
+import { useQueries, useQuery, useQueryClient } from '@tanstack/react-query';
 import { Link, useNavigate, useParams, useSearch } from '@tanstack/react-router';
 import { useWindowVirtualizer } from '@tanstack/react-virtual';
 import { useEffect, useLayoutEffect, useMemo, useRef, useState, type FormEvent } from 'react';
@@ -29,6 +29,11 @@ import {
   validateLibrarySearch,
 } from '../lib/library-search';
 import { useDebounced } from '../lib/use-debounced';
+import { AddToReadList } from './book/AddToReadList';
+import { SelectionBar } from './library/SelectionBar';
+import { BulkEditDialog } from '../components/metadata/BulkEdit';
+import { useSelection } from './library/use-selection';
+import { AddToCollection } from './series/AddToCollection';
 
 const PAGE_SIZE = 100;
 const MIN_CARD = 150;
@@ -153,6 +158,17 @@ export function LibraryGrid() {
     return result?.data[index % PAGE_SIZE];
   };
 
+  // Selection mode: the cards select instead of opening. A Shift-click range may reach pages loaded earlier and
+  // scrolled away (still in the query cache).
+  const queryClient = useQueryClient();
+  const idAt = (index: number) =>
+    queryClient.getQueryData<PageResult>(pageKey(Math.floor(index / PAGE_SIZE) + 1))?.data[index % PAGE_SIZE]?.id;
+  const selection = useSelection(search.view, JSON.stringify(gridKey), idAt);
+  const selectedIds = [...selection.ids];
+  const [bulkOpen, setBulkOpen] = useState(false);
+  const canEdit = useQuery(meQuery).data?.permissions.includes(search.view === 'books' ? 'books-write' : 'series-write') === true;
+  const selectedLabel = search.view === 'books' ? plural(selectedIds.length, 'book') : plural(selectedIds.length, 'series', 'series');
+
   const title = libraryId ? (library?.name ?? 'Library') : 'All libraries';
   const filtersOn = hasFilters(search) || search.q !== '' || hideRead;
 
@@ -174,6 +190,9 @@ export function LibraryGrid() {
       <div className="grid-head">
         <h1>{title}</h1>
         <LibraryPicker current={libraryId} />
+        <ToggleButton className="toggle select-toggle" isSelected={selection.active} onChange={selection.setActive}>
+          Select
+        </ToggleButton>
       </div>
       <Toolbar search={search} update={update} />
       <ActiveFilters search={search} update={update} />
@@ -228,14 +247,18 @@ export function LibraryGrid() {
               const index = row.index * layout.columns + c;
               if (index >= total) return null;
               const item = itemAt(index);
+              const select =
+                selection.active && item
+                  ? { selected: selection.ids.has(item.id), onSelect: (shift: boolean) => selection.select(item.id, index, shift) }
+                  : undefined;
               return (
                 <div key={index} role="listitem">
                   {!item ? (
                     <CardSkeleton />
                   ) : search.view === 'books' ? (
-                    <BookCard book={item as Book} />
+                    <BookCard book={item as Book} select={select} />
                   ) : (
-                    <SeriesCard series={item as Series} />
+                    <SeriesCard series={item as Series} select={select} />
                   )}
                 </div>
               );
@@ -252,6 +275,28 @@ export function LibraryGrid() {
             Try again
           </button>
         </div>
+      )}
+      {selection.active && (
+        <SelectionBar count={selectedIds.length} label={`Selected ${search.view}`} onClear={selection.clear}>
+          {search.view === 'books' ? (
+            <AddToReadList bookIds={selectedIds} title={selectedLabel} />
+          ) : (
+            <AddToCollection seriesIds={selectedIds} title={selectedLabel} />
+          )}
+          {canEdit && (
+            <button type="button" className="small" onClick={() => setBulkOpen(true)}>
+              Edit selected…
+            </button>
+          )}
+        </SelectionBar>
+      )}
+      {bulkOpen && selectedIds.length > 0 && (
+        <BulkEditDialog
+          kind={search.view === 'books' ? 'books' : 'series'}
+          ids={selectedIds}
+          title={selectedLabel}
+          onClose={() => setBulkOpen(false)}
+        />
       )}
     </div>
   );

@@ -6,6 +6,9 @@ import { queryKeys } from '../api/query-keys';
 import { librariesQuery, meQuery, seriesBooksQuery, usePreference } from '../api/queries';
 import { readState, type Book } from '../components/Cards';
 import { Cover } from '../components/Cover';
+import { CoverPicker } from '../components/CoverPicker';
+import { EditMetadataDialog } from '../components/metadata/EditMetadata';
+import { MetadataHistory, useLibraryWords } from '../components/metadata/History';
 import { ErrorMessage } from '../components/ErrorView';
 import { ProgressBar } from '../components/ProgressBar';
 import { bookLabel, formatBytes, plural } from '../lib/format';
@@ -38,6 +41,9 @@ export function SeriesPage() {
   // how many, and shows them on request).
   const showReadPreference = usePreference<boolean>('show_read_books', true);
   const [showReadHere, setShowReadHere] = useState(false);
+  const [coverOpen, setCoverOpen] = useState(false);
+  const [editOpen, setEditOpen] = useState(false);
+  const words = useLibraryWords(series.data?.library_id, editOpen);
   const hideRead = showReadPreference === false && !showReadHere;
   const library = useQuery(librariesQuery).data?.data.find((l) => l.id === series.data?.library_id);
   // Sharing labels decide which users see the series: shown to those who may change them, and to nobody else.
@@ -126,10 +132,30 @@ export function SeriesPage() {
               Mark series unread
             </button>
             <WantToReadToggle seriesId={s.id} />
+            {canEditSeries && (
+              <button type="button" onClick={() => setEditOpen(true)}>
+                Edit
+              </button>
+            )}
+            {canEditSeries && (
+              <button type="button" onClick={() => setCoverOpen(true)}>
+                Change cover…
+              </button>
+            )}
           </div>
+          {editOpen && <EditMetadataDialog target={{ kind: 'series', entity: s }} suggestions={words} onClose={() => setEditOpen(false)} />}
+          {coverOpen && (
+            <CoverPicker
+              target={{ kind: 'series', id: s.id }}
+              title={m.title}
+              books={all.map((b) => ({ id: b.id, label: bookLabel(b), page_count: b.page_count }))}
+              onClose={() => setCoverOpen(false)}
+            />
+          )}
           <ErrorMessage error={markSeries.error ?? markBook.error} />
           <AddToCollection seriesIds={[s.id]} title={m.title} />
           {canEditSeries && <SharingLabels series={s} />}
+          <MetadataHistory kind="series" id={s.id} />
         </div>
       </div>
 

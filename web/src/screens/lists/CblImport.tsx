@@ -1,18 +1,21 @@
-import { useMutation, useQueryClient } from '@tanstack/react-query';
+import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useNavigate } from '@tanstack/react-router';
 import { useEffect, useId, useRef, useState } from 'react';
 import { authHeaders, toApiError, type components } from '../../api/client';
 import { queryKeys } from '../../api/query-keys';
+import { meQuery } from '../../api/queries';
 import { ErrorMessage } from '../../components/ErrorView';
+import { BookFinder } from './BookFinder';
 
 type Report = components['schemas']['CblImportReport'];
 type Entry = components['schemas']['CblEntryReport'];
 
 /** POST /read-lists/import (multipart): a dry run reports the matches; without it the list is made. */
-async function importCbl(file: File, dryRun: boolean, resolutions: Record<string, string>): Promise<Report> {
+async function importCbl(file: File, dryRun: boolean, resolutions: Record<string, string>, shared = false): Promise<Report> {
   const form = new FormData();
   form.append('file', file);
   form.append('dry_run', dryRun ? 'true' : 'false');
+  if (shared) form.append('shared', 'true');
   if (Object.keys(resolutions).length > 0) form.append('resolutions', JSON.stringify(resolutions));
   const response = await fetch('/api/v1/read-lists/import', { method: 'POST', headers: authHeaders(), body: form });
   const body: unknown = await response.json().catch(() => null);
@@ -36,6 +39,11 @@ export function CblImportDialog({ onClose }: { onClose(): void }) {
   const navigate = useNavigate();
   const [file, setFile] = useState<File | null>(null);
   const [choices, setChoices] = useState<Record<string, string>>({});
+  // The books picked by hand for missing entries, by entry: what the entry shows instead of the search.
+  const [picked, setPicked] = useState<Record<string, string>>({});
+  const [shared, setShared] = useState(false);
+  const canShare = useQuery(meQuery).data?.permissions.includes('libraries-write') === true;
+  const sharedId = useId();
   const titleId = useId();
   const fileId = useId();
   useEffect(() => {
@@ -44,7 +52,7 @@ export function CblImportDialog({ onClose }: { onClose(): void }) {
   }, []);
   const check = useMutation({ mutationFn: (f: File) => importCbl(f, true, {}) });
   const run = useMutation({
-    mutationFn: () => importCbl(file as File, false, choices),
+    mutationFn: () => importCbl(file as File, false, choices, canShare && shared),
     onSuccess: async (report) => {
       await queryClient.invalidateQueries({ queryKey: queryKeys.readLists.all });
       if (report.read_list) void navigate({ to: '/read-lists/$readListId', params: { readListId: report.read_list.id } });
@@ -73,6 +81,7 @@ export function CblImportDialog({ onClose }: { onClose(): void }) {
             const chosen = e.target.files?.[0] ?? null;
             setFile(chosen);
             setChoices({});
+            setPicked({});
             run.reset();
             if (chosen) check.mutate(chosen);
             else check.reset();
@@ -114,9 +123,40 @@ export function CblImportDialog({ onClose }: { onClose(): void }) {
                     </select>
                   </label>
                 )}
+                {e.status === 'missing' &&
+                  (picked[String(e.index)] ? (
+                    <span className="inline-label">
+                      Picked: {picked[String(e.index)]}
+                      <button
+                        type="button"
+                        className="small"
+                        onClick={() => {
+                          const key = String(e.index);
+                          setPicked(({ [key]: _p, ...rest }) => rest);
+                          setChoices(({ [key]: _c, ...rest }) => rest);
+                        }}
+                      >
+                        Undo<span className="visually-hidden">: {entryLabel(e)}</span>
+                      </button>
+                    </span>
+                  ) : (
+                    <BookFinder
+                      entry={entryLabel(e)}
+                      onPick={(book) => {
+                        setPicked((p) => ({ ...p, [String(e.index)]: book.label }));
+                        setChoices((c) => ({ ...c, [String(e.index)]: book.id }));
+                      }}
+                    />
+                  ))}
               </li>
             ))}
           </ol>
+          {canShare && (
+            <label htmlFor={sharedId} className="inline-label">
+              <input id={sharedId} type="checkbox" className="checkbox" checked={shared} onChange={(ev) => setShared(ev.target.checked)} />
+              Shared with everyone
+            </label>
+          )}
           {unresolved > 0 && <p className="hint">{unresolved} ambiguous entries have no book chosen: they are kept as missing.</p>}
         </>
       )}

@@ -1,16 +1,33 @@
-import { useQuery } from '@tanstack/react-query';
-import { getRouteApi, Link } from '@tanstack/react-router';
+import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { getRouteApi, Link, useNavigate } from '@tanstack/react-router';
+import { useId } from 'react';
 import { api, ok } from '../../api/client';
 import { queryKeys } from '../../api/query-keys';
+import { meQuery } from '../../api/queries';
 import { SeriesCard } from '../../components/Cards';
 import { ErrorMessage } from '../../components/ErrorView';
 import { plural } from '../../lib/format';
+import { ListManage } from './ListManage';
 
 const route = getRouteApi('/app/collections/$collectionId');
 
-/** One collection: its series in the collection's order (by name when it is not ordered). */
+/** `ids` with the one at `from` moved to `to`. */
+function moved(ids: string[], from: number, to: number): string[] {
+  const next = [...ids];
+  const [id] = next.splice(from, 1);
+  next.splice(to, 0, id as string);
+  return next;
+}
+
+/**
+ * One collection: its series in the collection's order (by name when it is not ordered). Who may change it removes
+ * series, moves them up and down (an ordered collection), shares it (with libraries-write) and deletes it.
+ */
 export function CollectionPage() {
   const { collectionId } = route.useParams();
+  const queryClient = useQueryClient();
+  const navigate = useNavigate();
+  const orderedId = useId();
   const collection = useQuery({
     queryKey: queryKeys.collections.detail(collectionId),
     queryFn: () => ok(api.GET('/api/v1/collections/{id}', { params: { path: { id: collectionId } } })),
@@ -19,9 +36,41 @@ export function CollectionPage() {
     queryKey: queryKeys.collections.series(collectionId),
     queryFn: () => ok(api.GET('/api/v1/collections/{id}/series', { params: { path: { id: collectionId }, query: { pageSize: 500 } } })),
   });
+  const permissions = useQuery(meQuery).data?.permissions ?? [];
+  const refresh = () => queryClient.invalidateQueries({ queryKey: queryKeys.collections.all });
+  const update = useMutation({
+    mutationFn: (body: { shared?: boolean; ordered?: boolean }) =>
+      ok(api.PATCH('/api/v1/collections/{id}', { params: { path: { id: collectionId } }, body })),
+    onSettled: refresh,
+  });
+  const reorder = useMutation({
+    mutationFn: (seriesIds: string[]) =>
+      ok(api.PUT('/api/v1/collections/{id}/series/order', { params: { path: { id: collectionId } }, body: { series_ids: seriesIds } })),
+    onSettled: refresh,
+  });
+  const remove = useMutation({
+    mutationFn: (seriesId: string) =>
+      ok(api.DELETE('/api/v1/collections/{id}/series/{series_id}', { params: { path: { id: collectionId, series_id: seriesId } } })),
+    onSettled: refresh,
+  });
+  const destroy = useMutation({
+    mutationFn: () => ok(api.DELETE('/api/v1/collections/{id}', { params: { path: { id: collectionId } } })),
+    onSuccess: async () => {
+      queryClient.removeQueries({ queryKey: queryKeys.collections.detail(collectionId) });
+      await navigate({ to: '/collections' });
+      await refresh();
+    },
+  });
   if (collection.error) throw collection.error;
   if (collection.isPending) return <p className="page">Loading…</p>;
   const c = collection.data;
+  // A private collection is its owner's alone; a shared one is changed by those who may also change libraries.
+  const mayShare = permissions.includes('libraries-write');
+  const canEdit = permissions.includes('collections-write') && (!c.shared || mayShare);
+  const canDelete = permissions.includes('collections-delete') && (!c.shared || mayShare);
+  const busy = update.isPending || reorder.isPending || remove.isPending || destroy.isPending;
+  const shown = series.data?.data ?? [];
+  const ids = shown.map((s) => s.id);
   return (
     <div className="page">
       <p className="eyebrow">
@@ -34,13 +83,67 @@ export function CollectionPage() {
         )}
       </p>
       {c.summary && <p className="summary">{c.summary}</p>}
-      <ErrorMessage error={series.error} />
+      {(canEdit || canDelete) && (
+        <ListManage
+          noun="collection"
+          name={c.name}
+          shared={c.shared}
+          canShare={canEdit && mayShare}
+          onShare={(shared) => update.mutate({ shared })}
+          canDelete={canDelete}
+          onDelete={() => destroy.mutate()}
+          busy={busy}
+        >
+          {canEdit && (
+            <label htmlFor={orderedId} className="inline-label">
+              <input
+                id={orderedId}
+                type="checkbox"
+                className="checkbox"
+                checked={c.ordered}
+                disabled={busy}
+                onChange={(e) => update.mutate({ ordered: e.target.checked })}
+              />
+              Keep its own order (else by name)
+            </label>
+          )}
+        </ListManage>
+      )}
+      <ErrorMessage error={series.error ?? update.error ?? reorder.error ?? remove.error ?? destroy.error} />
       {series.data?.data.length === 0 && <p className="empty">No series in this collection that you can see.</p>}
-      {series.data && series.data.data.length > 0 && (
+      {canEdit && c.ordered && shown.length > 1 && <p className="hint">Move a series up or down to change the order.</p>}
+      {shown.length > 0 && (
         <ol className="grid" aria-label={`Series of ${c.name}`}>
-          {series.data.data.map((s) => (
-            <li key={s.id}>
+          {shown.map((s, i) => (
+            <li key={s.id} data-testid="collection-item">
               <SeriesCard series={s} />
+              {canEdit && (
+                <div className="row-actions">
+                  {c.ordered && (
+                    <>
+                      <button
+                        type="button"
+                        className="small"
+                        disabled={busy || i === 0}
+                        onClick={() => reorder.mutate(moved(ids, i, i - 1))}
+                      >
+                        Move up<span className="visually-hidden">: {s.metadata.title}</span>
+                      </button>
+                      <button
+                        type="button"
+                        className="small"
+                        disabled={busy || i === shown.length - 1}
+                        onClick={() => reorder.mutate(moved(ids, i, i + 1))}
+                      >
+                        Move down<span className="visually-hidden">: {s.metadata.title}</span>
+                      </button>
+                    </>
+                  )}
+                  <button type="button" className="small" disabled={busy} onClick={() => remove.mutate(s.id)}>
+                    Remove<span className="visually-hidden">: {s.metadata.title}</span>
+                  </button>
+                </div>
+              )}
             </li>
           ))}
         </ol>

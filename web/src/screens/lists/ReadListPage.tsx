@@ -1,11 +1,12 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import { getRouteApi, Link } from '@tanstack/react-router';
+import { getRouteApi, Link, useNavigate } from '@tanstack/react-router';
 import { api, ok } from '../../api/client';
 import { queryKeys } from '../../api/query-keys';
 import { meQuery } from '../../api/queries';
 import { ErrorMessage } from '../../components/ErrorView';
 import { ProgressBar } from '../../components/ProgressBar';
 import { bookLabel, plural } from '../../lib/format';
+import { ListManage } from './ListManage';
 import { inBookOrder, ReadListItems } from './ReadListItems';
 
 const route = getRouteApi('/app/read-lists/$readListId');
@@ -18,6 +19,7 @@ const route = getRouteApi('/app/read-lists/$readListId');
 export function ReadListPage() {
   const { readListId } = route.useParams();
   const queryClient = useQueryClient();
+  const navigate = useNavigate();
   const list = useQuery({
     queryKey: queryKeys.readLists.detail(readListId),
     queryFn: () => ok(api.GET('/api/v1/read-lists/{id}', { params: { path: { id: readListId } } })),
@@ -39,12 +41,26 @@ export function ReadListPage() {
       ok(api.DELETE('/api/v1/read-lists/{id}/books/{book_id}', { params: { path: { id: readListId, book_id: bookId } } })),
     onSettled: refresh,
   });
+  const share = useMutation({
+    mutationFn: (shared: boolean) => ok(api.PATCH('/api/v1/read-lists/{id}', { params: { path: { id: readListId } }, body: { shared } })),
+    onSettled: refresh,
+  });
+  const destroy = useMutation({
+    mutationFn: () => ok(api.DELETE('/api/v1/read-lists/{id}', { params: { path: { id: readListId } } })),
+    onSuccess: async () => {
+      queryClient.removeQueries({ queryKey: queryKeys.readLists.detail(readListId) });
+      await navigate({ to: '/read-lists' });
+      await refresh();
+    },
+  });
 
   if (list.error) throw list.error;
   if (list.isPending) return <p className="page">Loading…</p>;
   const l = list.data;
   // A private list is its owner's alone; a shared one is edited by those who may also change libraries.
-  const canEdit = permissions.includes('read-lists-write') && (!l.shared || permissions.includes('libraries-write'));
+  const mayShare = permissions.includes('libraries-write');
+  const canEdit = permissions.includes('read-lists-write') && (!l.shared || mayShare);
+  const canDelete = permissions.includes('read-lists-delete') && (!l.shared || mayShare);
   const items = inBookOrder(l.items, reorder.isPending ? reorder.variables : undefined);
   const p = progress.data;
   const started = p ? p.read + p.in_progress > 0 : false;
@@ -60,6 +76,19 @@ export function ReadListPage() {
           .join(' · ')}
       </p>
       {l.summary && <p className="summary">{l.summary}</p>}
+      {(canEdit || canDelete) && (
+        <ListManage
+          noun="read list"
+          name={l.name}
+          shared={l.shared}
+          canShare={canEdit && mayShare}
+          onShare={(shared) => share.mutate(shared)}
+          canDelete={canDelete}
+          onDelete={() => destroy.mutate()}
+          busy={share.isPending || destroy.isPending}
+        />
+      )}
+      <ErrorMessage error={share.error ?? destroy.error} />
       <ErrorMessage error={progress.error} />
       {p && p.total > 0 && (
         <>

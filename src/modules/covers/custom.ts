@@ -1,0 +1,217 @@
+import { createHash } from 'node:crypto';
+import { readFile } from 'node:fs/promises';
+import type { EventBus } from '../../events/bus.js';
+import { AppError, badRequest } from '../../http/errors.js';
+import type { ImageLookup } from '../../http/send-image.js';
+import { isMediaError, publicMediaMessage } from '../../media/errors.js';
+import { sniffImageType } from '../../media/images/image-types.js';
+import { MEDIA_TYPE_BY_FORMAT, resizeImage } from '../../media/images/images.js';
+import { loadSharp } from '../../media/native-modules.js';
+import { cachedPath, getOrCreateCached, removeCachedForHash, writeAtomically } from '../../media/rendering/derived-cache.js';
+import { thumbnailFormatFor, thumbnailVariant, type ThumbnailFormat } from '../../media/rendering/thumbnails.js';
+import type { AccessService } from '../access/service.js';
+import type { Caller } from '../auth/caller.js';
+import type { BookWithLibrary } from '../books/repository.js';
+import type { PagesService } from '../pages/service.js';
+import type { CoverTarget, CustomCoverRow, CustomCoversRepository } from './custom-repository.js';
+
+export type { CoverTarget } from './custom-repository.js';
+
+/** The largest upload taken (a scan of a cover at print resolution is a few MB). */
+export const COVER_MAX_BYTES = 10 * 1024 * 1024;
+/** Pixels an uploaded or chosen image may declare: 50 Mpx is a 600 dpi scan of a large cover; more is a bomb. */
+export const COVER_MAX_PIXELS = 50_000_000;
+/** Uploads taken: what browsers and cameras produce for a picture. */
+export const COVER_UPLOAD_TYPES = ['image/jpeg', 'image/png', 'image/webp'];
+/** The stored image fits in this box: larger than any screen shows a cover, and bounded on disk. */
+const STORED_BOX = { width: 2400, height: 3600 };
+const STORED_VARIANT = 'cover.webp';
+
+/** A cover as the API shows it. */
+export interface CoverView {
+  /** `generated`: made from the files (the first page); `upload` or `page`: chosen by a person. */
+  source: 'generated' | 'upload' | 'page';
+  book_id: string | null;
+  page: number | null;
+  width: number | null;
+  height: number | null;
+  updated_at: string | null;
+}
+
+export interface CustomCoverDeps {
+  repo: CustomCoversRepository;
+  access: AccessService<BookWithLibrary>;
+  pages: Pick<PagesService, 'page'>;
+  bus: EventBus;
+  /** `<data_dir>/covers`: the chosen images are the user's data, not a cache to be cleaned. */
+  dir: string;
+  thumbnailWidth: () => number;
+}
+
+/** The new cover: an uploaded image, or a page of a book the caller sees. */
+export type CoverInput = { upload: Buffer } | { book_id: string; page: number };
+
+function view(row: CustomCoverRow | undefined): CoverView {
+  if (!row) return { source: 'generated', book_id: null, page: null, width: null, height: null, updated_at: null };
+  return {
+    source: row.source === 'page' ? 'page' : 'upload',
+    book_id: row.source_book_id,
+    page: row.source_page,
+    width: row.width,
+    height: row.height,
+    updated_at: row.updated_at,
+  };
+}
+
+/** An image that cannot be a cover: a 4xx that says why (never the decoder's 500). */
+function refusal(err: unknown): unknown {
+  if (!isMediaError(err)) return err;
+  if (err.kind === 'too_large')
+    return new AppError(413, 'PayloadTooLarge', `The image is too large: ${publicMediaMessage(err)}`, {
+      max_pixels: COVER_MAX_PIXELS,
+    });
+  if (err.kind === 'timeout' || err.kind === 'unavailable') return err;
+  return new AppError(422, 'UnprocessableEntity', `The image cannot be decoded: ${publicMediaMessage(err)}`, { kind: err.kind });
+}
+
+/**
+ * Covers chosen by a person for a series or a book. The image (uploaded, or a page) is decoded and re-encoded
+ * once, so what is served is never the bytes sent; it is stored by content hash under `<data_dir>/covers`, its
+ * thumbnails beside it, and removed with the last cover using it. Thumbnails, OPDS and the Komga layer read it
+ * through `thumbnail` / `full` (the books and series services ask before drawing the generated cover).
+ */
+export class CustomCoverService {
+  constructor(private readonly deps: CustomCoverDeps) {}
+
+  /** The target the caller may see (404 otherwise), with its library and series for the event. */
+  private async target(caller: Caller, target: CoverTarget): Promise<{ library_id: string; series_id: string; book_id?: string }> {
+    if (target.kind === 'series') {
+      const series = await this.deps.access.series(caller, target.id);
+      return { library_id: series.library_id, series_id: series.id };
+    }
+    const book = await this.deps.access.book(caller, target.id);
+    return { library_id: book.library_id, series_id: book.series_id, book_id: book.id };
+  }
+
+  async get(caller: Caller, target: CoverTarget): Promise<CoverView> {
+    await this.target(caller, target);
+    return view(await this.deps.repo.get(target));
+  }
+
+  async set(caller: Caller, target: CoverTarget, input: CoverInput): Promise<CoverView> {
+    const where = await this.target(caller, target);
+    const source = 'upload' in input ? await this.uploaded(input.upload) : await this.pageImage(caller, input.book_id, input.page);
+    const image = await this.store(source);
+    const previous = await this.deps.repo.put(target, {
+      image_hash: image.hash,
+      source: 'upload' in input ? 'upload' : 'page',
+      source_book_id: 'upload' in input ? null : input.book_id,
+      source_page: 'upload' in input ? null : input.page,
+      width: image.width,
+      height: image.height,
+      updated_by: caller.user.id,
+      updated_at: new Date().toISOString(),
+    });
+    await this.forget(previous, image.hash);
+    this.changed(where);
+    return view(await this.deps.repo.get(target));
+  }
+
+  /** Back to the generated cover. */
+  async remove(caller: Caller, target: CoverTarget): Promise<CoverView> {
+    const where = await this.target(caller, target);
+    const previous = await this.deps.repo.remove(target);
+    if (previous) {
+      await this.forget(previous);
+      this.changed(where);
+    }
+    return view(undefined);
+  }
+
+  /** The chosen cover at thumbnail size (WebP when accepted, else JPEG), or null for the generated one. */
+  async thumbnail(target: CoverTarget, accept: string | undefined): Promise<ImageLookup | null> {
+    const row = await this.deps.repo.get(target);
+    if (!row) return null;
+    const format: ThumbnailFormat = thumbnailFormatFor(accept);
+    const width = this.deps.thumbnailWidth();
+    const hash = row.image_hash;
+    const etag = `"custom-${hash.slice(0, 40)}-thumb-${width}-${format}"`;
+    return {
+      etag,
+      load: async () => {
+        const made = await getOrCreateCached(this.deps.dir, hash, thumbnailVariant(width, undefined, format), async () => {
+          const stored = await readFile(cachedPath(this.deps.dir, hash, STORED_VARIANT));
+          return (await resizeImage(stored, { width, format })).data;
+        });
+        return { data: made.data ?? (await readFile(made.path)), mediaType: MEDIA_TYPE_BY_FORMAT[format], etag };
+      },
+    };
+  }
+
+  /** The chosen cover at its stored size as JPEG (OPDS' full-size cover link), or null for the generated one. */
+  async full(target: CoverTarget): Promise<ImageLookup | null> {
+    const row = await this.deps.repo.get(target);
+    if (!row) return null;
+    const hash = row.image_hash;
+    const etag = `"custom-${hash.slice(0, 40)}-full-jpeg"`;
+    return {
+      etag,
+      load: async () => {
+        const made = await getOrCreateCached(this.deps.dir, hash, 'full.jpg', async () => {
+          const stored = await readFile(cachedPath(this.deps.dir, hash, STORED_VARIANT));
+          return (await resizeImage(stored, { format: 'jpeg', quality: 90 })).data;
+        });
+        return { data: made.data ?? (await readFile(made.path)), mediaType: MEDIA_TYPE_BY_FORMAT.jpeg, etag };
+      },
+    };
+  }
+
+  private async uploaded(data: Buffer): Promise<Buffer> {
+    const type = sniffImageType(data);
+    if (type === null || !COVER_UPLOAD_TYPES.includes(type)) {
+      throw new AppError(415, 'UnsupportedMediaType', 'The file is not a JPEG, PNG or WebP image', {
+        accepted: COVER_UPLOAD_TYPES,
+        ...(type ? { detected: type } : {}),
+      });
+    }
+    return data;
+  }
+
+  /** The bytes of a page of a book the caller sees (404 otherwise); a page that is no image is a 400. */
+  private async pageImage(caller: Caller, bookId: string, page: number): Promise<Buffer> {
+    const book = await this.deps.access.book(caller, bookId);
+    const count = Number(book.page_count);
+    if (page < 1 || page > count)
+      throw badRequest(`page must be between 1 and ${count}, the pages of that book`, { page, page_count: count });
+    const lookup = await this.deps.pages.page(caller, bookId, page, {}, true);
+    return (await lookup.load()).data;
+  }
+
+  /** Decodes (within the pixel limit), fits in the stored box, re-encodes as WebP and keeps it by content hash. */
+  private async store(source: Buffer): Promise<{ hash: string; width: number; height: number }> {
+    let encoded: Buffer;
+    try {
+      encoded = (
+        await resizeImage(source, { ...STORED_BOX, format: 'webp', quality: 90, maxInputPixels: COVER_MAX_PIXELS, timeoutSeconds: 20 })
+      ).data;
+    } catch (err) {
+      throw refusal(err);
+    }
+    const sharp = await loadSharp();
+    const { width, height } = await sharp(encoded).metadata();
+    const hash = createHash('sha256').update(encoded).digest('hex');
+    await writeAtomically(cachedPath(this.deps.dir, hash, STORED_VARIANT), encoded);
+    return { hash, width: width ?? 0, height: height ?? 0 };
+  }
+
+  /** Removes a replaced cover's image and its thumbnails when no other cover uses them. */
+  private async forget(previous: CustomCoverRow | undefined, keep?: string): Promise<void> {
+    if (!previous || previous.image_hash === keep) return;
+    if (await this.deps.repo.imageInUse(previous.image_hash)) return;
+    await removeCachedForHash(this.deps.dir, previous.image_hash);
+  }
+
+  private changed(where: { library_id: string; series_id: string; book_id?: string }): void {
+    this.deps.bus.publish('cover_updated', { type: 'cover_updated', ...where, timestamp: new Date().toISOString() });
+  }
+}

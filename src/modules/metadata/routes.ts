@@ -1,0 +1,149 @@
+import { ErrorBody } from '../../http/errors.js';
+import { pageRequest, PaginationQuery, paginated, toPage } from '../../http/pagination.js';
+import { IdParams, Uuid } from '../../http/params.js';
+import type { App } from '../../http/types.js';
+import { z } from 'zod';
+import { callerOf } from '../auth/hooks.js';
+import type { BooksService } from '../books/service.js';
+import { BookView } from '../books/schemas.js';
+import { SeriesView } from '../series/schemas.js';
+import type { SeriesService } from '../series/service.js';
+import {
+  BookBulkUpdate,
+  BookUpdate,
+  BulkResult,
+  HistoryEntryView,
+  SeriesBulkUpdate,
+  SeriesUpdate,
+  UndoQuery,
+  UndoResult,
+} from './schemas.js';
+import type { MetadataChange, MetadataService } from './service.js';
+
+const errors = { 400: ErrorBody, 404: ErrorBody };
+const LOCKS =
+  'Editing a field locks it (scans keep it) unless `locks` says false for it; `locks: {field: false}` alone gives the field the ' +
+  "files' value back at once, with no rescan. Every change is recorded in the history (docs/metadata-editing.md).";
+
+/** Splits a request body into its values and its locks. */
+function changeOf(body: Record<string, unknown> & { locks?: Record<string, boolean | undefined> }): MetadataChange {
+  const { locks, ...set } = body;
+  return { set, locks };
+}
+
+export function registerMetadataRoutes(app: App, deps: { metadata: MetadataService; series: SeriesService; books: BooksService }): void {
+  const { metadata, series, books } = deps;
+
+  app.route({
+    method: 'PATCH',
+    url: '/series/:id',
+    config: { permission: 'series-write' },
+    schema: {
+      summary: 'Edit a series',
+      description: `Metadata fields under the names GET shows, and sharing labels. ${LOCKS}`,
+      tags: ['series'],
+      params: IdParams,
+      body: SeriesUpdate,
+      response: { 200: SeriesView, ...errors },
+    },
+    handler: async (req) => {
+      const caller = callerOf(req);
+      const { sharing_labels, ...fields } = req.body;
+      await metadata.edit(caller, 'series', [req.params.id], changeOf(fields));
+      if (sharing_labels !== undefined) return series.update(caller, req.params.id, { sharing_labels });
+      return series.get(caller, req.params.id);
+    },
+  });
+
+  app.route({
+    method: 'PATCH',
+    url: '/books/:id',
+    config: { permission: 'books-write' },
+    schema: {
+      summary: 'Edit a book',
+      description: `Metadata fields under the names GET shows. ${LOCKS}`,
+      tags: ['books'],
+      params: IdParams,
+      body: BookUpdate,
+      response: { 200: BookView, ...errors },
+    },
+    handler: async (req) => {
+      const caller = callerOf(req);
+      await metadata.edit(caller, 'book', [req.params.id], changeOf(req.body));
+      return books.get(caller, req.params.id);
+    },
+  });
+
+  app.route({
+    method: 'PATCH',
+    url: '/series',
+    config: { permission: 'series-write' },
+    schema: {
+      summary: 'Edit many series at once',
+      description: `The same change on every series named, in one transaction and one history group (undone as a whole). ${LOCKS}`,
+      tags: ['series'],
+      body: SeriesBulkUpdate,
+      response: { 200: BulkResult, ...errors },
+    },
+    handler: (req) => {
+      const { ids, changes, add, remove } = req.body;
+      return metadata.edit(callerOf(req), 'series', ids, { ...changeOf(changes), add, remove });
+    },
+  });
+
+  app.route({
+    method: 'PATCH',
+    url: '/books',
+    config: { permission: 'books-write' },
+    schema: {
+      summary: 'Edit many books at once',
+      description: `The same change on every book named, in one transaction and one history group (undone as a whole). ${LOCKS}`,
+      tags: ['books'],
+      body: BookBulkUpdate,
+      response: { 200: BulkResult, ...errors },
+    },
+    handler: (req) => {
+      const { ids, changes, add, remove } = req.body;
+      return metadata.edit(callerOf(req), 'book', ids, { ...changeOf(changes), add, remove });
+    },
+  });
+
+  const history = (url: string, type: 'series' | 'book', permission: 'series-read' | 'books-read') =>
+    app.route({
+      method: 'GET',
+      url,
+      config: { permission },
+      schema: {
+        summary: type === 'series' ? "A series' metadata history" : "A book's metadata history",
+        description: 'Every change of an editable field, newest first: who, when, before and after, locks, person or scan.',
+        tags: [type === 'series' ? 'series' : 'books'],
+        params: IdParams,
+        querystring: PaginationQuery,
+        response: { 200: paginated(HistoryEntryView), ...errors },
+      },
+      handler: async (req) => {
+        const page = pageRequest(req.query);
+        const { total, data } = await metadata.history(callerOf(req), type, req.params.id, { offset: page.offset, limit: page.pageSize });
+        return toPage(req.url, page, total, data);
+      },
+    });
+  history('/series/:id/history', 'series', 'series-read');
+  history('/books/:id/history', 'book', 'books-read');
+
+  app.route({
+    method: 'POST',
+    url: '/history/:entry_id/undo',
+    config: { permission: 'series-read' },
+    schema: {
+      summary: 'Undo a metadata change',
+      description:
+        "Restores every value and lock of the entry's group (a bulk change as a whole) to what it was before, recorded as a new group. " +
+        'Needs series-write for a series entry, books-write for a book entry. 409 when already undone.',
+      tags: ['series', 'books'],
+      params: z.object({ entry_id: Uuid }),
+      querystring: UndoQuery,
+      response: { 200: UndoResult, 403: ErrorBody, 409: ErrorBody, ...errors },
+    },
+    handler: (req) => metadata.undo(callerOf(req), req.params.entry_id, req.query.only_entry === 'true'),
+  });
+}

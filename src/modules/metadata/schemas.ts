@@ -1,0 +1,109 @@
+import { z } from 'zod';
+import { Uuid } from '../../http/params.js';
+import { BOOK_FIELD_DEFS, BOOK_FIELDS, SERIES_FIELD_DEFS, SERIES_FIELDS } from './fields.js';
+
+const LOCKS_DOC =
+  'Field → locked. A field set by this request is locked (scans keep it) unless this says false; `false` alone unlocks a ' +
+  "field and gives it the files' value back at once; `true` alone locks the current value.";
+
+function fieldSchemas<F extends string>(defs: Record<F, { schema: z.ZodType }>) {
+  return Object.fromEntries(Object.entries(defs).map(([f, d]) => [f, (d as { schema: z.ZodType }).schema.optional()])) as Record<
+    F,
+    z.ZodOptional<z.ZodType>
+  >;
+}
+
+function locksSchema(fields: readonly string[], id: string) {
+  return z
+    .object(Object.fromEntries(fields.map((f) => [f, z.boolean().optional()])))
+    .strict()
+    .describe(LOCKS_DOC)
+    .meta({ id });
+}
+
+const SeriesLocksUpdate = locksSchema(SERIES_FIELDS, 'SeriesLocksUpdate');
+const BookLocksUpdate = locksSchema(BOOK_FIELDS, 'BookLocksUpdate');
+
+export const SeriesMetadataChanges = z
+  .object({ ...fieldSchemas(SERIES_FIELD_DEFS), locks: SeriesLocksUpdate.optional() })
+  .strict()
+  .meta({ id: 'SeriesMetadataChanges' });
+
+export const SeriesUpdate = SeriesMetadataChanges.extend({
+  sharing_labels: z
+    .array(z.string().trim().min(1).max(100))
+    .max(100)
+    .optional()
+    .describe(
+      'Replaces the sharing labels; compared case-insensitively, stored trimmed and lower-cased, duplicates dropped. A change holds on ' +
+        'the next request of every user whose labels_allow or labels_exclude names one of them.',
+    ),
+})
+  .strict()
+  .meta({ id: 'SeriesUpdate' });
+export type SeriesUpdate = z.infer<typeof SeriesUpdate>;
+
+export const BookUpdate = z
+  .object({ ...fieldSchemas(BOOK_FIELD_DEFS), locks: BookLocksUpdate.optional() })
+  .strict()
+  .meta({ id: 'BookUpdate' });
+export type BookUpdate = z.infer<typeof BookUpdate>;
+
+const Words = z.array(z.string().trim().min(1).max(200)).max(500);
+
+export const SeriesBulkUpdate = z
+  .object({
+    ids: z.array(Uuid).min(1).max(5000).describe('The series to change (all visible to the caller, else 404 and nothing changes).'),
+    changes: SeriesMetadataChanges.default({}),
+    add: z.object({ genres: Words, tags: Words }).partial().strict().optional().describe("Words added to each series' list (kept once)."),
+    remove: z.object({ genres: Words, tags: Words }).partial().strict().optional().describe("Words removed from each series' list."),
+  })
+  .strict()
+  .meta({ id: 'SeriesBulkUpdate' });
+
+export const BookBulkUpdate = z
+  .object({
+    ids: z.array(Uuid).min(1).max(5000).describe('The books to change (all visible to the caller, else 404 and nothing changes).'),
+    changes: BookUpdate.default({}),
+    add: z.object({ tags: Words }).partial().strict().optional(),
+    remove: z.object({ tags: Words }).partial().strict().optional(),
+  })
+  .strict()
+  .meta({ id: 'BookBulkUpdate' });
+
+export const BulkResult = z
+  .object({
+    group_id: z.string().describe('The history group of this change: undo any of its entries to undo it all.'),
+    updated: z.number().int().describe('Entities whose values or locks changed.'),
+  })
+  .meta({ id: 'MetadataBulkResult' });
+
+export const HistoryEntryView = z
+  .object({
+    id: z.string(),
+    group_id: z.string().describe('The request (or scan write, or undo) the entry belongs to.'),
+    entity_type: z.enum(['series', 'book']),
+    entity_id: z.string(),
+    field: z.string(),
+    before: z.unknown(),
+    after: z.unknown(),
+    before_locked: z.boolean(),
+    after_locked: z.boolean(),
+    source: z.enum(['person', 'scan']),
+    user_id: z.string().nullable(),
+    username: z.string().nullable(),
+    created_at: z.string(),
+    undone_at: z.string().nullable(),
+  })
+  .meta({ id: 'MetadataHistoryEntry' });
+
+export const UndoQuery = z.object({
+  only_entry: z
+    .enum(['true', 'false'])
+    .optional()
+    .describe('true: undo this entry alone; default: the whole group (the request that made it, a bulk change as a whole).'),
+});
+
+export const UndoResult = z
+  .object({ group_id: z.string().describe('The history group the undo recorded.'), undone: z.array(HistoryEntryView) })
+  .meta({ id: 'MetadataUndoResult' });

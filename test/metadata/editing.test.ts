@@ -1,0 +1,159 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { api, call, createCatalogApp, scannedLibrary, type CatalogTestApp, type Paged } from '../helpers/catalog.js';
+import { createHouseholdUser } from '../helpers/household.js';
+import { userHeaders, type Headers } from '../helpers/auth.js';
+import { makeCbz } from '../media/fixtures.js';
+import path from 'node:path';
+import { mkdirSync } from 'node:fs';
+
+interface SeriesBody {
+  id: string;
+  name: string;
+  metadata: Record<string, unknown>;
+  locks: Record<string, true>;
+  sharing_labels: string[];
+}
+interface BookBody {
+  id: string;
+  title: string;
+  number: string | null;
+  metadata: Record<string, unknown>;
+  locks: Record<string, true>;
+}
+
+/** Every editable series field with a value unlike the files'. */
+export const SERIES_EDIT = {
+  title: 'Fixed Title',
+  sort_title: 'fixed title, the',
+  summary: 'A summary a person wrote.',
+  publisher: 'Right Publisher',
+  status: 'hiatus',
+  reading_direction: 'rtl',
+  age_rating: 'Teen',
+  language: 'ja',
+  genres: ['Drama', 'Mystery'],
+  tags: ['favourite'],
+  total_book_count: 12,
+  links: [{ label: 'Home', url: 'https://example.org/series' }],
+  alternate_titles: [{ label: 'Japanese', title: 'Kotei' }],
+};
+
+export const BOOK_EDIT = {
+  title: 'The Real Title',
+  number: '7',
+  number_sort: 7,
+  summary: 'What happens.',
+  release_date: '2020-05-17',
+  authors: [
+    { name: 'Ann Writer', role: 'writer' },
+    { name: 'Ben Inker', role: 'inker' },
+  ],
+  tags: ['one-shot'],
+  isbn: '9780000000001',
+  links: [{ label: 'Shop', url: 'https://example.org/book' }],
+};
+
+describe('metadata editing (native API)', () => {
+  let t: CatalogTestApp;
+  let seriesId: string;
+  let bookIds: string[];
+  let reader: Headers;
+
+  beforeAll(async () => {
+    t = await createCatalogApp();
+    await scannedLibrary(t, async (dir) => {
+      const folder = path.join(dir, 'Scan Group');
+      mkdirSync(folder);
+      await makeCbz(folder, 'one.cbz', {
+        pages: 1,
+        comicInfo: { Series: 'Scan Group', Number: '1', Summary: 'From the file.', Genre: 'Action' },
+      });
+      await makeCbz(folder, 'two.cbz', { pages: 1, comicInfo: { Series: 'Scan Group', Number: '2', Title: 'File Title' } });
+    });
+    const list = await api<Paged<SeriesBody>>(t, 'GET', '/api/v1/series');
+    seriesId = list.body.data[0]!.id;
+    const books = await api<Paged<BookBody>>(t, 'GET', `/api/v1/series/${seriesId}/books`);
+    bookIds = books.body.data.map((b) => b.id);
+    reader = await userHeaders(t, 'reader');
+  });
+  afterAll(async () => t?.close());
+
+  it('every series field round-trips, locked, and unlocking gives the files back at once', async () => {
+    const before = (await api<SeriesBody>(t, 'GET', `/api/v1/series/${seriesId}`)).body;
+    expect(before.locks).toEqual({});
+    const res = await api<SeriesBody>(t, 'PATCH', `/api/v1/series/${seriesId}`, SERIES_EDIT);
+    expect(res.status, JSON.stringify(res.body)).toBe(200);
+    for (const [field, value] of Object.entries(SERIES_EDIT)) expect(res.body.metadata[field], field).toEqual(value);
+    expect(res.body.metadata.age).toBe(13);
+    expect(Object.keys(res.body.locks).sort()).toEqual(Object.keys(SERIES_EDIT).sort());
+    const got = (await api<SeriesBody>(t, 'GET', `/api/v1/series/${seriesId}`)).body;
+    expect(got.metadata).toEqual(res.body.metadata);
+
+    // Search and sort read the same columns.
+    const found = await api<Paged<SeriesBody>>(t, 'POST', '/api/v1/series/search', { query: 'Fixed Title' });
+    expect(found.body.data.map((s) => s.id)).toEqual([seriesId]);
+    const genre = await api<Paged<SeriesBody>>(t, 'POST', '/api/v1/series/list', {
+      condition: { genre: { operator: 'is', value: 'Mystery' } },
+    });
+    expect(genre.body.data.map((s) => s.id)).toEqual([seriesId]);
+
+    const unlock = Object.fromEntries(Object.keys(SERIES_EDIT).map((f) => [f, false]));
+    const back = await api<SeriesBody>(t, 'PATCH', `/api/v1/series/${seriesId}`, { locks: unlock });
+    expect(back.status).toBe(200);
+    expect(back.body.locks).toEqual({});
+    expect(back.body.metadata).toEqual(before.metadata);
+  });
+
+  it('every book field round-trips; lock false sets without locking', async () => {
+    const id = bookIds[0]!;
+    const before = (await api<BookBody>(t, 'GET', `/api/v1/books/${id}`)).body;
+    const res = await api<BookBody>(t, 'PATCH', `/api/v1/books/${id}`, BOOK_EDIT);
+    expect(res.status, JSON.stringify(res.body)).toBe(200);
+    for (const [field, value] of Object.entries(BOOK_EDIT)) expect(res.body.metadata[field], field).toEqual(value);
+    expect(res.body.metadata.year).toBe(2020);
+    expect(Object.keys(res.body.locks).sort()).toEqual(Object.keys(BOOK_EDIT).sort());
+    const unlocked = await api<BookBody>(t, 'PATCH', `/api/v1/books/${id}`, { summary: 'Loose', locks: { summary: false } });
+    expect(unlocked.body.metadata.summary).toBe('Loose');
+    expect(unlocked.body.locks.summary).toBeUndefined();
+    const unlock = Object.fromEntries(Object.keys(BOOK_EDIT).map((f) => [f, false]));
+    const back = await api<BookBody>(t, 'PATCH', `/api/v1/books/${id}`, { locks: unlock });
+    expect(back.body.locks).toEqual({});
+    expect({ ...back.body.metadata, summary: before.metadata.summary }).toEqual(before.metadata);
+  });
+
+  it('bad values are 400', async () => {
+    expect((await api(t, 'PATCH', `/api/v1/series/${seriesId}`, { status: 'sleeping' })).status).toBe(400);
+    expect((await api(t, 'PATCH', `/api/v1/books/${bookIds[0]}`, { release_date: 'May 2020' })).status).toBe(400);
+    expect((await api(t, 'PATCH', `/api/v1/books/${bookIds[0]}`, { locks: { nonsense: true } })).status).toBe(400);
+  });
+
+  it('a reader gets 403 on every edit route', async () => {
+    const routes: [string, string, unknown][] = [
+      ['PATCH', `/api/v1/series/${seriesId}`, { summary: 'x' }],
+      ['PATCH', `/api/v1/books/${bookIds[0]}`, { summary: 'x' }],
+      ['PATCH', '/api/v1/series', { ids: [seriesId], changes: { summary: 'x' } }],
+      ['PATCH', '/api/v1/books', { ids: bookIds, changes: { summary: 'x' } }],
+      ['POST', `/api/v1/history/${seriesId}/undo`, undefined],
+    ];
+    for (const [method, url, body] of routes)
+      expect((await call(t, reader, method as 'PATCH', url, body)).status, `${method} ${url}`).toBe(403);
+  });
+
+  it('a series hidden from the editor is 404 on every route, and nothing changes', async () => {
+    const editor = await createHouseholdUser(t, { labels_exclude: ['secret'] }, 'maintainer');
+    expect((await api(t, 'PATCH', `/api/v1/series/${seriesId}`, { sharing_labels: ['secret'], locks: {} })).status).toBe(200);
+    const routes: [string, string, unknown][] = [
+      ['PATCH', `/api/v1/series/${seriesId}`, { summary: 'hidden edit' }],
+      ['PATCH', `/api/v1/books/${bookIds[0]}`, { summary: 'hidden edit' }],
+      ['PATCH', '/api/v1/series', { ids: [seriesId], changes: { summary: 'hidden edit' } }],
+      ['PATCH', '/api/v1/books', { ids: bookIds, changes: { summary: 'hidden edit' } }],
+      ['GET', `/api/v1/series/${seriesId}/history`, undefined],
+      ['GET', `/api/v1/books/${bookIds[0]}/history`, undefined],
+    ];
+    for (const [method, url, body] of routes)
+      expect((await call(t, editor.jwt, method as 'PATCH', url, body)).status, `${method} ${url}`).toBe(404);
+    expect((await api(t, 'PATCH', `/api/v1/series/${seriesId}`, { sharing_labels: [] })).status).toBe(200);
+    const series = (await api<SeriesBody>(t, 'GET', `/api/v1/series/${seriesId}`)).body;
+    expect(series.metadata.summary).not.toBe('hidden edit');
+  });
+});

@@ -1,0 +1,99 @@
+import { AxeBuilder } from '@axe-core/playwright';
+import type { Locator, Page } from '@playwright/test';
+import { expect, signIn, test } from './fixtures.js';
+
+/** The SHA-256 of the picture an <img> shows (covers are blob: URLs fetched with the session). */
+async function pictureOf(img: Locator): Promise<string> {
+  await expect(img).toHaveAttribute('src', /^blob:/);
+  // Drawn on a canvas (the page's policy keeps fetch away from blob: URLs).
+  return img.evaluate(async (el: HTMLImageElement) => {
+    await el.decode();
+    const canvas = document.createElement('canvas');
+    canvas.width = el.naturalWidth;
+    canvas.height = el.naturalHeight;
+    const context = canvas.getContext('2d')!;
+    context.drawImage(el, 0, 0);
+    const pixels = context.getImageData(0, 0, canvas.width, canvas.height).data;
+    const digest = await crypto.subtle.digest('SHA-256', pixels);
+    return Array.from(new Uint8Array(digest), (b) => b.toString(16).padStart(2, '0')).join('');
+  });
+}
+
+async function expectNoSeriousViolations(page: Page, include: string) {
+  const results = await new AxeBuilder({ page }).include(include).analyze();
+  const serious = results.violations.filter((v) => v.impact === 'serious' || v.impact === 'critical');
+  expect(serious.map((v) => `${v.id}: ${v.help} — ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`)).toEqual([]);
+}
+
+const sagaCard = (page: Page) => page.getByTestId('series-card').filter({ hasText: 'Saga' });
+
+test('choose a page as the series cover: the grid shows it; the generated cover comes back', async ({ page }) => {
+  await signIn(page);
+  await page.goto('/libraries');
+  const before = await pictureOf(sagaCard(page).locator('img'));
+
+  await sagaCard(page).click();
+  await expect(page.getByRole('heading', { name: 'Saga', level: 1 })).toBeVisible();
+  await page.getByRole('button', { name: 'Change cover…' }).click();
+  const dialog = page.getByRole('dialog', { name: 'Cover of Saga' });
+  await expect(dialog.getByRole('status')).toContainText('Now: The generated cover');
+  await expectNoSeriousViolations(page, '.cover-picker');
+  // Keyboard: the page buttons are reachable and pressed with Enter.
+  await dialog.getByRole('button', { name: 'Page 2' }).focus();
+  await page.keyboard.press('Enter');
+  await expect(dialog.getByRole('status')).toContainText('Now: Page 2 of');
+  await expect(dialog.getByRole('button', { name: 'Page 2' })).toHaveAttribute('aria-pressed', 'true');
+  await page.keyboard.press('Escape');
+  await expect(dialog).toHaveCount(0);
+
+  // Back in the app (not a reload): the covers on screen were told to revalidate.
+  await page.goBack();
+  const chosen = await pictureOf(sagaCard(page).locator('img'));
+  expect(chosen).not.toBe(before);
+
+  // Back to the generated cover: the grid shows the first page again.
+  await sagaCard(page).click();
+  await page.getByRole('button', { name: 'Change cover…' }).click();
+  await page.getByRole('button', { name: 'Use the generated cover' }).click();
+  await expect(page.getByRole('dialog').getByRole('status')).toContainText('Now: The generated cover');
+  await page.getByRole('button', { name: 'Done' }).click();
+  await page.goBack();
+  await expect.poll(() => pictureOf(sagaCard(page).locator('img'))).toBe(before);
+});
+
+test('edit a series (title, genre, right to left): the reader opens right to left; undo puts it all back', async ({ page }) => {
+  await signIn(page);
+  await page.goto('/libraries');
+  await page.getByTestId('series-card').filter({ hasText: 'Bone' }).click();
+  await expect(page.getByRole('heading', { name: 'Bone', level: 1 })).toBeVisible();
+
+  await page.getByRole('button', { name: 'Edit', exact: true }).click();
+  const dialog = page.getByRole('dialog', { name: 'Edit Bone' });
+  await dialog.getByLabel('Title', { exact: true }).fill('Bone, edited');
+  await expect(dialog.getByRole('button', { name: 'Lock Title', exact: true })).toHaveAttribute('aria-pressed', 'true');
+  await dialog.getByLabel('Reading direction').selectOption('rtl');
+  await dialog.getByLabel('Genres', { exact: true }).fill('Comedy');
+  await dialog.getByLabel('Genres', { exact: true }).press('Enter');
+  await expect(dialog.getByRole('row', { name: 'Comedy' })).toBeVisible();
+  await expectNoSeriousViolations(page, '.edit-metadata');
+  await dialog.getByRole('button', { name: 'Save' }).click();
+  await expect(dialog).toHaveCount(0);
+  await expect(page.getByRole('heading', { name: 'Bone, edited', level: 1 })).toBeVisible();
+  await expect(page.getByRole('link', { name: 'Comedy' })).toBeVisible();
+
+  // The reader takes the series' direction.
+  await page.getByRole('link', { name: /^(Start|Continue): / }).click();
+  await expect(page.locator('.reader')).toHaveAttribute('data-mode', 'rtl');
+  await page.goBack();
+
+  // Undo from the history: the title, the genre and the direction come back, and the reader is left to right again.
+  await page.getByText('History of changes').click();
+  const history = page.getByRole('list', { name: 'Changes, newest first' });
+  await expect(history.getByRole('button', { name: 'Undo the change of Reading direction' })).toBeVisible();
+  // One edit is one change: undoing its title undoes it all.
+  await history.getByRole('button', { name: 'Undo the change of Title' }).click();
+  await expect(page.getByRole('heading', { name: 'Bone', level: 1 })).toBeVisible();
+  await expect(page.getByRole('link', { name: 'Comedy' })).toHaveCount(0);
+  await page.getByRole('link', { name: /^(Start|Continue): / }).click();
+  await expect(page.locator('.reader')).toHaveAttribute('data-mode', 'ltr');
+});

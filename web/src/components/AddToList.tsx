@@ -1,0 +1,148 @@
+import { useMutation, useQuery, useQueryClient, type QueryKey, type UseQueryOptions } from '@tanstack/react-query';
+import { useId, useState, type ReactNode } from 'react';
+import { ErrorMessage } from './ErrorView';
+
+interface Named {
+  id: string;
+  name: string;
+}
+interface Page<L> {
+  data: L[];
+}
+
+/**
+ * "Add to collection…" / "Add to read list…": folded under one line, pick one of the caller's lists (what is added
+ * goes at its end) or name a new one. The lists already holding the thing (when one thing is added) are listed as
+ * links. The caller gives the lists' query, the holding lists, and the two requests; this is the form around them.
+ */
+export function AddToList<L extends Named, P extends Page<L>, K extends QueryKey>({
+  noun,
+  what,
+  listsQuery,
+  holding,
+  holdingError,
+  add,
+  create,
+  canShare = false,
+  invalidate,
+  linkTo,
+}: {
+  /** "collection", "read list". */
+  noun: string;
+  /** What is added, as the add button names it: a title, or "3 series". */
+  what: string;
+  listsQuery: UseQueryOptions<P, Error, P, K>;
+  holding?: L[];
+  holdingError?: unknown;
+  add(listId: string): Promise<L>;
+  /** A new list may be shared with everyone (libraries-write); shared: the "Shared with everyone" box was ticked. */
+  create(name: string, shared: boolean): Promise<L>;
+  canShare?: boolean;
+  /** Every query of these lists, refreshed after a change. */
+  invalidate: QueryKey;
+  linkTo(list: Named): ReactNode;
+}) {
+  const queryClient = useQueryClient();
+  const [open, setOpen] = useState(false);
+  const lists = useQuery({ ...listsQuery, enabled: open });
+  const [chosen, setChosen] = useState('');
+  const [newName, setNewName] = useState('');
+  const [shared, setShared] = useState(false);
+  const [done, setDone] = useState<Named | null>(null);
+  const selectId = useId();
+  const nameId = useId();
+  const sharedId = useId();
+  const finished = async (list: L) => {
+    setDone({ id: list.id, name: list.name });
+    await queryClient.invalidateQueries({ queryKey: invalidate });
+  };
+  const addTo = useMutation({
+    mutationFn: add,
+    onSuccess: async (list) => {
+      setChosen('');
+      await finished(list);
+    },
+  });
+  const make = useMutation({
+    mutationFn: (name: string) => create(name, canShare && shared),
+    onSuccess: async (list) => {
+      setNewName('');
+      await finished(list);
+    },
+  });
+  const heldIds = new Set(holding?.map((l) => l.id) ?? []);
+  const choices = (lists.data?.data ?? []).filter((l) => !heldIds.has(l.id));
+  const busy = addTo.isPending || make.isPending;
+  const Noun = noun.charAt(0).toUpperCase() + noun.slice(1);
+  return (
+    <details className="sharing-labels add-to" onToggle={(e) => setOpen(e.currentTarget.open)}>
+      <summary>
+        Add to {noun}…{holding && holding.length > 0 && <span className="hint"> (in {holding.length})</span>}
+      </summary>
+      {holding && holding.length > 0 && (
+        <p className="hint">
+          In:{' '}
+          {holding.map((l, i) => (
+            <span key={l.id}>
+              {i > 0 && ', '}
+              {linkTo(l)}
+            </span>
+          ))}
+        </p>
+      )}
+      <ErrorMessage error={lists.error ?? holdingError} />
+      {lists.isPending && open && <p className="hint">Loading {noun}s…</p>}
+      {choices.length > 0 && (
+        <form
+          className="inline"
+          onSubmit={(e) => {
+            e.preventDefault();
+            if (chosen) addTo.mutate(chosen);
+          }}
+        >
+          <label htmlFor={selectId} className="inline-label">
+            {Noun}
+          </label>
+          <select id={selectId} value={chosen} onChange={(e) => setChosen(e.target.value)}>
+            <option value="">Choose…</option>
+            {choices.map((l) => (
+              <option key={l.id} value={l.id}>
+                {l.name}
+              </option>
+            ))}
+          </select>
+          <button type="submit" disabled={!chosen || busy}>
+            Add {what}
+          </button>
+        </form>
+      )}
+      <form
+        className="inline"
+        onSubmit={(e) => {
+          e.preventDefault();
+          if (newName.trim()) make.mutate(newName.trim());
+        }}
+      >
+        <label htmlFor={nameId} className="inline-label">
+          New {noun}
+        </label>
+        <input id={nameId} value={newName} onChange={(e) => setNewName(e.target.value)} placeholder="Name" />
+        {canShare && (
+          <label htmlFor={sharedId} className="inline-label">
+            <input id={sharedId} type="checkbox" className="checkbox" checked={shared} onChange={(e) => setShared(e.target.checked)} />
+            Shared with everyone
+          </label>
+        )}
+        <button type="submit" disabled={!newName.trim() || busy}>
+          Create and add
+        </button>
+      </form>
+      {done && (
+        <p className="hint" role="status">
+          Added to {linkTo(done)}.
+        </p>
+      )}
+      <ErrorMessage error={addTo.error ?? make.error} />
+    </details>
+  );
+}

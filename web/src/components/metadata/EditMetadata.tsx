@@ -1,0 +1,246 @@
+import { useMutation, useQueryClient } from '@tanstack/react-query';
+import { useEffect, useId, useRef, useState } from 'react';
+import { api, ok, type components } from '../../api/client';
+import { queryKeys } from '../../api/query-keys';
+import { ErrorMessage } from '../ErrorView';
+import { AUTHOR_ROLES, BOOK_GROUPS, SERIES_GROUPS, same, toApi, type FieldSpec } from './fields';
+import { WordsInput } from './WordsInput';
+
+type Series = components['schemas']['Series'];
+type Book = components['schemas']['Book'];
+type Author = { name: string; role: string };
+export type EditTarget = { kind: 'series'; entity: Series } | { kind: 'book'; entity: Book };
+
+/** The form's starting values: what GET shows (numbers as text for their fields). */
+function initialValues(target: EditTarget): Record<string, unknown> {
+  const m = target.entity.metadata as Record<string, unknown>;
+  const groups = target.kind === 'series' ? SERIES_GROUPS : BOOK_GROUPS;
+  const out: Record<string, unknown> = {};
+  for (const f of groups.flatMap((g) => g.fields)) {
+    const v = m[f.name];
+    out[f.name] =
+      f.kind === 'number' || f.kind === 'text' || f.kind === 'textarea' || f.kind === 'date' || f.kind === 'select' ? (v ?? '') : v;
+    if (f.kind === 'number') out[f.name] = v === null || v === undefined ? '' : String(v as number);
+  }
+  return out;
+}
+
+/** A lock per field: shows whether scans keep the value, and toggles it. */
+function LockToggle({ label, locked, onChange }: { label: string; locked: boolean; onChange(locked: boolean): void }) {
+  return (
+    <button
+      type="button"
+      className={`lock-toggle${locked ? ' locked' : ''}`}
+      aria-pressed={locked}
+      title={locked ? `${label} is locked: scans keep it` : `${label} follows the files`}
+      onClick={() => onChange(!locked)}
+    >
+      <span aria-hidden="true">{locked ? '🔒' : '🔓'}</span>
+      <span className="visually-hidden">Lock {label}</span>
+    </button>
+  );
+}
+
+function AuthorsEditor({ value, onChange }: { value: Author[]; onChange(next: Author[]): void }) {
+  const id = useId();
+  const set = (i: number, patch: Partial<Author>) => onChange(value.map((a, j) => (j === i ? { ...a, ...patch } : a)));
+  return (
+    <div className="authors-editor">
+      {value.length === 0 && <p className="hint">No authors.</p>}
+      <ul className="plain-list">
+        {value.map((a, i) => (
+          <li key={i} className="inline">
+            <label htmlFor={`${id}-name-${i}`} className="visually-hidden">
+              Author {i + 1} name
+            </label>
+            <input id={`${id}-name-${i}`} value={a.name} onChange={(e) => set(i, { name: e.target.value })} placeholder="Name" />
+            <label htmlFor={`${id}-role-${i}`} className="visually-hidden">
+              Author {i + 1} role
+            </label>
+            <select id={`${id}-role-${i}`} value={a.role} onChange={(e) => set(i, { role: e.target.value })}>
+              {[...new Set([...AUTHOR_ROLES, a.role])].map((r) => (
+                <option key={r} value={r}>
+                  {r}
+                </option>
+              ))}
+            </select>
+            <button type="button" className="small" onClick={() => onChange(value.filter((_, j) => j !== i))}>
+              Remove<span className="visually-hidden"> author {a.name || i + 1}</span>
+            </button>
+          </li>
+        ))}
+      </ul>
+      <button type="button" className="small" onClick={() => onChange([...value, { name: '', role: 'writer' }])}>
+        Add author
+      </button>
+    </div>
+  );
+}
+
+function FieldInput({
+  spec,
+  value,
+  suggestions,
+  onChange,
+}: {
+  spec: FieldSpec;
+  value: unknown;
+  suggestions: readonly string[];
+  onChange(v: unknown): void;
+}) {
+  const id = useId();
+  if (spec.kind === 'words')
+    return <WordsInput label={spec.label} values={(value as string[]) ?? []} suggestions={suggestions} onChange={onChange} />;
+  if (spec.kind === 'authors') return <AuthorsEditor value={(value as Author[]) ?? []} onChange={onChange} />;
+  const text = typeof value === 'string' ? value : '';
+  return (
+    <>
+      <label htmlFor={id}>{spec.label}</label>
+      {spec.kind === 'textarea' ? (
+        <textarea id={id} rows={4} value={text} onChange={(e) => onChange(e.target.value)} />
+      ) : spec.kind === 'select' ? (
+        <select id={id} value={text} onChange={(e) => onChange(e.target.value)}>
+          <option value="">Not set</option>
+          {spec.options?.map(([v, l]) => (
+            <option key={v} value={v}>
+              {l}
+            </option>
+          ))}
+        </select>
+      ) : (
+        <input
+          id={id}
+          type={spec.kind === 'number' ? 'number' : spec.kind === 'date' ? 'date' : 'text'}
+          step={spec.kind === 'number' ? 'any' : undefined}
+          value={text}
+          required={spec.required}
+          onChange={(e) => onChange(e.target.value)}
+        />
+      )}
+    </>
+  );
+}
+
+/**
+ * "Edit": a dialog with a series' or a book's fields in groups, each with a lock (a field edited here is locked, so
+ * scans keep it; unlocking gives it back to the files). Only what changed is sent (PATCH /series|books/{id}).
+ */
+export function EditMetadataDialog({
+  target,
+  suggestions,
+  onClose,
+}: {
+  target: EditTarget;
+  /** Genres and tags already in the library, offered while typing. */
+  suggestions: { genres: readonly string[]; tags: readonly string[] };
+  onClose(): void;
+}) {
+  const dialog = useRef<HTMLDialogElement>(null);
+  const queryClient = useQueryClient();
+  const titleId = useId();
+  const groups = target.kind === 'series' ? SERIES_GROUPS : BOOK_GROUPS;
+  const [initial] = useState(() => initialValues(target));
+  const [values, setValues] = useState(initial);
+  const serverLocks = target.entity.locks as Record<string, true | undefined>;
+  const [locks, setLocks] = useState<Record<string, boolean>>(() =>
+    Object.fromEntries(groups.flatMap((g) => g.fields).map((f) => [f.name, serverLocks[f.name] === true])),
+  );
+  const [problem, setProblem] = useState<string | null>(null);
+  useEffect(() => {
+    const d = dialog.current;
+    if (d && !d.open) d.showModal();
+  }, []);
+
+  const save = useMutation({
+    mutationFn: async (body: Record<string, unknown>): Promise<unknown> =>
+      target.kind === 'series'
+        ? ok(api.PATCH('/api/v1/series/{id}', { params: { path: { id: target.entity.id } }, body }))
+        : ok(api.PATCH('/api/v1/books/{id}', { params: { path: { id: target.entity.id } }, body })),
+    onSuccess: async () => {
+      await Promise.all(
+        [queryKeys.series.all, queryKeys.books.all, queryKeys.shelves.all].map((queryKey) => queryClient.invalidateQueries({ queryKey })),
+      );
+      dialog.current?.close();
+    },
+  });
+
+  const submit = () => {
+    const body: Record<string, unknown> = {};
+    const lockChanges: Record<string, boolean> = {};
+    for (const spec of groups.flatMap((g) => g.fields)) {
+      const before = toApi(spec, initial[spec.name]);
+      let after = toApi(spec, values[spec.name]);
+      if (spec.kind === 'authors') after = ((after as Author[]) ?? []).filter((a) => a.name.trim() !== '');
+      const locked = locks[spec.name] === true;
+      if (!same(before, after)) {
+        if (spec.required && after === null) {
+          setProblem(`${spec.label} cannot be empty.`);
+          return;
+        }
+        body[spec.name] = after;
+        if (!locked) lockChanges[spec.name] = false;
+      } else if (locked !== (serverLocks[spec.name] === true)) lockChanges[spec.name] = locked;
+    }
+    if (Object.keys(lockChanges).length > 0) body.locks = lockChanges;
+    setProblem(null);
+    if (Object.keys(body).length === 0) {
+      dialog.current?.close();
+      return;
+    }
+    save.mutate(body);
+  };
+
+  const name = target.kind === 'series' ? target.entity.metadata.title : target.entity.title;
+  return (
+    <dialog ref={dialog} className="app-dialog edit-metadata" aria-labelledby={titleId} onClose={onClose}>
+      <form
+        onSubmit={(e) => {
+          e.preventDefault();
+          submit();
+        }}
+      >
+        <h2 id={titleId}>Edit {name}</h2>
+        <p className="hint">A field you change is locked (🔒): scans keep your value. Unlock it to take the files&apos; value back.</p>
+        {groups.map((group) => (
+          <fieldset key={group.title} className="edit-group">
+            <legend>{group.title}</legend>
+            {group.fields.map((spec) => (
+              <div key={spec.name} className="field edit-field">
+                <div className="edit-field-input">
+                  <FieldInput
+                    spec={spec}
+                    value={values[spec.name]}
+                    suggestions={spec.name === 'genres' ? suggestions.genres : spec.name === 'tags' ? suggestions.tags : []}
+                    onChange={(v) => {
+                      setValues((old) => ({ ...old, [spec.name]: v }));
+                      setLocks((old) => ({ ...old, [spec.name]: true }));
+                    }}
+                  />
+                </div>
+                <LockToggle
+                  label={spec.label}
+                  locked={locks[spec.name] === true}
+                  onChange={(l) => setLocks((old) => ({ ...old, [spec.name]: l }))}
+                />
+              </div>
+            ))}
+          </fieldset>
+        ))}
+        {problem && (
+          <p className="error-text" role="alert">
+            {problem}
+          </p>
+        )}
+        <ErrorMessage error={save.error} />
+        <div className="actions">
+          <button type="submit" className="primary" disabled={save.isPending}>
+            {save.isPending ? 'Saving…' : 'Save'}
+          </button>
+          <button type="button" onClick={() => dialog.current?.close()}>
+            Cancel
+          </button>
+        </div>
+      </form>
+    </dialog>
+  );
+}
