@@ -320,6 +320,16 @@ describe('The household rules inside collections', () => {
     expect((await call<Paged<unknown>>(t, restricted.headers, 'GET', `${C}/${mixed.id}/series`)).body.total).toBe(1);
     const listed = (await list(restricted.headers)).data.find((c) => c.id === mixed.id);
     expect(listed).toMatchObject({ series_count: 1, series_ids: ids('Alpha') });
+    // The series/list condition collectionId: the collection's series the caller sees (isNot: the others).
+    const byCondition = async (headers: Headers, operator: string) =>
+      (
+        await call<Paged<{ name: string }>>(t, headers, 'POST', '/api/v1/series/list?pageSize=50&sort=name,asc', {
+          condition: { collectionId: { operator, value: mixed.id } },
+        })
+      ).body.data.map((s) => s.name);
+    expect(await byCondition(restricted.headers, 'is')).toEqual(['Alpha']);
+    expect(await byCondition(maintainer.headers, 'is')).toEqual(['Alpha', 'Delta', 'Gamma']);
+    expect(await byCondition(maintainer.headers, 'isNot')).not.toContain('Alpha');
     // Everyone else sees it whole.
     expect((await call<Collection>(t, reader.headers, 'GET', `${C}/${mixed.id}`)).body).toMatchObject({
       series_count: 3,

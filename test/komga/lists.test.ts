@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { basic, createUser, type Headers } from '../helpers/auth.js';
+import { ADMIN, basic, createUser, type Headers } from '../helpers/auth.js';
 import { api, createCatalogApp, scannedLibrary, type CatalogTestApp, type Paged } from '../helpers/catalog.js';
 import { enableKomga, expectKomga, send, writeKomgaCorpus } from './helpers.js';
 
@@ -118,6 +118,61 @@ describe('Komga collections (Mihon)', () => {
     const thumb = await send(t, 'GET', `${BASE}/collections/${collection.id}/thumbnail`, reader);
     expect(thumb.status).toBe(200);
     expect(String(thumb.headers['content-type'])).toMatch(/^image\//);
+  });
+});
+
+describe('Komga conditions and facets by collection and read list', () => {
+  const names = (r: { body: Page<{ name: string }> }) => r.body.content.map((s) => s.name);
+  const seriesList = (headers: Headers, condition: unknown) =>
+    send<Page<{ name: string }>>(t, 'POST', `${BASE}/series/list?unpaged=true&sort=metadata.titleSort,asc`, headers, { condition });
+  const inCollection = (id: string) => ({ collectionId: { operator: 'is', value: id } });
+
+  it('collectionId and readListId match the series and books inside, as the caller sees them', async () => {
+    const all = await seriesList(reader, inCollection(collection.id));
+    expectKomga(all.body, 'PageSeriesDto');
+    expect(names(all)).toEqual(['Astérix', 'Batman', 'Dragon Ball']);
+    expect(names(await seriesList(teen, inCollection(collection.id)))).toEqual(['Astérix', 'Batman']);
+    expect(names(await seriesList(reader, { collectionId: { operator: 'isNot', value: collection.id } }))).toEqual(['Odd Pages']);
+    const action = await seriesList(reader, { allOf: [inCollection(collection.id), { genre: { operator: 'is', value: 'Action' } }] });
+    expect(names(action)).toEqual(['Batman', 'Dragon Ball']);
+    expect(names(await seriesList(reader, inCollection('not-an-id')))).toEqual([]);
+
+    const bookList = (headers: Headers) =>
+      send<Page<{ id: string }>>(t, 'POST', `${BASE}/books/list?unpaged=true`, headers, {
+        condition: { readListId: { operator: 'is', value: readList.id } },
+      });
+    const listed = await bookList(reader);
+    expectKomga(listed.body, 'PageBookDto');
+    expect(listed.body.content.map((b) => b.id).sort()).toEqual([...readList.bookIds].sort());
+    expect((await bookList(teen)).body.content.map((b) => b.id).sort()).toEqual(
+      [books['Batman 2'], books['Astérix 1'], books['Batman 1']].sort(),
+    );
+
+    // Another user's private collection: no match, no facets.
+    const mine = await api<{ id: string }>(t, 'POST', '/api/v1/collections', { name: 'Admin only', series_ids: [series.Batman] });
+    expect(mine.status).toBe(201);
+    expect(names(await seriesList(basic(ADMIN.username, ADMIN.password), inCollection(mine.body.id)))).toEqual(['Batman']);
+    expect(names(await seriesList(reader, inCollection(mine.body.id)))).toEqual([]);
+    expect((await send(t, 'GET', `${BASE}/genres?collection_id=${mine.body.id}`, reader)).body).toEqual([]);
+  });
+
+  it("collection_id facets answer the facets of the collection's series the caller sees", async () => {
+    const facet = async (url: string, headers: Headers) => (await send<string[]>(t, 'GET', `${BASE}/${url}`, headers)).body;
+    expect(await facet(`genres?collection_id=${collection.id}`, reader)).toEqual(['Action', 'Adventure', 'Humor', 'Martial Arts']);
+    expect(await facet(`genres?collection_id=${collection.id}`, teen)).toEqual(['Action', 'Adventure', 'Humor']);
+    expect(await facet(`publishers?collection_id=${collection.id}`, teen)).toEqual(['Dargaud', 'DC Comics']);
+    expect(await facet(`languages?collection_id=${collection.id}`, reader)).toEqual(['en', 'fr', 'ja']);
+    expect(await facet(`series/release-dates?collection_id=${collection.id}`, teen)).toEqual(expect.arrayContaining(['1940', '1961']));
+    const authors = (await send<{ name: string }[]>(t, 'GET', `${BASE}/authors?collection_id=${collection.id}`, teen)).body;
+    expect(authors.map((a) => a.name)).toContain('Bob Kane');
+    expect(authors.map((a) => a.name)).not.toContain('Akira Toriyama');
+    const oneSeries = await send<{ name: string }[]>(
+      t,
+      'GET',
+      `${BASE}/authors?collection_id=${collection.id}&series_id=${series['Dragon Ball']}`,
+      teen,
+    );
+    expect(oneSeries.body).toEqual([]);
   });
 });
 

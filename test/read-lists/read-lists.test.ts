@@ -270,6 +270,17 @@ describe('Access rules inside lists', () => {
     expect(bookIdsOf(seen.body)).toEqual([K(1), K(2)]);
     expect(JSON.stringify(seen.body)).not.toContain(B_KLAUS());
     expect((await call<Detail>(t, t.headers, 'GET', url)).body.book_count).toBe(4);
+    // The books/list condition readListId: the list's books the caller sees.
+    const byCondition = async (headers: Record<string, string>) =>
+      (
+        await call<Paged<{ id: string }>>(t, headers, 'POST', '/api/v1/books/list?pageSize=50', {
+          condition: { readListId: { operator: 'is', value: mixed.id } },
+        })
+      ).body.data
+        .map((b) => b.id)
+        .sort();
+    expect(await byCondition(restricted.headers)).toEqual([K(1), K(2)].sort());
+    expect(await byCondition(t.headers)).toEqual([B_KLAUS(), K(1), WITCH_B(), K(2)].sort());
 
     const listed = await call<Paged<ListView>>(t, restricted.headers, 'GET', '/api/v1/read-lists?pageSize=500');
     expect(listed.body.data.map((l) => l.name)).toContain('Mixed');

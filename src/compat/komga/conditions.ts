@@ -1,4 +1,5 @@
 import { badRequest } from '../../http/errors.js';
+import { Uuid } from '../../http/params.js';
 import { ageOf } from '../../media/metadata/age-ratings.js';
 import { authorParams, listParam, type KomgaListQuery } from './paging.js';
 
@@ -178,6 +179,7 @@ const SERIES_FIELDS: Record<string, FieldMap> = {
   seriesStatus: { field: 'status', operators: EQUALITY_OPERATORS },
   readStatus: { field: 'readStatus', operators: EQUALITY_OPERATORS, value: (v) => readStatusOf(String(v)) },
   author: { field: 'author', operators: EQUALITY_OPERATORS, value: authorMatch },
+  collectionId: { field: 'collectionId', operators: EQUALITY_OPERATORS },
 };
 
 const BOOK_FIELDS: Record<string, FieldMap> = {
@@ -187,6 +189,7 @@ const BOOK_FIELDS: Record<string, FieldMap> = {
   tag: { field: 'tag', operators: NULLABLE_OPERATORS },
   readStatus: { field: 'readStatus', operators: EQUALITY_OPERATORS, value: (v) => readStatusOf(String(v)) },
   author: { field: 'author', operators: EQUALITY_OPERATORS, value: authorMatch },
+  readListId: { field: 'readListId', operators: EQUALITY_OPERATORS },
 };
 
 /**
@@ -231,11 +234,17 @@ function ageRatingCondition(operator: string, value: unknown, ctx: KomgaFilterCo
   }
 }
 
-/** Conditions on things that do not exist here: deleted items, one-shots, collections, read lists. */
-function constantNode(key: string, operator: string): Node | undefined {
+/**
+ * Conditions whose answer is known without looking: deleted items, one-shots and complete series do not exist here;
+ * an id that is none of ours names no collection or read list (as does a read list for series, a collection for books).
+ */
+function constantNode(key: string, operator: string, value: unknown, books: boolean): Node | undefined {
   if (key === 'deleted' || key === 'oneShot' || key === 'complete')
     return operator === 'isTrue' ? NONE : operator === 'isFalse' ? ALL : undefined;
-  if (key === 'collectionId' || key === 'readListId') return operator === 'is' ? NONE : operator === 'isNot' ? ALL : undefined;
+  if (key === 'collectionId' || key === 'readListId') {
+    const ours = (key === 'readListId') === books && Uuid.safeParse(value).success;
+    if (!ours) return operator === 'is' ? NONE : operator === 'isNot' ? ALL : undefined;
+  }
   return undefined;
 }
 
@@ -261,7 +270,7 @@ function translate(
   }
   const op = value && typeof value === 'object' ? (value as { operator?: unknown; value?: unknown }) : {};
   const operator = typeof op.operator === 'string' ? op.operator : '';
-  const constant = constantNode(key, operator);
+  const constant = constantNode(key, operator, op.value, books);
   if (constant) return constant;
   if (!books && key === 'ageRating') return ageRatingCondition(operator, op.value, ctx, at);
   if (books && key === 'mediaStatus' && (operator === 'is' || operator === 'isNot'))

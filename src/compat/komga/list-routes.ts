@@ -436,6 +436,20 @@ export function registerKomgaListRoutes(app: App, komga: KomgaPresenter): void {
 }
 
 /**
+ * `collection_id` on the facet routes (genres, tags, authors…): the series of that collection the caller sees; null
+ * when none is asked. An id that names no collection the caller sees holds no series.
+ */
+export async function collectionFacetSeries(
+  komga: KomgaPresenter,
+  caller: Caller,
+  collectionId: string | undefined,
+): Promise<string[] | null> {
+  if (collectionId === undefined || collectionId === '') return null;
+  if (!Uuid.safeParse(collectionId).success) return [];
+  return (await orNull(komga.services.collections.get(caller, collectionId)))?.series_ids ?? [];
+}
+
+/**
  * `collection_id` on `GET series` (any of the collections): the series of those collections the caller sees,
  * filtered by the other parameters, sorted as asked (by name by default). Unknown or hidden collections hold
  * nothing.

@@ -19,7 +19,7 @@ import {
   SERIES_SORTS,
 } from './paging.js';
 import type { KomgaPresenter } from './presenter.js';
-import { seriesOfCollections } from './list-routes.js';
+import { collectionFacetSeries, seriesOfCollections } from './list-routes.js';
 import { hidden, komgaRoute, SeriesParams } from './route-config.js';
 
 const RecentQuery = KomgaPaging.extend({
@@ -111,9 +111,12 @@ export function registerKomgaSeriesRoutes(app: App, komga: KomgaPresenter): void
       querystring: z.object({ library_id: KomgaMulti, collection_id: z.string().optional() }),
     },
     handler: async (req) => {
-      // Collections do not exist here: a collection's facets are empty.
-      if (req.query.collection_id) return [];
-      return (await series.releaseYears(callerOf(req), { library_ids: listParam(req.query.library_id) })).map(String);
+      const caller = callerOf(req);
+      const inCollection = await collectionFacetSeries(komga, caller, req.query.collection_id);
+      if (inCollection?.length === 0) return [];
+      return (
+        await series.releaseYears(caller, { library_ids: listParam(req.query.library_id), series_ids: inCollection ?? undefined })
+      ).map(String);
     },
   });
 
@@ -248,8 +251,13 @@ export function registerKomgaSeriesRoutes(app: App, komga: KomgaPresenter): void
       config: komgaRoute('series-read'),
       schema: { ...hidden, summary, querystring: FacetQuery },
       handler: async (req) => {
-        if (req.query.collection_id) return [];
-        return present(await series.facet(callerOf(req), field, { library_ids: listParam(req.query.library_id) }));
+        // collection_id: the facets of that collection's series (those the caller sees).
+        const caller = callerOf(req);
+        const inCollection = await collectionFacetSeries(komga, caller, req.query.collection_id);
+        if (inCollection?.length === 0) return [];
+        return present(
+          await series.facet(caller, field, { library_ids: listParam(req.query.library_id), series_ids: inCollection ?? undefined }),
+        );
       },
     });
   facet('/api/v1/genres', 'Genres (Komga)', 'genre');
@@ -284,12 +292,13 @@ export function registerKomgaSeriesRoutes(app: App, komga: KomgaPresenter): void
       }),
     },
     handler: async (req) => {
-      if (req.query.collection_id) return [];
-      return books.authors(callerOf(req), {
-        library_ids: listParam(req.query.library_id),
-        series_ids: listParam(req.query.series_id),
-        search: req.query.search,
-      });
+      // collection_id: the authors of that collection's series (those the caller sees), within any series_id asked.
+      const caller = callerOf(req);
+      const inCollection = await collectionFacetSeries(komga, caller, req.query.collection_id);
+      let seriesIds = listParam(req.query.series_id);
+      if (inCollection) seriesIds = seriesIds.length ? seriesIds.filter((id) => inCollection.includes(id)) : inCollection;
+      if (inCollection && seriesIds.length === 0) return [];
+      return books.authors(caller, { library_ids: listParam(req.query.library_id), series_ids: seriesIds, search: req.query.search });
     },
   });
 }

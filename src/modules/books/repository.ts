@@ -183,6 +183,11 @@ export class BooksRepository {
       }
       case 'releaseYear':
         return yearLeaf(sql`books.year`, operator, value);
+      case 'readListId': {
+        // In that read list, when the caller sees the list (shared, or its own): another user's is no match.
+        const match = sql<SqlBool>`exists (select 1 from read_list_items ri join read_lists rl on rl.id = ri.read_list_id where ri.book_id = books.id and ri.read_list_id = ${String(value)} and (rl.owner_user_id is null or rl.owner_user_id = ${userId}))`;
+        return operator === 'isNot' ? sql<SqlBool>`not ${match}` : match;
+      }
       case 'author':
         return authorLeaf(this.database.dialect, sql`books.authors`, leaf);
     }

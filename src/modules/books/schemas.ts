@@ -27,6 +27,7 @@ export const BOOK_FILTER_FIELDS = {
   hasError: 'boolean',
   releaseYear: 'year',
   author: 'author',
+  readListId: 'id',
 } as const satisfies Record<string, FieldKind>;
 export type BookFilterField = keyof typeof BOOK_FILTER_FIELDS;
 

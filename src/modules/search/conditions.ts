@@ -79,6 +79,12 @@ export function filterBodySchema(resource: string, fields: Record<string, FieldK
                   ? 'A series matches when one of its present books does; `isNot`: when none does. '
                   : 'isNot: no author of the book matches. ')
               : '') +
+            (Object.hasOwn(fields, 'collectionId')
+              ? '`collectionId`: the series of that collection (one the caller sees: shared, or its own; any other matches nothing). '
+              : '') +
+            (Object.hasOwn(fields, 'readListId')
+              ? '`readListId`: the books of that read list (one the caller sees: shared, or its own; any other matches nothing). '
+              : '') +
             'Unknown fields or operators are a 400 naming them.',
         ),
       fullTextSearch: z

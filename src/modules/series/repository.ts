@@ -53,6 +53,8 @@ export type { SeriesFacetField };
 export interface FacetScope {
   scope: ContentScope;
   libraryIds?: readonly string[];
+  /** Only these series (a collection's); empty or absent: no such restriction. */
+  seriesIds?: readonly string[];
 }
 
 export interface SeriesReadCounts {
@@ -158,6 +160,11 @@ export class SeriesRepository {
         return textLeaf(sql`series.age_rating`, operator, value);
       case 'releaseYear':
         return yearLeaf(sql`series.year`, operator, value);
+      case 'collectionId': {
+        // In that collection, when the caller sees the collection (shared, or its own): another user's is no match.
+        const match = sql<SqlBool>`exists (select 1 from collection_series cs join collections c on c.id = cs.collection_id where cs.series_id = series.id and cs.collection_id = ${String(value)} and (c.owner_user_id is null or c.owner_user_id = ${userId}))`;
+        return operator === 'isNot' ? sql<SqlBool>`not ${match}` : match;
+      }
       case 'author': {
         // A series matches when one of its present books does; isNot when none does.
         const some = (test: Expression<SqlBool>) =>
@@ -227,6 +234,7 @@ export class SeriesRepository {
     const parts: RawBuilder<unknown>[] = [];
     if (!f.scope.all) parts.push(sql` and ${seriesVisible(f.scope, 's')}`);
     if (f.libraryIds?.length) parts.push(sql` and s.library_id in (${sql.join([...f.libraryIds])})`);
+    if (f.seriesIds?.length) parts.push(sql` and s.id in (${sql.join([...f.seriesIds])})`);
     return sql.join(parts, sql``);
   }
 

@@ -29,6 +29,7 @@ export const SERIES_FILTER_FIELDS = {
   ageRating: 'text',
   releaseYear: 'year',
   author: 'author',
+  collectionId: 'id',
 } as const satisfies Record<string, FieldKind>;
 export type SeriesFilterField = keyof typeof SERIES_FILTER_FIELDS;
 

@@ -136,14 +136,27 @@ export class SeriesService {
    * genres and tags by element; publisher, language and age rating as stored, with null (last) when some
    * series has none. Sorted by text.
    */
-  async facet(caller: Caller, field: SeriesFacetField, input: { library_ids?: readonly string[] } = {}): Promise<(string | null)[]> {
-    const values = await this.deps.repo.facet(field, { scope: scopeFor(caller), libraryIds: input.library_ids });
+  async facet(
+    caller: Caller,
+    field: SeriesFacetField,
+    input: { library_ids?: readonly string[]; series_ids?: readonly string[] } = {},
+  ): Promise<(string | null)[]> {
+    const values = await this.deps.repo.facet(field, {
+      scope: scopeFor(caller),
+      libraryIds: input.library_ids,
+      seriesIds: input.series_ids,
+    });
     return values.sort((a, b) => (a === null ? 1 : b === null ? -1 : a.localeCompare(b)));
   }
 
   /** The distinct release years of the present series the caller can see, newest first. */
-  async releaseYears(caller: Caller, input: { library_ids?: readonly string[] } = {}): Promise<number[]> {
-    return (await this.deps.repo.releaseYears({ scope: scopeFor(caller), libraryIds: input.library_ids })).sort((a, b) => b - a);
+  async releaseYears(caller: Caller, input: { library_ids?: readonly string[]; series_ids?: readonly string[] } = {}): Promise<number[]> {
+    const years = await this.deps.repo.releaseYears({
+      scope: scopeFor(caller),
+      libraryIds: input.library_ids,
+      seriesIds: input.series_ids,
+    });
+    return years.sort((a, b) => b - a);
   }
 
   /** The display titles (`metadata.title`) of the series the caller can see among `ids`. */
