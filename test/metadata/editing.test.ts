@@ -1,10 +1,10 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { api, call, createCatalogApp, scannedLibrary, type CatalogTestApp, type Paged } from '../helpers/catalog.js';
+import { api, call, createCatalogApp, scan, scannedLibrary, type CatalogTestApp, type Paged } from '../helpers/catalog.js';
 import { createHouseholdUser } from '../helpers/household.js';
 import { userHeaders, type Headers } from '../helpers/auth.js';
 import { makeCbz } from '../media/fixtures.js';
 import path from 'node:path';
-import { mkdirSync } from 'node:fs';
+import { mkdirSync, utimesSync } from 'node:fs';
 
 interface SeriesBody {
   id: string;
@@ -155,5 +155,65 @@ describe('metadata editing (native API)', () => {
     expect((await api(t, 'PATCH', `/api/v1/series/${seriesId}`, { sharing_labels: [] })).status).toBe(200);
     const series = (await api<SeriesBody>(t, 'GET', `/api/v1/series/${seriesId}`)).body;
     expect(series.metadata.summary).not.toBe('hidden edit');
+  });
+});
+
+describe('metadata editing and rescans', () => {
+  let t: CatalogTestApp;
+  let dir: string;
+  let libraryId: string;
+
+  beforeAll(async () => {
+    t = await createCatalogApp();
+    const lib = await scannedLibrary(t, async (root) => {
+      const folder = path.join(root, 'Series A');
+      mkdirSync(folder);
+      await makeCbz(folder, 'a1.cbz', {
+        pages: 1,
+        comicInfo: { Series: 'Series A', Number: '1', Title: 'Old Title', Summary: 'Old summary', Genre: 'Old' },
+      });
+    });
+    dir = path.join(lib.dir, 'Series A');
+    libraryId = lib.id;
+  });
+  afterAll(async () => t?.close());
+
+  it('a rescan with changed files keeps locked fields, updates unlocked ones, and records itself; unlocking gives the new file value', async () => {
+    const seriesId = (await api<Paged<SeriesBody>>(t, 'GET', '/api/v1/series')).body.data[0]!.id;
+    const bookId = (await api<Paged<BookBody>>(t, 'GET', `/api/v1/series/${seriesId}/books`)).body.data[0]!.id;
+    expect(
+      (await api(t, 'PATCH', `/api/v1/series/${seriesId}`, { summary: 'Person summary', genres: ['Loose'], locks: { genres: false } }))
+        .status,
+    ).toBe(200);
+    expect((await api(t, 'PATCH', `/api/v1/books/${bookId}`, { title: 'Person Title' })).status).toBe(200);
+
+    await makeCbz(dir, 'a1.cbz', {
+      pages: 2,
+      comicInfo: { Series: 'Series A', Number: '3', Title: 'New Title', Summary: 'New summary', Genre: 'New' },
+    });
+    const future = new Date(Date.now() + 60_000);
+    utimesSync(path.join(dir, 'a1.cbz'), future, future);
+    await scan(t, libraryId);
+
+    const series = (await api<SeriesBody>(t, 'GET', `/api/v1/series/${seriesId}`)).body;
+    expect(series.metadata.summary).toBe('Person summary');
+    expect(series.metadata.genres).toEqual(['New']);
+    expect(series.locks).toEqual({ summary: true });
+    const book = (await api<BookBody>(t, 'GET', `/api/v1/books/${bookId}`)).body;
+    expect(book.metadata.title).toBe('Person Title');
+    expect(book.metadata.number).toBe('3');
+
+    const history = await api<Paged<{ field: string; source: string; before: unknown; after: unknown }>>(
+      t,
+      'GET',
+      `/api/v1/books/${bookId}/history`,
+    );
+    expect(history.body.data).toContainEqual(expect.objectContaining({ field: 'number', source: 'scan', before: '1', after: '3' }));
+    expect(history.body.data).toContainEqual(expect.objectContaining({ field: 'title', source: 'person', after: 'Person Title' }));
+
+    const unlocked = (await api<SeriesBody>(t, 'PATCH', `/api/v1/series/${seriesId}`, { locks: { summary: false } })).body;
+    expect(unlocked.metadata.summary).toBe('New summary');
+    const book2 = (await api<BookBody>(t, 'PATCH', `/api/v1/books/${bookId}`, { locks: { title: false } })).body;
+    expect(book2.metadata.title).toBe('New Title');
   });
 });
