@@ -56,6 +56,7 @@ export const BOOK_EDIT = {
 describe('metadata editing (native API)', () => {
   let t: CatalogTestApp;
   let seriesId: string;
+  let otherId: string;
   let bookIds: string[];
   let reader: Headers;
 
@@ -69,9 +70,12 @@ describe('metadata editing (native API)', () => {
         comicInfo: { Series: 'Scan Group', Number: '1', Summary: 'From the file.', Genre: 'Action' },
       });
       await makeCbz(folder, 'two.cbz', { pages: 1, comicInfo: { Series: 'Scan Group', Number: '2', Title: 'File Title' } });
+      mkdirSync(path.join(dir, 'Other'));
+      await makeCbz(path.join(dir, 'Other'), 'o1.cbz', { pages: 1, comicInfo: { Series: 'Other', Genre: 'Comedy' } });
     });
     const list = await api<Paged<SeriesBody>>(t, 'GET', '/api/v1/series');
-    seriesId = list.body.data[0]!.id;
+    seriesId = list.body.data.find((s) => s.name === 'Scan Group')!.id;
+    otherId = list.body.data.find((s) => s.name === 'Other')!.id;
     const books = await api<Paged<BookBody>>(t, 'GET', `/api/v1/series/${seriesId}/books`);
     bookIds = books.body.data.map((b) => b.id);
     reader = await userHeaders(t, 'reader');
@@ -119,6 +123,35 @@ describe('metadata editing (native API)', () => {
     const back = await api<BookBody>(t, 'PATCH', `/api/v1/books/${id}`, { locks: unlock });
     expect(back.body.locks).toEqual({});
     expect({ ...back.body.metadata, summary: before.metadata.summary }).toEqual(before.metadata);
+  });
+
+  it('a bulk change is one history group; undoing any entry restores every value and lock', async () => {
+    const ids = [seriesId, otherId];
+    const before = await Promise.all(ids.map(async (id) => (await api<SeriesBody>(t, 'GET', `/api/v1/series/${id}`)).body));
+    const res = await api<{ group_id: string; updated: number }>(t, 'PATCH', '/api/v1/series', {
+      ids,
+      changes: { reading_direction: 'rtl' },
+      add: { genres: ['Seinen'] },
+    });
+    expect(res.status, JSON.stringify(res.body)).toBe(200);
+    expect(res.body.updated).toBe(2);
+    for (const [i, id] of ids.entries()) {
+      const s = (await api<SeriesBody>(t, 'GET', `/api/v1/series/${id}`)).body;
+      expect(s.metadata.genres).toEqual([...(before[i]!.metadata.genres as string[]), 'Seinen']);
+      expect(s.metadata.reading_direction).toBe('rtl');
+      expect(s.locks).toEqual({ genres: true, reading_direction: true });
+    }
+    const history = await api<Paged<{ id: string; group_id: string; field: string }>>(t, 'GET', `/api/v1/series/${otherId}/history`);
+    const entry = history.body.data.find((e) => e.group_id === res.body.group_id)!;
+    const undo = await api<{ undone: unknown[] }>(t, 'POST', `/api/v1/history/${entry.id}/undo`);
+    expect(undo.status, JSON.stringify(undo.body)).toBe(200);
+    expect(undo.body.undone).toHaveLength(4);
+    for (const [i, id] of ids.entries()) {
+      const s = (await api<SeriesBody>(t, 'GET', `/api/v1/series/${id}`)).body;
+      expect(s.metadata).toEqual(before[i]!.metadata);
+      expect(s.locks).toEqual(before[i]!.locks);
+    }
+    expect((await api(t, 'POST', `/api/v1/history/${entry.id}/undo`)).status).toBe(409);
   });
 
   it('bad values are 400', async () => {
