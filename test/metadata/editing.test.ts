@@ -3,6 +3,7 @@ import { api, call, createCatalogApp, scan, scannedLibrary, type CatalogTestApp,
 import { createHouseholdUser } from '../helpers/household.js';
 import { userHeaders, type Headers } from '../helpers/auth.js';
 import { makeCbz } from '../media/fixtures.js';
+import { enableKomga, expectKomga, send } from '../komga/helpers.js';
 import path from 'node:path';
 import { mkdirSync, utimesSync } from 'node:fs';
 
@@ -61,7 +62,7 @@ describe('metadata editing (native API)', () => {
   let reader: Headers;
 
   beforeAll(async () => {
-    t = await createCatalogApp();
+    t = await createCatalogApp(enableKomga);
     await scannedLibrary(t, async (dir) => {
       const folder = path.join(dir, 'Scan Group');
       mkdirSync(folder);
@@ -154,6 +155,86 @@ describe('metadata editing (native API)', () => {
     expect((await api(t, 'POST', `/api/v1/history/${entry.id}/undo`)).status).toBe(409);
   });
 
+  it('every field round-trips through the Komga API, its *Lock fields show the locks, and unlocking there restores the files', async () => {
+    const before = (await api<SeriesBody>(t, 'GET', `/api/v1/series/${seriesId}`)).body;
+    const update = {
+      title: 'Komga Title',
+      titleLock: true,
+      titleSort: 'komga title',
+      titleSortLock: true,
+      summary: 'Komga summary',
+      summaryLock: true,
+      publisher: 'Komga Pub',
+      publisherLock: true,
+      status: 'ENDED',
+      statusLock: true,
+      readingDirection: 'WEBTOON',
+      readingDirectionLock: true,
+      ageRating: 16,
+      ageRatingLock: true,
+      language: 'fr',
+      languageLock: true,
+      genres: ['Horror'],
+      genresLock: true,
+      tags: ['komga'],
+      tagsLock: true,
+      totalBookCount: 9,
+      totalBookCountLock: true,
+      links: [{ label: 'Site', url: 'https://example.org/k' }],
+      linksLock: true,
+      alternateTitles: [{ label: 'en', title: 'Other Name' }],
+      alternateTitlesLock: true,
+    };
+    expectKomga(update, 'SeriesMetadataUpdateDto');
+    expect((await api(t, 'PATCH', `/komga/api/v1/series/${seriesId}/metadata`, update)).status).toBe(204);
+    const dto = await send<{ metadata: Record<string, unknown> }>(t, 'GET', `/komga/api/v1/series/${seriesId}`, t.headers);
+    expectKomga(dto.body, 'SeriesDto');
+    for (const [key, value] of Object.entries(update)) expect(dto.body.metadata[key], key).toEqual(value);
+    const native = (await api<SeriesBody>(t, 'GET', `/api/v1/series/${seriesId}`)).body;
+    expect(native.metadata).toMatchObject({ title: 'Komga Title', status: 'ended', reading_direction: 'webtoon', age: 16 });
+    const unlock = Object.fromEntries(
+      Object.keys(update)
+        .filter((k) => k.endsWith('Lock'))
+        .map((k) => [k, false]),
+    );
+    expect((await api(t, 'PATCH', `/komga/api/v1/series/${seriesId}/metadata`, unlock)).status).toBe(204);
+    expect((await api<SeriesBody>(t, 'GET', `/api/v1/series/${seriesId}`)).body.metadata).toEqual(before.metadata);
+
+    const id = bookIds[1]!;
+    const bookUpdate = {
+      title: 'Komga Book',
+      titleLock: true,
+      summary: 'Book summary',
+      summaryLock: true,
+      number: '12',
+      numberLock: true,
+      numberSort: 12.5,
+      numberSortLock: true,
+      releaseDate: '2001-02-03',
+      releaseDateLock: true,
+      authors: [{ name: 'Cleo Colorist', role: 'colorist' }],
+      authorsLock: true,
+      tags: ['t1'],
+      tagsLock: true,
+      isbn: '9781234567897',
+      isbnLock: true,
+      links: [{ label: 'L', url: 'https://example.org/b' }],
+      linksLock: true,
+    };
+    expectKomga(bookUpdate, 'BookMetadataUpdateDto');
+    expect((await api(t, 'PATCH', `/komga/api/v1/books/${id}/metadata`, bookUpdate)).status).toBe(204);
+    const book = await send<{ metadata: Record<string, unknown> }>(t, 'GET', `/komga/api/v1/books/${id}`, t.headers);
+    expectKomga(book.body, 'BookDto');
+    for (const [key, value] of Object.entries(bookUpdate)) expect(book.body.metadata[key], key).toEqual(value);
+    const batch = { [id]: { title: 'Batch Title', summaryLock: false } };
+    expectKomga(batch[id], 'BookMetadataUpdateDto');
+    expect((await api(t, 'PATCH', '/komga/api/v1/books/metadata', batch)).status).toBe(204);
+    const after = (await api<BookBody>(t, 'GET', `/api/v1/books/${id}`)).body;
+    expect(after.metadata.title).toBe('Batch Title');
+    expect(after.locks.summary).toBeUndefined();
+    expect((await api(t, 'PATCH', `/komga/api/v1/series/${seriesId}/metadata`, { status: 'SLEEPING' })).status).toBe(400);
+  });
+
   it('bad values are 400', async () => {
     expect((await api(t, 'PATCH', `/api/v1/series/${seriesId}`, { status: 'sleeping' })).status).toBe(400);
     expect((await api(t, 'PATCH', `/api/v1/books/${bookIds[0]}`, { release_date: 'May 2020' })).status).toBe(400);
@@ -167,6 +248,9 @@ describe('metadata editing (native API)', () => {
       ['PATCH', '/api/v1/series', { ids: [seriesId], changes: { summary: 'x' } }],
       ['PATCH', '/api/v1/books', { ids: bookIds, changes: { summary: 'x' } }],
       ['POST', `/api/v1/history/${seriesId}/undo`, undefined],
+      ['PATCH', `/komga/api/v1/series/${seriesId}/metadata`, { summary: 'x' }],
+      ['PATCH', `/komga/api/v1/books/${bookIds[0]}/metadata`, { summary: 'x' }],
+      ['PATCH', '/komga/api/v1/books/metadata', { [bookIds[0]!]: { summary: 'x' } }],
     ];
     for (const [method, url, body] of routes)
       expect((await call(t, reader, method as 'PATCH', url, body)).status, `${method} ${url}`).toBe(403);
