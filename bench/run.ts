@@ -4,6 +4,7 @@
  * load client is wrk (`apt-get install wrk`; bench/wrk.ts), as for the browse and OPDS loads of `--in-process`.
  * `npm run bench -- --start`: where `npm start` spends its time (bench/start-time.ts).
  * `npm run bench -- --web`: the web app's home page and 10,000-series grid in Chromium (bench/web.ts).
+ * `npm run bench -- --metadata`: one bulk metadata edit of 1,000 series over HTTP, and its undo (bench/metadata-bulk.ts).
  * `npm run bench -- --in-process`: the older in-process benchmarks (media, scan, browse, OPDS), which compare
  * against floors inside the server's own process and so hide the framework's cost.
  */
@@ -11,6 +12,8 @@ const argv = process.argv.slice(2);
 
 if (argv.includes('--web')) {
   await (await import('./web.js')).run(argv.filter((a) => a !== '--web'));
+} else if (argv.includes('--metadata')) {
+  await (await import('./metadata-bulk.js')).run();
 } else if (argv.includes('--start')) {
   await import('./start-time.js').then((m) => m.main());
 } else if (argv.includes('--in-process')) {

@@ -274,9 +274,9 @@ export async function buildApp(options: BuildAppOptions): Promise<App> {
       });
       registerServerAddressesRoute(v1, { publicUrl: config.server.public_url });
       registerKoboRoutes(v1, services.kobo.service, { enabled: config.kobo.enabled, publicUrl: config.server.public_url });
-      registerSeriesRoutes(v1, browsing.series);
-      registerBookRoutes(v1, browsing.books);
-      registerMetadataRoutes(v1, browsing);
+      registerSeriesRoutes(v1, browsing.series, browsing.metadata);
+      registerBookRoutes(v1, browsing.books, browsing.metadata);
+      registerMetadataRoutes(v1, browsing.metadata);
       registerPageRoutes(v1, browsing.pages);
       registerProgressRoutes(v1, browsing.progress);
       registerStatsRoutes(v1, browsing.stats);

@@ -210,6 +210,8 @@ function analysisColumns(outcome: Outcome, fileName: string, now: string) {
       genres: '[]',
       tags: '[]',
       authors: '[]',
+      release_date: null,
+      links: '[]',
       metadata: '{}',
       cover_page: null,
     };
@@ -229,6 +231,8 @@ function analysisColumns(outcome: Outcome, fileName: string, now: string) {
     genres: a.genresJson,
     tags: a.tagsJson,
     authors: a.authorsJson,
+    release_date: a.releaseDate,
+    links: a.linksJson,
     metadata: a.metadataJson,
     cover_page: a.coverPage,
   };

@@ -3,6 +3,7 @@ import { nowIso } from '../db/ids.js';
 import type { BooksTable } from '../db/tables/catalog.js';
 import type { EventBus } from '../events/bus.js';
 import type { EntityEvent, ScanCounters } from '../events/types.js';
+import { LockedMetadata } from './locked-metadata.js';
 import type { BookInsert, ScanRepository, SeriesInsert } from './repository.js';
 
 /** A change to a book already in the catalog, with what to announce and count once it is written. */
@@ -57,6 +58,9 @@ export class BatchWriter {
 
   private async commit(batch: StagedBatch): Promise<void> {
     let updates = batch.updates;
+    // Fields a person locked keep their value; the scan's goes to the lock (decision 032).
+    const locked = new LockedMetadata('book', updates.length > 0 ? await this.repo.locksOf(updates.map((u) => u.id)) : new Map());
+    for (const u of updates) u.changes = locked.keepLocked(u.id, u.changes) as Updateable<BooksTable>;
     const compared = updates.filter((u) => u.compare);
     if (compared.length > 0) {
       const current = await this.repo.currentBookValues(compared.map((u) => u.id));
@@ -65,6 +69,7 @@ export class BatchWriter {
         const row = current.get(u.id);
         const changed = !row || Object.entries(u.changes).some(([k, v]) => k !== 'updated_at' && k !== 'analyzed_at' && row[k] !== v);
         if (!changed) this.counters.books_unchanged++;
+        else if (row) locked.record(u.id, row, u.changes);
         return changed;
       });
     }
@@ -74,6 +79,7 @@ export class BatchWriter {
         restoreSeries: batch.restoreSeries,
         insertBooks: batch.insertBooks,
         updateBooks: updates.map((u) => ({ id: u.id, changes: u.changes })),
+        metadata: locked.writes,
       },
       nowIso(),
     );

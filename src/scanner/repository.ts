@@ -1,8 +1,9 @@
-import { sql, type Insertable, type Selectable, type SqlBool, type Updateable } from 'kysely';
+import { sql, type Insertable, type Selectable, type SqlBool, type Transaction, type Updateable } from 'kysely';
 import type { Database } from '../db/connection.js';
 import { RepeatedInsert } from '../db/repeated-insert.js';
 import type { DB } from '../db/schema.js';
 import type { BooksTable, LibrariesTable, SeriesTable } from '../db/tables/catalog.js';
+import type { MetadataHistoryTable } from '../db/tables/metadata.js';
 import { ListSyncRepository, type ListSyncResult } from './list-repository.js';
 
 export type BookInsert = Insertable<BooksTable>;
@@ -46,6 +47,14 @@ export interface CatalogBatch {
   restoreSeries: string[];
   insertBooks: BookInsert[];
   updateBooks: { id: string; changes: Updateable<BooksTable> }[];
+  /** Metadata kept beside a person's locked values, and the history of what the scan changed (modules/metadata). */
+  metadata?: ScanMetadataWrites;
+}
+
+export interface ScanMetadataWrites {
+  /** The files' new value of a locked field (JSON), kept by its lock. */
+  lockValues: { entity_id: string; field: string; file_value: string }[];
+  history: Insertable<MetadataHistoryTable>[];
 }
 
 const INSERT_CHUNK = 100;
@@ -62,6 +71,18 @@ function chunks<T>(items: readonly T[], size: number): T[][] {
   const out: T[][] = [];
   for (let i = 0; i < items.length; i += size) out.push(items.slice(i, i + size));
   return out;
+}
+
+async function writeMetadata(trx: Transaction<DB>, metadata: ScanMetadataWrites): Promise<void> {
+  for (const l of metadata.lockValues) {
+    await trx
+      .updateTable('metadata_locks')
+      .set({ file_value: l.file_value })
+      .where('entity_id', '=', l.entity_id)
+      .where('field', '=', l.field)
+      .execute();
+  }
+  for (const part of chunks(metadata.history, 50)) await trx.insertInto('metadata_history').values(part).execute();
 }
 
 /** The scanner's SQL: reads the library's current state, writes batches of changes in transactions. */
@@ -128,7 +149,22 @@ export class ScanRepository {
         await trx.updateTable('books').set(changes).where('id', '=', id).execute();
         if (i % BOOK_INSERT_CHUNK === BOOK_INSERT_CHUNK - 1) await yieldToEventLoop();
       }
+      if (batch.metadata) await writeMetadata(trx, batch.metadata);
     });
+  }
+
+  /** Locked metadata fields of these books or series, with the file value each lock keeps (JSON text). */
+  async locksOf(ids: readonly string[]): Promise<Map<string, Map<string, string>>> {
+    const out = new Map<string, Map<string, string>>();
+    for (const part of chunks(ids, IN_CHUNK)) {
+      const rows = await this.db
+        .selectFrom('metadata_locks')
+        .select(['entity_id', 'field', 'file_value'])
+        .where('entity_id', 'in', part)
+        .execute();
+      for (const r of rows) out.set(r.entity_id, (out.get(r.entity_id) ?? new Map<string, string>()).set(r.field, r.file_value));
+    }
+    return out;
   }
 
   /** Current values of the given columns, to skip updates that change nothing (deep scans). */
@@ -183,10 +219,11 @@ export class ScanRepository {
     return out.map((r) => ({ ...r, total_size: Number(r.total_size) }));
   }
 
-  async updateSeries(updates: readonly { id: string; changes: Updateable<SeriesTable> }[]): Promise<void> {
-    if (updates.length === 0) return;
+  async updateSeries(updates: readonly { id: string; changes: Updateable<SeriesTable> }[], metadata?: ScanMetadataWrites): Promise<void> {
+    if (updates.length === 0 && !metadata?.lockValues.length && !metadata?.history.length) return;
     await this.db.transaction().execute(async (trx) => {
       for (const { id, changes } of updates) await trx.updateTable('series').set(changes).where('id', '=', id).execute();
+      if (metadata) await writeMetadata(trx, metadata);
     });
   }
 

@@ -1,10 +1,11 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { api, call, createCatalogApp, scannedLibrary, type CatalogTestApp, type Paged } from '../helpers/catalog.js';
+import { api, call, createCatalogApp, scan, scannedLibrary, type CatalogTestApp, type Paged } from '../helpers/catalog.js';
 import { createHouseholdUser } from '../helpers/household.js';
 import { userHeaders, type Headers } from '../helpers/auth.js';
 import { makeCbz } from '../media/fixtures.js';
+import { enableKomga, expectKomga, send } from '../komga/helpers.js';
 import path from 'node:path';
-import { mkdirSync } from 'node:fs';
+import { mkdirSync, utimesSync } from 'node:fs';
 
 interface SeriesBody {
   id: string;
@@ -56,11 +57,12 @@ export const BOOK_EDIT = {
 describe('metadata editing (native API)', () => {
   let t: CatalogTestApp;
   let seriesId: string;
+  let otherId: string;
   let bookIds: string[];
   let reader: Headers;
 
   beforeAll(async () => {
-    t = await createCatalogApp();
+    t = await createCatalogApp(enableKomga);
     await scannedLibrary(t, async (dir) => {
       const folder = path.join(dir, 'Scan Group');
       mkdirSync(folder);
@@ -69,9 +71,12 @@ describe('metadata editing (native API)', () => {
         comicInfo: { Series: 'Scan Group', Number: '1', Summary: 'From the file.', Genre: 'Action' },
       });
       await makeCbz(folder, 'two.cbz', { pages: 1, comicInfo: { Series: 'Scan Group', Number: '2', Title: 'File Title' } });
+      mkdirSync(path.join(dir, 'Other'));
+      await makeCbz(path.join(dir, 'Other'), 'o1.cbz', { pages: 1, comicInfo: { Series: 'Other', Genre: 'Comedy' } });
     });
     const list = await api<Paged<SeriesBody>>(t, 'GET', '/api/v1/series');
-    seriesId = list.body.data[0]!.id;
+    seriesId = list.body.data.find((s) => s.name === 'Scan Group')!.id;
+    otherId = list.body.data.find((s) => s.name === 'Other')!.id;
     const books = await api<Paged<BookBody>>(t, 'GET', `/api/v1/series/${seriesId}/books`);
     bookIds = books.body.data.map((b) => b.id);
     reader = await userHeaders(t, 'reader');
@@ -121,6 +126,115 @@ describe('metadata editing (native API)', () => {
     expect({ ...back.body.metadata, summary: before.metadata.summary }).toEqual(before.metadata);
   });
 
+  it('a bulk change is one history group; undoing any entry restores every value and lock', async () => {
+    const ids = [seriesId, otherId];
+    const before = await Promise.all(ids.map(async (id) => (await api<SeriesBody>(t, 'GET', `/api/v1/series/${id}`)).body));
+    const res = await api<{ group_id: string; updated: number }>(t, 'PATCH', '/api/v1/series', {
+      ids,
+      changes: { reading_direction: 'rtl' },
+      add: { genres: ['Seinen'] },
+    });
+    expect(res.status, JSON.stringify(res.body)).toBe(200);
+    expect(res.body.updated).toBe(2);
+    for (const [i, id] of ids.entries()) {
+      const s = (await api<SeriesBody>(t, 'GET', `/api/v1/series/${id}`)).body;
+      expect(s.metadata.genres).toEqual([...(before[i]!.metadata.genres as string[]), 'Seinen']);
+      expect(s.metadata.reading_direction).toBe('rtl');
+      expect(s.locks).toEqual({ genres: true, reading_direction: true });
+    }
+    const history = await api<Paged<{ id: string; group_id: string; field: string }>>(t, 'GET', `/api/v1/series/${otherId}/history`);
+    const entry = history.body.data.find((e) => e.group_id === res.body.group_id)!;
+    const undo = await api<{ undone: unknown[] }>(t, 'POST', `/api/v1/history/${entry.id}/undo`);
+    expect(undo.status, JSON.stringify(undo.body)).toBe(200);
+    expect(undo.body.undone).toHaveLength(4);
+    for (const [i, id] of ids.entries()) {
+      const s = (await api<SeriesBody>(t, 'GET', `/api/v1/series/${id}`)).body;
+      expect(s.metadata).toEqual(before[i]!.metadata);
+      expect(s.locks).toEqual(before[i]!.locks);
+    }
+    expect((await api(t, 'POST', `/api/v1/history/${entry.id}/undo`)).status).toBe(409);
+  });
+
+  it('every field round-trips through the Komga API, its *Lock fields show the locks, and unlocking there restores the files', async () => {
+    const before = (await api<SeriesBody>(t, 'GET', `/api/v1/series/${seriesId}`)).body;
+    const update = {
+      title: 'Komga Title',
+      titleLock: true,
+      titleSort: 'komga title',
+      titleSortLock: true,
+      summary: 'Komga summary',
+      summaryLock: true,
+      publisher: 'Komga Pub',
+      publisherLock: true,
+      status: 'ENDED',
+      statusLock: true,
+      readingDirection: 'WEBTOON',
+      readingDirectionLock: true,
+      ageRating: 16,
+      ageRatingLock: true,
+      language: 'fr',
+      languageLock: true,
+      genres: ['Horror'],
+      genresLock: true,
+      tags: ['komga'],
+      tagsLock: true,
+      totalBookCount: 9,
+      totalBookCountLock: true,
+      links: [{ label: 'Site', url: 'https://example.org/k' }],
+      linksLock: true,
+      alternateTitles: [{ label: 'en', title: 'Other Name' }],
+      alternateTitlesLock: true,
+    };
+    expectKomga(update, 'SeriesMetadataUpdateDto');
+    expect((await api(t, 'PATCH', `/komga/api/v1/series/${seriesId}/metadata`, update)).status).toBe(204);
+    const dto = await send<{ metadata: Record<string, unknown> }>(t, 'GET', `/komga/api/v1/series/${seriesId}`, t.headers);
+    expectKomga(dto.body, 'SeriesDto');
+    for (const [key, value] of Object.entries(update)) expect(dto.body.metadata[key], key).toEqual(value);
+    const native = (await api<SeriesBody>(t, 'GET', `/api/v1/series/${seriesId}`)).body;
+    expect(native.metadata).toMatchObject({ title: 'Komga Title', status: 'ended', reading_direction: 'webtoon', age: 16 });
+    const unlock = Object.fromEntries(
+      Object.keys(update)
+        .filter((k) => k.endsWith('Lock'))
+        .map((k) => [k, false]),
+    );
+    expect((await api(t, 'PATCH', `/komga/api/v1/series/${seriesId}/metadata`, unlock)).status).toBe(204);
+    expect((await api<SeriesBody>(t, 'GET', `/api/v1/series/${seriesId}`)).body.metadata).toEqual(before.metadata);
+
+    const id = bookIds[1]!;
+    const bookUpdate = {
+      title: 'Komga Book',
+      titleLock: true,
+      summary: 'Book summary',
+      summaryLock: true,
+      number: '12',
+      numberLock: true,
+      numberSort: 12.5,
+      numberSortLock: true,
+      releaseDate: '2001-02-03',
+      releaseDateLock: true,
+      authors: [{ name: 'Cleo Colorist', role: 'colorist' }],
+      authorsLock: true,
+      tags: ['t1'],
+      tagsLock: true,
+      isbn: '9781234567897',
+      isbnLock: true,
+      links: [{ label: 'L', url: 'https://example.org/b' }],
+      linksLock: true,
+    };
+    expectKomga(bookUpdate, 'BookMetadataUpdateDto');
+    expect((await api(t, 'PATCH', `/komga/api/v1/books/${id}/metadata`, bookUpdate)).status).toBe(204);
+    const book = await send<{ metadata: Record<string, unknown> }>(t, 'GET', `/komga/api/v1/books/${id}`, t.headers);
+    expectKomga(book.body, 'BookDto');
+    for (const [key, value] of Object.entries(bookUpdate)) expect(book.body.metadata[key], key).toEqual(value);
+    const batch = { [id]: { title: 'Batch Title', summaryLock: false } };
+    expectKomga(batch[id], 'BookMetadataUpdateDto');
+    expect((await api(t, 'PATCH', '/komga/api/v1/books/metadata', batch)).status).toBe(204);
+    const after = (await api<BookBody>(t, 'GET', `/api/v1/books/${id}`)).body;
+    expect(after.metadata.title).toBe('Batch Title');
+    expect(after.locks.summary).toBeUndefined();
+    expect((await api(t, 'PATCH', `/komga/api/v1/series/${seriesId}/metadata`, { status: 'SLEEPING' })).status).toBe(400);
+  });
+
   it('bad values are 400', async () => {
     expect((await api(t, 'PATCH', `/api/v1/series/${seriesId}`, { status: 'sleeping' })).status).toBe(400);
     expect((await api(t, 'PATCH', `/api/v1/books/${bookIds[0]}`, { release_date: 'May 2020' })).status).toBe(400);
@@ -134,6 +248,9 @@ describe('metadata editing (native API)', () => {
       ['PATCH', '/api/v1/series', { ids: [seriesId], changes: { summary: 'x' } }],
       ['PATCH', '/api/v1/books', { ids: bookIds, changes: { summary: 'x' } }],
       ['POST', `/api/v1/history/${seriesId}/undo`, undefined],
+      ['PATCH', `/komga/api/v1/series/${seriesId}/metadata`, { summary: 'x' }],
+      ['PATCH', `/komga/api/v1/books/${bookIds[0]}/metadata`, { summary: 'x' }],
+      ['PATCH', '/komga/api/v1/books/metadata', { [bookIds[0]!]: { summary: 'x' } }],
     ];
     for (const [method, url, body] of routes)
       expect((await call(t, reader, method as 'PATCH', url, body)).status, `${method} ${url}`).toBe(403);
@@ -155,5 +272,65 @@ describe('metadata editing (native API)', () => {
     expect((await api(t, 'PATCH', `/api/v1/series/${seriesId}`, { sharing_labels: [] })).status).toBe(200);
     const series = (await api<SeriesBody>(t, 'GET', `/api/v1/series/${seriesId}`)).body;
     expect(series.metadata.summary).not.toBe('hidden edit');
+  });
+});
+
+describe('metadata editing and rescans', () => {
+  let t: CatalogTestApp;
+  let dir: string;
+  let libraryId: string;
+
+  beforeAll(async () => {
+    t = await createCatalogApp();
+    const lib = await scannedLibrary(t, async (root) => {
+      const folder = path.join(root, 'Series A');
+      mkdirSync(folder);
+      await makeCbz(folder, 'a1.cbz', {
+        pages: 1,
+        comicInfo: { Series: 'Series A', Number: '1', Title: 'Old Title', Summary: 'Old summary', Genre: 'Old' },
+      });
+    });
+    dir = path.join(lib.dir, 'Series A');
+    libraryId = lib.id;
+  });
+  afterAll(async () => t?.close());
+
+  it('a rescan with changed files keeps locked fields, updates unlocked ones, and records itself; unlocking gives the new file value', async () => {
+    const seriesId = (await api<Paged<SeriesBody>>(t, 'GET', '/api/v1/series')).body.data[0]!.id;
+    const bookId = (await api<Paged<BookBody>>(t, 'GET', `/api/v1/series/${seriesId}/books`)).body.data[0]!.id;
+    expect(
+      (await api(t, 'PATCH', `/api/v1/series/${seriesId}`, { summary: 'Person summary', genres: ['Loose'], locks: { genres: false } }))
+        .status,
+    ).toBe(200);
+    expect((await api(t, 'PATCH', `/api/v1/books/${bookId}`, { title: 'Person Title' })).status).toBe(200);
+
+    await makeCbz(dir, 'a1.cbz', {
+      pages: 2,
+      comicInfo: { Series: 'Series A', Number: '3', Title: 'New Title', Summary: 'New summary', Genre: 'New' },
+    });
+    const future = new Date(Date.now() + 60_000);
+    utimesSync(path.join(dir, 'a1.cbz'), future, future);
+    await scan(t, libraryId);
+
+    const series = (await api<SeriesBody>(t, 'GET', `/api/v1/series/${seriesId}`)).body;
+    expect(series.metadata.summary).toBe('Person summary');
+    expect(series.metadata.genres).toEqual(['New']);
+    expect(series.locks).toEqual({ summary: true });
+    const book = (await api<BookBody>(t, 'GET', `/api/v1/books/${bookId}`)).body;
+    expect(book.metadata.title).toBe('Person Title');
+    expect(book.metadata.number).toBe('3');
+
+    const history = await api<Paged<{ field: string; source: string; before: unknown; after: unknown }>>(
+      t,
+      'GET',
+      `/api/v1/books/${bookId}/history`,
+    );
+    expect(history.body.data).toContainEqual(expect.objectContaining({ field: 'number', source: 'scan', before: '1', after: '3' }));
+    expect(history.body.data).toContainEqual(expect.objectContaining({ field: 'title', source: 'person', after: 'Person Title' }));
+
+    const unlocked = (await api<SeriesBody>(t, 'PATCH', `/api/v1/series/${seriesId}`, { locks: { summary: false } })).body;
+    expect(unlocked.metadata.summary).toBe('New summary');
+    const book2 = (await api<BookBody>(t, 'PATCH', `/api/v1/books/${bookId}`, { locks: { title: false } })).body;
+    expect(book2.metadata.title).toBe('New Title');
   });
 });

@@ -2,6 +2,7 @@ import type { PageRequest } from '../../http/pagination.js';
 import { numberSortOf } from '../../media/metadata/metadata-values.js';
 import type { Caller } from '../../modules/auth/caller.js';
 import type { PageInfo } from '../../media/types.js';
+import type { MetadataService } from '../../modules/metadata/service.js';
 import type { BookView } from '../../modules/books/schemas.js';
 import type { BooksService } from '../../modules/books/service.js';
 import type { CollectionsService } from '../../modules/collections/service.js';
@@ -42,6 +43,7 @@ export interface KomgaServices {
   libraries: LibraryService;
   collections: CollectionsService;
   readLists: ReadListsService;
+  metadata: MetadataService;
 }
 
 /** One page holding everything (a series' books, facets). */
@@ -87,7 +89,7 @@ export class KomgaPresenter {
     const bySeries = new Map<string, BookView[]>();
     for (const b of all) bySeries.set(b.series_id, [...(bySeries.get(b.series_id) ?? []), b]);
     for (const list of bySeries.values()) {
-      list.forEach((b, i) => places.set(b.id, { position: i + 1, numberSort: numberSortOf(b.number) ?? i + 1 }));
+      list.forEach((b, i) => places.set(b.id, { position: i + 1, numberSort: b.metadata.number_sort ?? numberSortOf(b.number) ?? i + 1 }));
     }
     return places;
   }
@@ -104,7 +106,7 @@ export class KomgaPresenter {
       bookDto(
         b,
         titles.get(b.series_id) ?? '',
-        places.get(b.id) ?? { position: 1, numberSort: numberSortOf(b.number) ?? 1 },
+        places.get(b.id) ?? { position: 1, numberSort: b.metadata.number_sort ?? numberSortOf(b.number) ?? 1 },
         isDivinaCompatible(b.format, epubPages.get(b.id) ?? []),
       ),
     );

@@ -10,6 +10,7 @@ import { KomgaPresenter, type KomgaServices } from './presenter.js';
 import { hidden, komgaRoute } from './route-config.js';
 import { registerKomgaSeriesRoutes } from './series-routes.js';
 import { registerKomgaListRoutes } from './list-routes.js';
+import { registerKomgaMetadataRoutes } from './metadata-routes.js';
 import { SESSION_COOKIE, SESSION_TTL_SECONDS, type KomgaSessions } from './session.js';
 
 export interface KomgaApiDeps extends KomgaServices {
@@ -34,6 +35,7 @@ export async function registerKomgaApi(app: App, deps: KomgaApiDeps): Promise<vo
       registerKomgaSeriesRoutes(api, komga);
       registerKomgaBookRoutes(api, komga);
       registerKomgaListRoutes(api, komga);
+      registerKomgaMetadataRoutes(api, komga);
       registerKomgaOtherRoutes(api, komga, deps.endSession);
     },
     { prefix: `/:${PREFIX_PARAM}` },

@@ -24,6 +24,10 @@ export interface CatalogAnalysis {
   genresJson: string;
   tagsJson: string;
   authorsJson: string;
+  /** YYYY-MM-DD from year, month and day (a missing month or day is 01); null without a year. */
+  releaseDate: string | null;
+  /** `JSON.stringify` of the links as `{label, url}` (an unlabelled link has label ''). */
+  linksJson: string;
   /** Page number of the cover, when known. */
   coverPage: number | null;
   warnings: string[];
@@ -65,7 +69,15 @@ export function toCatalogAnalysis(analysis: BookAnalysis): CatalogAnalysis {
     genresJson: JSON.stringify(m.genres ?? []),
     tagsJson: JSON.stringify(m.tags ?? []),
     authorsJson: JSON.stringify(m.authors ?? []),
+    releaseDate: releaseDateOf(m.year, m.month, m.day),
+    linksJson: JSON.stringify((m.links ?? []).map((l) => ({ label: l.label ?? '', url: l.url }))),
     coverPage: analysis.cover?.pageNumber ?? null,
     warnings: analysis.warnings,
   };
+}
+
+export function releaseDateOf(year: number | null | undefined, month?: number | null, day?: number | null): string | null {
+  if (typeof year !== 'number') return null;
+  const pad = (n: number | null | undefined) => String(typeof n === 'number' && n >= 1 ? n : 1).padStart(2, '0');
+  return `${String(year).padStart(4, '0')}-${pad(month)}-${pad(day)}`;
 }

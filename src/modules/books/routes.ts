@@ -9,12 +9,33 @@ import { sendBookFile } from './download.js';
 import { listSerializerCompiler } from './list-serializer.js';
 import { BookFilterBody, BookFilterQuery, BookListQuery, BookView } from './schemas.js';
 import type { BookListInput, BooksService, FilterInput } from './service.js';
+import type { MetadataService } from '../metadata/service.js';
+import { BookUpdate, changeOf, LOCKS } from '../metadata/schemas.js';
 
 const tags = ['books'];
 const errors = { 400: ErrorBody, 404: ErrorBody };
 const BookPage = paginated(BookView);
 
-export function registerBookRoutes(app: App, books: BooksService): void {
+export function registerBookRoutes(app: App, books: BooksService, metadata: MetadataService): void {
+  app.route({
+    method: 'PATCH',
+    url: '/books/:id',
+    config: { permission: 'books-write' },
+    schema: {
+      summary: 'Edit a book',
+      description: `Metadata fields under the names GET shows. ${LOCKS}`,
+      tags,
+      params: IdParams,
+      body: BookUpdate,
+      response: { 200: BookView, ...errors },
+    },
+    handler: async (req) => {
+      const caller = callerOf(req);
+      await metadata.edit(caller, 'book', [req.params.id], changeOf(req.body));
+      return books.get(caller, req.params.id);
+    },
+  });
+
   app.route({
     method: 'GET',
     url: '/books',

@@ -4,76 +4,13 @@ import { IdParams, Uuid } from '../../http/params.js';
 import type { App } from '../../http/types.js';
 import { z } from 'zod';
 import { callerOf } from '../auth/hooks.js';
-import type { BooksService } from '../books/service.js';
-import { BookView } from '../books/schemas.js';
-import { SeriesView } from '../series/schemas.js';
-import type { SeriesService } from '../series/service.js';
-import {
-  BookBulkUpdate,
-  BookUpdate,
-  BulkResult,
-  HistoryEntryView,
-  SeriesBulkUpdate,
-  SeriesUpdate,
-  UndoQuery,
-  UndoResult,
-} from './schemas.js';
-import type { MetadataChange, MetadataService } from './service.js';
+import { BookBulkUpdate, BulkResult, changeOf, HistoryEntryView, LOCKS, SeriesBulkUpdate, UndoQuery, UndoResult } from './schemas.js';
+import type { MetadataService } from './service.js';
 
 const errors = { 400: ErrorBody, 404: ErrorBody };
-const LOCKS =
-  'Editing a field locks it (scans keep it) unless `locks` says false for it; `locks: {field: false}` alone gives the field the ' +
-  "files' value back at once, with no rescan. Every change is recorded in the history (docs/metadata-editing.md).";
 
-/** Splits a request body into its values and its locks. */
-function changeOf(body: Record<string, unknown> & { locks?: Record<string, boolean | undefined> }): MetadataChange {
-  const { locks, ...set } = body;
-  return { set, locks };
-}
-
-export function registerMetadataRoutes(app: App, deps: { metadata: MetadataService; series: SeriesService; books: BooksService }): void {
-  const { metadata, series, books } = deps;
-
-  app.route({
-    method: 'PATCH',
-    url: '/series/:id',
-    config: { permission: 'series-write' },
-    schema: {
-      summary: 'Edit a series',
-      description: `Metadata fields under the names GET shows, and sharing labels. ${LOCKS}`,
-      tags: ['series'],
-      params: IdParams,
-      body: SeriesUpdate,
-      response: { 200: SeriesView, ...errors },
-    },
-    handler: async (req) => {
-      const caller = callerOf(req);
-      const { sharing_labels, ...fields } = req.body;
-      await metadata.edit(caller, 'series', [req.params.id], changeOf(fields));
-      if (sharing_labels !== undefined) return series.update(caller, req.params.id, { sharing_labels });
-      return series.get(caller, req.params.id);
-    },
-  });
-
-  app.route({
-    method: 'PATCH',
-    url: '/books/:id',
-    config: { permission: 'books-write' },
-    schema: {
-      summary: 'Edit a book',
-      description: `Metadata fields under the names GET shows. ${LOCKS}`,
-      tags: ['books'],
-      params: IdParams,
-      body: BookUpdate,
-      response: { 200: BookView, ...errors },
-    },
-    handler: async (req) => {
-      const caller = callerOf(req);
-      await metadata.edit(caller, 'book', [req.params.id], changeOf(req.body));
-      return books.get(caller, req.params.id);
-    },
-  });
-
+/** Bulk edits, history and undo; PATCH /series/{id} and /books/{id} are registered with their features' routes. */
+export function registerMetadataRoutes(app: App, metadata: MetadataService): void {
   app.route({
     method: 'PATCH',
     url: '/series',

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { Uuid } from '../../http/params.js';
+import type { MetadataChange } from './service.js';
 import { BOOK_FIELD_DEFS, BOOK_FIELDS, SERIES_FIELD_DEFS, SERIES_FIELDS } from './fields.js';
 
 const LOCKS_DOC =
@@ -107,3 +108,13 @@ export const UndoQuery = z.object({
 export const UndoResult = z
   .object({ group_id: z.string().describe('The history group the undo recorded.'), undone: z.array(HistoryEntryView) })
   .meta({ id: 'MetadataUndoResult' });
+
+export const LOCKS =
+  'Editing a field locks it (scans keep it) unless `locks` says false for it; `locks: {field: false}` alone gives the field the ' +
+  "files' value back at once, with no rescan. Every change is recorded in the history (docs/metadata-editing.md).";
+
+/** Splits a request body into its values and its locks. */
+export function changeOf(body: Record<string, unknown> & { locks?: Record<string, boolean | undefined> }): MetadataChange {
+  const { locks, ...set } = body;
+  return { set, locks };
+}

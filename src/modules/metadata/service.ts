@@ -5,7 +5,8 @@ import { conflict, forbidden, notFound } from '../../http/errors.js';
 import type { Caller } from '../auth/caller.js';
 import type { InSeries } from '../access/service.js';
 import { fieldDefs, impliedValues, sameValue, type EntityType } from './fields.js';
-import type { HistoryInsert, HistoryRow, MetadataRepository, MetadataWrite } from './repository.js';
+import { historyRow, seqStart } from './history-rows.js';
+import type { HistoryRow, MetadataRepository, MetadataWrite } from './repository.js';
 
 type Row = Record<string, unknown>;
 
@@ -247,39 +248,6 @@ export class MetadataService {
     }
     return { group_id: groupId, undone: entries.map((e) => ({ ...entryView(e), undone_at: now })) };
   }
-}
-
-/** Entry order: epoch ms × 1000 plus a counter, so entries of one write keep their order. */
-function seqStart(): () => number {
-  const base = Date.now() * 1000;
-  let i = 0;
-  return () => base + i++;
-}
-
-function historyRow(
-  type: EntityType,
-  entityId: string,
-  field: string,
-  entry: { groupId: string; now: string; seq: () => number; userId: string | null; source?: 'person' | 'scan' },
-  v: { before: unknown; after: unknown; beforeLocked: boolean; afterLocked: boolean; beforeFile: string | null },
-): HistoryInsert {
-  return {
-    id: newId(),
-    seq: entry.seq(),
-    group_id: entry.groupId,
-    entity_type: type,
-    entity_id: entityId,
-    field,
-    before_value: JSON.stringify(v.before ?? null),
-    after_value: JSON.stringify(v.after ?? null),
-    before_locked: v.beforeLocked ? 1 : 0,
-    after_locked: v.afterLocked ? 1 : 0,
-    before_file_value: v.beforeFile,
-    source: entry.source ?? 'person',
-    user_id: entry.userId,
-    undone_at: null,
-    created_at: entry.now,
-  };
 }
 
 function entryView(e: HistoryRow): HistoryEntry {

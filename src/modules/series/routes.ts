@@ -10,6 +10,8 @@ import { sendImage } from '../../http/send-image.js';
 import { deviceHint } from '../progress/device.js';
 import { SeriesBooksQuery, SeriesFilterBody, SeriesFilterQuery, SeriesListQuery, SeriesSearchBody, SeriesView } from './schemas.js';
 import type { SeriesService } from './service.js';
+import type { MetadataService } from '../metadata/service.js';
+import { changeOf, LOCKS, SeriesUpdate } from '../metadata/schemas.js';
 
 const tags = ['series'];
 const errors = { 400: ErrorBody, 404: ErrorBody };
@@ -17,7 +19,7 @@ const SeriesPage = paginated(SeriesView);
 
 const MarkResult = z.object({ series_id: z.string(), books_updated: z.number().int() }).meta({ id: 'SeriesMarkResult' });
 
-export function registerSeriesRoutes(app: App, series: SeriesService): void {
+export function registerSeriesRoutes(app: App, series: SeriesService, metadata: MetadataService): void {
   app.route({
     method: 'GET',
     url: '/series',
@@ -109,6 +111,27 @@ export function registerSeriesRoutes(app: App, series: SeriesService): void {
     config: { permission: 'series-read' },
     schema: { summary: 'Series details', tags, params: IdParams, response: { 200: SeriesView, ...errors } },
     handler: (req) => series.get(callerOf(req), req.params.id),
+  });
+
+  app.route({
+    method: 'PATCH',
+    url: '/series/:id',
+    config: { permission: 'series-write' },
+    schema: {
+      summary: 'Edit a series',
+      description: `Metadata fields under the names GET shows, and sharing labels. ${LOCKS}`,
+      tags,
+      params: IdParams,
+      body: SeriesUpdate,
+      response: { 200: SeriesView, ...errors },
+    },
+    handler: async (req) => {
+      const caller = callerOf(req);
+      const { sharing_labels, ...fields } = req.body;
+      await metadata.edit(caller, 'series', [req.params.id], changeOf(fields));
+      if (sharing_labels !== undefined) return series.update(caller, req.params.id, { sharing_labels });
+      return series.get(caller, req.params.id);
+    },
   });
 
   app.route({
