@@ -81,6 +81,9 @@ import { LibraryScanner } from './scanner/scanner.js';
 import { registerScannerTasks } from './scanner/tasks.js';
 import { TaskQueue } from './tasks/queue.js';
 import { Scheduler } from './tasks/scheduler.js';
+import { WatchLeaseRepository } from './modules/watching/repository.js';
+import { WatchService } from './modules/watching/service.js';
+import { DecisionRepository } from './scanner/decisions.js';
 import { TaskWorker } from './tasks/worker.js';
 import { tightHeapGrowthWhileBusy } from './tasks/heap-growth.js';
 
@@ -112,6 +115,8 @@ export interface Background {
   libraries: LibraryService;
   scans: ScanService;
   tasks: TaskService;
+  /** Folder watching (scanning_config.watch): targeted scans of changed folders. */
+  watching: WatchService;
   /** Starts background work: task worker (recovering abandoned tasks), cron schedules, scan_on_start scans. */
   start(): Promise<void>;
   stop(): Promise<void>;
@@ -372,6 +377,7 @@ function composeBackground(
     existingAnalyzer: () => analyzer,
     analysisConcurrency: threads * 2,
     log,
+    decisions: new DecisionRepository(database),
   });
   registerScannerTasks(worker, scanner, scanRepo);
 
@@ -403,6 +409,10 @@ function composeBackground(
     return libraries.purgeDeleted(ctx.task.library_id);
   });
   const tasks = new TaskService(queue, worker);
+  const watching = new WatchService(
+    { libraries: libraryRepo, leases: new WatchLeaseRepository(database), scans, bus },
+    { checkIntervalMs: config.scanner.watch_check_ms, leaseTtlMs: config.scanner.watch_check_ms * 3, log },
+  );
 
   return {
     queue,
@@ -412,16 +422,19 @@ function composeBackground(
     libraries,
     scans,
     tasks,
+    watching,
     async start() {
       await worker.start();
       scheduler.start();
       await libraries.scheduleAll({ startup: true });
+      if (config.scanner.watch) await watching.start();
       // Finished tasks accumulate with every scan; prune them at start and then hourly.
       void pruneTasks().catch((err: unknown) => log.warn({ err }, 'task pruning failed'));
       pruneTimer = setInterval(() => void pruneTasks().catch((err: unknown) => log.warn({ err }, 'task pruning failed')), 3_600_000);
       pruneTimer.unref();
     },
     async stop() {
+      await watching.stop();
       clearInterval(pruneTimer);
       scheduler.stop();
       await worker.stop();

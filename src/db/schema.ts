@@ -5,10 +5,12 @@ import type { ListTables } from './tables/lists.js';
 import type { ReadingTables } from './tables/reading.js';
 import type { SettingsTables } from './tables/settings.js';
 import type { TaskTables } from './tables/tasks.js';
+import type { WatchingTables } from './tables/watching.js';
 
 /**
  * Table types for Kysely, one file per area under tables/. Conventions on both engines: ids are UUID text,
  * timestamps ISO 8601 UTC text (sortable as text), booleans integers 0/1, JSON documents text. One shape,
  * so repositories never branch on the engine except for full-text search.
  */
-export interface DB extends SettingsTables, IdentityTables, CatalogTables, TaskTables, ReadingTables, DuplicateTables, ListTables {}
+export interface DB
+  extends SettingsTables, IdentityTables, CatalogTables, TaskTables, ReadingTables, DuplicateTables, ListTables, WatchingTables {}

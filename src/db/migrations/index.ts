@@ -15,6 +15,7 @@ import { progressClientTime } from './0014_progress_client_time.js';
 import { deviceDetails } from './0015_device_details.js';
 import { householdAccess } from './0016_household_access.js';
 import { lists } from './0017_lists.js';
+import { watching } from './0023_watching.js';
 
 /** Every migration, applied in key order. Append only: never edit one that has shipped. */
 export const migrations: Record<string, DialectMigration> = {
@@ -34,4 +35,5 @@ export const migrations: Record<string, DialectMigration> = {
   '0015_device_details': deviceDetails,
   '0016_household_access': householdAccess,
   '0017_lists': lists,
+  '0023_watching': watching,
 };
