@@ -36,6 +36,7 @@ import { registerAccessLog } from './http/access-log.js';
 import { registerSecurityHeaders } from './http/security-headers.js';
 import { registerScanRoutes } from './modules/scans/routes.js';
 import { registerWatchRoutes } from './modules/watching/routes.js';
+import { registerExplainRoutes } from './modules/explain/routes.js';
 import { registerTaskRoutes } from './modules/tasks/routes.js';
 import { registerBookResourceRoutes } from './modules/book-resources/routes.js';
 import { registerPreferenceRoutes } from './modules/preferences/routes.js';
@@ -249,6 +250,7 @@ export async function buildApp(options: BuildAppOptions): Promise<App> {
       registerLibraryRoutes(v1, background.libraries);
       registerScanRoutes(v1, background.scans);
       registerWatchRoutes(v1, { watching: background.watching, libraries: background.libraries });
+      registerExplainRoutes(v1, services.explain);
       registerTaskRoutes(v1, background.tasks);
       registerSettingsRoutes(v1, settings);
       registerFilesystemRoutes(v1, services.filesystem);

@@ -84,6 +84,8 @@ import { Scheduler } from './tasks/scheduler.js';
 import { WatchLeaseRepository } from './modules/watching/repository.js';
 import { WatchService } from './modules/watching/service.js';
 import { DecisionRepository } from './scanner/decisions.js';
+import { ExplainRepository } from './modules/explain/repository.js';
+import { ExplainService } from './modules/explain/service.js';
 import { TaskWorker } from './tasks/worker.js';
 import { tightHeapGrowthWhileBusy } from './tasks/heap-growth.js';
 
@@ -141,6 +143,8 @@ export interface Services {
   browsing: Browsing;
   covers: CoverService;
   duplicates: DuplicatesService;
+  /** Why a file is (or is not) a book, and why the book looks as it does. */
+  explain: ExplainService;
   collections: CollectionsService;
   readLists: ReadListsService;
   wantToRead: WantToReadService;
@@ -292,6 +296,12 @@ export function composeServices(deps: CompositionDeps): Services {
     metrics,
     maintenance: new MaintenanceService(new MaintenanceRepository(db), cacheDir),
     komgaSessions: new KomgaSessions(() => resolveJwtSecret(config)),
+    explain: new ExplainService({
+      repo: new ExplainRepository(database),
+      access,
+      libraries: background.libraries,
+      watching: background.watching,
+    }),
     kosync,
     outage,
     async close() {
