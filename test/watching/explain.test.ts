@@ -2,7 +2,14 @@ import { copyFileSync, mkdirSync, renameSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { makeCbz, makeImage } from '../media/fixtures.js';
-import { api, createCatalogApp, createLibrary, libraryDir, scan, type CatalogTestApp } from '../scanner/helpers.js';
+import { api, createCatalogApp, createLibrary, libraryDir, waitForTask, type CatalogTestApp } from '../scanner/helpers.js';
+
+/** A scan, waited for generously (a busy machine), that must complete. */
+async function scan(t: CatalogTestApp, libraryId: string): Promise<void> {
+  const res = await api<{ id: string }>(t, 'POST', `/api/v1/libraries/${libraryId}/scan`);
+  const done = await waitForTask(t, res.body.id, undefined, 90_000);
+  expect(done.status, done.error ?? '').toBe('completed');
+}
 
 interface Explanation {
   status: string;
@@ -15,7 +22,7 @@ interface Explanation {
   duplicates: { path: string }[];
 }
 
-describe('the scan explainer', () => {
+describe('the scan explainer', { timeout: 60_000 }, () => {
   let t: CatalogTestApp;
   let dir: string;
   let libraryId: string;
@@ -59,7 +66,7 @@ describe('the scan explainer', () => {
     await scan(t, libraryId);
     renameSync(path.join(dir, 'Moving'), path.join(dir, 'Moved'));
     await scan(t, libraryId);
-  });
+  }, 240_000);
   afterAll(async () => {
     await t?.close();
   });

@@ -100,6 +100,11 @@ class LibraryWatch {
     this.settling = true;
     this.changedWhileSettling = false;
     try {
+      // The folder gone (unmounted): the service's next check pauses this watch; nothing is queued meanwhile.
+      if (!(await rootPresent(this.library.path))) {
+        this.arm();
+        return;
+      }
       const folders = [...this.pending];
       const before = await this.snapshot(folders);
       await new Promise((resolve) => setTimeout(resolve, Math.min(this.quietMs, 1000)));
