@@ -37,6 +37,8 @@ import { startPgEventBridge, type EventBridge } from './events/pg-bridge.js';
 import { registerAccessLog } from './http/access-log.js';
 import { registerSecurityHeaders } from './http/security-headers.js';
 import { registerScanRoutes } from './modules/scans/routes.js';
+import { registerWatchRoutes } from './modules/watching/routes.js';
+import { registerExplainRoutes } from './modules/explain/routes.js';
 import { registerTaskRoutes } from './modules/tasks/routes.js';
 import { registerBookResourceRoutes } from './modules/book-resources/routes.js';
 import { registerPreferenceRoutes } from './modules/preferences/routes.js';
@@ -231,7 +233,11 @@ export async function buildApp(options: BuildAppOptions): Promise<App> {
   requestMetrics.register(app);
   registerAccessLog(app, { all: config.logging.access_log, slowMs: config.logging.slow_request_ms, redactUrl: redactApiKeys });
 
-  registerHealthRoutes(app, { pingDatabase: () => database.ping(), checkStorage: () => services.storage.check() });
+  registerHealthRoutes(app, {
+    pingDatabase: () => database.ping(),
+    checkStorage: () => services.storage.check(),
+    libraryProblems: () => services.background.watching.problems(),
+  });
   await app.register(
     async (api) => {
       // Uploads (a reading list's .cbl): one file, small, read by the route with request.file().
@@ -256,6 +262,8 @@ export async function buildApp(options: BuildAppOptions): Promise<App> {
       registerApiKeyRoutes(v1, identity.apiKeys);
       registerLibraryRoutes(v1, background.libraries);
       registerScanRoutes(v1, background.scans);
+      registerWatchRoutes(v1, { watching: background.watching, libraries: background.libraries });
+      registerExplainRoutes(v1, services.explain);
       registerTaskRoutes(v1, background.tasks);
       registerSettingsRoutes(v1, settings);
       registerFilesystemRoutes(v1, services.filesystem);

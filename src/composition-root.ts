@@ -90,6 +90,11 @@ import { LibraryScanner } from './scanner/scanner.js';
 import { registerScannerTasks } from './scanner/tasks.js';
 import { TaskQueue } from './tasks/queue.js';
 import { Scheduler } from './tasks/scheduler.js';
+import { WatchLeaseRepository } from './modules/watching/repository.js';
+import { WatchService } from './modules/watching/service.js';
+import { DecisionRepository } from './scanner/decisions.js';
+import { ExplainRepository } from './modules/explain/repository.js';
+import { ExplainService } from './modules/explain/service.js';
 import { TaskWorker } from './tasks/worker.js';
 import { tightHeapGrowthWhileBusy } from './tasks/heap-growth.js';
 
@@ -124,6 +129,8 @@ export interface Background {
   libraries: LibraryService;
   scans: ScanService;
   tasks: TaskService;
+  /** Folder watching (scanning_config.watch): targeted scans of changed folders. */
+  watching: WatchService;
   /** Starts background work: task worker (recovering abandoned tasks), cron schedules, scan_on_start scans. */
   start(): Promise<void>;
   stop(): Promise<void>;
@@ -152,6 +159,8 @@ export interface Services {
   /** Covers chosen by a person for a series or a book. */
   customCovers: CustomCoverService;
   duplicates: DuplicatesService;
+  /** Why a file is (or is not) a book, and why the book looks as it does. */
+  explain: ExplainService;
   collections: CollectionsService;
   readLists: ReadListsService;
   wantToRead: WantToReadService;
@@ -333,6 +342,12 @@ export function composeServices(deps: CompositionDeps): Services {
     metrics,
     maintenance: new MaintenanceService(new MaintenanceRepository(db), cacheDir),
     komgaSessions: new KomgaSessions(() => resolveJwtSecret(config)),
+    explain: new ExplainService({
+      repo: new ExplainRepository(database),
+      access,
+      libraries: background.libraries,
+      watching: background.watching,
+    }),
     kosync,
     kobo: { service: new KoboService(new KoboRepository(database), () => config.kobo.sync_item_limit), cacheDir },
     outage,
@@ -432,6 +447,7 @@ function composeBackground(
     existingAnalyzer: () => analyzer,
     analysisConcurrency: threads * 2,
     log,
+    decisions: new DecisionRepository(database),
   });
   registerScannerTasks(worker, scanner, scanRepo);
 
@@ -463,6 +479,10 @@ function composeBackground(
     return libraries.purgeDeleted(ctx.task.library_id);
   });
   const tasks = new TaskService(queue, worker);
+  const watching = new WatchService(
+    { libraries: libraryRepo, leases: new WatchLeaseRepository(database), scans, bus },
+    { checkIntervalMs: config.scanner.watch_check_ms, leaseTtlMs: config.scanner.watch_check_ms * 3, log },
+  );
 
   return {
     queue,
@@ -472,16 +492,19 @@ function composeBackground(
     libraries,
     scans,
     tasks,
+    watching,
     async start() {
       await worker.start();
       scheduler.start();
       await libraries.scheduleAll({ startup: true });
+      if (config.scanner.watch) await watching.start();
       // Finished tasks accumulate with every scan; prune them at start and then hourly.
       void pruneTasks().catch((err: unknown) => log.warn({ err }, 'task pruning failed'));
       pruneTimer = setInterval(() => void pruneTasks().catch((err: unknown) => log.warn({ err }, 'task pruning failed')), 3_600_000);
       pruneTimer.unref();
     },
     async stop() {
+      await watching.stop();
       clearInterval(pruneTimer);
       scheduler.stop();
       await worker.stop();

@@ -183,6 +183,13 @@ export const ConfigSchema = z.strictObject({
       workers: z.number().int().min(0).max(64).default(0),
       /** Seconds one file may take to analyse before its worker is killed. */
       file_timeout_seconds: z.number().positive().default(120),
+      /**
+       * Folder watching: how often each library's folder, configuration and watcher lease are looked at again
+       * (a folder gone pauses its watch within this time). The lease lasts three times as long.
+       */
+      watch_check_ms: z.number().int().min(50).max(600_000).default(10_000),
+      /** Folder watching for the libraries that ask for it (`scanning_config.watch`); false turns it off for all. */
+      watch: z.boolean().default(true),
     })
     .prefault({}),
   tasks: z

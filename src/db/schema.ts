@@ -9,6 +9,7 @@ import type { MetadataTables } from './tables/metadata.js';
 import type { ReadingTables } from './tables/reading.js';
 import type { SettingsTables } from './tables/settings.js';
 import type { TaskTables } from './tables/tasks.js';
+import type { WatchingTables } from './tables/watching.js';
 
 /**
  * Table types for Kysely, one file per area under tables/. Conventions on both engines: ids are UUID text,
@@ -27,4 +28,5 @@ export interface DB
     CoverTables,
     KoboTables,
     MetadataTables,
-    OidcTables {}
+    OidcTables,
+    WatchingTables {}

@@ -14,6 +14,7 @@ import { entityEvent } from './scan-events.js';
 import type { SeriesRefresh } from './series-refresh.js';
 import { initialSeriesName, seriesKeyOf, sortNameOf } from './series-rules.js';
 import type { WorkItem } from './work-queue.js';
+import type { DecisionDetail, DecisionOutcome, DecisionReason } from './decisions.js';
 
 /**
  * Turns analysis results into the rows and events of the next batch: a new book (or a book moved, recognised
@@ -29,7 +30,24 @@ export class AnalysisStaging {
     private readonly index: CatalogIndex,
     private readonly series: SeriesRefresh,
     private readonly counters: ScanCounters,
+    private readonly targeted = false,
   ) {}
+
+  private decide(
+    relPath: string,
+    bookId: string | null,
+    outcome: DecisionOutcome,
+    reason: DecisionReason,
+    extra: Omit<DecisionDetail, 'reason' | 'mode' | 'targeted'> = {},
+  ): void {
+    this.batch.decisions.push({
+      library_id: this.libraryId,
+      path: relPath,
+      book_id: bookId,
+      outcome,
+      detail: { reason, mode: this.mode, targeted: this.targeted, ...extra },
+    });
+  }
 
   /** Files staged since the last `take()`. */
   get size(): number {
@@ -67,6 +85,26 @@ export class AnalysisStaging {
         if (reanalyse) changes = { ...base, ...analysisColumns(outcome, fileName, now) };
         if (contentChanged && existing.hash !== null && outcome.ok) events.push(this.event('cover_updated', seriesId, existing.id));
       }
+      {
+        const hash = outcome ? (outcome.ok ? outcome.analysis.hash : outcome.hash) : existing.hash;
+        const reason: DecisionReason = wasDeleted
+          ? 'file_back'
+          : this.mode === 'deep'
+            ? 'deep_scan'
+            : existing.size !== file.size
+              ? 'size_changed'
+              : existing.mtime_ms !== file.mtimeMs
+                ? 'mtime_changed'
+                : 'retry_after_error';
+        this.decide(file.relPath, existing.id, outcome && !outcome.ok ? 'failed' : wasDeleted ? 'restored' : 'updated', reason, {
+          size: file.size,
+          mtime_ms: file.mtimeMs,
+          hash,
+          previous: { size: existing.size, mtime_ms: existing.mtime_ms, hash: existing.hash },
+          content_changed: hash !== existing.hash,
+          ...(outcome && !outcome.ok ? { error: outcome.error } : {}),
+        });
+      }
       if (existing.series_id !== seriesId) this.series.touch(existing.series_id);
       this.series.touch(seriesId);
       events.unshift(this.event(wasDeleted ? 'book_created' : 'book_updated', seriesId, existing.id));
@@ -85,6 +123,8 @@ export class AnalysisStaging {
     const hash = outcome ? (outcome.ok ? outcome.analysis.hash : outcome.hash) : null;
     const moved = allowMoves && hash ? this.index.takeMoveCandidate(hash) : undefined;
     if (moved) {
+      this.decide(file.relPath, moved.id, 'moved', 'same_hash', { size: file.size, mtime_ms: file.mtimeMs, hash, moved_from: moved.path });
+      this.decide(moved.path, moved.id, 'moved_away', 'same_hash', { hash, moved_to: file.relPath });
       this.index.byPath.delete(moved.path);
       const wasDeleted = moved.deleted_at !== null;
       this.series.touch(moved.series_id);
@@ -141,6 +181,12 @@ export class AnalysisStaging {
     });
     this.counters.books_added++;
     this.batch.events.push(this.event('book_created', seriesId, id));
+    this.decide(file.relPath, id, outcome && outcome.ok ? 'added' : 'failed', 'new_file', {
+      size: file.size,
+      mtime_ms: file.mtimeMs,
+      hash,
+      ...(outcome && !outcome.ok ? { error: outcome.error } : {}),
+    });
   }
 
   /** The series of a file's folder: created (or restored) on first sight in this scan. */

@@ -4,6 +4,7 @@ import type { BooksTable } from '../db/tables/catalog.js';
 import type { EventBus } from '../events/bus.js';
 import type { EntityEvent, ScanCounters } from '../events/types.js';
 import { LockedMetadata } from './locked-metadata.js';
+import type { DecisionRepository, FileDecision } from './decisions.js';
 import type { BookInsert, ScanRepository, SeriesInsert } from './repository.js';
 
 /** A change to a book already in the catalog, with what to announce and count once it is written. */
@@ -23,12 +24,14 @@ export interface StagedBatch {
   insertBooks: BookInsert[];
   updates: PendingUpdate[];
   events: EntityEvent[];
+  /** What was decided about each file, for the explainer (written after the batch). */
+  decisions: FileDecision[];
   /** Files staged (a restored or moved book counts as one, as does a new one). */
   size: number;
 }
 
 export function emptyBatch(): StagedBatch {
-  return { newSeries: [], restoreSeries: [], insertBooks: [], updates: [], events: [], size: 0 };
+  return { newSeries: [], restoreSeries: [], insertBooks: [], updates: [], events: [], decisions: [], size: 0 };
 }
 
 /**
@@ -42,6 +45,8 @@ export class BatchWriter {
     private readonly repo: ScanRepository,
     private readonly bus: EventBus,
     private readonly counters: ScanCounters,
+    private readonly decisions?: DecisionRepository,
+    private readonly log?: { warn(obj: object, msg: string): void },
   ) {}
 
   /** Queues a batch behind those being written; resolves (or rejects) when it and those before it are written. */
@@ -83,6 +88,10 @@ export class BatchWriter {
       },
       nowIso(),
     );
+    // The explainer's record is not the catalog: a failure to write it is logged, and the scan goes on.
+    await this.decisions
+      ?.record(batch.decisions)
+      .catch((err: unknown) => this.log?.warn({ err }, 'scan: decisions for the explainer not recorded'));
     for (const u of updates) if (u.counter) this.counters[u.counter]++;
     for (const e of batch.events) this.bus.publish(e.type, e);
     for (const u of updates) for (const e of u.events) this.bus.publish(e.type, e);

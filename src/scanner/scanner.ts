@@ -12,6 +12,9 @@ import type { FileAnalyzer } from './analyzer.js';
 import { BatchWriter } from './batch-writer.js';
 import type { BookIndexRow, ScanRepository } from './repository.js';
 import { CatalogIndex, planRescan, walkFolder } from './scan-plan.js';
+import { excludeRules, type ExcludeRules } from './exclude.js';
+import type { DecisionRepository } from './decisions.js';
+import { targetsOf, underAny, walkTargets, withoutExcluded } from './targeted-walk.js';
 import { entityEvent } from './scan-events.js';
 import { SeriesRefresh } from './series-refresh.js';
 import type { FoundFile } from './walk.js';
@@ -32,6 +35,8 @@ export interface ScannerDeps {
   /** Minimum time between two progress reports. */
   progressIntervalMs?: number;
   log?: { warn(obj: object, msg: string): void; info?(obj: object, msg: string): void };
+  /** Where the explainer's decisions are written (absent: not recorded). */
+  decisions?: DecisionRepository;
 }
 
 export interface ScanRequest {
@@ -41,6 +46,12 @@ export interface ScanRequest {
   taskId: string;
   signal: AbortSignal;
   onProgress?: (counters: ScanCounters, message: string) => void;
+  /**
+   * A targeted scan: only these folders (relative to the library root, `/` separators) are walked and compared;
+   * books elsewhere are left as they are (moves into these folders are still recognised by hash). Absent: the
+   * whole library.
+   */
+  paths?: readonly string[];
 }
 
 export interface ScanResult extends ScanCounters {
@@ -52,6 +63,21 @@ export class LibraryNotFoundError extends Error {
   constructor(id: string) {
     super(`Library ${id} not found`);
   }
+}
+
+/** The library's folder is not there (an unmounted drive): the scan stops before it could delete anything. */
+export class LibraryRootMissingError extends Error {
+  constructor(root: string) {
+    super(`The library folder ${root} is missing or not a folder (an unmounted drive?); nothing was changed`);
+  }
+}
+
+/** Whether the library's folder is there and is a folder. */
+export async function rootPresent(root: string): Promise<boolean> {
+  return stat(root).then(
+    (s) => s.isDirectory(),
+    () => false,
+  );
 }
 
 /**
@@ -98,10 +124,23 @@ export class LibraryScanner {
   private async scanLibrary(request: ScanRequest): Promise<ScanResult> {
     const library = await this.deps.repo.library(request.libraryId);
     if (!library) throw new LibraryNotFoundError(request.libraryId);
-    const run = new ScanRun(this.deps, library.id, library.path, request.mode, request.signal, request.taskId, request.onProgress);
+    const config = parseScanningConfig(library.scanning_config);
+    const targets = targetsOf(request.paths);
+    const run = new ScanRun(
+      this.deps,
+      library.id,
+      library.path,
+      request.mode,
+      request.signal,
+      request.taskId,
+      request.onProgress,
+      targets !== null,
+    );
     run.publishScan('scan_started');
     try {
-      const result = await run.scanFolder();
+      // Only a scan that sees the library's folder may decide that files are gone.
+      if (!(await rootPresent(library.path))) throw new LibraryRootMissingError(library.path);
+      const result = await run.scanFolder({ exclude: excludeRules(config.exclude), targets });
       await this.syncLists(library);
       const finishedAt = nowIso();
       await this.deps.repo.markScanned(library.id, finishedAt);
@@ -176,13 +215,14 @@ class ScanRun {
     private readonly signal: AbortSignal,
     private readonly taskId: string | null,
     private readonly onProgress?: ScanRequest['onProgress'],
+    targeted = false,
   ) {
     this.series = new SeriesRefresh(deps.repo, deps.bus, libraryId);
-    this.staging = new AnalysisStaging(libraryId, mode, this.index, this.series, this.counters);
-    this.writer = new BatchWriter(deps.repo, deps.bus, this.counters);
+    this.staging = new AnalysisStaging(libraryId, mode, this.index, this.series, this.counters, targeted);
+    this.writer = new BatchWriter(deps.repo, deps.bus, this.counters, deps.decisions, deps.log);
   }
 
-  async scanFolder(): Promise<ScanResult> {
+  async scanFolder(scope: { exclude: ExcludeRules; targets: readonly string[] | null }): Promise<ScanResult> {
     // 1. Walk the folder while the database index loads, then compare: unchanged files are done here.
     const firstScan = !(await this.deps.repo.hasBooks(this.libraryId));
     const loading = Promise.all([this.deps.repo.bookIndex(this.libraryId), this.deps.repo.seriesIndex(this.libraryId)]);
@@ -191,7 +231,7 @@ class ScanRun {
     // A folder that cannot be read (permissions, I/O errors, too many open files) is not a folder whose books
     // are gone: they are kept as they are, neither soft-deleted nor taken for the source of a move.
     const unreadable: string[] = [];
-    const walk = walkFolder(this.root, firstScan, {
+    const walkOptions = {
       signal: this.signal,
       onError: (dir: string, err: unknown) => {
         const code = (err as { code?: unknown } | null)?.code;
@@ -205,7 +245,11 @@ class ScanRun {
         this.counters.errors++;
         this.deps.log?.warn({ dir, err }, 'scan: folder not readable, its books are kept as they are');
       },
-    });
+    };
+    const walk = withoutExcluded(
+      scope.targets ? walkTargets(this.root, scope.targets, walkOptions) : walkFolder(this.root, firstScan, walkOptions),
+      scope.exclude,
+    );
     const firstFound = walk.next();
     firstFound.catch(() => undefined);
     const [books, series] = await loading;
@@ -246,7 +290,9 @@ class ScanRun {
 
     // 2. Compare with the catalog; books whose file is gone are candidates for a move (by hash) before they are
     // soft-deleted.
-    const plan = planRescan(this.index, books, foundFiles, this.mode, unreadable);
+    // A targeted scan compares only the books under its folders (and soft-deleted ones, which a move may restore).
+    const compared = scope.targets ? books.filter((b) => b.deleted_at !== null || underAny(scope.targets!, b.path)) : books;
+    const plan = planRescan(this.index, compared, foundFiles, this.mode, unreadable);
     this.counters.files_processed += plan.unchanged;
     this.counters.books_unchanged += plan.unchanged;
 
@@ -265,6 +311,17 @@ class ScanRun {
         nowIso(),
       );
       this.counters.books_deleted += gone.length;
+      await this.deps.decisions
+        ?.record(
+          gone.map((b) => ({
+            library_id: this.libraryId,
+            path: b.path,
+            book_id: b.id,
+            outcome: 'deleted' as const,
+            detail: { reason: 'gone' as const, mode: this.mode, targeted: scope.targets !== null, hash: b.hash },
+          })),
+        )
+        .catch((err: unknown) => this.deps.log?.warn({ err }, 'scan: decisions for the explainer not recorded'));
       for (const b of gone) {
         this.series.touch(b.series_id);
         const event = entityEvent(this.libraryId, 'book_deleted', b.series_id, b.id);

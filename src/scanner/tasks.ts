@@ -17,7 +17,9 @@ export function registerScannerTasks(worker: TaskWorker, scanner: LibraryScanner
   worker.register('scan_library', async (ctx) => {
     const mode: ScanMode = payloadOf(ctx).mode === 'deep' ? 'deep' : 'normal';
     if (!ctx.task.library_id) throw new Error('scan_library task without library_id');
+    const paths = payloadOf(ctx).paths;
     return scanner.scan({
+      ...(Array.isArray(paths) ? { paths: paths.filter((p): p is string => typeof p === 'string') } : {}),
       libraryId: ctx.task.library_id,
       mode,
       taskId: ctx.task.id,

@@ -113,6 +113,17 @@ export class TaskQueue {
     return { task: row, created: true };
   }
 
+  /** Replaces a task's payload while it is still pending (a queued scan given more folders); false once it started. */
+  async replacePendingPayload(id: string, payload: unknown): Promise<boolean> {
+    const result = await this.db
+      .updateTable('tasks')
+      .set({ payload: toJsonColumn(payload), updated_at: nowIso() })
+      .where('id', '=', id)
+      .where('status', '=', 'pending')
+      .executeTakeFirst();
+    return Number(result.numUpdatedRows) > 0;
+  }
+
   findActiveByKey(key: string): Promise<TaskRow | undefined> {
     return this.db.selectFrom('tasks').selectAll().where('active_key', '=', key).executeTakeFirst();
   }

@@ -57,6 +57,8 @@ export function testConfig(overrides: DeepPartial<Config> = {}, databaseName?: s
     auth: { jwt_secret: 'test-secret-test-secret-test-secret-0123456789' },
     // Background cover generation after scans would race with tests that count tasks; its own test turns it on.
     thumbnails: { pregenerate: false },
+    // Folder watching would queue scans in tests that count tasks; the watching tests turn it on.
+    scanner: { watch: false },
     // Generous limits so feature tests never trip them; rate-limit tests set their own.
     rate_limit: { anonymous: { requests_per_second: 1000, burst: 10_000 }, authenticated: { requests_per_second: 1000, burst: 10_000 } },
   };

@@ -91,7 +91,17 @@ describe('Library: a path overlapping another library (identical or nested) is a
 
 describe('Library: scanning_config {enabled, cron_schedule, default_mode, scan_on_start} round-trips', () => {
   it('round-trips on create, GET and list; camelCase spelling accepted', async () => {
-    const scanning_config = { enabled: true, cron_schedule: '0 3 * * *', default_mode: 'deep', scan_on_start: true, import_lists: true };
+    const scanning_config = {
+      enabled: true,
+      cron_schedule: '0 3 * * *',
+      default_mode: 'deep',
+      scan_on_start: true,
+      import_lists: true,
+      watch: false,
+      watch_poll_seconds: 60,
+      watch_quiet_seconds: 2,
+      exclude: ['**/extras/**'],
+    };
     const created = await api(t, 'POST', '/api/v1/libraries', { name: 'Scheduled', path: libraryDir(), scanning_config });
     expect(created.status).toBe(201);
     expect(created.body.scanning_config).toEqual(scanning_config);
@@ -109,6 +119,10 @@ describe('Library: scanning_config {enabled, cron_schedule, default_mode, scan_o
       default_mode: 'deep',
       scan_on_start: false,
       import_lists: true,
+      watch: true,
+      watch_poll_seconds: null,
+      watch_quiet_seconds: 10,
+      exclude: [],
     });
     const list = await api<{ data: Array<{ id: string; scanning_config: unknown }> }>(t, 'GET', '/api/v1/libraries');
     expect(list.body.data.find((l) => l.id === created.body.id)?.scanning_config).toEqual(scanning_config);

@@ -19,6 +19,7 @@ import { metadataEditing } from './0018_metadata_editing.js';
 import { covers } from './0019_covers.js';
 import { oidc } from './0020_oidc.js';
 import { koboSync } from './0021_kobo_sync.js';
+import { watching } from './0023_watching.js';
 
 /** Every migration, applied in key order. Append only: never edit one that has shipped. */
 export const migrations: Record<string, DialectMigration> = {
@@ -42,4 +43,5 @@ export const migrations: Record<string, DialectMigration> = {
   '0019_covers': covers,
   '0020_oidc': oidc,
   '0021_kobo_sync': koboSync,
+  '0023_watching': watching,
 };

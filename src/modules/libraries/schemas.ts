@@ -35,6 +35,25 @@ export const ScanningConfig = z
           "kept in step by each such library's scan, and removed when no book carries their name any more. A list a person has changed " +
           'since (`edited`), and a shared list made by a person with the same name, are left alone.',
       ),
+    watch: z
+      .boolean()
+      .describe(
+        'Watches the folder: new, changed, moved and removed files are scanned by themselves (only the folders that changed), once the folder has been quiet for `watch_quiet_seconds`.',
+      ),
+    watch_poll_seconds: z
+      .number()
+      .nullable()
+      .describe(
+        'Null: file-system events. A number of seconds: the folder is walked that often instead, for network shares and containers where events do not arrive.',
+      ),
+    watch_quiet_seconds: z
+      .number()
+      .describe('How long a changed folder must be quiet (and its files keep their size and time) before it is scanned.'),
+    exclude: z
+      .array(z.string())
+      .describe(
+        'Glob patterns of paths (relative to the library folder, `/` separators) that are not part of the library, e.g. `**/extras/**` or `**/*.tmp.cbz`. `*` matches within a name, `**` across folders, `?` one character.',
+      ),
   })
   .meta({ id: 'ScanningConfig' });
 export type ScanningConfig = z.infer<typeof ScanningConfig>;
@@ -45,6 +64,10 @@ export const DEFAULT_SCANNING_CONFIG: ScanningConfig = {
   default_mode: 'normal',
   scan_on_start: false,
   import_lists: true,
+  watch: true,
+  watch_poll_seconds: null,
+  watch_quiet_seconds: 10,
+  exclude: [],
 };
 
 /** A library's stored `scanning_config` JSON over the defaults (unreadable JSON is the defaults); libraries and scans both read it. */
@@ -62,6 +85,10 @@ export const ScanningConfigInput = withSnakeKeys(
     default_mode: ScanMode.optional(),
     scan_on_start: z.boolean().optional(),
     import_lists: z.boolean().optional(),
+    watch: z.boolean().optional(),
+    watch_poll_seconds: z.number().min(1).max(86_400).nullable().optional(),
+    watch_quiet_seconds: z.number().min(0.05).max(3600).optional(),
+    exclude: z.array(z.string().min(1).max(500)).max(100).optional(),
   }),
 ).meta({
   id: 'ScanningConfigUpdate',

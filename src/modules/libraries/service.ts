@@ -6,6 +6,7 @@ import type { EntityEventName } from '../../events/types.js';
 import { newId, nowIso } from '../../db/ids.js';
 import { badRequest, notFound } from '../../http/errors.js';
 import { cronError, type Scheduler } from '../../tasks/scheduler.js';
+import { globError } from '../../scanner/exclude.js';
 import type { TaskView } from '../tasks/schemas.js';
 import { checkLibraryPath, type LibraryPathPolicy } from './paths.js';
 import type { LibraryRepository, LibraryRow } from './repository.js';
@@ -63,7 +64,15 @@ export function mergeScanningConfig(base: ScanningConfig, input: ScanningConfigI
     default_mode: input?.default_mode ?? base.default_mode,
     scan_on_start: input?.scan_on_start ?? base.scan_on_start,
     import_lists: input?.import_lists ?? base.import_lists,
+    watch: input?.watch ?? base.watch,
+    watch_poll_seconds: input?.watch_poll_seconds === undefined ? base.watch_poll_seconds : input.watch_poll_seconds,
+    watch_quiet_seconds: input?.watch_quiet_seconds ?? base.watch_quiet_seconds,
+    exclude: input?.exclude ?? base.exclude,
   };
+  for (const pattern of merged.exclude) {
+    const why = globError(pattern);
+    if (why) throw badRequest(`scanning_config.exclude: ${why}`, { field: 'scanning_config.exclude', value: pattern });
+  }
   if (merged.cron_schedule !== null) {
     const why = cronError(merged.cron_schedule);
     if (why)

@@ -15,6 +15,12 @@ const HealthBody = z
         .describe(
           '`low` when a volume the server writes to has less free space than `health.min_free_disk_mb`, or a write was refused for lack of space in the last minute; `unknown` when measuring the volumes did not answer in time (a hung network mount).',
         ),
+      libraries: z
+        .enum(['ok', 'missing'])
+        .optional()
+        .describe(
+          '`missing` when the folder of a watched library is gone (an unmounted drive): its watching is paused and its books are kept; `reasons` names the library by id.',
+        ),
     }),
     reasons: z.array(z.string()).optional().describe('Why the status is `degraded`; absent when it is `ok`.'),
   })
@@ -25,6 +31,8 @@ const PING_TIMEOUT_MS = 2000;
 export interface HealthDeps {
   pingDatabase(): Promise<void>;
   checkStorage(): Promise<StorageCheck>;
+  /** Libraries whose folder is missing (watching paused, books kept) or whose watching failed, in sentences. */
+  libraryProblems(): string[];
 }
 
 /** `GET /health` at the server root: load balancers and Docker's healthcheck poll it, so it needs no auth. */
@@ -53,12 +61,13 @@ export function registerHealthRoutes(app: App, deps: HealthDeps): void {
           reasons: ['the storage check did not answer in time'],
         })),
       ]);
-      const reasons = [...(database === 'ok' ? [] : ['the database does not answer']), ...storage.reasons];
+      const libraryProblems = deps.libraryProblems();
+      const reasons = [...(database === 'ok' ? [] : ['the database does not answer']), ...storage.reasons, ...libraryProblems];
       const body = {
         status: reasons.length === 0 ? ('ok' as const) : ('degraded' as const),
         version: API_VERSION,
         uptime_seconds: Math.round(process.uptime()),
-        checks: { database, disk: storage.disk },
+        checks: { database, disk: storage.disk, libraries: libraryProblems.length > 0 ? ('missing' as const) : ('ok' as const) },
         ...(reasons.length > 0 ? { reasons } : {}),
       };
       return reply.code(database === 'ok' ? 200 : 503).send(body);

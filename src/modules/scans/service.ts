@@ -77,6 +77,30 @@ export class ScanService implements LibraryScanControl {
     return { task: taskView(task), created };
   }
 
+  /**
+   * Queues a scan of some folders of a library (folder watching): merged into a pending scan (of the whole
+   * library, or of other folders), else a new task. `busy` when a scan is running: the caller asks again later,
+   * since the running scan may have walked those folders before they changed.
+   */
+  async requestFolderScan(libraryId: string, folders: readonly string[], reason: string): Promise<'queued' | 'busy'> {
+    const payload = { mode: 'normal', reason, ...(folders.includes('') ? {} : { paths: [...folders] }) };
+    const { task, created } = await this.deps.queue.enqueue({
+      type: SCAN_TASK,
+      libraryId,
+      payload,
+      activeKey: scanKey(libraryId),
+      priority: 10,
+    });
+    if (created) return 'queued';
+    if (task.status !== 'pending') return 'busy';
+    const queued = parse(task.payload);
+    if (!Array.isArray(queued.paths)) return 'queued'; // the whole library is to be scanned anyway
+    const merged = folders.includes('')
+      ? { ...queued, paths: undefined }
+      : { ...queued, paths: [...new Set([...(queued.paths as string[]), ...folders])] };
+    return (await this.deps.queue.replacePendingPayload(task.id, merged)) ? 'queued' : 'busy';
+  }
+
   async status(caller: Caller, libraryId: string): Promise<ScanStatusView> {
     if (!inScope(scopeFor(caller), libraryId) || !(await this.deps.libraries.get(libraryId))) throw notFound('Library');
     return scanStatusOf(libraryId, await this.deps.queue.latestForLibrary(SCAN_TASK, libraryId));

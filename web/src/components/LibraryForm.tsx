@@ -16,6 +16,10 @@ const DEFAULT_CONFIG: ScanningConfig = {
   default_mode: 'normal',
   scan_on_start: false,
   import_lists: true,
+  watch: true,
+  watch_poll_seconds: null,
+  watch_quiet_seconds: 10,
+  exclude: [],
 };
 
 export interface LibraryFormProps {
@@ -64,6 +68,8 @@ export function LibraryForm({
   const me = useQuery(meQuery);
   const canBrowse = me.data?.permissions.includes('system-admin') ?? false;
   const [config, setConfig] = useState<ScanningConfig>(library?.scanning_config ?? DEFAULT_CONFIG);
+  // The globs as typed (blank lines kept while typing); the configuration gets the non-empty lines.
+  const [excludeText, setExcludeText] = useState(config.exclude.join('\n'));
   const cronText = config.cron_schedule ?? '';
   const cron = checkCron(cronText);
   const cronMissing = config.enabled && cronText.trim() === '';
@@ -194,6 +200,36 @@ export function LibraryForm({
               onChange={(e) => setConfig({ ...config, import_lists: e.target.checked })}
             />
             Make collections and read lists from the books' ComicInfo (SeriesGroup, StoryArc)
+          </label>
+          <label className="check">
+            <input type="checkbox" checked={config.watch} onChange={(e) => setConfig({ ...config, watch: e.target.checked })} />
+            Watch the folder: new and changed files are scanned by themselves
+          </label>
+          <label>
+            Poll every (seconds, for network shares and containers; empty: file-system events){' '}
+            <input
+              type="number"
+              min={1}
+              value={config.watch_poll_seconds ?? ''}
+              onChange={(e) => setConfig({ ...config, watch_poll_seconds: e.target.value === '' ? null : Number(e.target.value) })}
+            />
+          </label>
+          <label>
+            Exclude (globs, one per line, e.g. **/extras/**){' '}
+            <textarea
+              rows={2}
+              value={excludeText}
+              onChange={(e) => {
+                setExcludeText(e.target.value);
+                setConfig({
+                  ...config,
+                  exclude: e.target.value
+                    .split('\n')
+                    .map((line) => line.trim())
+                    .filter((line) => line !== ''),
+                });
+              }}
+            />
           </label>
         </fieldset>
       )}

@@ -12,6 +12,7 @@ import { MetadataHistory, useLibraryWords } from '../components/metadata/History
 import { ErrorMessage } from '../components/ErrorView';
 import { ProgressBar } from '../components/ProgressBar';
 import { AddToReadList } from './book/AddToReadList';
+import { WhyPanel } from './book/WhyPanel';
 import { bookLabel, formatBytes, formatDate, METADATA_SOURCE_LABEL, type MetadataSourceKey } from '../lib/format';
 
 const route = getRouteApi('/app/books/$bookId');
@@ -160,6 +161,7 @@ export function BookPage() {
               </div>
             ))}
           </dl>
+          <WhyPanel bookId={b.id} />
           <nav className="prev-next" aria-label="Other books of the series">
             {previous ? (
               <Link to="/books/$bookId" params={{ bookId: previous.id }} rel="prev">

@@ -8,12 +8,20 @@ import { LibraryForm } from '../../components/LibraryForm';
 import { ProgressBar } from '../../components/ProgressBar';
 import { formatDate, plural } from '../../lib/format';
 import { isActive, useLiveScans, type LiveScan } from './scan-live';
+import { FindFile } from './FindFile';
 
 type Library = components['schemas']['Library'];
+type WatchStatus = components['schemas']['LibraryWatchStatus'];
 
 /** Libraries: add and edit (folder, scan schedule), scan normal or deep with live progress, cancel, delete. */
 export function LibrariesScreen() {
   const libraries = useQuery(librariesQuery);
+  const watching = useQuery({
+    queryKey: ['libraries', 'watching'],
+    queryFn: () => ok(api.GET('/api/v1/libraries/watching')),
+    refetchInterval: 10_000,
+  });
+  const watchStates = new Map((watching.data?.data ?? []).map((w) => [w.library_id, w]));
   const { scans, started } = useLiveScans();
   const [editing, setEditing] = useState<Library | 'new' | null>(null);
   const [scanNotice, setScanNotice] = useState<{ name: string; error: unknown } | null>(null);
@@ -61,24 +69,38 @@ export function LibrariesScreen() {
               key={library.id}
               library={library}
               scan={scans.get(library.id)}
+              watch={watchStates.get(library.id)}
               onStarted={started}
               onEdit={() => setEditing(library)}
             />
           ))}
         </ul>
       )}
+      <FindFile libraries={list} />
     </section>
   );
 }
 
+const WATCH_WORDS: Record<WatchStatus['state'], string> = {
+  watching: 'watching for changes',
+  polling: 'polling for changes',
+  paused: 'watching paused: folder missing',
+  off: 'not watched',
+  elsewhere: 'watched by another instance',
+  failed: 'watching failed',
+  stopped: 'not watched',
+};
+
 function LibraryRow({
   library,
   scan,
+  watch,
   onStarted,
   onEdit,
 }: {
   library: Library;
   scan: LiveScan | undefined;
+  watch: WatchStatus | undefined;
   onStarted(id: string, taskId: string): void;
   onEdit(): void;
 }) {
@@ -107,7 +129,13 @@ function LibraryRow({
           {plural(library.series_count, 'series', 'series')} · {plural(library.book_count, 'book')} ·{' '}
           {library.last_scanned_at ? `last scanned ${formatDate(library.last_scanned_at)}` : 'never scanned'}
           {cron ? ` · scheduled: ${cron} (${library.scanning_config.default_mode})` : ''}
+          {watch ? ` · ${WATCH_WORDS[watch.state]}` : ''}
         </span>
+        {watch?.reason && (watch.state === 'paused' || watch.state === 'failed') && (
+          <span className="error-text" role="status">
+            {watch.reason}
+          </span>
+        )}
         {scan && <ScanProgress name={library.name} scan={scan} />}
       </div>
       <div className="row-actions">
