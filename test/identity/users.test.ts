@@ -11,7 +11,7 @@ afterAll(() => t.close());
 const me = async (headers: Record<string, string>) => (await t.app.inject({ method: 'GET', url: '/api/v1/auth/me', headers })).json();
 
 describe('Roles and permissions', () => {
-  it('a reader holds exactly the 15 reader permissions', async () => {
+  it('a reader holds exactly the 16 reader permissions', async () => {
     const reader = await createUser(t, 'reader');
     expect((await me(reader.headers)).permissions).toEqual([
       'libraries-read',
@@ -29,13 +29,14 @@ describe('Roles and permissions', () => {
       'api-keys-read',
       'api-keys-write',
       'api-keys-delete',
+      'kobo-sync',
     ]);
   });
 
-  it('a maintainer holds 21 permissions and lacks the admin-only ones', async () => {
+  it('a maintainer holds 22 permissions and lacks the admin-only ones', async () => {
     const maintainer = await createUser(t, 'maintainer');
     const perms: string[] = (await me(maintainer.headers)).permissions;
-    expect(perms).toHaveLength(21);
+    expect(perms).toHaveLength(22);
     expect(perms).toEqual([
       'libraries-read',
       'libraries-write',
@@ -58,6 +59,7 @@ describe('Roles and permissions', () => {
       'tasks-read',
       'tasks-write',
       'system-health',
+      'kobo-sync',
     ]);
     for (const adminOnly of ['users-read', 'libraries-delete', 'system-admin', 'plugins-manage']) expect(perms).not.toContain(adminOnly);
   });
