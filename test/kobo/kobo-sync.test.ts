@@ -340,6 +340,34 @@ describe('A Kobo syncs with Bindery', () => {
     expect((await kobo.request('GET', '/v1/initialization')).status).toBe(401);
   }, 60_000);
 
+  it('the fixed-layout EPUB of a comic, put in a library, is read as the comic: one image page per comic page', async () => {
+    const own = await createApiKey(t, t.headers, { name: 'Admin Kobo (pages)', permissions: KOBO_PERMISSIONS });
+    const download = await koboDevice(`${origin}/kobo/${own.key}`).request('GET', `/v1/books/${ids['Kobo Comic']}/file/epub3fl`);
+    expect(download.status).toBe(200);
+    const library = await scannedLibrary(t, async (dir) => writeFile(path.join(dir, 'comic.epub'), download.bytes));
+    const listed = await call<{ data: Json[] }>(t, t.headers, 'GET', `/api/v1/books?library_id=${library.id}`);
+    expect(listed.body.data).toHaveLength(1);
+    const book = listed.body.data[0]!;
+    expect(book).toMatchObject({ format: 'epub', page_count: 3 });
+    // Every page an image: the web reader shows it with the comic reader (isImageBook in web/src/reader/data.ts).
+    const pages = (await call<Json[]>(t, t.headers, 'GET', `/api/v1/books/${book.id}/pages`)).body;
+    const comicPages = (await call<Json[]>(t, t.headers, 'GET', `/api/v1/books/${ids['Kobo Comic']}/pages`)).body;
+    expect(pages).toHaveLength(3);
+    expect(pages.map((p) => [p.media_type, p.width, p.height])).toEqual(comicPages.map((p) => [p.media_type, p.width, p.height]));
+    expect(pages.every((p) => String(p.media_type).startsWith('image/'))).toBe(true);
+    // Each page served is the comic's page, byte for byte.
+    for (let n = 1; n <= 3; n++) {
+      const [page, original] = await Promise.all(
+        [book.id as string, ids['Kobo Comic']!].map((id) =>
+          t.app.inject({ method: 'GET', url: `/api/v1/books/${id}/pages/${n}`, headers: t.headers }),
+        ),
+      );
+      expect(page!.statusCode).toBe(200);
+      expect(page!.headers['content-type']).toBe(original!.headers['content-type']);
+      expect(page!.rawPayload.equals(original!.rawPayload)).toBe(true);
+    }
+  }, 30_000);
+
   // Reported skipped, with the reason in its name, where epubcheck is missing — except on CI, which installs it:
   // there a missing checker fails the test.
   const noChecker = !existsSync(EPUBCHECK) && process.env.CI !== 'true';
