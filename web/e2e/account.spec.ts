@@ -203,6 +203,55 @@ test.describe('Account', () => {
     await expect(page.getByRole('group', { name: 'KOReader progress sync' })).toHaveCount(0);
   });
 
+  test('Kobo: adding one shows the api_endpoint line to paste, what syncs is saved, and the endpoint answers as a Kobo store', async ({
+    page,
+  }) => {
+    await signIn(page);
+    await page.goto('/account');
+    await page.getByRole('navigation', { name: 'Account' }).getByRole('link', { name: 'API keys' }).click();
+    const kobo = page.getByRole('region', { name: 'Kobo e-readers' });
+    const name = unique('Libra ');
+    await kobo.getByRole('form', { name: 'Add a Kobo' }).getByLabel('Device name').fill(name);
+    await kobo.getByRole('button', { name: 'Add a Kobo' }).click();
+
+    const connect = kobo.getByLabel('Connect your Kobo');
+    const field = connect.getByRole('textbox', { name: 'Line for Kobo eReader.conf' });
+    await expect(field).toHaveValue(/^api_endpoint=/);
+    const line = await field.inputValue();
+    // The page was opened at the server's own address: the line names that origin, then /kobo/<the new key>.
+    const origin = new URL(page.url()).origin;
+    const [, at, key] = /^api_endpoint=(.+)\/kobo\/([^/]+)$/.exec(line) ?? [];
+    expect(at).toBe(origin);
+    expect(key).toMatch(/^\S{20,}$/);
+    await expect(connect.getByRole('button', { name: 'Copy Line for Kobo eReader.conf' })).toBeVisible();
+    await expectNoSeriousA11yViolations(page);
+    await connect.getByRole('button', { name: 'Done' }).click();
+
+    // What syncs: only the want-to-read list, in shades of grey; kept after a reload.
+    const card = () => kobo.getByRole('list', { name: 'Kobo devices' }).getByRole('listitem').filter({ hasText: name });
+    await expect(card().getByText('not synced yet')).toBeVisible();
+    await card().getByRole('radio', { name: 'Only what I choose' }).check();
+    await card().getByRole('checkbox', { name: 'Want to read' }).check();
+    await card()
+      .getByRole('checkbox', { name: /shades of grey/ })
+      .check();
+    await card()
+      .getByRole('button', { name: `Save what syncs to ${name}` })
+      .click();
+    await expect(card().getByRole('button', { name: `Saved what syncs to ${name}` })).toBeVisible();
+    await page.reload();
+    await expect(card().getByRole('radio', { name: 'Only what I choose' })).toBeChecked();
+    await expect(card().getByRole('checkbox', { name: 'Want to read' })).toBeChecked();
+    await expect(card().getByRole('checkbox', { name: /shades of grey/ })).toBeChecked();
+
+    // What the Kobo asks first, at the pasted endpoint: its resource map, with the api token header it expects.
+    const endpoint = line.slice('api_endpoint='.length);
+    const init = await page.request.get(`${endpoint}/v1/initialization`, { headers: { 'x-kobo-deviceid': 'e2e-kobo' } });
+    expect(init.status()).toBe(200);
+    expect(init.headers()['x-kobo-apitoken']).toBe('e30=');
+    expect(((await init.json()) as { Resources: Record<string, string> }).Resources.library_sync).toBe(`${endpoint}/v1/library/sync`);
+  });
+
   test('a key made on the server itself (127.0.0.1) says that address is for this computer and what to set instead; keyboard; axe', async ({
     page,
   }) => {
