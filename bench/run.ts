@@ -5,6 +5,8 @@
  * `npm run bench -- --start`: where `npm start` spends its time (bench/start-time.ts).
  * `npm run bench -- --web`: the web app's home page and 10,000-series grid in Chromium (bench/web.ts).
  * `npm run bench -- --metadata`: one bulk metadata edit of 1,000 series over HTTP, and its undo (bench/metadata-bulk.ts).
+ * `npm run bench -- --watch`: folder watching: events → book visible for 1 and 100 copied files, and the watcher's idle
+ * CPU and RSS on a 10,000-book library (`--books N`, `--runs R`, `--idle-seconds S`; bench/watch.ts).
  * `npm run bench -- --in-process`: the older in-process benchmarks (media, scan, browse, OPDS), which compare
  * against floors inside the server's own process and so hide the framework's cost.
  */
@@ -14,6 +16,8 @@ if (argv.includes('--web')) {
   await (await import('./web.js')).run(argv.filter((a) => a !== '--web'));
 } else if (argv.includes('--metadata')) {
   await (await import('./metadata-bulk.js')).run();
+} else if (argv.includes('--watch')) {
+  await (await import('./watch.js')).run(argv.filter((a) => a !== '--watch'));
 } else if (argv.includes('--start')) {
   await import('./start-time.js').then((m) => m.main());
 } else if (argv.includes('--in-process')) {
