@@ -175,7 +175,7 @@ describe('/health measures the free space of data_dir (and the SQLite file) agai
         status: 'ok',
         version: '2.5.0',
         uptime_seconds: expect.any(Number),
-        checks: { database: 'ok', disk: 'ok' },
+        checks: { database: 'ok', disk: 'ok', libraries: 'ok' },
       });
     } finally {
       await t.close();
