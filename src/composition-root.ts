@@ -67,6 +67,7 @@ import { SeriesRepository } from './modules/series/repository.js';
 import { SeriesService } from './modules/series/service.js';
 import { MetadataRepository } from './modules/metadata/repository.js';
 import { MetadataService } from './modules/metadata/service.js';
+import { CoverHistoryLog } from './modules/metadata/cover-history.js';
 import { SettingsRepository } from './modules/settings/repository.js';
 import { SettingsService } from './modules/settings/service.js';
 import { SetupService } from './modules/setup/service.js';
@@ -241,8 +242,10 @@ export function composeServices(deps: CompositionDeps): Services {
   });
   const pages = new PagesService({ books: booksRepo, access, readers, renderer, cacheDir, thumbnailWidth, derivedBudget });
   // Covers people chose come before the generated ones, wherever a cover is served.
+  const metadataRepo = new MetadataRepository(database);
   const customCovers = new CustomCoverService({
     repo: new CustomCoversRepository(db),
+    history: new CoverHistoryLog(metadataRepo),
     access,
     pages,
     bus: events,
@@ -266,7 +269,8 @@ export function composeServices(deps: CompositionDeps): Services {
     progress,
   });
   const metadata = new MetadataService({
-    repo: new MetadataRepository(database),
+    repo: metadataRepo,
+    covers: customCovers,
     visible: (caller, rows) => access.visible(caller, rows),
     bus: events,
   });

@@ -1,3 +1,4 @@
+import path from 'node:path';
 import { crc32 } from 'node:zlib';
 import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -5,6 +6,7 @@ import { createUser, type Headers } from '../helpers/auth.js';
 import { api, scannedLibrary, type CatalogTestApp, type ScannedLibrary } from '../helpers/catalog.js';
 import { createHouseholdUser } from '../helpers/household.js';
 import { makeCbz } from '../media/fixtures.js';
+import { removeCachedForHash } from '../../src/media/rendering/derived-cache.js';
 import { createCatalogApp } from '../scanner/helpers.js';
 import { formBody } from '../read-lists/helpers.js';
 
@@ -166,5 +168,60 @@ describe('covers chosen by a person (PUT/DELETE /series|books/{id}/cover)', () =
     expect(await as('PUT', `/api/v1/series/${ids.series}/cover`, { book_id: ids.hiddenBook, page: 1 })).toBe(404);
     expect(await as('PUT', `/api/v1/books/${ids.book}/cover`, { book_id: ids.book, page: 2 })).toBe(200);
     expect(await as('DELETE', `/api/v1/books/${ids.book}/cover`)).toBe(200);
+  });
+
+  describe('cover changes are in the history and undone like any change', () => {
+    interface Entry {
+      id: string;
+      field: string;
+      before: Record<string, unknown>;
+      after: Record<string, unknown>;
+      username: string | null;
+      source: string;
+    }
+    const latest = async (kind: 'series' | 'books', id: string) =>
+      (await api<{ data: Entry[] }>(t, 'GET', `/api/v1/${kind}/${id}/history`)).body.data[0]!;
+
+    it('a page chosen as the series cover, then undone: the generated cover is back everywhere', async () => {
+      const generated = await get(`/api/v1/series/${ids.series}/thumbnail`);
+      const komga = await get(`/komga/api/v1/series/${ids.series}/thumbnail`);
+      expect((await api(t, 'PUT', `/api/v1/series/${ids.series}/cover`, { book_id: ids.second, page: 2 })).status).toBe(200);
+      const entry = await latest('series', ids.series);
+      expect(entry).toMatchObject({ field: 'cover', before: { source: 'generated' }, source: 'person', username: 'admin' });
+      expect(entry.after).toMatchObject({ source: 'page', book_id: ids.second, page: 2 });
+      expect((await get(`/api/v1/series/${ids.series}/thumbnail`)).etag).not.toBe(generated.etag);
+
+      const undo = await api(t, 'POST', `/api/v1/history/${entry.id}/undo`);
+      expect(undo.status, JSON.stringify(undo.body)).toBe(200);
+      expect((await api(t, 'GET', `/api/v1/series/${ids.series}/cover`)).body).toMatchObject({ source: 'generated' });
+      expect((await get(`/api/v1/series/${ids.series}/thumbnail`)).etag).toBe(generated.etag);
+      expect((await get(`/komga/api/v1/series/${ids.series}/thumbnail`)).etag).toBe(komga.etag);
+      const back = await latest('series', ids.series);
+      expect(back).toMatchObject({ field: 'cover', after: { source: 'generated' }, before: { source: 'page' } });
+      expect((await api(t, 'POST', `/api/v1/history/${entry.id}/undo`)).status).toBe(409);
+    });
+
+    it('an upload replaced by a page, then undone: the upload is back (its image kept); a lost image is a 409', async () => {
+      const url = `/api/v1/books/${ids.book}/cover`;
+      expect((await upload(url, await solid(30, 200, 40))).status).toBe(200);
+      const uploaded = await latest('books', ids.book);
+      expect((await api(t, 'PUT', url, { book_id: ids.book, page: 3 })).status).toBe(200);
+      const replaced = await latest('books', ids.book);
+      expect(replaced.before).toMatchObject({ source: 'upload', image_hash: uploaded.after.image_hash });
+
+      expect((await api(t, 'POST', `/api/v1/history/${replaced.id}/undo`)).status).toBe(200);
+      expect((await api(t, 'GET', url)).body).toMatchObject({ source: 'upload', width: 200, height: 300 });
+      expect(near(await colour((await get(`/api/v1/books/${ids.book}/thumbnail`)).data), [30, 200, 40])).toBe(true);
+      expect(near(await colour((await get(`/opds/v1/books/${ids.book}/cover`)).data), [30, 200, 40])).toBe(true);
+
+      // Only a lost image (history pruned, files gone) cannot come back: said plainly, nothing changed.
+      expect((await api(t, 'DELETE', url)).status).toBe(200);
+      const removed = await latest('books', ids.book);
+      await removeCachedForHash(path.join(path.resolve(t.config.data_dir), 'covers'), String(uploaded.after.image_hash));
+      const lost = await api<{ message: string }>(t, 'POST', `/api/v1/history/${removed.id}/undo`);
+      expect(lost.status).toBe(409);
+      expect(lost.body.message).toMatch(/no longer exists/);
+      expect((await api(t, 'GET', url)).body).toMatchObject({ source: 'generated' });
+    });
   });
 });

@@ -27,7 +27,7 @@ async function expectNoSeriousViolations(page: Page, include: string) {
 
 const sagaCard = (page: Page) => page.getByTestId('series-card').filter({ hasText: 'Saga' });
 
-test('choose a page as the series cover: the grid shows it; the generated cover comes back', async ({ page }) => {
+test('pick a page as the series cover: the grid shows it; undo from the history list puts it all back', async ({ page }) => {
   await signIn(page);
   await page.goto('/libraries');
   const before = await pictureOf(sagaCard(page).locator('img'));
@@ -51,12 +51,13 @@ test('choose a page as the series cover: the grid shows it; the generated cover 
   const chosen = await pictureOf(sagaCard(page).locator('img'));
   expect(chosen).not.toBe(before);
 
-  // Back to the generated cover: the grid shows the first page again.
+  // Undo from the history list: the generated cover is back, in the grid too.
   await sagaCard(page).click();
-  await page.getByRole('button', { name: 'Change cover…' }).click();
-  await page.getByRole('button', { name: 'Use the generated cover' }).click();
-  await expect(page.getByRole('dialog').getByRole('status')).toContainText('Now: The generated cover');
-  await page.getByRole('button', { name: 'Done' }).click();
+  await page.getByText('History of changes').click();
+  const history = page.getByRole('list', { name: 'Changes, newest first' });
+  await expect(history.getByRole('listitem').first()).toContainText('Cover: the generated cover → page 2');
+  await history.getByRole('button', { name: 'Undo the change of Cover' }).first().click();
+  await expect(history.getByRole('listitem').first()).toContainText('Cover: page 2 → the generated cover');
   await page.goBack();
   await expect.poll(() => pictureOf(sagaCard(page).locator('img'))).toBe(before);
 });

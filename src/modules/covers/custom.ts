@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
-import { readFile } from 'node:fs/promises';
+import { access, readFile } from 'node:fs/promises';
 import type { EventBus } from '../../events/bus.js';
-import { AppError, badRequest } from '../../http/errors.js';
+import { AppError, badRequest, conflict } from '../../http/errors.js';
 import type { ImageLookup } from '../../http/send-image.js';
 import { isMediaError, publicMediaMessage } from '../../media/errors.js';
 import { sniffImageType } from '../../media/images/image-types.js';
@@ -13,7 +13,7 @@ import type { AccessService } from '../access/service.js';
 import type { Caller } from '../auth/caller.js';
 import type { BookWithLibrary } from '../books/repository.js';
 import type { PagesService } from '../pages/service.js';
-import type { CoverTarget, CustomCoverRow, CustomCoversRepository } from './custom-repository.js';
+import type { CoverTarget, CustomCoverRow, CustomCoversRepository, NewCustomCover } from './custom-repository.js';
 
 export type { CoverTarget } from './custom-repository.js';
 
@@ -38,7 +38,28 @@ export interface CoverView {
   updated_at: string | null;
 }
 
+/** A cover as its history entries describe it (`before` / `after` of the field `cover`). */
+export type CoverState =
+  | { source: 'generated' }
+  | { source: 'page'; book_id: string | null; page: number | null; image_hash: string }
+  | { source: 'upload'; image_hash: string };
+
+/** The order and group of history entries written together (an undo's). */
+export interface CoverHistoryGroup {
+  groupId: string;
+  now: string;
+  seq: () => number;
+}
+
+/** Where cover changes are recorded: the metadata history, so they are listed and undone like any change. */
+export interface CoverHistory {
+  record(target: CoverTarget, change: { before: CoverState; after: CoverState; userId: string; group?: CoverHistoryGroup }): Promise<void>;
+  /** Whether a history entry names this image: it is kept while one does, so that undo can restore it. */
+  namesImage(hash: string): Promise<boolean>;
+}
+
 export interface CustomCoverDeps {
+  history: CoverHistory;
   repo: CustomCoversRepository;
   access: AccessService<BookWithLibrary>;
   pages: Pick<PagesService, 'page'>;
@@ -50,6 +71,29 @@ export interface CustomCoverDeps {
 
 /** The new cover: an uploaded image, or a page of a book the caller sees. */
 export type CoverInput = { upload: Buffer } | { book_id: string; page: number };
+
+function stateOf(row: Pick<CustomCoverRow, 'source' | 'source_book_id' | 'source_page' | 'image_hash'> | undefined | null): CoverState {
+  if (!row) return { source: 'generated' };
+  if (row.source === 'page') return { source: 'page', book_id: row.source_book_id, page: row.source_page, image_hash: row.image_hash };
+  return { source: 'upload', image_hash: row.image_hash };
+}
+
+/** A history value read back (JSON written by `stateOf`; anything else is not a cover). */
+function parseState(value: unknown): CoverState | null {
+  if (typeof value !== 'object' || value === null) return null;
+  const v = value as Record<string, unknown>;
+  if (v.source === 'generated') return { source: 'generated' };
+  if (typeof v.image_hash !== 'string' || !/^[0-9a-f]{64}$/.test(v.image_hash)) return null;
+  if (v.source === 'upload') return { source: 'upload', image_hash: v.image_hash };
+  if (v.source === 'page')
+    return {
+      source: 'page',
+      book_id: typeof v.book_id === 'string' ? v.book_id : null,
+      page: typeof v.page === 'number' ? v.page : null,
+      image_hash: v.image_hash,
+    };
+  return null;
+}
 
 function view(row: CustomCoverRow | undefined): CoverView {
   if (!row) return { source: 'generated', book_id: null, page: null, width: null, height: null, updated_at: null };
@@ -77,7 +121,8 @@ function refusal(err: unknown): unknown {
 /**
  * Covers chosen by a person for a series or a book. The image (uploaded, or a page) is decoded and re-encoded
  * once, so what is served is never the bytes sent; it is stored by content hash under `<data_dir>/covers`, its
- * thumbnails beside it, and removed with the last cover using it. Thumbnails, OPDS and the Komga layer read it
+ * thumbnails beside it, and removed with the last cover and history entry naming it. Changes are recorded in the
+ * metadata history (field `cover`) and undone through it (`restore`). Thumbnails, OPDS and the Komga layer read it
  * through `thumbnail` / `full` (the books and series services ask before drawing the generated cover).
  */
 export class CustomCoverService {
@@ -102,7 +147,7 @@ export class CustomCoverService {
     const where = await this.target(caller, target);
     const source = 'upload' in input ? await this.uploaded(input.upload) : await this.pageImage(caller, input.book_id, input.page);
     const image = await this.store(source);
-    const previous = await this.deps.repo.put(target, {
+    await this.replace(target, where, caller.user.id, {
       image_hash: image.hash,
       source: 'upload' in input ? 'upload' : 'page',
       source_book_id: 'upload' in input ? null : input.book_id,
@@ -112,20 +157,71 @@ export class CustomCoverService {
       updated_by: caller.user.id,
       updated_at: new Date().toISOString(),
     });
-    await this.forget(previous, image.hash);
-    this.changed(where);
     return view(await this.deps.repo.get(target));
   }
 
   /** Back to the generated cover. */
   async remove(caller: Caller, target: CoverTarget): Promise<CoverView> {
     const where = await this.target(caller, target);
-    const previous = await this.deps.repo.remove(target);
-    if (previous) {
-      await this.forget(previous);
-      this.changed(where);
-    }
+    await this.replace(target, where, caller.user.id, null);
     return view(undefined);
+  }
+
+  /**
+   * Undo: puts back the cover a history entry describes, recorded in the undo's group. 409 when its image is gone
+   * (images named by history are kept, so only a pruned or lost entry's).
+   */
+  async restore(caller: Caller, target: CoverTarget, value: unknown, group: CoverHistoryGroup): Promise<void> {
+    const where = await this.target(caller, target);
+    const state = parseState(value);
+    if (!state) throw conflict('This history entry does not describe a cover that can be restored');
+    if (state.source === 'generated') return this.replace(target, where, caller.user.id, null, group);
+    const stored = cachedPath(this.deps.dir, state.image_hash, STORED_VARIANT);
+    try {
+      await access(stored);
+    } catch {
+      throw conflict('The image of that cover no longer exists, so it cannot be restored; choose the cover again', {
+        image_hash: state.image_hash,
+      });
+    }
+    const sharp = await loadSharp();
+    const { width, height } = await sharp(stored).metadata();
+    await this.replace(
+      target,
+      where,
+      caller.user.id,
+      {
+        image_hash: state.image_hash,
+        source: state.source,
+        source_book_id: state.source === 'page' ? state.book_id : null,
+        source_page: state.source === 'page' ? state.page : null,
+        width: width ?? 0,
+        height: height ?? 0,
+        updated_by: caller.user.id,
+        updated_at: group.now,
+      },
+      group,
+    );
+  }
+
+  /**
+   * Sets (or with null removes) the target's cover, records the change in the history (before the old image is
+   * let go, so that the entry keeps it), then tells thumbnails, OPDS, Komga and open screens.
+   */
+  private async replace(
+    target: CoverTarget,
+    where: { library_id: string; series_id: string; book_id?: string },
+    userId: string,
+    next: NewCustomCover | null,
+    group?: CoverHistoryGroup,
+  ): Promise<void> {
+    const previous = next ? await this.deps.repo.put(target, next) : await this.deps.repo.remove(target);
+    const before = stateOf(previous);
+    const after = stateOf(next);
+    if (JSON.stringify(before) === JSON.stringify(after)) return;
+    await this.deps.history.record(target, { before, after, userId, ...(group ? { group } : {}) });
+    await this.forget(previous, next?.image_hash);
+    this.changed(where);
   }
 
   /** The chosen cover at thumbnail size (WebP when accepted, else JPEG), or null for the generated one. */
@@ -207,7 +303,7 @@ export class CustomCoverService {
   /** Removes a replaced cover's image and its thumbnails when no other cover uses them. */
   private async forget(previous: CustomCoverRow | undefined, keep?: string): Promise<void> {
     if (!previous || previous.image_hash === keep) return;
-    if (await this.deps.repo.imageInUse(previous.image_hash)) return;
+    if ((await this.deps.repo.imageInUse(previous.image_hash)) || (await this.deps.history.namesImage(previous.image_hash))) return;
     await removeCachedForHash(this.deps.dir, previous.image_hash);
   }
 

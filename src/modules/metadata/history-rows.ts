@@ -1,5 +1,5 @@
 import type { Insertable } from 'kysely';
-import { newId } from '../../db/ids.js';
+import { newId, nowIso } from '../../db/ids.js';
 import type { MetadataHistoryTable } from '../../db/tables/metadata.js';
 import type { EntityType } from './fields.js';
 
@@ -8,6 +8,17 @@ export function seqStart(): () => number {
   const base = Date.now() * 1000;
   let i = 0;
   return () => base + i++;
+}
+
+/** The group a write's entries share: its id, time and order. */
+export interface HistoryGroup {
+  groupId: string;
+  now: string;
+  seq: () => number;
+}
+
+export function newGroup(): HistoryGroup {
+  return { groupId: newId(), now: nowIso(), seq: seqStart() };
 }
 
 export function historyRow(

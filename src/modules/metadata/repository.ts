@@ -101,6 +101,22 @@ export class MetadataRepository {
     if (++this.writes % 100 === 1) await this.prune();
   }
 
+  async insertHistory(rows: readonly HistoryInsert[]): Promise<void> {
+    for (const part of chunks(rows, 50)) await this.db.insertInto('metadata_history').values(part).execute();
+  }
+
+  /** Whether a cover entry names this image hash (the hash is hex: no LIKE wildcards in it). */
+  async coverImageNamed(hash: string): Promise<boolean> {
+    const row = await this.db
+      .selectFrom('metadata_history')
+      .select('id')
+      .where('field', '=', 'cover')
+      .where((eb) => eb.or([eb('before_value', 'like', `%${hash}%`), eb('after_value', 'like', `%${hash}%`)]))
+      .limit(1)
+      .executeTakeFirst();
+    return row !== undefined;
+  }
+
   /** Drops the oldest history beyond HISTORY_LIMIT entries. */
   async prune(): Promise<void> {
     const edge = await this.db

@@ -75,7 +75,8 @@ export function registerMetadataRoutes(app: App, metadata: MetadataService): voi
       summary: 'Undo a metadata change',
       description:
         "Restores every value and lock of the entry's group (a bulk change as a whole) to what it was before, recorded as a new group. " +
-        'Needs series-write for a series entry, books-write for a book entry. 409 when already undone.',
+        'A cover entry (field `cover`) puts the previous cover back. Needs series-write for a series entry, books-write for a ' +
+        'book entry. 409 when already undone, or when the cover to restore has lost its image.',
       tags: ['series', 'books'],
       params: z.object({ entry_id: Uuid }),
       querystring: UndoQuery,

@@ -5,7 +5,7 @@ import { conflict, forbidden, notFound } from '../../http/errors.js';
 import type { Caller } from '../auth/caller.js';
 import type { InSeries } from '../access/service.js';
 import { fieldDefs, impliedValues, sameValue, type EntityType } from './fields.js';
-import { historyRow, seqStart } from './history-rows.js';
+import { historyRow, seqStart, type HistoryGroup } from './history-rows.js';
 import type { HistoryRow, MetadataRepository, MetadataWrite } from './repository.js';
 
 type Row = Record<string, unknown>;
@@ -36,7 +36,14 @@ export interface HistoryEntry {
   undone_at: string | null;
 }
 
+/** Puts back a cover a history entry describes (modules/covers), as part of an undo's group. */
+export interface CoverRestorer {
+  restore(caller: Caller, target: { kind: EntityType; id: string }, value: unknown, group: HistoryGroup): Promise<void>;
+}
+
 export interface MetadataDeps {
+  /** Cover entries (field `cover`) are undone by the covers feature. */
+  covers: CoverRestorer;
   repo: MetadataRepository;
   /** Of rows fetched by id, those the caller sees (modules/access). */
   visible: (caller: Caller, rows: readonly InSeries[]) => Promise<InSeries[]>;
@@ -198,6 +205,10 @@ export class MetadataService {
     const defs = fieldDefs(type);
     // Newest first, so that several changes of one field end at the oldest "before".
     for (const e of entries) {
+      if (e.field === 'cover') {
+        await this.deps.covers.restore(caller, { kind: type, id: e.entity_id }, parse(e.before_value), { groupId, now, seq });
+        continue;
+      }
       const row = byId.get(e.entity_id)!;
       const def = defs[e.field];
       if (!def) continue;

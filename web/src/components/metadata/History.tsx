@@ -13,7 +13,15 @@ type Entry = components['schemas']['MetadataHistoryEntry'];
 const LABELS: Record<string, string> = Object.fromEntries(
   [...SERIES_GROUPS, ...BOOK_GROUPS].flatMap((g) => g.fields).map((f) => [f.name, f.label]),
 );
-const labelOf = (field: string) => LABELS[field] ?? field.replace(/_/g, ' ');
+const labelOf = (field: string) => (field === 'cover' ? 'Cover' : (LABELS[field] ?? field.replace(/_/g, ' ')));
+
+/** A cover entry's value in words: `{source: generated | page | upload, …}`. */
+const coverShown = (v: unknown): string => {
+  const c = (v ?? {}) as { source?: string; page?: number | null };
+  if (c.source === 'page') return c.page ? `page ${c.page}` : 'a page';
+  if (c.source === 'upload') return 'an uploaded image';
+  return 'the generated cover';
+};
 
 const shown = (v: unknown): string => {
   if (v === null || v === undefined || v === '') return '(none)';
@@ -60,7 +68,8 @@ export function MetadataHistory({ kind, id }: { kind: 'series' | 'book'; id: str
         {entries.map((e) => (
           <li key={e.id} className={e.undone_at ? 'undone' : undefined}>
             <span>
-              <strong>{labelOf(e.field)}</strong>: {shown(e.before)} → {shown(e.after)}
+              <strong>{labelOf(e.field)}</strong>:{' '}
+              {e.field === 'cover' ? `${coverShown(e.before)} → ${coverShown(e.after)}` : `${shown(e.before)} → ${shown(e.after)}`}
             </span>
             <span className="hint">
               {' '}
