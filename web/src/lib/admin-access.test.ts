@@ -12,6 +12,7 @@ describe('adminSectionsFor: administration is shown by permission, hidden otherw
       'Libraries',
       'Users',
       'Settings',
+      'Sign-in',
       'Tasks',
       'Duplicates',
       'Analysis errors',
