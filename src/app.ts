@@ -20,6 +20,8 @@ import { registerPasswordChangeRoutes } from './modules/auth/password-change.js'
 import { registerAuthRoutes } from './modules/auth/routes.js';
 import { registerOidcAdminRoutes } from './modules/oidc/admin-routes.js';
 import { registerOidcRoutes } from './modules/oidc/routes.js';
+import { proxyCredentials } from './modules/proxy-auth/credentials.js';
+import { registerProxySessionRoutes } from './modules/proxy-auth/routes.js';
 import { registerLibraryRoutes } from './modules/libraries/routes.js';
 import { registerFilesystemRoutes } from './modules/filesystem/routes.js';
 import { registerHealthRoutes } from './modules/ops/health-routes.js';
@@ -229,6 +231,7 @@ export async function buildApp(options: BuildAppOptions): Promise<App> {
       (kosync) => (request) =>
         komgaGate.credentials(request) ?? (config.kobo.enabled ? koboCredentials(request) : undefined) ?? kosync?.(request)
     )(config.koreader.enabled ? kosyncCredentials(config.koreader.prefix) : undefined),
+    proxyCredentials: proxyCredentials(config.auth.proxy),
   }));
   requestMetrics.register(app);
   registerAccessLog(app, { all: config.logging.access_log, slowMs: config.logging.slow_request_ms, redactUrl: redactApiKeys });
@@ -250,6 +253,7 @@ export async function buildApp(options: BuildAppOptions): Promise<App> {
       });
       registerAuthRoutes(v1, identity.auth, config.server.public_url);
       registerPasswordChangeRoutes(v1, identity.passwordChange);
+      registerProxySessionRoutes(v1, identity.proxySessions);
       // Its own scope: the form_post parser it adds must not reach other routes.
       await v1.register(async (scope) => {
         registerOidcRoutes(scope.withTypeProvider<ZodTypeProvider>(), identity.oidc, {

@@ -83,7 +83,8 @@ import { WantToReadService } from './modules/want-to-read/service.js';
 import { UsersService } from './modules/users/service.js';
 import { OidcRepository } from './modules/oidc/repository.js';
 import { ProviderRegistry } from './modules/oidc/providers.js';
-import { OidcService } from './modules/oidc/service.js';
+import { OidcService, type OidcAccounts } from './modules/oidc/service.js';
+import { ProxyUserAccounts } from './modules/proxy-auth/accounts.js';
 import type { FileAnalyzer } from './scanner/analyzer.js';
 import { createMediaAnalyzer } from './scanner/media-analyzer.js';
 import { ScanRepository } from './scanner/repository.js';
@@ -119,6 +120,8 @@ export interface Identity {
   /** Sign-in with OpenID Connect providers (config file and Administration). */
   oidc: OidcService;
   oidcProviders: ProviderRegistry;
+  /** What the proxy-session route needs of the accounts (the same as OIDC's hand-off). */
+  proxySessions: OidcAccounts;
 }
 
 /** Libraries, scanning and the task machinery; `start()` starts the background work. */
@@ -399,7 +402,21 @@ function composeIdentity(deps: CompositionDeps, settingsRepo: SettingsRepository
   return {
     oidc: new OidcService(oidcProviders, oidcRepo, oidcAccounts),
     oidcProviders,
-    resolver: new CallerResolver(usersRepo, keysRepo, revocations, tokens, passwords, new UnchangedDatabaseCache(database)),
+    resolver: new CallerResolver(
+      usersRepo,
+      keysRepo,
+      revocations,
+      tokens,
+      passwords,
+      new UnchangedDatabaseCache(database),
+      config.auth.proxy.enabled
+        ? new ProxyUserAccounts(config.auth.proxy, {
+            findByUsername: (u) => usersRepo.findByUsername(u),
+            createAccount: oidcAccounts.createAccount,
+          })
+        : undefined,
+    ),
+    proxySessions: oidcAccounts,
     auth,
     setup: new SetupService(usersRepo, settingsRepo, auth),
     users: new UsersService(

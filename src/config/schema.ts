@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { isTrustedPeerEntry } from './trusted-peers.js';
 
 /**
  * The one configuration schema. Every key has a default, so an empty configuration serves on
@@ -113,6 +114,21 @@ export const ConfigSchema = z.strictObject({
             .array(OidcProviderConfig)
             .default([])
             .refine((list) => new Set(list.map((p) => p.id)).size === list.length, 'two providers have the same id'),
+        })
+        .prefault({}),
+      /** Header sign-in behind a trusted reverse proxy (docs/sign-in.md, "Behind an authenticating proxy"). */
+      proxy: z
+        .strictObject({
+          enabled: z.boolean().default(false),
+          /** The header the proxy sets to the signed-in username (Authelia, Authentik: `Remote-User`). */
+          header: text(z.string().regex(/^[A-Za-z0-9-]+$/, 'a header name')).default('Remote-User'),
+          /** The proxy's own addresses (TCP peer, never X-Forwarded-For): addresses or CIDR ranges. */
+          trusted_proxies: z
+            .array(text(z.string().refine(isTrustedPeerEntry, 'an IPv4/IPv6 address or CIDR range (10.0.0.0/8)')))
+            .default(['127.0.0.1/32', '::1/128']),
+          /** Create an account for a username the proxy names that Bindery does not know yet. */
+          provision: z.boolean().default(false),
+          default_role: role.default('reader'),
         })
         .prefault({}),
     })

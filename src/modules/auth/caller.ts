@@ -17,7 +17,7 @@ export interface Caller {
   /** JWT id when the caller used a token (logout revokes it). */
   tokenId: string | null;
   tokenExpiresAt: Date | null;
-  method: 'jwt' | 'api_key' | 'basic' | 'session';
+  method: 'jwt' | 'api_key' | 'basic' | 'session' | 'proxy';
   isAdmin: boolean;
   /** The user's security stamp as read for this request: a session opened now is bound to it. */
   securityStamp: string;

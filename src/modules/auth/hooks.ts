@@ -27,6 +27,8 @@ export interface AuthHookDeps {
   isSetupRequired(): Promise<boolean>;
   /** Extra credential sources (the Komga session cookie); tried when no header credentials are present. */
   extraCredentials?: (request: FastifyRequest) => Credentials | undefined;
+  /** The trusted proxy's header (proxy-auth module): tried last, so explicit credentials always win. */
+  proxyCredentials?: (request: FastifyRequest) => Credentials | undefined;
 }
 
 /**
@@ -143,7 +145,11 @@ export function registerAuthHooks(app: App, deps: AuthHookDeps): { routes: Route
   app.addHook('onRequest', (request, _reply, done) => {
     let credentials: Credentials | undefined;
     try {
-      credentials = readCredentials(request.headers) ?? deps.extraCredentials?.(request) ?? fileCookieCredentials(request);
+      credentials =
+        readCredentials(request.headers) ??
+        deps.extraCredentials?.(request) ??
+        fileCookieCredentials(request) ??
+        deps.proxyCredentials?.(request);
     } catch (err) {
       if (!(err instanceof AppError)) return done(err as Error);
       refused(request, err);

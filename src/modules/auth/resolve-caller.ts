@@ -20,7 +20,15 @@ export type Credentials =
    * A session established earlier (the Komga session cookie), bound to the user's security stamp when it was
    * opened; `apiKeyId` when it was opened with an API key.
    */
-  | { kind: 'session'; userId: string; sessionId: string; stamp: string; apiKeyId?: string };
+  | { kind: 'session'; userId: string; sessionId: string; stamp: string; apiKeyId?: string }
+  /** The username a trusted authenticating proxy named (proxy-auth module); only made from a trusted peer. */
+  | { kind: 'proxy'; username: string };
+
+/** Finds (or, when allowed, creates) the account a trusted proxy names; undefined when there is none. */
+export interface ProxyAccounts {
+  find(username: string): Promise<UserRow | undefined>;
+  provision(username: string): Promise<UserRow | undefined>;
+}
 
 /** Basic with a username and password (not `api`:key): the one kind of credential a person can guess. */
 export const isPassword = (credentials: Credentials): boolean => credentials.kind === 'basic' && credentials.username !== 'api';
@@ -85,6 +93,7 @@ export class CallerResolver {
      * disabled or deleted, a logout) starts afresh, so both still take effect at once.
      */
     private readonly lookups?: UnchangedDatabaseCache<UserRow | ApiKeyRow | boolean | undefined | TokenUser>,
+    private readonly proxyAccounts?: ProxyAccounts,
   ) {}
 
   async resolve(credentials: Credentials): Promise<Caller> {
@@ -99,7 +108,24 @@ export class CallerResolver {
         return this.fromPassword(credentials.username, credentials.password);
       case 'session':
         return this.fromSession(credentials);
+      case 'proxy':
+        return this.fromProxy(credentials.username);
     }
+  }
+
+  /**
+   * Read on every request (never in `remembered`): a user disabled, deleted or renamed is refused on the next one.
+   * The row is kept only while the database is unchanged (SQLite), like every other lookup here.
+   */
+  private async fromProxy(username: string): Promise<Caller> {
+    const accounts = this.proxyAccounts;
+    if (!accounts) throw unauthorized('Authentication required');
+    let user = this.lookups
+      ? ((await this.lookups.remember(`username:${username.trim().toLowerCase()}`, () => accounts.find(username))) as UserRow | undefined)
+      : await accounts.find(username);
+    user ??= await accounts.provision(username);
+    if (!user) throw unauthorized('The proxy signed in a user who has no Bindery account: ask an administrator to create it');
+    return this.base(this.checkedUser(user), 'proxy');
   }
 
   /**

@@ -39,7 +39,7 @@ export const MeView = z
     email: z.string(),
     role: z.string(),
     permissions: z.array(z.enum(PERMISSIONS)).describe('Effective permissions of this request (narrowed by the API key when one is used).'),
-    auth_method: z.enum(['jwt', 'api_key', 'basic', 'session']),
+    auth_method: z.enum(['jwt', 'api_key', 'basic', 'session', 'proxy']),
     api_key_id: z.uuid().nullable(),
     restricted: z
       .boolean()

@@ -24,6 +24,10 @@ export class UsersRepository {
       .executeTakeFirst();
   }
 
+  findByUsername(username: string): Promise<UserRow | undefined> {
+    return this.db.selectFrom('users').selectAll().where('username_key', '=', userKey(username)).executeTakeFirst();
+  }
+
   findByEmail(email: string): Promise<UserRow | undefined> {
     return this.db.selectFrom('users').selectAll().where('email_key', '=', userKey(email)).executeTakeFirst();
   }

@@ -51,6 +51,32 @@ function useProviderCode(code: string | undefined) {
   return exchange;
 }
 
+/**
+ * Behind an authenticating proxy (docs/sign-in.md), the proxy has signed the person in already: asked once on
+ * load; any answer but 200 (the usual case: no proxy sign-in configured) leaves the usual screen, silently.
+ */
+function useProxySession(wanted: boolean, redirect: string | undefined) {
+  const navigate = useNavigate();
+  const queryClient = useQueryClient();
+  const sent = useRef(false);
+  const session = useMutation({
+    mutationFn: () => ok(api.POST('/api/v1/auth/proxy-session')),
+    onSuccess: async (response) => {
+      queryClient.clear();
+      startSession(response);
+      localStorage.removeItem(END_SESSION_KEY);
+      await navigate({ href: redirect ?? '/', replace: true });
+    },
+  });
+  useEffect(() => {
+    if (wanted && !sent.current) {
+      sent.current = true;
+      session.mutate();
+    }
+  }, [wanted, session]);
+  return { settled: !wanted || session.isError };
+}
+
 export function SignIn() {
   const { redirect, oidc_code, oidc_error, local } = signInApi.useSearch();
   const navigate = useNavigate();
@@ -60,13 +86,15 @@ export function SignIn() {
   const registrationOpen = useQuery(setupStatusQuery).data?.registration_enabled === true;
   const providers = useQuery({ queryKey: ['oidc-providers'], queryFn: () => ok(api.GET('/api/v1/auth/oidc/providers')) });
   const exchange = useProviderCode(oidc_code);
+  // `?local=1` (the password form on request) skips it, so a person can still choose another account.
+  const proxy = useProxySession(!oidc_code && local === undefined, redirect);
   const list = providers.data?.providers ?? [];
   const passwordForm = providers.data ? providers.data.password_sign_in || local !== undefined : true;
   const only = list.length === 1 && providers.data?.password_sign_in === false ? list[0] : undefined;
   const startUrl = (id: string) =>
     `/api/v1/auth/oidc/${encodeURIComponent(id)}/start${redirect ? `?return_to=${encodeURIComponent(redirect)}` : ''}`;
   // One provider and no password form: go straight to it, unless it just failed or the form was asked for.
-  const autoStart = only && local === undefined && !oidc_error && !oidc_code ? startUrl(only.id) : undefined;
+  const autoStart = only && local === undefined && !oidc_error && !oidc_code && proxy.settled ? startUrl(only.id) : undefined;
   useEffect(() => {
     if (autoStart) window.location.assign(autoStart);
   }, [autoStart]);
