@@ -46,7 +46,7 @@ async function sharedAddress(page: Page, token: string): Promise<string> {
 
 /** Creates a key with the Reader app preset on the API keys screen; returns the panel that shows it once. */
 async function createReaderKey(page: Page): Promise<Locator> {
-  await page.getByLabel('Name').fill(unique('Phone '));
+  await page.getByLabel('Name', { exact: true }).fill(unique('Phone '));
   await page.getByRole('radio', { name: /Reader app/ }).check();
   await page.getByRole('button', { name: 'Create key' }).click();
   const created = page.getByRole('region', { name: 'New API key' });
@@ -135,7 +135,7 @@ test.describe('Account', () => {
     await expect(page).toHaveURL(/\/account\/api-keys$/);
     await expect(page.getByRole('heading', { name: 'API keys' })).toBeVisible();
     const name = unique('Phone ');
-    await page.getByLabel('Name').fill(name);
+    await page.getByLabel('Name', { exact: true }).fill(name);
     await page.getByRole('radio', { name: /Reader app/ }).check();
     await page.getByLabel('Expires after').selectOption('90d');
     await page.getByRole('button', { name: 'Create key' }).click();
@@ -174,7 +174,7 @@ test.describe('Account', () => {
     const shared = await sharedAddress(page, token);
     await page.goto('/account/api-keys');
     const name = unique('Kobo ');
-    await page.getByLabel('Name').fill(name);
+    await page.getByLabel('Name', { exact: true }).fill(name);
     await page.getByRole('radio', { name: /Reader app/ }).check();
     await page.getByRole('button', { name: 'Create key' }).click();
 
@@ -196,7 +196,7 @@ test.describe('Account', () => {
 
     // A key without progress permissions gets no sync address, and is told why.
     await page.getByRole('button', { name: 'Done' }).click();
-    await page.getByLabel('Name').fill(unique('Script '));
+    await page.getByLabel('Name', { exact: true }).fill(unique('Script '));
     await page.getByRole('radio', { name: /Automation script/ }).check();
     await page.getByRole('button', { name: 'Create key' }).click();
     await expect(page.getByText('This key cannot sync reading progress')).toBeVisible();
