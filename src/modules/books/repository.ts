@@ -1,3 +1,4 @@
+import { lockedFields } from '../../db/metadata-locks.js';
 import { bookVisible } from '../access/scope-sql.js';
 import { CompiledQuery, sql, type Expression, type RawBuilder, type Selectable, type SelectQueryBuilder, type SqlBool } from 'kysely';
 import type { Database } from '../../db/connection.js';
@@ -372,19 +373,12 @@ export class BooksRepository {
       .executeTakeFirst();
   }
 
-  /** Name and `metadata` document (where the name came from) of the given series. */
   /** The locked metadata fields of these books (modules/metadata). */
-  async locks(ids: readonly string[]): Promise<Map<string, Record<string, true>>> {
-    const out = new Map<string, Record<string, true>>();
-    if (ids.length === 0) return out;
-    const rows = await this.db
-      .selectFrom('metadata_locks')
-      .select(['entity_id', 'field'])
-      .where('entity_id', 'in', [...ids])
-      .execute();
-    for (const r of rows) out.set(r.entity_id, { ...out.get(r.entity_id), [r.field]: true });
-    return out;
+  locks(ids: readonly string[]): Promise<Map<string, Record<string, true>>> {
+    return lockedFields(this.db, ids);
   }
+
+  /** Name and `metadata` document (where the name came from) of the given series. */
 
   async seriesNames(seriesIds: readonly string[]): Promise<Map<string, SeriesNameRow>> {
     const out = new Map<string, SeriesNameRow>();

@@ -1,3 +1,4 @@
+import { lockedFields } from '../../db/metadata-locks.js';
 import { seriesVisible } from '../access/scope-sql.js';
 import { sql, type Expression, type RawBuilder, type Selectable, type SelectQueryBuilder, type SqlBool } from 'kysely';
 import type { Database } from '../../db/connection.js';
@@ -303,19 +304,12 @@ export class SeriesRepository {
     return new Set(rows.map((r) => r.id));
   }
 
-  /** The sharing labels of each series (lower-cased, sorted); series without any are left out. */
   /** The locked metadata fields of these series (modules/metadata). */
-  async locks(ids: readonly string[]): Promise<Map<string, Record<string, true>>> {
-    const out = new Map<string, Record<string, true>>();
-    if (ids.length === 0) return out;
-    const rows = await this.db
-      .selectFrom('metadata_locks')
-      .select(['entity_id', 'field'])
-      .where('entity_id', 'in', [...ids])
-      .execute();
-    for (const r of rows) out.set(r.entity_id, { ...out.get(r.entity_id), [r.field]: true });
-    return out;
+  locks(ids: readonly string[]): Promise<Map<string, Record<string, true>>> {
+    return lockedFields(this.db, ids);
   }
+
+  /** The sharing labels of each series (lower-cased, sorted); series without any are left out. */
 
   async sharingLabels(ids: readonly string[]): Promise<Map<string, string[]>> {
     const out = new Map<string, string[]>();
