@@ -125,6 +125,7 @@ export async function newReader(request: APIRequestContext): Promise<{ username:
   });
   expect(created.status()).toBe(201);
   const login = await request.post(`${serverUrl()}/api/v1/auth/login`, { data: { username, password } });
+  expect(login.status()).toBe(200);
   return { username, password, token: ((await login.json()) as { access_token: string }).access_token };
 }
 
