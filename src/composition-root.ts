@@ -398,6 +398,7 @@ function composeIdentity(deps: CompositionDeps, settingsRepo: SettingsRepository
     countAdmins: (exceptId?: string) => usersRepo.countAdmins(exceptId),
     createAccount: auth.createAccount.bind(auth),
     issueFor: auth.issueFor.bind(auth),
+    libraries: () => libraries.list(),
   };
   return {
     oidc: new OidcService(oidcProviders, oidcRepo, oidcAccounts),

@@ -39,6 +39,11 @@ export const OidcProviderConfig = z
     groups_claim: text().optional(),
     /** Group → role; the highest role among the person's groups wins, `default_role` when none matches. */
     role_map: z.record(z.string(), role).default({}),
+    /**
+     * Group → the libraries its members see (names or ids; `*`: every library). When set, the provider decides the
+     * libraries of the people it signs in, at every sign-in: the union of their groups' libraries, none without one.
+     */
+    library_map: z.record(z.string(), z.array(text(z.string().min(1).max(200))).max(1000)).default({}),
     /** Accept an `http://` issuer (a provider on the LAN, or a test); refused otherwise. */
     allow_http: z.boolean().default(false),
   })

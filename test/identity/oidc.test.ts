@@ -3,6 +3,7 @@ import { createTestApp, type TestApp } from '../helpers/app.js';
 import { ADMIN, adminHeaders, createApiKey, createUser, type Headers } from '../helpers/auth.js';
 import { UsersRepository } from '../../src/modules/users/repository.js';
 import { resetPassword } from '../../src/modules/users/reset-password.js';
+import { makeTempDir } from '../helpers/config.js';
 import { signInAtProvider, startTestProvider, type ProviderAnswer, type TestProvider } from '../helpers/oidc-provider.js';
 
 const BASE = 'http://bindery.test';
@@ -16,6 +17,7 @@ beforeAll(async () => {
     { client_id: 'bindery', client_secret: 'secret-1', redirect_uris: [callbackOf('idp')], post_logout_redirect_uris: [`${BASE}/sign-in`] },
     { client_id: 'bindery-post', client_secret: 'secret-2', redirect_uris: [callbackOf('idp-post')] },
     { client_id: 'bindery-added', client_secret: 'secret-3', redirect_uris: [callbackOf('added')] },
+    { client_id: 'bindery-libs', client_secret: 'secret-4', redirect_uris: [callbackOf('libs')] },
   ]);
   t = await createTestApp({
     server: { public_url: BASE },
@@ -333,6 +335,82 @@ describe('Providers in Administration, account links, and password sign-in turne
     ).toBe(409);
     expect((await t.app.inject({ method: 'DELETE', url: '/api/v1/admin/oidc/providers/added', headers: admin })).statusCode).toBe(204);
     expect((await t.app.inject({ method: 'GET', url: '/api/v1/auth/oidc/added/start' })).statusCode).toBe(404);
+  });
+
+  it('maps groups to libraries at every sign-in (by name or id, `*` for all), keeping the age and label rules', async () => {
+    const library = async (name: string) => {
+      const res = await t.app.inject({
+        method: 'POST',
+        url: '/api/v1/libraries',
+        headers: admin,
+        payload: { name, path: makeTempDir('oidc-lib-') },
+      });
+      expect(res.statusCode, res.body).toBe(201);
+      return res.json<{ id: string }>().id;
+    };
+    const kids = await library('Kids shelf');
+    const grown = await library('Grown-ups');
+    const added = await t.app.inject({
+      method: 'POST',
+      url: '/api/v1/admin/oidc/providers',
+      headers: admin,
+      payload: {
+        id: 'libs',
+        name: 'Library groups',
+        issuer: idp.issuer,
+        client_id: 'bindery-libs',
+        client_secret: 'secret-4',
+        scopes: ['openid', 'email', 'profile', 'groups'],
+        provision: true,
+        groups_claim: 'groups',
+        library_map: { kids: ['kids shelf'], adults: [grown, 'No such library'], everyone: ['*'] },
+        allow_http: true,
+      },
+    });
+    expect(added.statusCode, added.body).toBe(201);
+    expect(added.json().library_map).toEqual({ kids: ['kids shelf'], adults: [grown, 'No such library'], everyone: ['*'] });
+    const accessOf = async (id: string) =>
+      (await t.app.inject({ method: 'GET', url: `/api/v1/users/${id}`, headers: admin })).json<{
+        library_access: unknown;
+        age_restriction: unknown;
+      }>();
+
+    idp.accounts.set('kit-sub', { email: 'kit@home.example', email_verified: true, preferred_username: 'kit', groups: ['kids'] });
+    const kit = (await signIn('libs', 'kit-sub')).user;
+    expect((await accessOf(kit.id)).library_access).toEqual({ all: false, library_ids: [kids] });
+    // An administrator's age rule stays through the provider's changes of libraries.
+    const ageRule = { max_age: 12, include_unrated: false };
+    expect(
+      (await t.app.inject({ method: 'PATCH', url: `/api/v1/users/${kit.id}`, headers: admin, payload: { age_restriction: ageRule } }))
+        .statusCode,
+    ).toBe(200);
+
+    idp.accounts.set('kit-sub', { ...idp.accounts.get('kit-sub'), groups: ['kids', 'adults'] });
+    const session = await signIn('libs', 'kit-sub');
+    expect(await accessOf(kit.id)).toMatchObject({
+      library_access: { all: false, library_ids: [kids, grown].sort() },
+      age_restriction: ageRule,
+    });
+    const listed = await t.app.inject({
+      method: 'GET',
+      url: '/api/v1/libraries',
+      headers: { authorization: `Bearer ${session.access_token}` },
+    });
+    expect(
+      listed
+        .json<{ data: { id: string }[] }>()
+        .data.map((l) => l.id)
+        .sort(),
+    ).toEqual([kids, grown].sort());
+
+    idp.accounts.set('kit-sub', { ...idp.accounts.get('kit-sub'), groups: ['everyone'] });
+    await signIn('libs', 'kit-sub');
+    expect((await accessOf(kit.id)).library_access).toEqual({ all: true });
+    // Out of every mapped group: no library at all (the provider decides, and never widens by mistake).
+    idp.accounts.set('kit-sub', { ...idp.accounts.get('kit-sub'), groups: ['unmapped'] });
+    await signIn('libs', 'kit-sub');
+    expect((await accessOf(kit.id)).library_access).toEqual({ all: false, library_ids: [] });
+    expect((await t.app.inject({ method: 'DELETE', url: '/api/v1/admin/oidc/providers/libs', headers: admin })).statusCode).toBe(204);
   });
 
   it('a signed-in user links and unlinks a provider', async () => {

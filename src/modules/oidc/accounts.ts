@@ -38,6 +38,29 @@ export function mappedRole(provider: ProviderSettings, claims: ProviderClaims): 
   return best;
 }
 
+/**
+ * The libraries the provider's groups give: null for every library (a group maps to `*`), else the ids of the
+ * libraries named (by id or by name, case-insensitive) by any of the person's groups — none when no group is
+ * mapped. Undefined when the provider maps no libraries (Bindery's own library access then stays as set).
+ * A name that matches no library gives nothing: a mapping never widens access by mistake.
+ */
+export function mappedLibraries(
+  provider: ProviderSettings,
+  claims: ProviderClaims,
+  libraries: readonly { id: string; name: string }[],
+): string[] | null | undefined {
+  if (!provider.groups_claim || Object.keys(provider.library_map).length === 0) return undefined;
+  const ids = new Set<string>();
+  for (const group of groupsOf(claims, provider.groups_claim)) {
+    for (const wanted of provider.library_map[group] ?? []) {
+      if (wanted.trim() === '*') return null;
+      const key = wanted.trim().toLowerCase();
+      for (const library of libraries) if (library.id === wanted.trim() || library.name.toLowerCase() === key) ids.add(library.id);
+    }
+  }
+  return [...ids].sort();
+}
+
 /** The provider's e-mail address when it says the address is verified (the only one Bindery matches accounts by). */
 export function verifiedEmail(claims: ProviderClaims): string | undefined {
   const email = typeof claims.email === 'string' ? claims.email.trim() : '';

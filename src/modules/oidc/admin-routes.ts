@@ -19,6 +19,7 @@ const ProviderView = z
     match_email: z.boolean(),
     groups_claim: z.string().nullable(),
     role_map: z.record(z.string(), z.enum(['admin', 'maintainer', 'reader'])),
+    library_map: z.record(z.string(), z.array(z.string())),
     allow_http: z.boolean(),
     source: z.enum(['config', 'admin']).describe('`config`: set in the configuration file, read-only here.'),
     redirect_uri: z.string().describe('The exact redirect URI to register at the provider.'),
@@ -40,6 +41,12 @@ const ProviderFields = {
   match_email: z.boolean().optional().describe("Link an existing account by the provider's verified e-mail address (default false)."),
   groups_claim: z.string().min(1).max(100).optional(),
   role_map: z.record(z.string().max(200), Role).optional(),
+  library_map: z
+    .record(z.string().max(200), z.array(z.string().min(1).max(200)).max(1000))
+    .optional()
+    .describe(
+      "Group → the libraries its members see (library names or ids; `*` for every library), applied at every sign-in: the union of the groups' libraries, none when no group is mapped. Empty: Bindery's own library access stays as set.",
+    ),
   allow_http: z.boolean().optional(),
 };
 const ProviderInput = z
@@ -82,6 +89,7 @@ export function registerOidcAdminRoutes(app: App, registry: ProviderRegistry, pu
     match_email: p.match_email,
     groups_claim: p.groups_claim ?? null,
     role_map: p.role_map,
+    library_map: p.library_map,
     allow_http: p.allow_http,
     source: p.source,
     redirect_uri: redirectUriFor(base, p.id),

@@ -5,8 +5,8 @@ import { AppError, notFound } from '../../http/errors.js';
 import { nowIso } from '../../db/ids.js';
 import type { LoginResponse } from '../auth/service.js';
 import type { UserRow } from '../auth/accounts.js';
-import type { ContentAccess } from '../auth/content-access.js';
-import { mappedRole, usernameCandidate, verifiedEmail, type ProviderClaims, type Role } from './accounts.js';
+import { contentAccessColumn, parseContentAccess, type ContentAccess } from '../auth/content-access.js';
+import { mappedLibraries, mappedRole, usernameCandidate, verifiedEmail, type ProviderClaims, type Role } from './accounts.js';
 import { explainProviderError } from './explain.js';
 import type { Provider, ProviderRegistry } from './providers.js';
 import type { FlowRow, OidcRepository } from './repository.js';
@@ -30,6 +30,8 @@ export interface OidcAccounts {
     access?: ContentAccess,
   ): Promise<UserRow>;
   issueFor(user: UserRow): Promise<LoginResponse>;
+  /** Every library (the provider's groups may name them). */
+  libraries(): Promise<Array<{ id: string; name: string }>>;
 }
 
 /** A failure the person must read: the routes send them back to the login (or account) page with it. */
@@ -258,7 +260,7 @@ export class OidcService {
       });
     }
     if (user.disabled) throw new SignInProblem('This Bindery account is disabled. Ask an administrator.');
-    return this.applyRole(provider, user, claims);
+    return this.applyGroups(provider, user, claims);
   }
 
   private async matchOrProvision(provider: Provider, claims: ProviderClaims): Promise<UserRow> {
@@ -296,12 +298,25 @@ export class OidcService {
     throw new SignInProblem('Could not choose a free username for the new account. Ask an administrator to create it.');
   }
 
-  /** The provider's groups decide the role at each sign-in; the last administrator is never demoted by them. */
-  private async applyRole(provider: Provider, user: UserRow, claims: ProviderClaims): Promise<UserRow> {
+  /**
+   * The provider's groups decide the role and, when it maps libraries, the libraries at each sign-in; the last
+   * administrator is never demoted by them. Age and label rules stay as an administrator set them.
+   */
+  private async applyGroups(provider: Provider, user: UserRow, claims: ProviderClaims): Promise<UserRow> {
+    const changes: Partial<Omit<UserRow, 'id'>> = {};
     const role: Role | undefined = mappedRole(provider, claims);
-    if (!role || role === user.role) return user;
-    if (user.role === 'admin' && (await this.accounts.countAdmins(user.id)) === 0) return user;
-    const changes = { role, security_stamp: newSecurityStamp(), updated_at: nowIso() };
+    if (role && role !== user.role && !(user.role === 'admin' && (await this.accounts.countAdmins(user.id)) === 0)) {
+      changes.role = role;
+      changes.security_stamp = newSecurityStamp();
+    }
+    const libraryIds = mappedLibraries(provider, claims, Object.keys(provider.library_map).length ? await this.accounts.libraries() : []);
+    if (libraryIds !== undefined) {
+      const access = parseContentAccess(user.content_access);
+      const column = contentAccessColumn({ ...access, libraryIds });
+      if (column !== user.content_access) changes.content_access = column;
+    }
+    if (Object.keys(changes).length === 0) return user;
+    changes.updated_at = nowIso();
     await this.accounts.update(user.id, changes);
     return { ...user, ...changes };
   }

@@ -22,6 +22,7 @@ interface Draft {
   match_email: boolean;
   groups_claim: string;
   role_map: string;
+  library_map: string;
   allow_http: boolean;
 }
 
@@ -38,6 +39,7 @@ const EMPTY: Draft = {
   match_email: false,
   groups_claim: '',
   role_map: '',
+  library_map: '',
   allow_http: false,
 };
 
@@ -49,6 +51,9 @@ const draftOf = (p: Provider): Draft => ({
   role_map: Object.entries(p.role_map)
     .map(([group, role]) => `${group} = ${role}`)
     .join('\n'),
+  library_map: Object.entries(p.library_map)
+    .map(([group, libraries]) => `${group} = ${libraries.join(', ')}`)
+    .join('\n'),
 });
 
 /** `group = role` lines → the role map (lines that name no role are left out). */
@@ -57,6 +62,23 @@ function roleMapOf(text: string): Record<string, Role> {
   for (const line of text.split('\n')) {
     const [group, role] = line.split('=').map((s) => s.trim());
     if (group && (role === 'admin' || role === 'maintainer' || role === 'reader')) map[group] = role;
+  }
+  return map;
+}
+
+/** `group = Library, Other library` lines (or `group = *`) → the library map. */
+function libraryMapOf(text: string): Record<string, string[]> {
+  const map: Record<string, string[]> = {};
+  for (const line of text.split('\n')) {
+    const at = line.indexOf('=');
+    if (at < 0) continue;
+    const group = line.slice(0, at).trim();
+    const libraries = line
+      .slice(at + 1)
+      .split(',')
+      .map((s) => s.trim())
+      .filter(Boolean);
+    if (group && libraries.length) map[group] = libraries;
   }
   return map;
 }
@@ -74,6 +96,7 @@ function bodyOf(d: Draft) {
     match_email: d.match_email,
     ...(d.groups_claim ? { groups_claim: d.groups_claim } : {}),
     role_map: roleMapOf(d.role_map),
+    library_map: libraryMapOf(d.library_map),
     allow_http: d.allow_http,
   };
 }
@@ -250,6 +273,20 @@ function ProviderForm({ provider, onDone }: { provider?: Provider; onDone: () =>
         Group → role
         <textarea value={d.role_map} rows={3} placeholder="bindery-admin = admin" onChange={(e) => set('role_map', e.target.value)} />
       </label>
+      <label>
+        Group → libraries
+        <textarea
+          value={d.library_map}
+          rows={3}
+          placeholder={'kids = Children’s comics\nfamily = *'}
+          aria-describedby="library-map-hint"
+          onChange={(e) => set('library_map', e.target.value)}
+        />
+      </label>
+      <p className="hint" id="library-map-hint">
+        Library names, separated by commas; * for every library. When set, each sign-in gives the person the libraries of their groups —
+        none when no group is listed. Leave empty to set libraries on the Users page instead.
+      </p>
       <label className="checkbox">
         <input type="checkbox" checked={d.allow_http} onChange={(e) => set('allow_http', e.target.checked)} /> Allow an http:// issuer (a
         provider on your own network)
