@@ -72,8 +72,11 @@ export default defineConfig({
       use: { ...devices['Pixel 7'], launchOptions },
     },
     // The reader adds its own library (books whose pages show their numbers): after every count above.
+    // Tests tagged @phone run on the phone only (reader-phone): what they check does not depend on the screen, and
+    // running them twice cost CI a minute; the desktop's own ways (keys, wheel, double pages) have their own tests.
     {
       name: 'reader',
+      grepInvert: /@phone/,
       testMatch: /reader\.spec\.ts/,
       dependencies: ['live', 'pixel-7'],
       use: { ...devices['Desktop Chrome'], launchOptions },

@@ -7,7 +7,8 @@ const isolated = [
   'test/scanner/unreadable-folder.test.ts',
   'test/media/pdf-structure.test.ts',
   'test/media/epub-many-pages.test.ts',
-  'test/platform/openapi.test.ts',
+  // Its vi.setConfig (long timeouts for the CLI's cold start) must not leak into a shared worker.
+  'test/platform/openapi-cli.test.ts',
 ];
 
 // A PostgreSQL run leaves out the files that never reach a database (test/engine-free.ts): the SQLite run covers them.

@@ -1,16 +1,12 @@
-import { mkdtempSync } from 'node:fs';
-import os from 'node:os';
 import path from 'node:path';
 import { ConfigSchema, type Config } from '../../src/config/schema.js';
+import { makeTempDir } from './temp-dir.js';
+
+export { asRoot, makeTempDir, notAsRoot } from './temp-dir.js';
 
 export type DeepPartial<T> = { [K in keyof T]?: T[K] extends object ? (T[K] extends unknown[] ? T[K] : DeepPartial<T[K]>) : T[K] };
 
 export const testDatabaseType = (): 'sqlite' | 'postgres' => (process.env.BINDERY_TEST_DATABASE === 'postgres' ? 'postgres' : 'sqlite');
-
-/** Root reads every folder whatever its mode, so a test of an unreadable folder cannot run as root. */
-export const asRoot = process.getuid?.() === 0;
-export const notAsRoot = (title: string): string =>
-  asRoot ? `${title} (skipped as root: root reads every folder whatever its permissions; run the tests as a normal user)` : title;
 
 /** The name of a test only PostgreSQL can run: on a default (SQLite) run, it says why it is skipped and what runs it. */
 export const postgresOnly = (title: string): string =>
@@ -25,10 +21,6 @@ export function pgAdminSettings() {
     user: process.env.BINDERY_TEST_PG_USER ?? 'bindery',
     password: process.env.BINDERY_TEST_PG_PASSWORD ?? 'bindery',
   };
-}
-
-export function makeTempDir(prefix = 'bindery-test-'): string {
-  return mkdtempSync(path.join(os.tmpdir(), prefix));
 }
 
 function merge(base: Record<string, unknown>, over: Record<string, unknown>): Record<string, unknown> {

@@ -3,7 +3,7 @@ import { createTestApp, type TestApp } from '../helpers/app.js';
 import { ADMIN, adminHeaders, createApiKey, createUser, type Headers } from '../helpers/auth.js';
 import { UsersRepository } from '../../src/modules/users/repository.js';
 import { resetPassword } from '../../src/modules/users/reset-password.js';
-import { makeTempDir } from '../helpers/config.js';
+import { makeTempDir } from '../helpers/temp-dir.js';
 import { signInAtProvider, startTestProvider, type ProviderAnswer, type TestProvider } from '../helpers/oidc-provider.js';
 
 const BASE = 'http://bindery.test';

@@ -8,7 +8,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { makeCbz, makeEpub } from '../media/fixtures.js';
 import { createApiKey } from '../helpers/auth.js';
 import { call, createCatalogApp, scannedLibrary, type CatalogTestApp } from '../helpers/catalog.js';
-import { makeTempDir } from '../helpers/config.js';
+import { makeTempDir } from '../helpers/temp-dir.js';
 import { createHouseholdUser, setAccess, type HouseholdUser } from '../helpers/household.js';
 import { koreaderClient, koreaderPartialMd5 } from '../helpers/koreader.js';
 

@@ -4,7 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { makeCbz, makeEpub, makePdf } from '../media/fixtures.js';
 import { createApiKey, createUser } from '../helpers/auth.js';
 import { api, call, createCatalogApp, scan, scannedLibrary, type CatalogTestApp, type Paged } from '../helpers/catalog.js';
-import { makeTempDir } from '../helpers/config.js';
+import { makeTempDir } from '../helpers/temp-dir.js';
 import { koreaderPartialMd5 as partialMd5, md5 } from '../helpers/koreader.js';
 
 interface Book {

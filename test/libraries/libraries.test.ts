@@ -5,7 +5,7 @@ import type { EntityEvent } from '../../src/events/types.js';
 import { userHeaders } from '../helpers/auth.js';
 import { makeCbz } from '../media/fixtures.js';
 import { api, createCatalogApp, createLibrary, libraryDir, scan, type CatalogTestApp } from '../scanner/helpers.js';
-import { asRoot, notAsRoot } from '../helpers/config.js';
+import { asRoot, notAsRoot } from '../helpers/temp-dir.js';
 
 let t: CatalogTestApp;
 beforeAll(async () => {

@@ -3,7 +3,7 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, type TestApp } from '../helpers/app.js';
 import { adminHeaders, createUser } from '../helpers/auth.js';
-import { makeTempDir } from '../helpers/config.js';
+import { makeTempDir } from '../helpers/temp-dir.js';
 
 let t: TestApp;
 let root: string;

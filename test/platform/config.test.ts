@@ -3,7 +3,7 @@ import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { ConfigError, loadConfig, overlayPathFor } from '../../src/config/load.js';
 import { ensureDataDir } from '../../src/data-dir.js';
-import { makeTempDir } from '../helpers/config.js';
+import { makeTempDir } from '../helpers/temp-dir.js';
 
 function writeConfig(yaml: string, overlay?: string): string {
   const dir = makeTempDir('bindery-config-');

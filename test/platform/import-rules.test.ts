@@ -3,7 +3,7 @@ import { mkdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { promisify } from 'node:util';
 import { describe, expect, it } from 'vitest';
-import { makeTempDir } from '../helpers/config.js';
+import { makeTempDir } from '../helpers/temp-dir.js';
 
 const run = promisify(execFile);
 const ROOT = path.resolve(import.meta.dirname, '../..');

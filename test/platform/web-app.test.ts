@@ -4,7 +4,7 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { isAppNavigation } from '../../src/http/web-app.js';
 import { createTestApp, type TestApp } from '../helpers/app.js';
-import { makeTempDir } from '../helpers/config.js';
+import { makeTempDir } from '../helpers/temp-dir.js';
 
 const HTML = 'text/html,application/xhtml+xml,application/xml;q=0.9,*/*;q=0.8';
 const INDEX =

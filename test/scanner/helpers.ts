@@ -4,7 +4,7 @@ import { expect } from 'vitest';
 import { createTestApp, type TestApp } from '../helpers/app.js';
 import { adminHeaders, type Headers } from '../helpers/auth.js';
 import type { DeepPartial } from '../helpers/config.js';
-import { makeTempDir } from '../helpers/config.js';
+import { makeTempDir } from '../helpers/temp-dir.js';
 import type { Config } from '../../src/config/schema.js';
 
 export interface CatalogTestApp extends TestApp {

@@ -4,7 +4,7 @@ import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import type { FoundFile, WalkOptions } from '../../src/scanner/walk.js';
 import { makeCbz } from '../media/fixtures.js';
 import { api, createCatalogApp, createLibrary, libraryDir, scan, type CatalogTestApp } from './helpers.js';
-import { asRoot, notAsRoot } from '../helpers/config.js';
+import { asRoot, notAsRoot } from '../helpers/temp-dir.js';
 
 /**
  * Folders the walk is told it cannot read, by library root. Tests run as root here and in CI, where chmod 000

@@ -4,7 +4,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { walkLibrary, walkLibrarySync, type FoundFile } from '../../src/scanner/walk.js';
 import { releaseWalkThread, walkLibraryOffThread, walkThreadRunning } from '../../src/scanner/walk-thread.js';
 import { libraryDir } from './helpers.js';
-import { asRoot, notAsRoot } from '../helpers/config.js';
+import { asRoot, notAsRoot } from '../helpers/temp-dir.js';
 
 afterAll(() => releaseWalkThread());
 

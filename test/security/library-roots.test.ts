@@ -2,7 +2,7 @@ import { mkdirSync, symlinkSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type Headers, userHeaders } from '../helpers/auth.js';
-import { makeTempDir } from '../helpers/config.js';
+import { makeTempDir } from '../helpers/temp-dir.js';
 import { createCatalogApp, type CatalogTestApp } from '../helpers/catalog.js';
 
 /** A root with a books folder, a plain file and a link to a folder outside it; and a folder outside the root. */
