@@ -4,8 +4,8 @@
  */
 declare module 'fastify' {
   interface FastifyContextConfig {
-    /** The permission a caller needs (kebab-case), checked after authentication. */
-    permission?: string;
+    /** The permission a caller needs (kebab-case), or several of which it needs any one; checked after authentication. */
+    permission?: string | readonly string[];
     /** Reachable without credentials (health, login, setup). */
     public?: boolean;
     /** `false` exempts the route from rate limiting (health, event streams). */

@@ -36,10 +36,13 @@ let libB: string;
 const S: Record<string, string> = {};
 let reader: { id: string; headers: Headers };
 let otherReader: { id: string; headers: Headers };
+/** A maintainer an administrator granted the shared collections' permissions (no role holds them: decision 040). */
 let maintainer: { id: string; headers: Headers };
+/** A maintainer as the role makes it: its own collections only. */
+let plainMaintainer: { id: string; headers: Headers };
 /** Sees library A's series rated 12 or younger: Alpha and Beta (not Gamma, rated 17; not Delta, of library B). */
 let restricted: { id: string; headers: Headers };
-/** A maintainer with the same restriction. */
+/** A maintainer with the same restriction, also granted the shared collections' permissions. */
 let restrictedMaintainer: { id: string; headers: Headers };
 
 const C = '/api/v1/collections';
@@ -73,11 +76,13 @@ beforeAll(async () => {
   const all = await api<Paged<{ id: string; name: string }>>(t, 'GET', '/api/v1/series?pageSize=50');
   for (const s of all.body.data) S[s.name] = s.id;
   expect(Object.keys(S).sort()).toEqual(['Alpha', 'Beta', 'Delta', 'Gamma']);
-  [reader, otherReader, maintainer, restricted, restrictedMaintainer] = await Promise.all([
+  const curator = ['collections-write', 'collections-delete'];
+  [reader, otherReader, maintainer, restricted, restrictedMaintainer, plainMaintainer] = await Promise.all([
     createUser(t, 'reader'),
     createUser(t, 'reader'),
-    createUser(t, 'maintainer'),
+    createUser(t, 'maintainer', curator),
     createUser(t, 'reader'),
+    createUser(t, 'maintainer', curator),
     createUser(t, 'maintainer'),
   ]);
   await restrict(restricted);
@@ -229,10 +234,12 @@ describe('Private collections', () => {
 });
 
 describe('Shared collections', () => {
-  it('a reader may not create, share, change or delete one; a maintainer may; everyone sees it', async () => {
-    const refused = await call<ErrorReply>(t, reader.headers, 'POST', C, { name: 'Everyone', shared: true });
-    expect(refused.status).toBe(403);
-    expect(refused.body).toMatchObject({ error: 'Forbidden', details: { required_permission: 'libraries-write' } });
+  it('a reader (or a maintainer) may not create, share, change or delete one; one granted collections-write/-delete may; everyone sees it', async () => {
+    for (const headers of [reader.headers, plainMaintainer.headers]) {
+      const refused = await call<ErrorReply>(t, headers, 'POST', C, { name: 'Everyone', shared: true });
+      expect(refused.status).toBe(403);
+      expect(refused.body).toMatchObject({ error: 'Forbidden', details: { required_permission: 'collections-write' } });
+    }
 
     const shared = await create(maintainer.headers, { name: 'Staff Picks', shared: true, series_ids: ids('Alpha', 'Delta') });
     expect(shared).toMatchObject({ shared: true, owner_user_id: null, series_count: 2 });
@@ -250,7 +257,9 @@ describe('Shared collections', () => {
     ] as const) {
       const res = await call<ErrorReply>(t, reader.headers, method, url, body);
       expect(res.status, `${method} ${url}`).toBe(403);
-      expect(res.body.details).toEqual({ required_permission: 'libraries-write' });
+      expect(res.body.details).toEqual({
+        required_permission: method === 'DELETE' && !url.includes('/series/') ? 'collections-delete' : 'collections-write',
+      });
     }
     const own = await create(reader.headers, { name: 'Share me' });
     expect((await call(t, reader.headers, 'PATCH', `${C}/${own.id}`, { shared: true })).status).toBe(403);
@@ -431,18 +440,27 @@ describe('Bad requests', () => {
     expect((await call(t, reader.headers, 'GET', `${C}/${unknownSeries}`)).status).toBe(404);
   });
 
-  it('callers without the permission get 403 naming it', async () => {
-    const key = await call<{ key: string }>(t, reader.headers, 'POST', '/api/v1/api-keys', {
-      name: 'series only',
-      permissions: ['series-read'],
-    });
-    expect(key.status, JSON.stringify(key.body)).toBe(201);
-    const headers = { 'x-api-key': key.body.key };
-    const res = await call<ErrorReply>(t, headers, 'GET', C);
-    expect(res.status).toBe(403);
-    expect(res.body.details).toEqual({ required_permission: 'collections-read' });
-    expect((await call<ErrorReply>(t, headers, 'POST', C, { name: 'nope' })).body.details).toEqual({
-      required_permission: 'collections-write',
-    });
+  it('browsing and one’s own collections need series-read or collections-read; without either, 403 naming both', async () => {
+    const keyOf = async (headers: Headers, permissions: string[]) => {
+      const key = await call<{ key: string }>(t, headers, 'POST', '/api/v1/api-keys', { name: permissions.join(' '), permissions });
+      expect(key.status, JSON.stringify(key.body)).toBe(201);
+      return { 'x-api-key': key.body.key };
+    };
+    const books = await keyOf(reader.headers, ['books-read']);
+    for (const [method, url] of [
+      ['GET', C],
+      ['POST', C],
+    ] as const) {
+      const res = await call<ErrorReply>(t, books, method, url, method === 'POST' ? { name: 'nope' } : undefined);
+      expect(res.status).toBe(403);
+      expect(res.body.details).toEqual({ required_permission: 'collections-read', any_of: ['collections-read', 'series-read'] });
+    }
+    // series-read alone: a reader's app key lists and makes its own; collections-read alone (granted, here an admin's key) too.
+    for (const headers of [await keyOf(reader.headers, ['series-read']), await keyOf(t.headers, ['collections-read'])]) {
+      expect((await call(t, headers, 'GET', C)).status).toBe(200);
+      const own = await call<Collection>(t, headers, 'POST', C, { name: `Key's own ${Math.random()}`, series_ids: ids('Alpha') });
+      expect(own.status).toBe(201);
+      expect((await call(t, headers, 'DELETE', `${C}/${own.body.id}`)).status).toBe(204);
+    }
   });
 });

@@ -108,9 +108,11 @@ describe('A Kobo syncs with Bindery', () => {
         comicInfo: { Title: 'Secret Other Library', Series: 'Other' },
       });
     });
+    // kobo-sync is no role's: an administrator grants it (docs/decisions/040).
     reader = await createHouseholdUser(t, {
       library_access: { all: false, library_ids: [shown.id] },
       age_restriction: { max_age: 12, include_unrated: true },
+      permissions: ['kobo-sync'],
     });
     void other;
     key = await createApiKey(t, reader.jwt, { name: 'Kobo Libra 2', permissions: KOBO_PERMISSIONS });

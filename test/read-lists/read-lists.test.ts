@@ -78,7 +78,8 @@ beforeAll(async () => {
   cat = await klausCatalog(t);
   reader = await createUser(t, 'reader');
   other = await createUser(t, 'reader');
-  restricted = await createUser(t, 'maintainer');
+  // Granted the shared lists' permission (no role but admin holds it: decision 040).
+  restricted = await createUser(t, 'maintainer', ['read-lists-write']);
   const res = await api(t, 'PATCH', `/api/v1/users/${restricted.id}`, { library_access: { all: false, library_ids: [cat.a.id] } });
   expect(res.status, JSON.stringify(res.body)).toBe(200);
 });
@@ -201,61 +202,75 @@ describe('Creating, reading, changing and deleting', () => {
 });
 
 describe('Permissions', () => {
-  it('shared lists need libraries-write to create, change, share, unshare and delete; readers see them', async () => {
-    const refused = await create(reader.headers, { name: 'Household', book_ids: [K(1)], shared: true });
-    expect(refused.status).toBe(403);
-    expect(refused.body).toMatchObject({ error: 'Forbidden', details: { required_permission: 'libraries-write' } });
+  it('shared lists need read-lists-write to create, change, share and unshare, read-lists-delete to delete; readers see them', async () => {
+    for (const headers of [reader.headers, (await createUser(t, 'maintainer')).headers]) {
+      const refused = await create(headers, { name: 'Household', book_ids: [K(1)], shared: true });
+      expect(refused.status).toBe(403);
+      expect(refused.body).toMatchObject({ error: 'Forbidden', details: { required_permission: 'read-lists-write' } });
+    }
 
     const shared = await create(t.headers, { name: 'Household', book_ids: [K(1), K(2)], shared: true });
     expect(shared.status).toBe(201);
     const url = `/api/v1/read-lists/${shared.body.id}`;
     expect((await call<Detail>(t, reader.headers, 'GET', url)).body).toMatchObject({ shared: true, book_count: 2 });
-    for (const [method, u, body] of [
-      ['PATCH', url, { name: 'Mine' }],
-      ['DELETE', url, undefined],
-      ['POST', `${url}/books`, { book_ids: [K(4)] }],
-      ['PUT', `${url}/books/order`, { book_ids: [K(2), K(1)] }],
-      ['DELETE', `${url}/books/${K(1)}`, undefined],
-    ] as const)
-      expect((await call(t, reader.headers, method, u, body)).status, `${method} ${u}`).toBe(403);
+    for (const [method, u, body, permission] of [
+      ['PATCH', url, { name: 'Mine' }, 'read-lists-write'],
+      ['DELETE', url, undefined, 'read-lists-delete'],
+      ['POST', `${url}/books`, { book_ids: [K(4)] }, 'read-lists-write'],
+      ['PUT', `${url}/books/order`, { book_ids: [K(2), K(1)] }, 'read-lists-write'],
+      ['DELETE', `${url}/books/${K(1)}`, undefined, 'read-lists-write'],
+    ] as const) {
+      const res = await call<{ details: unknown }>(t, reader.headers, method, u, body);
+      expect(res.status, `${method} ${u}`).toBe(403);
+      expect(res.body.details).toEqual({ required_permission: permission });
+    }
     // A shared name is taken among shared lists only.
     expect((await create(t.headers, { name: 'HOUSEHOLD', book_ids: [], shared: true })).status).toBe(409);
     expect((await create(reader.headers, { name: 'Household', book_ids: [] })).status).toBe(201);
 
     const mine = (await create(reader.headers, { name: 'To share', book_ids: [K(1)] })).body;
     expect((await call(t, reader.headers, 'PATCH', `/api/v1/read-lists/${mine.id}`, { shared: true })).status).toBe(403);
-    const maintainer = await createUser(t, 'maintainer');
-    const own = (await create(maintainer.headers, { name: 'Shared later', book_ids: [K(1)] })).body;
-    const sharedNow = await call<ListView>(t, maintainer.headers, 'PATCH', `/api/v1/read-lists/${own.id}`, { shared: true });
+    // A reader an administrator granted read-lists-write shares its own list.
+    const sharer = await createUser(t, 'reader', ['read-lists-write']);
+    const own = (await create(sharer.headers, { name: 'Shared later', book_ids: [K(1)] })).body;
+    const sharedNow = await call<ListView>(t, sharer.headers, 'PATCH', `/api/v1/read-lists/${own.id}`, { shared: true });
     expect(sharedNow.body.shared).toBe(true);
     expect((await call(t, other.headers, 'GET', `/api/v1/read-lists/${own.id}`)).status).toBe(200);
     const unshared = await call<ListView>(t, t.headers, 'PATCH', `/api/v1/read-lists/${own.id}`, { shared: false });
     expect(unshared.body.shared).toBe(false);
     // Unsharing made it the administrator's own private list.
-    expect((await call(t, maintainer.headers, 'GET', `/api/v1/read-lists/${own.id}`)).status).toBe(404);
+    expect((await call(t, sharer.headers, 'GET', `/api/v1/read-lists/${own.id}`)).status).toBe(404);
     expect((await call(t, t.headers, 'DELETE', `/api/v1/read-lists/${own.id}`)).status).toBe(204);
   });
 
-  it('the route permissions: read-lists-read to see, read-lists-write to change, read-lists-delete to delete', async () => {
+  it('the route permissions: books-read or read-lists-read to see and to change one’s own lists', async () => {
     const list = (await create(reader.headers, { name: 'Keys', book_ids: [K(1)] })).body;
-    const key = await createApiKey(t, reader.headers, { name: 'no lists', permissions: ['libraries-read', 'books-read'] });
+    const key = await createApiKey(t, reader.headers, { name: 'no lists', permissions: ['libraries-read', 'series-read'] });
     const headers = { 'x-api-key': key.key };
-    for (const [method, url, body, permission] of [
-      ['GET', '/api/v1/read-lists', undefined, 'read-lists-read'],
-      ['GET', `/api/v1/read-lists/${list.id}`, undefined, 'read-lists-read'],
-      ['GET', `/api/v1/books/${K(1)}/read-lists`, undefined, 'read-lists-read'],
-      ['POST', '/api/v1/read-lists', { name: 'x', book_ids: [] }, 'read-lists-write'],
-      ['PATCH', `/api/v1/read-lists/${list.id}`, { name: 'y' }, 'read-lists-write'],
-      ['DELETE', `/api/v1/read-lists/${list.id}`, undefined, 'read-lists-delete'],
+    for (const [method, url, body] of [
+      ['GET', '/api/v1/read-lists', undefined],
+      ['GET', `/api/v1/read-lists/${list.id}`, undefined],
+      ['POST', '/api/v1/read-lists', { name: 'x', book_ids: [] }],
+      ['PATCH', `/api/v1/read-lists/${list.id}`, { name: 'y' }],
+      ['DELETE', `/api/v1/read-lists/${list.id}`, undefined],
     ] as const) {
-      const res = await call<{ details: { required_permission: string } }>(t, headers, method, url, body);
+      const res = await call<{ details: unknown }>(t, headers, method, url, body);
       expect(res.status, `${method} ${url}`).toBe(403);
-      expect(res.body.details.required_permission).toBe(permission);
+      expect(res.body.details).toEqual({ required_permission: 'read-lists-read', any_of: ['read-lists-read', 'books-read'] });
     }
-    const readOnly = await createApiKey(t, reader.headers, { name: 'read only', permissions: ['read-lists-read', 'books-read'] });
-    const ro = { 'x-api-key': readOnly.key };
-    expect((await call(t, ro, 'GET', `/api/v1/read-lists/${list.id}`)).status).toBe(200);
-    expect((await call(t, ro, 'DELETE', `/api/v1/read-lists/${list.id}`)).status).toBe(403);
+    // books-read alone (a reader's key), or read-lists-read alone (granted, here an administrator's key): see, make, delete its own.
+    const keys = [
+      await createApiKey(t, reader.headers, { name: 'books only', permissions: ['books-read'] }),
+      await createApiKey(t, t.headers, { name: 'lists only', permissions: ['read-lists-read'] }),
+    ];
+    for (const k of keys) {
+      const h = { 'x-api-key': k.key };
+      expect((await call(t, h, 'GET', `/api/v1/read-lists/${list.id}`)).status).toBe(k === keys[0] ? 200 : 404);
+      const own = await create(h, { name: `Own ${k.id}`, book_ids: [K(1)] });
+      expect(own.status).toBe(201);
+      expect((await call(t, h, 'PATCH', `/api/v1/read-lists/${own.body.id}`, { summary: 'mine' })).status).toBe(200);
+      expect((await call(t, h, 'DELETE', `/api/v1/read-lists/${own.body.id}`)).status).toBe(204);
+    }
   });
 });
 

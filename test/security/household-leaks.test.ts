@@ -95,7 +95,8 @@ beforeAll(async () => {
   core = secrets.filter((s) => s.kind === 'core');
 
   // The reader first sees everything and reads: progress, On Deck and reading history then hold hidden books too.
-  reader = await createHouseholdUser(t);
+  // Granted kobo-sync (no role but admin holds it), so that the Kobo routes are walked with a key that syncs.
+  reader = await createHouseholdUser(t, { permissions: ['kobo-sync'] });
   const progress = async (bookId: string, body: Record<string, unknown>) => {
     const put = await t.app.inject({ method: 'PUT', url: `/api/v1/books/${bookId}/progress`, headers: reader.jwt, payload: body });
     if (put.statusCode !== 200) throw new Error(`progress of ${bookId}: ${put.statusCode} ${put.body}`);
@@ -105,7 +106,7 @@ beforeAll(async () => {
   await progress(byKey('mature').books[0]!.id, { is_completed: true });
   for (const key of ['teen', 'labelled', 'other', 'novel']) await progress(byKey(key).books[0]!.id, { current_page: 1 });
   await setAccess(t, reader.id, restrictedAccess(catalog));
-  maintainer = await createHouseholdUser(t, restrictedAccess(catalog), 'maintainer');
+  maintainer = await createHouseholdUser(t, { ...restrictedAccess(catalog), permissions: ['kobo-sync'] }, 'maintainer');
   personas = [
     { name: 'reader', user: reader, sample: hiddenSeries() },
     // The same rules, so one series per reason (rating, label, library) for the by-id routes; every route all the same.

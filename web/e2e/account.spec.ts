@@ -252,6 +252,23 @@ test.describe('Account', () => {
     expect(((await init.json()) as { Resources: Record<string, string> }).Resources.library_sync).toBe(`${endpoint}/v1/library/sync`);
   });
 
+  test('Kobo: a reader without kobo-sync (an administrator grants it) is told to ask one, and offered no device', async ({
+    page,
+    browser,
+  }) => {
+    const adminToken = await signIn(page);
+    const user = { username: unique('nokobo'), password: 'nokobo password 1' };
+    await createUserByApi(page, adminToken, user);
+    const context = await browser.newContext({ baseURL: serverUrl() });
+    const me = await context.newPage();
+    await signIn(me, { username: user.username, password: user.password, email: '' });
+    await me.goto('/account/api-keys');
+    const kobo = me.getByRole('region', { name: 'Kobo e-readers' });
+    await expect(kobo.getByText('Kobo sync is not enabled for your account — ask an administrator.')).toBeVisible();
+    await expect(kobo.getByRole('form', { name: 'Add a Kobo' })).toHaveCount(0);
+    await context.close();
+  });
+
   test('a key made on the server itself (127.0.0.1) says that address is for this computer and what to set instead; keyboard; axe', async ({
     page,
   }) => {

@@ -6,6 +6,7 @@ import type { App } from '../../http/types.js';
 import { scopeFor } from '../../modules/access/scope.js';
 import type { Caller } from '../../modules/auth/caller.js';
 import { callerOf } from '../../modules/auth/hooks.js';
+import { BROWSE_COLLECTIONS, BROWSE_READ_LISTS } from '../../modules/auth/permissions.js';
 import type { BookView } from '../../modules/books/schemas.js';
 import type { ReadListView } from '../../modules/read-lists/schemas.js';
 import type { SeriesView } from '../../modules/series/schemas.js';
@@ -119,7 +120,7 @@ export function registerKomgaListRoutes(app: App, komga: KomgaPresenter): void {
   app.route({
     method: 'GET',
     url: '/api/v1/collections',
-    config: komgaRoute('collections-read'),
+    config: komgaRoute(BROWSE_COLLECTIONS),
     schema: { ...hidden, summary: 'Collections (Komga): search, library_id, 0-based pages', querystring: ListsQuery },
     handler: async (req) => {
       const caller = callerOf(req);
@@ -151,7 +152,7 @@ export function registerKomgaListRoutes(app: App, komga: KomgaPresenter): void {
   app.route({
     method: 'GET',
     url: '/api/v1/collections/:id',
-    config: komgaRoute('collections-read'),
+    config: komgaRoute(BROWSE_COLLECTIONS),
     schema: { ...hidden, summary: 'One collection (Komga)', params: IdParams },
     handler: async (req) => {
       const caller = callerOf(req);
@@ -185,7 +186,7 @@ export function registerKomgaListRoutes(app: App, komga: KomgaPresenter): void {
   app.route({
     method: 'GET',
     url: '/api/v1/collections/:id/thumbnail',
-    config: komgaRoute('collections-read'),
+    config: komgaRoute(BROWSE_COLLECTIONS),
     schema: { ...hidden, summary: 'Collection cover (Komga): its chosen or first series cover', params: IdParams },
     handler: async (req, reply) =>
       sendImage(req, reply, await collections.thumbnail(callerOf(req), ours(req.params.id, 'Collection'), req.headers.accept)),
@@ -194,7 +195,7 @@ export function registerKomgaListRoutes(app: App, komga: KomgaPresenter): void {
   app.route({
     method: 'GET',
     url: '/api/v1/series/:seriesId/collections',
-    config: komgaRoute('collections-read'),
+    config: komgaRoute(BROWSE_COLLECTIONS),
     schema: { ...hidden, summary: "A series' collections (Komga)", params: SeriesParams },
     handler: async (req) => {
       const caller = callerOf(req);
@@ -250,7 +251,7 @@ export function registerKomgaListRoutes(app: App, komga: KomgaPresenter): void {
   app.route({
     method: 'GET',
     url: '/api/v1/readlists',
-    config: komgaRoute('read-lists-read'),
+    config: komgaRoute(BROWSE_READ_LISTS),
     schema: { ...hidden, summary: 'Read lists (Komga): search, library_id, 0-based pages', querystring: ListsQuery },
     handler: async (req) => {
       const caller = callerOf(req);
@@ -280,7 +281,7 @@ export function registerKomgaListRoutes(app: App, komga: KomgaPresenter): void {
   app.route({
     method: 'GET',
     url: '/api/v1/readlists/:id',
-    config: komgaRoute('read-lists-read'),
+    config: komgaRoute(BROWSE_READ_LISTS),
     schema: { ...hidden, summary: 'One read list (Komga)', params: IdParams },
     handler: async (req) => {
       const caller = callerOf(req);
@@ -335,7 +336,7 @@ export function registerKomgaListRoutes(app: App, komga: KomgaPresenter): void {
   app.route({
     method: 'GET',
     url: '/api/v1/readlists/:id/thumbnail',
-    config: komgaRoute('read-lists-read'),
+    config: komgaRoute(BROWSE_READ_LISTS),
     schema: { ...hidden, summary: 'Read list cover (Komga): its chosen or first book cover', params: IdParams },
     handler: async (req, reply) => {
       const caller = callerOf(req);
@@ -349,7 +350,7 @@ export function registerKomgaListRoutes(app: App, komga: KomgaPresenter): void {
   app.route({
     method: 'GET',
     url: '/api/v1/books/:bookId/readlists',
-    config: komgaRoute('read-lists-read'),
+    config: komgaRoute(BROWSE_READ_LISTS),
     schema: { ...hidden, summary: "A book's read lists (Komga)", params: BookParams },
     handler: async (req) => {
       const caller = callerOf(req);

@@ -1,12 +1,12 @@
 import { z } from 'zod';
 import { PageNumberParam, Uuid } from '../../http/params.js';
-import type { Permission } from '../../modules/auth/permissions.js';
+import type { PermissionRule } from '../../modules/auth/permissions.js';
 
 /**
  * Every Komga route: behind the prefix gate, answering a missing login with a Basic challenge (OkHttp-based apps
  * only send Basic credentials after a 401 that asks for them), with the same permission as its native twin.
  */
-export const komgaRoute = (permission?: Permission) => ({
+export const komgaRoute = (permission?: PermissionRule) => ({
   komga: true,
   authChallenge: 'basic' as const,
   ...(permission ? { permission } : {}),

@@ -7,6 +7,7 @@ import type { Caller } from '../../modules/auth/caller.js';
 import type { SeriesView } from '../../modules/series/schemas.js';
 import { publicBaseUrl } from '../../http/public-url.js';
 import { callerOf } from '../../modules/auth/hooks.js';
+import { BROWSE_COLLECTIONS, BROWSE_READ_LISTS, holdsRule } from '../../modules/auth/permissions.js';
 import { sendImage } from '../../http/send-image.js';
 import { deviceHint } from '../../modules/progress/device.js';
 import { registerBookResources } from '../shared/book-resources.js';
@@ -93,10 +94,10 @@ function registerTree(app: App, prefix: string, deps: Opds1Deps): void {
         fixed('on-deck', 'On deck', paths.onDeck(), 'acquisition', 'The next book of the series you are reading'),
         fixed('recently-added', 'Recently added books', paths.recentlyAdded(), 'acquisition', 'The newest books first', REL.sortNew),
         fixed('series', 'All series', paths.allSeries(), 'navigation', 'Every series, by name'),
-        ...(caller.permissions.has('collections-read')
+        ...(holdsRule(caller.permissions, BROWSE_COLLECTIONS)
           ? [fixed('collections', 'Collections', paths.collections(), 'navigation', 'Groups of series')]
           : []),
-        ...(caller.permissions.has('read-lists-read')
+        ...(holdsRule(caller.permissions, BROWSE_READ_LISTS)
           ? [fixed('readlists', 'Read lists', paths.readLists(), 'navigation', 'Books across series, in reading order')]
           : []),
         fixed('want-to-read', 'Want to read', paths.wantToRead(), 'navigation', 'Series on your want-to-read shelf, newest first'),
@@ -219,7 +220,7 @@ function registerTree(app: App, prefix: string, deps: Opds1Deps): void {
   route(
     '/collections',
     'Collections (navigation feed, paginated): shared ones and your own, by name',
-    'collections-read',
+    BROWSE_COLLECTIONS,
     async (req, reply) => {
       const page = feedPage(req.query);
       const { total, data } = await catalog.collections(callerOf(req), page);
@@ -251,7 +252,7 @@ function registerTree(app: App, prefix: string, deps: Opds1Deps): void {
   route(
     '/collections/:id',
     "A collection's series, in the collection's order (navigation feed, paginated)",
-    'collections-read',
+    BROWSE_COLLECTIONS,
     async (req, reply) => {
       const caller = callerOf(req);
       const collection = await catalog.collection(caller, req.params.id);
@@ -267,7 +268,7 @@ function registerTree(app: App, prefix: string, deps: Opds1Deps): void {
   route(
     '/readlists',
     'Read lists (navigation feed, paginated): shared ones and your own, by name',
-    'read-lists-read',
+    BROWSE_READ_LISTS,
     async (req, reply) => {
       const page = feedPage(req.query);
       const { total, data } = await catalog.readLists(callerOf(req), page);
@@ -299,7 +300,7 @@ function registerTree(app: App, prefix: string, deps: Opds1Deps): void {
   route(
     '/readlists/:id',
     "A read list's books, in list order (acquisition feed, paginated)",
-    'read-lists-read',
+    BROWSE_READ_LISTS,
     async (req, reply) => {
       const page = feedPage(req.query);
       const { list, books } = await catalog.readList(callerOf(req), req.params.id, page);

@@ -7,6 +7,7 @@ import type { Caller } from '../../modules/auth/caller.js';
 import type { SeriesView } from '../../modules/series/schemas.js';
 import { publicBaseUrl } from '../../http/public-url.js';
 import { callerOf } from '../../modules/auth/hooks.js';
+import { BROWSE_COLLECTIONS, BROWSE_READ_LISTS, holdsRule } from '../../modules/auth/permissions.js';
 import { sendImage } from '../../http/send-image.js';
 import { deviceHint } from '../../modules/progress/device.js';
 import { registerBookResources } from '../shared/book-resources.js';
@@ -121,10 +122,10 @@ export function registerOpds2Routes(app: App, deps: Opds2Deps): void {
           { href: paths.onDeck(), type: OPDS2_FEED, title: 'On deck', rel: 'subsection' },
           { href: paths.recentlyAdded(), type: OPDS2_FEED, title: 'Recently added books', rel: REL.sortNew },
           { href: paths.allSeries(), type: OPDS2_FEED, title: 'All series', rel: 'subsection' },
-          ...(caller.permissions.has('collections-read')
+          ...(holdsRule(caller.permissions, BROWSE_COLLECTIONS)
             ? [{ href: paths.collections(), type: OPDS2_FEED, title: 'Collections', rel: 'subsection' }]
             : []),
-          ...(caller.permissions.has('read-lists-read')
+          ...(holdsRule(caller.permissions, BROWSE_READ_LISTS)
             ? [{ href: paths.readLists(), type: OPDS2_FEED, title: 'Read lists', rel: 'subsection' }]
             : []),
           { href: paths.wantToRead(), type: OPDS2_FEED, title: 'Want to read', rel: 'subsection' },
@@ -263,7 +264,7 @@ export function registerOpds2Routes(app: App, deps: Opds2Deps): void {
   route(
     '/collections',
     'Collections (navigation, paginated): shared ones and your own, by name',
-    'collections-read',
+    BROWSE_COLLECTIONS,
     async (req, reply) => {
       const page = feedPage(req.query);
       const { total, data } = await catalog.collections(callerOf(req), page);
@@ -289,7 +290,7 @@ export function registerOpds2Routes(app: App, deps: Opds2Deps): void {
   route(
     '/collections/:id',
     "A collection's series, in the collection's order (navigation, paginated)",
-    'collections-read',
+    BROWSE_COLLECTIONS,
     async (req, reply) => {
       const caller = callerOf(req);
       const collection = await catalog.collection(caller, req.params.id);
@@ -306,7 +307,7 @@ export function registerOpds2Routes(app: App, deps: Opds2Deps): void {
   route(
     '/readlists',
     'Read lists (navigation, paginated): shared ones and your own, by name',
-    'read-lists-read',
+    BROWSE_READ_LISTS,
     async (req, reply) => {
       const page = feedPage(req.query);
       const { total, data } = await catalog.readLists(callerOf(req), page);
@@ -332,7 +333,7 @@ export function registerOpds2Routes(app: App, deps: Opds2Deps): void {
   route(
     '/readlists/:id',
     "A read list's books, in list order (publications, paginated)",
-    'read-lists-read',
+    BROWSE_READ_LISTS,
     async (req, reply) => {
       const page = feedPage(req.query);
       const { list, books } = await catalog.readList(callerOf(req), req.params.id, page);

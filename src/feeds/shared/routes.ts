@@ -2,6 +2,7 @@ import type { FastifyReply, FastifyRequest } from 'fastify';
 import { z } from 'zod';
 import { DEFAULT_PAGE_SIZE, MAX_PAGE_SIZE, type PageRequest } from '../../http/pagination.js';
 import type { App } from '../../http/types.js';
+import type { BROWSE_COLLECTIONS, BROWSE_READ_LISTS } from '../../modules/auth/permissions.js';
 
 /**
  * Route settings every feed route shares: the permission is the route's own; `authChallenge: 'basic'` makes a
@@ -9,7 +10,8 @@ import type { App } from '../../http/types.js';
  * unauthenticated request always gets that 401, never a 403 or a redirect (the auth hook's order).
  */
 export function feedConfig(
-  permission: 'books-read' | 'series-read' | 'pages-read' | 'progress-read' | 'progress-write' | 'collections-read' | 'read-lists-read',
+  permission:
+    'books-read' | 'series-read' | 'pages-read' | 'progress-read' | 'progress-write' | typeof BROWSE_COLLECTIONS | typeof BROWSE_READ_LISTS,
 ) {
   return { permission, authChallenge: 'basic' as const };
 }

@@ -4,7 +4,7 @@ import { createRateLimitHook, TokenBuckets, type BucketLimits } from '../../http
 import type { App } from '../../http/types.js';
 import type { AuthSettings } from './accounts.js';
 import type { Caller } from './caller.js';
-import { isPermission, missingPermission } from './permissions.js';
+import { holdsRule, isPermission, missingPermission, type Permission } from './permissions.js';
 import { isPassword, readCredentials, type CallerResolver, type Credentials } from './resolve-caller.js';
 
 declare module 'fastify' {
@@ -59,10 +59,14 @@ export function callerOf(request: FastifyRequest): Caller {
   return request.caller;
 }
 
+/** `a`, or `a` or `b`: a route's permission as the docs write it. */
+const anyOf = (names: readonly string[]): string => names.map((n) => `\`${n}\``).join(' or ');
+
 export interface RouteAccess {
   method: string;
   url: string;
-  permission: string | null;
+  /** The permission, or the permissions of which any one does; null: any authenticated caller. */
+  permission: readonly string[] | null;
   public: boolean;
 }
 
@@ -83,22 +87,23 @@ export function registerAuthHooks(app: App, deps: AuthHookDeps): { routes: Route
   app.decorateRequest('authError', null);
 
   app.addHook('onRoute', (route: RouteOptions) => {
-    const config = (route.config ?? {}) as { permission?: string; public?: boolean };
+    const config = (route.config ?? {}) as { permission?: string | readonly string[]; public?: boolean };
     const methods = Array.isArray(route.method) ? route.method : [route.method];
     if (methods.every((m) => m === 'HEAD')) return;
-    if (config.permission && !isPermission(config.permission))
-      throw new Error(`route ${route.url} declares unknown permission ${config.permission}`);
+    const permission = config.permission === undefined ? null : [config.permission].flat();
+    for (const name of permission ?? []) if (!isPermission(name)) throw new Error(`route ${route.url} declares unknown permission ${name}`);
+    if (permission?.length === 0) throw new Error(`route ${route.url} declares an empty permission list`);
     routes.push({
       method: methods.filter((m) => m !== 'HEAD').join(','),
       url: route.url,
-      permission: config.permission ?? null,
+      permission,
       public: config.public === true,
     });
     if (route.schema && !route.schema.hide) {
       const note = config.public
         ? 'No authentication required.'
-        : config.permission
-          ? `Requires permission \`${config.permission}\`.`
+        : permission
+          ? `Requires permission ${anyOf(permission)}.`
           : 'Requires authentication.';
       const schema = route.schema as { description?: string };
       schema.description = schema.description ? `${schema.description}\n\n${note}` : note;
@@ -193,8 +198,8 @@ export function registerAuthHooks(app: App, deps: AuthHookDeps): { routes: Route
     const config = request.routeOptions.config;
     if (config.public) return done();
     if (!request.caller) return void unauthenticated(request).catch(done);
-    const permission = config.permission;
-    if (permission && isPermission(permission) && !request.caller.permissions.has(permission)) return done(missingPermission(permission));
+    const permission = config.permission as Permission | readonly Permission[] | undefined;
+    if (permission !== undefined && !holdsRule(request.caller.permissions, permission)) return done(missingPermission(permission));
     done();
   });
 
@@ -217,8 +222,6 @@ export function permissionTable(routes: RouteAccess[]): string {
   const rows = routes
     .filter((r) => r.url.startsWith('/api/'))
     .sort((a, b) => a.url.localeCompare(b.url) || a.method.localeCompare(b.method))
-    .map(
-      (r) => `| ${r.method} | \`${r.url}\` | ${r.public ? 'public' : r.permission ? `\`${r.permission}\`` : 'any authenticated user'} |`,
-    );
+    .map((r) => `| ${r.method} | \`${r.url}\` | ${r.public ? 'public' : r.permission ? anyOf(r.permission) : 'any authenticated user'} |`);
   return ['## Permissions by route', '', '| Method | Path | Needs |', '|---|---|---|', ...rows].join('\n');
 }

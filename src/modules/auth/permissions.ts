@@ -49,12 +49,13 @@ export const PERMISSION_GRANTS: Record<Permission, string> = {
   'books-read': 'View books, download files (with pages-read)',
   'books-write': 'Update book metadata, queue analysis',
   'books-delete': 'Delete books (admin)',
-  'collections-read': 'Browse collections (shared ones and your own)',
-  'collections-write': 'Manage your collections; shared ones with libraries-write too',
-  'collections-delete': 'Delete your collections; shared ones with libraries-write too',
-  'read-lists-read': 'Browse read lists (shared ones and your own)',
-  'read-lists-write': 'Manage and import your read lists; shared ones with libraries-write too',
-  'read-lists-delete': 'Delete your read lists; shared ones with libraries-write too',
+  'collections-read': 'Browse collections (shared ones and your own) without series-read, which browses them too',
+  'collections-write': 'Create and change shared collections, share or unshare one (your own need only series-read or collections-read)',
+  'collections-delete': 'Delete shared collections (your own need only series-read or collections-read)',
+  'read-lists-read': 'Browse read lists (shared ones and your own) without books-read, which browses them too',
+  'read-lists-write':
+    'Create, import and change shared read lists, share or unshare one (your own need only books-read or read-lists-read)',
+  'read-lists-delete': 'Delete shared read lists (your own need only books-read or read-lists-read)',
   'pages-read': 'View page images',
   'progress-read': 'View progress, history and statistics',
   'progress-write': 'Update progress, mark read or unread, record sessions',
@@ -69,9 +70,16 @@ export const PERMISSION_GRANTS: Record<Permission, string> = {
   'plugins-manage': 'Manage metadata plugins (admin)',
   'system-health': 'View metrics',
   'system-admin': 'Full admin access: settings, filesystem, maintenance',
-  'kobo-sync': 'Sync a Kobo e-reader through /kobo/{key}/ (with books-read, pages-read, progress-read and progress-write)',
+  'kobo-sync':
+    'Sync a Kobo e-reader through /kobo/{key}/ (with books-read, pages-read, progress-read and progress-write); an administrator grants it',
 };
 
+/**
+ * The spec's roles: a maintainer holds 15 permissions, a reader the first 9 of them. Lists and Kobo sync are not in
+ * them (docs/decisions/040): one's own collections and read lists are views of what one may read (series-read,
+ * books-read; BROWSE_* below), shared lists need the list permissions, and an administrator grants those and
+ * kobo-sync as custom permissions.
+ */
 const READER: Permission[] = [
   'libraries-read',
   'series-read',
@@ -79,17 +87,9 @@ const READER: Permission[] = [
   'pages-read',
   'progress-read',
   'progress-write',
-  // Everyone keeps collections and read lists of their own; shared ones also need libraries-write (modules/collections).
-  'collections-read',
-  'collections-write',
-  'collections-delete',
-  'read-lists-read',
-  'read-lists-write',
-  'read-lists-delete',
   'api-keys-read',
   'api-keys-write',
   'api-keys-delete',
-  'kobo-sync',
 ];
 const MAINTAINER: Permission[] = [
   ...READER,
@@ -110,8 +110,34 @@ export const ROLE_PERMISSIONS: Record<Role, readonly Permission[]> = {
   reader: READER,
 };
 
-/** Only an administrator may hold these, whatever custom permissions say. */
-export const ADMIN_ONLY: ReadonlySet<Permission> = new Set(PERMISSIONS.filter((p) => !MAINTAINER.includes(p)));
+/**
+ * Only an administrator may hold these, whatever custom permissions say. The others beyond a role (the list
+ * permissions, kobo-sync, a maintainer's for a reader) an administrator may grant as custom permissions.
+ */
+export const ADMIN_ONLY: ReadonlySet<Permission> = new Set<Permission>([
+  'libraries-delete',
+  'series-delete',
+  'books-delete',
+  'users-read',
+  'users-write',
+  'users-delete',
+  'plugins-manage',
+  'system-admin',
+]);
+
+/** A route's permission: one name, or several of which the caller needs any one. */
+export type PermissionRule = Permission | readonly Permission[];
+
+/** Browsing collections, and changing one's own: series-read (they are views of series) or collections-read (a key without it). */
+export const BROWSE_COLLECTIONS = ['collections-read', 'series-read'] as const satisfies readonly Permission[];
+/** Browsing read lists, and changing one's own: books-read or read-lists-read. */
+export const BROWSE_READ_LISTS = ['read-lists-read', 'books-read'] as const satisfies readonly Permission[];
+
+export const ruleNames = (rule: PermissionRule): readonly Permission[] => (typeof rule === 'string' ? [rule] : rule);
+
+export function holdsRule(perms: ReadonlySet<Permission>, rule: PermissionRule): boolean {
+  return ruleNames(rule).some((p) => perms.has(p));
+}
 
 export const PRESETS = {
   reader_app: ['libraries-read', 'series-read', 'books-read', 'pages-read', 'progress-read', 'progress-write'],
@@ -164,9 +190,19 @@ export function sortPermissions(perms: Iterable<Permission>): Permission[] {
   return [...perms].sort((a, b) => (order.get(a) ?? 0) - (order.get(b) ?? 0));
 }
 
-/** The 403 of a caller without `permission` (the route hook's, and a service's that needs a second one). */
-export function missingPermission(permission: Permission, why = ''): AppError {
-  return new AppError(403, 'Forbidden', `Missing permission "${permission}" (${PERMISSION_GRANTS[permission]})${why}`, {
-    required_permission: permission,
+/**
+ * The 403 of a caller without `permission` (the route hook's, and a service's that needs a second one). For a rule
+ * of several names, `required_permission` is the first and `any_of` lists them all.
+ */
+export function missingPermission(rule: PermissionRule, why = ''): AppError {
+  const names = ruleNames(rule);
+  const first = names[0]!;
+  if (names.length === 1)
+    return new AppError(403, 'Forbidden', `Missing permission "${first}" (${PERMISSION_GRANTS[first]})${why}`, {
+      required_permission: first,
+    });
+  return new AppError(403, 'Forbidden', `Missing permission: one of ${names.map((n) => `"${n}"`).join(', ')}${why}`, {
+    required_permission: first,
+    any_of: [...names],
   });
 }

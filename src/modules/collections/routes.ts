@@ -5,6 +5,7 @@ import { IdParams } from '../../http/params.js';
 import { sendImage } from '../../http/send-image.js';
 import type { App } from '../../http/types.js';
 import { callerOf } from '../auth/hooks.js';
+import { BROWSE_COLLECTIONS } from '../auth/permissions.js';
 import { SeriesView } from '../series/schemas.js';
 import {
   CollectionCreate,
@@ -24,14 +25,15 @@ const WHO_SEES =
   'A private collection is its owner’s alone (to anyone else, administrators included, it does not exist); a shared one is everyone’s. ' +
   'Each viewer sees only the series it may see (library access, age limit, sharing labels): in counts, covers and series lists too; ' +
   'a shared collection none of whose series the viewer may see is hidden from it.';
-const SHARED_RIGHTS = 'A shared collection also needs libraries-write.';
+const SHARED_RIGHTS =
+  'One’s own collection needs only the route’s permission; a shared one (creating it, sharing or unsharing one, changing it) needs collections-write, deleting it collections-delete.';
 const HIDDEN_STAY = 'Series the caller may not see stay in the collection, in their places.';
 
 export function registerCollectionRoutes(app: App, collections: CollectionsService): void {
   app.route({
     method: 'GET',
     url: '/collections',
-    config: { permission: 'collections-read' },
+    config: { permission: BROWSE_COLLECTIONS },
     schema: {
       summary: 'List collections',
       description: `The shared collections and the caller's own, by name. ${WHO_SEES}`,
@@ -53,7 +55,7 @@ export function registerCollectionRoutes(app: App, collections: CollectionsServi
   app.route({
     method: 'POST',
     url: '/collections',
-    config: { permission: 'collections-write' },
+    config: { permission: BROWSE_COLLECTIONS },
     schema: {
       summary: 'Create a collection',
       description: `The caller's own, or shared with \`shared: true\`. ${SHARED_RIGHTS} A name another collection of the same owner (or another shared one) has, ignoring case, is a 409.`,
@@ -67,7 +69,7 @@ export function registerCollectionRoutes(app: App, collections: CollectionsServi
   app.route({
     method: 'GET',
     url: '/collections/:id',
-    config: { permission: 'collections-read' },
+    config: { permission: BROWSE_COLLECTIONS },
     schema: {
       summary: 'Collection details',
       description: WHO_SEES,
@@ -81,7 +83,7 @@ export function registerCollectionRoutes(app: App, collections: CollectionsServi
   app.route({
     method: 'PATCH',
     url: '/collections/:id',
-    config: { permission: 'collections-write' },
+    config: { permission: BROWSE_COLLECTIONS },
     schema: {
       summary: 'Update a collection',
       description: `Any of name, summary, ordered, shared, cover_series_id and series_ids (which replaces the series). ${SHARED_RIGHTS} ${HIDDEN_STAY}`,
@@ -96,7 +98,7 @@ export function registerCollectionRoutes(app: App, collections: CollectionsServi
   app.route({
     method: 'DELETE',
     url: '/collections/:id',
-    config: { permission: 'collections-delete' },
+    config: { permission: BROWSE_COLLECTIONS },
     schema: {
       summary: 'Delete a collection',
       description: `The series stay; only the collection goes. ${SHARED_RIGHTS}`,
@@ -113,7 +115,7 @@ export function registerCollectionRoutes(app: App, collections: CollectionsServi
   app.route({
     method: 'GET',
     url: '/collections/:id/series',
-    config: { permission: 'collections-read' },
+    config: { permission: BROWSE_COLLECTIONS },
     schema: {
       summary: 'Series of a collection',
       description: 'In the collection’s order (by name when it is not ordered); only the series the caller may see.',
@@ -132,7 +134,7 @@ export function registerCollectionRoutes(app: App, collections: CollectionsServi
   app.route({
     method: 'POST',
     url: '/collections/:id/series',
-    config: { permission: 'collections-write' },
+    config: { permission: BROWSE_COLLECTIONS },
     schema: {
       summary: 'Add series to a collection',
       description: `At \`position\` among the series the caller sees (default the end); series already in it stay where they are. ${SHARED_RIGHTS}`,
@@ -147,7 +149,7 @@ export function registerCollectionRoutes(app: App, collections: CollectionsServi
   app.route({
     method: 'DELETE',
     url: '/collections/:id/series/:series_id',
-    config: { permission: 'collections-write' },
+    config: { permission: BROWSE_COLLECTIONS },
     schema: {
       summary: 'Remove a series from a collection',
       description: `404 when the collection holds no such series the caller may see. ${SHARED_RIGHTS}`,
@@ -164,7 +166,7 @@ export function registerCollectionRoutes(app: App, collections: CollectionsServi
   app.route({
     method: 'PUT',
     url: '/collections/:id/series/order',
-    config: { permission: 'collections-write' },
+    config: { permission: BROWSE_COLLECTIONS },
     schema: {
       summary: 'Reorder the series of a collection',
       description:
@@ -181,7 +183,7 @@ export function registerCollectionRoutes(app: App, collections: CollectionsServi
   app.route({
     method: 'GET',
     url: '/collections/:id/thumbnail',
-    config: { permission: 'collections-read' },
+    config: { permission: BROWSE_COLLECTIONS },
     schema: {
       summary: 'Collection cover image',
       description: "The chosen series' cover (cover_series_id), else the first series'; of the series the caller may see. ETag and 304.",
@@ -195,7 +197,7 @@ export function registerCollectionRoutes(app: App, collections: CollectionsServi
   app.route({
     method: 'GET',
     url: '/series/:id/collections',
-    config: { permission: 'collections-read' },
+    config: { permission: BROWSE_COLLECTIONS },
     schema: {
       summary: 'Collections holding a series',
       description: `The collections the caller sees that hold the series, by name. ${WHO_SEES}`,

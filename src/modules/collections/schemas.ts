@@ -63,10 +63,7 @@ export const CollectionCreate = withSnakeKeys(
     name,
     summary: summary.default(''),
     ordered: z.boolean().default(false).describe('true: the series keep the order given; false (default): they sort by name.'),
-    shared: z
-      .boolean()
-      .default(false)
-      .describe("true: a shared collection (needs libraries-write too); false (default): the caller's own."),
+    shared: z.boolean().default(false).describe("true: a shared collection (needs collections-write); false (default): the caller's own."),
     series_ids: seriesIds.default([]),
   }),
 ).meta({ id: 'CollectionCreate' });
@@ -77,7 +74,10 @@ export const CollectionUpdate = withSnakeKeys(
     name: name.optional(),
     summary: summary.optional(),
     ordered: z.boolean().optional(),
-    shared: z.boolean().optional().describe('true makes it shared (needs libraries-write too); false makes a shared one the caller’s own.'),
+    shared: z
+      .boolean()
+      .optional()
+      .describe('true makes it shared, false makes a shared one the caller’s own (either needs collections-write).'),
     cover_series_id: Uuid.nullable().optional().describe('A series of the collection for its cover; null goes back to the first series.'),
     series_ids: seriesIds.optional().describe('Replaces the series the caller sees (series it may not see stay where they are).'),
   }),

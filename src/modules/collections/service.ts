@@ -45,6 +45,9 @@ export function keepingHidden(current: readonly Member[], next: readonly string[
   return out;
 }
 
+/** Why a shared collection's change was refused, after the missing permission. */
+const SHARED = 'the collection is shared with everyone';
+
 /** What a change of a collection changes in its row; null: nothing changed. */
 type RowChange = Updateable<CollectionsTable> | null;
 
@@ -53,7 +56,8 @@ type RowChange = Updateable<CollectionsTable> | null;
  *
  * Who sees what:
  * - A private collection is its owner's alone: every other user, administrators included, gets the 404 of an
- *   id that does not exist. A shared one (owner null) is everyone's with collections-read.
+ *   id that does not exist. A shared one (owner null) is everyone's who may browse collections (series-read or
+ *   collections-read).
  * - Inside a collection a viewer sees only the series it may see (docs/household-access.md): its series, count,
  *   cover and member ids leave the others out. A shared collection that has series, none of which the viewer may
  *   see, is hidden from that viewer altogether (lists and by id: 404); an empty one is not (it shows nothing).
@@ -61,8 +65,9 @@ type RowChange = Updateable<CollectionsTable> | null;
  * - Changes by a viewer who does not see every member act on what it sees: the hidden members keep their places
  *   and stay (so neither their presence nor their removal depends on who edits).
  *
- * Who changes what: collections-write creates and changes one's own (collections-delete deletes them); a shared
- * collection (creating one, sharing or unsharing one, any change or deletion of one) also needs libraries-write.
+ * Who changes what (docs/decisions/040): one's own collections are changed and deleted by whoever may browse
+ * collections (the routes' permission); a shared collection (creating one, sharing or unsharing one, any change of
+ * one) needs collections-write, deleting one collections-delete.
  * A person's change of a collection scans made (`source` other than `user`) marks it `edited`.
  */
 export class CollectionsService {
@@ -105,8 +110,12 @@ export class CollectionsService {
     return row;
   }
 
-  private static sharedRights(caller: Caller, what: string): void {
-    if (!caller.permissions.has('libraries-write')) throw missingPermission('libraries-write', `: ${what}`);
+  private static sharedRights(
+    caller: Caller,
+    what: string,
+    permission: 'collections-write' | 'collections-delete' = 'collections-write',
+  ): void {
+    if (!caller.permissions.has(permission)) throw missingPermission(permission, `: ${what}`);
   }
 
   /** The ids without repeats, in order; 400 naming those that do not exist or the caller may not see. */
@@ -152,7 +161,7 @@ export class CollectionsService {
   }
 
   async create(caller: Caller, input: CollectionCreate): Promise<CollectionView> {
-    if (input.shared) CollectionsService.sharedRights(caller, 'a shared collection is managed by maintainers');
+    if (input.shared) CollectionsService.sharedRights(caller, SHARED);
     const owner = input.shared ? null : caller.user.id;
     const id = newId();
     const now = nowIso();
@@ -189,7 +198,7 @@ export class CollectionsService {
     await this.repo.transaction(async (repo) => {
       await repo.lock(id);
       const row = await this.require(caller, id, repo);
-      if (row.owner_user_id === null) CollectionsService.sharedRights(caller, 'a shared collection is managed by maintainers');
+      if (row.owner_user_id === null) CollectionsService.sharedRights(caller, SHARED);
       const changes = await fn(repo, row);
       if (changes === null) return;
       await repo.update(id, { ...changes, updated_at: nowIso(), ...(row.source !== 'user' ? { edited: 1 } : {}) });
@@ -202,8 +211,7 @@ export class CollectionsService {
       if (Object.values(input).every((v) => v === undefined)) return null;
       const out: Updateable<CollectionsTable> = {};
       const scope = scopeFor(caller);
-      if (input.shared === true && row.owner_user_id !== null)
-        CollectionsService.sharedRights(caller, 'a shared collection is managed by maintainers');
+      if (input.shared === true && row.owner_user_id !== null) CollectionsService.sharedRights(caller, SHARED);
       const owner = input.shared === undefined ? row.owner_user_id : input.shared ? null : caller.user.id;
       const name = input.name ?? row.name;
       if (owner !== row.owner_user_id || nameKey(name) !== row.name_key) await CollectionsService.uniqueName(repo, name, owner, id);
@@ -232,7 +240,7 @@ export class CollectionsService {
   async remove(caller: Caller, id: string): Promise<void> {
     await this.repo.transaction(async (repo) => {
       const row = await this.require(caller, id, repo);
-      if (row.owner_user_id === null) CollectionsService.sharedRights(caller, 'a shared collection is managed by maintainers');
+      if (row.owner_user_id === null) CollectionsService.sharedRights(caller, SHARED, 'collections-delete');
       await repo.remove(id);
     });
   }

@@ -5,6 +5,7 @@ import { pageRequest, PaginationQuery, paginated, toPage } from '../../http/pagi
 import { IdParams } from '../../http/params.js';
 import type { App } from '../../http/types.js';
 import { callerOf } from '../auth/hooks.js';
+import { BROWSE_READ_LISTS } from '../auth/permissions.js';
 import { contentDisposition } from '../books/download.js';
 import {
   BookParams,
@@ -28,13 +29,14 @@ import { readUpload } from './upload.js';
 const tags = ['read-lists'];
 const errors = { 400: ErrorBody, 403: ErrorBody, 404: ErrorBody };
 const ReadListPage = paginated(ReadListView);
-const SHARED_RULE = 'A shared list also needs libraries-write.';
+const SHARED_RULE =
+  'One’s own list needs only the route’s permission; a shared one (creating it, sharing or unsharing one, changing it) needs read-lists-write, deleting it read-lists-delete.';
 
 export function registerReadListRoutes(app: App, readLists: ReadListsService): void {
   app.route({
     method: 'GET',
     url: '/read-lists',
-    config: { permission: 'read-lists-read' },
+    config: { permission: BROWSE_READ_LISTS },
     schema: {
       summary: 'List read lists',
       description: "Shared lists and the caller's own, by name. Counts and covers count only the books the caller may see.",
@@ -52,7 +54,7 @@ export function registerReadListRoutes(app: App, readLists: ReadListsService): v
   app.route({
     method: 'POST',
     url: '/read-lists',
-    config: { permission: 'read-lists-write' },
+    config: { permission: BROWSE_READ_LISTS },
     schema: {
       summary: 'Create a read list',
       description: `Private to the caller unless \`shared\`. ${SHARED_RULE} Names are unique, ignoring case, among the shared lists and among each user's (409).`,
@@ -68,12 +70,12 @@ export function registerReadListRoutes(app: App, readLists: ReadListsService): v
     scope.route({
       method: 'POST',
       url: '/read-lists/import',
-      config: { permission: 'read-lists-write' },
+      config: { permission: BROWSE_READ_LISTS },
       schema: {
         summary: 'Import a ComicRack reading list (.cbl)',
         description:
           'multipart/form-data: the .cbl file in the field `file`; optional fields `dry_run` (`true`: only report, also accepted in the query ' +
-          "string), `name` (default: the file's <Name>), `summary`, `shared` (`true`; needs libraries-write), and `resolutions`: JSON " +
+          "string), `name` (default: the file's <Name>), `summary`, `shared` (`true`; needs read-lists-write), and `resolutions`: JSON " +
           '`{"<entry index>": "<book id>"}` choosing books for entries (an ambiguous one, from a dry run\'s report). ' +
           'Each entry is matched to a book the caller sees by its series name (case, punctuation, a leading "The" and &/and ignored), its ' +
           'Volume (the start year: a series or folder named "Klaus (2015)", or ComicInfo Volume 2015), its Number (1 = 001) and its ' +
@@ -109,7 +111,7 @@ export function registerReadListRoutes(app: App, readLists: ReadListsService): v
   app.route({
     method: 'GET',
     url: '/read-lists/:id',
-    config: { permission: 'read-lists-read' },
+    config: { permission: BROWSE_READ_LISTS },
     schema: {
       summary: 'A read list with its books',
       description:
@@ -125,10 +127,10 @@ export function registerReadListRoutes(app: App, readLists: ReadListsService): v
   app.route({
     method: 'PATCH',
     url: '/read-lists/:id',
-    config: { permission: 'read-lists-write' },
+    config: { permission: BROWSE_READ_LISTS },
     schema: {
       summary: 'Update a read list',
-      description: `Name, summary, cover and sharing. ${SHARED_RULE} Sharing or unsharing needs libraries-write too.`,
+      description: `Name, summary, cover and sharing. ${SHARED_RULE}`,
       tags,
       params: IdParams,
       body: ReadListUpdate,
@@ -140,7 +142,7 @@ export function registerReadListRoutes(app: App, readLists: ReadListsService): v
   app.route({
     method: 'DELETE',
     url: '/read-lists/:id',
-    config: { permission: 'read-lists-delete' },
+    config: { permission: BROWSE_READ_LISTS },
     schema: { summary: 'Delete a read list', description: SHARED_RULE, tags, params: IdParams, response: { 204: z.null(), ...errors } },
     handler: async (req, reply) => {
       await readLists.remove(callerOf(req), req.params.id);
@@ -151,7 +153,7 @@ export function registerReadListRoutes(app: App, readLists: ReadListsService): v
   app.route({
     method: 'POST',
     url: '/read-lists/:id/books',
-    config: { permission: 'read-lists-write' },
+    config: { permission: BROWSE_READ_LISTS },
     schema: {
       summary: 'Add books to a read list',
       description: `Books already in the list stay where they are. ${SHARED_RULE}`,
@@ -166,7 +168,7 @@ export function registerReadListRoutes(app: App, readLists: ReadListsService): v
   app.route({
     method: 'DELETE',
     url: '/read-lists/:id/books/:book_id',
-    config: { permission: 'read-lists-write' },
+    config: { permission: BROWSE_READ_LISTS },
     schema: {
       summary: 'Remove a book from a read list',
       description: SHARED_RULE,
@@ -183,7 +185,7 @@ export function registerReadListRoutes(app: App, readLists: ReadListsService): v
   app.route({
     method: 'PUT',
     url: '/read-lists/:id/books/order',
-    config: { permission: 'read-lists-write' },
+    config: { permission: BROWSE_READ_LISTS },
     schema: {
       summary: 'Reorder the books of a read list',
       description: `Every book of the list the caller sees, each once. Entries waiting for a book keep their places. ${SHARED_RULE}`,
@@ -198,7 +200,7 @@ export function registerReadListRoutes(app: App, readLists: ReadListsService): v
   app.route({
     method: 'PATCH',
     url: '/read-lists/:id/items/:item_id',
-    config: { permission: 'read-lists-write' },
+    config: { permission: BROWSE_READ_LISTS },
     schema: {
       summary: 'Set the book of a read list entry',
       description: `Resolves an entry a CBL import left ambiguous or missing (its wanted fields stay). ${SHARED_RULE}`,
@@ -213,7 +215,7 @@ export function registerReadListRoutes(app: App, readLists: ReadListsService): v
   app.route({
     method: 'DELETE',
     url: '/read-lists/:id/items/:item_id',
-    config: { permission: 'read-lists-write' },
+    config: { permission: BROWSE_READ_LISTS },
     schema: {
       summary: 'Remove an entry from a read list',
       description: `Also one waiting for a book. ${SHARED_RULE}`,
@@ -230,7 +232,7 @@ export function registerReadListRoutes(app: App, readLists: ReadListsService): v
   app.route({
     method: 'GET',
     url: '/read-lists/:id/progress',
-    config: { permission: 'read-lists-read' },
+    config: { permission: BROWSE_READ_LISTS },
     schema: {
       summary: "The caller's progress over a read list",
       description: 'Books read, in progress and unread among those the caller sees, and the first one in list order not finished.',
@@ -244,7 +246,7 @@ export function registerReadListRoutes(app: App, readLists: ReadListsService): v
   app.route({
     method: 'GET',
     url: '/read-lists/:id/cbl',
-    config: { permission: 'read-lists-read' },
+    config: { permission: BROWSE_READ_LISTS },
     schema: {
       summary: 'Export a read list as a ComicRack .cbl file',
       description:
@@ -263,7 +265,7 @@ export function registerReadListRoutes(app: App, readLists: ReadListsService): v
   app.route({
     method: 'GET',
     url: '/books/:id/read-lists',
-    config: { permission: 'read-lists-read' },
+    config: { permission: BROWSE_READ_LISTS },
     schema: {
       summary: 'Read lists holding a book',
       description: 'The read lists the caller sees that hold the book (404 for a book the caller may not see).',

@@ -70,7 +70,7 @@ export const ReadListCreate = z
     name: Name,
     book_ids: BookIds.default([]).describe('Books in reading order; a book listed twice is kept once.'),
     summary: Summary.optional(),
-    shared: z.boolean().optional().describe('A shared list (needs libraries-write too). Default: private.'),
+    shared: z.boolean().optional().describe('A shared list (needs read-lists-write). Default: private.'),
   })
   .meta({ id: 'ReadListCreate' });
 export type ReadListCreate = z.infer<typeof ReadListCreate>;
@@ -79,7 +79,7 @@ export const ReadListUpdate = z
   .object({
     name: Name.optional(),
     summary: Summary.optional(),
-    shared: z.boolean().optional().describe('Share or unshare (needs libraries-write); an unshared list becomes the caller’s.'),
+    shared: z.boolean().optional().describe('Share or unshare (needs read-lists-write); an unshared list becomes the caller’s.'),
     cover_book_id: Uuid.nullable().optional().describe('A book of the list; null: the first book.'),
   })
   .meta({ id: 'ReadListUpdate' });

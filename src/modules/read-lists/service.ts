@@ -80,8 +80,9 @@ const entryOf = (i: ReadListItemRow): CblEntry | null =>
  * Who sees what: a caller sees the shared lists and its own (another user's private list is a 404), and inside a
  * list only the books it may see (docs/household-access.md); counts and covers count only those. A restricted
  * caller does not see a shared list with none of its books visible, nor a shared list's entries waiting for a
- * book (their wanted series could name one hidden from it). Changing a shared list needs `libraries-write` besides
- * the route's permission.
+ * book (their wanted series could name one hidden from it). Changing one's own list needs only the
+ * route's permission (books-read or read-lists-read); a shared one needs read-lists-write, deleting it
+ * read-lists-delete (docs/decisions/040).
  */
 export class ReadListsService {
   private readonly repo: ReadListsRepository;
@@ -117,10 +118,10 @@ export class ReadListsService {
     return row;
   }
 
-  /** A list the caller sees and may change (a shared one needs libraries-write). */
-  private async editable(caller: Caller, id: string): Promise<ReadListViewRow> {
+  /** A list the caller sees and may change (a shared one needs read-lists-write; deleting it read-lists-delete). */
+  private async editable(caller: Caller, id: string, permission: SharedPermission = 'read-lists-write'): Promise<ReadListViewRow> {
     const row = await this.seen(caller, id);
-    if (row.owner_user_id === null) requireShared(caller, ': the read list is shared');
+    if (row.owner_user_id === null) requireShared(caller, ': the read list is shared', permission);
     return row;
   }
 
@@ -305,7 +306,7 @@ export class ReadListsService {
   }
 
   async remove(caller: Caller, id: string): Promise<void> {
-    await this.editable(caller, id);
+    await this.editable(caller, id, 'read-lists-delete');
     await this.repo.remove(id);
   }
 
@@ -579,7 +580,9 @@ const NO_WANTED = {
   wanted_cv_issue: null,
 } as const;
 
-/** Shared lists are the household's: changing one needs libraries-write. */
-function requireShared(caller: Caller, why: string): void {
-  if (!caller.permissions.has('libraries-write')) throw missingPermission('libraries-write', why);
+type SharedPermission = 'read-lists-write' | 'read-lists-delete';
+
+/** Shared lists are the household's: changing one needs read-lists-write, deleting one read-lists-delete. */
+function requireShared(caller: Caller, why: string, permission: SharedPermission = 'read-lists-write'): void {
+  if (!caller.permissions.has(permission)) throw missingPermission(permission, why);
 }

@@ -5,6 +5,7 @@ import { ErrorMessage } from './ErrorView';
 interface Named {
   id: string;
   name: string;
+  shared?: boolean;
 }
 interface Page<L> {
   data: L[];
@@ -35,7 +36,7 @@ export function AddToList<L extends Named, P extends Page<L>, K extends QueryKey
   holding?: L[];
   holdingError?: unknown;
   add(listId: string): Promise<L>;
-  /** A new list may be shared with everyone (libraries-write); shared: the "Shared with everyone" box was ticked. */
+  /** A new list may be shared with everyone, an existing shared one chosen, with canShare (collections-write, read-lists-write); shared: the box was ticked. */
   create(name: string, shared: boolean): Promise<L>;
   canShare?: boolean;
   /** Every query of these lists, refreshed after a change. */
@@ -71,7 +72,8 @@ export function AddToList<L extends Named, P extends Page<L>, K extends QueryKey
     },
   });
   const heldIds = new Set(holding?.map((l) => l.id) ?? []);
-  const choices = (lists.data?.data ?? []).filter((l) => !heldIds.has(l.id));
+  // A shared list is offered only to those who may change shared lists (canShare).
+  const choices = (lists.data?.data ?? []).filter((l) => !heldIds.has(l.id) && (canShare || !l.shared));
   const busy = addTo.isPending || make.isPending;
   const Noun = noun.charAt(0).toUpperCase() + noun.slice(1);
   return (

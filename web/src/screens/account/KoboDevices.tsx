@@ -36,6 +36,13 @@ export function KoboDevices() {
       ]);
     },
   });
+  if (me.data && !allowed)
+    return (
+      <section aria-labelledby="kobo-heading">
+        <h3 id="kobo-heading">Kobo e-readers</h3>
+        <p className="hint">Kobo sync is not enabled for your account — ask an administrator.</p>
+      </section>
+    );
   if (!allowed || !setup.data?.enabled) return null;
   const submit = (e: FormEvent) => {
     e.preventDefault();

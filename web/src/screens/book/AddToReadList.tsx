@@ -16,7 +16,7 @@ export function AddToReadList({ bookIds, title }: { bookIds: string[]; title: st
     queryFn: () => ok(api.GET('/api/v1/books/{id}/read-lists', { params: { path: { id: single as string }, query: { pageSize: 500 } } })),
     enabled: !!single,
   });
-  const canShare = useQuery(meQuery).data?.permissions.includes('libraries-write') === true;
+  const canShare = useQuery(meQuery).data?.permissions.includes('read-lists-write') === true;
   return (
     <AddToList
       noun="read list"

@@ -42,7 +42,7 @@ export function CblImportDialog({ onClose }: { onClose(): void }) {
   // The books picked by hand for missing entries, by entry: what the entry shows instead of the search.
   const [picked, setPicked] = useState<Record<string, string>>({});
   const [shared, setShared] = useState(false);
-  const canShare = useQuery(meQuery).data?.permissions.includes('libraries-write') === true;
+  const canShare = useQuery(meQuery).data?.permissions.includes('read-lists-write') === true;
   const sharedId = useId();
   const titleId = useId();
   const fileId = useId();

@@ -64,10 +64,10 @@ export function CollectionPage() {
   if (collection.error) throw collection.error;
   if (collection.isPending) return <p className="page">Loading…</p>;
   const c = collection.data;
-  // A private collection is its owner's alone; a shared one is changed by those who may also change libraries.
-  const mayShare = permissions.includes('libraries-write');
-  const canEdit = permissions.includes('collections-write') && (!c.shared || mayShare);
-  const canDelete = permissions.includes('collections-delete') && (!c.shared || mayShare);
+  // A private collection is its owner's alone, who changes it; a shared one needs collections-write (-delete to delete).
+  const mayShare = permissions.includes('collections-write');
+  const canEdit = !c.shared || mayShare;
+  const canDelete = !c.shared || permissions.includes('collections-delete');
   const busy = update.isPending || reorder.isPending || remove.isPending || destroy.isPending;
   const shown = series.data?.data ?? [];
   const ids = shown.map((s) => s.id);

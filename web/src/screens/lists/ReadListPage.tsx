@@ -57,10 +57,10 @@ export function ReadListPage() {
   if (list.error) throw list.error;
   if (list.isPending) return <p className="page">Loading…</p>;
   const l = list.data;
-  // A private list is its owner's alone; a shared one is edited by those who may also change libraries.
-  const mayShare = permissions.includes('libraries-write');
-  const canEdit = permissions.includes('read-lists-write') && (!l.shared || mayShare);
-  const canDelete = permissions.includes('read-lists-delete') && (!l.shared || mayShare);
+  // A private list is its owner's alone, who changes it; a shared one needs read-lists-write (-delete to delete).
+  const mayShare = permissions.includes('read-lists-write');
+  const canEdit = !l.shared || mayShare;
+  const canDelete = !l.shared || permissions.includes('read-lists-delete');
   const items = inBookOrder(l.items, reorder.isPending ? reorder.variables : undefined);
   const p = progress.data;
   const started = p ? p.read + p.in_progress > 0 : false;

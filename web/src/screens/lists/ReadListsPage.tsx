@@ -8,7 +8,9 @@ import { ReadListCard } from './ListCards';
 /** Every read list the caller sees, as a grid of covers, with the import of a ComicRack reading list (.cbl). */
 export function ReadListsPage() {
   const lists = useQuery(readListsQuery);
-  const canImport = useQuery(meQuery).data?.permissions.includes('read-lists-write') === true;
+  // Importing into one's own list needs what browsing read lists needs.
+  const permissions = useQuery(meQuery).data?.permissions ?? [];
+  const canImport = permissions.includes('books-read') || permissions.includes('read-lists-read');
   const [importing, setImporting] = useState(false);
   return (
     <div className="page">

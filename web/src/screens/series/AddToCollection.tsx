@@ -16,7 +16,7 @@ export function AddToCollection({ seriesIds, title }: { seriesIds: string[]; tit
     queryFn: () => ok(api.GET('/api/v1/series/{id}/collections', { params: { path: { id: single as string }, query: { pageSize: 500 } } })),
     enabled: !!single,
   });
-  const canShare = useQuery(meQuery).data?.permissions.includes('libraries-write') === true;
+  const canShare = useQuery(meQuery).data?.permissions.includes('collections-write') === true;
   return (
     <AddToList
       noun="collection"
