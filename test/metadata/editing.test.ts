@@ -235,8 +235,61 @@ describe('metadata editing (native API)', () => {
     expect((await api(t, 'PATCH', `/komga/api/v1/series/${seriesId}/metadata`, { status: 'SLEEPING' })).status).toBe(400);
   });
 
+  it('renumbering books is one change: numbers in the order given, locked; undoing it puts every number and lock back', async () => {
+    const ids = [bookIds[1]!, bookIds[0]!];
+    const book = async (id: string) => (await api<BookBody>(t, 'GET', `/api/v1/books/${id}`)).body;
+    const numbers = (b: BookBody) => [b.number, b.metadata.number_sort, b.locks.number ?? false, b.locks.number_sort ?? false];
+    const before = await Promise.all(ids.map(book));
+    const res = await api<{ group_id: string; updated: number; entry_id: string }>(t, 'POST', '/api/v1/books/renumber', {
+      ids,
+      start: 10,
+      step: 0.1,
+    });
+    expect(res.status, JSON.stringify(res.body)).toBe(200);
+    expect(res.body.updated).toBe(2);
+    expect((await Promise.all(ids.map(book))).map(numbers)).toEqual([
+      ['10', 10, true, true],
+      ['10.1', 10.1, true, true],
+    ]);
+    const listed = await api<Paged<BookBody>>(t, 'GET', `/api/v1/series/${seriesId}/books`);
+    expect(listed.body.data.map((b) => b.id)).toEqual(ids);
+    const history = await api<Paged<{ group_id: string; field: string }>>(t, 'GET', `/api/v1/books/${ids[0]}/history`);
+    expect(history.body.data.filter((e) => e.group_id === res.body.group_id).map((e) => e.field)).toEqual(['number_sort', 'number']);
+
+    const undo = await api<{ undone: unknown[] }>(t, 'POST', `/api/v1/history/${res.body.entry_id}/undo`);
+    expect(undo.status, JSON.stringify(undo.body)).toBe(200);
+    expect(undo.body.undone).toHaveLength(4);
+    expect((await Promise.all(ids.map(book))).map(numbers)).toEqual(before.map(numbers));
+  });
+
+  it('renumbering refuses bad input with a 400 and the error body, and a missing book with a 404', async () => {
+    const bodies = [
+      { ids: [bookIds[0], bookIds[1], bookIds[0]] },
+      { ids: [] },
+      { ids: bookIds, step: 0 },
+      { ids: bookIds, start: 'one' },
+      { ids: bookIds, start: 1e9 },
+      { ids: ['not-a-uuid'] },
+      { ids: bookIds, order: 'asc' },
+    ];
+    for (const body of bodies) {
+      const res = await api<{ error: string; message: string; details: { field: string }[] }>(t, 'POST', '/api/v1/books/renumber', body);
+      expect(res.status, JSON.stringify(body)).toBe(400);
+      expect(res.body).toEqual({ error: 'BadRequest', message: expect.any(String), details: expect.any(Array) });
+    }
+    const twice = await api<{ details: { field: string }[] }>(t, 'POST', '/api/v1/books/renumber', { ids: [bookIds[0], bookIds[0]] });
+    expect(twice.body.details[0]!.field).toBe('ids.1');
+    const missing = await api(t, 'POST', '/api/v1/books/renumber', { ids: [bookIds[0], '0b5e8a4e-8f4a-4d1e-9a57-3a4c8e0f0a11'] });
+    expect(missing.status).toBe(404);
+  });
+
   it('bad values are 400', async () => {
     expect((await api(t, 'PATCH', `/api/v1/series/${seriesId}`, { status: 'sleeping' })).status).toBe(400);
+    for (const url of ['javascript:alert(1)', 'example.org/no-scheme', 'file:///etc/passwd']) {
+      const res = await api<{ details: { field: string }[] }>(t, 'PATCH', `/api/v1/series/${seriesId}`, { links: [{ label: 'x', url }] });
+      expect(res.status, url).toBe(400);
+      expect(res.body.details[0]!.field).toBe('links.0.url');
+    }
     expect((await api(t, 'PATCH', `/api/v1/books/${bookIds[0]}`, { release_date: 'May 2020' })).status).toBe(400);
     expect((await api(t, 'PATCH', `/api/v1/books/${bookIds[0]}`, { locks: { nonsense: true } })).status).toBe(400);
   });
@@ -247,6 +300,7 @@ describe('metadata editing (native API)', () => {
       ['PATCH', `/api/v1/books/${bookIds[0]}`, { summary: 'x' }],
       ['PATCH', '/api/v1/series', { ids: [seriesId], changes: { summary: 'x' } }],
       ['PATCH', '/api/v1/books', { ids: bookIds, changes: { summary: 'x' } }],
+      ['POST', '/api/v1/books/renumber', { ids: bookIds }],
       ['POST', `/api/v1/history/${seriesId}/undo`, undefined],
       ['PATCH', `/komga/api/v1/series/${seriesId}/metadata`, { summary: 'x' }],
       ['PATCH', `/komga/api/v1/books/${bookIds[0]}/metadata`, { summary: 'x' }],
@@ -264,6 +318,7 @@ describe('metadata editing (native API)', () => {
       ['PATCH', `/api/v1/books/${bookIds[0]}`, { summary: 'hidden edit' }],
       ['PATCH', '/api/v1/series', { ids: [seriesId], changes: { summary: 'hidden edit' } }],
       ['PATCH', '/api/v1/books', { ids: bookIds, changes: { summary: 'hidden edit' } }],
+      ['POST', '/api/v1/books/renumber', { ids: bookIds, start: 90 }],
       ['GET', `/api/v1/series/${seriesId}/history`, undefined],
       ['GET', `/api/v1/books/${bookIds[0]}/history`, undefined],
     ];
@@ -272,6 +327,8 @@ describe('metadata editing (native API)', () => {
     expect((await api(t, 'PATCH', `/api/v1/series/${seriesId}`, { sharing_labels: [] })).status).toBe(200);
     const series = (await api<SeriesBody>(t, 'GET', `/api/v1/series/${seriesId}`)).body;
     expect(series.metadata.summary).not.toBe('hidden edit');
+    const books = await api<Paged<BookBody>>(t, 'GET', `/api/v1/series/${seriesId}/books`);
+    expect(books.body.data.map((b) => b.number)).not.toContain('90');
   });
 });
 

@@ -98,3 +98,51 @@ test('edit a series (title, genre, right to left): the reader opens right to lef
   await page.getByRole('link', { name: /^(Start|Continue): / }).click();
   await expect(page.locator('.reader')).toHaveAttribute('data-mode', 'ltr');
 });
+
+test('links and alternate titles in the Edit dialog, shown on the series page; renumber two books from the grid, and undo', async ({
+  page,
+}) => {
+  await signIn(page);
+  await page.goto('/libraries');
+  await page.getByTestId('series-card').filter({ hasText: 'Akira' }).click();
+  await page.getByRole('button', { name: 'Edit', exact: true }).click();
+  const dialog = page.getByRole('dialog', { name: 'Edit Akira' });
+  await dialog.getByRole('button', { name: 'Add link' }).click();
+  await dialog.getByLabel('Link 1 label').fill('Publisher');
+  await dialog.getByLabel('Link 1 web address').fill('kodansha.us/akira');
+  await dialog.getByRole('button', { name: 'Add alternate title' }).click();
+  await dialog.getByLabel('Alternate title 1 label').fill('Japanese');
+  await dialog.getByLabel('Alternate title 1 title').fill('アキラ');
+  await expect(dialog.getByRole('button', { name: 'Lock Links' })).toHaveAttribute('aria-pressed', 'true');
+  // An address that is not a web address is said in words, and nothing is sent.
+  await dialog.getByRole('button', { name: 'Save' }).click();
+  await expect(dialog.getByRole('alert')).toContainText('"kodansha.us/akira" is not a web address');
+  await dialog.getByLabel('Link 1 web address').fill('https://kodansha.us/akira');
+  await dialog.getByRole('button', { name: 'Save' }).click();
+  await expect(dialog).toHaveCount(0);
+  const link = page.getByRole('list', { name: 'Links' }).getByRole('link', { name: 'Publisher' });
+  await expect(link).toHaveAttribute('href', 'https://kodansha.us/akira');
+  await expect(link).toHaveAttribute('rel', /noopener/);
+  await expect(page.getByText('Also known as: アキラ (Japanese)')).toBeVisible();
+  await page.getByText('History of changes').click();
+  await page.getByRole('list', { name: 'Changes, newest first' }).getByRole('button', { name: 'Undo the change of Links' }).first().click();
+  await expect(page.getByRole('list', { name: 'Links' })).toHaveCount(0);
+
+  // Renumber: the grid's order, changed with Move down; Apply, then Undo.
+  await page.goto('/libraries?view=books');
+  await page.getByRole('button', { name: 'Select', exact: true }).click();
+  const akira = page.getByTestId('book-card').filter({ hasText: 'Akira chapter' });
+  await akira.nth(0).click();
+  await akira.nth(1).click();
+  await page.getByRole('button', { name: 'Renumber…' }).click();
+  const renumber = page.getByRole('dialog', { name: 'Renumber 2 books' });
+  await renumber.getByLabel('Start at').fill('5');
+  await renumber.getByRole('button', { name: /^Move down .*Akira chapter 1$/ }).click();
+  await expect(renumber.getByRole('listitem')).toHaveText([/#5.*Akira chapter 2/, /#6.*Akira chapter 1/]);
+  await renumber.getByRole('button', { name: 'Renumber', exact: true }).click();
+  await expect(renumber.getByRole('status')).toHaveText('Renumbered 2 books.');
+  await expect(akira).toHaveText([/#6 · Akira chapter 1/, /#5 · Akira chapter 2/]);
+  await renumber.getByRole('button', { name: 'Undo', exact: true }).click();
+  await expect(renumber.getByRole('status')).toHaveText('Undone: the books have their numbers back.');
+  await expect(akira).toHaveText([/#1 · Akira chapter 1/, /#2 · Akira chapter 2/]);
+});

@@ -27,7 +27,20 @@ export const AUTHOR_ROLES = [
 
 const Text = (max: number) => z.string().trim().max(max).nullable();
 const Words = z.array(z.string().trim().min(1).max(200)).max(500);
-export const Link = z.object({ label: z.string().trim().max(200), url: z.string().trim().min(1).max(2000) }).meta({ id: 'MetadataLink' });
+/** Only web addresses: a link is shown as one, and `javascript:` or `file:` there would be a hazard. */
+const isWebAddress = (text: string): boolean => {
+  try {
+    return ['http:', 'https:'].includes(new URL(text).protocol);
+  } catch {
+    return false;
+  }
+};
+export const Link = z
+  .object({
+    label: z.string().trim().max(200),
+    url: z.string().trim().min(1).max(2000).refine(isWebAddress, 'must be a web address starting with http:// or https://'),
+  })
+  .meta({ id: 'MetadataLink' });
 export const AlternateTitle = z
   .object({ label: z.string().trim().max(200), title: z.string().trim().min(1).max(500) })
   .meta({ id: 'AlternateTitle' });

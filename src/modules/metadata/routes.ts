@@ -6,6 +6,7 @@ import { z } from 'zod';
 import { callerOf } from '../auth/hooks.js';
 import { BookBulkUpdate, BulkResult, changeOf, HistoryEntryView, LOCKS, SeriesBulkUpdate, UndoQuery, UndoResult } from './schemas.js';
 import type { MetadataService } from './service.js';
+import { BookRenumber, renumbering, RenumberResult } from './renumber.js';
 
 const errors = { 400: ErrorBody, 404: ErrorBody };
 
@@ -43,6 +44,22 @@ export function registerMetadataRoutes(app: App, metadata: MetadataService): voi
       const { ids, changes, add, remove } = req.body;
       return metadata.edit(callerOf(req), 'book', ids, { ...changeOf(changes), add, remove });
     },
+  });
+
+  app.route({
+    method: 'POST',
+    url: '/books/renumber',
+    config: { permission: 'books-write' },
+    schema: {
+      summary: 'Renumber books',
+      description:
+        'The books in the order given get the numbers start, start + step, … (`number` and `number_sort`, both locked), in ' +
+        'one transaction and one history group (undone as a whole, every number and lock back as it was).',
+      tags: ['books'],
+      body: BookRenumber,
+      response: { 200: RenumberResult, ...errors },
+    },
+    handler: (req) => metadata.editEach(callerOf(req), 'book', renumbering(req.body)),
   });
 
   const history = (url: string, type: 'series' | 'book', permission: 'series-read' | 'books-read') =>

@@ -80,16 +80,31 @@ export class MetadataService {
     ids: readonly string[],
     change: MetadataChange,
   ): Promise<{ group_id: string; updated: number }> {
-    const rows = await this.require(caller, type, ids);
+    const { group_id, updated } = await this.editEach(caller, type, new Map(ids.map((id) => [id, change])));
+    return { group_id, updated };
+  }
+
+  /**
+   * Applies a change of its own to each entity (id → change: a renumbering), in one transaction and one history
+   * group. `entry_id` is one entry of that group (null when nothing changed): undoing it undoes the whole group.
+   */
+  async editEach(
+    caller: Caller,
+    type: EntityType,
+    changes: ReadonlyMap<string, MetadataChange>,
+  ): Promise<{ group_id: string; updated: number; entry_id: string | null }> {
+    const rows = await this.require(caller, type, [...changes.keys()]);
     const locks = await this.deps.repo.locks(rows.map((r) => r.id as string));
     const groupId = newId();
     const write: MetadataWrite = { type, updates: [], setLocks: [], deleteLocks: [], history: [] };
     const now = nowIso();
     const seq = seqStart();
-    for (const row of rows)
+    for (const row of rows) {
+      const change = changes.get(row.id as string)!;
       this.plan(type, row, locks.get(row.id as string) ?? new Map(), change, write, { groupId, now, seq, userId: caller.user.id });
+    }
     await this.commit(type, rows, write, now);
-    return { group_id: groupId, updated: write.updates.length };
+    return { group_id: groupId, updated: write.updates.length, entry_id: write.history[0]?.id ?? null };
   }
 
   private plan(

@@ -11,6 +11,8 @@ export class ApiError extends Error {
     readonly code: string,
     message: string,
     readonly retryAfterSeconds: number | null = null,
+    /** The body's `details` (a 400's: the fields refused). */
+    readonly details: unknown = null,
   ) {
     super(message);
     this.name = 'ApiError';
@@ -45,14 +47,24 @@ export function retryAfterOf(response: Response): number | null {
 }
 
 export async function toApiError(response: Response, body: unknown): Promise<ApiError> {
-  const b = (body ?? {}) as { error?: string; message?: string; retry_after?: number };
+  const b = (body ?? {}) as { error?: string; message?: string; retry_after?: number; details?: unknown };
   const retryAfter = typeof b.retry_after === 'number' ? b.retry_after : retryAfterOf(response);
   return new ApiError(
     response.status,
     b.error ?? `HTTP ${response.status}`,
     b.message ?? response.statusText ?? 'Request failed',
     retryAfter,
+    b.details ?? null,
   );
+}
+
+/** The fields a refused request named (a 400's `details`: `{field, message}` each), or none. */
+export function detailsOf(error: unknown): { field: string; message: string }[] {
+  if (!(error instanceof ApiError) || !Array.isArray(error.details)) return [];
+  return (error.details as unknown[]).flatMap((d) => {
+    const { field, message } = (d ?? {}) as { field?: unknown; message?: unknown };
+    return typeof field === 'string' && typeof message === 'string' ? [{ field, message }] : [];
+  });
 }
 
 /** Unwraps an openapi-fetch result: the data, or an ApiError carrying the server's message. */

@@ -8,6 +8,7 @@ import { readState } from '../components/Cards';
 import { Cover } from '../components/Cover';
 import { CoverPicker } from '../components/CoverPicker';
 import { EditMetadataDialog } from '../components/metadata/EditMetadata';
+import { ExternalLinks } from '../components/metadata/ExternalLinks';
 import { MetadataHistory, useLibraryWords } from '../components/metadata/History';
 import { ErrorMessage } from '../components/ErrorView';
 import { ProgressBar } from '../components/ProgressBar';
@@ -150,6 +151,7 @@ export function BookPage() {
               {src.summary && <span className="source-tag">Summary from {METADATA_SOURCE_LABEL[src.summary]}</span>}
             </p>
           )}
+          <ExternalLinks links={m.links} />
           <dl className="facts">
             {rows.map(([label, value, source]) => (
               <div key={label}>

@@ -32,6 +32,7 @@ import { useDebounced } from '../lib/use-debounced';
 import { AddToReadList } from './book/AddToReadList';
 import { SelectionBar } from './library/SelectionBar';
 import { BulkEditDialog } from '../components/metadata/BulkEdit';
+import { RenumberDialog } from '../components/metadata/RenumberDialog';
 import { useSelection } from './library/use-selection';
 import { AddToCollection } from './series/AddToCollection';
 
@@ -166,6 +167,15 @@ export function LibraryGrid() {
   const selection = useSelection(search.view, JSON.stringify(gridKey), idAt);
   const selectedIds = [...selection.ids];
   const [bulkOpen, setBulkOpen] = useState(false);
+  // "Renumber…": the selected books the grid has loaded, in its order (then the others), taken when it opens.
+  const [renumber, setRenumber] = useState<{ ids: string[]; known: Map<string, Book> } | null>(null);
+  const openRenumber = () => {
+    const known = new Map<string, Book>();
+    for (let page = 1; page <= Math.ceil(total / PAGE_SIZE); page += 1)
+      for (const item of queryClient.getQueryData<PageResult>(pageKey(page))?.data ?? [])
+        if (selection.ids.has(item.id)) known.set(item.id, item as Book);
+    setRenumber({ ids: [...known.keys(), ...selectedIds.filter((id) => !known.has(id))], known });
+  };
   const canEdit = useQuery(meQuery).data?.permissions.includes(search.view === 'books' ? 'books-write' : 'series-write') === true;
   const selectedLabel = search.view === 'books' ? plural(selectedIds.length, 'book') : plural(selectedIds.length, 'series', 'series');
 
@@ -288,6 +298,11 @@ export function LibraryGrid() {
               Edit selected…
             </button>
           )}
+          {canEdit && search.view === 'books' && (
+            <button type="button" className="small" onClick={openRenumber}>
+              Renumber…
+            </button>
+          )}
         </SelectionBar>
       )}
       {bulkOpen && selectedIds.length > 0 && (
@@ -298,6 +313,7 @@ export function LibraryGrid() {
           onClose={() => setBulkOpen(false)}
         />
       )}
+      {renumber && <RenumberDialog ids={renumber.ids} known={renumber.known} onClose={() => setRenumber(null)} />}
     </div>
   );
 }

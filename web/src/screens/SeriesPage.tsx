@@ -8,6 +8,7 @@ import { readState, type Book } from '../components/Cards';
 import { Cover } from '../components/Cover';
 import { CoverPicker } from '../components/CoverPicker';
 import { EditMetadataDialog } from '../components/metadata/EditMetadata';
+import { ExternalLinks } from '../components/metadata/ExternalLinks';
 import { MetadataHistory, useLibraryWords } from '../components/metadata/History';
 import { ErrorMessage } from '../components/ErrorView';
 import { ProgressBar } from '../components/ProgressBar';
@@ -86,6 +87,11 @@ export function SeriesPage() {
             </Link>
           </p>
           <h1>{m.title}</h1>
+          {m.alternate_titles.length > 0 && (
+            <p className="alternate-titles">
+              Also known as: {m.alternate_titles.map((a) => (a.label ? `${a.title} (${a.label})` : a.title)).join(' · ')}
+            </p>
+          )}
           <p className="meta-line">
             {[m.year, m.publisher, m.status, m.language, plural(s.book_count, 'book'), formatBytes(s.file_size)]
               .filter(Boolean)
@@ -114,6 +120,7 @@ export function SeriesPage() {
             </ul>
           )}
           {m.summary && <p className="summary">{m.summary}</p>}
+          <ExternalLinks links={m.links} />
           <div className="actions">
             {next && (
               <Link to="/books/$bookId/read" params={{ bookId: next.book.id }} className="button primary">

@@ -1,14 +1,14 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
-import { useEffect, useId, useRef, useState } from 'react';
-import { api, ok, type components } from '../../api/client';
-import { queryKeys } from '../../api/query-keys';
+import { useId, useState } from 'react';
+import { api, detailsOf, ok, type components } from '../../api/client';
 import { ErrorMessage } from '../ErrorView';
-import { AUTHOR_ROLES, BOOK_GROUPS, SERIES_GROUPS, same, toApi, type FieldSpec } from './fields';
+import { FormDialog, refreshAfterEdit, useModal } from './dialog';
+import { BOOK_GROUPS, fieldInWords, rowProblems, SERIES_GROUPS, same, toApi, type FieldSpec, type Row } from './fields';
+import { RowsEditor } from './RowsEditor';
 import { WordsInput } from './WordsInput';
 
 type Series = components['schemas']['Series'];
 type Book = components['schemas']['Book'];
-type Author = { name: string; role: string };
 export type EditTarget = { kind: 'series'; entity: Series } | { kind: 'book'; entity: Book };
 
 /** The form's starting values: what GET shows (numbers as text for their fields). */
@@ -41,57 +41,24 @@ function LockToggle({ label, locked, onChange }: { label: string; locked: boolea
   );
 }
 
-function AuthorsEditor({ value, onChange }: { value: Author[]; onChange(next: Author[]): void }) {
-  const id = useId();
-  const set = (i: number, patch: Partial<Author>) => onChange(value.map((a, j) => (j === i ? { ...a, ...patch } : a)));
-  return (
-    <div className="authors-editor">
-      {value.length === 0 && <p className="hint">No authors.</p>}
-      <ul className="plain-list">
-        {value.map((a, i) => (
-          <li key={i} className="inline">
-            <label htmlFor={`${id}-name-${i}`} className="visually-hidden">
-              Author {i + 1} name
-            </label>
-            <input id={`${id}-name-${i}`} value={a.name} onChange={(e) => set(i, { name: e.target.value })} placeholder="Name" />
-            <label htmlFor={`${id}-role-${i}`} className="visually-hidden">
-              Author {i + 1} role
-            </label>
-            <select id={`${id}-role-${i}`} value={a.role} onChange={(e) => set(i, { role: e.target.value })}>
-              {[...new Set([...AUTHOR_ROLES, a.role])].map((r) => (
-                <option key={r} value={r}>
-                  {r}
-                </option>
-              ))}
-            </select>
-            <button type="button" className="small" onClick={() => onChange(value.filter((_, j) => j !== i))}>
-              Remove<span className="visually-hidden"> author {a.name || i + 1}</span>
-            </button>
-          </li>
-        ))}
-      </ul>
-      <button type="button" className="small" onClick={() => onChange([...value, { name: '', role: 'writer' }])}>
-        Add author
-      </button>
-    </div>
-  );
-}
-
 function FieldInput({
   spec,
   value,
   suggestions,
+  problems,
   onChange,
 }: {
   spec: FieldSpec;
   value: unknown;
   suggestions: readonly string[];
+  /** A list's problems, one a row. */
+  problems?: readonly (string | null)[];
   onChange(v: unknown): void;
 }) {
   const id = useId();
   if (spec.kind === 'words')
     return <WordsInput label={spec.label} values={(value as string[]) ?? []} suggestions={suggestions} onChange={onChange} />;
-  if (spec.kind === 'authors') return <AuthorsEditor value={(value as Author[]) ?? []} onChange={onChange} />;
+  if (spec.kind === 'rows') return <RowsEditor spec={spec.rows!} value={(value as Row[]) ?? []} problems={problems} onChange={onChange} />;
   const text = typeof value === 'string' ? value : '';
   return (
     <>
@@ -135,21 +102,19 @@ export function EditMetadataDialog({
   suggestions: { genres: readonly string[]; tags: readonly string[] };
   onClose(): void;
 }) {
-  const dialog = useRef<HTMLDialogElement>(null);
+  const dialog = useModal();
   const queryClient = useQueryClient();
-  const titleId = useId();
   const groups = target.kind === 'series' ? SERIES_GROUPS : BOOK_GROUPS;
+  const specs = groups.flatMap((g) => g.fields);
   const [initial] = useState(() => initialValues(target));
   const [values, setValues] = useState(initial);
   const serverLocks = target.entity.locks as Record<string, true | undefined>;
   const [locks, setLocks] = useState<Record<string, boolean>>(() =>
-    Object.fromEntries(groups.flatMap((g) => g.fields).map((f) => [f.name, serverLocks[f.name] === true])),
+    Object.fromEntries(specs.map((f) => [f.name, serverLocks[f.name] === true])),
   );
   const [problem, setProblem] = useState<string | null>(null);
-  useEffect(() => {
-    const d = dialog.current;
-    if (d && !d.open) d.showModal();
-  }, []);
+  /** List field → its rows' problems, said before saving. */
+  const [rowsProblems, setRowsProblems] = useState<Record<string, (string | null)[]>>({});
 
   const save = useMutation({
     mutationFn: async (body: Record<string, unknown>): Promise<unknown> =>
@@ -157,9 +122,7 @@ export function EditMetadataDialog({
         ? ok(api.PATCH('/api/v1/series/{id}', { params: { path: { id: target.entity.id } }, body }))
         : ok(api.PATCH('/api/v1/books/{id}', { params: { path: { id: target.entity.id } }, body })),
     onSuccess: async () => {
-      await Promise.all(
-        [queryKeys.series.all, queryKeys.books.all, queryKeys.shelves.all].map((queryKey) => queryClient.invalidateQueries({ queryKey })),
-      );
+      await refreshAfterEdit(queryClient);
       dialog.current?.close();
     },
   });
@@ -167,10 +130,20 @@ export function EditMetadataDialog({
   const submit = () => {
     const body: Record<string, unknown> = {};
     const lockChanges: Record<string, boolean> = {};
-    for (const spec of groups.flatMap((g) => g.fields)) {
+    const found = Object.fromEntries(
+      specs.filter((spec) => spec.rows).map((spec) => [spec.name, rowProblems(spec.rows!, (values[spec.name] as Row[]) ?? [])]),
+    );
+    setRowsProblems(found);
+    const first = Object.values(found)
+      .flat()
+      .find((p) => p !== null);
+    if (first) {
+      setProblem(first);
+      return;
+    }
+    for (const spec of specs) {
       const before = toApi(spec, initial[spec.name]);
-      let after = toApi(spec, values[spec.name]);
-      if (spec.kind === 'authors') after = ((after as Author[]) ?? []).filter((a) => a.name.trim() !== '');
+      const after = toApi(spec, values[spec.name]);
       const locked = locks[spec.name] === true;
       if (!same(before, after)) {
         if (spec.required && after === null) {
@@ -192,55 +165,62 @@ export function EditMetadataDialog({
 
   const name = target.kind === 'series' ? target.entity.metadata.title : target.entity.title;
   return (
-    <dialog ref={dialog} className="app-dialog edit-metadata" aria-labelledby={titleId} onClose={onClose}>
-      <form
-        onSubmit={(e) => {
-          e.preventDefault();
-          submit();
-        }}
-      >
-        <h2 id={titleId}>Edit {name}</h2>
-        <p className="hint">A field you change is locked (🔒): scans keep your value. Unlock it to take the files&apos; value back.</p>
-        {groups.map((group) => (
-          <fieldset key={group.title} className="edit-group">
-            <legend>{group.title}</legend>
-            {group.fields.map((spec) => (
-              <div key={spec.name} className="field edit-field">
-                <div className="edit-field-input">
-                  <FieldInput
-                    spec={spec}
-                    value={values[spec.name]}
-                    suggestions={spec.name === 'genres' ? suggestions.genres : spec.name === 'tags' ? suggestions.tags : []}
-                    onChange={(v) => {
-                      setValues((old) => ({ ...old, [spec.name]: v }));
-                      setLocks((old) => ({ ...old, [spec.name]: true }));
-                    }}
-                  />
-                </div>
-                <LockToggle
-                  label={spec.label}
-                  locked={locks[spec.name] === true}
-                  onChange={(l) => setLocks((old) => ({ ...old, [spec.name]: l }))}
+    <FormDialog
+      dialog={dialog}
+      className="edit-metadata"
+      heading={`Edit ${name}`}
+      onSubmit={submit}
+      onClose={onClose}
+      closeLabel="Cancel"
+      actions={
+        <button type="submit" className="primary" disabled={save.isPending}>
+          {save.isPending ? 'Saving…' : 'Save'}
+        </button>
+      }
+    >
+      <p className="hint">A field you change is locked (🔒): scans keep your value. Unlock it to take the files&apos; value back.</p>
+      {groups.map((group) => (
+        <fieldset key={group.title} className="edit-group">
+          <legend>{group.title}</legend>
+          {group.fields.map((spec) => (
+            <div key={spec.name} className="field edit-field">
+              <div className="edit-field-input">
+                <FieldInput
+                  spec={spec}
+                  value={values[spec.name]}
+                  suggestions={spec.name === 'genres' ? suggestions.genres : spec.name === 'tags' ? suggestions.tags : []}
+                  problems={rowsProblems[spec.name]}
+                  onChange={(v) => {
+                    setValues((old) => ({ ...old, [spec.name]: v }));
+                    if (spec.rows) setRowsProblems((old) => ({ ...old, [spec.name]: [] }));
+                    setLocks((old) => ({ ...old, [spec.name]: true }));
+                  }}
                 />
               </div>
-            ))}
-          </fieldset>
-        ))}
-        {problem && (
-          <p className="error-text" role="alert">
-            {problem}
-          </p>
-        )}
-        <ErrorMessage error={save.error} />
-        <div className="actions">
-          <button type="submit" className="primary" disabled={save.isPending}>
-            {save.isPending ? 'Saving…' : 'Save'}
-          </button>
-          <button type="button" onClick={() => dialog.current?.close()}>
-            Cancel
-          </button>
-        </div>
-      </form>
-    </dialog>
+              <LockToggle
+                label={spec.label}
+                locked={locks[spec.name] === true}
+                onChange={(l) => setLocks((old) => ({ ...old, [spec.name]: l }))}
+              />
+            </div>
+          ))}
+        </fieldset>
+      ))}
+      {problem && (
+        <p className="error-text" role="alert">
+          {problem}
+        </p>
+      )}
+      <ErrorMessage error={save.error} />
+      {detailsOf(save.error).length > 0 && (
+        <ul className="error-text" aria-label="What the server refused">
+          {detailsOf(save.error).map((d, i) => (
+            <li key={i}>
+              {fieldInWords(specs, d.field)}: {d.message}
+            </li>
+          ))}
+        </ul>
+      )}
+    </FormDialog>
   );
 }

@@ -1,10 +1,10 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
 import { api, ok, type components } from '../../api/client';
-import { queryKeys } from '../../api/query-keys';
 import { formatDate } from '../../lib/format';
 import { coversChanged } from '../Cover';
 import { ErrorMessage } from '../ErrorView';
+import { refreshAfterEdit } from './dialog';
 import { BOOK_GROUPS, SERIES_GROUPS } from './fields';
 
 type Entry = components['schemas']['MetadataHistoryEntry'];
@@ -52,9 +52,7 @@ export function MetadataHistory({ kind, id }: { kind: 'series' | 'book'; id: str
     mutationFn: (entryId: string) => ok(api.POST('/api/v1/history/{entry_id}/undo', { params: { path: { entry_id: entryId } } })),
     onSuccess: async () => {
       coversChanged();
-      await Promise.all(
-        [queryKeys.series.all, queryKeys.books.all, queryKeys.shelves.all].map((queryKey) => queryClient.invalidateQueries({ queryKey })),
-      );
+      await refreshAfterEdit(queryClient);
     },
   });
   const entries: Entry[] = history.data?.data ?? [];
