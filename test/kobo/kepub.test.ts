@@ -168,6 +168,11 @@ describe('EPUB → KEPUB', () => {
       expect(spanAt(index, { cfi: 'not a cfi', progression: 0 })).toBe('kobo.1.1');
       expect(spanAt(index, { progression: 1 })).toBe('kobo.5.1');
       expect(spanAt(index, {})).toBe('kobo.1.1');
+      // A book that is a KEPUB already: its own spans (an element each, their CFI points at it).
+      const kepub = spanIndex({ ...document, content: parseContent(kepubifyContent(xhtml('Chapter One', CHAPTER_ONE))!) });
+      expect(kepub.spans.map((s) => s.id)).toEqual(index.spans.map((s) => s.id));
+      expect(positionOfSpan(kepub, 'kobo.2.2')?.cfi).toBe('epubcfi(/6/2!/4/2[book-columns]/2[book-inner]/4/4[kobo.2.2])');
+      expect(spanAt(kepub, { cfi: 'epubcfi(/6/2!/4/2[book-columns]/2[book-inner]/4/4[kobo.2.2]/1:3)' })).toBe('kobo.2.2');
       // The second chapter's itemref, and a document the spine does not have.
       expect((await readEpubDocument(archive, limits, CHAPTER_PATHS[1]))?.section).toBe('/6/4');
       expect(await readEpubDocument(archive, limits, 'OEBPS/missing.xhtml')).toBeNull();

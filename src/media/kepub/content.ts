@@ -112,6 +112,13 @@ export function hasKoboSpans(content: ParsedContent): boolean {
   return content.body !== null && DomUtils.findOne((e) => hasClass(e, 'koboSpan'), content.body.children, true) !== null;
 }
 
+/** The Kobo spans a document has already (a book that is a KEPUB in the library), in document order. */
+export function existingKoboSpans(content: ParsedContent): Element[] {
+  return content.body
+    ? DomUtils.findAll((e) => hasClass(e, 'koboSpan') && /^kobo\.\d+\.\d+$/.test(e.attribs.id ?? ''), content.body.children)
+    : [];
+}
+
 /**
  * The spans kepubify would add to the body, in document order: each text run split into sentences, each sentence a
  * span numbered `kobo.P.S` (P counts blocks — p, lists, tables, headings — that hold spans; S counts sentences

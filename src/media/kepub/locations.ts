@@ -4,7 +4,7 @@ import { DomUtils, parseDocument } from 'htmlparser2';
 import type { ZipArchive } from '../archives/zip-archive.js';
 import type { MediaLimits } from '../limits.js';
 import { parseContainer, parseOpf } from '../metadata/opf.js';
-import { domLength, isCData, isElement, isText, koboSpans, parseContent, type ParsedContent } from './content.js';
+import { domLength, existingKoboSpans, isCData, isElement, isText, koboSpans, parseContent, type ParsedContent } from './content.js';
 
 /**
  * Positions inside a content document both ways between a Kobo span (`kobo.P.S`, what a Kobo reading a KEPUB
@@ -123,13 +123,17 @@ export interface SpanIndex {
 export function spanIndex(document: EpubDocument): SpanIndex {
   const { content } = document;
   const offsets = textOffsets(content);
-  const spans = koboSpans(content).map((span) => {
-    if (isText(span.node)) {
-      const node = span.node;
-      return { id: span.id, steps: pathOf(content, node, span.offset), at: (offsets.text.get(node) ?? 0) + span.offset };
-    }
-    return { id: span.id, steps: pathOf(content, span.node, null), at: offsets.elements.get(span.node)?.[0] ?? 0 };
-  });
+  const element = (id: string, node: Element) => ({ id, steps: pathOf(content, node, null), at: offsets.elements.get(node)?.[0] ?? 0 });
+  // A book that is a KEPUB already went as it is: its own spans are the ones the device reports.
+  const existing = existingKoboSpans(content);
+  const spans =
+    existing.length > 0
+      ? existing.map((span) => element(span.attribs.id!, span))
+      : koboSpans(content).map((span) => {
+          if (!isText(span.node)) return element(span.id, span.node);
+          const node = span.node;
+          return { id: span.id, steps: pathOf(content, node, span.offset), at: (offsets.text.get(node) ?? 0) + span.offset };
+        });
   const [bodyStart, bodyEnd] = (content.body && offsets.elements.get(content.body)) ?? [0, 0];
   return { document, offsets, spans, bodyStart, bodyEnd };
 }
