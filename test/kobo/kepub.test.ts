@@ -154,6 +154,13 @@ describe('EPUB → KEPUB', () => {
       expect(second.progression).toBeLessThan(0.3);
       // The image: an element step, no offset.
       expect(positionOfSpan(index, 'kobo.5.1')?.cfi).toBe('epubcfi(/6/2!/4/10/2)');
+      // As foliate-js makes them (its fromRange, in Chromium, at each sentence's first character): inside inline
+      // elements, after one, and a second sentence of a list item.
+      expect(['kobo.3.2', 'kobo.3.4', 'kobo.4.3'].map((id) => positionOfSpan(index, id)?.cfi)).toEqual([
+        'epubcfi(/6/2!/4/6/2/1:0)',
+        'epubcfi(/6/2!/4/6/3:0)',
+        'epubcfi(/6/2!/4/8/4/1:13)',
+      ]);
       expect(positionOfSpan(index, 'kobo.9.9')).toBeNull();
       let previous = -1;
       for (const span of index.spans) {
