@@ -235,14 +235,25 @@ test.describe('Account', () => {
     await card()
       .getByRole('checkbox', { name: /shades of grey/ })
       .check();
+    // How books reach it: KEPUB on by default, turned off here; comics sized for a Clara, chosen with the keyboard.
+    const kepub = card().getByRole('checkbox', { name: /EPUBs as KEPUB/ });
+    await expect(kepub).toBeChecked();
+    await kepub.uncheck();
+    const screen = card().getByRole('combobox', { name: 'Screen size for comics and PDFs' });
+    await expect(screen).toHaveValue('1264x1680');
+    await screen.focus();
+    await page.keyboard.press('ArrowUp');
+    await expect(screen).toHaveValue('1072x1448');
     await card()
-      .getByRole('button', { name: `Save what syncs to ${name}` })
+      .getByRole('button', { name: `Save settings of ${name}` })
       .click();
-    await expect(card().getByRole('button', { name: `Saved what syncs to ${name}` })).toBeVisible();
+    await expect(card().getByRole('button', { name: `Saved settings of ${name}` })).toBeVisible();
     await page.reload();
     await expect(card().getByRole('radio', { name: 'Only what I choose' })).toBeChecked();
     await expect(card().getByRole('checkbox', { name: 'Want to read' })).toBeChecked();
     await expect(card().getByRole('checkbox', { name: /shades of grey/ })).toBeChecked();
+    await expect(card().getByRole('checkbox', { name: /EPUBs as KEPUB/ })).not.toBeChecked();
+    await expect(card().getByRole('combobox', { name: 'Screen size for comics and PDFs' })).toHaveValue('1072x1448');
 
     // What the Kobo asks first, at the pasted endpoint: its resource map, with the api token header it expects.
     const endpoint = line.slice('api_endpoint='.length);

@@ -12,9 +12,22 @@ const NO_CATEGORY = '00000000-0000-0000-0000-000000000001';
 
 export const koboTime = (iso: string): string => new Date(Date.parse(iso) || 0).toISOString().replace(/\.\d{3}Z$/, 'Z');
 
-/** How a book goes to the device: EPUB as it is, comics and PDF as fixed-layout EPUB made on download. */
-export function koboFormat(format: string): { format: 'EPUB3' | 'EPUB3FL'; path: 'epub' | 'epub3fl' } {
-  return format === 'epub' ? { format: 'EPUB3', path: 'epub' } : { format: 'EPUB3FL', path: 'epub3fl' };
+/** An EPUB of text (not one whose every page is an image): what a KEPUB is made of. */
+export function isTextEpub(book: Pick<KoboBookRow, 'format' | 'pages'>): boolean {
+  return book.format === 'epub' && parsePages(book.pages).some((p) => !p.media_type.startsWith('image/'));
+}
+
+/**
+ * How a book goes to the device: an EPUB of text as KEPUB when the device takes it (the format name Komga and
+ * Calibre-Web send, which makes the firmware read it with its own renderer), else as it is; comics and PDF as
+ * fixed-layout EPUB made on download.
+ */
+export function koboFormat(
+  book: Pick<KoboBookRow, 'format' | 'pages'>,
+  kepub: boolean,
+): { format: 'EPUB3' | 'EPUB3FL' | 'KEPUB'; path: 'epub' | 'epub3fl' | 'kepub' } {
+  if (book.format !== 'epub') return { format: 'EPUB3FL', path: 'epub3fl' };
+  return kepub && isTextEpub(book) ? { format: 'KEPUB', path: 'kepub' } : { format: 'EPUB3', path: 'epub' };
 }
 
 /** Where page `page` (1-based) of the book is in the EPUB the device has. */
@@ -66,8 +79,8 @@ export function authorNames(text: string): string[] {
   }
 }
 
-export function bookMetadata(book: KoboBookRow, downloadBase: string) {
-  const { format, path } = koboFormat(book.format);
+export function bookMetadata(book: KoboBookRow, downloadBase: string, delivery: { kepub: boolean }) {
+  const { format, path } = koboFormat(book, delivery.kepub);
   const authors = [...new Set(authorNames(book.authors))];
   const number = book.number_sort ?? (book.number !== null && Number.isFinite(Number(book.number)) ? Number(book.number) : null);
   return {
@@ -112,7 +125,7 @@ export function removedMetadata(bookId: string) {
 /** The caller's position as the progress service gives it (ProgressService.position). */
 export interface Position {
   progress: { current_page: number; page_count: number; progress: number; is_completed: boolean; started_at: string; updated_at: string };
-  event: { protocol: string; position: string; page: number } | undefined;
+  event: { protocol: string; position: string; page: number; percentage: number | null } | undefined;
 }
 
 /** What Bindery keeps of a Kobo's position (the ledger's `position` of protocol `kobo`). */
@@ -121,6 +134,8 @@ export interface KoboPosition {
   progress_percent?: number | null;
   content_source_progress_percent?: number | null;
   status?: string;
+  /** The same place for the web reader (a KEPUB's span mapped back): what `GET …/progress/locator` answers. */
+  locator?: { href: string; cfi?: string; progression?: number };
 }
 
 function koboPositionOf(event: Position['event']): KoboPosition | null {
@@ -132,11 +147,25 @@ function koboPositionOf(event: Position['event']): KoboPosition | null {
   }
 }
 
+/** The device's own location, when the position is the one it sent (its page still the position's page). */
+export function ownLocation(position: Position | null): KoboPosition | null {
+  if (!position?.event) return null;
+  return Number(position.event.page) === position.progress.current_page ? koboPositionOf(position.event) : null;
+}
+
+/** A Kobo location: a span (`kobo.P.S`) in a document of the book. */
+export interface KoboLocation {
+  Value: string;
+  Type: string;
+  Source: string;
+}
+
 /**
- * The reading state of a book: the device's own location when the position is the one it sent, else the page's
- * document of the EPUB it has (a position from the web reader, KOReader, a Komga app…).
+ * The reading state of a book: the device's own location when the position is the one it sent, else `elsewhere`
+ * (the span a KEPUB has at a position from the web reader, KOReader, a Komga app…), else the start of the page's
+ * document.
  */
-export function readingState(book: KoboBookRow, position: Position | null) {
+export function readingState(book: KoboBookRow, position: Position | null, elsewhere: KoboLocation | null = null) {
   const created = koboTime(book.created_at);
   if (!position) {
     return {
@@ -149,12 +178,18 @@ export function readingState(book: KoboBookRow, position: Position | null) {
       CurrentBookmark: { LastModified: created },
     };
   }
-  const { progress, event } = position;
+  const { progress } = position;
   const modified = koboTime(progress.updated_at);
   const status = progress.is_completed ? 'Finished' : 'Reading';
-  const own = event && Number(event.page) === progress.current_page ? koboPositionOf(event) : null;
+  const own = ownLocation(position);
   const source = pageHref(book, progress.current_page);
-  const location = own?.location ?? (source ? { Value: 'kobo.1.1', Type: 'KoboSpan', Source: source } : null);
+  // An EPUB's page is a whole chapter: the share of the book the position's writer gave is finer.
+  const event = position.event;
+  const share =
+    isTextEpub(book) && !progress.is_completed && event?.percentage != null && Number(event.page) === progress.current_page
+      ? event.percentage
+      : progress.progress;
+  const location = own?.location ?? elsewhere ?? (source ? { Value: 'kobo.1.1', Type: 'KoboSpan', Source: source } : null);
   return {
     EntitlementId: book.id,
     Created: created,
@@ -169,7 +204,7 @@ export function readingState(book: KoboBookRow, position: Position | null) {
     Statistics: { LastModified: modified },
     CurrentBookmark: {
       LastModified: modified,
-      ProgressPercent: Math.round(progress.progress * 1000) / 10,
+      ProgressPercent: Math.round(share * 1000) / 10,
       ContentSourceProgressPercent: own?.content_source_progress_percent ?? 0,
       ...(location ? { Location: location } : {}),
     },

@@ -12,7 +12,8 @@ import type { Caller } from '../../modules/auth/caller.js';
 import { callerOf } from '../../modules/auth/hooks.js';
 import { contentDisposition, sendBookFile } from '../../modules/books/download.js';
 import type { BooksService } from '../../modules/books/service.js';
-import type { KoboBookRow, KoboService } from '../../modules/kobo/service.js';
+import type { KoboBookRow, KoboDelivery, KoboService } from '../../modules/kobo/service.js';
+import { PAGE_SIZE_STEPS } from '../../modules/pages/page-sizes.js';
 import type { PagesService } from '../../modules/pages/service.js';
 import { deviceHint } from '../../modules/progress/device.js';
 import type { ProgressService } from '../../modules/progress/service.js';
@@ -21,14 +22,19 @@ import {
   authorNames,
   bookEntitlement,
   bookMetadata,
+  isTextEpub,
+  ownLocation,
+  pageHref,
   pageOfHref,
   readingState,
   removedMetadata,
   shelfTag,
   koboTime,
+  type KoboLocation,
   type KoboPosition,
   type Position,
 } from './dto.js';
+import { KoboKepub } from './kepub.js';
 import { koboResources } from './resources.js';
 import { decodeSyncToken, encodeSyncToken } from './sync-token.js';
 
@@ -43,8 +49,8 @@ export interface KoboApiDeps {
   publicUrl: string | undefined;
 }
 
-/** The size pages of a comic are made at: a maximum, kept to the page-size ladder (1264×1680 screens and up). */
-const PAGE_BOUNDS = { width: 1280, height: 1600 };
+/** The smallest step of the page-size ladder at or above `pixels`: a page asked at it is then fitted to the screen exactly. */
+const stepAtLeast = (pixels: number): number => PAGE_SIZE_STEPS.find((step) => step >= pixels) ?? pixels;
 
 const config = { permission: 'kobo-sync' } as const;
 const schema = { hide: true } as const;
@@ -95,6 +101,7 @@ const isoOrUndefined = (text: string | undefined) => (text && !Number.isNaN(Date
  */
 export function registerKoboApi(app: App, deps: KoboApiDeps): void {
   const { kobo, books, pages, progress } = deps;
+  const kepub = new KoboKepub(books, deps.cacheDir);
   /** `/kobo/{token}` as the device reaches it: `server.public_url` when set, else the request's scheme and host. */
   const baseOf = (req: FastifyRequest) =>
     `${publicBaseUrl(req, deps.publicUrl)}${KOBO_PREFIX}/${encodeURIComponent((req.params as { token: string }).token)}`;
@@ -105,8 +112,40 @@ export function registerKoboApi(app: App, deps: KoboApiDeps): void {
     const { event } = found;
     return {
       progress: found.progress,
-      event: event && { protocol: event.protocol, position: event.position, page: Number(event.page) },
+      event: event && {
+        protocol: event.protocol,
+        position: event.position,
+        page: Number(event.page),
+        percentage: event.percentage === null ? null : Number(event.percentage),
+      },
     };
+  };
+
+  /**
+   * Where a KEPUB on the device opens at a position read elsewhere (the web reader's CFI, else the start of the
+   * page's document); null when the device has the book as it is, or the position is its own.
+   */
+  const elsewhere = async (
+    caller: Caller,
+    book: KoboBookRow,
+    position: Position | null,
+    delivery: KoboDelivery,
+  ): Promise<KoboLocation | null> => {
+    if (!position || !delivery.kepub || !isTextEpub(book) || ownLocation(position)?.location) return null;
+    let locator: { href?: unknown; cfi?: unknown; progression?: unknown } | undefined;
+    try {
+      locator = position.event ? (JSON.parse(position.event.position) as { locator?: typeof locator }).locator : undefined;
+    } catch {
+      locator = undefined;
+    }
+    const page = pageHref(book, position.progress.current_page);
+    const href =
+      typeof locator?.href === 'string' && pageOfHref(book, locator.href) === position.progress.current_page ? locator.href : page;
+    if (!href) return null;
+    return kepub.locationOf(caller, book, href, {
+      ...(href === locator?.href && typeof locator.cfi === 'string' ? { cfi: locator.cfi } : {}),
+      ...(href === locator?.href && typeof locator.progression === 'number' ? { progression: locator.progression } : {}),
+    });
   };
 
   app.register(
@@ -137,10 +176,12 @@ export function registerKoboApi(app: App, deps: KoboApiDeps): void {
         const base = baseOf(req);
         const acknowledged = decodeSyncToken(req.headers['x-kobo-synctoken'], caller.apiKeyId ?? '');
         const page = await kobo.sync(caller, deviceIdOf(req), acknowledged);
+        const delivery = await kobo.delivery(caller);
         const body: unknown[] = [];
         const states: unknown[] = [];
         for (const { change, book } of page.items) {
-          const state = readingState(book, await positionOf(caller, book.id));
+          const position = await positionOf(caller, book.id);
+          const state = readingState(book, position, await elsewhere(caller, book, position, delivery));
           if (change === 'reading_state') {
             states.push({ ChangedReadingState: { ReadingState: state } });
             continue;
@@ -148,10 +189,14 @@ export function registerKoboApi(app: App, deps: KoboApiDeps): void {
           // A changed book goes as a new entitlement (the firmware updates it) and its state as a changed one:
           // the Kobo ignores a reading state inside a changed entitlement (Komga's KoboController says so).
           body.push({
-            NewEntitlement: { BookEntitlement: bookEntitlement(book, false), BookMetadata: bookMetadata(book, base), ReadingState: state },
+            NewEntitlement: {
+              BookEntitlement: bookEntitlement(book, false),
+              BookMetadata: bookMetadata(book, base, delivery),
+              ReadingState: state,
+            },
           });
           if (change === 'changed') {
-            body.push({ ChangedProductMetadata: { BookMetadata: bookMetadata(book, base) } });
+            body.push({ ChangedProductMetadata: { BookMetadata: bookMetadata(book, base, delivery) } });
             states.push({ ChangedReadingState: { ReadingState: state } });
           }
         }
@@ -174,13 +219,14 @@ export function registerKoboApi(app: App, deps: KoboApiDeps): void {
       k.get('/v1/library/:bookId/metadata', { config, schema: { ...schema, params: BookParams } }, async (req) => {
         const caller = callerOf(req);
         const book = await kobo.book(caller, req.params.bookId);
-        return [bookMetadata(book, baseOf(req))];
+        return [bookMetadata(book, baseOf(req), await kobo.delivery(caller))];
       });
 
       k.get('/v1/library/:bookId/state', { config, schema: { ...schema, params: BookParams } }, async (req) => {
         const caller = callerOf(req);
         const book = await kobo.book(caller, req.params.bookId);
-        return [readingState(book, await positionOf(caller, book.id))];
+        const position = await positionOf(caller, book.id);
+        return [readingState(book, position, await elsewhere(caller, book, position, await kobo.delivery(caller)))];
       });
 
       k.put(
@@ -213,10 +259,12 @@ export function registerKoboApi(app: App, deps: KoboApiDeps): void {
 
       k.get(
         '/v1/books/:bookId/file/:format',
-        { config, schema: { ...schema, params: BookParams.extend({ format: z.enum(['epub', 'epub3fl']) }) } },
+        { config, schema: { ...schema, params: BookParams.extend({ format: z.enum(['epub', 'kepub', 'epub3fl']) }) } },
         async (req, reply) => {
           const caller = callerOf(req);
           const book = await kobo.book(caller, req.params.bookId);
+          // The link names the form the metadata offered (the device keeps it): a KEPUB, the EPUB as it is, or a comic's EPUB.
+          if (req.params.format === 'kepub' && isTextEpub(book)) return kepub.send(req, reply, caller, book);
           if (book.format === 'epub') return sendBookFile(req, reply, await books.file(caller, book.id));
           return sendFixedLayout(req, reply, caller, book);
         },
@@ -285,11 +333,15 @@ export function registerKoboApi(app: App, deps: KoboApiDeps): void {
       const byLocation = bookmark.Location?.Source ? pageOfHref(book, bookmark.Location.Source) : null;
       const byPercent = percent === null ? 1 : Math.ceil((percent / 100) * pageCount);
       const page = Math.min(pageCount, Math.max(1, byLocation ?? byPercent));
+      // A span of a KEPUB, mapped to the place the web reader opens at.
+      const locator =
+        isTextEpub(book) && (await kobo.delivery(caller)).kepub ? await kepub.locatorOf(caller, book, bookmark.Location) : null;
       position = {
         location: bookmark.Location ?? null,
         progress_percent: percent,
         content_source_progress_percent: bookmark.ContentSourceProgressPercent ?? null,
         status,
+        ...(locator ? { locator } : {}),
       };
       written = await progress.write(caller, book.id, { current_page: page, is_completed: false }, hint, {
         protocol: 'kobo',
@@ -321,20 +373,41 @@ export function registerKoboApi(app: App, deps: KoboApiDeps): void {
   }
 
   /**
-   * A comic or PDF as a fixed-layout EPUB: one page per image at the device's size, made on the first download and
-   * kept in the derived cache under the file's content hash (a changed file has another hash: made again).
+   * A page fitted inside the device's screen (never enlarged): the page service makes it at the ladder step above
+   * the screen (a resize it caches and other readers share), then it is brought down to the screen exactly.
+   */
+  async function fittedPage(caller: Caller, book: KoboBookRow, n: number, delivery: KoboDelivery): Promise<FixedLayoutPage> {
+    const { screen, greyscale } = delivery;
+    const bounds = screen ? { width: stepAtLeast(screen.width), height: stepAtLeast(screen.height) } : {};
+    const image = await (await pages.page(caller, book.id, n, { ...bounds, format: 'jpeg', grayscale: greyscale }, true)).load();
+    const page: FixedLayoutPage = { data: image.data, mediaType: image.mediaType === 'image/png' ? 'image/png' : 'image/jpeg' };
+    if (!screen) return page;
+    const sharp = await loadSharp();
+    const meta = await sharp(page.data).metadata();
+    const width = meta.autoOrient?.width ?? meta.width ?? 0;
+    const height = meta.autoOrient?.height ?? meta.height ?? 0;
+    if (width <= screen.width && height <= screen.height) return page;
+    const data = await sharp(page.data)
+      .rotate()
+      .resize({ width: screen.width, height: screen.height, fit: 'inside', withoutEnlargement: true })
+      .jpeg({ quality: 85 })
+      .toBuffer();
+    return { data, mediaType: 'image/jpeg' };
+  }
+
+  /**
+   * A comic or PDF as a fixed-layout EPUB: one page per image fitted to the device's screen, made on the first
+   * download and kept in the derived cache under the file's content hash and the size (a changed file has another
+   * hash: made again).
    */
   async function sendFixedLayout(req: FastifyRequest, reply: FastifyReply, caller: Caller, book: KoboBookRow): Promise<FastifyReply> {
-    const { selection } = await kobo.device(caller, null);
-    const grey = selection.greyscale === true;
-    const variant = `kobo-epub3fl-w${PAGE_BOUNDS.width}-h${PAGE_BOUNDS.height}${grey ? '-gray' : ''}.epub`;
+    const delivery = await kobo.delivery(caller);
+    const { screen, greyscale } = delivery;
+    const variant = `kobo-epub3fl-${screen ? `w${screen.width}-h${screen.height}` : 'original'}${greyscale ? '-gray' : ''}.epub`;
     const fileName = `${book.title.replace(/[/\\]/g, '_') || book.id}.epub`;
     const produce = async (): Promise<Buffer> => {
       const images: FixedLayoutPage[] = [];
-      for (let n = 1; n <= book.page_count; n++) {
-        const image = await (await pages.page(caller, book.id, n, { ...PAGE_BOUNDS, format: 'jpeg', grayscale: grey }, true)).load();
-        images.push({ data: image.data, mediaType: image.mediaType === 'image/png' ? 'image/png' : 'image/jpeg' });
-      }
+      for (let n = 1; n <= book.page_count; n++) images.push(await fittedPage(caller, book, n, delivery));
       return buildFixedLayoutEpub(
         {
           id: book.id,

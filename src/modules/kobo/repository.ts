@@ -13,6 +13,10 @@ export interface KoboSelection {
   want_to_read?: boolean;
   /** Comics are delivered in shades of grey (a black-and-white e-ink screen). */
   greyscale?: boolean;
+  /** EPUBs are delivered as KEPUB (absent: they are). */
+  kepub?: boolean;
+  /** The screen comics are fitted to (absent: DEFAULT_SCREEN; null: the pages' own size). */
+  screen?: { width: number; height: number } | null;
 }
 
 /** The formats a Kobo gets: EPUB as it is; comics and PDF as fixed-layout EPUB. */
@@ -125,6 +129,26 @@ export class KoboRepository {
 
   async setSelection(apiKeyId: string, selection: string, now: string): Promise<void> {
     await this.db.updateTable('kobo_devices').set({ selection, updated_at: now }).where('api_key_id', '=', apiKeyId).execute();
+  }
+
+  /**
+   * The device is to get these formats' books again (how they are delivered changed): the next sync sends those it
+   * holds as changed, with their new download links.
+   */
+  async resend(apiKeyId: string, formats: readonly string[]): Promise<void> {
+    if (formats.length === 0) return;
+    await this.db
+      .updateTable('kobo_synced_books')
+      .set({ metadata_stamp: '' })
+      .where('api_key_id', '=', apiKeyId)
+      .where('removed', '=', 0)
+      .where('book_id', 'in', (eb) =>
+        eb
+          .selectFrom('books')
+          .select('books.id')
+          .where('books.format', 'in', [...formats]),
+      )
+      .execute();
   }
 
   /** The next response's generation (atomic: two instances answering the same device never share one). */

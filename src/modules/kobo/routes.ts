@@ -14,6 +14,22 @@ const Selection = z
     read_lists: z.array(Uuid).max(500).optional().describe('Read lists whose books sync.'),
     want_to_read: z.boolean().optional().describe("The series on the user's want-to-read list sync."),
     greyscale: z.boolean().optional().describe('Comics and PDFs are delivered in shades of grey (black-and-white e-ink).'),
+    kepub: z
+      .boolean()
+      .optional()
+      .describe(
+        "EPUBs are delivered as KEPUB, the Kobo's own EPUB (sentences in Kobo spans: the device's own renderer, exact positions). Default true.",
+      ),
+    screen: z
+      .object({
+        width: z.number().int().min(200).max(4000).describe('Pixels.'),
+        height: z.number().int().min(200).max(4000).describe('Pixels.'),
+      })
+      .nullable()
+      .optional()
+      .describe(
+        "The device's screen in portrait: comic and PDF pages are fitted inside it, never enlarged. Null: the pages' own size. Default 1264 × 1680 (a Kobo Libra).",
+      ),
   })
   .meta({ id: 'KoboSelection' });
 
@@ -68,9 +84,10 @@ export function registerKoboRoutes(app: App, kobo: KoboService, options: { enabl
     url: '/me/kobo/:api_key_id',
     config: { permission: 'kobo-sync' },
     schema: {
-      summary: 'Choose what a Kobo device syncs',
+      summary: 'Choose what a Kobo device syncs, and how',
       description:
-        'Replaces the choice; the next sync adds and removes books on the device to match. 404 for a key that is not the caller’s Kobo key.',
+        'Replaces the choice; the next sync adds and removes books on the device to match. A change of how books are delivered ' +
+        '(KEPUB, screen size, greyscale) sends the books it concerns again at the next sync. 404 for a key that is not the caller’s Kobo key.',
       tags,
       params: z.object({ api_key_id: Uuid }),
       body: Selection,

@@ -38,6 +38,36 @@ export interface KoboDeviceView {
   selection: KoboSelection;
 }
 
+/** The screen comics are fitted to when the device has none set: a Kobo Libra's (1264 × 1680). */
+export const DEFAULT_SCREEN = Object.freeze({ width: 1264, height: 1680 });
+
+/** How a device gets its books, its defaults filled in. */
+export interface KoboDelivery {
+  /** EPUBs as KEPUB. */
+  kepub: boolean;
+  /** Comics in shades of grey. */
+  greyscale: boolean;
+  /** The screen comics are fitted to (never enlarged); null: the pages' own size. */
+  screen: { width: number; height: number } | null;
+}
+
+export function deliveryOf(selection: KoboSelection): KoboDelivery {
+  return {
+    kepub: selection.kepub !== false,
+    greyscale: selection.greyscale === true,
+    screen: selection.screen === undefined ? { ...DEFAULT_SCREEN } : selection.screen,
+  };
+}
+
+/** The formats whose delivery differs between two settings: the device gets those books again. */
+function redelivered(before: KoboDelivery, after: KoboDelivery): string[] {
+  const formats: string[] = [];
+  if (before.kepub !== after.kepub) formats.push('epub');
+  if (before.greyscale !== after.greyscale || JSON.stringify(before.screen) !== JSON.stringify(after.screen))
+    formats.push('cbz', 'cbr', 'pdf');
+  return formats;
+}
+
 function selectionOf(row: KoboDeviceRow | null): KoboSelection {
   if (!row) return {};
   return parseJsonColumn<KoboSelection>(row.selection, {}, (v) =>
@@ -66,6 +96,11 @@ export class KoboService {
   async device(caller: Caller, koboDeviceId: string | null): Promise<{ row: KoboDeviceRow; selection: KoboSelection }> {
     const row = await this.repo.device(this.keyOf(caller), caller.user.id, koboDeviceId, nowIso());
     return { row, selection: selectionOf(row) };
+  }
+
+  /** How the caller's device gets its books (EPUB as KEPUB or not, the comics' size and colours). */
+  async delivery(caller: Caller): Promise<KoboDelivery> {
+    return deliveryOf((await this.device(caller, null)).selection);
   }
 
   /** The next page of the sync; `acknowledged` is the generation the device's token carries (null: none). */
@@ -145,7 +180,8 @@ export class KoboService {
       last_used_at: k.last_used_at,
       last_sync_at: k.device?.last_sync_at ?? null,
       kobo_device_id: k.device?.kobo_device_id ?? null,
-      selection: selectionOf(k.device),
+      // The delivery settings as they apply, defaults included, so that a client shows what the device gets.
+      selection: { ...selectionOf(k.device), ...deliveryOf(selectionOf(k.device)) },
     }));
   }
 
@@ -154,14 +190,19 @@ export class KoboService {
     const key = (await this.repo.keysOf(caller.user.id)).find((k) => k.id === apiKeyId);
     if (!key) throw notFound('Kobo device', { api_key_id: apiKeyId });
     const now = nowIso();
-    await this.repo.device(apiKeyId, caller.user.id, null, now);
+    const before = deliveryOf(selectionOf(await this.repo.device(apiKeyId, caller.user.id, null, now)));
     const clean: KoboSelection = {
       ...(selection.collections?.length ? { collections: [...new Set(selection.collections)] } : {}),
       ...(selection.read_lists?.length ? { read_lists: [...new Set(selection.read_lists)] } : {}),
       ...(selection.want_to_read ? { want_to_read: true } : {}),
       ...(selection.greyscale ? { greyscale: true } : {}),
+      ...(selection.kepub === false ? { kepub: false } : {}),
+      ...(selection.screen !== undefined
+        ? { screen: selection.screen && { width: selection.screen.width, height: selection.screen.height } }
+        : {}),
     };
     await this.repo.setSelection(apiKeyId, toJsonColumn(clean), now);
+    await this.repo.resend(apiKeyId, redelivered(before, deliveryOf(clean)));
     return (await this.devices(caller)).find((d) => d.api_key_id === apiKeyId)!;
   }
 }

@@ -10,6 +10,16 @@ import { CopyField } from './NewApiKey';
 type KoboDevice = components['schemas']['KoboDevice'];
 type Selection = components['schemas']['KoboSelection'];
 
+/** Screens of common Kobo models (portrait pixels), for the comics' page size; docs/kobo.md. */
+const SCREENS = [
+  { label: 'Kobo Clara (1072 × 1448)', width: 1072, height: 1448 },
+  { label: 'Kobo Libra (1264 × 1680)', width: 1264, height: 1680 },
+  { label: 'Kobo Elipsa (1404 × 1872)', width: 1404, height: 1872 },
+  { label: 'Kobo Sage (1440 × 1920)', width: 1440, height: 1920 },
+] as const;
+const ORIGINAL = 'original';
+const screenValue = (screen: Selection['screen']) => (screen ? `${screen.width}x${screen.height}` : ORIGINAL);
+
 /** What a Kobo's key may do: the sync, and what the sync itself reads and writes. */
 const KOBO_PERMISSIONS = ['kobo-sync', 'books-read', 'pages-read', 'progress-read', 'progress-write'] as const;
 const KOBO_QUERY_KEY = ['me', 'kobo'] as const;
@@ -104,7 +114,13 @@ function KoboDeviceCard({ device }: { device: KoboDevice }) {
       ok(
         api.PUT('/api/v1/me/kobo/{api_key_id}', {
           params: { path: { api_key_id: device.api_key_id } },
-          body: only ? selection : { greyscale: selection.greyscale ?? false },
+          body: only
+            ? selection
+            : {
+                greyscale: selection.greyscale ?? false,
+                kepub: selection.kepub ?? true,
+                ...(selection.screen !== undefined ? { screen: selection.screen } : {}),
+              },
         }),
       ),
     onSuccess: () => queryClient.invalidateQueries({ queryKey: KOBO_QUERY_KEY }),
@@ -169,10 +185,45 @@ function KoboDeviceCard({ device }: { device: KoboDevice }) {
           <span>Comics in shades of grey (black-and-white screen)</span>
         </label>
       </fieldset>
+      <fieldset className="choice-group">
+        <legend>How books reach {device.name}</legend>
+        <label className="choice">
+          <input
+            type="checkbox"
+            checked={selection.kepub ?? true}
+            onChange={(e) => setSelection((s) => ({ ...s, kepub: e.target.checked }))}
+          />
+          <span>EPUBs as KEPUB (the Kobo&apos;s own format: faster pages, reading statistics, exact positions)</span>
+        </label>
+        <label>
+          Screen size for comics and PDFs
+          <select
+            value={screenValue(selection.screen)}
+            onChange={(e) => {
+              const value = e.target.value;
+              const [width, height] = value.split('x').map(Number);
+              setSelection((s) => ({ ...s, screen: value === ORIGINAL || !width || !height ? null : { width, height } }));
+            }}
+          >
+            {SCREENS.map((screen) => (
+              <option key={screen.label} value={`${screen.width}x${screen.height}`}>
+                {screen.label}
+              </option>
+            ))}
+            {selection.screen && !SCREENS.some((p) => screenValue(p) === screenValue(selection.screen)) && (
+              <option value={screenValue(selection.screen)}>
+                {selection.screen.width} × {selection.screen.height}
+              </option>
+            )}
+            <option value={ORIGINAL}>Original size</option>
+          </select>
+        </label>
+        <p className="hint">Pages are fitted to the screen, never enlarged. A change sends the books it concerns again at the next sync.</p>
+      </fieldset>
       <ErrorMessage error={save.error} />
       <button type="button" className="small" disabled={save.isPending} onClick={() => save.mutate()}>
         {save.isSuccess ? 'Saved' : 'Save'}
-        <span className="visually-hidden"> what syncs to {device.name}</span>
+        <span className="visually-hidden"> settings of {device.name}</span>
       </button>
     </li>
   );
