@@ -7,6 +7,7 @@ import type { InSeries } from '../access/service.js';
 import { fieldDefs, impliedValues, sameValue, type EntityType } from './fields.js';
 import { historyRow, seqStart, type HistoryGroup } from './history-rows.js';
 import type { HistoryRow, MetadataRepository, MetadataWrite } from './repository.js';
+import type { WriteBackReport } from './write-back.js';
 
 type Row = Record<string, unknown>;
 
@@ -41,6 +42,11 @@ export interface CoverRestorer {
   restore(caller: Caller, target: { kind: EntityType; id: string }, value: unknown, group: HistoryGroup): Promise<void>;
 }
 
+/** Writes edited fields back into files (write-back.ts); what it does is part of the edit's answer. */
+export interface WriteBackRequester {
+  request(type: EntityType, edited: ReadonlyMap<string, readonly string[]>): Promise<WriteBackReport | null>;
+}
+
 export interface MetadataDeps {
   /** Cover entries (field `cover`) are undone by the covers feature. */
   covers: CoverRestorer;
@@ -48,6 +54,7 @@ export interface MetadataDeps {
   /** Of rows fetched by id, those the caller sees (modules/access). */
   visible: (caller: Caller, rows: readonly InSeries[]) => Promise<InSeries[]>;
   bus: EventBus;
+  writeBack?: WriteBackRequester;
 }
 
 const parse = (text: string | null): unknown => (text === null ? null : JSON.parse(text));
@@ -79,7 +86,7 @@ export class MetadataService {
     type: EntityType,
     ids: readonly string[],
     change: MetadataChange,
-  ): Promise<{ group_id: string; updated: number }> {
+  ): Promise<{ group_id: string; updated: number; write_back: WriteBackReport | null }> {
     const rows = await this.require(caller, type, ids);
     const locks = await this.deps.repo.locks(rows.map((r) => r.id as string));
     const groupId = newId();
@@ -89,7 +96,18 @@ export class MetadataService {
     for (const row of rows)
       this.plan(type, row, locks.get(row.id as string) ?? new Map(), change, write, { groupId, now, seq, userId: caller.user.id });
     await this.commit(type, rows, write, now);
-    return { group_id: groupId, updated: write.updates.length };
+    return { group_id: groupId, updated: write.updates.length, write_back: await this.writeBack(type, write) };
+  }
+
+  /** Has the values this write changed written into files, where the library asks for it. */
+  private async writeBack(type: EntityType, write: MetadataWrite): Promise<WriteBackReport | null> {
+    if (!this.deps.writeBack) return null;
+    const edited = new Map<string, string[]>();
+    for (const h of write.history) {
+      if (h.before_value === h.after_value) continue; // a lock alone changes no file
+      edited.set(h.entity_id, [...(edited.get(h.entity_id) ?? []), h.field]);
+    }
+    return edited.size === 0 ? null : this.deps.writeBack.request(type, edited);
   }
 
   private plan(
@@ -184,7 +202,11 @@ export class MetadataService {
    * Undoes a history entry with the rest of its group (the request that made it, a bulk change as a whole), or
    * that entry alone: every value and lock goes back to what it was before, as a new group of entries.
    */
-  async undo(caller: Caller, entryId: string, onlyEntry: boolean): Promise<{ group_id: string; undone: HistoryEntry[] }> {
+  async undo(
+    caller: Caller,
+    entryId: string,
+    onlyEntry: boolean,
+  ): Promise<{ group_id: string; undone: HistoryEntry[]; write_back: WriteBackReport | null }> {
     if (!caller.permissions.has('series-write') && !caller.permissions.has('books-write'))
       throw forbidden('Undoing a change needs series-write or books-write');
     const entry = await this.deps.repo.entry(entryId);
@@ -257,7 +279,11 @@ export class MetadataService {
         type === 'series' ? { series_id: row.id as string } : { book_id: row.id as string, series_id: row.series_id as string };
       this.deps.bus.publish(name, { type: name, ...idFields, library_id: row.library_id as string, timestamp: now });
     }
-    return { group_id: groupId, undone: entries.map((e) => ({ ...entryView(e), undone_at: now })) };
+    return {
+      group_id: groupId,
+      undone: entries.map((e) => ({ ...entryView(e), undone_at: now })),
+      write_back: await this.writeBack(type, write),
+    };
   }
 }
 
