@@ -52,13 +52,16 @@ const NOT_CBZ = 'only CBZ files are written; this one is';
 const readOnly = (mode: number) => (mode & 0o222) === 0;
 
 /** Why a write failed, in words a person can act on. */
-function failure(err: unknown, root: string): string {
+function failure(err: unknown, root: string, file: string): string {
   const cause = (err as { cause?: unknown } | null)?.cause;
   const code = (err as { code?: unknown } | null)?.code ?? (cause as { code?: unknown } | null)?.code;
   if (code === 'EACCES' || code === 'EPERM' || code === 'EROFS') return `the file or its folder is not writable (${String(code)})`;
   if (code === 'ENOSPC') return 'the disk is full';
-  // The library's folder is no business of whoever reads the task.
-  return errorMessage(err).replaceAll(root + path.sep, '');
+  // Paths are no business of whoever reads the task (a restricted user may not see every series): the book id says which.
+  return errorMessage(err)
+    .replaceAll(`${file}: `, '')
+    .replaceAll(file, 'the file')
+    .replaceAll(root + path.sep, '');
 }
 
 /**
@@ -117,7 +120,8 @@ export class WriteBackService {
     for (const [i, item] of items.entries()) {
       ctx.signal.throwIfAborted();
       const book = books.get(item.book_id);
-      ctx.progress({ current: i, total: items.length, message: `Writing ComicInfo.xml into ${book?.path ?? 'a removed book'}` });
+      // No file name: restricted users who read tasks may not see every series of the library.
+      ctx.progress({ current: i, total: items.length, message: `Writing ComicInfo.xml into CBZ files (${i + 1} of ${items.length})` });
       const reason =
         !library || !book || book.library_id !== library.id ? 'the book is gone' : await this.serialised(book, item, library.path);
       if (reason === null) result.written.push(item.book_id);
@@ -131,7 +135,7 @@ export class WriteBackService {
 
   private serialised(book: WriteBackBook, item: Item, root: string): Promise<string | null> {
     const before = this.writing.get(book.id) ?? Promise.resolve();
-    const done = before.then(() => this.writeOne(book, item, root)).catch((err: unknown) => failure(err, root));
+    const done = before.then(() => this.writeOne(book, item, root)).catch((err: unknown) => failure(err, root, path.join(root, book.path)));
     this.writing.set(book.id, done);
     void done.then(() => {
       if (this.writing.get(book.id) === done) this.writing.delete(book.id);
@@ -190,7 +194,7 @@ export class WriteBackService {
       return null;
     } catch (err) {
       await unlink(temp).catch(() => undefined);
-      return failure(err, root);
+      return failure(err, root, file);
     }
   }
 }
