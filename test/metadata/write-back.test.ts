@@ -167,12 +167,15 @@ describe('metadata write-back into CBZ files', () => {
         { name: 'Ann Writer', role: 'writer' },
         { name: 'Ben Inker', role: 'inker' },
       ],
-      tags: ['fixed'],
     });
     expect(res.title).toBe('The Right Title');
     expect(res.write_back).toMatchObject({ queued: 1, not_written: [] });
-    const task = await finished(res.write_back!.task_ids[0]!);
-    expect(task.result).toEqual({ written: [a1.id], not_written: [] });
+    // A second edit before the first is written: both reach the file, one after the other.
+    const second = await edit(a1.id, { tags: ['fixed'] });
+    for (const report of [res.write_back!, second.write_back!]) {
+      const task = await finished(report.task_ids[0]!);
+      expect(task.result).toEqual({ written: [a1.id], not_written: [] });
+    }
 
     const written = await entries(file('a1.cbz'));
     expect(withoutComicInfo(written)).toEqual(withoutComicInfo(original)); // names, order, method and bytes

@@ -74,6 +74,8 @@ function failure(err: unknown, root: string, file: string): string {
 export class WriteBackService {
   /** Books being written in this process: a second write of one waits for the first. */
   private readonly writing = new Map<string, Promise<unknown>>();
+  /** Size and time of files this process wrote whose analysis has not caught up yet: not "changed since the scan". */
+  private readonly wrote = new Map<string, { size: number; mtimeMs: number }>();
 
   constructor(private readonly deps: WriteBackDeps) {}
 
@@ -129,7 +131,10 @@ export class WriteBackService {
     }
     const message = `${result.written.length} written, ${result.not_written.length} not written`;
     ctx.progress({ current: items.length, total: items.length, message });
-    if (library && result.written.length > 0) await this.deps.reanalyze(library.id, result.written, ctx.signal);
+    if (library && result.written.length > 0) {
+      await this.deps.reanalyze(library.id, result.written, ctx.signal);
+      for (const id of result.written) this.wrote.delete(id);
+    }
     return result;
   }
 
@@ -150,7 +155,9 @@ export class WriteBackService {
     const folder = path.dirname(file);
     const info = await stat(file).catch(() => null);
     if (!info) return 'the file is missing';
-    const unchanged = (s: { size: number; mtimeMs: number }) => s.size === book.size && Math.floor(s.mtimeMs) === book.mtime_ms;
+    const wrote = this.wrote.get(book.id);
+    const unchanged = (s: { size: number; mtimeMs: number }) =>
+      (s.size === book.size && Math.floor(s.mtimeMs) === book.mtime_ms) || (s.size === wrote?.size && s.mtimeMs === wrote.mtimeMs);
     // A file changed since its analysis would be rewritten from pages the catalog does not know.
     if (!unchanged(info)) return 'the file changed since the last scan; scan the library, then edit again';
     if (readOnly(info.mode)) return 'the file is read-only';
@@ -191,6 +198,8 @@ export class WriteBackService {
       const now = await stat(file).catch(() => null);
       if (!now || !unchanged(now)) throw new Error('the file changed while it was being written; scan the library, then edit again');
       await rename(temp, file);
+      const written = await stat(file);
+      this.wrote.set(book.id, { size: written.size, mtimeMs: written.mtimeMs });
       return null;
     } catch (err) {
       await unlink(temp).catch(() => undefined);
