@@ -72,10 +72,12 @@ function failure(err: unknown, root: string, file: string): string {
  * book keeps its id and progress, and "moved" detection compares the new hash.
  */
 export class WriteBackService {
-  /** Books being written in this process: a second write of one waits for the first. */
-  private readonly writing = new Map<string, Promise<unknown>>();
-  /** Size and time of files this process wrote whose analysis has not caught up yet: not "changed since the scan". */
-  private readonly wrote = new Map<string, { size: number; mtimeMs: number }>();
+  /**
+   * The task running for each library in this process: the next one waits for it, analysis included. Two tasks
+   * writing one book at once would have the first one's analysis read the second one's file, and the catalog keep
+   * a mix of both; one after the other, each starts from the catalog the previous one left.
+   */
+  private readonly running = new Map<string, Promise<unknown>>();
 
   constructor(private readonly deps: WriteBackDeps) {}
 
@@ -113,6 +115,18 @@ export class WriteBackService {
 
   /** The `write_comicinfo` task: writes each book's file, then has the written ones analysed again. */
   async run(ctx: TaskContext): Promise<WriteBackResult> {
+    const key = ctx.task.library_id ?? '';
+    const current = (this.running.get(key) ?? Promise.resolve()).catch(() => undefined).then(() => this.runNow(ctx));
+    this.running.set(key, current);
+    try {
+      return await current;
+    } finally {
+      if (this.running.get(key) === current) this.running.delete(key);
+    }
+  }
+
+  private async runNow(ctx: TaskContext): Promise<WriteBackResult> {
+    ctx.signal.throwIfAborted();
     const payload = (ctx.payload ?? {}) as { books?: Item[] };
     const items = Array.isArray(payload.books) ? payload.books : [];
     const result: WriteBackResult = { written: [], not_written: [] };
@@ -125,27 +139,18 @@ export class WriteBackService {
       // No file name: restricted users who read tasks may not see every series of the library.
       ctx.progress({ current: i, total: items.length, message: `Writing ComicInfo.xml into CBZ files (${i + 1} of ${items.length})` });
       const reason =
-        !library || !book || book.library_id !== library.id ? 'the book is gone' : await this.serialised(book, item, library.path);
+        !library || !book || book.library_id !== library.id
+          ? 'the book is gone'
+          : await this.writeOne(book, item, library.path).catch((err: unknown) =>
+              failure(err, library.path, path.join(library.path, book.path)),
+            );
       if (reason === null) result.written.push(item.book_id);
       else result.not_written.push({ book_id: item.book_id, reason });
     }
     const message = `${result.written.length} written, ${result.not_written.length} not written`;
     ctx.progress({ current: items.length, total: items.length, message });
-    if (library && result.written.length > 0) {
-      await this.deps.reanalyze(library.id, result.written, ctx.signal);
-      for (const id of result.written) this.wrote.delete(id);
-    }
+    if (library && result.written.length > 0) await this.deps.reanalyze(library.id, result.written, ctx.signal);
     return result;
-  }
-
-  private serialised(book: WriteBackBook, item: Item, root: string): Promise<string | null> {
-    const before = this.writing.get(book.id) ?? Promise.resolve();
-    const done = before.then(() => this.writeOne(book, item, root)).catch((err: unknown) => failure(err, root, path.join(root, book.path)));
-    this.writing.set(book.id, done);
-    void done.then(() => {
-      if (this.writing.get(book.id) === done) this.writing.delete(book.id);
-    });
-    return done;
   }
 
   /** Writes one file; null when written, else why not. Nothing is left behind on failure. */
@@ -155,9 +160,7 @@ export class WriteBackService {
     const folder = path.dirname(file);
     const info = await stat(file).catch(() => null);
     if (!info) return 'the file is missing';
-    const wrote = this.wrote.get(book.id);
-    const unchanged = (s: { size: number; mtimeMs: number }) =>
-      (s.size === book.size && Math.floor(s.mtimeMs) === book.mtime_ms) || (s.size === wrote?.size && s.mtimeMs === wrote.mtimeMs);
+    const unchanged = (s: { size: number; mtimeMs: number }) => s.size === book.size && Math.floor(s.mtimeMs) === book.mtime_ms;
     // A file changed since its analysis would be rewritten from pages the catalog does not know.
     if (!unchanged(info)) return 'the file changed since the last scan; scan the library, then edit again';
     if (readOnly(info.mode)) return 'the file is read-only';
@@ -198,8 +201,6 @@ export class WriteBackService {
       const now = await stat(file).catch(() => null);
       if (!now || !unchanged(now)) throw new Error('the file changed while it was being written; scan the library, then edit again');
       await rename(temp, file);
-      const written = await stat(file);
-      this.wrote.set(book.id, { size: written.size, mtimeMs: written.mtimeMs });
       return null;
     } catch (err) {
       await unlink(temp).catch(() => undefined);
