@@ -44,7 +44,8 @@ export interface CoverRestorer {
 
 /** Writes edited fields back into files (write-back.ts); what it does is part of the edit's answer. */
 export interface WriteBackRequester {
-  request(type: EntityType, edited: ReadonlyMap<string, readonly string[]>): Promise<WriteBackReport | null>;
+  /** `libraryIds`: the libraries of the edited entities (nothing more is read when none of them writes back). */
+  request(type: EntityType, edited: ReadonlyMap<string, readonly string[]>, libraryIds: readonly string[]): Promise<WriteBackReport | null>;
 }
 
 export interface MetadataDeps {
@@ -96,18 +97,19 @@ export class MetadataService {
     for (const row of rows)
       this.plan(type, row, locks.get(row.id as string) ?? new Map(), change, write, { groupId, now, seq, userId: caller.user.id });
     await this.commit(type, rows, write, now);
-    return { group_id: groupId, updated: write.updates.length, write_back: await this.writeBack(type, write) };
+    return { group_id: groupId, updated: write.updates.length, write_back: await this.writeBack(type, rows, write) };
   }
 
   /** Has the values this write changed written into files, where the library asks for it. */
-  private async writeBack(type: EntityType, write: MetadataWrite): Promise<WriteBackReport | null> {
+  private async writeBack(type: EntityType, rows: readonly Row[], write: MetadataWrite): Promise<WriteBackReport | null> {
     if (!this.deps.writeBack) return null;
     const edited = new Map<string, string[]>();
     for (const h of write.history) {
       if (h.before_value === h.after_value) continue; // a lock alone changes no file
       edited.set(h.entity_id, [...(edited.get(h.entity_id) ?? []), h.field]);
     }
-    return edited.size === 0 ? null : this.deps.writeBack.request(type, edited);
+    if (edited.size === 0) return null;
+    return this.deps.writeBack.request(type, edited, [...new Set(rows.map((r) => r.library_id as string))]);
   }
 
   private plan(
@@ -282,7 +284,7 @@ export class MetadataService {
     return {
       group_id: groupId,
       undone: entries.map((e) => ({ ...entryView(e), undone_at: now })),
-      write_back: await this.writeBack(type, write),
+      write_back: await this.writeBack(type, rows, write),
     };
   }
 }

@@ -82,17 +82,21 @@ export class WriteBackService {
   constructor(private readonly deps: WriteBackDeps) {}
 
   /** Queues the writing of these edited fields (entity id → fields); null when no library concerned writes back. */
-  async request(type: EntityType, edited: ReadonlyMap<string, readonly string[]>): Promise<WriteBackReport | null> {
+  async request(
+    type: EntityType,
+    edited: ReadonlyMap<string, readonly string[]>,
+    libraryIds: readonly string[],
+  ): Promise<WriteBackReport | null> {
     const fieldsOf = new Map<string, string[]>();
     for (const [id, fields] of edited) {
       const written = fields.filter((f) => writesBack(type, f)).map((f) => `${type}:${f}`);
       if (written.length > 0) fieldsOf.set(id, written);
     }
     if (fieldsOf.size === 0) return null;
-    const books = await this.deps.repo.books([...fieldsOf.keys()], type === 'series');
-    const libraries = await this.deps.repo.libraries(books.map((b) => b.library_id));
-    const on = new Set(libraries.filter((l) => l.write_comicinfo).map((l) => l.id));
+    // The libraries first: an edit where none writes back (the default) reads no book.
+    const on = new Set((await this.deps.repo.libraries(libraryIds)).filter((l) => l.write_comicinfo).map((l) => l.id));
     if (on.size === 0) return null;
+    const books = await this.deps.repo.books([...fieldsOf.keys()], type === 'series');
     const report: WriteBackReport = { task_ids: [], queued: 0, not_written: [] };
     const byLibrary = new Map<string, Item[]>();
     for (const book of books) {
