@@ -67,6 +67,8 @@ import { SeriesRepository } from './modules/series/repository.js';
 import { SeriesService } from './modules/series/service.js';
 import { MetadataRepository } from './modules/metadata/repository.js';
 import { MetadataService } from './modules/metadata/service.js';
+import { WRITE_BACK_TASK, WriteBackService } from './modules/metadata/write-back.js';
+import { WriteBackRepository } from './modules/metadata/write-back-repository.js';
 import { CoverHistoryLog } from './modules/metadata/cover-history.js';
 import { SettingsRepository } from './modules/settings/repository.js';
 import { SettingsService } from './modules/settings/service.js';
@@ -271,11 +273,18 @@ export function composeServices(deps: CompositionDeps): Services {
     chosenCover: (id, accept) => customCovers.thumbnail({ kind: 'series', id }, accept),
     progress,
   });
+  const writeBack = new WriteBackService({
+    repo: new WriteBackRepository(database),
+    queue: background.queue,
+    reanalyze: (libraryId, bookIds, signal) => background.scanner.analyzeBooks(libraryId, bookIds, signal),
+  });
+  background.worker.register(WRITE_BACK_TASK, (ctx) => writeBack.run(ctx));
   const metadata = new MetadataService({
     repo: metadataRepo,
     covers: customCovers,
     visible: (caller, rows) => access.visible(caller, rows),
     bus: events,
+    writeBack,
   });
   const browsing: Browsing = { access, series, books, pages, progress, stats: new StatsService(new StatsRepository(database)), metadata };
 

@@ -100,6 +100,7 @@ describe('Library: scanning_config {enabled, cron_schedule, default_mode, scan_o
       watch: false,
       watch_poll_seconds: 60,
       watch_quiet_seconds: 2,
+      write_comicinfo: true,
       exclude: ['**/extras/**'],
     };
     const created = await api(t, 'POST', '/api/v1/libraries', { name: 'Scheduled', path: libraryDir(), scanning_config });
@@ -122,6 +123,7 @@ describe('Library: scanning_config {enabled, cron_schedule, default_mode, scan_o
       watch: true,
       watch_poll_seconds: null,
       watch_quiet_seconds: 10,
+      write_comicinfo: false,
       exclude: [],
     });
     const list = await api<{ data: Array<{ id: string; scanning_config: unknown }> }>(t, 'GET', '/api/v1/libraries');

@@ -61,10 +61,16 @@ test.describe('Administration', () => {
     await expect(cron).toHaveAttribute('aria-invalid', 'false');
     await expect(form.getByText(/^Next runs: /)).toBeVisible();
     await form.getByLabel('Scheduled scans are').selectOption('deep');
+    // Writing edits into the files: off unless chosen, and said what it does.
+    const writeBack = form.getByRole('checkbox', { name: 'Write metadata edits into the CBZ files (ComicInfo.xml)' });
+    await expect(writeBack).not.toBeChecked();
+    await expect(writeBack).toHaveAccessibleDescription(/each edit of a book or series also rewrites its CBZ files/);
+    await writeBack.check();
     await form.getByRole('button', { name: 'Create library' }).click();
 
     const row = page.getByRole('listitem', { name, exact: true });
     await expect(row).toContainText('scheduled: 30 3 * * 1 (deep)');
+    await expect(row).toContainText('edits written into CBZ files');
 
     // The new library is scanned at once: the progress bar moves with the scan stream, then the scan is cancelled
     // while it runs. These small files scan in a few seconds, and the scan can end between a progress event and

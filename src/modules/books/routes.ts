@@ -10,11 +10,12 @@ import { listSerializerCompiler } from './list-serializer.js';
 import { BookFilterBody, BookFilterQuery, BookListQuery, BookView } from './schemas.js';
 import type { BookListInput, BooksService, FilterInput } from './service.js';
 import type { MetadataService } from '../metadata/service.js';
-import { BookUpdate, changeOf, LOCKS } from '../metadata/schemas.js';
+import { BookUpdate, changeOf, LOCKS, WriteBackReport } from '../metadata/schemas.js';
 
 const tags = ['books'];
 const errors = { 400: ErrorBody, 404: ErrorBody };
 const BookPage = paginated(BookView);
+const BookEditResult = BookView.extend({ write_back: WriteBackReport }).meta({ id: 'BookEditResult' });
 
 export function registerBookRoutes(app: App, books: BooksService, metadata: MetadataService): void {
   app.route({
@@ -27,12 +28,12 @@ export function registerBookRoutes(app: App, books: BooksService, metadata: Meta
       tags,
       params: IdParams,
       body: BookUpdate,
-      response: { 200: BookView, ...errors },
+      response: { 200: BookEditResult, ...errors },
     },
     handler: async (req) => {
       const caller = callerOf(req);
-      await metadata.edit(caller, 'book', [req.params.id], changeOf(req.body));
-      return books.get(caller, req.params.id);
+      const { write_back } = await metadata.edit(caller, 'book', [req.params.id], changeOf(req.body));
+      return { ...(await books.get(caller, req.params.id)), write_back };
     },
   });
 

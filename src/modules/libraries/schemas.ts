@@ -49,6 +49,14 @@ export const ScanningConfig = z
     watch_quiet_seconds: z
       .number()
       .describe('How long a changed folder must be quiet (and its files keep their size and time) before it is scanned.'),
+    write_comicinfo: z
+      .boolean()
+      .describe(
+        "Off unless set: a person's metadata edits (and their undo) are written into the library's CBZ files as ComicInfo.xml. Each file is " +
+          'copied beside itself with the new ComicInfo.xml and renamed over the old one, never changed in place; its hash, size and time in ' +
+          'the catalog follow, so scans see it unchanged. CBR, PDF and EPUB files, and read-only files or folders, are not written ' +
+          '(docs/metadata-editing.md).',
+      ),
     exclude: z
       .array(z.string())
       .describe(
@@ -67,6 +75,7 @@ export const DEFAULT_SCANNING_CONFIG: ScanningConfig = {
   watch: true,
   watch_poll_seconds: null,
   watch_quiet_seconds: 10,
+  write_comicinfo: false,
   exclude: [],
 };
 
@@ -88,6 +97,7 @@ export const ScanningConfigInput = withSnakeKeys(
     watch: z.boolean().optional(),
     watch_poll_seconds: z.number().min(1).max(86_400).nullable().optional(),
     watch_quiet_seconds: z.number().min(0.05).max(3600).optional(),
+    write_comicinfo: z.boolean().optional(),
     exclude: z.array(z.string().min(1).max(500)).max(100).optional(),
   }),
 ).meta({

@@ -67,6 +67,7 @@ export function mergeScanningConfig(base: ScanningConfig, input: ScanningConfigI
     watch: input?.watch ?? base.watch,
     watch_poll_seconds: input?.watch_poll_seconds === undefined ? base.watch_poll_seconds : input.watch_poll_seconds,
     watch_quiet_seconds: input?.watch_quiet_seconds ?? base.watch_quiet_seconds,
+    write_comicinfo: input?.write_comicinfo ?? base.write_comicinfo,
     exclude: input?.exclude ?? base.exclude,
   };
   for (const pattern of merged.exclude) {

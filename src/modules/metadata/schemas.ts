@@ -72,10 +72,31 @@ export const BookBulkUpdate = z
   .strict()
   .meta({ id: 'BookBulkUpdate' });
 
+export const WriteBackReport = z
+  .object({
+    task_ids: z
+      .array(z.string())
+      .describe(
+        "The `write_comicinfo` tasks writing the files (one per library). Each one's `result` says, when it is done, which books were " +
+          '`written` and which were `not_written`, with a reason (a read-only file or folder, a file changed since the last scan…).',
+      ),
+    queued: z.number().int().describe('CBZ files queued for writing.'),
+    not_written: z
+      .array(z.object({ book_id: z.string(), reason: z.string() }))
+      .describe('Books the edit reaches whose files are not written: only CBZ files are (not CBR, PDF or EPUB).'),
+  })
+  .nullable()
+  .describe(
+    "Writing the edit into the files as ComicInfo.xml (libraries with `scanning_config.write_comicinfo` on; the catalog's edit is " +
+      'made either way). Null when no library of the edit writes back, or no edited field has a place in ComicInfo.xml.',
+  )
+  .meta({ id: 'WriteBackReport' });
+
 export const BulkResult = z
   .object({
     group_id: z.string().describe('The history group of this change: undo any of its entries to undo it all.'),
     updated: z.number().int().describe('Entities whose values or locks changed.'),
+    write_back: WriteBackReport,
   })
   .meta({ id: 'MetadataBulkResult' });
 
@@ -106,12 +127,17 @@ export const UndoQuery = z.object({
 });
 
 export const UndoResult = z
-  .object({ group_id: z.string().describe('The history group the undo recorded.'), undone: z.array(HistoryEntryView) })
+  .object({
+    group_id: z.string().describe('The history group the undo recorded.'),
+    undone: z.array(HistoryEntryView),
+    write_back: WriteBackReport,
+  })
   .meta({ id: 'MetadataUndoResult' });
 
 export const LOCKS =
   'Editing a field locks it (scans keep it) unless `locks` says false for it; `locks: {field: false}` alone gives the field the ' +
-  "files' value back at once, with no rescan. Every change is recorded in the history (docs/metadata-editing.md).";
+  "files' value back at once, with no rescan. Every change is recorded in the history (docs/metadata-editing.md). In libraries with " +
+  '`scanning_config.write_comicinfo` on, the edited fields are also written into the CBZ files as ComicInfo.xml (`write_back`).';
 
 /** Splits a request body into its values and its locks. */
 export function changeOf(body: Record<string, unknown> & { locks?: Record<string, boolean | undefined> }): MetadataChange {

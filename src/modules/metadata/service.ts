@@ -7,6 +7,7 @@ import type { InSeries } from '../access/service.js';
 import { fieldDefs, impliedValues, sameValue, type EntityType } from './fields.js';
 import { historyRow, seqStart, type HistoryGroup } from './history-rows.js';
 import type { HistoryRow, MetadataRepository, MetadataWrite } from './repository.js';
+import type { WriteBackReport } from './write-back.js';
 
 type Row = Record<string, unknown>;
 
@@ -41,6 +42,12 @@ export interface CoverRestorer {
   restore(caller: Caller, target: { kind: EntityType; id: string }, value: unknown, group: HistoryGroup): Promise<void>;
 }
 
+/** Writes edited fields back into files (write-back.ts); what it does is part of the edit's answer. */
+export interface WriteBackRequester {
+  /** `libraryIds`: the libraries of the edited entities (nothing more is read when none of them writes back). */
+  request(type: EntityType, edited: ReadonlyMap<string, readonly string[]>, libraryIds: readonly string[]): Promise<WriteBackReport | null>;
+}
+
 export interface MetadataDeps {
   /** Cover entries (field `cover`) are undone by the covers feature. */
   covers: CoverRestorer;
@@ -48,6 +55,7 @@ export interface MetadataDeps {
   /** Of rows fetched by id, those the caller sees (modules/access). */
   visible: (caller: Caller, rows: readonly InSeries[]) => Promise<InSeries[]>;
   bus: EventBus;
+  writeBack?: WriteBackRequester;
 }
 
 const parse = (text: string | null): unknown => (text === null ? null : JSON.parse(text));
@@ -79,9 +87,9 @@ export class MetadataService {
     type: EntityType,
     ids: readonly string[],
     change: MetadataChange,
-  ): Promise<{ group_id: string; updated: number }> {
-    const { group_id, updated } = await this.editEach(caller, type, new Map(ids.map((id) => [id, change])));
-    return { group_id, updated };
+  ): Promise<{ group_id: string; updated: number; write_back: WriteBackReport | null }> {
+    const { group_id, updated, write_back } = await this.editEach(caller, type, new Map(ids.map((id) => [id, change])));
+    return { group_id, updated, write_back };
   }
 
   /**
@@ -92,7 +100,7 @@ export class MetadataService {
     caller: Caller,
     type: EntityType,
     changes: ReadonlyMap<string, MetadataChange>,
-  ): Promise<{ group_id: string; updated: number; entry_id: string | null }> {
+  ): Promise<{ group_id: string; updated: number; entry_id: string | null; write_back: WriteBackReport | null }> {
     const rows = await this.require(caller, type, [...changes.keys()]);
     const locks = await this.deps.repo.locks(rows.map((r) => r.id as string));
     const groupId = newId();
@@ -104,7 +112,24 @@ export class MetadataService {
       this.plan(type, row, locks.get(row.id as string) ?? new Map(), change, write, { groupId, now, seq, userId: caller.user.id });
     }
     await this.commit(type, rows, write, now);
-    return { group_id: groupId, updated: write.updates.length, entry_id: write.history[0]?.id ?? null };
+    return {
+      group_id: groupId,
+      updated: write.updates.length,
+      entry_id: write.history[0]?.id ?? null,
+      write_back: await this.writeBack(type, rows, write),
+    };
+  }
+
+  /** Has the values this write changed written into files, where the library asks for it. */
+  private async writeBack(type: EntityType, rows: readonly Row[], write: MetadataWrite): Promise<WriteBackReport | null> {
+    if (!this.deps.writeBack) return null;
+    const edited = new Map<string, string[]>();
+    for (const h of write.history) {
+      if (h.before_value === h.after_value) continue; // a lock alone changes no file
+      edited.set(h.entity_id, [...(edited.get(h.entity_id) ?? []), h.field]);
+    }
+    if (edited.size === 0) return null;
+    return this.deps.writeBack.request(type, edited, [...new Set(rows.map((r) => r.library_id as string))]);
   }
 
   private plan(
@@ -199,7 +224,11 @@ export class MetadataService {
    * Undoes a history entry with the rest of its group (the request that made it, a bulk change as a whole), or
    * that entry alone: every value and lock goes back to what it was before, as a new group of entries.
    */
-  async undo(caller: Caller, entryId: string, onlyEntry: boolean): Promise<{ group_id: string; undone: HistoryEntry[] }> {
+  async undo(
+    caller: Caller,
+    entryId: string,
+    onlyEntry: boolean,
+  ): Promise<{ group_id: string; undone: HistoryEntry[]; write_back: WriteBackReport | null }> {
     if (!caller.permissions.has('series-write') && !caller.permissions.has('books-write'))
       throw forbidden('Undoing a change needs series-write or books-write');
     const entry = await this.deps.repo.entry(entryId);
@@ -272,7 +301,11 @@ export class MetadataService {
         type === 'series' ? { series_id: row.id as string } : { book_id: row.id as string, series_id: row.series_id as string };
       this.deps.bus.publish(name, { type: name, ...idFields, library_id: row.library_id as string, timestamp: now });
     }
-    return { group_id: groupId, undone: entries.map((e) => ({ ...entryView(e), undone_at: now })) };
+    return {
+      group_id: groupId,
+      undone: entries.map((e) => ({ ...entryView(e), undone_at: now })),
+      write_back: await this.writeBack(type, rows, write),
+    };
   }
 }
 

@@ -11,11 +11,12 @@ import { deviceHint } from '../progress/device.js';
 import { SeriesBooksQuery, SeriesFilterBody, SeriesFilterQuery, SeriesListQuery, SeriesSearchBody, SeriesView } from './schemas.js';
 import type { SeriesService } from './service.js';
 import type { MetadataService } from '../metadata/service.js';
-import { changeOf, LOCKS, SeriesUpdate } from '../metadata/schemas.js';
+import { changeOf, LOCKS, SeriesUpdate, WriteBackReport } from '../metadata/schemas.js';
 
 const tags = ['series'];
 const errors = { 400: ErrorBody, 404: ErrorBody };
 const SeriesPage = paginated(SeriesView);
+const SeriesEditResult = SeriesView.extend({ write_back: WriteBackReport }).meta({ id: 'SeriesEditResult' });
 
 const MarkResult = z.object({ series_id: z.string(), books_updated: z.number().int() }).meta({ id: 'SeriesMarkResult' });
 
@@ -123,14 +124,17 @@ export function registerSeriesRoutes(app: App, series: SeriesService, metadata: 
       tags,
       params: IdParams,
       body: SeriesUpdate,
-      response: { 200: SeriesView, ...errors },
+      response: { 200: SeriesEditResult, ...errors },
     },
     handler: async (req) => {
       const caller = callerOf(req);
       const { sharing_labels, ...fields } = req.body;
-      await metadata.edit(caller, 'series', [req.params.id], changeOf(fields));
-      if (sharing_labels !== undefined) return series.update(caller, req.params.id, { sharing_labels });
-      return series.get(caller, req.params.id);
+      const { write_back } = await metadata.edit(caller, 'series', [req.params.id], changeOf(fields));
+      const view =
+        sharing_labels !== undefined
+          ? await series.update(caller, req.params.id, { sharing_labels })
+          : await series.get(caller, req.params.id);
+      return { ...view, write_back };
     },
   });
 

@@ -16,6 +16,7 @@ export const TASK_TYPES = [
   'generate_thumbnails',
   'detect_duplicates',
   'purge_deleted',
+  'write_comicinfo',
 ] as const;
 
 export const TaskProgress = z

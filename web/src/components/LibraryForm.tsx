@@ -19,6 +19,7 @@ const DEFAULT_CONFIG: ScanningConfig = {
   watch: true,
   watch_poll_seconds: null,
   watch_quiet_seconds: 10,
+  write_comicinfo: false,
   exclude: [],
 };
 
@@ -231,6 +232,24 @@ export function LibraryForm({
               }}
             />
           </label>
+        </fieldset>
+      )}
+      {schedule && (
+        <fieldset className="stack">
+          <legend>Metadata</legend>
+          <label className="check">
+            <input
+              type="checkbox"
+              checked={config.write_comicinfo}
+              onChange={(e) => setConfig({ ...config, write_comicinfo: e.target.checked })}
+              aria-describedby="library-write-comicinfo-hint"
+            />
+            Write metadata edits into the CBZ files (ComicInfo.xml)
+          </label>
+          <span id="library-write-comicinfo-hint" className="hint">
+            Off: edits stay in Bindery's catalog. On: each edit of a book or series also rewrites its CBZ files with a new ComicInfo.xml (a
+            copy made beside the file, then put in its place); CBR, PDF and EPUB files and read-only files are left as they are.
+          </span>
         </fieldset>
       )}
       <ErrorMessage error={save.error} />

@@ -130,6 +130,7 @@ function LibraryRow({
           {library.last_scanned_at ? `last scanned ${formatDate(library.last_scanned_at)}` : 'never scanned'}
           {cron ? ` · scheduled: ${cron} (${library.scanning_config.default_mode})` : ''}
           {watch ? ` · ${WATCH_WORDS[watch.state]}` : ''}
+          {library.scanning_config.write_comicinfo ? ' · edits written into CBZ files' : ''}
         </span>
         {watch?.reason && (watch.state === 'paused' || watch.state === 'failed') && (
           <span className="error-text" role="status">
