@@ -1,4 +1,3 @@
-import { stat } from 'node:fs/promises';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { ZipArchive } from '../../media/archives/zip-archive.js';
 import { convertToKepub } from '../../media/kepub/kepubify.js';
@@ -6,10 +5,11 @@ import { positionOfSpan, readEpubDocument, spanAt, spanIndex, type SpanIndex } f
 import { resolveLimits } from '../../media/limits.js';
 import { getOrCreateCached } from '../../media/rendering/derived-cache.js';
 import type { Caller } from '../../modules/auth/caller.js';
-import { contentDisposition, sendBookFile } from '../../modules/books/download.js';
+import { sendBookFile } from '../../modules/books/download.js';
 import type { BooksService } from '../../modules/books/service.js';
 import type { KoboBookRow } from '../../modules/kobo/service.js';
 import type { KoboLocation, KoboPosition } from './dto.js';
+import { sendGeneratedEpub, type GeneratedEpub } from './send-generated-epub.js';
 
 /** The cached KEPUB's name under the file's hash; a new conversion takes a new name, so old copies are not served. */
 const KEPUB_VARIANT = 'kobo-kepub-1.kepub.epub';
@@ -42,32 +42,19 @@ export class KoboKepub {
     };
     // The hash names the file only while it is the one the scan read (BooksService.file's ETag is then the hash).
     const hash = book.hash && file.etag === `"${book.hash}"` ? book.hash : null;
-    let made: { path: string } | { data: Buffer };
+    let made: GeneratedEpub;
     try {
       if (!hash) made = { data: await produce() };
       else {
         const cached = await getOrCreateCached(this.cacheDir, hash, KEPUB_VARIANT, produce);
-        made = cached.data ? { data: cached.data } : { path: cached.path };
+        made = cached.data ? { data: cached.data } : { path: cached.path, etag: `"${hash.slice(0, 40)}-${KEPUB_VARIANT}"` };
       }
     } catch (err) {
       // A file the converter cannot read (not the EPUB it looked like, a broken archive): the device gets it as it is.
       req.log.warn({ err, book_id: book.id }, 'The EPUB could not be converted to KEPUB; sent as it is');
       return sendBookFile(req, reply, file);
     }
-    if ('data' in made)
-      return reply
-        .header('content-type', 'application/epub+zip')
-        .header('content-disposition', contentDisposition(fileName))
-        .send(made.data);
-    const kept = await stat(made.path);
-    return sendBookFile(req, reply, {
-      absolutePath: made.path,
-      size: kept.size,
-      mtimeMs: kept.mtimeMs,
-      fileName,
-      etag: `"${hash!.slice(0, 40)}-${KEPUB_VARIANT}"`,
-      mediaType: 'application/epub+zip',
-    });
+    return sendGeneratedEpub(req, reply, made, fileName);
   }
 
   /** The spans of the EPUB's document that `wanted` names, or null when the file or the document cannot be read. */

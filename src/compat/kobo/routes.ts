@@ -1,5 +1,4 @@
 import { randomBytes, randomUUID } from 'node:crypto';
-import { stat } from 'node:fs/promises';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { z } from 'zod';
 import { publicBaseUrl } from '../../http/public-url.js';
@@ -10,7 +9,8 @@ import { buildFixedLayoutEpub, type FixedLayoutPage } from '../../media/renderin
 import { loadSharp } from '../../media/native-modules.js';
 import type { Caller } from '../../modules/auth/caller.js';
 import { callerOf } from '../../modules/auth/hooks.js';
-import { contentDisposition, sendBookFile } from '../../modules/books/download.js';
+import { sendBookFile } from '../../modules/books/download.js';
+import { sendGeneratedEpub } from './send-generated-epub.js';
 import type { BooksService } from '../../modules/books/service.js';
 import type { KoboBookRow, KoboDelivery, KoboService } from '../../modules/kobo/service.js';
 import { PAGE_SIZE_STEPS } from '../../modules/pages/page-sizes.js';
@@ -420,24 +420,9 @@ export function registerKoboApi(app: App, deps: KoboApiDeps): void {
         images,
       );
     };
-    if (!book.hash) {
-      const data = await produce();
-      return reply.header('content-type', 'application/epub+zip').header('content-disposition', contentDisposition(fileName)).send(data);
-    }
+    if (!book.hash) return sendGeneratedEpub(req, reply, { data: await produce() }, fileName);
     const cached = await getOrCreateCached(deps.cacheDir, book.hash, variant, produce);
-    if (cached.data)
-      return reply
-        .header('content-type', 'application/epub+zip')
-        .header('content-disposition', contentDisposition(fileName))
-        .send(cached.data);
-    const file = await stat(cached.path);
-    return sendBookFile(req, reply, {
-      absolutePath: cached.path,
-      size: file.size,
-      mtimeMs: file.mtimeMs,
-      fileName,
-      etag: `"${book.hash.slice(0, 40)}-${variant}"`,
-      mediaType: 'application/epub+zip',
-    });
+    const etag = `"${book.hash.slice(0, 40)}-${variant}"`;
+    return sendGeneratedEpub(req, reply, cached.data ? { data: cached.data } : { path: cached.path, etag }, fileName);
   }
 }
