@@ -248,9 +248,10 @@ export function composeServices(deps: CompositionDeps): Services {
   const pages = new PagesService({ books: booksRepo, access, readers, renderer, cacheDir, thumbnailWidth, derivedBudget });
   // Covers people chose come before the generated ones, wherever a cover is served.
   const metadataRepo = new MetadataRepository(database);
+  const sideHistory = new CoverHistoryLog(metadataRepo);
   const customCovers = new CustomCoverService({
     repo: new CustomCoversRepository(db),
-    history: new CoverHistoryLog(metadataRepo),
+    history: sideHistory,
     access,
     pages,
     bus: events,
@@ -272,6 +273,7 @@ export function composeServices(deps: CompositionDeps): Services {
     pages: bookCovers,
     chosenCover: (id, accept) => customCovers.thumbnail({ kind: 'series', id }, accept),
     progress,
+    labelsHistory: (id, change) => sideHistory.recordField('sharing_labels', { kind: 'series', id }, change),
   });
   const writeBack = new WriteBackService({
     repo: new WriteBackRepository(database),
@@ -282,6 +284,7 @@ export function composeServices(deps: CompositionDeps): Services {
   const metadata = new MetadataService({
     repo: metadataRepo,
     covers: customCovers,
+    sharingLabels: { restore: (caller, id, labels, group) => series.setSharingLabels(caller, id, labels, group) },
     visible: (caller, rows) => access.visible(caller, rows),
     bus: events,
     writeBack,

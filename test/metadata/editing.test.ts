@@ -155,6 +155,28 @@ describe('metadata editing (native API)', () => {
     expect((await api(t, 'POST', `/api/v1/history/${entry.id}/undo`)).status).toBe(409);
   });
 
+  it('a change of sharing labels is in the history (who, before → after) and undone like any change', async () => {
+    const labelsOf = async () => (await api<{ sharing_labels: string[] }>(t, 'GET', `/api/v1/series/${otherId}`)).body.sharing_labels;
+    const start = await labelsOf();
+    const res = await api(t, 'PATCH', `/api/v1/series/${otherId}`, { sharing_labels: ['Kids', ' family '] });
+    expect(res.status, JSON.stringify(res.body)).toBe(200);
+    expect(await labelsOf()).toEqual(['family', 'kids']);
+    // The same labels again change nothing and record nothing.
+    expect((await api(t, 'PATCH', `/api/v1/series/${otherId}`, { sharing_labels: ['kids', 'family'] })).status).toBe(200);
+    const history = await api<Paged<{ id: string; field: string; before: unknown; after: unknown; user_id: string | null }>>(
+      t,
+      'GET',
+      `/api/v1/series/${otherId}/history`,
+    );
+    const entries = history.body.data.filter((e) => e.field === 'sharing_labels');
+    expect(entries).toHaveLength(1);
+    expect(entries[0]).toMatchObject({ before: start, after: ['family', 'kids'] });
+    expect(entries[0]!.user_id).toBeTruthy();
+    const undo = await api<{ undone: unknown[] }>(t, 'POST', `/api/v1/history/${entries[0]!.id}/undo`);
+    expect(undo.status, JSON.stringify(undo.body)).toBe(200);
+    expect(await labelsOf()).toEqual(start);
+  });
+
   it('every field round-trips through the Komga API, its *Lock fields show the locks, and unlocking there restores the files', async () => {
     const before = (await api<SeriesBody>(t, 'GET', `/api/v1/series/${seriesId}`)).body;
     const update = {

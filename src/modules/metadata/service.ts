@@ -42,6 +42,11 @@ export interface CoverRestorer {
   restore(caller: Caller, target: { kind: EntityType; id: string }, value: unknown, group: HistoryGroup): Promise<void>;
 }
 
+/** Sharing-label entries (field `sharing_labels`) are undone by the series feature. */
+export interface SharingLabelsRestorer {
+  restore(caller: Caller, seriesId: string, labels: string[], group: HistoryGroup): Promise<void>;
+}
+
 /** Writes edited fields back into files (write-back.ts); what it does is part of the edit's answer. */
 export interface WriteBackRequester {
   /** `libraryIds`: the libraries of the edited entities (nothing more is read when none of them writes back). */
@@ -51,6 +56,7 @@ export interface WriteBackRequester {
 export interface MetadataDeps {
   /** Cover entries (field `cover`) are undone by the covers feature. */
   covers: CoverRestorer;
+  sharingLabels: SharingLabelsRestorer;
   repo: MetadataRepository;
   /** Of rows fetched by id, those the caller sees (modules/access). */
   visible: (caller: Caller, rows: readonly InSeries[]) => Promise<InSeries[]>;
@@ -251,6 +257,12 @@ export class MetadataService {
     for (const e of entries) {
       if (e.field === 'cover') {
         await this.deps.covers.restore(caller, { kind: type, id: e.entity_id }, parse(e.before_value), { groupId, now, seq });
+        continue;
+      }
+      if (e.field === 'sharing_labels') {
+        const labels = parse(e.before_value);
+        const restored = Array.isArray(labels) ? labels.filter((l): l is string => typeof l === 'string') : [];
+        await this.deps.sharingLabels.restore(caller, e.entity_id, restored, { groupId, now, seq });
         continue;
       }
       const row = byId.get(e.entity_id)!;

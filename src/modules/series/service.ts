@@ -8,6 +8,7 @@ import type { BooksRepository } from '../books/repository.js';
 import type { BookCovers, BooksService } from '../books/service.js';
 import type { BookView } from '../books/schemas.js';
 import { parseList, parseObjects } from '../books/views.js';
+import type { HistoryGroup } from '../metadata/history-rows.js';
 import type { ImageLookup } from '../pages/service.js';
 import type { DeviceHint } from '../progress/device.js';
 import type { ProgressOrigin, ProgressService } from '../progress/service.js';
@@ -27,6 +28,8 @@ export interface SeriesDeps {
   /** The cover a person chose for the series, or null. */
   chosenCover?: (seriesId: string, accept: string | undefined) => Promise<ImageLookup | null>;
   progress: ProgressService;
+  /** Records a change of sharing labels in the metadata history (so that it is listed and can be undone). */
+  labelsHistory: (seriesId: string, change: { before: string[]; after: string[]; userId: string; group?: HistoryGroup }) => Promise<void>;
 }
 
 /** Series lists (plain, filtered, searched, reading lists), details, books, covers, and marking read/unread. */
@@ -192,8 +195,17 @@ export class SeriesService {
   /** Changes what PATCH /series/{id} may change (its sharing labels); the series as it is now. */
   async update(caller: Caller, id: string, changes: SeriesUpdate): Promise<SeriesView> {
     await this.require(caller, id);
-    if (changes.sharing_labels !== undefined) await this.deps.repo.setSharingLabels(id, normalizeLabels(changes.sharing_labels));
+    if (changes.sharing_labels !== undefined) await this.setSharingLabels(caller, id, changes.sharing_labels);
     return this.get(caller, id);
+  }
+
+  /** Sets the labels and records the change in the history (nothing when they are the same); undo comes back here. */
+  async setSharingLabels(caller: Caller, id: string, labels: readonly string[], group?: HistoryGroup): Promise<void> {
+    const before = (await this.deps.repo.sharingLabels([id])).get(id) ?? [];
+    const after = normalizeLabels(labels);
+    if (before.join('\0') === after.join('\0')) return;
+    await this.deps.repo.setSharingLabels(id, after);
+    await this.deps.labelsHistory(id, { before, after, userId: caller.user.id, ...(group ? { group } : {}) });
   }
 
   async books(

@@ -13,7 +13,8 @@ type Entry = components['schemas']['MetadataHistoryEntry'];
 const LABELS: Record<string, string> = Object.fromEntries(
   [...SERIES_GROUPS, ...BOOK_GROUPS].flatMap((g) => g.fields).map((f) => [f.name, f.label]),
 );
-const labelOf = (field: string) => (field === 'cover' ? 'Cover' : (LABELS[field] ?? field.replace(/_/g, ' ')));
+const SIDE_FIELDS: Record<string, string> = { cover: 'Cover', sharing_labels: 'Sharing labels' };
+const labelOf = (field: string) => SIDE_FIELDS[field] ?? LABELS[field] ?? field.replace(/_/g, ' ');
 
 /** A cover entry's value in words: `{source: generated | page | upload, …}`. */
 const coverShown = (v: unknown): string => {
