@@ -5,6 +5,7 @@ import { ErrorMessage } from '../ErrorView';
 import { FormDialog, refreshAfterEdit, useModal } from './dialog';
 import { SERIES_GROUPS } from './fields';
 import { WordsInput } from './WordsInput';
+import { WriteBackNote } from './WriteBackNote';
 
 /** A choice of a series field (its options in the Edit dialog), or leaving each series' own value. */
 function LeaveOrSet({ name, value, onChange }: { name: string; value: string; onChange(value: string): void }) {
@@ -101,6 +102,7 @@ export function BulkEditDialog({ kind, ids, title, onClose }: { kind: 'series' |
           Changed {save.data.updated} of {ids.length}.
         </p>
       )}
+      {save.data?.write_back && <WriteBackNote report={save.data.write_back} />}
     </FormDialog>
   );
 }

@@ -6,6 +6,9 @@ import { FormDialog, refreshAfterEdit, useModal } from './dialog';
 import { BOOK_GROUPS, fieldInWords, rowProblems, SERIES_GROUPS, same, toApi, type FieldSpec, type Row } from './fields';
 import { RowsEditor } from './RowsEditor';
 import { WordsInput } from './WordsInput';
+import { WriteBackNote } from './WriteBackNote';
+
+type WriteBackReport = components['schemas']['WriteBackReport'];
 
 type Series = components['schemas']['Series'];
 type Book = components['schemas']['Book'];
@@ -117,13 +120,14 @@ export function EditMetadataDialog({
   const [rowsProblems, setRowsProblems] = useState<Record<string, (string | null)[]>>({});
 
   const save = useMutation({
-    mutationFn: async (body: Record<string, unknown>): Promise<unknown> =>
+    mutationFn: async (body: Record<string, unknown>): Promise<{ write_back: WriteBackReport }> =>
       target.kind === 'series'
         ? ok(api.PATCH('/api/v1/series/{id}', { params: { path: { id: target.entity.id } }, body }))
         : ok(api.PATCH('/api/v1/books/{id}', { params: { path: { id: target.entity.id } }, body })),
-    onSuccess: async () => {
+    onSuccess: async (saved) => {
       await refreshAfterEdit(queryClient);
-      dialog.current?.close();
+      // Written into files (a library that writes ComicInfo.xml): the dialog stays to say so; otherwise done.
+      if (!saved.write_back) dialog.current?.close();
     },
   });
 
@@ -171,13 +175,14 @@ export function EditMetadataDialog({
       heading={`Edit ${name}`}
       onSubmit={submit}
       onClose={onClose}
-      closeLabel="Cancel"
+      closeLabel={save.data ? 'Close' : 'Cancel'}
       actions={
         <button type="submit" className="primary" disabled={save.isPending}>
           {save.isPending ? 'Saving…' : 'Save'}
         </button>
       }
     >
+      {save.data?.write_back && <WriteBackNote report={save.data.write_back} />}
       <p className="hint">A field you change is locked (🔒): scans keep your value. Unlock it to take the files&apos; value back.</p>
       {groups.map((group) => (
         <fieldset key={group.title} className="edit-group">
