@@ -32,7 +32,7 @@ export function RowsEditor({
   return (
     <div className="rows-editor">
       {value.length === 0 && <p className="hint">No {spec.item}s.</p>}
-      <ul className="plain-list">
+      <ul>
         {value.map((row, i) => {
           const problem = problems[i] ?? null;
           return (
