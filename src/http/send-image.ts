@@ -5,6 +5,11 @@ export interface ImageResult {
   data: Buffer;
   mediaType: string;
   etag: string;
+  /**
+   * Gives the bytes' buffer back for reuse (PageBuffers) once nothing reads them: sendImage calls it when the answer
+   * has been handed to the operating system. Whoever uses the bytes otherwise need not call it.
+   */
+  release?(): void;
 }
 
 /** What a conditional request learns before any file is read. */
@@ -33,5 +38,8 @@ export async function sendImage(request: FastifyRequest, reply: FastifyReply, lo
   const validators = { etag: lookup.etag, 'cache-control': IMAGE_CACHE_CONTROL };
   if (matches(request.headers['if-none-match'], lookup.etag)) return reply.code(304).headers(validators).send();
   const image = await lookup.load();
+  // 'finish': the last bytes are with the operating system. An answer cut short never finishes, and its buffer is
+  // left to the garbage collector (a write still pending might read it).
+  if (image.release) reply.raw.once('finish', image.release);
   return reply.headers(validators).header('content-type', image.mediaType).send(image.data);
 }

@@ -117,9 +117,9 @@ describe('StoredPages: places learnt from the central directory', () => {
     const pages = new StoredPages();
     const source = sourceOf(file, ['001.jpg', '002.png', '003.webp']);
     for (let round = 0; round < 2; round++) {
-      expect(await pages.read('b', 1, source)).toEqual({ data: JPEG(1), mediaType: 'image/jpeg' });
-      expect(await pages.read('b', 2, source)).toEqual({ data: PNG, mediaType: 'image/png' });
-      expect(await pages.read('b', 3, source)).toEqual({ data: webp, mediaType: 'image/webp' });
+      expect(await pages.read('b', 1, source)).toEqual({ data: JPEG(1), mediaType: 'image/jpeg', release: expect.any(Function) });
+      expect(await pages.read('b', 2, source)).toEqual({ data: PNG, mediaType: 'image/png', release: expect.any(Function) });
+      expect(await pages.read('b', 3, source)).toEqual({ data: webp, mediaType: 'image/webp', release: expect.any(Function) });
       expect(await pages.read('b', 4, source)).toBeUndefined();
       expect(await pages.read('b', 0, source)).toBeUndefined();
     }

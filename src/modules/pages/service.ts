@@ -94,6 +94,9 @@ export function parsePages(text: string): PageInfo[] {
   return parseJsonColumn<PageInfo[]>(text, [], (value) => (Array.isArray(value) ? (value as PageInfo[]) : undefined));
 }
 
+/** A page's bytes; `release` gives a pooled buffer back once they are sent (StoredPage). */
+type PageBytes = { data: Buffer; mediaType: string; release?: () => void };
+
 /** Page lists, page images (original or resized, cached on disk), and covers. */
 export class PagesService {
   private readonly recentFiles = new RecentBookFiles();
@@ -164,11 +167,11 @@ export class PagesService {
     const variant = transformed ? `page-${n}-w${width ?? 0}-h${height ?? 0}-${format ?? 'own'}${grayscale ? '-gray' : ''}` : `page-${n}`;
     const version = book.hash ?? `${book.size}-${book.mtime_ms}`;
     const etag = `"${version.slice(0, 40)}-${variant}"`;
-    const read = async (): Promise<{ data: Buffer; mediaType: string }> => {
+    const read = async (): Promise<PageBytes> => {
       const page = await readPage();
       return grayscale ? { data: await mediaCall(() => grayscaleImage(page.data)), mediaType: page.mediaType } : page;
     };
-    const readPage = async (): Promise<{ data: Buffer; mediaType: string }> => {
+    const readPage = async (): Promise<PageBytes> => {
       const format = book.format;
       // The original bytes of a page stored as it is: read straight from the file once its place is known.
       if (!transformed && format === 'cbz') {

@@ -3,6 +3,7 @@ import { readCentralDirectory } from '../../media/archives/zip-directory.js';
 import { imageTypeFromName, sniffImageType } from '../../media/images/image-types.js';
 import { DEFAULT_LIMITS } from '../../media/limits.js';
 import type { BookFile } from '../books/files.js';
+import { PageBuffers } from './page-buffers.js';
 
 /**
  * A page turn opens, reads and closes a file: through callbacks, one promise each, as `fs.readFile` does. The
@@ -44,6 +45,8 @@ export interface PageFileSource {
 export interface StoredPage {
   data: Buffer;
   mediaType: string;
+  /** Gives the bytes' buffer back for another page once nothing reads them (the answer is sent). Not calling it is safe. */
+  release(): void;
 }
 
 /**
@@ -120,6 +123,8 @@ const sameFile = (a: BookFile, b: BookFile): boolean => a.absolutePath === b.abs
  */
 export class StoredPages {
   private readonly books = new Map<string, KnownBook>();
+
+  constructor(private readonly buffers = new PageBuffers()) {}
 
   /** Page `n`'s bytes and type when it is stored as it is in the book's file; undefined when the archive must read it. */
   async read(book: string, n: number, source: PageFileSource): Promise<StoredPage | undefined> {
@@ -239,8 +244,38 @@ export class StoredPages {
     const at = known.places[3 * (n - 1)]!;
     const length = known.places[3 * (n - 1) + 1]!;
     // One read for the header, its name and extra field, and the bytes (unless the header is unusually long).
-    const buffer = Buffer.allocUnsafe(LOCAL_HEADER_BYTES + HEADER_SLACK + length);
-    const bytesRead = await readAt(fd, buffer, buffer.length, at);
+    const wanted = LOCAL_HEADER_BYTES + HEADER_SLACK + length;
+    const buffer = this.buffers.take(wanted);
+    const giveBack = () => this.buffers.give(buffer);
+    try {
+      const bytesRead = await readAt(fd, buffer, wanted, at);
+      const data = await this.pageIn(fd, buffer, bytesRead, known, n, at, length);
+      if (!data) {
+        giveBack();
+        return undefined;
+      }
+      // Named as the archive names it (CbzReader.readPage): by its bytes, else by its name.
+      const mediaType = sniffImageType(data) ?? imageTypeFromName((await source.pageNames())[n - 1] ?? '');
+      const type = mediaType ?? 'application/octet-stream';
+      if (data.buffer === buffer.buffer) return { data, mediaType: type, release: giveBack };
+      giveBack();
+      return { data, mediaType: type, release: () => undefined };
+    } catch (err) {
+      giveBack();
+      throw err;
+    }
+  }
+
+  /** The page's bytes in `buffer` (read from `at`), once its local header is the page's; undefined when it is not. */
+  private async pageIn(
+    fd: number,
+    buffer: Buffer,
+    bytesRead: number,
+    known: KnownBook,
+    n: number,
+    at: number,
+    length: number,
+  ): Promise<Buffer | undefined> {
     if (bytesRead < LOCAL_HEADER_BYTES || buffer.readUInt32LE(0) !== LOCAL_SIGNATURE) return undefined;
     const flags = buffer.readUInt16LE(6);
     if ((flags & ENCRYPTED) !== 0 || buffer.readUInt16LE(8) !== STORED) return undefined;
@@ -251,14 +286,9 @@ export class StoredPages {
       if (LOCAL_HEADER_BYTES + nameLength > bytesRead) return undefined;
       if (nameHash(buffer, LOCAL_HEADER_BYTES, LOCAL_HEADER_BYTES + nameLength) !== known.places[3 * (n - 1) + 2]) return undefined;
     }
-    let data: Buffer;
-    if (start + length <= bytesRead) data = buffer.subarray(start, start + length);
-    else {
-      data = Buffer.allocUnsafe(length);
-      if ((await readAt(fd, data, length, at + start)) !== length) return undefined;
-    }
-    // Named as the archive names it (CbzReader.readPage): by its bytes, else by its name.
-    const mediaType = sniffImageType(data) ?? imageTypeFromName((await source.pageNames())[n - 1] ?? '');
-    return { data, mediaType: mediaType ?? 'application/octet-stream' };
+    if (start + length <= bytesRead) return buffer.subarray(start, start + length);
+    // A header longer than the slack: the bytes in a buffer of their own.
+    const data = Buffer.allocUnsafe(length);
+    return (await readAt(fd, data, length, at + start)) === length ? data : undefined;
   }
 }
