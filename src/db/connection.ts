@@ -59,7 +59,7 @@ export function openDatabase(config: Config): Database {
 function openSqlite(config: Config): Database {
   const file = sqlitePathFor(config);
   let handle: SQLite.Database | undefined;
-  let version: SQLite.Statement | undefined;
+  let version: ChangeVersion | undefined;
   const db = new Kysely<DB>({
     dialect: new SqliteDialect({
       database: async () => {
@@ -80,9 +80,8 @@ function openSqlite(config: Config): Database {
         handle.function('lower', { deterministic: true }, (text: unknown) =>
           typeof text === 'string' ? text.normalize('NFC').toLowerCase() : text,
         );
-        // total_changes(): rows this connection changed (triggers included); data_version: commits by others.
-        version = handle.prepare("SELECT total_changes() || ':' || (SELECT data_version FROM pragma_data_version)").pluck();
-        reusePreparedStatements(handle);
+        version = new ChangeVersion(handle);
+        reusePreparedStatements(handle, version.forget);
         return handle;
       },
     }),
@@ -90,7 +89,7 @@ function openSqlite(config: Config): Database {
   return {
     db,
     dialect: 'sqlite',
-    changeVersion: () => (handle?.open && version ? String(version.get()) : undefined),
+    changeVersion: () => (handle?.open && version ? version.read() : undefined),
     ping: async () => {
       if (handle && !handle.open) throw new Error('database is closed');
       await sql`select 1`.execute(db);
@@ -117,6 +116,35 @@ function createPrivateDatabaseFile(file: string): void {
   }
 }
 
+/**
+ * The connection's change version: `total_changes()` (rows this connection changed, triggers included) and
+ * `data_version` (commits by other connections and processes). Reading data_version begins and ends a read
+ * transaction (two locks and a stat of the file, ~7 µs), and a request asked it once per cache it consulted (a
+ * series page: the caller, the total, the page…). So it is read at most once per turn of the event loop, and read
+ * again after any statement of this connection that may write: a commit by another process is seen by every request
+ * handled from the next turn on, a write of this one at once.
+ */
+class ChangeVersion {
+  private readonly statement: SQLite.Statement;
+  private known: string | undefined;
+
+  constructor(handle: SQLite.Database) {
+    this.statement = handle.prepare("SELECT total_changes() || ':' || (SELECT data_version FROM pragma_data_version)").pluck();
+  }
+
+  read(): string {
+    if (this.known === undefined) {
+      this.known = String(this.statement.get());
+      setImmediate(this.forget);
+    }
+    return this.known;
+  }
+
+  readonly forget = (): void => {
+    this.known = undefined;
+  };
+}
+
 /** Distinct SQL texts whose prepared statements are kept per SQLite connection. */
 const MAX_STATEMENTS = 500;
 
@@ -133,25 +161,50 @@ const DDL = /^\s*(create|alter|drop)\b/i;
  * the native API one property at a time, which cost ~40% of a 50-row, 19-column list query; a generated
  * object literal per statement (see rowBuilder) does the same in a fraction of that.
  */
-function reusePreparedStatements(handle: SQLite.Database): void {
+function reusePreparedStatements(handle: SQLite.Database, wrote: () => void): void {
   const prepare = handle.prepare.bind(handle);
+  const exec = handle.exec.bind(handle);
+  handle.exec = ((source: string) => {
+    try {
+      return exec(source);
+    } finally {
+      wrote();
+    }
+  }) as typeof handle.exec;
   const statements = new Map<string, SQLite.Statement>();
   handle.prepare = ((source: string) => {
     if (DDL.test(source)) {
       statements.clear();
-      return prepare(source);
+      return noticingWrites(prepare(source), wrote);
     }
     let statement = statements.get(source);
     if (statement) {
       statements.delete(source);
     } else {
-      statement = prepare(source);
+      statement = noticingWrites(prepare(source), wrote);
       if (statement.reader) readRowsAsArrays(statement);
       if (statements.size >= MAX_STATEMENTS) statements.delete(statements.keys().next().value!);
     }
     statements.set(source, statement);
     return statement;
   }) as typeof handle.prepare;
+}
+
+/** A statement that may write (`readonly` is SQLite's own answer) calls `wrote` after each run, whatever happened. */
+function noticingWrites(statement: SQLite.Statement, wrote: () => void): SQLite.Statement {
+  if (statement.readonly) return statement;
+  // `iterate` is not wrapped: nothing here iterates (see reusePreparedStatements).
+  for (const name of ['run', 'all', 'get'] as const) {
+    const run = (statement[name] as (...params: unknown[]) => unknown).bind(statement);
+    (statement as unknown as Record<string, unknown>)[name] = (...params: unknown[]) => {
+      try {
+        return run(...params);
+      } finally {
+        wrote();
+      }
+    };
+  }
+  return statement;
 }
 
 function readRowsAsArrays(statement: SQLite.Statement): void {
