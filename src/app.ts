@@ -38,6 +38,7 @@ import { SseHub } from './http/sse.js';
 import { startPgEventBridge, type EventBridge } from './events/pg-bridge.js';
 import { registerAccessLog } from './http/access-log.js';
 import { registerSecurityHeaders } from './http/security-headers.js';
+import { registerUnchangedAnswers } from './http/unchanged-answers.js';
 import { registerScanRoutes } from './modules/scans/routes.js';
 import { registerWatchRoutes } from './modules/watching/routes.js';
 import { registerExplainRoutes } from './modules/explain/routes.js';
@@ -168,6 +169,14 @@ export async function buildApp(options: BuildAppOptions): Promise<App> {
     onDatabaseUnavailable: (err) => services.outage.refused(err, 'request'),
   });
   registerJsonBodyParser(app);
+  // First of all hooks: whatever the request reads of the database sees every commit made before it came.
+  if (database.readChangeVersionAfresh) {
+    const afresh = database.readChangeVersionAfresh;
+    app.addHook('onRequest', (_request, _reply, done) => {
+      afresh();
+      done();
+    });
+  }
   // A pooled connection that drops is the start of an outage or a blip the pool mends: counted, not logged each.
   database.reportConnectionErrors?.((err) => services.outage.refused(err, 'connection'));
   app.decorate('events', events);
@@ -233,6 +242,9 @@ export async function buildApp(options: BuildAppOptions): Promise<App> {
     )(config.koreader.enabled ? kosyncCredentials(config.koreader.prefix) : undefined),
     proxyCredentials: proxyCredentials(config.auth.proxy),
   }));
+  registerUnchangedAnswers(app, database, (request) =>
+    request.caller ? `${request.caller.user.id}\0${request.caller.apiKeyId ?? request.caller.tokenId ?? request.caller.method}` : undefined,
+  );
   requestMetrics.register(app);
   registerAccessLog(app, { all: config.logging.access_log, slowMs: config.logging.slow_request_ms, redactUrl: redactApiKeys });
 

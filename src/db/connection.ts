@@ -21,6 +21,11 @@ export interface Database {
    * connection changed, triggers included, or a commit by another connection), from one kept statement.
    */
   changeVersion?(): string | undefined;
+  /**
+   * SQLite only: the next changeVersion reads the database again. The version is read at most once per turn of the
+   * event loop; a request calls this as it begins, so that it sees every commit made before it came.
+   */
+  readChangeVersionAfresh?(): void;
   /** Throws when the database cannot answer a trivial query. */
   ping(): Promise<void>;
   /**
@@ -90,6 +95,7 @@ function openSqlite(config: Config): Database {
     db,
     dialect: 'sqlite',
     changeVersion: () => (handle?.open && version ? version.read() : undefined),
+    readChangeVersionAfresh: () => version?.forget(),
     ping: async () => {
       if (handle && !handle.open) throw new Error('database is closed');
       await sql`select 1`.execute(db);
@@ -121,8 +127,9 @@ function createPrivateDatabaseFile(file: string): void {
  * `data_version` (commits by other connections and processes). Reading data_version begins and ends a read
  * transaction (two locks and a stat of the file, ~7 µs), and a request asked it once per cache it consulted (a
  * series page: the caller, the total, the page…). So it is read at most once per turn of the event loop, and read
- * again after any statement of this connection that may write: a commit by another process is seen by every request
- * handled from the next turn on, a write of this one at once.
+ * again after any statement of this connection that may write, and as each request begins
+ * (Database.readChangeVersionAfresh): a commit by another process is seen by every request that comes after it, a
+ * write of this connection at once.
  */
 class ChangeVersion {
   private readonly statement: SQLite.Statement;

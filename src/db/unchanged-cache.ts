@@ -45,6 +45,26 @@ export class UnchangedDatabaseCache<T> {
     return this.entries.get(key);
   }
 
+  /** The version now, read synchronously; undefined on PostgreSQL or before the connection is open. See `keepSince`. */
+  versionNow(): string | undefined {
+    return this.database.dialect === 'sqlite' ? this.database.changeVersion?.() : undefined;
+  }
+
+  /**
+   * Keeps a value computed outside `remember` (over several hooks of a request), when the database has not changed
+   * since `since` (from `versionNow` before the computation began).
+   */
+  keepSince(since: string | undefined, key: string, value: T): void {
+    if (since === undefined || this.versionNow() !== since) return;
+    if (this.version !== since) {
+      this.entries.clear();
+      this.version = since;
+    }
+    this.entries.delete(key);
+    if (this.entries.size >= this.maxEntries) this.entries.delete(this.entries.keys().next().value!);
+    this.entries.set(key, value);
+  }
+
   /** `keep`: whether a computed value is worth keeping (a cache of pages skips whole-series listings, say). */
   async remember(key: string, compute: () => Promise<T>, keep: (value: T) => boolean = () => true): Promise<T> {
     if (this.database.dialect !== 'sqlite') return compute();

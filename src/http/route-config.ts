@@ -10,6 +10,11 @@ declare module 'fastify' {
     public?: boolean;
     /** `false` exempts the route from rate limiting (health, event streams). */
     rateLimit?: boolean;
+    /**
+     * Its JSON answers are kept per caller and request while the database is unchanged (http/unchanged-answers.ts):
+     * only for answers that depend on nothing but the database, the caller, the URL and the body.
+     */
+    keepWhileUnchanged?: boolean;
   }
 }
 

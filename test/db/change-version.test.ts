@@ -55,4 +55,11 @@ describe('The change version of a SQLite connection', () => {
     await nextTurn();
     expect(database.changeVersion!()).not.toBe(before);
   });
+
+  it('sees it at once when asked to read afresh, as a request does when it begins', async () => {
+    const before = database.changeVersion!();
+    other.prepare('insert into t (x) values (4)').run();
+    database.readChangeVersionAfresh!();
+    expect(database.changeVersion!()).not.toBe(before);
+  });
 });

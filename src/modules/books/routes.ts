@@ -41,7 +41,7 @@ export function registerBookRoutes(app: App, books: BooksService, metadata: Meta
     method: 'GET',
     url: '/books',
     serializerCompiler: listSerializerCompiler,
-    config: { permission: 'books-read' },
+    config: { permission: 'books-read', keepWhileUnchanged: true },
     schema: { summary: 'List books', tags, querystring: BookListQuery, response: { 200: BookPage, 400: ErrorBody } },
     handler: async (req) => {
       const page = pageRequest(req.query);
@@ -61,7 +61,7 @@ export function registerBookRoutes(app: App, books: BooksService, metadata: Meta
     method: 'POST',
     url: '/books/list',
     serializerCompiler: listSerializerCompiler,
-    config: { permission: 'books-read' },
+    config: { permission: 'books-read', keepWhileUnchanged: true },
     schema: {
       summary: 'Filtered list of books',
       description:
@@ -84,7 +84,7 @@ export function registerBookRoutes(app: App, books: BooksService, metadata: Meta
       method: 'GET',
       url,
       serializerCompiler: listSerializerCompiler,
-      config: { permission: 'books-read' },
+      config: { permission: 'books-read', keepWhileUnchanged: true },
       schema: { summary, description, tags, querystring: PaginationQuery, response: { 200: BookPage } },
       handler: async (req) => {
         const page = pageRequest(req.query);
@@ -105,7 +105,7 @@ export function registerBookRoutes(app: App, books: BooksService, metadata: Meta
     method: 'GET',
     url: '/books/on-deck',
     serializerCompiler: listSerializerCompiler,
-    config: { permission: 'books-read' },
+    config: { permission: 'books-read', keepWhileUnchanged: true },
     schema: {
       summary: 'Next unread book in started series',
       description:

@@ -25,7 +25,7 @@ export function registerSeriesRoutes(app: App, series: SeriesService, metadata: 
     method: 'GET',
     url: '/series',
     serializerCompiler: listSerializerCompiler,
-    config: { permission: 'series-read' },
+    config: { permission: 'series-read', keepWhileUnchanged: true },
     schema: { summary: 'List series', tags, querystring: SeriesListQuery, response: { 200: SeriesPage, 400: ErrorBody } },
     handler: async (req) => {
       const page = pageRequest(req.query);
@@ -42,7 +42,7 @@ export function registerSeriesRoutes(app: App, series: SeriesService, metadata: 
     method: 'POST',
     url: '/series/list',
     serializerCompiler: listSerializerCompiler,
-    config: { permission: 'series-read' },
+    config: { permission: 'series-read', keepWhileUnchanged: true },
     schema: {
       summary: 'Filtered list of series',
       description:
@@ -64,7 +64,7 @@ export function registerSeriesRoutes(app: App, series: SeriesService, metadata: 
     method: 'POST',
     url: '/series/search',
     serializerCompiler: listSerializerCompiler,
-    config: { permission: 'series-read' },
+    config: { permission: 'series-read', keepWhileUnchanged: true },
     schema: {
       summary: 'Full-text search of series',
       description: 'Name, title, publisher and summary; every word matches as a prefix, ignoring case and accents; best matches first.',
@@ -89,7 +89,7 @@ export function registerSeriesRoutes(app: App, series: SeriesService, metadata: 
       method: 'GET',
       url,
       serializerCompiler: listSerializerCompiler,
-      config: { permission: 'series-read' },
+      config: { permission: 'series-read', keepWhileUnchanged: true },
       schema: { summary, description, tags, querystring: PaginationQuery, response: { 200: SeriesPage } },
       handler: async (req) => {
         const page = pageRequest(req.query);
@@ -142,7 +142,7 @@ export function registerSeriesRoutes(app: App, series: SeriesService, metadata: 
     method: 'GET',
     url: '/series/:id/books',
     serializerCompiler: listSerializerCompiler,
-    config: { permission: 'books-read' },
+    config: { permission: 'books-read', keepWhileUnchanged: true },
     schema: {
       summary: 'Books of a series',
       description: 'Default order: number, then title.',

@@ -1,0 +1,106 @@
+import SQLite from 'better-sqlite3';
+import pg from 'pg';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createApiKey, createUser, type Headers } from '../helpers/auth.js';
+import { api, call, createCatalogApp, scannedLibrary, type CatalogTestApp, type Paged } from '../helpers/catalog.js';
+import { pgAdminSettings, testDatabaseType } from '../helpers/config.js';
+import { writeCorpus } from './corpus.js';
+
+// List answers (pages of series and books, On Deck, search) are kept per caller and request while the database is
+// unchanged (http/unchanged-answers.ts, SQLite). Whatever is kept, each answer must be the one computed afresh:
+// after a write of this instance or of another connection, for another user, another credential, another body.
+
+let t: CatalogTestApp;
+let reader: { id: string; headers: Headers };
+
+interface SeriesRow {
+  id: string;
+  name: string;
+  books_read_count: number;
+}
+
+beforeAll(async () => {
+  t = await createCatalogApp();
+  await scannedLibrary(t, writeCorpus);
+  reader = await createUser(t, 'reader');
+});
+afterAll(() => t.close());
+
+const seriesPage = async (headers: Headers, url = '/api/v1/series?pageSize=50') => {
+  const res = await call<Paged<SeriesRow>>(t, headers, 'GET', url);
+  expect(res.status).toBe(200);
+  return res;
+};
+
+/** A write through another connection to the database, not through the app. */
+async function elsewhere(text: string, values: unknown[]): Promise<void> {
+  if (testDatabaseType() === 'sqlite') {
+    const db = new SQLite(t.config.database.path!);
+    try {
+      db.prepare(text.replace(/\$\d+/g, '?')).run(...values);
+    } finally {
+      db.close();
+    }
+    return;
+  }
+  const client = new pg.Client({ ...pgAdminSettings(), database: t.config.database.name });
+  await client.connect();
+  try {
+    await client.query(text, values);
+  } finally {
+    await client.end();
+  }
+}
+
+describe('List answers kept while the database is unchanged', () => {
+  it('answers the same bytes and headers again, and the next answer after a write of this instance is computed afresh', async () => {
+    const first = await seriesPage(reader.headers);
+    const again = await seriesPage(reader.headers);
+    expect(again.raw.body).toBe(first.raw.body);
+    expect(again.raw.headers['content-type']).toBe(first.raw.headers['content-type']);
+    expect(again.raw.headers['x-content-type-options']).toBe(first.raw.headers['x-content-type-options']);
+    const series = first.body.data.find((s) => s.name === 'Batman')!;
+    expect(series.books_read_count).toBe(0);
+    const books = await call<Paged<{ id: string }>>(t, reader.headers, 'GET', `/api/v1/series/${series.id}/books`);
+    expect((await call(t, reader.headers, 'POST', `/api/v1/books/${books.body.data[0]!.id}/read`)).status).toBe(200);
+    const after = await seriesPage(reader.headers);
+    expect(after.body.data.find((s) => s.id === series.id)!.books_read_count).toBe(1);
+  });
+
+  it("gives each user their own answer, and each credential of one user the user's", async () => {
+    const other = await createUser(t, 'reader');
+    const mine = (await seriesPage(reader.headers)).body.data.find((s) => s.name === 'Batman')!;
+    const theirs = (await seriesPage(other.headers)).body.data.find((s) => s.name === 'Batman')!;
+    expect(mine.books_read_count).toBe(1);
+    expect(theirs.books_read_count).toBe(0);
+    const key = await createApiKey(t, reader.headers);
+    const byKey = (await seriesPage({ 'x-api-key': key.key })).body.data.find((s) => s.name === 'Batman')!;
+    expect(byKey.books_read_count).toBe(1);
+  });
+
+  it('answers another query or another body afresh', async () => {
+    const paged = await seriesPage(reader.headers, '/api/v1/series?pageSize=2');
+    expect(paged.body.data).toHaveLength(2);
+    const search = async (query: string) =>
+      (await call<Paged<SeriesRow>>(t, reader.headers, 'POST', '/api/v1/series/search', { query })).body.data.map((s) => s.name);
+    expect(await search('batman')).toEqual(['Batman']);
+    expect(await search('batman')).toEqual(['Batman']);
+    expect(await search('astérix')).toEqual(['Astérix']);
+  });
+
+  it('sees a change made through another connection to the database on the next request', async () => {
+    const before = await seriesPage(reader.headers);
+    const series = before.body.data.find((s) => s.name === 'Batman')!;
+    await elsewhere('UPDATE series SET name = $1 WHERE id = $2', ['Batman Renamed', series.id]);
+    const after = await seriesPage(reader.headers);
+    expect(after.body.data.find((s) => s.id === series.id)!.name).toBe('Batman Renamed');
+  });
+
+  it('refuses a caller whose access was taken away, whatever was kept for it', async () => {
+    const gone = await createUser(t, 'reader');
+    await seriesPage(gone.headers);
+    await seriesPage(gone.headers);
+    expect((await api(t, 'PATCH', `/api/v1/users/${gone.id}`, { disabled: true })).status).toBe(200);
+    expect((await call(t, gone.headers, 'GET', '/api/v1/series?pageSize=50')).status).toBe(401);
+  });
+});
