@@ -1,9 +1,7 @@
-import SQLite from 'better-sqlite3';
-import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createApiKey, createUser, type Headers } from '../helpers/auth.js';
 import { api, call, createCatalogApp, scannedLibrary, type CatalogTestApp, type Paged } from '../helpers/catalog.js';
-import { pgAdminSettings, testDatabaseType } from '../helpers/config.js';
+import { writeThroughAnotherConnection } from '../helpers/other-connection.js';
 import { writeCorpus } from './corpus.js';
 
 // List answers (pages of series and books, On Deck, search) are kept per caller and request while the database is
@@ -31,26 +29,6 @@ const seriesPage = async (headers: Headers, url = '/api/v1/series?pageSize=50') 
   expect(res.status).toBe(200);
   return res;
 };
-
-/** A write through another connection to the database, not through the app. */
-async function elsewhere(text: string, values: unknown[]): Promise<void> {
-  if (testDatabaseType() === 'sqlite') {
-    const db = new SQLite(t.config.database.path!);
-    try {
-      db.prepare(text.replace(/\$\d+/g, '?')).run(...values);
-    } finally {
-      db.close();
-    }
-    return;
-  }
-  const client = new pg.Client({ ...pgAdminSettings(), database: t.config.database.name });
-  await client.connect();
-  try {
-    await client.query(text, values);
-  } finally {
-    await client.end();
-  }
-}
 
 describe('List answers kept while the database is unchanged', () => {
   it('answers the same bytes and headers again, and the next answer after a write of this instance is computed afresh', async () => {
@@ -91,7 +69,7 @@ describe('List answers kept while the database is unchanged', () => {
   it('sees a change made through another connection to the database on the next request', async () => {
     const before = await seriesPage(reader.headers);
     const series = before.body.data.find((s) => s.name === 'Batman')!;
-    await elsewhere('UPDATE series SET name = $1 WHERE id = $2', ['Batman Renamed', series.id]);
+    await writeThroughAnotherConnection(t.config, [['UPDATE series SET name = $1 WHERE id = $2', ['Batman Renamed', series.id]]]);
     const after = await seriesPage(reader.headers);
     expect(after.body.data.find((s) => s.id === series.id)!.name).toBe('Batman Renamed');
   });

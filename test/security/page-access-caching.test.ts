@@ -1,13 +1,11 @@
 import path from 'node:path';
-import SQLite from 'better-sqlite3';
-import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildApp } from '../../src/app.js';
 import { openDatabase } from '../../src/db/connection.js';
 import type { App } from '../../src/http/types.js';
 import { basic, createApiKey, createUser, type Headers } from '../helpers/auth.js';
 import { api, call, createCatalogApp, scannedLibrary, type CatalogTestApp, type Paged } from '../helpers/catalog.js';
-import { pgAdminSettings, testDatabaseType } from '../helpers/config.js';
+import { writeThroughAnotherConnection } from '../helpers/other-connection.js';
 import { writePagesBook } from '../browsing/corpus.js';
 import { makeCbz, makeImage } from '../media/fixtures.js';
 
@@ -214,24 +212,7 @@ describe('The same, whichever way the credential is sent and whatever changed it
 });
 
 /** Statements run on a connection of their own ($n placeholders; `?` on SQLite), as another process would. */
-async function elsewhere(statements: Array<[string, unknown[]]>): Promise<void> {
-  if (testDatabaseType() === 'sqlite') {
-    const db = new SQLite(t.config.database.path!);
-    try {
-      for (const [text, values] of statements) db.prepare(text.replace(/\$\d+/g, '?')).run(...values);
-    } finally {
-      db.close();
-    }
-    return;
-  }
-  const client = new pg.Client({ ...pgAdminSettings(), database: t.config.database.name });
-  await client.connect();
-  try {
-    for (const [text, values] of statements) await client.query(text, values);
-  } finally {
-    await client.end();
-  }
-}
+const elsewhere = (statements: Array<[string, unknown[]]>) => writeThroughAnotherConnection(t.config, statements);
 
 describe('What a refused token is told', () => {
   // The user row and the token's revocation are read in one query; without a user, the logout is still named.
