@@ -10,8 +10,8 @@ const MAX_ANSWER_CHARS = 256 * 1024;
 
 declare module 'fastify' {
   interface FastifyRequest {
-    /** The database version when a keepable answer began to be computed (undefined: not kept). */
-    unchangedSince?: string | undefined;
+    /** A keepable answer being computed: its key, and the database version when it began (undefined: not kept). */
+    unchangedAnswer?: { key: string; since: string | undefined };
   }
 }
 
@@ -45,20 +45,14 @@ export function registerUnchangedAnswers(app: App, database: Database, callerKey
       void reply.type('application/json; charset=utf-8').send(kept);
       return;
     }
-    request.unchangedSince = answers.versionNow();
+    request.unchangedAnswer = { key, since: answers.versionNow() };
     done();
   });
 
   app.addHook('onSend', (request: FastifyRequest, reply: FastifyReply, payload: unknown, done: (err: null, payload: unknown) => void) => {
-    if (
-      request.unchangedSince !== undefined &&
-      reply.statusCode === 200 &&
-      typeof payload === 'string' &&
-      payload.length <= MAX_ANSWER_CHARS
-    ) {
-      const key = keyOf(request);
-      if (key !== undefined) answers.keepSince(request.unchangedSince, key, payload);
-    }
+    const computed = request.unchangedAnswer;
+    if (computed && reply.statusCode === 200 && typeof payload === 'string' && payload.length <= MAX_ANSWER_CHARS)
+      answers.keepSince(computed.since, computed.key, payload);
     done(null, payload);
   });
 }
