@@ -177,6 +177,8 @@ export async function buildApp(options: BuildAppOptions): Promise<App> {
       done();
     });
   }
+  // Right after: a kept list answer is filed under the version read here, before the caller is resolved.
+  const keepUnchangedAnswers = registerUnchangedAnswers(app, database);
   // A pooled connection that drops is the start of an outage or a blip the pool mends: counted, not logged each.
   database.reportConnectionErrors?.((err) => services.outage.refused(err, 'connection'));
   app.decorate('events', events);
@@ -242,7 +244,7 @@ export async function buildApp(options: BuildAppOptions): Promise<App> {
     )(config.koreader.enabled ? kosyncCredentials(config.koreader.prefix) : undefined),
     proxyCredentials: proxyCredentials(config.auth.proxy),
   }));
-  registerUnchangedAnswers(app, database, (request) =>
+  keepUnchangedAnswers((request) =>
     request.caller ? `${request.caller.user.id}\0${request.caller.apiKeyId ?? request.caller.tokenId ?? request.caller.method}` : undefined,
   );
   requestMetrics.register(app);

@@ -8,8 +8,13 @@ const MAX_ANSWERS = 128;
 /** A larger answer is not kept. */
 const MAX_ANSWER_CHARS = 256 * 1024;
 
+/** Who is asking, as a key (user and credential), or undefined when answers to this caller are not kept. */
+type CallerKey = (request: FastifyRequest) => string | undefined;
+
 declare module 'fastify' {
   interface FastifyRequest {
+    /** The database version as a request of a `keepWhileUnchanged` route began, before its caller was resolved. */
+    unchangedSince?: string;
     /** A keepable answer being computed: its key, and the database version when it began (undefined: not kept). */
     unchangedAnswer?: { key: string; since: string | undefined };
   }
@@ -25,34 +30,48 @@ declare module 'fastify' {
  * body: everything such an answer depends on besides the database (who may see what is read from the database, and
  * authentication and permissions are checked before, on every request). Only 200 answers whose body is a string
  * are kept. A kept answer goes through the same `onSend` hooks (headers) as a computed one.
+ *
+ * Call this before the hooks that resolve the caller: the database version an answer is kept under is read as the
+ * request begins, so that a write landing while the caller is resolved or the body arrives (a role or library
+ * access taken away) makes the answer computed with the caller as it was unkeepable. Returns what to call once
+ * those hooks are registered, with how to tell callers apart: the kept answers are sent from the last hook before
+ * the handler.
  */
-export function registerUnchangedAnswers(app: App, database: Database, callerKey: (request: FastifyRequest) => string | undefined): void {
-  if (database.dialect !== 'sqlite') return;
+export function registerUnchangedAnswers(app: App, database: Database): (callerKey: CallerKey) => void {
+  if (database.dialect !== 'sqlite') return () => undefined;
   const answers = new UnchangedDatabaseCache<string>(database, MAX_ANSWERS);
-  const keyOf = (request: FastifyRequest): string | undefined => {
-    const caller = callerKey(request);
-    if (caller === undefined) return undefined;
-    const body = request.body === undefined ? '' : JSON.stringify(request.body);
-    return `${caller}\0${request.method}\0${request.url}\0${body}`;
-  };
 
-  app.addHook('preHandler', (request: FastifyRequest, reply: FastifyReply, done: () => void) => {
-    if (request.routeOptions.config.keepWhileUnchanged !== true) return done();
-    const key = keyOf(request);
-    if (key === undefined) return done();
-    const kept = answers.peek(key);
-    if (kept !== undefined) {
-      void reply.type('application/json; charset=utf-8').send(kept);
-      return;
-    }
-    request.unchangedAnswer = { key, since: answers.versionNow() };
+  app.addHook('onRequest', (request: FastifyRequest, _reply: FastifyReply, done: () => void) => {
+    if (request.routeOptions.config.keepWhileUnchanged === true) request.unchangedSince = answers.versionNow();
     done();
   });
 
-  app.addHook('onSend', (request: FastifyRequest, reply: FastifyReply, payload: unknown, done: (err: null, payload: unknown) => void) => {
-    const computed = request.unchangedAnswer;
-    if (computed && reply.statusCode === 200 && typeof payload === 'string' && payload.length <= MAX_ANSWER_CHARS)
-      answers.keepSince(computed.since, computed.key, payload);
-    done(null, payload);
-  });
+  return (callerKey) => {
+    const keyOf = (request: FastifyRequest): string | undefined => {
+      const caller = callerKey(request);
+      if (caller === undefined) return undefined;
+      const body = request.body === undefined ? '' : JSON.stringify(request.body);
+      return `${caller}\0${request.method}\0${request.url}\0${body}`;
+    };
+
+    app.addHook('preHandler', (request: FastifyRequest, reply: FastifyReply, done: () => void) => {
+      if (request.routeOptions.config.keepWhileUnchanged !== true) return done();
+      const key = keyOf(request);
+      if (key === undefined) return done();
+      const kept = answers.peek(key);
+      if (kept !== undefined) {
+        void reply.type('application/json; charset=utf-8').send(kept);
+        return;
+      }
+      request.unchangedAnswer = { key, since: request.unchangedSince };
+      done();
+    });
+
+    app.addHook('onSend', (request: FastifyRequest, reply: FastifyReply, payload: unknown, done: (err: null, payload: unknown) => void) => {
+      const computed = request.unchangedAnswer;
+      if (computed && reply.statusCode === 200 && typeof payload === 'string' && payload.length <= MAX_ANSWER_CHARS)
+        answers.keepSince(computed.since, computed.key, payload);
+      done(null, payload);
+    });
+  };
 }

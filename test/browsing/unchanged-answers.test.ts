@@ -1,3 +1,4 @@
+import { PassThrough } from 'node:stream';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createApiKey, createUser, type Headers } from '../helpers/auth.js';
 import { api, call, createCatalogApp, scannedLibrary, type CatalogTestApp, type Paged } from '../helpers/catalog.js';
@@ -29,6 +30,21 @@ const seriesPage = async (headers: Headers, url = '/api/v1/series?pageSize=50') 
   expect(res.status).toBe(200);
   return res;
 };
+
+/**
+ * A POST whose body arrives only after `meanwhile` ran, started once the server reads the body: by then its
+ * `onRequest` hooks, which resolve the caller, have run.
+ */
+async function postWithLateBody(headers: Headers, url: string, body: string, meanwhile: () => Promise<void>) {
+  const payload = new PassThrough();
+  const answer = t.app.inject({ method: 'POST', url, headers: { ...headers, 'content-type': 'application/json' }, payload });
+  while (payload.listenerCount('readable') === 0) await new Promise((resolve) => setImmediate(resolve));
+  await meanwhile();
+  payload.end(body);
+  const res = await answer;
+  expect(res.statusCode).toBe(200);
+  return JSON.parse(res.body) as Paged<SeriesRow>;
+}
 
 describe('List answers kept while the database is unchanged', () => {
   it('answers the same bytes and headers again, and the next answer after a write of this instance is computed afresh', async () => {
@@ -80,5 +96,22 @@ describe('List answers kept while the database is unchanged', () => {
     await seriesPage(gone.headers);
     expect((await api(t, 'PATCH', `/api/v1/users/${gone.id}`, { disabled: true })).status).toBe(200);
     expect((await call(t, gone.headers, 'GET', '/api/v1/series?pageSize=50')).status).toBe(401);
+  });
+
+  it('does not keep an answer computed for a caller whose access changed while its request arrived', async () => {
+    const member = await createUser(t, 'reader');
+    const url = '/api/v1/series/list?pageSize=50';
+    const list = async () => (await call<Paged<SeriesRow>>(t, member.headers, 'POST', url, {})).body.total;
+    const visible = await list();
+    expect(visible).toBeGreaterThan(0);
+    // The request began before the change, so it answers with the access the member had then...
+    const inFlight = await postWithLateBody(member.headers, url, '{}', async () => {
+      expect((await api(t, 'PATCH', `/api/v1/users/${member.id}`, { library_access: { all: false, library_ids: [] } })).status).toBe(200);
+    });
+    expect(inFlight.total).toBe(visible);
+    // ...and that answer is not kept for the requests that come after it.
+    expect(await list()).toBe(0);
+    expect(await list()).toBe(0);
+    expect((await seriesPage(member.headers)).body.total).toBe(0);
   });
 });
