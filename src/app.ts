@@ -234,7 +234,7 @@ export async function buildApp(options: BuildAppOptions): Promise<App> {
   // The Komga API's prefix gate runs before authentication (a disabled or moved API is a 404, not a 401), and
   // its session cookie is one more credential source for its own routes.
   const komgaGate = registerKomgaGate(app, { settings, sessions: services.komgaSessions });
-  ({ routes } = registerAuthHooks(app, {
+  const auth = registerAuthHooks(app, {
     resolver: identity.resolver,
     settings,
     isSetupRequired: () => identity.setup.isRequired(),
@@ -243,7 +243,8 @@ export async function buildApp(options: BuildAppOptions): Promise<App> {
         komgaGate.credentials(request) ?? (config.kobo.enabled ? koboCredentials(request) : undefined) ?? kosync?.(request)
     )(config.koreader.enabled ? kosyncCredentials(config.koreader.prefix) : undefined),
     proxyCredentials: proxyCredentials(config.auth.proxy),
-  }));
+  });
+  routes = auth.routes;
   keepUnchangedAnswers((request) =>
     request.caller ? `${request.caller.user.id}\0${request.caller.apiKeyId ?? request.caller.tokenId ?? request.caller.method}` : undefined,
   );
@@ -285,7 +286,7 @@ export async function buildApp(options: BuildAppOptions): Promise<App> {
       registerTaskRoutes(v1, background.tasks);
       registerSettingsRoutes(v1, settings);
       registerFilesystemRoutes(v1, services.filesystem);
-      registerEventRoutes(v1, events, sse, browsing.access);
+      registerEventRoutes(v1, { bus: events, hub: sse, access: browsing.access, callerAgain: auth.callerAgain });
       registerDuplicateRoutes(v1, services.duplicates);
       registerCollectionRoutes(v1, services.collections);
       registerReadListRoutes(v1, services.readLists);

@@ -67,6 +67,7 @@ export interface ScanEvent extends ScanCounters {
 export const SCAN_EVENTS = ['scan_started', 'scan_progress', 'scan_completed', 'scan_failed', 'scan_cancelled'] as const;
 export type ScanEventName = (typeof SCAN_EVENTS)[number];
 
+/** A `task_progress` message as `/tasks/stream` sends it. */
 export interface TaskProgressEvent {
   task_id: string;
   task_type: string;
@@ -74,7 +75,12 @@ export interface TaskProgressEvent {
   progress: { current: number; total: number; message: string };
 }
 
+/** What the task worker publishes: the message and the task's library (null: none), which decides who may hear it. */
+export interface TaskProgressPublished extends TaskProgressEvent {
+  library_id: string | null;
+}
+
 export type EventMap = { [K in EntityEventName]: EntityEvent } & { [K in ScanEventName]: ScanEvent } & {
-  task_progress: TaskProgressEvent;
+  task_progress: TaskProgressPublished;
 };
 export type EventName = keyof EventMap;

@@ -5,6 +5,8 @@ export interface SseStream {
   send(event: string, data: unknown): void;
   /** Runs when the client disconnects or the server closes the stream. */
   onClose(fn: () => void): void;
+  /** Ends the stream from the server's side. */
+  close(): void;
   readonly closed: boolean;
 }
 
@@ -34,7 +36,7 @@ export class SseHub {
     if (reply.request.method === 'HEAD') {
       // The headers are the answer: Node drops a HEAD response's body writes, so a stream would never flush them.
       res.end();
-      return { send: () => undefined, onClose: (fn) => fn(), closed: true };
+      return { send: () => undefined, onClose: (fn) => fn(), close: () => undefined, closed: true };
     }
     res.write(': connected\n\n');
 
@@ -61,6 +63,7 @@ export class SseHub {
       onClose: (fn) => {
         closers.push(fn);
       },
+      close,
       get closed() {
         return closed;
       },

@@ -336,6 +336,7 @@ export class TaskWorker {
     this.bus.publish('task_progress', {
       task_id: task.id,
       task_type: task.type,
+      library_id: task.library_id,
       status: task.status,
       progress: { current: task.progress_current, total: task.progress_total, message: task.progress_message ?? '' },
     });

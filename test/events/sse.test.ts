@@ -1,4 +1,3 @@
-import { EventSource } from 'eventsource';
 import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { makeCbz } from '../media/fixtures.js';
@@ -6,34 +5,7 @@ import { createTestApp, createTestDatabase, type TestApp } from '../helpers/app.
 import { buildApp } from '../../src/app.js';
 import { postgresOnly, testDatabaseType } from '../helpers/config.js';
 import { api, createCatalogApp, createLibrary, libraryDir, scan, type CatalogTestApp } from '../scanner/helpers.js';
-
-interface Frame {
-  event: string;
-  data: Record<string, unknown>;
-}
-
-/** A real EventSource client against a real port, authenticating with headers through its fetch hook. */
-function connect(base: string, path: string, headers: Record<string, string>, names: string[]) {
-  const frames: Frame[] = [];
-  const source = new EventSource(`${base}${path}`, {
-    fetch: (input, init) => fetch(input, { ...init, headers: { ...(init?.headers as Record<string, string>), ...headers } }),
-  });
-  for (const name of names)
-    source.addEventListener(name, (e) => frames.push({ event: name, data: JSON.parse(e.data) as Record<string, unknown> }));
-  const opened = new Promise<void>((resolve, reject) => {
-    source.onopen = () => resolve();
-    source.onerror = (err) => reject(new Error(`SSE error ${String(err.code ?? '')}`));
-  });
-  return { frames, source, opened };
-}
-
-async function until(check: () => boolean, timeoutMs = 10_000): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  while (!check()) {
-    if (Date.now() > deadline) throw new Error('condition not met in time');
-    await new Promise((r) => setTimeout(r, 20));
-  }
-}
+import { connect, until } from '../helpers/sse-client.js';
 
 const ENTITY = [
   'library_created',

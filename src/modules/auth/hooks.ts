@@ -12,6 +12,8 @@ declare module 'fastify' {
     caller: Caller | null;
     /** Why presented credentials were refused; reported only if the route needs a caller. */
     authError: AppError | null;
+    /** The credentials the caller was resolved from (see `callerAgain`). */
+    credentials: Credentials | null;
   }
   interface FastifyContextConfig {
     /** Which challenge a 401 carries: OPDS readers and Komga apps only prompt for Basic. */
@@ -76,7 +78,13 @@ export interface RouteAccess {
  * permission. Every route needs a
  * caller unless it is marked public; unknown routes fall through to the 404 handler.
  */
-export function registerAuthHooks(app: App, deps: AuthHookDeps): { routes: RouteAccess[]; buckets: TokenBuckets } {
+/** A request's caller as the database says now (see registerAuthHooks); undefined once its credentials are refused. */
+export type CallerAgain = (request: FastifyRequest) => Promise<Caller | undefined>;
+
+export function registerAuthHooks(
+  app: App,
+  deps: AuthHookDeps,
+): { routes: RouteAccess[]; buckets: TokenBuckets; callerAgain: CallerAgain } {
   const routes: RouteAccess[] = [];
   const buckets = new TokenBuckets();
   const sweep = setInterval(() => buckets.sweep(), 30_000);
@@ -85,6 +93,7 @@ export function registerAuthHooks(app: App, deps: AuthHookDeps): { routes: Route
 
   app.decorateRequest('caller', null);
   app.decorateRequest('authError', null);
+  app.decorateRequest('credentials', null);
 
   app.addHook('onRoute', (route: RouteOptions) => {
     const config = (route.config ?? {}) as { permission?: string | readonly string[]; public?: boolean };
@@ -161,6 +170,7 @@ export function registerAuthHooks(app: App, deps: AuthHookDeps): { routes: Route
       return done();
     }
     if (!credentials) return done();
+    request.credentials = credentials;
     const remembered = deps.resolver.remembered(credentials);
     if (remembered) {
       request.caller = remembered;
@@ -214,7 +224,22 @@ export function registerAuthHooks(app: App, deps: AuthHookDeps): { routes: Route
     done(null, payload);
   });
 
-  return { routes, buckets };
+  /**
+   * For answers that outlive their request (event streams): the caller resolved again from the same credentials,
+   * so a revoked key, a logout, a disabled or demoted user or access taken away applies to what is sent next.
+   */
+  const callerAgain: CallerAgain = async (request) => {
+    const credentials = request.credentials;
+    if (!credentials) return undefined;
+    try {
+      return deps.resolver.remembered(credentials) ?? (await deps.resolver.resolve(credentials));
+    } catch (err) {
+      if (err instanceof AppError) return undefined;
+      throw err;
+    }
+  };
+
+  return { routes, buckets, callerAgain };
 }
 
 /** The permission table for the OpenAPI description: one row per route. */
