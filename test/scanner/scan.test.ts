@@ -53,7 +53,8 @@ async function recordEvents(
 ): Promise<Array<{ name: EventName; payload: Record<string, unknown> }>> {
   const seen: Array<{ name: EventName; payload: Record<string, unknown> }> = [];
   const off = t.app.events.onAny((name, payload) => {
-    if ((payload as { library_id?: string }).library_id === libraryId)
+    // Entity and scan events of the library (a task's progress names its library too, for who may hear it).
+    if (name !== 'task_progress' && (payload as { library_id?: string }).library_id === libraryId)
       seen.push({ name, payload: payload as unknown as Record<string, unknown> });
   });
   try {
