@@ -72,15 +72,15 @@ export interface RouteAccess {
   public: boolean;
 }
 
+/** A request's caller as the database says now (see registerAuthHooks); undefined once its credentials are refused. */
+export type CallerAgain = (request: FastifyRequest) => Promise<Caller | undefined>;
+
 /**
  * Three onRequest steps, in this order: resolve the caller from the headers, draw from the rate-limit bucket
  * (per user when authenticated, per IP otherwise and whenever credentials fail), then enforce the route's
  * permission. Every route needs a
  * caller unless it is marked public; unknown routes fall through to the 404 handler.
  */
-/** A request's caller as the database says now (see registerAuthHooks); undefined once its credentials are refused. */
-export type CallerAgain = (request: FastifyRequest) => Promise<Caller | undefined>;
-
 export function registerAuthHooks(
   app: App,
   deps: AuthHookDeps,
