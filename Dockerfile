@@ -1,4 +1,4 @@
-# Bindery on Node 20 (package.json "engines" and .nvmrc say the same). Build: docker build -t bindery .   Run: docker run -p 8080:8080 -v bindery-data:/data -v /comics:/comics:ro bindery
+# Colophon on Node 20 (package.json "engines" and .nvmrc say the same). Build: docker build -t colophon .   Run: docker run -p 8080:8080 -v colophon-data:/data -v /comics:/comics:ro colophon
 FROM node:20-slim AS build
 WORKDIR /app
 RUN apt-get update && apt-get install -y --no-install-recommends python3 make g++ && rm -rf /var/lib/apt/lists/*
@@ -12,9 +12,9 @@ RUN npm run build && npm prune --omit=dev
 
 FROM node:20-slim
 ENV NODE_ENV=production \
-    BINDERY_DATA_DIR=/data \
-    BINDERY_SERVER__HOST=0.0.0.0 \
-    BINDERY_SERVER__PORT=8080
+    COLOPHON_DATA_DIR=/data \
+    COLOPHON_SERVER__HOST=0.0.0.0 \
+    COLOPHON_SERVER__PORT=8080
 WORKDIR /app
 COPY --from=build /app/node_modules ./node_modules
 COPY --from=build /app/dist ./dist

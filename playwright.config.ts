@@ -7,7 +7,7 @@ import { defineConfig, devices } from '@playwright/test';
  * see web/e2e/global-setup.ts. One worker: the machines have two cores and the tests share one server.
  */
 const chromium =
-  process.env.BINDERY_E2E_CHROMIUM ??
+  process.env.COLOPHON_E2E_CHROMIUM ??
   ['/usr/bin/chromium-headless-shell', '/usr/bin/chromium'].find((p) => existsSync(p)) ??
   '/usr/bin/chromium';
 

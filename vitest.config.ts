@@ -12,7 +12,7 @@ const isolated = [
 ];
 
 // A PostgreSQL run leaves out the files that never reach a database (test/engine-free.ts): the SQLite run covers them.
-const onPostgres = process.env.BINDERY_TEST_DATABASE === 'postgres';
+const onPostgres = process.env.COLOPHON_TEST_DATABASE === 'postgres';
 const engineFree = onPostgres ? engineFreeTestFiles(import.meta.dirname) : [];
 
 // Two cores on the target machines: two forks keep both busy without thrashing PostgreSQL or sharp.

@@ -53,7 +53,7 @@ export interface BrowseBenchResult {
 
 /** The synthesized catalog served on a real port, for the benchmark and for profiling scripts. */
 export async function prepareBrowseBench() {
-  const dataDir = mkdtempSync(path.join(os.tmpdir(), 'bindery-bench-browse-'));
+  const dataDir = mkdtempSync(path.join(os.tmpdir(), 'colophon-bench-browse-'));
   const libraryDir = path.join(dataDir, 'library');
   const config = ConfigSchema.parse({
     data_dir: dataDir,
@@ -213,7 +213,7 @@ export async function prepareBrowseBench() {
       .insertInto('read_progress')
       .values(progress.slice(b, b + 100))
       .execute();
-  // As `bindery serve` runs: the task worker polling and the scheduler running in the background.
+  // As `colophon serve` runs: the task worker polling and the scheduler running in the background.
   await app.background.start();
   await app.listen({ port: 0, host: '127.0.0.1' });
   const address = app.server.address();

@@ -41,7 +41,7 @@ async function measure(seconds: number, work: () => Promise<unknown>): Promise<{
 export async function runMediaBench(options: MediaBenchOptions = {}): Promise<MediaBenchRow[]> {
   const pageCount = options.pages ?? 200;
   const seconds = options.seconds ?? 1.5;
-  const dir = await mkdtemp(join(tmpdir(), 'bindery-media-bench-'));
+  const dir = await mkdtemp(join(tmpdir(), 'colophon-media-bench-'));
   try {
     // Ten distinct scan-like pages cycled through the book: realistic sizes without minutes of encoding.
     const scans = await Promise.all(Array.from({ length: 10 }, (_, i) => makeScanLikePage(1400, 2100, i + 1)));

@@ -20,7 +20,7 @@ const GOAL_MS = 2000;
 const loadText = (l: readonly number[]) => l.map((x) => x.toFixed(2)).join(' ');
 
 async function corpus(): Promise<string> {
-  const root = path.join(os.tmpdir(), `bindery-bench-metadata-${SERIES}`, 'library');
+  const root = path.join(os.tmpdir(), `colophon-bench-metadata-${SERIES}`, 'library');
   const done = path.join(root, '..', 'complete');
   if (existsSync(done)) return root;
   for (let i = 0; i < SERIES; i++) {

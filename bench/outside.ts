@@ -167,7 +167,7 @@ function hashFloor(listFile: string): Promise<{ ms: number; cpuMs: number; bytes
 /** The bare node:http floor (bench/floors/page-server.mjs) serving `files`, in its own process. */
 async function startFloor(files: readonly string[]): Promise<{ base: string; pid: number; stop(): Promise<void> }> {
   const port = await freePort();
-  const listFile = path.join(os.tmpdir(), `bindery-bench-floor-${process.pid}-${port}.txt`);
+  const listFile = path.join(os.tmpdir(), `colophon-bench-floor-${process.pid}-${port}.txt`);
   writeFileSync(listFile, files.join('\n'));
   removeOnExit(listFile);
   const child = spawn(process.execPath, [path.join(repoRoot, 'bench/floors/page-server.mjs'), String(port), listFile], {
@@ -448,7 +448,7 @@ export async function run(argv: string[] = process.argv.slice(2)): Promise<void>
   const host = machine(wrkVersion);
   const loadBefore = os.loadavg();
   console.log(
-    `Bindery from outside: ${host.cores} cores (${host.cpu}), Node ${host.node}, commit ${host.commit}` +
+    `Colophon from outside: ${host.cores} cores (${host.cpu}), Node ${host.node}, commit ${host.commit}` +
       `${host.uncommitted ? ` + ${host.uncommitted} uncommitted files` : ''}, ${host.wrk}; load average ${loadText(loadBefore)}`,
   );
 
@@ -470,7 +470,7 @@ export async function run(argv: string[] = process.argv.slice(2)): Promise<void>
     loadBefore,
     corpus,
   };
-  const workDir = mkdtempSync(path.join(os.tmpdir(), 'bindery-bench-outside-'));
+  const workDir = mkdtempSync(path.join(os.tmpdir(), 'colophon-bench-outside-'));
   removeOnExit(workDir);
 
   // Scan floor: read + SHA-256 of the same files; a first run, not counted, warms the page cache.
@@ -683,7 +683,7 @@ export async function run(argv: string[] = process.argv.slice(2)): Promise<void>
   figures.http = Object.fromEntries(http.map((h) => [h.key, h]));
   figures.loadAfter = loadAfter;
   console.log(
-    `\nBindery from outside, ${corpus.books} books — ${host.cores} cores (${host.cpu}), Node ${host.node}, commit ${host.commit}` +
+    `\nColophon from outside, ${corpus.books} books — ${host.cores} cores (${host.cpu}), Node ${host.node}, commit ${host.commit}` +
       `${host.uncommitted ? ` + ${host.uncommitted} uncommitted files` : ''}`,
   );
   printHttpTable(http, seconds);

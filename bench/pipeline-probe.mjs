@@ -34,7 +34,7 @@ if (isMainThread) {
     process.stdout.write(`${line} (${files.length} files)\n`);
   }
   await Promise.all(workers.map((w) => w.terminate()));
-  const listFile = path.join(os.tmpdir(), `bindery-pipeline-probe-${process.pid}.txt`);
+  const listFile = path.join(os.tmpdir(), `colophon-pipeline-probe-${process.pid}.txt`);
   writeFileSync(listFile, files.join('\n'));
   const floor = spawnSync(process.execPath, [new URL('floors/hash-floor.mjs', import.meta.url).pathname, listFile, '2'], {
     encoding: 'utf8',

@@ -8,7 +8,7 @@
  *     file the fastest way we know (goal ≤ 4): the faster of 64 callback stat() calls in flight and statSync() in
  *     a loop, the way the scanner's walk thread makes them.
  *  3. Peak RSS of the server process during the 10,000-book initial scan (goal < 300 MB), measured the way a
- *     user runs Bindery: `node dist/cli.js serve` in a child process, driven over HTTP, its RSS read from
+ *     user runs Colophon: `node dist/cli.js serve` in a child process, driven over HTTP, its RSS read from
  *     /proc (VmRSS sampled every 20 ms, and the kernel's high-water mark VmHWM), worker threads included.
  * The in-process measurements (1, 2) also run the compiled code from `dist/` when it exists, so that worker
  * threads do not load TypeScript through tsx; BENCH_SOURCE=1 runs `src/` instead.
@@ -81,7 +81,7 @@ type Code = Awaited<ReturnType<typeof loadCode>>;
 const JWT_SECRET = 'bench-secret-bench-secret-bench-secret-0123';
 
 async function createApp(code: Code): Promise<App> {
-  const dataDir = mkdtempSync(path.join(os.tmpdir(), 'bindery-bench-'));
+  const dataDir = mkdtempSync(path.join(os.tmpdir(), 'colophon-bench-'));
   const config = code.config.ConfigSchema.parse({
     data_dir: dataDir,
     logging: { level: 'warn' },
@@ -247,9 +247,9 @@ function processMemory(pid: number): { rss: number; hwm: number } {
  * Cover pre-generation (a separate task that starts when the scan ends) is off so that the number is the scan's.
  */
 async function serverScanMemory(root: string, books: number): Promise<{ restMb: number; peakMb: number; ms: number }> {
-  const dataDir = mkdtempSync(path.join(os.tmpdir(), 'bindery-bench-server-'));
+  const dataDir = mkdtempSync(path.join(os.tmpdir(), 'colophon-bench-server-'));
   const port = await freePort();
-  const configFile = path.join(dataDir, 'bindery.yaml');
+  const configFile = path.join(dataDir, 'colophon.yaml');
   const config = {
     server: { host: '127.0.0.1', port },
     data_dir: dataDir,

@@ -71,9 +71,9 @@ export interface ServerProcess {
  */
 export async function startServerProcess(extra: Record<string, unknown> = {}): Promise<ServerProcess> {
   if (!existsSync(distCli)) throw new Error('dist/cli.js is missing: run `npm run build` first');
-  const dataDir = mkdtempSync(path.join(os.tmpdir(), 'bindery-bench-server-'));
+  const dataDir = mkdtempSync(path.join(os.tmpdir(), 'colophon-bench-server-'));
   const port = await freePort();
-  const configFile = path.join(dataDir, 'bindery.yaml');
+  const configFile = path.join(dataDir, 'colophon.yaml');
   const config = { server: { host: '127.0.0.1', port }, data_dir: path.join(dataDir, 'data'), rate_limit: { enabled: false }, ...extra };
   writeFileSync(configFile, JSON.stringify(config, null, 2)); // JSON is YAML
   const logFile = path.join(dataDir, 'server.log');
@@ -82,7 +82,7 @@ export async function startServerProcess(extra: Record<string, unknown> = {}): P
   const child = spawn(process.execPath, [...nodeArgs(), distCli, 'serve', '--config', configFile], {
     cwd: dataDir,
     stdio: ['ignore', log, log],
-    env: withoutBinderyEnv(),
+    env: withoutColophonEnv(),
   });
   const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
   const base = `http://127.0.0.1:${port}`;
@@ -131,7 +131,7 @@ export async function startServerProcess(extra: Record<string, unknown> = {}): P
 /** BENCH_NODE_ARGS: extra node options for the server (e.g. `--cpu-prof --cpu-prof-dir=/tmp/prof` to profile it). */
 const nodeArgs = (): string[] => (process.env.BENCH_NODE_ARGS ?? '').split(' ').filter(Boolean);
 
-/** The bench's own BINDERY_* variables must not reach the server (they would override its config file). */
-export function withoutBinderyEnv(): NodeJS.ProcessEnv {
-  return Object.fromEntries(Object.entries(process.env).filter(([name]) => !name.startsWith('BINDERY_')));
+/** The bench's own COLOPHON_* variables must not reach the server (they would override its config file). */
+export function withoutColophonEnv(): NodeJS.ProcessEnv {
+  return Object.fromEntries(Object.entries(process.env).filter(([name]) => !name.startsWith('COLOPHON_')));
 }

@@ -1,7 +1,7 @@
 /**
  * Start-up time (issue 22: `npm start` serves within 2 s when nothing changed since the last build), and where it
  * goes. `npx tsx bench/start-time.ts` (or `npm run bench -- --start`) prints:
- *  - `npm start` to the first `/health` 200 (median of 3; the server on a temp data folder through BINDERY_CONFIG);
+ *  - `npm start` to the first `/health` 200 (median of 3; the server on a temp data folder through COLOPHON_CONFIG);
  *  - its parts: the prestart staleness check alone, `node dist/cli.js serve` alone, an empty `node` process;
  *  - inside the server process, the phases of `startServer` timed one by one (importing the code, opening the
  *    database, migrations, building the app, listening, background work);
@@ -13,7 +13,7 @@ import { execFileSync, spawn } from 'node:child_process';
 import { mkdtempSync, readdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { distCli, freePort, repoRoot, sleep, waitFor200, withoutBinderyEnv } from './server-process.js';
+import { distCli, freePort, repoRoot, sleep, waitFor200, withoutColophonEnv } from './server-process.js';
 
 export interface StartFigures {
   npmStartMs: number;
@@ -26,9 +26,9 @@ export interface StartFigures {
 const median = (xs: readonly number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
 
 async function configFile(): Promise<{ dir: string; file: string; base: string }> {
-  const dir = mkdtempSync(path.join(os.tmpdir(), 'bindery-bench-start-'));
+  const dir = mkdtempSync(path.join(os.tmpdir(), 'colophon-bench-start-'));
   const port = await freePort();
-  const file = path.join(dir, 'bindery.yaml');
+  const file = path.join(dir, 'colophon.yaml');
   writeFileSync(file, JSON.stringify({ server: { host: '127.0.0.1', port }, data_dir: path.join(dir, 'data') }));
   return { dir, file, base: `http://127.0.0.1:${port}` };
 }
@@ -47,7 +47,7 @@ async function timeToHealth(
     cwd,
     detached: true,
     stdio: 'ignore',
-    env: { ...withoutBinderyEnv(), BINDERY_CONFIG: file, ...extraEnv },
+    env: { ...withoutColophonEnv(), COLOPHON_CONFIG: file, ...extraEnv },
   });
   const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
   try {
@@ -94,7 +94,7 @@ export async function measureStart(runs = 3): Promise<StartFigures> {
 
 /** The phases of `startServer` (src/server.ts), done one by one in a child process with timestamps. */
 function phases(): Record<string, number> {
-  const dir = mkdtempSync(path.join(os.tmpdir(), 'bindery-bench-phases-'));
+  const dir = mkdtempSync(path.join(os.tmpdir(), 'colophon-bench-phases-'));
   const script = path.join(dir, 'phases.mjs');
   const dist = path.join(repoRoot, 'dist');
   writeFileSync(
@@ -106,7 +106,7 @@ const { openDatabase } = await import(${JSON.stringify(`${dist}/db/connection.js
 const { migrateToLatest } = await import(${JSON.stringify(`${dist}/db/migrate.js`)}); mark('import db/migrate');
 const { buildApp } = await import(${JSON.stringify(`${dist}/app.js`)}); mark('import app.js and everything it imports');
 const { ensureDataDir } = await import(${JSON.stringify(`${dist}/data-dir.js`)});
-const config = loadConfig({ env: { BINDERY_DATA_DIR: ${JSON.stringify(path.join(dir, 'data'))}, BINDERY_SERVER__HOST: '127.0.0.1', BINDERY_SERVER__PORT: '0', BINDERY_LOGGING__LEVEL: 'warn' } }); mark('load config');
+const config = loadConfig({ env: { COLOPHON_DATA_DIR: ${JSON.stringify(path.join(dir, 'data'))}, COLOPHON_SERVER__HOST: '127.0.0.1', COLOPHON_SERVER__PORT: '0', COLOPHON_LOGGING__LEVEL: 'warn' } }); mark('load config');
 ensureDataDir(config); const database = openDatabase(config); mark('data dir, open database');
 await migrateToLatest(database); mark('migrations (fresh database)');
 const app = await buildApp({ config, database }); mark('buildApp (plugins, routes, schemas)');
@@ -117,7 +117,7 @@ process.stdout.write(JSON.stringify(marks)); await app.close(); process.exit(0);
 `,
   );
   try {
-    return JSON.parse(execFileSync(process.execPath, [script], { cwd: dir, env: withoutBinderyEnv(), encoding: 'utf8' })) as Record<
+    return JSON.parse(execFileSync(process.execPath, [script], { cwd: dir, env: withoutColophonEnv(), encoding: 'utf8' })) as Record<
       string,
       number
     >;
@@ -134,7 +134,7 @@ interface ProfileNode {
 
 /** Where `node dist/cli.js serve` spends its CPU up to `/health` 200: samples summed by package or dist folder. */
 async function profile(): Promise<{ byGroup: Array<[string, number]>; packages: string[] }> {
-  const dir = mkdtempSync(path.join(os.tmpdir(), 'bindery-bench-prof-'));
+  const dir = mkdtempSync(path.join(os.tmpdir(), 'colophon-bench-prof-'));
   await timeToHealth(process.execPath, [distCli, 'serve'], {}, ['--cpu-prof', `--cpu-prof-dir=${dir}`, '--cpu-prof-interval=200']);
   await sleep(500);
   const file = readdirSync(dir).find((f) => f.endsWith('.cpuprofile'));
@@ -218,10 +218,10 @@ function importAlone(specifier: string): number {
  * `node dist/cli.js serve`), the rest linked to this checkout: the old and the new `npm start` side by side.
  */
 function prestartCheckout(): string {
-  const dir = mkdtempSync(path.join(os.tmpdir(), 'bindery-bench-prestart-'));
+  const dir = mkdtempSync(path.join(os.tmpdir(), 'colophon-bench-prestart-'));
   for (const name of ['dist', 'scripts', 'node_modules']) symlinkSync(path.join(repoRoot, name), path.join(dir, name));
   const scripts = { prestart: 'node scripts/build-if-stale.mjs', start: 'node dist/cli.js serve' };
-  writeFileSync(path.join(dir, 'package.json'), JSON.stringify({ name: 'bindery-prestart', private: true, type: 'module', scripts }));
+  writeFileSync(path.join(dir, 'package.json'), JSON.stringify({ name: 'colophon-prestart', private: true, type: 'module', scripts }));
   return dir;
 }
 

@@ -42,7 +42,7 @@ const DISTINCT_PAGES = 24;
 export function corpusDir(shape: UserCorpusShape): string {
   return path.join(
     os.tmpdir(),
-    `bindery-bench-corpus-s${shape.series}x${shape.perSeries}-p${shape.pages}-${shape.width}x${shape.height}-v1`,
+    `colophon-bench-corpus-s${shape.series}x${shape.perSeries}-p${shape.pages}-${shape.width}x${shape.height}-v1`,
   );
 }
 

@@ -81,7 +81,7 @@ const bookCount = async (server: ServerProcess, libraryId: string) =>
 async function latencies(runs: number): Promise<{ one: number[]; hundred: number[] }> {
   // Distinct books (every one its own hash), written once; copied from here into the watched library.
   const staging = await ensureCorpus({
-    out: path.join(os.tmpdir(), `bindery-bench-watch-staging-${runs}`),
+    out: path.join(os.tmpdir(), `colophon-bench-watch-staging-${runs}`),
     series: 1,
     books: runs * (1 + BATCH),
     pages: 2,
@@ -90,7 +90,7 @@ async function latencies(runs: number): Promise<{ one: number[]; hundred: number
   });
   const stagedDir = path.join(staging.root, 'Series 0001');
   const staged = (i: number) => path.join(stagedDir, `Series 0001 ${String(i + 1).padStart(3, '0')}.cbz`);
-  const library = path.join(os.tmpdir(), `bindery-bench-watch-${process.pid}`, 'library');
+  const library = path.join(os.tmpdir(), `colophon-bench-watch-${process.pid}`, 'library');
   await mkdir(library, { recursive: true });
   const server = await startServerProcess();
   try {
@@ -154,7 +154,7 @@ async function atRest(server: ServerProcess, seconds: number): Promise<Rest> {
 
 async function idle(books: number, seconds: number): Promise<{ off: Rest; on: Rest; startMs: number }> {
   const corpus = await ensureCorpus({
-    out: path.join(os.tmpdir(), `bindery-bench-watch-corpus-${books}`),
+    out: path.join(os.tmpdir(), `colophon-bench-watch-corpus-${books}`),
     series: Math.max(1, Math.ceil(books / 10)),
     books,
     pages: 2,

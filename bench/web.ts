@@ -24,7 +24,7 @@ import yazl from 'yazl';
 import { ADMIN, repoRoot, sleep, startServerProcess } from './server-process.js';
 
 async function ensureTinyLibrary(series: number, log: (line: string) => void): Promise<string> {
-  const root = path.join(os.tmpdir(), `bindery-bench-web-s${series}-v1`);
+  const root = path.join(os.tmpdir(), `colophon-bench-web-s${series}-v1`);
   const marker = path.join(root, 'complete');
   const library = path.join(root, 'library');
   if (existsSync(marker)) return library;
@@ -116,7 +116,7 @@ export async function run(argv: string[] = process.argv.slice(2)): Promise<void>
             observe(o: object): void;
           };
         };
-        g.localStorage.setItem('bindery.session', value);
+        g.localStorage.setItem('colophon.session', value);
         g.__longTasks = [];
         new g.PerformanceObserver((list) => {
           for (const e of list.getEntries()) g.__longTasks.push({ start: e.startTime, end: e.startTime + e.duration });

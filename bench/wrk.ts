@@ -253,7 +253,7 @@ export async function runWrk(options: WrkOptions): Promise<WrkResult> {
   const threads = options.threads ?? 2;
   const connections = options.connections ?? 20;
   const timeout = options.timeoutSeconds ?? 5;
-  const dir = mkdtempSync(path.join(os.tmpdir(), 'bindery-bench-wrk-'));
+  const dir = mkdtempSync(path.join(os.tmpdir(), 'colophon-bench-wrk-'));
   try {
     const requestsFile = path.join(dir, 'requests.tsv');
     for (const r of options.requests)

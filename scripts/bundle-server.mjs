@@ -54,8 +54,8 @@ const importMetaUrlOfTscOutput = {
       const source = await readFile(args.path, 'utf8');
       if (!source.includes('import.meta.url')) return { contents: source, loader: 'ts' };
       const asJs = relative(src, args.path).replace(/\\/g, '/').replace(/\.ts$/, '.js');
-      // globalThis.__binderyDist is set by the entry (banner): the dist/ folder's URL, whichever chunk runs this.
-      const url = `new URL(${JSON.stringify(asJs)}, globalThis.__binderyDist).href`;
+      // globalThis.__colophonDist is set by the entry (banner): the dist/ folder's URL, whichever chunk runs this.
+      const url = `new URL(${JSON.stringify(asJs)}, globalThis.__colophonDist).href`;
       return { contents: source.replaceAll('import.meta.url', url), loader: 'ts' };
     });
   },
@@ -64,9 +64,9 @@ const importMetaUrlOfTscOutput = {
 /** CommonJS packages inside an ES module bundle call `require` (node built-ins, optional dependencies). */
 function banner(distFromOutput) {
   return [
-    "import { createRequire as __binderyCreateRequire } from 'node:module';",
-    'const require = __binderyCreateRequire(import.meta.url);',
-    `globalThis.__binderyDist ??= new URL(${distFromOutput}, import.meta.url).href;`,
+    "import { createRequire as __colophonCreateRequire } from 'node:module';",
+    'const require = __colophonCreateRequire(import.meta.url);',
+    `globalThis.__colophonDist ??= new URL(${distFromOutput}, import.meta.url).href;`,
   ].join('\n');
 }
 

@@ -90,12 +90,12 @@ export interface BuildAppOptions {
   /** Replaces SMTP (tests capture mail with nodemailer's JSON transport). */
   mailTransport?: Transporter;
   /**
-   * Whether `app.swagger()` is available even with the docs UI off (default true: `bindery openapi`, tests).
-   * `bindery serve` turns it off so a start does not load the OpenAPI generator nobody asks for.
+   * Whether `app.swagger()` is available even with the docs UI off (default true: `colophon openapi`, tests).
+   * `colophon serve` turns it off so a start does not load the OpenAPI generator nobody asks for.
    */
   openApiDocument?: boolean;
   /**
-   * Tune V8's heap growth of the whole process while background tasks run (`bindery serve`; default off: a test
+   * Tune V8's heap growth of the whole process while background tasks run (`colophon serve`; default off: a test
    * process running many apps keeps V8's own behaviour). See tasks/heap-growth.ts.
    */
   tuneHeapForTasks?: boolean;
@@ -116,7 +116,7 @@ const REDACT = [
 
 /**
  * Builds the Fastify instance from a Config: routes, schemas, hooks. It starts no background work and
- * opens no connection by itself (the database is lazy), so `bindery openapi` can build it offline.
+ * opens no connection by itself (the database is lazy), so `colophon openapi` can build it offline.
  */
 export async function buildApp(options: BuildAppOptions): Promise<App> {
   const { config, database } = options;

@@ -6,18 +6,19 @@ import { Command, CommanderError, Option } from 'commander';
 import { buildApp } from './app.js';
 import { ConfigError, loadConfig } from './config/load.js';
 import { openDatabase } from './db/connection.js';
+import { adoptFormerDatabaseFile } from './db/former-name.js';
 import { migrateToLatest } from './db/migrate.js';
 import { UsersRepository } from './modules/users/repository.js';
 import { resetPassword } from './modules/users/reset-password.js';
 import { installShutdownHandlers, startServer } from './server.js';
 
 const program = new Command();
-program.name('bindery').description('Self-hosted library server for comics, manga and ebooks').showHelpAfterError().exitOverride();
+program.name('colophon').description('Self-hosted library server for comics, manga and ebooks').showHelpAfterError().exitOverride();
 
 program
   .command('serve')
   .description('Start the server (SQLite under ./data unless configured otherwise)')
-  .option('-c, --config <file>', 'YAML configuration file (env BINDERY_CONFIG)')
+  .option('-c, --config <file>', 'YAML configuration file (env COLOPHON_CONFIG)')
   .action(async (opts: { config?: string }) => {
     const config = loadConfig({ file: opts.config });
     const server = await startServer(config);
@@ -30,7 +31,7 @@ program
   .description('Write the OpenAPI description without starting a server or touching the database')
   .option('-o, --output <file>', 'write to this file instead of standard output')
   .addOption(new Option('-f, --format <format>', 'output format').choices(['json', 'yaml']).default('json'))
-  .option('-c, --config <file>', 'YAML configuration file (env BINDERY_CONFIG)')
+  .option('-c, --config <file>', 'YAML configuration file (env COLOPHON_CONFIG)')
   .action(async (opts: { output?: string; format: 'json' | 'yaml'; config?: string }) => {
     const config = loadConfig({ file: opts.config });
     const app = await buildApp({ config, database: openDatabase(config), logger: false });
@@ -49,9 +50,11 @@ users
   )
   .argument('<login>', 'username or e-mail address')
   .option('-p, --password <password>', 'the new password (default: a random one, printed)')
-  .option('-c, --config <file>', 'YAML configuration file (env BINDERY_CONFIG)')
+  .option('-c, --config <file>', 'YAML configuration file (env COLOPHON_CONFIG)')
   .action(async (login: string, opts: { password?: string; config?: string }) => {
     const config = loadConfig({ file: opts.config });
+    const adopted = adoptFormerDatabaseFile(config);
+    if (adopted) process.stderr.write(`${adopted}\n`);
     const database = openDatabase(config);
     try {
       await migrateToLatest(database);
@@ -70,9 +73,9 @@ program.parseAsync(process.argv).catch((err: unknown) => {
     process.exit(err.code === 'commander.helpDisplayed' || err.code === 'commander.version' || err.code === 'commander.help' ? 0 : 2);
   }
   if (err instanceof ConfigError) {
-    console.error(`bindery: ${err.message}`);
+    console.error(`colophon: ${err.message}`);
     process.exit(1);
   }
-  console.error(`bindery: ${err instanceof Error ? err.message : String(err)}`);
+  console.error(`colophon: ${err instanceof Error ? err.message : String(err)}`);
   process.exit(1);
 });

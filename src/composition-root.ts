@@ -108,7 +108,7 @@ import { tightHeapGrowthWhileBusy } from './tasks/heap-growth.js';
  * built here and registers routes, feeds and the Komga layer over it.
  *
  * Nothing here runs until `background.start()` (server.ts calls it; tests call it when they need the worker),
- * so building the app for `bindery openapi` starts no thread or timer.
+ * so building the app for `colophon openapi` starts no thread or timer.
  */
 
 /** Who the caller is and what they may manage about themselves and others. */
@@ -198,7 +198,7 @@ export interface CompositionDeps {
   /** The HTTP layer's counters and open SSE streams, for the metrics endpoint. */
   requests: RequestMetrics;
   sseConnections: () => number;
-  /** Tighter heap growth while background tasks run (the process-wide V8 flag; `bindery serve` only). */
+  /** Tighter heap growth while background tasks run (the process-wide V8 flag; `colophon serve` only). */
   tuneHeapForTasks?: boolean;
 }
 

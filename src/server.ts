@@ -2,6 +2,7 @@ import { buildApp, type BuildAppOptions } from './app.js';
 import type { Config } from './config/schema.js';
 import { ensureDataDir } from './data-dir.js';
 import { openDatabase } from './db/connection.js';
+import { adoptFormerDatabaseFile } from './db/former-name.js';
 import { migrateToLatest } from './db/migrate.js';
 import type { App } from './http/types.js';
 import { ADMIN_ONLY, ROLE_PERMISSIONS, ROLES } from './modules/auth/permissions.js';
@@ -14,9 +15,10 @@ export interface RunningServer {
   stop(): Promise<void>;
 }
 
-/** Everything `bindery serve` does: data dir, database and migrations, the app, background work, listening. */
+/** Everything `colophon serve` does: data dir, database and migrations, the app, background work, listening. */
 export async function startServer(config: Config, options: Pick<BuildAppOptions, 'logger'> = {}): Promise<RunningServer> {
   ensureDataDir(config);
+  const adopted = adoptFormerDatabaseFile(config);
   const database = openDatabase(config);
   try {
     await migrateToLatest(database);
@@ -25,6 +27,7 @@ export async function startServer(config: Config, options: Pick<BuildAppOptions,
     throw err;
   }
   const app = await buildApp({ config, database, logger: options.logger, openApiDocument: false, tuneHeapForTasks: true });
+  if (adopted) app.log.info(adopted);
   warnAboutOpenLibraryRoots(config, app);
   const address = await app.listen({ host: config.server.host, port: config.server.port });
   await app.startEventBridge();

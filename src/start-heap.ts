@@ -2,7 +2,7 @@ import { performance } from 'node:perf_hooks';
 import { setFlagsFromString } from 'node:v8';
 
 /**
- * `bindery serve` imports this first, before any other module is evaluated. Starting allocates tens of MB of
+ * `colophon serve` imports this first, before any other module is evaluated. Starting allocates tens of MB of
  * short-lived objects (module code, schemas, routes) and V8 answers that rate by growing the young generation
  * to its 32 MB maximum, which then stays resident in an idle server. Keeping its growth factor at 1 keeps it at
  * its initial size; `growYoungGenerationWhenBusy` gives V8's default back once the server is busy, so a server

@@ -1,6 +1,6 @@
 /**
  * The test files that never reach a database: no module they import, directly or through others, is
- * test/helpers/config.ts (where a test learns its engine, BINDERY_TEST_DATABASE). A PostgreSQL run leaves them
+ * test/helpers/config.ts (where a test learns its engine, COLOPHON_TEST_DATABASE). A PostgreSQL run leaves them
  * out — their SQLite run already covers them, and running them twice changes nothing but CI time. Found from the
  * imports themselves, so a new file is placed without anyone listing it.
  */

@@ -34,7 +34,7 @@ export interface RouteBudget {
  */
 export function sizeBudget(budgetBytes: number, routes: RouteBudget[] = []): Plugin {
   return {
-    name: 'bindery-size-budget',
+    name: 'colophon-size-budget',
     apply: 'build',
     generateBundle(_options, bundle) {
       const files = Object.values(bundle) as unknown as ChunkLike[];

@@ -10,19 +10,19 @@ export class ConfigError extends Error {
 }
 
 export interface LoadConfigOptions {
-  /** Path of the YAML file (`--config`); falls back to env BINDERY_CONFIG. */
+  /** Path of the YAML file (`--config`); falls back to env COLOPHON_CONFIG. */
   file?: string;
   env?: NodeJS.ProcessEnv;
 }
 
 type Tree = Record<string, unknown>;
 
-const ENV_PREFIX = 'BINDERY_';
+const ENV_PREFIX = 'COLOPHON_';
 // Variables that steer the loader or the test suite rather than naming a config key.
-const RESERVED_ENV = (name: string) => name === 'BINDERY_CONFIG' || name.startsWith('BINDERY_TEST_');
+const RESERVED_ENV = (name: string) => name === 'COLOPHON_CONFIG' || name.startsWith('COLOPHON_TEST_');
 
 /**
- * Sources, later wins: defaults < YAML file < `<name>.local.yaml` beside it < BINDERY_* environment.
+ * Sources, later wins: defaults < YAML file < `<name>.local.yaml` beside it < COLOPHON_* environment.
  * Values are taken literally: nothing like `${HOME}` is ever expanded.
  */
 export function loadConfig(options: LoadConfigOptions = {}): Config {
@@ -30,7 +30,7 @@ export function loadConfig(options: LoadConfigOptions = {}): Config {
   const origins = new Map<string, string>();
   let merged: Tree = {};
 
-  const file = options.file ?? env.BINDERY_CONFIG;
+  const file = options.file ?? env.COLOPHON_CONFIG;
   if (file) {
     merged = deepMerge(merged, readYamlFile(file, true), file, origins);
     const overlay = overlayPathFor(file);
@@ -43,7 +43,7 @@ export function loadConfig(options: LoadConfigOptions = {}): Config {
   return parsed.data;
 }
 
-/** `conf/bindery.yaml` -> `conf/bindery.local.yaml`. */
+/** `conf/colophon.yaml` -> `conf/colophon.local.yaml`. */
 export function overlayPathFor(file: string): string {
   const ext = path.extname(file);
   const base = ext === '.yaml' || ext === '.yml' ? file.slice(0, -ext.length) : file;

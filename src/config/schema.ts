@@ -28,7 +28,7 @@ export const OidcProviderConfig = z
     /** A file holding the secret (Docker/Kubernetes secrets); trailing whitespace is ignored. */
     client_secret_file: text().optional(),
     scopes: z.array(text()).default(['openid', 'profile', 'email']),
-    /** How the provider returns to Bindery: `query` (a redirect) or `form_post` (a POSTed form). */
+    /** How the provider returns to Colophon: `query` (a redirect) or `form_post` (a POSTed form). */
     response_mode: z.enum(['query', 'form_post']).default('query'),
     /** Create an account for someone the provider signed in who has none yet. */
     provision: z.boolean().default(false),
@@ -95,12 +95,12 @@ export const ConfigSchema = z.strictObject({
   database: z
     .strictObject({
       type: z.enum(['sqlite', 'postgres']).default('sqlite'),
-      /** SQLite file; defaults to <data_dir>/bindery.db. */
+      /** SQLite file; defaults to <data_dir>/colophon.db. */
       path: text().optional(),
       host: text().default('localhost'),
       port: port.default(5432),
-      name: text().default('bindery'),
-      user: text().default('bindery'),
+      name: text().default('colophon'),
+      user: text().default('colophon'),
       password: text().optional(),
       pool_size: z.number().int().min(1).max(200).default(10),
       ssl: z.boolean().default(false),
@@ -131,7 +131,7 @@ export const ConfigSchema = z.strictObject({
           trusted_proxies: z
             .array(text(z.string().refine(isTrustedPeerEntry, 'an IPv4/IPv6 address or CIDR range (10.0.0.0/8)')))
             .default(['127.0.0.1/32', '::1/128']),
-          /** Create an account for a username the proxy names that Bindery does not know yet. */
+          /** Create an account for a username the proxy names that Colophon does not know yet. */
           provision: z.boolean().default(false),
           default_role: role.default('reader'),
         })
@@ -140,7 +140,7 @@ export const ConfigSchema = z.strictObject({
     .prefault({}),
   email: z
     .strictObject({
-      from: text().default('Bindery <bindery@localhost>'),
+      from: text().default('Colophon <colophon@localhost>'),
       smtp: z
         .strictObject({
           host: text().optional(),

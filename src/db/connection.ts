@@ -53,7 +53,7 @@ export function loadPg(): typeof pg {
 }
 
 export function sqlitePathFor(config: Config): string {
-  return config.database.path ?? path.join(config.data_dir, 'bindery.db');
+  return config.database.path ?? path.join(config.data_dir, 'colophon.db');
 }
 
 /** Opens lazily: nothing connects or creates a file until the first query. */

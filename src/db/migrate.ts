@@ -1,9 +1,11 @@
 import { Migrator, type Kysely, type Migration, type MigrationProvider } from 'kysely';
 import type { Database } from './connection.js';
+import { adoptFormerDatabaseNames } from './former-name.js';
 import { migrations } from './migrations/index.js';
 
 /** Applies every pending migration in name order; PostgreSQL instances starting together serialise on Kysely's lock. */
 export async function migrateToLatest(database: Database): Promise<string[]> {
+  await adoptFormerDatabaseNames(database);
   const provider: MigrationProvider = {
     getMigrations: async () =>
       Object.fromEntries(
@@ -16,8 +18,8 @@ export async function migrateToLatest(database: Database): Promise<string[]> {
   const migrator = new Migrator({
     db: database.db,
     provider,
-    migrationTableName: 'bindery_migrations',
-    migrationLockTableName: 'bindery_migrations_lock',
+    migrationTableName: 'colophon_migrations',
+    migrationLockTableName: 'colophon_migrations_lock',
   });
   const { error, results } = await migrator.migrateToLatest();
   if (error) {

@@ -38,7 +38,7 @@ const UNAVAILABLE_MESSAGES = [
 ];
 
 /** Set on errors the PostgreSQL pool or driver threw for a query of ours (see markFromDatabase). */
-const FROM_DATABASE = Symbol('bindery.fromDatabase');
+const FROM_DATABASE = Symbol('colophon.fromDatabase');
 
 /**
  * Tags an error as coming from the database layer. Socket codes (ECONNREFUSED, ETIMEDOUT...) mean "database

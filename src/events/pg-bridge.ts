@@ -2,7 +2,7 @@ import type { FastifyBaseLogger } from 'fastify';
 import type pg from 'pg';
 import type { EventBus, EventEnvelope } from './bus.js';
 
-const CHANNEL = 'bindery_events';
+const CHANNEL = 'colophon_events';
 
 export interface EventBridge {
   stop(): Promise<void>;

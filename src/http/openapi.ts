@@ -3,7 +3,7 @@ import { jsonSchemaTransform, jsonSchemaTransformObject } from 'fastify-type-pro
 
 export const API_VERSION = '2.5.0';
 
-const DESCRIPTION = `Bindery: a self-hosted library server for comics, manga and ebooks.
+const DESCRIPTION = `Colophon: a self-hosted library server for comics, manga and ebooks.
 
 All routes below are relative to the server root; the REST API lives under \`/api/v1\`.
 
@@ -17,7 +17,7 @@ All routes below are relative to the server root; the REST API lives under \`/ap
 envelope is \`{data, page, pageSize, total, totalPages, links}\`; \`links.prev\` and \`links.next\` are absent at the ends.`;
 
 export interface OpenApiOptions {
-  /** Whether `app.swagger()` is wanted (`bindery openapi`, tests); the docs UI needs it too. */
+  /** Whether `app.swagger()` is wanted (`colophon openapi`, tests); the docs UI needs it too. */
   document: boolean;
   docsEnabled: boolean;
   docsPath: string;
@@ -34,7 +34,7 @@ export async function registerOpenApi(app: FastifyInstance, options: OpenApiOpti
   await app.register(fastifySwagger, {
     openapi: {
       openapi: '3.1.0',
-      info: { title: 'Bindery API', version: API_VERSION, description: DESCRIPTION },
+      info: { title: 'Colophon API', version: API_VERSION, description: DESCRIPTION },
       components: {
         securitySchemes: {
           ApiKeyAuth: { type: 'apiKey', in: 'header', name: 'X-API-Key' },

@@ -52,7 +52,7 @@ describe('ReaderPool', () => {
   let dir: string;
   const file = (path: string) => ({ absolutePath: path, size: 1, mtimeMs: 1 });
   beforeAll(async () => {
-    dir = await mkdtemp(join(tmpdir(), 'bindery-pool-'));
+    dir = await mkdtemp(join(tmpdir(), 'colophon-pool-'));
   });
   afterAll(() => rm(dir, { recursive: true, force: true }));
 

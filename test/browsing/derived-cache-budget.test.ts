@@ -77,7 +77,7 @@ describe('resized pages on disk stay within cache.derived_max_mb', () => {
 describe('DerivedCacheBudget', () => {
   let dir: string;
   beforeAll(async () => {
-    dir = await mkdtemp(join(tmpdir(), 'bindery-budget-'));
+    dir = await mkdtemp(join(tmpdir(), 'colophon-budget-'));
   });
   afterAll(() => rm(dir, { recursive: true, force: true }));
 

@@ -24,9 +24,9 @@ const login = async () => {
   expect(res.statusCode).toBe(200);
   return res.json<{ access_token: string }>().access_token;
 };
-const withCookie = (token: string) => ({ cookie: `theme=dark; bindery_file_token=${token}` });
+const withCookie = (token: string) => ({ cookie: `theme=dark; colophon_file_token=${token}` });
 
-describe('The web app downloads with a plain link: GET /books/{id}/file takes the access token from the bindery_file_token cookie', () => {
+describe('The web app downloads with a plain link: GET /books/{id}/file takes the access token from the colophon_file_token cookie', () => {
   it('streams the file as an attachment to a browser presenting only the cookie', async () => {
     const res = await t.app.inject({ method: 'GET', url: `/api/v1/books/${bookId}/file`, headers: withCookie(await login()) });
     expect(res.statusCode).toBe(200);

@@ -11,7 +11,7 @@ let dir: string;
 let books: Array<{ absolutePath: string; size: number; mtimeMs: number }>;
 
 beforeAll(async () => {
-  dir = await mkdtemp(path.join(tmpdir(), 'bindery-pool-close-'));
+  dir = await mkdtemp(path.join(tmpdir(), 'colophon-pool-close-'));
   books = [];
   for (const name of ['First 001.cbz', 'Second 001.cbz']) {
     const absolutePath = await makeCbz(dir, name);

@@ -73,7 +73,7 @@ describe('Original bytes of stored pages', () => {
     const file = path.join(dir, 'Stored', 'Stored 001.cbz');
     await new Promise((resolve) => setTimeout(resolve, 1100));
     expect((await get(url(1))).statusCode).toBe(200);
-    const outside = path.join(os.tmpdir(), `bindery-outside-${process.pid}-${Date.now()}.cbz`);
+    const outside = path.join(os.tmpdir(), `colophon-outside-${process.pid}-${Date.now()}.cbz`);
     await copyFile(file, outside);
     const info = await stat(file);
     await utimes(outside, info.atime, info.mtime);

@@ -30,7 +30,7 @@ export async function createTestDatabase(
   overrides: DeepPartial<Config> = {},
 ): Promise<{ config: Config; database: Database; drop(): Promise<void> }> {
   if (testDatabaseType() === 'postgres') {
-    const name = `bindery_t_${randomBytes(6).toString('hex')}`;
+    const name = `colophon_t_${randomBytes(6).toString('hex')}`;
     await withAdminClient((c) => c.query(`CREATE DATABASE ${name}`));
     const config = testConfig(overrides, name);
     const database = openDatabase(config);

@@ -6,20 +6,20 @@ export { asRoot, makeTempDir, notAsRoot } from './temp-dir.js';
 
 export type DeepPartial<T> = { [K in keyof T]?: T[K] extends object ? (T[K] extends unknown[] ? T[K] : DeepPartial<T[K]>) : T[K] };
 
-export const testDatabaseType = (): 'sqlite' | 'postgres' => (process.env.BINDERY_TEST_DATABASE === 'postgres' ? 'postgres' : 'sqlite');
+export const testDatabaseType = (): 'sqlite' | 'postgres' => (process.env.COLOPHON_TEST_DATABASE === 'postgres' ? 'postgres' : 'sqlite');
 
 /** The name of a test only PostgreSQL can run: on a default (SQLite) run, it says why it is skipped and what runs it. */
 export const postgresOnly = (title: string): string =>
   testDatabaseType() === 'postgres'
     ? title
-    : `${title} (skipped on SQLite: needs a PostgreSQL server — apt-get install postgresql, then BINDERY_TEST_DATABASE=postgres npm test; docs/testing.md)`;
+    : `${title} (skipped on SQLite: needs a PostgreSQL server — apt-get install postgresql, then COLOPHON_TEST_DATABASE=postgres npm test; docs/testing.md)`;
 
 export function pgAdminSettings() {
   return {
-    host: process.env.BINDERY_TEST_PG_HOST ?? '127.0.0.1',
-    port: Number(process.env.BINDERY_TEST_PG_PORT ?? 5432),
-    user: process.env.BINDERY_TEST_PG_USER ?? 'bindery',
-    password: process.env.BINDERY_TEST_PG_PASSWORD ?? 'bindery',
+    host: process.env.COLOPHON_TEST_PG_HOST ?? '127.0.0.1',
+    port: Number(process.env.COLOPHON_TEST_PG_PORT ?? 5432),
+    user: process.env.COLOPHON_TEST_PG_USER ?? 'colophon',
+    password: process.env.COLOPHON_TEST_PG_PASSWORD ?? 'colophon',
   };
 }
 
@@ -41,7 +41,7 @@ export function testConfig(overrides: DeepPartial<Config> = {}, databaseName?: s
   const database =
     testDatabaseType() === 'postgres'
       ? { type: 'postgres', ...pgAdminSettings(), name: databaseName ?? 'postgres', pool_size: 5 }
-      : { type: 'sqlite', path: path.join(dataDir, 'bindery.db') };
+      : { type: 'sqlite', path: path.join(dataDir, 'colophon.db') };
   const base = {
     data_dir: dataDir,
     database,

@@ -9,7 +9,7 @@ import { pgAdminSettings, testConfig, testDatabaseType } from './config.js';
 export async function databaseAt(last: string): Promise<{ database: Database; drop(): Promise<void> }> {
   let name: string | undefined;
   if (testDatabaseType() === 'postgres') {
-    name = `bindery_t_${randomBytes(6).toString('hex')}`;
+    name = `colophon_t_${randomBytes(6).toString('hex')}`;
     const admin = new pg.Client({ ...pgAdminSettings(), database: 'postgres' });
     await admin.connect();
     await admin.query(`CREATE DATABASE ${name}`);
@@ -28,8 +28,8 @@ export async function databaseAt(last: string): Promise<{ database: Database; dr
   const migrator = new Migrator({
     db: database.db,
     provider,
-    migrationTableName: 'bindery_migrations',
-    migrationLockTableName: 'bindery_migrations_lock',
+    migrationTableName: 'colophon_migrations',
+    migrationLockTableName: 'colophon_migrations_lock',
   });
   const { error } = await migrator.migrateTo(last);
   if (error) throw error;

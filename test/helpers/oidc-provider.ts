@@ -134,10 +134,10 @@ class Jar {
   }
 }
 
-/** The provider's answer to Bindery: a redirect (query mode) or a form to POST (form_post mode). */
+/** The provider's answer to Colophon: a redirect (query mode) or a form to POST (form_post mode). */
 export type ProviderAnswer = { kind: 'redirect'; url: string } | { kind: 'form'; action: string; fields: Record<string, string> };
 
-/** Signs `accountId` in at the provider from its authorization URL, as a browser would, up to its answer to Bindery. */
+/** Signs `accountId` in at the provider from its authorization URL, as a browser would, up to its answer to Colophon. */
 export async function signInAtProvider(authorizationUrl: string, accountId: string): Promise<ProviderAnswer> {
   const jar = new Jar();
   const go = async (url: string, init: RequestInit = {}) => {

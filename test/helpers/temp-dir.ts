@@ -7,7 +7,7 @@ import path from 'node:path';
  * (test/engine-free.ts), so the PostgreSQL run leaves it out.
  */
 
-export function makeTempDir(prefix = 'bindery-test-'): string {
+export function makeTempDir(prefix = 'colophon-test-'): string {
   return mkdtempSync(path.join(os.tmpdir(), prefix));
 }
 

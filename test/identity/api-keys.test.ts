@@ -12,12 +12,12 @@ const get = (url: string, headers: Headers) => t.app.inject({ method: 'GET', url
 const permsOf = async (headers: Headers): Promise<string[]> => (await get('/api/v1/auth/me', headers)).json().permissions;
 
 describe('API key format and storage', () => {
-  it('create returns bindery_<8-char prefix>_<secret>; list and detail never show the secret', async () => {
+  it('create returns colophon_<8-char prefix>_<secret>; list and detail never show the secret', async () => {
     const admin = await adminHeaders(t);
     const created = await t.app.inject({ method: 'POST', url: '/api/v1/api-keys', headers: admin, payload: { name: 'Kobo Libra' } });
     expect(created.statusCode).toBe(201);
     const body = created.json();
-    expect(body.key).toMatch(/^bindery_[0-9A-Za-z]{8}_[0-9A-Za-z]{32,}$/);
+    expect(body.key).toMatch(/^colophon_[0-9A-Za-z]{8}_[0-9A-Za-z]{32,}$/);
     expect(body.key_prefix).toBe(body.key.split('_')[1]);
     expect(body).toMatchObject({ name: 'Kobo Libra', expires_at: null, last_used_at: null });
     const list = await get('/api/v1/api-keys', admin);
@@ -126,15 +126,15 @@ describe('Authentication rules for API keys', () => {
   });
 
   it('rule 7 and errors case 1: a malformed key is rejected with InvalidApiKeyFormat', async () => {
-    for (const bad of ['abc', 'bindery_short_secret', 'other_ABCDEFGH_0123456789012345678901234567890123', 'bindery_ABCDEFGH_tooShort']) {
+    for (const bad of ['abc', 'colophon_short_secret', 'other_ABCDEFGH_0123456789012345678901234567890123', 'colophon_ABCDEFGH_tooShort']) {
       const res = await get('/api/v1/auth/me', { 'x-api-key': bad });
       expect(res.statusCode, bad).toBe(401);
       expect(res.json().error, bad).toBe('InvalidApiKeyFormat');
     }
-    const bearer = await get('/api/v1/auth/me', { authorization: 'Bearer bindery_nope' });
+    const bearer = await get('/api/v1/auth/me', { authorization: 'Bearer colophon_nope' });
     expect(bearer.json().error).toBe('InvalidApiKeyFormat');
     // right structure, unknown key: plain 401
-    const unknown = await get('/api/v1/auth/me', { 'x-api-key': `bindery_ABCDEFGH_${'x'.repeat(40)}` });
+    const unknown = await get('/api/v1/auth/me', { 'x-api-key': `colophon_ABCDEFGH_${'x'.repeat(40)}` });
     expect(unknown.json().error).toBe('Unauthorized');
   });
 

@@ -6,7 +6,7 @@ import { resetPassword } from '../../src/modules/users/reset-password.js';
 import { makeTempDir } from '../helpers/temp-dir.js';
 import { signInAtProvider, startTestProvider, type ProviderAnswer, type TestProvider } from '../helpers/oidc-provider.js';
 
-const BASE = 'http://bindery.test';
+const BASE = 'http://colophon.test';
 const callbackOf = (id: string) => `${BASE}/api/v1/auth/oidc/${id}/callback`;
 
 let idp: TestProvider;
@@ -14,10 +14,15 @@ let t: TestApp;
 
 beforeAll(async () => {
   idp = await startTestProvider([
-    { client_id: 'bindery', client_secret: 'secret-1', redirect_uris: [callbackOf('idp')], post_logout_redirect_uris: [`${BASE}/sign-in`] },
-    { client_id: 'bindery-post', client_secret: 'secret-2', redirect_uris: [callbackOf('idp-post')] },
-    { client_id: 'bindery-added', client_secret: 'secret-3', redirect_uris: [callbackOf('added')] },
-    { client_id: 'bindery-libs', client_secret: 'secret-4', redirect_uris: [callbackOf('libs')] },
+    {
+      client_id: 'colophon',
+      client_secret: 'secret-1',
+      redirect_uris: [callbackOf('idp')],
+      post_logout_redirect_uris: [`${BASE}/sign-in`],
+    },
+    { client_id: 'colophon-post', client_secret: 'secret-2', redirect_uris: [callbackOf('idp-post')] },
+    { client_id: 'colophon-added', client_secret: 'secret-3', redirect_uris: [callbackOf('added')] },
+    { client_id: 'colophon-libs', client_secret: 'secret-4', redirect_uris: [callbackOf('libs')] },
   ]);
   t = await createTestApp({
     server: { public_url: BASE },
@@ -28,19 +33,19 @@ beforeAll(async () => {
             id: 'idp',
             name: 'Household ID',
             issuer: idp.issuer,
-            client_id: 'bindery',
+            client_id: 'colophon',
             client_secret: 'secret-1',
             scopes: ['openid', 'email', 'profile', 'groups'],
             provision: true,
             groups_claim: 'groups',
-            role_map: { 'bindery-admin': 'admin', 'bindery-maint': 'maintainer' },
+            role_map: { 'colophon-admin': 'admin', 'colophon-maint': 'maintainer' },
             allow_http: true,
           },
           {
             id: 'idp-post',
             name: 'Household ID (form_post)',
             issuer: idp.issuer,
-            client_id: 'bindery-post',
+            client_id: 'colophon-post',
             client_secret: 'secret-2',
             response_mode: 'form_post',
             match_email: true,
@@ -58,7 +63,7 @@ afterAll(async () => {
   await idp?.close();
 });
 
-/** A browser: its Bindery sign-in cookie. */
+/** A browser: its Colophon sign-in cookie. */
 interface Browser {
   cookie: string;
 }
@@ -70,7 +75,7 @@ async function start(providerId: string): Promise<{ browser: Browser; location: 
   return { browser: { cookie }, location: String(res.headers.location) };
 }
 
-/** Hands the provider's answer to Bindery's callback, as the browser would; answers Bindery's redirect. */
+/** Hands the provider's answer to Colophon's callback, as the browser would; answers Colophon's redirect. */
 async function deliver(answer: ProviderAnswer, browser: Browser | null): Promise<{ status: number; location: string }> {
   const headers: Record<string, string> = browser ? { cookie: browser.cookie } : {};
   const res =
@@ -149,11 +154,11 @@ describe('Sign-in with OpenID Connect: the code flow', () => {
       email: 'gus@home.example',
       email_verified: true,
       preferred_username: 'gus',
-      groups: ['bindery-admin', 'other'],
+      groups: ['colophon-admin', 'other'],
     });
     const first = await signIn('idp', 'gus-sub');
     expect(first.user.role).toBe('admin');
-    idp.accounts.set('gus-sub', { ...idp.accounts.get('gus-sub'), groups: ['bindery-maint'] });
+    idp.accounts.set('gus-sub', { ...idp.accounts.get('gus-sub'), groups: ['colophon-maint'] });
     const second = await signIn('idp', 'gus-sub');
     expect(second.user).toMatchObject({ id: first.user.id, role: 'maintainer' });
     // The role change ended the earlier session (a new security stamp).
@@ -183,7 +188,7 @@ describe('Sign-in with OpenID Connect: the code flow', () => {
     expect(again.pathname).toBe('/api/v1/auth/oidc/idp-post/callback');
     const final = await deliver({ kind: 'redirect', url: again.href }, browser);
     // Known to nobody and this provider does not provision: refused in words.
-    expect(errorOf(final.location)).toMatch(/No Bindery account is linked to this Household ID \(form_post\) account/);
+    expect(errorOf(final.location)).toMatch(/No Colophon account is linked to this Household ID \(form_post\) account/);
   });
 
   it('refuses to match by e-mail when the provider may not, or when the address is not verified', async () => {
@@ -197,7 +202,7 @@ describe('Sign-in with OpenID Connect: the code flow', () => {
     idp.accounts.set('dave-sub', { email: `${dave.username}@example.org`, email_verified: false });
     const second = await start('idp-post');
     const refused = await deliver(await signInAtProvider(second.location, 'dave-sub'), second.browser);
-    expect(errorOf(refused.location)).toMatch(/No Bindery account is linked/);
+    expect(errorOf(refused.location)).toMatch(/No Colophon account is linked/);
   });
 });
 
@@ -239,7 +244,7 @@ describe('Sign-in with OpenID Connect: what is refused', () => {
   it('an answer coming back to another browser, or twice', async () => {
     const { location } = await start('idp');
     const answer = await signInAtProvider(location, 'eve-sub');
-    const stranger = await deliver(answer, { cookie: 'bindery_oidc=someone-else' });
+    const stranger = await deliver(answer, { cookie: 'colophon_oidc=someone-else' });
     expect(errorOf(stranger.location)).toMatch(/expired or was started in another browser/);
     const { browser, location: second } = await start('idp');
     const ok = await signInAtProvider(second, 'eve-sub');
@@ -250,7 +255,7 @@ describe('Sign-in with OpenID Connect: what is refused', () => {
   it('the one-time code works once, and only in the browser that started', async () => {
     const { browser, location } = await start('idp');
     const back = await deliver(await signInAtProvider(location, 'eve-sub'), browser);
-    expect((await exchange(back.location, { cookie: 'bindery_oidc=other' })).statusCode).toBe(400);
+    expect((await exchange(back.location, { cookie: 'colophon_oidc=other' })).statusCode).toBe(400);
     const again = await start('idp');
     const back2 = await deliver(await signInAtProvider(again.location, 'eve-sub'), again.browser);
     expect((await exchange(back2.location, again.browser)).statusCode).toBe(200);
@@ -281,7 +286,7 @@ describe('Providers in Administration, account links, and password sign-in turne
         id: 'added',
         name: 'Added later',
         issuer: idp.issuer,
-        client_id: 'bindery-added',
+        client_id: 'colophon-added',
         client_secret: 'secret-3',
         provision: true,
         allow_http: true,
@@ -302,13 +307,13 @@ describe('Providers in Administration, account links, and password sign-in turne
         method: 'PUT',
         url: '/api/v1/admin/oidc/providers/added',
         headers: admin,
-        payload: { name: 'Added later', issuer: idp.issuer, client_id: 'bindery-added', provision: true, allow_http: true, ...changes },
+        payload: { name: 'Added later', issuer: idp.issuer, client_id: 'colophon-added', provision: true, allow_http: true, ...changes },
       });
     expect((await edit({ client_secret: 'not-the-secret' })).statusCode).toBe(200);
     const wrongSecret = await test();
     expect(wrongSecret.ok).toBe(false);
     expect(wrongSecret.checks.find((c: { name: string }) => c.name === 'client').message).toMatch(
-      /refused the client ID "bindery-added" or its client secret/,
+      /refused the client ID "colophon-added" or its client secret/,
     );
 
     expect((await edit({ issuer: `${idp.issuer}/wrong` })).statusCode).toBe(200);
@@ -358,7 +363,7 @@ describe('Providers in Administration, account links, and password sign-in turne
         id: 'libs',
         name: 'Library groups',
         issuer: idp.issuer,
-        client_id: 'bindery-libs',
+        client_id: 'colophon-libs',
         client_secret: 'secret-4',
         scopes: ['openid', 'email', 'profile', 'groups'],
         provision: true,

@@ -63,7 +63,7 @@ describe('header sign-in from a trusted proxy', () => {
     expect((await call(base, '/api/v1/auth/proxy-session', as, 'POST')).status).toBe(401);
   });
 
-  it('provisions an unknown username with the default role, and refuses a name Bindery cannot use', async () => {
+  it('provisions an unknown username with the default role, and refuses a name Colophon cannot use', async () => {
     const me = await call(base, '/api/v1/auth/me', { 'remote-user': 'new.person' });
     expect(me.status).toBe(200);
     expect(me.body).toMatchObject({ username: 'new.person', role: 'maintainer', auth_method: 'proxy' });
@@ -108,6 +108,6 @@ describe('header sign-in from an address that is not a trusted proxy', () => {
     expect((await from(ADMIN.username)).json()).toMatchObject({ username: ADMIN.username, auth_method: 'proxy' });
     const unknown = await from('stranger');
     expect(unknown.statusCode).toBe(401);
-    expect(unknown.json<{ message: string }>().message).toMatch(/no Bindery account/);
+    expect(unknown.json<{ message: string }>().message).toMatch(/no Colophon account/);
   });
 });

@@ -128,7 +128,7 @@ describe('registration does not tell which usernames or e-mail addresses exist',
     expect(takenName.json().message).not.toMatch(/username is|e-mail address is/i);
     // Only the attempt with the existing address mails its owner; nothing goes to the address typed for the taken name.
     expect(mail.sent.map((m) => m.to)).toEqual([account.email]);
-    expect(mail.sent[0]!.text).toMatch(/tried to create a new Bindery account/);
+    expect(mail.sent[0]!.text).toMatch(/tried to create a new Colophon account/);
   });
 });
 

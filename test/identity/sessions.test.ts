@@ -180,7 +180,7 @@ describe('Upgrading to security stamps', () => {
       .setJti(randomUUID())
       .setIssuedAt()
       .setExpirationTime('1h')
-      .setIssuer('bindery')
+      .setIssuer('colophon')
       .sign(new TextEncoder().encode(t.config.auth.jwt_secret!));
     expect(await me(bearer(older))).toBe(200);
     expect((await t.app.inject({ method: 'POST', url: '/api/v1/auth/logout-all', headers: bearer(older) })).statusCode).toBe(204);

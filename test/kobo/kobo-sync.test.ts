@@ -72,7 +72,7 @@ function koboDevice(endpoint: string) {
 const entitlementIds = (items: Json[]): string[] =>
   items.filter((i) => i.NewEntitlement).map((i) => i.NewEntitlement.BookEntitlement.Id as string);
 
-describe('A Kobo syncs with Bindery', () => {
+describe('A Kobo syncs with Colophon', () => {
   let t: CatalogTestApp;
   let origin: string;
   let reader: HouseholdUser;
@@ -127,7 +127,7 @@ describe('A Kobo syncs with Bindery', () => {
     const endpoint = `${origin}/kobo/${key.key}`;
     const kobo = koboDevice(endpoint);
 
-    // 1. The resource map points at Bindery; the firmware wants its api token header.
+    // 1. The resource map points at Colophon; the firmware wants its api token header.
     const init = await kobo.request('GET', '/v1/initialization');
     expect(init.status).toBe(200);
     expect(init.headers.get('x-kobo-apitoken')).toBe('e30=');

@@ -59,7 +59,7 @@ describe('Compatibility API: path /{prefix}/api/v1/, prefix configurable at runt
   it('a missing login is a 401 with a Basic challenge (OkHttp then retries with Basic)', async () => {
     const res = await send(t, 'GET', '/komga/api/v1/series');
     expect(res.status).toBe(401);
-    expect(String(res.headers['www-authenticate'])).toMatch(/^Basic realm="Bindery"/);
+    expect(String(res.headers['www-authenticate'])).toMatch(/^Basic realm="Colophon"/);
   });
 
   it('Bearer JWT works too', async () => {

@@ -53,9 +53,9 @@ describe('Progress ledger: every write is an event, the progress row stays the l
         position: JSON.parse(r.position),
       })),
     ).toEqual([
-      { protocol: 'bindery', page: 2, percentage: 0.5, is_completed: 0, position: { current_page: 2 } },
-      { protocol: 'bindery', page: 4, percentage: 1, is_completed: 1, position: { is_completed: true } },
-      { protocol: 'bindery', page: 0, percentage: 0, is_completed: 0, position: { cleared: true } },
+      { protocol: 'colophon', page: 2, percentage: 0.5, is_completed: 0, position: { current_page: 2 } },
+      { protocol: 'colophon', page: 4, percentage: 1, is_completed: 1, position: { is_completed: true } },
+      { protocol: 'colophon', page: 0, percentage: 0, is_completed: 0, position: { cleared: true } },
     ]);
     expect(rows[1]!.device_id).toBe(`key:${key.id}`);
     expect(rows[0]!.device_id).not.toBe(rows[1]!.device_id);
@@ -106,8 +106,8 @@ describe('Progress ledger: every write is an event, the progress row stays the l
     expect(first.status).toBe(200);
     expect(first.body.total).toBe(3);
     expect(first.body.data.map((e) => [e.device_id, e.protocol, e.page, e.percentage, e.position])).toEqual([
-      ['hdr:tablet', 'bindery', 3, 0.75, { current_page: 3 }],
-      ['hdr:phone', 'bindery', 2, 0.5, { current_page: 2 }],
+      ['hdr:tablet', 'colophon', 3, 0.75, { current_page: 3 }],
+      ['hdr:phone', 'colophon', 2, 0.5, { current_page: 2 }],
     ]);
     const second = await call<Paged<HistoryEvent>>(t, reader.headers, 'GET', `/api/v1/books/${book.id}/progress/history?pageSize=2&page=2`);
     expect(second.body.data.map((e) => e.page)).toEqual([1]);

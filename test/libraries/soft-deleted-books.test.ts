@@ -58,7 +58,7 @@ describe('A soft-deleted book is hidden from the API and comes back with its id 
     });
 
     // The file goes away; a normal scan soft-deletes the book.
-    const holding = await mkdtemp(path.join(os.tmpdir(), 'bindery-away-'));
+    const holding = await mkdtemp(path.join(os.tmpdir(), 'colophon-away-'));
     const file = path.join(lib.dir, 'Soft', 'Soft 2.cbz');
     await rename(file, path.join(holding, 'Soft 2.cbz'));
     expect((await scan(t, lib.id, 'normal')).result).toMatchObject({ books_deleted: 1, books_added: 0, errors: 0 });

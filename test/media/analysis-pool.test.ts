@@ -15,7 +15,7 @@ let small: string;
 let big: string;
 
 beforeAll(async () => {
-  dir = await mkdtemp(join(tmpdir(), 'bindery-pool-'));
+  dir = await mkdtemp(join(tmpdir(), 'colophon-pool-'));
   pool = new AnalysisPool({ threads: 2, timeoutMs: 30_000, maxOldGenerationSizeMb: 256 });
   small = await makeCbz(join(dir, 'lib'), 'Saga/Saga 002 (2012).cbz', { pages: 3, comicInfo: { Writer: 'Brian K. Vaughan' } });
   // Thousands of GIF pages: GIF sizes are left to sharp (the plain-JS header parser reads JPEG, PNG and WebP),

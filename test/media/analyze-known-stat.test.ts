@@ -14,7 +14,7 @@ let mtimeMs: number;
 let sha256: string;
 
 beforeAll(async () => {
-  dir = await mkdtemp(join(tmpdir(), 'bindery-known-stat-'));
+  dir = await mkdtemp(join(tmpdir(), 'colophon-known-stat-'));
   book = await makeCbz(dir, 'Saga/Saga 001.cbz', { pages: 3, comicInfo: { Title: 'One' } });
   const info = await stat(book);
   size = info.size;

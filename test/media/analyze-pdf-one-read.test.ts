@@ -16,7 +16,7 @@ vi.mock('node:fs/promises', async (importOriginal) => {
 
 let dir: string;
 beforeAll(async () => {
-  dir = await mkdtemp(join(tmpdir(), 'bindery-pdf-one-read-'));
+  dir = await mkdtemp(join(tmpdir(), 'colophon-pdf-one-read-'));
 });
 afterAll(async () => {
   await rm(dir, { recursive: true, force: true });

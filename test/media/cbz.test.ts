@@ -7,7 +7,7 @@ import { comicInfoXml, makeBmp, makeCbz, makeImage } from './fixtures.js';
 
 let dir: string;
 beforeAll(async () => {
-  dir = await mkdtemp(join(tmpdir(), 'bindery-cbz-'));
+  dir = await mkdtemp(join(tmpdir(), 'colophon-cbz-'));
 });
 afterAll(async () => {
   await rm(dir, { recursive: true, force: true });

@@ -10,7 +10,7 @@ import { realFixture } from './real-fixtures.js';
 
 let dir: string;
 beforeAll(async () => {
-  dir = await mkdtemp(join(tmpdir(), 'bindery-detect-'));
+  dir = await mkdtemp(join(tmpdir(), 'colophon-detect-'));
 });
 afterAll(async () => {
   await rm(dir, { recursive: true, force: true });

@@ -82,7 +82,7 @@ ${spine.join('\n')}
 }
 
 beforeAll(async () => {
-  dir = await mkdtemp(join(tmpdir(), 'bindery-epub-many-'));
+  dir = await mkdtemp(join(tmpdir(), 'colophon-epub-many-'));
   // A fixed-layout book whose spine lists its images directly (no wrapper documents), as the audit's 45,000-page
   // EPUB did. Stored but for the package document (deflating 30,000 entries takes yazl many seconds): about 6 MB.
   manyPages = await writeZip(

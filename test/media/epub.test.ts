@@ -8,7 +8,7 @@ import { makeEpub } from './fixtures.js';
 
 let dir: string;
 beforeAll(async () => {
-  dir = await mkdtemp(join(tmpdir(), 'bindery-epub-'));
+  dir = await mkdtemp(join(tmpdir(), 'colophon-epub-'));
 });
 afterAll(async () => {
   await rm(dir, { recursive: true, force: true });

@@ -28,7 +28,7 @@ import { realFixture } from './real-fixtures.js';
 
 let dir: string;
 beforeAll(async () => {
-  dir = await mkdtemp(join(tmpdir(), 'bindery-hostile-'));
+  dir = await mkdtemp(join(tmpdir(), 'colophon-hostile-'));
 });
 afterAll(async () => {
   await rm(dir, { recursive: true, force: true });

@@ -39,7 +39,7 @@ const base = (width: number, height: number, channels: 3 | 4 = 3) =>
     },
   });
 
-const bigExif = { IFD0: { ImageDescription: 'x'.repeat(30_000), Copyright: 'bindery' } };
+const bigExif = { IFD0: { ImageDescription: 'x'.repeat(30_000), Copyright: 'colophon' } };
 
 const cases: Array<[string, () => Promise<Buffer>]> = [
   ['baseline JPEG', () => base(321, 479).jpeg().toBuffer()],

@@ -115,7 +115,7 @@ describe('images: resize to fit, never upscale, convert, orient', () => {
 describe('page rendering for the page endpoint', () => {
   let dir: string;
   beforeAll(async () => {
-    dir = await mkdtemp(join(tmpdir(), 'bindery-render-'));
+    dir = await mkdtemp(join(tmpdir(), 'colophon-render-'));
   });
   afterAll(async () => {
     await rm(dir, { recursive: true, force: true });

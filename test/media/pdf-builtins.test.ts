@@ -14,7 +14,7 @@ const nativePush = Array.prototype.push;
 
 let dir: string;
 beforeAll(async () => {
-  dir = await mkdtemp(join(tmpdir(), 'bindery-pdf-builtins-'));
+  dir = await mkdtemp(join(tmpdir(), 'colophon-pdf-builtins-'));
 });
 afterAll(async () => {
   await rm(dir, { recursive: true, force: true });

@@ -9,7 +9,7 @@ import { makePdf, pdfFromObjects, pdfStream } from './fixtures.js';
 
 let dir: string;
 beforeAll(async () => {
-  dir = await mkdtemp(join(tmpdir(), 'bindery-isolated-'));
+  dir = await mkdtemp(join(tmpdir(), 'colophon-isolated-'));
 });
 afterAll(() => rm(dir, { recursive: true, force: true }));
 

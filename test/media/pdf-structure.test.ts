@@ -19,7 +19,7 @@ vi.mock('../../src/media/native-modules.js', async (importOriginal) => {
 
 let dir: string;
 beforeAll(async () => {
-  dir = await mkdtemp(join(tmpdir(), 'bindery-pdf-structure-'));
+  dir = await mkdtemp(join(tmpdir(), 'colophon-pdf-structure-'));
 });
 afterAll(async () => {
   await rm(dir, { recursive: true, force: true });
@@ -126,7 +126,7 @@ async function pdfLibDocument(useObjectStreams: boolean): Promise<Uint8Array> {
   doc.setAuthor('Victor Hugo; Émile Zola');
   doc.setSubject('A (very) long novel\\ with escapes');
   doc.setKeywords(['classic', 'France']);
-  doc.setCreator('Bindery tests');
+  doc.setCreator('Colophon tests');
   doc.setProducer('pdf-lib');
   doc.setCreationDate(new Date('2020-05-17T10:20:30Z'));
   return doc.save({ useObjectStreams });

@@ -12,7 +12,7 @@ import { makePdf, onePagePdf, pdfStream } from './fixtures.js';
 
 let dir: string;
 beforeAll(async () => {
-  dir = await mkdtemp(join(tmpdir(), 'bindery-pdf-'));
+  dir = await mkdtemp(join(tmpdir(), 'colophon-pdf-'));
 });
 afterAll(async () => {
   await rm(dir, { recursive: true, force: true });
@@ -82,7 +82,7 @@ describe('PDF reader: pdfjs + @napi-rs/canvas', () => {
   });
 
   it('renders page N to JPEG by default, with its text drawn (standard fonts are found)', async () => {
-    const path = await makePdf(dir, 'text.pdf', { pages: 2, text: 'Hello Bindery' });
+    const path = await makePdf(dir, 'text.pdf', { pages: 2, text: 'Hello Colophon' });
     await withBook(path, 'pdf', {}, async (reader) => {
       const page = await reader.readPage(2);
       expect(page.mediaType).toBe('image/jpeg');

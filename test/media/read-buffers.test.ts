@@ -7,7 +7,7 @@ import { readAndHashFile } from '../../src/media/analysis/hash.js';
 
 let dir: string;
 beforeAll(async () => {
-  dir = await mkdtemp(join(tmpdir(), 'bindery-read-buffers-'));
+  dir = await mkdtemp(join(tmpdir(), 'colophon-read-buffers-'));
 });
 afterAll(async () => {
   await rm(dir, { recursive: true, force: true });

@@ -11,7 +11,7 @@ import { makeCbz, makeEpub, makePdf } from './fixtures.js';
 let dir: string;
 let cacheDir: string;
 beforeAll(async () => {
-  dir = await mkdtemp(join(tmpdir(), 'bindery-thumbs-'));
+  dir = await mkdtemp(join(tmpdir(), 'colophon-thumbs-'));
   cacheDir = join(dir, 'cache');
 });
 afterAll(async () => {

@@ -190,7 +190,7 @@ describe('metadata write-back into CBZ files', () => {
     const xml = (await comicInfoOf(file('a1.cbz')))!;
     expect(xml).toContain('<CustomThing source="someone">not in the schema</CustomThing>');
     expect(xml).toContain('<Notes>Café &amp; more</Notes>');
-    expect(readdirSync(path.join(dir, 'Alpha')).filter((n) => n.includes('bindery-tmp'))).toEqual([]);
+    expect(readdirSync(path.join(dir, 'Alpha')).filter((n) => n.includes('colophon-tmp'))).toEqual([]);
 
     const after = await api<BookBody>(t, 'GET', `/api/v1/books/${a1.id}`);
     expect(after.body.hash).toBe(sha256(file('a1.cbz')));

@@ -130,22 +130,22 @@ describe('OPDS 1.2 documents validate against the OPDS 1.2 RELAX NG schema (opds
 describe('Auth: Basic (password or api:key), Bearer, X-API-Key; 401 with WWW-Authenticate, never 403 or a redirect', () => {
   const urls = ['/opds/v1/catalog', '/opds/v1.2/catalog', '/opds/v1/series', '/opds/v1/opensearch.xml', '/opds/v2', '/opds/v2/series'];
 
-  it('an unauthenticated request gets 401 with WWW-Authenticate: Basic realm="Bindery"', async () => {
+  it('an unauthenticated request gets 401 with WWW-Authenticate: Basic realm="Colophon"', async () => {
     for (const url of urls) {
       for (const method of ['GET', 'HEAD'] as const) {
         const res = await get(t, url, {}, method);
         expect(res.status, `${method} ${url}`).toBe(401);
-        expect(String(res.headers['www-authenticate'])).toMatch(/^Basic realm="Bindery"/);
+        expect(String(res.headers['www-authenticate'])).toMatch(/^Basic realm="Colophon"/);
         expect(res.headers.location).toBeUndefined();
       }
     }
   });
 
   it('wrong credentials (bad password, bad api key, malformed key) are 401 with the challenge too', async () => {
-    for (const headers of [basic(reader.username, 'wrong'), basic('api', 'bindery_zzzzzzzz_nope'), basic('api', 'not-a-key')]) {
+    for (const headers of [basic(reader.username, 'wrong'), basic('api', 'colophon_zzzzzzzz_nope'), basic('api', 'not-a-key')]) {
       const res = await get(t, '/opds/v1.2/catalog', headers);
       expect(res.status).toBe(401);
-      expect(String(res.headers['www-authenticate'])).toMatch(/^Basic realm="Bindery"/);
+      expect(String(res.headers['www-authenticate'])).toMatch(/^Basic realm="Colophon"/);
     }
   });
 
@@ -158,7 +158,7 @@ describe('Auth: Basic (password or api:key), Bearer, X-API-Key; 401 with WWW-Aut
     ]) {
       const res = await get(t, href, {});
       expect(res.status, href).toBe(401);
-      expect(String(res.headers['www-authenticate'])).toMatch(/^Basic realm="Bindery"/);
+      expect(String(res.headers['www-authenticate'])).toMatch(/^Basic realm="Colophon"/);
     }
   });
 
@@ -552,6 +552,6 @@ describe('Real-client quirks', () => {
     expect((await get(t, '/opds/v1/catalog', basic('api', key.key))).status).toBe(403);
     const anonymous = await get(t, '/opds/v1/catalog', {});
     expect(anonymous.status).toBe(401);
-    expect(String(anonymous.headers['www-authenticate'])).toMatch(/^Basic realm="Bindery"/);
+    expect(String(anonymous.headers['www-authenticate'])).toMatch(/^Basic realm="Colophon"/);
   });
 });

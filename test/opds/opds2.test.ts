@@ -119,7 +119,7 @@ describe('OPDS 2.0 documents validate against the OPDS 2.0 JSON Schemas (ajv)', 
 describe('Root: metadata, links (self, start, templated search), navigation, groups', () => {
   it('has the navigation, a templated search link, and groups of publications', async () => {
     const before = await json('/opds/v2');
-    expect(before.metadata.title).toBe('Bindery');
+    expect(before.metadata.title).toBe('Colophon');
     expect(linkOf(before.links, 'self')).toMatchObject({ href: '/opds/v2', type: OPDS });
     expect(linkOf(before.links, 'start')).toMatchObject({ href: '/opds/v2', type: OPDS });
     expect(linkOf(before.links, 'search')).toMatchObject({
@@ -151,7 +151,7 @@ describe('Root: metadata, links (self, start, templated search), navigation, gro
   it('answers 401 with the Basic challenge without credentials, and accepts api:key', async () => {
     const res = await get(t, '/opds/v2', {});
     expect(res.status).toBe(401);
-    expect(String(res.headers['www-authenticate'])).toMatch(/^Basic realm="Bindery"/);
+    expect(String(res.headers['www-authenticate'])).toMatch(/^Basic realm="Colophon"/);
     const key = await createApiKey(t, user.headers, { name: 'thorium' });
     expect((await get(t, '/opds/v2', basic('api', key.key))).status).toBe(200);
     expect((await get(t, '/opds/v2', {}, 'HEAD')).status).toBe(401);
@@ -299,7 +299,7 @@ describe('OPDS Progression: one progress record per user and book, whichever pro
     expect(bad.statusCode).toBe(400);
     const anon = await t.app.inject({ method: 'PUT', url: href, headers: { 'content-type': 'application/json' }, payload: '{}' });
     expect(anon.statusCode).toBe(401);
-    expect(String(anon.headers['www-authenticate'])).toMatch(/^Basic realm="Bindery"/);
+    expect(String(anon.headers['www-authenticate'])).toMatch(/^Basic realm="Colophon"/);
   });
 });
 

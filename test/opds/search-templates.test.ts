@@ -137,14 +137,14 @@ describe('Absolute search templates behind a proxy and with server.public_url', 
 
   it('server.public_url wins over the request and the forwarded headers (a path prefix kept, no double slash)', async () => {
     const t = await createCatalogApp(
-      { server: { trust_proxy: true, public_url: 'https://library.example.net/bindery/' } },
+      { server: { trust_proxy: true, public_url: 'https://library.example.net/colophon/' } },
       { start: false },
     );
     try {
       const headers = { ...t.headers, host: 'internal:8080', 'x-forwarded-proto': 'http', 'x-forwarded-host': 'other.example' };
       const [first] = await openSearch(t, '/opds/v1', headers);
-      expect(first!['@template']).toBe('https://library.example.net/bindery/opds/v1/search?q={searchTerms}&page={startPage?}');
-      expect(await opds2SearchHref(t, headers)).toBe('https://library.example.net/bindery/opds/v2/search{?query}');
+      expect(first!['@template']).toBe('https://library.example.net/colophon/opds/v1/search?q={searchTerms}&page={startPage?}');
+      expect(await opds2SearchHref(t, headers)).toBe('https://library.example.net/colophon/opds/v2/search{?query}');
     } finally {
       await t.close();
     }

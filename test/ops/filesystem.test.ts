@@ -9,7 +9,7 @@ let t: TestApp;
 let root: string;
 beforeAll(async () => {
   t = await createTestApp();
-  root = makeTempDir('bindery-fs-');
+  root = makeTempDir('colophon-fs-');
   mkdirSync(path.join(root, 'Comics', 'Saga'), { recursive: true });
   mkdirSync(path.join(root, 'manga'));
   mkdirSync(path.join(root, '.hidden'));

@@ -60,7 +60,7 @@ describe('GET /metrics (needs system-health)', () => {
     expect(after.hit_ratio).toBeGreaterThan(0);
     expect(after.hit_ratio).toBeLessThanOrEqual(1);
     const prom = await t.app.inject({ method: 'GET', url: '/api/v1/metrics/prometheus', headers: t.headers });
-    expect(prom.body).toMatch(/bindery_derived_cache_lookups_total\{result="hit"\} [1-9]/);
+    expect(prom.body).toMatch(/colophon_derived_cache_lookups_total\{result="hit"\} [1-9]/);
   });
 
   it('is forbidden without system-health: a reader gets 403, a maintainer 200', async () => {
@@ -80,9 +80,9 @@ describe('GET /metrics (needs system-health)', () => {
       if (line.startsWith('#')) expect(line).toMatch(/^# (HELP|TYPE) [a-zA-Z_:][a-zA-Z0-9_:]* .+$/);
       else expect(line, line).toMatch(sample);
     }
-    expect(res.body).toContain('bindery_catalog_items{kind="books"} 2');
-    expect(res.body).toContain('bindery_http_request_duration_seconds_bucket');
-    expect(res.body).toContain('bindery_process_resident_memory_bytes');
+    expect(res.body).toContain('colophon_catalog_items{kind="books"} 2');
+    expect(res.body).toContain('colophon_http_request_duration_seconds_bucket');
+    expect(res.body).toContain('colophon_process_resident_memory_bytes');
   });
 });
 
@@ -107,17 +107,17 @@ describe('the Prometheus HTTP histogram', () => {
       };
       const scrape = async () => (await fresh.app.inject({ method: 'GET', url: '/api/v1/metrics/prometheus', headers })).body;
       const first = await scrape();
-      expect(series(first, 'bindery_http_request_duration_seconds_count')).toBe(5);
-      const sum = series(first, 'bindery_http_request_duration_seconds_sum')!;
+      expect(series(first, 'colophon_http_request_duration_seconds_count')).toBe(5);
+      const sum = series(first, 'colophon_http_request_duration_seconds_sum')!;
       expect(sum).toBeGreaterThan(0);
       // Every request fell in some bucket: the +Inf bucket holds them all, and the sum is their time.
       expect(first).toMatch(
-        /bindery_http_request_duration_seconds_bucket\{le="\+Inf",method="GET",route="\/api\/v1\/libraries",status="200"\} 5/,
+        /colophon_http_request_duration_seconds_bucket\{le="\+Inf",method="GET",route="\/api\/v1\/libraries",status="200"\} 5/,
       );
       for (let i = 0; i < 3; i++) await ask();
       const second = await scrape();
-      expect(series(second, 'bindery_http_request_duration_seconds_count')).toBe(8);
-      expect(series(second, 'bindery_http_request_duration_seconds_sum')).toBeGreaterThan(sum);
+      expect(series(second, 'colophon_http_request_duration_seconds_count')).toBe(8);
+      expect(series(second, 'colophon_http_request_duration_seconds_sum')).toBeGreaterThan(sum);
     } finally {
       await fresh.close();
     }

@@ -80,7 +80,7 @@ function zip(items: readonly Item[], comment = Buffer.alloc(0)): Buffer {
 const JPEG = (n: number, size = 3000) => Buffer.concat([Buffer.from([0xff, 0xd8, 0xff, 0xe0]), Buffer.alloc(size - 4, n)]);
 const PNG = Buffer.concat([Buffer.from('\x89PNG\r\n\x1a\n', 'latin1'), Buffer.alloc(500, 7)]);
 
-const dir = mkdtempSync(path.join(os.tmpdir(), 'bindery-stored-pages-'));
+const dir = mkdtempSync(path.join(os.tmpdir(), 'colophon-stored-pages-'));
 let files = 0;
 
 async function book(bytes: Buffer): Promise<string> {

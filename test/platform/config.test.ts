@@ -6,10 +6,10 @@ import { ensureDataDir } from '../../src/data-dir.js';
 import { makeTempDir } from '../helpers/temp-dir.js';
 
 function writeConfig(yaml: string, overlay?: string): string {
-  const dir = makeTempDir('bindery-config-');
-  const file = path.join(dir, 'bindery.yaml');
+  const dir = makeTempDir('colophon-config-');
+  const file = path.join(dir, 'colophon.yaml');
   writeFileSync(file, yaml);
-  if (overlay !== undefined) writeFileSync(path.join(dir, 'bindery.local.yaml'), overlay);
+  if (overlay !== undefined) writeFileSync(path.join(dir, 'colophon.local.yaml'), overlay);
   return file;
 }
 
@@ -38,29 +38,29 @@ describe('configuration precedence: defaults < file < local overlay < environmen
     const config = loadConfig({ file, env: {} });
     expect(config.server.port).toBe(9002);
     expect(config.server.host).toBe('127.0.0.1');
-    expect(overlayPathFor(file)).toBe(path.join(path.dirname(file), 'bindery.local.yaml'));
+    expect(overlayPathFor(file)).toBe(path.join(path.dirname(file), 'colophon.local.yaml'));
   });
 
-  it('BINDERY_* environment overrides the overlay, with __ between levels and YAML scalars', () => {
+  it('COLOPHON_* environment overrides the overlay, with __ between levels and YAML scalars', () => {
     const file = writeConfig('server:\n  port: 9001\n', 'server:\n  port: 9002\n');
     const config = loadConfig({
       file,
       env: {
-        BINDERY_SERVER__PORT: '9000',
-        BINDERY_API__ENABLE_API_DOCS: 'true',
-        BINDERY_DATABASE__PASSWORD: '123456',
-        BINDERY_DATA_DIR: '/srv/bindery',
+        COLOPHON_SERVER__PORT: '9000',
+        COLOPHON_API__ENABLE_API_DOCS: 'true',
+        COLOPHON_DATABASE__PASSWORD: '123456',
+        COLOPHON_DATA_DIR: '/srv/colophon',
       },
     });
     expect(config.server.port).toBe(9000);
     expect(config.api.enable_api_docs).toBe(true);
     expect(config.database.password).toBe('123456');
-    expect(config.data_dir).toBe('/srv/bindery');
+    expect(config.data_dir).toBe('/srv/colophon');
   });
 
-  it('BINDERY_CONFIG names the file when --config is absent', () => {
+  it('COLOPHON_CONFIG names the file when --config is absent', () => {
     const file = writeConfig('komga_api:\n  enabled: true\n');
-    expect(loadConfig({ env: { BINDERY_CONFIG: file } }).komga_api.enabled).toBe(true);
+    expect(loadConfig({ env: { COLOPHON_CONFIG: file } }).komga_api.enabled).toBe(true);
   });
 });
 
@@ -70,7 +70,7 @@ describe('values are taken literally and never interpolated', () => {
     const fromFile = loadConfig({ file, env: { HOME: '/root' } });
     expect(fromFile.database.password).toBe('${HOME}');
     expect(fromFile.data_dir).toBe('${HOME}/x');
-    const fromEnv = loadConfig({ env: { BINDERY_DATABASE__PASSWORD: '${HOME}', HOME: '/root' } });
+    const fromEnv = loadConfig({ env: { COLOPHON_DATABASE__PASSWORD: '${HOME}', HOME: '/root' } });
     expect(fromEnv.database.password).toBe('${HOME}');
   });
 });
@@ -96,15 +96,15 @@ describe('an invalid configuration stops startup with a message naming the key',
     const message = messageOf(() => loadConfig({ file, env: {} }));
     expect(message).toContain('"server.port"');
     expect(message).toContain(file);
-    expect(messageOf(() => loadConfig({ env: { BINDERY_DATABASE__TYPE: 'mysql' } }))).toMatch(/"database.type".*BINDERY_DATABASE__TYPE/);
+    expect(messageOf(() => loadConfig({ env: { COLOPHON_DATABASE__TYPE: 'mysql' } }))).toMatch(/"database.type".*COLOPHON_DATABASE__TYPE/);
   });
 
   it('unknown key from the environment', () => {
-    expect(messageOf(() => loadConfig({ env: { BINDERY_SERVER__PROT: '1' } }))).toContain('"server.prot": unknown key');
+    expect(messageOf(() => loadConfig({ env: { COLOPHON_SERVER__PROT: '1' } }))).toContain('"server.prot": unknown key');
   });
 
   it('missing config file and invalid YAML', () => {
-    expect(messageOf(() => loadConfig({ file: '/nonexistent/bindery.yaml', env: {} }))).toContain('cannot read config file');
+    expect(messageOf(() => loadConfig({ file: '/nonexistent/colophon.yaml', env: {} }))).toContain('cannot read config file');
     const file = writeConfig('server: [unclosed\n');
     expect(messageOf(() => loadConfig({ file, env: {} }))).toContain('not valid YAML');
   });
@@ -113,20 +113,20 @@ describe('an invalid configuration stops startup with a message naming the key',
     const dir = makeTempDir();
     const blocker = path.join(dir, 'a-file');
     writeFileSync(blocker, 'x');
-    const config = loadConfig({ env: { BINDERY_DATA_DIR: path.join(blocker, 'data') } });
+    const config = loadConfig({ env: { COLOPHON_DATA_DIR: path.join(blocker, 'data') } });
     expect(messageOf(() => ensureDataDir(config))).toContain('"data_dir"');
   });
 
   it('a relative data_dir is created under the working directory', () => {
     const dir = makeTempDir();
     mkdirSync(path.join(dir, 'sub'));
-    const config = loadConfig({ env: { BINDERY_DATA_DIR: path.join(dir, 'sub', 'data') } });
+    const config = loadConfig({ env: { COLOPHON_DATA_DIR: path.join(dir, 'sub', 'data') } });
     expect(ensureDataDir(config)).toBe(path.join(dir, 'sub', 'data'));
   });
 });
 
-describe('bindery.example.yaml documents a valid configuration', () => {
+describe('colophon.example.yaml documents a valid configuration', () => {
   it('loads without error and equals the defaults', () => {
-    expect(loadConfig({ file: path.resolve('bindery.example.yaml'), env: {} })).toEqual(loadConfig({ env: {} }));
+    expect(loadConfig({ file: path.resolve('colophon.example.yaml'), env: {} })).toEqual(loadConfig({ env: {} }));
   });
 });

@@ -37,7 +37,7 @@ const allowConnections = (name: string, allow: boolean) => admin((c) => c.query(
 
 const listeningConnections = (name: string) =>
   admin((c) =>
-    c.query<{ n: number }>("SELECT count(*)::int AS n FROM pg_stat_activity WHERE datname = $1 AND query = 'LISTEN bindery_events'", [
+    c.query<{ n: number }>("SELECT count(*)::int AS n FROM pg_stat_activity WHERE datname = $1 AND query = 'LISTEN colophon_events'", [
       name,
     ]),
   ).then((r) => r.rows[0]!.n);
@@ -67,7 +67,7 @@ function sse(base: string, headers: Headers, name: string) {
 
 describe('A PostgreSQL server that cannot be reached (no server needed: nothing listens on the port)', () => {
   it('answers API requests 503 ServiceUnavailable with Retry-After, login included; /health says degraded', async () => {
-    const config = testConfig({ database: { type: 'postgres', host: '127.0.0.1', port: 1, name: 'bindery' } });
+    const config = testConfig({ database: { type: 'postgres', host: '127.0.0.1', port: 1, name: 'colophon' } });
     const app = await buildApp({ config, database: openDatabase(config), logger: false });
     try {
       for (const request of [

@@ -33,7 +33,7 @@ async function cruise(cwd: string): Promise<{ code: number; report: CruiseJson }
 
 /** A throwaway project laid out like ours, with the given files under src/. */
 function project(files: Record<string, string>): string {
-  const dir = makeTempDir('bindery-imports-');
+  const dir = makeTempDir('colophon-imports-');
   writeFileSync(
     path.join(dir, 'tsconfig.json'),
     JSON.stringify({ compilerOptions: { module: 'esnext', moduleResolution: 'bundler', strict: true }, include: ['src'] }),

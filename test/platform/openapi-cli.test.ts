@@ -12,16 +12,16 @@ const run = promisify(execFile);
 const CLI = path.resolve('src/cli.ts');
 const cli = (args: string[], env: NodeJS.ProcessEnv = {}) =>
   run(process.execPath, ['--import', 'tsx', CLI, ...args], {
-    env: { ...process.env, BINDERY_LOGGING__LEVEL: 'silent', ...env },
+    env: { ...process.env, COLOPHON_LOGGING__LEVEL: 'silent', ...env },
     maxBuffer: 64 * 1024 * 1024,
   });
 // Each call compiles the whole server from source in a new process: tens of seconds on a busy two-core machine.
 vi.setConfig({ testTimeout: 120_000 });
 
-describe('bindery openapi writes the description without a server or a database', () => {
+describe('colophon openapi writes the description without a server or a database', () => {
   it('json to stdout is a valid OpenAPI 3.1 document with version 2.5.0 and the X-API-Key scheme', async () => {
     const dataDir = path.join(makeTempDir(), 'never-created');
-    const { stdout } = await cli(['openapi', '--format', 'json'], { BINDERY_DATA_DIR: dataDir });
+    const { stdout } = await cli(['openapi', '--format', 'json'], { COLOPHON_DATA_DIR: dataDir });
     const doc = JSON.parse(stdout);
     expect(doc.openapi).toBe('3.1.0');
     expect(doc.info.version).toBe('2.5.0');
@@ -51,6 +51,6 @@ describe('bindery openapi writes the description without a server or a database'
       (e: { code: number; stderr: string }) => e,
     );
     expect(err?.code).toBe(2);
-    expect(err?.stderr).toContain('Usage: bindery openapi');
+    expect(err?.stderr).toContain('Usage: colophon openapi');
   });
 });

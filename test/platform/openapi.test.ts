@@ -33,9 +33,9 @@ describe('interactive docs UI', () => {
 
   it('an environment variable overrides the setting', async () => {
     const { loadConfig } = await import('../../src/config/load.js');
-    const file = path.join(makeTempDir(), 'bindery.yaml');
+    const file = path.join(makeTempDir(), 'colophon.yaml');
     (await import('node:fs')).writeFileSync(file, 'api:\n  enable_api_docs: false\n');
-    expect(loadConfig({ file, env: { BINDERY_API__ENABLE_API_DOCS: 'true' } }).api.enable_api_docs).toBe(true);
+    expect(loadConfig({ file, env: { COLOPHON_API__ENABLE_API_DOCS: 'true' } }).api.enable_api_docs).toBe(true);
     t = await createTestApp({ api: { enable_api_docs: true } });
     expect((await t.app.inject({ method: 'GET', url: '/docs/json' })).statusCode).toBe(200);
   });

@@ -13,7 +13,7 @@ interface LogLine {
   [key: string]: unknown;
 }
 
-/** A logger writing into an array, as `bindery serve` writes to its log. */
+/** A logger writing into an array, as `colophon serve` writes to its log. */
 function capturedLogger() {
   const lines: LogLine[] = [];
   return {
@@ -47,7 +47,7 @@ const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 describe('A database outage under load writes a bounded log', () => {
   it('a database that cannot be reached: one line when the outage starts, with its cause and no stack, however many requests', async () => {
     const { lines, logger } = capturedLogger();
-    const config = testConfig({ database: { type: 'postgres', host: '127.0.0.1', port: 1, name: 'bindery' } });
+    const config = testConfig({ database: { type: 'postgres', host: '127.0.0.1', port: 1, name: 'colophon' } });
     const app = await buildApp({ config, database: openDatabase(config), logger });
     try {
       const statuses = await load(app, {}, 1000, 300);

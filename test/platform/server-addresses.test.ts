@@ -45,9 +45,9 @@ describe('GET /api/v1/me/server-addresses: where other devices reach the server'
   });
 
   it('with server.public_url: that is the address to give, not loopback', async () => {
-    t = await createTestApp({ server: { public_url: 'https://books.example.net/bindery/' } });
+    t = await createTestApp({ server: { public_url: 'https://books.example.net/colophon/' } });
     const { body } = await addresses(t, await userHeaders(t, 'reader'));
-    expect(body).toMatchObject({ base_url: 'https://books.example.net/bindery', public_url_set: true, loopback: false });
+    expect(body).toMatchObject({ base_url: 'https://books.example.net/colophon', public_url_set: true, loopback: false });
   });
 
   it('needs a signed-in user', async () => {

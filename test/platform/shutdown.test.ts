@@ -13,17 +13,17 @@ const freePort = () =>
     });
   });
 
-describe('bindery serve: graceful shutdown on SIGTERM', () => {
+describe('colophon serve: graceful shutdown on SIGTERM', () => {
   it('serves /health with no config file, then on SIGTERM ends open SSE streams and exits 0 within 10 s', async () => {
     const port = await freePort();
     const dataDir = makeTempDir();
     const child = spawn(process.execPath, ['--import', 'tsx', path.resolve('src/cli.ts'), 'serve'], {
       env: {
         ...process.env,
-        BINDERY_SERVER__PORT: String(port),
-        BINDERY_SERVER__HOST: '127.0.0.1',
-        BINDERY_DATA_DIR: dataDir,
-        BINDERY_LOGGING__LEVEL: 'warn',
+        COLOPHON_SERVER__PORT: String(port),
+        COLOPHON_SERVER__HOST: '127.0.0.1',
+        COLOPHON_DATA_DIR: dataDir,
+        COLOPHON_LOGGING__LEVEL: 'warn',
       },
       stdio: ['ignore', 'ignore', 'pipe'],
     });

@@ -9,11 +9,11 @@ import { makeTempDir } from '../helpers/temp-dir.js';
 const HTML = 'text/html,application/xhtml+xml,application/xml;q=0.9,*/*;q=0.8';
 const INDEX =
   '<!doctype html><html><head><script type="module" src="/assets/index-Ab12Cd34.js"></script></head><body><div id="root"></div></body></html>';
-const SCRIPT = 'console.log("bindery web app");';
+const SCRIPT = 'console.log("colophon web app");';
 
 /** A built web app as vite lays it out: index.html, hashed assets, and a file kept at the root. */
 function builtWebApp(): string {
-  const root = makeTempDir('bindery-web-');
+  const root = makeTempDir('colophon-web-');
   mkdirSync(path.join(root, 'assets'));
   writeFileSync(path.join(root, 'index.html'), INDEX);
   writeFileSync(path.join(root, 'assets', 'index-Ab12Cd34.js'), SCRIPT);
@@ -123,7 +123,7 @@ describe('The web app served at /', () => {
 
 describe('Without a built web app', () => {
   it('serves the API alone: / keeps the JSON 404', async () => {
-    const t = await createTestApp({}, { webAppDir: makeTempDir('bindery-no-web-') });
+    const t = await createTestApp({}, { webAppDir: makeTempDir('colophon-no-web-') });
     try {
       const res = await t.app.inject({ method: 'GET', url: '/', headers: { accept: HTML } });
       expect(res.statusCode).toBe(404);

@@ -100,7 +100,7 @@ describe('Devices: listed with their last sync, renamed, removed', () => {
       user_agent: MIHON_UA,
       last_protocol: 'komga',
     });
-    expect(web).toMatchObject({ kind: 'user_agent', user_agent: 'Mozilla/5.0 Firefox/133', last_protocol: 'bindery' });
+    expect(web).toMatchObject({ kind: 'user_agent', user_agent: 'Mozilla/5.0 Firefox/133', last_protocol: 'colophon' });
     expect(Date.parse(web!.last_sync_at)).toBeGreaterThanOrEqual(Date.parse(kobo!.last_sync_at));
     // Another user sees none of them.
     expect((await call<Paged<Device>>(t, (await createUser(t, 'reader')).headers, 'GET', '/api/v1/me/devices')).body.data).toEqual([]);

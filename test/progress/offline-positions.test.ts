@@ -208,7 +208,7 @@ describe('Migration 0014 from a database with history', () => {
           user_id: 'u1',
           book_id: 'b1',
           device_id: 'hdr:kobo',
-          protocol: 'bindery',
+          protocol: 'colophon',
           position: '{"current_page":3}',
           page: 3,
           percentage: 0.3,

@@ -19,7 +19,7 @@ export async function createCatalogApp(overrides: DeepPartial<Config> = {}, opti
 }
 
 export function libraryDir(): string {
-  const dir = path.join(makeTempDir('bindery-lib-'), 'library');
+  const dir = path.join(makeTempDir('colophon-lib-'), 'library');
   mkdirSync(dir, { recursive: true });
   return dir;
 }

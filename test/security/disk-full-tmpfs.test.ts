@@ -15,7 +15,7 @@ import { makeCbz } from '../media/fixtures.js';
  */
 function mountTmpfs(): string | null {
   if (testDatabaseType() !== 'sqlite' || process.getuid?.() !== 0) return null;
-  const dir = makeTempDir('bindery-tmpfs-');
+  const dir = makeTempDir('colophon-tmpfs-');
   try {
     execFileSync('mount', ['-t', 'tmpfs', '-o', 'size=8m', 'tmpfs', dir], { stdio: 'ignore' });
     return dir;
@@ -31,7 +31,7 @@ describe.runIf(mounted)('data_dir on a full tmpfs', () => {
   let bookId: string;
   beforeAll(async () => {
     const dataDir = path.join(mounted!, 'data');
-    t = await createCatalogApp({ data_dir: dataDir, database: { type: 'sqlite', path: path.join(dataDir, 'bindery.db') } });
+    t = await createCatalogApp({ data_dir: dataDir, database: { type: 'sqlite', path: path.join(dataDir, 'colophon.db') } });
     await scannedLibrary(t, (d) => makeCbz(d, 'Full 001.cbz', { pages: 2, pageSize: { width: 60, height: 90 } }).then(() => undefined));
     bookId = (await t.app.inject({ method: 'GET', url: '/api/v1/books', headers: t.headers })).json<Paged<{ id: string }>>().data[0]!.id;
     reader = await createUser(t, 'reader');

@@ -31,7 +31,7 @@ async function freshServerConfig() {
 }
 
 describe('files the server creates are private to its user', () => {
-  it('data_dir is created 0700, bindery.db and its WAL 0600, the generated JWT secret 0600', async () => {
+  it('data_dir is created 0700, colophon.db and its WAL 0600, the generated JWT secret 0600', async () => {
     const config = await freshServerConfig();
     server = await startServer(config);
     // A login makes the database write (WAL) and the JWT secret be generated.
@@ -44,13 +44,13 @@ describe('files the server creates are private to its user', () => {
     expect(modeOf(config.data_dir)).toBe(0o700);
     expect(modeOf(path.join(config.data_dir, 'jwt-secret'))).toBe(0o600);
     if (testDatabaseType() === 'sqlite') {
-      expect(modeOf(path.join(config.data_dir, 'bindery.db'))).toBe(0o600);
-      expect(modeOf(path.join(config.data_dir, 'bindery.db-wal'))).toBe(0o600);
+      expect(modeOf(path.join(config.data_dir, 'colophon.db'))).toBe(0o600);
+      expect(modeOf(path.join(config.data_dir, 'colophon.db-wal'))).toBe(0o600);
     }
   });
 
   it.runIf(testDatabaseType() === 'sqlite')(
-    'a world-readable bindery.db left by an older version is tightened to 0600 on start',
+    'a world-readable colophon.db left by an older version is tightened to 0600 on start',
     async () => {
       const config = await freshServerConfig();
       const file = path.join(makeTempDir(), 'old.db');

@@ -7,8 +7,8 @@ import { createCatalogApp, type CatalogTestApp } from '../helpers/catalog.js';
 
 /** A root with a books folder, a plain file and a link to a folder outside it; and a folder outside the root. */
 function layout() {
-  const root = makeTempDir('bindery-roots-');
-  const outside = makeTempDir('bindery-outside-');
+  const root = makeTempDir('colophon-roots-');
+  const outside = makeTempDir('colophon-outside-');
   mkdirSync(path.join(root, 'comics'));
   mkdirSync(path.join(root, 'manga'));
   writeFileSync(path.join(root, 'notes.txt'), 'not a folder');

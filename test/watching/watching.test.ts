@@ -97,7 +97,7 @@ describe('folder watching', { timeout: 120_000 }, () => {
 
   it('a folder of 20 books copied in is scanned once, as a targeted scan of that folder, after the quiet period', async () => {
     const { dir, id } = await watchedLibrary();
-    const staging = path.join(makeTempDir('bindery-staging-'), 'Saga');
+    const staging = path.join(makeTempDir('colophon-staging-'), 'Saga');
     await books(staging, 20);
     cpSync(staging, path.join(dir, 'Saga'), { recursive: true });
     const [task] = await scansSettled(t, id, 1);
@@ -109,7 +109,7 @@ describe('folder watching', { timeout: 120_000 }, () => {
 
   it('a file written slowly, in chunks, is analysed once, complete', async () => {
     const { dir, id } = await watchedLibrary();
-    const staging = makeTempDir('bindery-staging-');
+    const staging = makeTempDir('colophon-staging-');
     await books(staging, 1, 'Slow');
     const whole = await open(path.join(staging, 'Slow 01.cbz')).then(async (f) => {
       const data = await f.readFile();
@@ -164,7 +164,7 @@ describe('folder watching', { timeout: 120_000 }, () => {
     const { dir, id } = await watchedLibrary({ watch_poll_seconds: 1 });
     const status = await api<{ state: string }>(t, 'GET', `/api/v1/libraries/${id}/watching`);
     expect(status.body.state).toBe('polling');
-    const staging = path.join(makeTempDir('bindery-staging-'), 'Polled');
+    const staging = path.join(makeTempDir('colophon-staging-'), 'Polled');
     await books(staging, 1);
     const started = Date.now();
     cpSync(staging, path.join(dir, 'Polled'), { recursive: true });

@@ -12,7 +12,7 @@ async function expectNoSeriousViolations(page: Page, screen: string) {
 
 test('sign-in, registration and verification pages have no serious accessibility violations', async ({ page }) => {
   for (const [url, heading] of [
-    ['/sign-in', 'Sign in to Bindery'],
+    ['/sign-in', 'Sign in to Colophon'],
     ['/register', 'Create an account'],
     ['/verify-email', 'E-mail verification'],
   ] as const) {

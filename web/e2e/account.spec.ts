@@ -143,7 +143,7 @@ test.describe('Account', () => {
     const created = page.getByRole('region', { name: 'New API key' });
     await expect(created.getByRole('heading', { name: `Key “${name}” created` })).toBeVisible();
     const key = await created.getByLabel('API key').inputValue();
-    expect(key).toMatch(/^bindery_[A-Za-z0-9]{8}_\S+$/);
+    expect(key).toMatch(/^colophon_[A-Za-z0-9]{8}_\S+$/);
     await expect(created.getByLabel('OPDS catalog URL')).toHaveValue(`${shared}/opds/v1.2/catalog`);
     await expect(created.getByLabel('Username')).toHaveValue('api');
 

@@ -211,7 +211,7 @@ test.describe('Administration', () => {
     page.once('dialog', (dialog) => void dialog.accept());
     await me.getByRole('button', { name: 'Delete admin' }).click();
     await expect(me.getByRole('alert')).toContainText(
-      'The last administrator cannot be deleted. Bindery always keeps at least one active administrator',
+      'The last administrator cannot be deleted. Colophon always keeps at least one active administrator',
     );
 
     page.once('dialog', (dialog) => void dialog.accept());

@@ -5,7 +5,7 @@ test.describe('sign in and out', () => {
     await page.goto('/libraries?sort=name,desc');
     await expect(page).toHaveURL(/\/sign-in\?redirect=/);
     // A first visit: no session ever ended here, so none is said to have.
-    await expect(page.getByRole('heading', { name: 'Sign in to Bindery' })).toBeVisible();
+    await expect(page.getByRole('heading', { name: 'Sign in to Colophon' })).toBeVisible();
     await expect(page.getByText('Your session ended')).toHaveCount(0);
     await page.getByLabel('Username or e-mail').fill(ADMIN.username);
     await page.getByLabel('Password').fill(ADMIN.password);
@@ -33,7 +33,10 @@ test.describe('sign in and out', () => {
     await page.goto('/sign-in');
     await page.evaluate(
       (value) =>
-        (globalThis as unknown as { localStorage: { setItem(k: string, v: string): void } }).localStorage.setItem('bindery.session', value),
+        (globalThis as unknown as { localStorage: { setItem(k: string, v: string): void } }).localStorage.setItem(
+          'colophon.session',
+          value,
+        ),
       JSON.stringify(session),
     );
     await page.goto('/libraries');

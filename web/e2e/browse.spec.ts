@@ -126,7 +126,7 @@ test('series page: each book downloads directly, and stops once signed out', asy
   // Signing out clears the download cookie with the session: the same address is refused.
   await page.getByRole('button', { name: 'Sign out' }).click();
   await expect(page).toHaveURL(/\/sign-in/);
-  expect((await page.context().cookies()).map((c) => c.name)).not.toContain('bindery_file_token');
+  expect((await page.context().cookies()).map((c) => c.name)).not.toContain('colophon_file_token');
   expect((await page.request.get(file.url())).status()).toBe(401);
 });
 

@@ -27,7 +27,7 @@ export async function signIn(page: Page, user = ADMIN): Promise<string> {
   // Runs in the browser; the e2e project compiles without the DOM library.
   await page.addInitScript(
     (value) =>
-      (globalThis as unknown as { localStorage: { setItem(k: string, v: string): void } }).localStorage.setItem('bindery.session', value),
+      (globalThis as unknown as { localStorage: { setItem(k: string, v: string): void } }).localStorage.setItem('colophon.session', value),
     JSON.stringify(session),
   );
   return login.access_token;

@@ -67,7 +67,7 @@ async function waitForHealth(url: string, timeoutMs: number): Promise<void> {
 export default async function globalSetup(): Promise<() => Promise<void>> {
   execFileSync(process.execPath, [path.join(root, 'scripts/build-if-stale.mjs')], { cwd: root, stdio: 'inherit' });
 
-  const work = mkdtempSync(path.join(os.tmpdir(), 'bindery-e2e-'));
+  const work = mkdtempSync(path.join(os.tmpdir(), 'colophon-e2e-'));
   const dataDir = path.join(work, 'data');
   const libraryDir = path.join(work, 'library', 'Comics');
   mkdirSync(dataDir, { recursive: true });
@@ -82,10 +82,10 @@ export default async function globalSetup(): Promise<() => Promise<void>> {
     cwd: root,
     env: {
       ...process.env,
-      BINDERY_DATA_DIR: dataDir,
-      BINDERY_SERVER__HOST: '127.0.0.1',
-      BINDERY_SERVER__PORT: String(port),
-      BINDERY_LOGGING__LEVEL: 'warn',
+      COLOPHON_DATA_DIR: dataDir,
+      COLOPHON_SERVER__HOST: '127.0.0.1',
+      COLOPHON_SERVER__PORT: String(port),
+      COLOPHON_LOGGING__LEVEL: 'warn',
     },
     stdio: ['ignore', 'pipe', 'pipe'],
   });

@@ -93,7 +93,7 @@ test('a book copied into a watched library appears in the open grid by itself, w
   });
   expect(created.status()).toBe(201);
   const libraryId = ((await created.json()) as { id: string }).id;
-  const staging = mkdtempSync(path.join(os.tmpdir(), 'bindery-e2e-watch-'));
+  const staging = mkdtempSync(path.join(os.tmpdir(), 'colophon-e2e-watch-'));
   try {
     await page.request.post(`${serverUrl()}/api/v1/libraries/${libraryId}/scan`, { headers });
     const watching = async () =>

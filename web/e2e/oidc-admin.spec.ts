@@ -15,7 +15,7 @@ test.describe('Sign-in with an OpenID provider', () => {
   test.beforeAll(async ({ playwright }) => {
     idp = await startTestProvider([
       {
-        client_id: 'bindery-e2e',
+        client_id: 'colophon-e2e',
         client_secret: 'e2e-secret',
         redirect_uris: [`${serverUrl()}/api/v1/auth/oidc/e2e/callback`],
         post_logout_redirect_uris: [`${serverUrl()}/sign-in`],
@@ -31,7 +31,7 @@ test.describe('Sign-in with an OpenID provider', () => {
         id: 'e2e',
         name: 'Household ID',
         issuer: idp.issuer,
-        client_id: 'bindery-e2e',
+        client_id: 'colophon-e2e',
         client_secret: 'e2e-secret',
         provision: true,
         allow_http: true,

@@ -134,7 +134,7 @@ export async function useSession(target: Page | BrowserContext, user: { username
   const session = { token: user.token, expiresAt: Date.now() + 3600_000, username: user.username };
   await target.addInitScript(
     (value) =>
-      (globalThis as unknown as { localStorage: { setItem(k: string, v: string): void } }).localStorage.setItem('bindery.session', value),
+      (globalThis as unknown as { localStorage: { setItem(k: string, v: string): void } }).localStorage.setItem('colophon.session', value),
     JSON.stringify(session),
   );
 }

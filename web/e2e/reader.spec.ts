@@ -484,7 +484,7 @@ test('a page turn while the server is unreachable is kept and sent when it is ba
       () =>
         page.evaluate(() =>
           (globalThis as unknown as { localStorage: { getItem(k: string): string | null } }).localStorage.getItem(
-            'bindery.reader.pending-progress',
+            'colophon.reader.pending-progress',
           ),
         ),
       { timeout: 10_000 },
@@ -703,7 +703,7 @@ test('e-ink mode: no transitions, paged only, high contrast, grey pages from the
     });
   await expect.poll(greyness).toBeLessThan(4);
   await page.evaluate(() =>
-    (globalThis as unknown as { localStorage: { removeItem(k: string): void } }).localStorage.removeItem('bindery.reader.eink'),
+    (globalThis as unknown as { localStorage: { removeItem(k: string): void } }).localStorage.removeItem('colophon.reader.eink'),
   );
 });
 

@@ -6,7 +6,7 @@ export const KOBO_PREFIX = '/kobo';
 
 /**
  * The API key of a Kobo request: the path segment after `/kobo/` (the `api_endpoint` pasted into the device's
- * configuration carries it; the device sends no other credential Bindery could check).
+ * configuration carries it; the device sends no other credential Colophon could check).
  */
 export function koboCredentials(request: FastifyRequest): Credentials | undefined {
   if (!request.url.startsWith(`${KOBO_PREFIX}/`)) return undefined;

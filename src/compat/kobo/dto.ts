@@ -128,7 +128,7 @@ export interface Position {
   event: { protocol: string; position: string; page: number; percentage: number | null } | undefined;
 }
 
-/** What Bindery keeps of a Kobo's position (the ledger's `position` of protocol `kobo`). */
+/** What Colophon keeps of a Kobo's position (the ledger's `position` of protocol `kobo`). */
 export interface KoboPosition {
   location?: { Value?: string; Type?: string; Source?: string } | null;
   progress_percent?: number | null;

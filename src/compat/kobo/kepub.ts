@@ -7,7 +7,7 @@ import { getOrCreateCached } from '../../media/rendering/derived-cache.js';
 import type { Caller } from '../../modules/auth/caller.js';
 import { sendBookFile } from '../../modules/books/download.js';
 import type { BooksService } from '../../modules/books/service.js';
-import type { KoboBookRow } from '../../modules/kobo/service.js';
+import type { KoboBookRow, KoboService } from '../../modules/kobo/service.js';
 import type { KoboLocation, KoboPosition } from './dto.js';
 import { sendGeneratedEpub, type GeneratedEpub } from './send-generated-epub.js';
 
@@ -21,6 +21,7 @@ const KEPUB_VARIANT = 'kobo-kepub-1.kepub.epub';
 export class KoboKepub {
   constructor(
     private readonly books: BooksService,
+    private readonly kobo: KoboService,
     private readonly cacheDir: string,
   ) {}
 
@@ -50,10 +51,14 @@ export class KoboKepub {
         made = cached.data ? { data: cached.data } : { path: cached.path, etag: `"${hash.slice(0, 40)}-${KEPUB_VARIANT}"` };
       }
     } catch (err) {
-      // A file the converter cannot read (not the EPUB it looked like, a broken archive): the device gets it as it is.
+      // A file the converter cannot read (not the EPUB it looked like, a broken archive): the device gets it as it is,
+      // and its card says so (the person looks there, not in the log). The reason names the file, not its server path.
       req.log.warn({ err, book_id: book.id }, 'The EPUB could not be converted to KEPUB; sent as it is');
+      const reason = (err instanceof Error ? err.message : String(err)).split(file.absolutePath).join(file.fileName);
+      await this.kobo.noteDelivery(caller, book.id, `Could not be converted to KEPUB (${reason}); sent as the plain EPUB.`);
       return sendBookFile(req, reply, file);
     }
+    await this.kobo.noteDelivery(caller, book.id, null);
     return sendGeneratedEpub(req, reply, made, fileName);
   }
 

@@ -1,7 +1,7 @@
 /**
  * The resource map of `GET /v1/initialization`: where the device finds each service of the store. The sync, the
- * library, reading states, tags and images point at Bindery; every other service the firmware knows points at
- * Bindery's catch-all too (it answers `{}`), so the device never talks to an outside store and Bindery works
+ * library, reading states, tags and images point at Colophon; every other service the firmware knows points at
+ * Colophon's catch-all too (it answers `{}`), so the device never talks to an outside store and Colophon works
  * offline. Features are switched off where the firmware reads a flag. Keys as in the Kobo store's own map
  * (Calibre-Web `cps/kobo.py` NATIVE_KOBO_RESOURCES).
  */

@@ -101,7 +101,7 @@ const isoOrUndefined = (text: string | undefined) => (text && !Number.isNaN(Date
  */
 export function registerKoboApi(app: App, deps: KoboApiDeps): void {
   const { kobo, books, pages, progress } = deps;
-  const kepub = new KoboKepub(books, deps.cacheDir);
+  const kepub = new KoboKepub(books, kobo, deps.cacheDir);
   /** `/kobo/{token}` as the device reaches it: `server.public_url` when set, else the request's scheme and host. */
   const baseOf = (req: FastifyRequest) =>
     `${publicBaseUrl(req, deps.publicUrl)}${KOBO_PREFIX}/${encodeURIComponent((req.params as { token: string }).token)}`;

@@ -1,9 +1,9 @@
 /**
- * The `x-kobo-synctoken` Bindery sends and the device echoes on its next sync: opaque to the device, it names
+ * The `x-kobo-synctoken` Colophon sends and the device echoes on its next sync: opaque to the device, it names
  * the key and the generation of the response that carried it (modules/kobo: what the device acknowledged).
  * The state itself is in the database, so any instance answers the next request.
  */
-const PREFIX = 'bindery.';
+const PREFIX = 'colophon.';
 
 export function encodeSyncToken(apiKeyId: string, generation: number): string {
   return `${PREFIX}${Buffer.from(JSON.stringify({ k: apiKeyId, g: generation })).toString('base64url')}`;

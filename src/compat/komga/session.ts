@@ -45,11 +45,11 @@ export function readCookie(header: string | undefined, name: string): string | u
 export class KomgaSessions {
   private keyBytes: Buffer | undefined;
 
-  /** The secret is read lazily: building the app (e.g. for `bindery openapi`) must not touch data_dir. */
+  /** The secret is read lazily: building the app (e.g. for `colophon openapi`) must not touch data_dir. */
   constructor(private readonly secret: () => string) {}
 
   private get key(): Buffer {
-    this.keyBytes ??= createHmac('sha256', this.secret()).update('bindery komga session v1').digest();
+    this.keyBytes ??= createHmac('sha256', this.secret()).update('colophon komga session v1').digest();
     return this.keyBytes;
   }
 

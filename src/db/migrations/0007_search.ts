@@ -10,7 +10,7 @@ import type { DialectMigration } from '../dialect-migration.js';
  * rowids, which VACUUM may renumber.
  *
  * PostgreSQL: `tsvector` side tables with GIN indexes, weighted (name/title A, publisher B, summary C), over
- * text folded by `bindery_fold` (lower case, Latin diacritics removed with translate(): no extension needed).
+ * text folded by `colophon_fold` (lower case, Latin diacritics removed with translate(): no extension needed).
  */
 export const search: DialectMigration = {
   async up(db: Kysely<unknown>, dialect) {
@@ -82,11 +82,11 @@ async function postgresUp(db: Kysely<unknown>): Promise<void> {
   const { from, to } = foldTable();
   const quote = (s: string) => `'${s.replace(/'/g, "''")}'`;
   const seriesDocument = (row: string) =>
-    `setweight(to_tsvector('simple', bindery_fold(${row}.name)), 'A') || setweight(to_tsvector('simple', bindery_fold(${row}.title)), 'A') || ` +
-    `setweight(to_tsvector('simple', bindery_fold(${row}.publisher)), 'B') || setweight(to_tsvector('simple', bindery_fold(${row}.summary)), 'C')`;
-  const bookDocument = (row: string) => `setweight(to_tsvector('simple', bindery_fold(${row}.title)), 'A')`;
+    `setweight(to_tsvector('simple', colophon_fold(${row}.name)), 'A') || setweight(to_tsvector('simple', colophon_fold(${row}.title)), 'A') || ` +
+    `setweight(to_tsvector('simple', colophon_fold(${row}.publisher)), 'B') || setweight(to_tsvector('simple', colophon_fold(${row}.summary)), 'C')`;
+  const bookDocument = (row: string) => `setweight(to_tsvector('simple', colophon_fold(${row}.title)), 'A')`;
   const statements = [
-    `CREATE OR REPLACE FUNCTION bindery_fold(t text) RETURNS text LANGUAGE sql IMMUTABLE PARALLEL SAFE AS
+    `CREATE OR REPLACE FUNCTION colophon_fold(t text) RETURNS text LANGUAGE sql IMMUTABLE PARALLEL SAFE AS
        $$ SELECT translate(lower(coalesce(t, '')), ${quote(from)}, ${quote(to)}) $$`,
     `CREATE TABLE series_search (series_id text PRIMARY KEY REFERENCES series(id) ON DELETE CASCADE, document tsvector NOT NULL)`,
     `CREATE INDEX series_search_document ON series_search USING gin (document)`,

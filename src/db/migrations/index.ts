@@ -20,6 +20,7 @@ import { covers } from './0019_covers.js';
 import { oidc } from './0020_oidc.js';
 import { koboSync } from './0021_kobo_sync.js';
 import { watching } from './0023_watching.js';
+import { koboDeliveryProblem } from './0024_kobo_delivery_problem.js';
 
 /** Every migration, applied in key order. Append only: never edit one that has shipped. */
 export const migrations: Record<string, DialectMigration> = {
@@ -44,4 +45,5 @@ export const migrations: Record<string, DialectMigration> = {
   '0020_oidc': oidc,
   '0021_kobo_sync': koboSync,
   '0023_watching': watching,
+  '0024_kobo_delivery_problem': koboDeliveryProblem,
 };

@@ -16,6 +16,11 @@ export interface KoboDevicesTable {
   selection: string;
   generation: number;
   last_sync_at: string | null;
+  /**
+   * JSON `{book_id, message, at}`: the last download that could not be given as asked (a KEPUB conversion that
+   * failed, sent as the plain EPUB), shown on the device's card; null once a conversion succeeds again.
+   */
+  delivery_problem: string | null;
   created_at: string;
   updated_at: string;
 }

@@ -3,7 +3,7 @@
  *
  * `oidc_providers`: providers added in Administration (those of the config file are not stored); `settings` is the
  * provider's JSON, the client secret included (the database is as private as the config file).
- * `oidc_links`: one provider account (`provider_id`, the provider's stable `sub`) → one Bindery user; a user has
+ * `oidc_links`: one provider account (`provider_id`, the provider's stable `sub`) → one Colophon user; a user has
  * at most one link per provider. `email`: the address the provider gave last, shown on the account page.
  * `oidc_flows`: a sign-in in progress, keyed by its `state`, for at most ten minutes: the PKCE verifier and nonce,
  * the hash of the browser cookie that started it (the callback must come back to the same browser), and, once the

@@ -84,7 +84,7 @@ export interface ProgressEventsTable {
   book_id: string;
   /** Device of the write, as read_progress.device_id. */
   device_id: string;
-  /** Who wrote it: `bindery` (native API and web app), `koreader` (kosync), `migrated` (progress from before the ledger). */
+  /** Who wrote it: `colophon` (native API and web app), `koreader` (kosync), `migrated` (progress from before the ledger). */
   protocol: string;
   /** JSON: the position as the protocol gave it (a page, a percentage, a KOReader xpointer, a device name...). */
   position: string;

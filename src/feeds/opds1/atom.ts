@@ -78,7 +78,7 @@ export function renderFeed(paths: Opds1Paths, feed: AtomFeed): string {
     textEl('id', feed.id),
     textEl('title', feed.title),
     textEl('updated', feed.updated),
-    el('author', {}, [textEl('name', 'Bindery'), textEl('uri', paths.catalog())]),
+    el('author', {}, [textEl('name', 'Colophon'), textEl('uri', paths.catalog())]),
     link('self', feed.selfHref, type),
     link('start', paths.catalog(), ATOM_NAVIGATION),
     feed.upHref ? link('up', feed.upHref, ATOM_NAVIGATION) : null,

@@ -82,10 +82,10 @@ function registerTree(app: App, prefix: string, deps: Opds1Deps): void {
     const libraries = await catalog.libraries(caller);
     const updated = latest(libraries.flatMap((l) => [l.updated_at, l.last_scanned_at]));
     const fixed = (id: string, title: string, href: string, kind: 'navigation' | 'acquisition', content: string, rel?: string) =>
-      navigationEntry({ id: `urn:bindery:opds:${id}`, title, updated, href, kind, content, rel });
+      navigationEntry({ id: `urn:colophon:opds:${id}`, title, updated, href, kind, content, rel });
     return send(req, reply, {
-      id: 'urn:bindery:opds:catalog',
-      title: 'Bindery',
+      id: 'urn:colophon:opds:catalog',
+      title: 'Colophon',
       kind: 'navigation',
       selfHref: paths.catalog(),
       updated,
@@ -129,7 +129,7 @@ function registerTree(app: App, prefix: string, deps: Opds1Deps): void {
   route('/libraries', 'Libraries (navigation feed)', 'series-read', async (req, reply) => {
     const libraries = await catalog.libraries(callerOf(req));
     return send(req, reply, {
-      id: 'urn:bindery:opds:libraries',
+      id: 'urn:colophon:opds:libraries',
       title: 'Libraries',
       kind: 'navigation',
       selfHref: paths.libraries(),
@@ -176,7 +176,7 @@ function registerTree(app: App, prefix: string, deps: Opds1Deps): void {
     'All series (navigation feed, paginated)',
     'series-read',
     (req, reply) =>
-      seriesList(req, reply, callerOf(req), undefined, { id: 'urn:bindery:opds:series', title: 'All series', upHref: paths.catalog() }),
+      seriesList(req, reply, callerOf(req), undefined, { id: 'urn:colophon:opds:series', title: 'All series', upHref: paths.catalog() }),
     {
       querystring: FeedPageQuery,
     },
@@ -225,7 +225,7 @@ function registerTree(app: App, prefix: string, deps: Opds1Deps): void {
       const page = feedPage(req.query);
       const { total, data } = await catalog.collections(callerOf(req), page);
       return send(req, reply, {
-        id: 'urn:bindery:opds:collections',
+        id: 'urn:colophon:opds:collections',
         title: 'Collections',
         kind: 'navigation',
         selfHref: pageHref(req.url, page.page, page.pageSize),
@@ -273,7 +273,7 @@ function registerTree(app: App, prefix: string, deps: Opds1Deps): void {
       const page = feedPage(req.query);
       const { total, data } = await catalog.readLists(callerOf(req), page);
       return send(req, reply, {
-        id: 'urn:bindery:opds:readlists',
+        id: 'urn:colophon:opds:readlists',
         title: 'Read lists',
         kind: 'navigation',
         selfHref: pageHref(req.url, page.page, page.pageSize),
@@ -317,7 +317,7 @@ function registerTree(app: App, prefix: string, deps: Opds1Deps): void {
     async (req, reply) => {
       const caller = callerOf(req);
       return seriesOf(req, reply, (page) => catalog.wantToRead(caller, page), {
-        id: 'urn:bindery:opds:want-to-read',
+        id: 'urn:colophon:opds:want-to-read',
         title: 'Want to read',
         upHref: paths.catalog(),
       });
@@ -337,7 +337,7 @@ function registerTree(app: App, prefix: string, deps: Opds1Deps): void {
       'books-read',
       async (req, reply) => {
         const page = feedPage(req.query);
-        return send(req, reply, acquisitionList(req, page, await list(callerOf(req), page), { id: `urn:bindery:opds:${id}`, title }));
+        return send(req, reply, acquisitionList(req, page, await list(callerOf(req), page), { id: `urn:colophon:opds:${id}`, title }));
       },
       { querystring: FeedPageQuery },
     );
@@ -359,7 +359,7 @@ function registerTree(app: App, prefix: string, deps: Opds1Deps): void {
       const total = series.total + books.total;
       const largest = Math.max(series.total, books.total);
       return send(req, reply, {
-        id: `urn:bindery:opds:search:${encodeURIComponent(terms)}`,
+        id: `urn:colophon:opds:search:${encodeURIComponent(terms)}`,
         title: terms ? `Search: ${terms}` : 'Search',
         kind: 'acquisition',
         selfHref: pageHref(req.url, page.page, page.pageSize),
@@ -378,8 +378,8 @@ function registerTree(app: App, prefix: string, deps: Opds1Deps): void {
     const search = `${publicBaseUrl(req, publicUrl)}${paths.search()}`;
     const doc = xmlDocument(
       el('OpenSearchDescription', { xmlns: 'http://a9.com/-/spec/opensearch/1.1/' }, [
-        textEl('ShortName', 'Bindery'),
-        textEl('LongName', 'Bindery library search'),
+        textEl('ShortName', 'Colophon'),
+        textEl('LongName', 'Colophon library search'),
         textEl('Description', 'Search series and books by title, author, publisher, genre or tag'),
         textEl('InputEncoding', 'UTF-8'),
         textEl('OutputEncoding', 'UTF-8'),

@@ -115,7 +115,7 @@ export function registerOpds2Routes(app: App, deps: Opds2Deps): void {
       req,
       reply,
       withItems({
-        metadata: { title: 'Bindery' },
+        metadata: { title: 'Colophon' },
         links: feedLinks(base(req), paths.root()),
         navigation: [
           { href: paths.keepReading(), type: OPDS2_FEED, title: 'Keep reading', rel: 'subsection' },

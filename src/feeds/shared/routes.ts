@@ -6,7 +6,7 @@ import type { BROWSE_COLLECTIONS, BROWSE_READ_LISTS } from '../../modules/auth/p
 
 /**
  * Route settings every feed route shares: the permission is the route's own; `authChallenge: 'basic'` makes a
- * 401 carry `WWW-Authenticate: Basic realm="Bindery"` (readers only prompt for credentials after that), and an
+ * 401 carry `WWW-Authenticate: Basic realm="Colophon"` (readers only prompt for credentials after that), and an
  * unauthenticated request always gets that 401, never a 403 or a redirect (the auth hook's order).
  */
 export function feedConfig(

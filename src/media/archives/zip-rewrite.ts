@@ -63,8 +63,9 @@ export async function rewriteZip(source: string, target: string, replacement: En
     const newData = replacement.content(oldData);
 
     // Loaded at first use (decision 027): the server rarely writes an archive.
-    const { ZipFile: ZipWriter } = await import('yazl');
-    const writer = new ZipWriter();
+    // yazl is CommonJS: its exports are `default` both from node_modules and from the bundle's chunk (dist/).
+    const { default: yazl } = await import('yazl');
+    const writer = new yazl.ZipFile();
     const output = writer.outputStream as Readable;
     const failed = (err: unknown) => output.destroy(err instanceof Error ? err : new Error(String(err)));
     writer.on('error', failed);

@@ -168,8 +168,9 @@ export async function convertToKepub(archive: ZipArchive, limits: MediaLimits, m
       .filter((path) => !encrypted.has(path)),
   );
 
-  const { ZipFile } = await import('yazl');
-  const zip = new ZipFile();
+  // yazl is CommonJS: `default` is its exports, from node_modules and from the bundle's chunk alike.
+  const { default: yazl } = await import('yazl');
+  const zip = new yazl.ZipFile();
   const output = (async () => {
     const chunks: Buffer[] = [];
     for await (const chunk of zip.outputStream) chunks.push(chunk as Buffer);

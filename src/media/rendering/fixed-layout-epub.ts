@@ -56,8 +56,9 @@ function pageXhtml(n: number, image: string, width: number, height: number, lang
  * (test/kobo). The images go in as they are (stored, not deflated: they are compressed already).
  */
 export async function buildFixedLayoutEpub(book: FixedLayoutBook, pages: readonly FixedLayoutPage[]): Promise<Buffer> {
-  const [{ ZipFile }, sharp] = await Promise.all([import('yazl'), loadSharp()]);
-  const zip = new ZipFile();
+  // yazl is CommonJS: `default` is its exports, from node_modules and from the bundle's chunk alike.
+  const [{ default: yazl }, sharp] = await Promise.all([import('yazl'), loadSharp()]);
+  const zip = new yazl.ZipFile();
   const date = new Date(Date.parse(book.modified) || 0);
   // The mimetype first and uncompressed: how a reader recognises an EPUB (OCF 3.0 §4.3).
   zip.addBuffer(Buffer.from('application/epub+zip'), 'mimetype', { compress: false, mtime: date });

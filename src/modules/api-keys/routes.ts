@@ -10,7 +10,7 @@ const ApiKeyView = z
   .object({
     id: z.uuid(),
     name: z.string(),
-    key_prefix: z.string().describe('The 8-character lookup prefix (without the fixed `bindery_` segment), kept in plaintext.'),
+    key_prefix: z.string().describe('The 8-character lookup prefix (without the fixed `colophon_` segment), kept in plaintext.'),
     permissions: z.array(z.enum(PERMISSIONS)).describe("Requested permissions; effective = these ∩ the owner's current permissions."),
     expires_at: z.string().nullable(),
     created_at: z.string(),
@@ -19,7 +19,7 @@ const ApiKeyView = z
   .meta({ id: 'ApiKey' });
 
 const CreatedApiKey = ApiKeyView.extend({
-  key: z.string().describe('The full key `bindery_<prefix>_<secret>`. Shown only in this response.'),
+  key: z.string().describe('The full key `colophon_<prefix>_<secret>`. Shown only in this response.'),
 }).meta({ id: 'CreatedApiKey' });
 
 const FutureTimestamp = z.iso

@@ -38,7 +38,7 @@ export interface AuthHookDeps {
  * plain download link lets the browser stream a file to disk. Only GET routes marked `fileCookie` read it: no
  * request that changes anything can ride on a cookie, so it opens no cross-site request forgery.
  */
-export const FILE_COOKIE = 'bindery_file_token';
+export const FILE_COOKIE = 'colophon_file_token';
 
 function fileCookieCredentials(request: FastifyRequest): Credentials | undefined {
   if (!request.routeOptions.config?.fileCookie || !request.headers.cookie || (request.method !== 'GET' && request.method !== 'HEAD'))
@@ -218,7 +218,9 @@ export function registerAuthHooks(
       const challenge = request.routeOptions.config?.authChallenge ?? 'bearer';
       reply.header(
         'WWW-Authenticate',
-        challenge === 'basic' ? 'Basic realm="Bindery", charset="UTF-8"' : 'Bearer realm="Bindery", Basic realm="Bindery", charset="UTF-8"',
+        challenge === 'basic'
+          ? 'Basic realm="Colophon", charset="UTF-8"'
+          : 'Bearer realm="Colophon", Basic realm="Colophon", charset="UTF-8"',
       );
     }
     done(null, payload);

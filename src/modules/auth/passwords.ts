@@ -30,7 +30,7 @@ let dummyHash: Promise<string> | undefined;
 export async function verifyPassword(storedHash: string | undefined, password: string): Promise<boolean> {
   const { hash, verify } = await loadArgon2();
   if (!storedHash) {
-    dummyHash ??= hash('bindery-timing-equaliser', OPTIONS);
+    dummyHash ??= hash('colophon-timing-equaliser', OPTIONS);
     await verify(await dummyHash, password).catch(() => false);
     return false;
   }

@@ -39,7 +39,7 @@ export interface CredentialHeaders {
 }
 
 export const invalidKeyFormat = () =>
-  new AppError(401, 'InvalidApiKeyFormat', 'Invalid API key format: expected bindery_<8-character prefix>_<secret>');
+  new AppError(401, 'InvalidApiKeyFormat', 'Invalid API key format: expected colophon_<8-character prefix>_<secret>');
 const unauthorized = (message: string) => new AppError(401, 'Unauthorized', message);
 
 export function readCredentials(headers: CredentialHeaders): Credentials | undefined {
@@ -124,7 +124,7 @@ export class CallerResolver {
       ? ((await this.lookups.remember(`username:${username.trim().toLowerCase()}`, () => accounts.find(username))) as UserRow | undefined)
       : await accounts.find(username);
     user ??= await accounts.provision(username);
-    if (!user) throw unauthorized('The proxy signed in a user who has no Bindery account: ask an administrator to create it');
+    if (!user) throw unauthorized('The proxy signed in a user who has no Colophon account: ask an administrator to create it');
     return this.base(this.checkedUser(user), 'proxy');
   }
 

@@ -185,7 +185,7 @@ export class AuthService {
       .send({
         to: user.email,
         subject: 'Someone tried to register with your e-mail address',
-        text: `Hello ${user.username},\n\nsomeone tried to create a new Bindery account with this e-mail address, which already belongs to your account.\nIf it was you, log in at ${baseUrl} instead. If it was not, you can ignore this message.\n`,
+        text: `Hello ${user.username},\n\nsomeone tried to create a new Colophon account with this e-mail address, which already belongs to your account.\nIf it was you, log in at ${baseUrl} instead. If it was not, you can ignore this message.\n`,
       })
       .catch(() => undefined);
   }
@@ -195,7 +195,7 @@ export class AuthService {
     const link = `${baseUrl}/verify-email?token=${encodeURIComponent(token)}`;
     await this.mailer.send({
       to: user.email,
-      subject: 'Verify your Bindery account',
+      subject: 'Verify your Colophon account',
       text: `Hello ${user.username},\n\nconfirm your e-mail address by opening this link within 24 hours:\n${link}\n\nOr send the token to POST /api/v1/auth/verify-email: ${token}\n`,
     });
   }

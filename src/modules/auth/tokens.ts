@@ -31,7 +31,7 @@ export class TokenIssuer {
    */
   private readonly verified = new Map<string, VerifiedToken>();
 
-  /** The secret is read lazily: building the app (e.g. for `bindery openapi`) must not create files. */
+  /** The secret is read lazily: building the app (e.g. for `colophon openapi`) must not create files. */
   constructor(
     private readonly secret: () => string,
     private readonly expirySeconds: number,
@@ -51,7 +51,7 @@ export class TokenIssuer {
       .setJti(jti)
       .setIssuedAt()
       .setExpirationTime(`${this.expirySeconds}s`)
-      .setIssuer('bindery')
+      .setIssuer('colophon')
       .sign(this.key);
     return { token, jti, expiresIn: this.expirySeconds };
   }
@@ -70,7 +70,7 @@ export class TokenIssuer {
   async verify(token: string): Promise<VerifiedToken | undefined> {
     if (this.verified.has(token)) return this.remembered(token);
     try {
-      const { payload } = await jwtVerify(token, this.key, { algorithms: ['HS256'], issuer: 'bindery' });
+      const { payload } = await jwtVerify(token, this.key, { algorithms: ['HS256'], issuer: 'colophon' });
       if (typeof payload.sub !== 'string' || typeof payload.jti !== 'string' || typeof payload.exp !== 'number') return undefined;
       const stamp = typeof payload.stm === 'string' ? payload.stm : '';
       const result = { userId: payload.sub, jti: payload.jti, expiresAt: new Date(payload.exp * 1000), stamp };

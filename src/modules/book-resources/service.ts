@@ -213,7 +213,7 @@ export class BookResourcesService {
     const page = index >= 0 ? index + 1 : Math.min(pageCount, Math.max(1, Math.ceil(input.percentage * pageCount)));
     const completed = input.percentage >= COMPLETED_AT;
     await this.progress.update(caller, bookId, { current_page: page, is_completed: completed }, hint, {
-      protocol: 'bindery',
+      protocol: 'colophon',
       position: { locator: input.locator, percentage: input.percentage },
       percentage: completed ? 1 : input.percentage,
       ...(input.recorded_at ? { clientAt: input.recorded_at } : {}),

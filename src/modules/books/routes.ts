@@ -155,7 +155,7 @@ export function registerBookRoutes(app: App, books: BooksService, metadata: Meta
       summary: 'Download the original file',
       description:
         'Content-Disposition attachment with the file name; a single `Range: bytes=` gives 206 (416 outside the file); ETag and 304. ' +
-        'Besides the usual credentials, a browser may present its access token in the `bindery_file_token` cookie, so a plain link downloads. ' +
+        'Besides the usual credentials, a browser may present its access token in the `colophon_file_token` cookie, so a plain link downloads. ' +
         'Also requires `pages-read`: the file holds every page.',
       tags,
       params: IdParams,

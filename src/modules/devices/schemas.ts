@@ -22,7 +22,7 @@ export const DeviceView = z
     last_protocol: z
       .string()
       .nullable()
-      .describe('Protocol of its last sync, as in the progress history (`bindery`, `koreader`, `komga`, `opds-pse`, `opds2`).'),
+      .describe('Protocol of its last sync, as in the progress history (`colophon`, `koreader`, `komga`, `opds-pse`, `opds2`).'),
     first_seen_at: z.string(),
     last_sync_at: z.string().describe('When it last wrote a position.'),
   })

@@ -82,6 +82,7 @@ export class KoboRepository {
         selection: '{}',
         generation: 0,
         last_sync_at: null,
+        delivery_problem: null,
         created_at: now,
         updated_at: now,
       })
@@ -366,6 +367,11 @@ export class KoboRepository {
         .where('api_key_id', '=', apiKeyId)
         .where('book_id', 'in', [...removedIds])
         .execute();
+  }
+
+  /** The device's last delivery that fell back (JSON), or null to clear it. */
+  async setDeliveryProblem(apiKeyId: string, problem: string | null): Promise<void> {
+    await this.db.updateTable('kobo_devices').set({ delivery_problem: problem }).where('api_key_id', '=', apiKeyId).execute();
   }
 
   /** The device wrote this position itself: it is not sent back to it. */

@@ -43,6 +43,17 @@ const KoboDevice = z
     last_sync_at: z.string().nullable(),
     kobo_device_id: z.string().nullable(),
     selection: Selection.describe('What syncs: nothing chosen means every book the user sees.'),
+    delivery_problem: z
+      .object({
+        book_id: z.string(),
+        book_title: z.string(),
+        message: z.string().describe('What happened, in words (a KEPUB conversion that failed and sent the plain EPUB).'),
+        at: z.string(),
+      })
+      .nullable()
+      .describe(
+        'The last download that could not be given as asked; null when none, once one succeeds again, or when its book is no longer visible.',
+      ),
   })
   .meta({ id: 'KoboDevice' });
 

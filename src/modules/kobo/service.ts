@@ -36,6 +36,8 @@ export interface KoboDeviceView {
   last_sync_at: string | null;
   kobo_device_id: string | null;
   selection: KoboSelection;
+  /** The last download that could not be given as asked; null when none, or its book is no longer visible. */
+  delivery_problem: { book_id: string; book_title: string; message: string; at: string } | null;
 }
 
 /** The screen comics are fitted to when the device has none set: a Kobo Libra's (1264 × 1680). */
@@ -172,17 +174,43 @@ export class KoboService {
 
   /** The caller's Kobo keys with their devices, for the account page. */
   async devices(caller: Caller): Promise<KoboDeviceView[]> {
-    return (await this.repo.keysOf(caller.user.id)).map((k) => ({
-      api_key_id: k.id,
-      name: k.name,
-      key_prefix: k.key_prefix,
-      created_at: k.created_at,
-      last_used_at: k.last_used_at,
-      last_sync_at: k.device?.last_sync_at ?? null,
-      kobo_device_id: k.device?.kobo_device_id ?? null,
-      // The delivery settings as they apply, defaults included, so that a client shows what the device gets.
-      selection: { ...selectionOf(k.device), ...deliveryOf(selectionOf(k.device)) },
-    }));
+    const keys = await this.repo.keysOf(caller.user.id);
+    return Promise.all(
+      keys.map(async (k) => ({
+        api_key_id: k.id,
+        name: k.name,
+        key_prefix: k.key_prefix,
+        created_at: k.created_at,
+        last_used_at: k.last_used_at,
+        last_sync_at: k.device?.last_sync_at ?? null,
+        kobo_device_id: k.device?.kobo_device_id ?? null,
+        // The delivery settings as they apply, defaults included, so that a client shows what the device gets.
+        selection: { ...selectionOf(k.device), ...deliveryOf(selectionOf(k.device)) },
+        delivery_problem: await this.deliveryProblemOf(caller, k.device),
+      })),
+    );
+  }
+
+  /** The device's last fallen-back delivery, told only while its book is one the caller may see. */
+  private async deliveryProblemOf(caller: Caller, device: KoboDeviceRow | null): Promise<KoboDeviceView['delivery_problem']> {
+    const noted = parseJsonColumn<{ book_id?: unknown; message?: unknown; at?: unknown } | null>(device?.delivery_problem ?? null, null);
+    if (!noted || typeof noted.book_id !== 'string' || typeof noted.message !== 'string' || typeof noted.at !== 'string') return null;
+    const book = await this.repo.book(caller.user.id, scopeFor(caller), noted.book_id);
+    return book ? { book_id: book.id, book_title: book.title, message: noted.message, at: noted.at } : null;
+  }
+
+  /**
+   * A download to this device that could not be given as asked (why, in words without server paths), or null
+   * when one was: shown on the device's card, not only in the server's log.
+   */
+  async noteDelivery(caller: Caller, bookId: string, problem: string | null): Promise<void> {
+    const apiKeyId = this.keyOf(caller);
+    const device = await this.repo.device(apiKeyId, caller.user.id, null, nowIso());
+    if (problem === null && device.delivery_problem === null) return;
+    await this.repo.setDeliveryProblem(
+      apiKeyId,
+      problem === null ? null : toJsonColumn({ book_id: bookId, message: problem, at: nowIso() }),
+    );
   }
 
   /** Sets what a device syncs; the next sync adds and removes books to match. */

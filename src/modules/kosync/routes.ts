@@ -28,7 +28,7 @@ export function kosyncCredentials(prefix: string): (request: FastifyRequest) => 
 /**
  * KOReader's progress sync server (the kosync protocol of koreader-sync-server), mounted at the prefix and again
  * under `{prefix}/:key`. Routes are public to the auth hooks, which still resolve the caller and rate-limit:
- * a missing or refused key answers the protocol's 2001, not Bindery's error body, which KOReader cannot read.
+ * a missing or refused key answers the protocol's 2001, not Colophon's error body, which KOReader cannot read.
  */
 export function registerKosyncRoutes(app: App, kosync: KosyncService, options: { prefix: string; settings: SettingsService }): void {
   const config = { public: true } as const;

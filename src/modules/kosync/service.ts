@@ -60,7 +60,7 @@ const isText = (v: unknown): v is string => typeof v === 'string' && v.length > 
 const unixSeconds = (iso: string) => Math.floor(Date.parse(iso) / 1000);
 
 /**
- * KOReader's progress sync over Bindery's one position per user and book. A document id is matched to a book by
+ * KOReader's progress sync over Colophon's one position per user and book. A document id is matched to a book by
  * KOReader's partial MD5 or file-name MD5; what KOReader sends is kept per document (so an unknown document
  * keeps its position until its book appears) and written to the progress service (and so to the ledger) when
  * the book is known. Reading answers the latest position from any protocol.
@@ -78,7 +78,7 @@ export class KosyncService {
   }
 
   /**
-   * Accounts are Bindery's: KOReader can only send an MD5 of its password field, which Bindery never stores.
+   * Accounts are Colophon's: KOReader can only send an MD5 of its password field, which Colophon never stores.
    * A caller that already identifies (an API key) is told the account exists, so KOReader's "Login" is next.
    */
   createUser(caller: Caller | null, registrationEnabled: boolean): never {
@@ -208,7 +208,7 @@ export class KosyncService {
       document,
       progress: positionFor(book.format, progress.current_page),
       percentage,
-      device: event ? deviceName(event.protocol, event.device_id) : 'Bindery',
+      device: event ? deviceName(event.protocol, event.device_id) : 'Colophon',
       timestamp: unixSeconds(progress.updated_at),
     };
   }
@@ -263,7 +263,7 @@ export class KosyncService {
 
 /**
  * A position KOReader can go to: the page number for paged formats; for an EPUB the start of the spine document
- * Bindery counts as the page (CREngine numbers spine documents as DocFragment[1..n]).
+ * Colophon counts as the page (CREngine numbers spine documents as DocFragment[1..n]).
  */
 export function positionFor(format: string | null, page: number): string {
   if (format === 'epub') return `/body/DocFragment[${Math.max(1, page)}]/body`;
@@ -279,5 +279,5 @@ function clientTime(timestamp: unknown, now: string): string | null {
 }
 
 function deviceName(protocol: string, deviceId: string): string {
-  return protocol === 'bindery' ? `Bindery (${deviceId})` : `${protocol} (${deviceId})`;
+  return protocol === 'colophon' ? `Colophon (${deviceId})` : `${protocol} (${deviceId})`;
 }

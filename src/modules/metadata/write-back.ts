@@ -178,7 +178,7 @@ export class WriteBackService {
     const series = await this.deps.repo.series(book.series_id);
     const elements = comicInfoElements(item.fields, book, series);
     // Beside the file (same file system, so the rename is atomic), under a name no scan takes for a book.
-    const temp = path.join(folder, `.${path.basename(file)}.${randomBytes(6).toString('hex')}.bindery-tmp`);
+    const temp = path.join(folder, `.${path.basename(file)}.${randomBytes(6).toString('hex')}.colophon-tmp`);
     try {
       await rewriteZip(
         file,

@@ -3,7 +3,7 @@ import type { ProviderSettings } from './providers.js';
 export type Role = 'admin' | 'maintainer' | 'reader';
 const RANK: Record<Role, number> = { reader: 0, maintainer: 1, admin: 2 };
 
-/** What Bindery reads from the provider's claims (ID token, completed by userinfo). */
+/** What Colophon reads from the provider's claims (ID token, completed by userinfo). */
 export interface ProviderClaims {
   sub: string;
   email?: unknown;
@@ -23,7 +23,7 @@ export function groupsOf(claims: ProviderClaims, claim: string): string[] {
 
 /**
  * The role the provider's groups give (the highest of the mapped ones, else `default_role`), or undefined when
- * the provider maps no groups (then Bindery's own role stays as the administrator set it).
+ * the provider maps no groups (then Colophon's own role stays as the administrator set it).
  */
 export function mappedRole(provider: ProviderSettings, claims: ProviderClaims): Role | undefined {
   if (!provider.groups_claim) return undefined;
@@ -41,7 +41,7 @@ export function mappedRole(provider: ProviderSettings, claims: ProviderClaims): 
 /**
  * The libraries the provider's groups give: null for every library (a group maps to `*`), else the ids of the
  * libraries named (by id or by name, case-insensitive) by any of the person's groups — none when no group is
- * mapped. Undefined when the provider maps no libraries (Bindery's own library access then stays as set).
+ * mapped. Undefined when the provider maps no libraries (Colophon's own library access then stays as set).
  * A name that matches no library gives nothing: a mapping never widens access by mistake.
  */
 export function mappedLibraries(
@@ -61,13 +61,13 @@ export function mappedLibraries(
   return [...ids].sort();
 }
 
-/** The provider's e-mail address when it says the address is verified (the only one Bindery matches accounts by). */
+/** The provider's e-mail address when it says the address is verified (the only one Colophon matches accounts by). */
 export function verifiedEmail(claims: ProviderClaims): string | undefined {
   const email = typeof claims.email === 'string' ? claims.email.trim() : '';
   return email && claims.email_verified === true ? email : undefined;
 }
 
-/** A username candidate from the claims, in Bindery's username alphabet (schemas.ts Username). */
+/** A username candidate from the claims, in Colophon's username alphabet (schemas.ts Username). */
 export function usernameCandidate(claims: ProviderClaims): string {
   const sources = [claims.preferred_username, typeof claims.email === 'string' ? claims.email.split('@')[0] : undefined, claims.name];
   for (const source of sources) {

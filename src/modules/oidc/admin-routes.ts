@@ -45,7 +45,7 @@ const ProviderFields = {
     .record(z.string().max(200), z.array(z.string().min(1).max(200)).max(1000))
     .optional()
     .describe(
-      "Group → the libraries its members see (library names or ids; `*` for every library), applied at every sign-in: the union of the groups' libraries, none when no group is mapped. Empty: Bindery's own library access stays as set.",
+      "Group → the libraries its members see (library names or ids; `*` for every library), applied at every sign-in: the union of the groups' libraries, none when no group is mapped. Empty: Colophon's own library access stays as set.",
     ),
   allow_http: z.boolean().optional(),
 };

@@ -10,7 +10,7 @@ export interface ConnectionCheck {
 
 /**
  * "Test connection": the discovery document (is the issuer URL right?), the signing keys (can ID tokens be
- * verified?), and the client credentials. For the last, Bindery sends the token endpoint a made-up authorization
+ * verified?), and the client credentials. For the last, Colophon sends the token endpoint a made-up authorization
  * code: a provider checks the client's credentials before the code, so `invalid_client` means a wrong client ID or
  * secret and `invalid_grant` (the code is unknown) means they were accepted. Nothing is signed in or changed.
  */
@@ -27,7 +27,7 @@ export async function testConnection(provider: ProviderSettings, redirectUri: st
   if (provider.response_mode === 'form_post' && server.response_modes_supported && !server.response_modes_supported.includes('form_post'))
     notes.push(' It does not list the form_post response mode: choose "query".');
   if (server.code_challenge_methods_supported && !server.code_challenge_methods_supported.includes('S256'))
-    notes.push(' It does not list PKCE with S256, which Bindery uses.');
+    notes.push(' It does not list PKCE with S256, which Colophon uses.');
   checks.push({
     name: 'discovery',
     ok: notes.length === 0,
@@ -66,7 +66,7 @@ async function checkClient(provider: ProviderSettings, config: client.Configurat
   }
   try {
     await client.genericGrantRequest(config, 'authorization_code', {
-      code: 'bindery-connection-test',
+      code: 'colophon-connection-test',
       redirect_uri: redirectUri,
       code_verifier: client.randomPKCECodeVerifier(),
     });

@@ -19,7 +19,7 @@ export function explainProviderError(err: unknown, provider: { name: string; iss
   const name = provider.name;
   const oauthError = oauthErrorOf(err);
   if (oauthError === 'invalid_client')
-    return `${name} refused Bindery's client ID or client secret (invalid_client): check both against the provider's settings for this application.`;
+    return `${name} refused Colophon's client ID or client secret (invalid_client): check both against the provider's settings for this application.`;
   if (err instanceof client.AuthorizationResponseError) {
     const detail = err.error_description ? `: ${err.error_description}` : '';
     if (err.error === 'access_denied') return `${name} did not allow the sign-in${detail}.`;
@@ -44,7 +44,7 @@ export function explainProviderError(err: unknown, provider: { name: string; iss
   const coded = err instanceof client.ClientError ? err : undefined;
   switch (coded?.code) {
     case 'OAUTH_HTTP_REQUEST_FORBIDDEN':
-      return `${name}'s address is http://, which Bindery refuses unless the provider is marked "allow http" (a provider on your own network).`;
+      return `${name}'s address is http://, which Colophon refuses unless the provider is marked "allow http" (a provider on your own network).`;
     case 'OAUTH_RESPONSE_IS_NOT_CONFORM': {
       const status = responseStatus(coded);
       return `No OpenID Connect discovery document at ${discoveryUrl(provider.issuer)}${status ? ` (HTTP ${status})` : ''}: check the issuer URL (it is usually the address the provider shows as "issuer" or "OpenID configuration", without /.well-known/...).`;

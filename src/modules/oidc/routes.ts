@@ -7,7 +7,7 @@ import { LoginResponse } from '../auth/schemas.js';
 import { newBrowserToken, SignInProblem, type OidcService } from './service.js';
 
 /** The browser's sign-in cookie (service.ts): HttpOnly, only sent to these routes, ten minutes. */
-export const OIDC_COOKIE = 'bindery_oidc';
+export const OIDC_COOKIE = 'colophon_oidc';
 const COOKIE_PATH = '/api/v1/auth/oidc';
 const COOKIE_MAX_AGE = 600;
 
@@ -99,7 +99,7 @@ export function registerOidcRoutes(app: App, oidc: OidcService, options: OidcRou
     schema: {
       summary: 'Start signing in with a provider (302 to the provider)',
       description:
-        'Redirects to the provider with PKCE (S256), `state` and `nonce`, and sets the short-lived `bindery_oidc` cookie that ties the sign-in to this browser. When the provider cannot be reached, redirects to the login page with `oidc_error` saying why.',
+        'Redirects to the provider with PKCE (S256), `state` and `nonce`, and sets the short-lived `colophon_oidc` cookie that ties the sign-in to this browser. When the provider cannot be reached, redirects to the login page with `oidc_error` saying why.',
       tags: ['auth'],
       security: [],
       params: ProviderIdParams,
@@ -178,7 +178,7 @@ export function registerOidcRoutes(app: App, oidc: OidcService, options: OidcRou
     schema: {
       summary: "Exchange the callback's one-time code for the web app's session",
       description:
-        'The same access token as POST /auth/login, for the browser that started the sign-in (its `bindery_oidc` cookie). The code works once, for one minute; any other answer is 400 `InvalidToken`.',
+        'The same access token as POST /auth/login, for the browser that started the sign-in (its `colophon_oidc` cookie). The code works once, for one minute; any other answer is 400 `InvalidToken`.',
       tags: ['auth'],
       security: [],
       body: z.object({ code: z.string().min(1).max(200) }),

@@ -226,7 +226,7 @@ export class OidcService {
   private async link(provider: Provider, userId: string, claims: ProviderClaims): Promise<void> {
     const existing = await this.repo.findLink(provider.id, claims.sub);
     if (existing && existing.user_id !== userId)
-      throw new SignInProblem(`This ${provider.name} account is already linked to another Bindery account.`);
+      throw new SignInProblem(`This ${provider.name} account is already linked to another Colophon account.`);
     if (existing) return;
     if ((await this.repo.linksOf(userId)).some((l) => l.provider_id === provider.id))
       throw new SignInProblem(`Your account is already linked to another ${provider.name} account: unlink it first.`);
@@ -259,7 +259,7 @@ export class OidcService {
         last_login_at: now,
       });
     }
-    if (user.disabled) throw new SignInProblem('This Bindery account is disabled. Ask an administrator.');
+    if (user.disabled) throw new SignInProblem('This Colophon account is disabled. Ask an administrator.');
     return this.applyGroups(provider, user, claims);
   }
 
@@ -269,16 +269,16 @@ export class OidcService {
     if (sameEmail) {
       if (provider.match_email) {
         if ((await this.repo.linksOf(sameEmail.id)).some((l) => l.provider_id === provider.id))
-          throw new SignInProblem(`The Bindery account with this e-mail address is linked to another ${provider.name} account.`);
+          throw new SignInProblem(`The Colophon account with this e-mail address is linked to another ${provider.name} account.`);
         return sameEmail;
       }
       throw new SignInProblem(
-        `A Bindery account already uses this e-mail address, and ${provider.name} accounts are not matched by e-mail here. Sign in with your password, then link ${provider.name} on your account page.`,
+        `A Colophon account already uses this e-mail address, and ${provider.name} accounts are not matched by e-mail here. Sign in with your password, then link ${provider.name} on your account page.`,
       );
     }
     if (!provider.provision)
       throw new SignInProblem(
-        `No Bindery account is linked to this ${provider.name} account. Ask an administrator to create one, or sign in with your password and link ${provider.name} on your account page.`,
+        `No Colophon account is linked to this ${provider.name} account. Ask an administrator to create one, or sign in with your password and link ${provider.name} on your account page.`,
       );
     const role = mappedRole(provider, claims) ?? provider.default_role;
     const address =

@@ -36,7 +36,7 @@ function hostOf(baseUrl: string): string {
 
 /**
  * Where other devices reach this server, for the addresses and QR codes the web app shows (API keys, KOReader,
- * OPDS): an administrator who opened Bindery on the server itself sees `http://127.0.0.1:8080`, which no phone
+ * OPDS): an administrator who opened Colophon on the server itself sees `http://127.0.0.1:8080`, which no phone
  * can reach, so the non-loopback addresses are offered beside it.
  */
 export function registerServerAddressesRoute(app: App, options: { publicUrl: string | undefined }): void {

@@ -117,9 +117,9 @@ export class MetricsService {
   private buildRegistry(prom: typeof client): Prometheus {
     const { deps } = this;
     const registry = new prom.Registry();
-    prom.collectDefaultMetrics({ register: registry, prefix: 'bindery_' });
+    prom.collectDefaultMetrics({ register: registry, prefix: 'colophon_' });
     const httpDuration = new prom.Histogram({
-      name: 'bindery_http_request_duration_seconds',
+      name: 'colophon_http_request_duration_seconds',
       help: 'HTTP request duration by route pattern',
       labelNames: ['method', 'route', 'status'],
       buckets: HTTP_BUCKETS,
@@ -144,18 +144,18 @@ export class MetricsService {
           await collect(this);
         },
       });
-    gauge('bindery_catalog_items', 'Libraries, series, books and pages in the catalog', ['kind'], async (g) => {
+    gauge('colophon_catalog_items', 'Libraries, series, books and pages in the catalog', ['kind'], async (g) => {
       const counts = await deps.repo.catalogCounts();
       for (const [kind, n] of Object.entries(counts)) g.set({ kind }, n);
     });
-    gauge('bindery_tasks', 'Background tasks by status', ['status'], async (g) => {
+    gauge('colophon_tasks', 'Background tasks by status', ['status'], async (g) => {
       const tasks = await deps.repo.taskCounts();
       for (const [status, n] of Object.entries(tasks.by_status)) g.set({ status }, n);
     });
-    gauge('bindery_database_size_bytes', 'Database size on disk', [], async (g) => g.set(await deps.repo.databaseSize()));
-    gauge('bindery_cache_size_bytes', 'Derived image cache size on disk', [], async (g) => g.set((await this.cacheSize()).size_bytes));
+    gauge('colophon_database_size_bytes', 'Database size on disk', [], async (g) => g.set(await deps.repo.databaseSize()));
+    gauge('colophon_cache_size_bytes', 'Derived image cache size on disk', [], async (g) => g.set((await this.cacheSize()).size_bytes));
     new prom.Counter({
-      name: 'bindery_derived_cache_lookups_total',
+      name: 'colophon_derived_cache_lookups_total',
       help: 'Derived image (thumbnail, resized page) lookups by result',
       labelNames: ['result'],
       registers: [registry],
@@ -166,7 +166,7 @@ export class MetricsService {
         this.inc({ result: 'miss' }, misses);
       },
     });
-    gauge('bindery_sse_connections', 'Open server-sent event streams', [], async (g) => g.set(deps.sseConnections()));
+    gauge('colophon_sse_connections', 'Open server-sent event streams', [], async (g) => g.set(deps.sseConnections()));
     return { registry, httpDuration };
   }
 

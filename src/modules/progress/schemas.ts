@@ -74,7 +74,7 @@ export const ProgressEventView = z
     protocol: z
       .string()
       .describe(
-        'Who wrote it: `bindery` (this API and the web app), `koreader` (KOReader sync), `komga` (the Komga API: Mihon, Komga clients), ' +
+        'Who wrote it: `colophon` (this API and the web app), `koreader` (KOReader sync), `komga` (the Komga API: Mihon, Komga clients), ' +
           '`opds-pse` (a page read through OPDS 1.2 page streaming), `opds2` (OPDS 2.0 Progression or page streaming), `migrated` (progress from before the history).',
       ),
     position: z

@@ -86,7 +86,7 @@ export interface ProgressWrite {
   applied: boolean;
 }
 
-const NATIVE: ProgressOrigin = { protocol: 'bindery' };
+const NATIVE: ProgressOrigin = { protocol: 'colophon' };
 
 /**
  * Reading progress rules. Progress belongs to one user and one book; every change also records statistics:

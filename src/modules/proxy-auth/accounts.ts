@@ -26,7 +26,7 @@ export class ProxyUserAccounts implements ProxyAccounts {
   async provision(username: string): Promise<UserRow | undefined> {
     if (!this.config.provision) return undefined;
     const name = Username.safeParse(username);
-    if (!name.success) throw new AppError(401, 'Unauthorized', 'The proxy named a user whose name Bindery cannot use as a username');
+    if (!name.success) throw new AppError(401, 'Unauthorized', 'The proxy named a user whose name Colophon cannot use as a username');
     const email = `${createHash('sha256').update(name.data.toLowerCase()).digest('hex').slice(0, 16)}@proxy.invalid`;
     try {
       return await this.accounts.createAccount(

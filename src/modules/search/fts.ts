@@ -32,7 +32,7 @@ export class FullTextSearch {
         from series_fts join search_docs d on d.doc_id = series_fts.rowid where series_fts match ${ftsQuery(terms)})`;
     }
     return sql<{ id: string; rank: number }>`(select s.series_id as id, ts_rank(s.document, q.query) as rank
-      from series_search s, to_tsquery('simple', bindery_fold(${tsQuery(terms)})) as q(query) where s.document @@ q.query)`;
+      from series_search s, to_tsquery('simple', colophon_fold(${tsQuery(terms)})) as q(query) where s.document @@ q.query)`;
   }
 
   /** Books whose title matches; null when the text holds no word. */
@@ -44,7 +44,7 @@ export class FullTextSearch {
         from books_fts join search_docs d on d.doc_id = books_fts.rowid where books_fts match ${ftsQuery(terms)})`;
     }
     return sql<{ id: string; rank: number }>`(select s.book_id as id, ts_rank(s.document, q.query) as rank
-      from books_search s, to_tsquery('simple', bindery_fold(${tsQuery(terms)})) as q(query) where s.document @@ q.query)`;
+      from books_search s, to_tsquery('simple', colophon_fold(${tsQuery(terms)})) as q(query) where s.document @@ q.query)`;
   }
 }
 

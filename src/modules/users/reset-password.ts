@@ -12,7 +12,7 @@ export interface ResetResult {
 }
 
 /**
- * The recovery path of `bindery users reset-password` (docs/sign-in.md): a new password for the account, which is
+ * The recovery path of `colophon users reset-password` (docs/sign-in.md): a new password for the account, which is
  * also enabled again and signed out everywhere (a new security stamp). It runs on the server's own database, so
  * whoever runs it is already trusted with everything.
  */

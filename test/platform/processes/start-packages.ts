@@ -1,5 +1,5 @@
 /**
- * Run as its own process by lazy-packages.test.ts: starts the server as `bindery serve` does (SQLite, a fresh
+ * Run as its own process by lazy-packages.test.ts: starts the server as `colophon serve` does (SQLite, a fresh
  * data folder), asks `/health`, then prints as JSON the npm packages whose modules were resolved meanwhile
  * (a module resolve hook sees every `import` and `import()`; the CommonJS module cache, what `require` loaded).
  * Usage: node --import tsx start-packages.ts <data folder> <file the hook writes to>
@@ -23,7 +23,7 @@ register(`data:text/javascript,${encodeURIComponent(hook)}`);
 const { loadConfig } = await import('../../../src/config/load.js');
 const { startServer } = await import('../../../src/server.js');
 const config = loadConfig({
-  env: { BINDERY_DATA_DIR: dataDir, BINDERY_SERVER__HOST: '127.0.0.1', BINDERY_SERVER__PORT: '0', BINDERY_LOGGING__LEVEL: 'warn' },
+  env: { COLOPHON_DATA_DIR: dataDir, COLOPHON_SERVER__HOST: '127.0.0.1', COLOPHON_SERVER__PORT: '0', COLOPHON_LOGGING__LEVEL: 'warn' },
 });
 const server = await startServer(config, { logger: false });
 const health = await fetch(`${server.address}/health`);

@@ -39,7 +39,7 @@ const report = (label: string, values: number[]) =>
   );
 
 async function main(): Promise<void> {
-  const work = mkdtempSync(path.join(os.tmpdir(), 'bindery-reader-bench-'));
+  const work = mkdtempSync(path.join(os.tmpdir(), 'colophon-reader-bench-'));
   const library = path.join(work, 'library');
   console.warn(`generating ${BOOKS} books…`);
   // Twelve scan-like pages made once (noise gives them a realistic size) and shared by every book: each book is
@@ -74,10 +74,10 @@ async function main(): Promise<void> {
     cwd: root,
     env: {
       ...process.env,
-      BINDERY_DATA_DIR: path.join(work, 'data'),
-      BINDERY_SERVER__HOST: '127.0.0.1',
-      BINDERY_SERVER__PORT: String(port),
-      BINDERY_LOGGING__LEVEL: 'warn',
+      COLOPHON_DATA_DIR: path.join(work, 'data'),
+      COLOPHON_SERVER__HOST: '127.0.0.1',
+      COLOPHON_SERVER__PORT: String(port),
+      COLOPHON_LOGGING__LEVEL: 'warn',
     },
     stdio: 'inherit',
   });
@@ -125,7 +125,7 @@ async function main(): Promise<void> {
     });
     const context = await browser.newContext({ baseURL: url, viewport: { width: 1280, height: 800 } });
     await context.addInitScript(
-      (value) => localStorage.setItem('bindery.session', value),
+      (value) => localStorage.setItem('colophon.session', value),
       JSON.stringify({ token, expiresAt: Date.now() + 3600_000, username: ADMIN.username }),
     );
     const page = await context.newPage();

@@ -82,7 +82,7 @@ export function isNetworkError(error: unknown): boolean {
   return error instanceof TypeError && /fetch|network|load failed/i.test(error.message);
 }
 
-export const NETWORK_MESSAGE = "Can't reach the server. Check your connection (or that Bindery is running), then try again.";
+export const NETWORK_MESSAGE = "Can't reach the server. Check your connection (or that Colophon is running), then try again.";
 
 /** The message to show for any error: the API's words when there are some. */
 export function describeError(error: unknown): string {

@@ -8,7 +8,7 @@ export interface Session {
   username: string;
 }
 
-const KEY = 'bindery.session';
+const KEY = 'colophon.session';
 type Listener = (session: Session | null, reason: 'signed-in' | 'signed-out' | 'expired') => void;
 const listeners = new Set<Listener>();
 /** A session this browser had has ended (expired, or its token was refused): sign-in says so, a first visit does not. */
@@ -31,7 +31,7 @@ function read(): Session | null {
  * The token again in a cookie that only the file download route reads (the server's FILE_COOKIE, GET only): a
  * plain `<a href download>` then lets the browser stream a book to disk, which a header could not do.
  */
-const FILE_COOKIE = 'bindery_file_token';
+const FILE_COOKIE = 'colophon_file_token';
 function setFileCookie(session: Session | null): void {
   if (typeof document === 'undefined') return;
   const maxAge = session ? Math.max(0, Math.floor((session.expiresAt - Date.now()) / 1000)) : 0;

@@ -82,8 +82,8 @@ export function AppLayout() {
   const signOut = async () => {
     await api.POST('/api/v1/auth/logout').catch(() => undefined);
     // Signed in through a provider that offers it: end the provider's session too (RP-initiated logout).
-    const providerLogout = localStorage.getItem('bindery.endSessionUrl');
-    localStorage.removeItem('bindery.endSessionUrl');
+    const providerLogout = localStorage.getItem('colophon.endSessionUrl');
+    localStorage.removeItem('colophon.endSessionUrl');
     endSession('signed-out');
     if (providerLogout) window.location.assign(providerLogout);
   };
@@ -94,9 +94,9 @@ export function AppLayout() {
         Skip to content
       </a>
       <header className="app-header">
-        <Link to="/" className="brand" aria-label="Bindery home">
+        <Link to="/" className="brand" aria-label="Colophon home">
           <img src="/favicon.svg" alt="" width="24" height="24" />
-          <span>Bindery</span>
+          <span>Colophon</span>
         </Link>
         <nav aria-label="Main" className="main-nav">
           <Link to="/" activeOptions={{ exact: true }}>

@@ -247,7 +247,7 @@ export function LibraryForm({
             Write metadata edits into the CBZ files (ComicInfo.xml)
           </label>
           <span id="library-write-comicinfo-hint" className="hint">
-            Off: edits stay in Bindery's catalog. On: each edit of a book or series also rewrites its CBZ files with a new ComicInfo.xml (a
+            Off: edits stay in Colophon's catalog. On: each edit of a book or series also rewrites its CBZ files with a new ComicInfo.xml (a
             copy made beside the file, then put in its place); CBR, PDF and EPUB files and read-only files are left as they are.
           </span>
         </fieldset>

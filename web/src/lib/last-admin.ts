@@ -6,7 +6,7 @@ import { ApiError } from '../api/client';
  */
 export function explainUserError(error: unknown): string | null {
   if (error instanceof ApiError && error.status === 409 && /last administrator/i.test(error.message)) {
-    return `${error.message}. Bindery always keeps at least one active administrator: make another user an administrator first, then try again.`;
+    return `${error.message}. Colophon always keeps at least one active administrator: make another user an administrator first, then try again.`;
   }
   return null;
 }

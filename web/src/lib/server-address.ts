@@ -5,7 +5,7 @@ type ServerAddresses = components['schemas']['ServerAddresses'];
 /**
  * The address the API key's QR codes and copy fields give another device (a phone, an e-reader), from
  * `GET /api/v1/me/server-addresses`, and what to say beside them. The browser's own origin is the wrong answer when
- * the administrator opened Bindery on the server itself (`http://127.0.0.1:8080`): no phone reaches that.
+ * the administrator opened Colophon on the server itself (`http://127.0.0.1:8080`): no phone reaches that.
  *
  * - `public`: `server.public_url` is set, and is the address;
  * - `reachable`: the address this browser used names the server on a network (it is the browser's origin);

@@ -16,7 +16,7 @@ interface Pending {
   at: number;
 }
 
-const QUEUE_KEY = 'bindery.reader.pending-progress';
+const QUEUE_KEY = 'colophon.reader.pending-progress';
 
 export interface ProgressTransport {
   /** `recordedAt`: for a position sent late, when the reader was there; omitted, the server's time of arrival. */

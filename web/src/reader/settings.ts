@@ -55,7 +55,7 @@ export const DEFAULT_SETTINGS: ReaderSettings = {
   epub_margin: 6,
 };
 
-const EINK_KEY = 'bindery.reader.eink';
+const EINK_KEY = 'colophon.reader.eink';
 
 export function deviceClass(
   screen: { width: number; height: number; coarse: boolean },
@@ -73,7 +73,7 @@ export function rememberEink(on: boolean): void {
   else localStorage.removeItem(EINK_KEY);
 }
 
-const PAGE_NUMBER_KEY = 'bindery.reader.page-number';
+const PAGE_NUMBER_KEY = 'colophon.reader.page-number';
 
 /**
  * Whether the reader shows where it is for a moment after each turn ("12 / 40", an EPUB's percentage): on unless

@@ -54,7 +54,7 @@ function WizardFrame({ step, title, children }: { step: number; title: string; c
   return (
     <div className="auth-page">
       <div className="card wizard">
-        <p className="eyebrow">Welcome to Bindery</p>
+        <p className="eyebrow">Welcome to Colophon</p>
         <Steps current={step} />
         <h1>{title}</h1>
         {children}

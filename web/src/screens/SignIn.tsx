@@ -25,7 +25,7 @@ function useRetryCountdown(error: unknown): number {
 }
 
 /** Where signing out also ends the provider's session (RP-initiated logout), kept beside the session. */
-export const END_SESSION_KEY = 'bindery.endSessionUrl';
+export const END_SESSION_KEY = 'colophon.endSessionUrl';
 
 /** The provider's one-time code (after its callback), exchanged once for the session, the same as a password sign-in's. */
 function useProviderCode(code: string | undefined) {
@@ -116,7 +116,7 @@ export function SignIn() {
   return (
     <div className="auth-page">
       <form className="card auth-card" onSubmit={submit} aria-labelledby="sign-in-title">
-        <h1 id="sign-in-title">Sign in to Bindery</h1>
+        <h1 id="sign-in-title">Sign in to Colophon</h1>
         {/* Only after a session really ended: a first visit is sent here with a redirect too. */}
         {redirect && sessionEnded() && <p className="hint">Your session ended. Sign in to continue where you were.</p>}
         {oidc_error && (

@@ -19,7 +19,7 @@ export function WriteBackNote({ report }: { report: Report }) {
       )}
       {report.not_written.length > 0 && (
         <p>
-          Saved in Bindery, not written into {files(report.not_written.length)}:{' '}
+          Saved in Colophon, not written into {files(report.not_written.length)}:{' '}
           {[...new Set(report.not_written.map((n) => n.reason))].join('; ')}.
         </p>
       )}

@@ -108,7 +108,7 @@ export function ApiKeysScreen() {
               <div className="row-main">
                 <strong>{k.name}</strong>
                 <span className="hint">
-                  <code>bindery_{k.key_prefix}_…</code> · created {formatDate(k.created_at)} ·{' '}
+                  <code>colophon_{k.key_prefix}_…</code> · created {formatDate(k.created_at)} ·{' '}
                   {k.expires_at ? `expires ${formatDate(k.expires_at)}` : 'never expires'} ·{' '}
                   {k.last_used_at ? `last used ${formatDate(k.last_used_at)}` : 'never used'}
                 </span>

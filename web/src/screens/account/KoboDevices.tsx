@@ -63,7 +63,7 @@ export function KoboDevices() {
     <section aria-labelledby="kobo-heading">
       <h3 id="kobo-heading">Kobo e-readers</h3>
       <p className="hint">
-        A Kobo syncs its library with Bindery: your books appear on it, comics included, and the reading position comes back. One key per
+        A Kobo syncs its library with Colophon: your books appear on it, comics included, and the reading position comes back. One key per
         device.
       </p>
       {line ? (
@@ -73,7 +73,7 @@ export function KoboDevices() {
             replace the <code>api_endpoint=</code> line with this one. It holds the key, shown only now.
           </p>
           <CopyField label="Line for Kobo eReader.conf" value={line} />
-          <p className="hint">Eject the Kobo and tap Sync. If Bindery runs on a port other than 80 or 443, set server.public_url.</p>
+          <p className="hint">Eject the Kobo and tap Sync. If Colophon runs on a port other than 80 or 443, set server.public_url.</p>
           <button type="button" onClick={() => setLine(null)}>
             Done
           </button>

@@ -169,7 +169,7 @@ function LibraryRow({
           onClick={() => {
             if (
               window.confirm(
-                `Delete the library "${library.name}"? Its series and books leave Bindery (the files stay on disk); reading statistics are kept.`,
+                `Delete the library "${library.name}"? Its series and books leave Colophon (the files stay on disk); reading statistics are kept.`,
               )
             )
               remove.mutate();

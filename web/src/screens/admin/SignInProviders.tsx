@@ -238,7 +238,7 @@ function ProviderForm({ provider, onDone }: { provider?: Provider; onDone: () =>
     <form className="card form-grid" onSubmit={submit} aria-label={provider ? `Edit ${provider.name}` : 'New sign-in provider'}>
       {text('id', 'Id', 'Lower-case letters, digits, - and _; part of the redirect URI.')}
       {text('name', 'Name on the button', 'Shown as “Sign in with <name>”.')}
-      {text('issuer', 'Issuer URL', 'The address the provider names as its issuer, e.g. https://auth.example.org/application/o/bindery/')}
+      {text('issuer', 'Issuer URL', 'The address the provider names as its issuer, e.g. https://auth.example.org/application/o/colophon/')}
       {text('client_id', 'Client ID')}
       {text(
         'client_secret',
@@ -271,7 +271,7 @@ function ProviderForm({ provider, onDone }: { provider?: Provider; onDone: () =>
       {text('groups_claim', 'Groups claim', 'E.g. groups; the role is set from it at every sign-in.')}
       <label>
         Group → role
-        <textarea value={d.role_map} rows={3} placeholder="bindery-admin = admin" onChange={(e) => set('role_map', e.target.value)} />
+        <textarea value={d.role_map} rows={3} placeholder="colophon-admin = admin" onChange={(e) => set('role_map', e.target.value)} />
       </label>
       <label>
         Group → libraries
