@@ -46,6 +46,8 @@ export const OidcProviderConfig = z
     library_map: z.record(z.string(), z.array(text(z.string().min(1).max(200))).max(1000)).default({}),
     /** Accept an `http://` issuer (a provider on the LAN, or a test); refused otherwise. */
     allow_http: z.boolean().default(false),
+    /** Offered on the sign-in page and usable; a provider set to false is kept but nobody signs in with it. */
+    enabled: z.boolean().default(true),
   })
   .refine((p) => p.allow_http || p.issuer.startsWith('https://'), {
     message: 'must be an https:// URL (set allow_http for a provider on the LAN)',

@@ -68,8 +68,8 @@ interface Browser {
   cookie: string;
 }
 
-async function start(providerId: string): Promise<{ browser: Browser; location: string }> {
-  const res = await t.app.inject({ method: 'GET', url: `/api/v1/auth/oidc/${providerId}/start?return_to=/series` });
+async function start(providerId: string, returnTo = '/series'): Promise<{ browser: Browser; location: string }> {
+  const res = await t.app.inject({ method: 'GET', url: `/api/v1/auth/oidc/${providerId}/start?return_to=${encodeURIComponent(returnTo)}` });
   expect(res.statusCode).toBe(302);
   const cookie = String(res.headers['set-cookie']).split(';')[0]!;
   return { browser: { cookie }, location: String(res.headers.location) };
@@ -99,8 +99,8 @@ async function exchange(location: string, browser: Browser) {
 }
 
 /** The whole sign-in: start, the provider's login, the callback and the exchange; answers the session. */
-async function signIn(providerId: string, accountId: string) {
-  const { browser, location } = await start(providerId);
+async function signIn(providerId: string, accountId: string, returnTo?: string) {
+  const { browser, location } = await start(providerId, returnTo);
   const back = await deliver(await signInAtProvider(location, accountId), browser);
   expect(back.status).toBe(303);
   expect(errorOf(back.location)).toBeNull();
@@ -127,6 +127,29 @@ describe('Sign-in with OpenID Connect: the code flow', () => {
     expect(res.statusCode).toBe(200);
     expect(res.json().providers.map((p: { id: string }) => p.id)).toEqual(['idp', 'idp-post', 'down']);
     expect(res.json().password_sign_in).toBe(true);
+  });
+
+  it('returns only to a path of this server: the usual open-redirect spellings go to /', async () => {
+    idp.accounts.set('rhea-sub', { email: 'rhea@home.example', email_verified: true, preferred_username: 'rhea', groups: [] });
+    const hostile = [
+      '//evil.example',
+      '/\\evil.example',
+      '/\t/evil.example',
+      '/\r\n/evil.example',
+      '/%09/evil.example',
+      '/%0d%0a/evil.example',
+      '/%2F/evil.example',
+      '/%5Cevil.example',
+      '/\u0000/evil.example',
+      'https://evil.example/',
+      'evil.example',
+      ' /series',
+      'javascript:alert(1)',
+      '/%E0%A4%A',
+    ];
+    for (const value of hostile) expect((await signIn('idp', 'rhea-sub', value)).return_to, JSON.stringify(value)).toBe('/');
+    for (const value of ['/', '/series/abc?sort=name', '/read/b1#page=3'])
+      expect((await signIn('idp', 'rhea-sub', value)).return_to).toBe(value);
   });
 
   it('starts with PKCE S256, state and nonce, and signs a new person in with a provisioned account (query mode)', async () => {
@@ -277,7 +300,26 @@ describe('Providers in Administration, account links, and password sign-in turne
     admin = await adminHeaders(t);
   });
 
-  it('a provider added in Administration works at once, and Test connection explains what is wrong', async () => {
+  it('a provider is tested before it is saved, added disabled, and works once enabled; Test connection explains what is wrong', async () => {
+    const settings = {
+      id: 'added',
+      name: 'Added later',
+      issuer: idp.issuer,
+      client_id: 'colophon-added',
+      client_secret: 'secret-3',
+      provision: true,
+      allow_http: true,
+    };
+    const before = async (body: Record<string, unknown>) =>
+      (await t.app.inject({ method: 'POST', url: '/api/v1/admin/oidc/providers/test', headers: admin, payload: body })).json();
+    expect(await before(settings)).toMatchObject({ ok: true });
+    const unreachable = await before({ ...settings, issuer: 'http://127.0.0.1:9/' });
+    expect(unreachable.ok).toBe(false);
+    expect(unreachable.checks[0]).toMatchObject({ name: 'discovery', ok: false });
+    // Nothing was saved by testing.
+    const listed = await t.app.inject({ method: 'GET', url: '/api/v1/admin/oidc/providers', headers: admin });
+    expect(listed.json().map((p: { id: string }) => p.id)).not.toContain('added');
+
     const added = await t.app.inject({
       method: 'POST',
       url: '/api/v1/admin/oidc/providers',
@@ -293,8 +335,25 @@ describe('Providers in Administration, account links, and password sign-in turne
       },
     });
     expect(added.statusCode, added.body).toBe(201);
-    expect(added.json()).toMatchObject({ source: 'admin', client_secret_set: true, redirect_uri: callbackOf('added') });
+    expect(added.json()).toMatchObject({ source: 'admin', client_secret_set: true, redirect_uri: callbackOf('added'), enabled: false });
     expect(JSON.stringify(added.json())).not.toContain('secret-3');
+    // Disabled: not on the sign-in page, and starting a sign-in with it is the 404 of a provider that does not exist.
+    const publicIds = async () =>
+      (await t.app.inject({ method: 'GET', url: '/api/v1/auth/oidc/providers' })).json().providers.map((p: { id: string }) => p.id);
+    expect(await publicIds()).not.toContain('added');
+    const refused = await t.app.inject({ method: 'GET', url: '/api/v1/auth/oidc/added/start' });
+    const missing = await t.app.inject({ method: 'GET', url: '/api/v1/auth/oidc/no-such-provider/start' });
+    expect(refused.statusCode).toBe(missing.statusCode);
+    // The saved secret is used to test an edit that does not repeat it.
+    expect(await before({ ...settings, client_secret: undefined })).toMatchObject({ ok: true });
+    const enabled = await t.app.inject({
+      method: 'PUT',
+      url: '/api/v1/admin/oidc/providers/added',
+      headers: admin,
+      payload: { name: 'Added later', issuer: idp.issuer, client_id: 'colophon-added', provision: true, allow_http: true, enabled: true },
+    });
+    expect(enabled.json()).toMatchObject({ enabled: true });
+    expect(await publicIds()).toContain('added');
     idp.accounts.set('fay-sub', { email: 'fay@home.example', email_verified: true, preferred_username: 'fay' });
     expect((await signIn('added', 'fay-sub')).user.username).toBe('fay');
 
@@ -370,6 +429,7 @@ describe('Providers in Administration, account links, and password sign-in turne
         groups_claim: 'groups',
         library_map: { kids: ['kids shelf'], adults: [grown, 'No such library'], everyone: ['*'] },
         allow_http: true,
+        enabled: true,
       },
     });
     expect(added.statusCode, added.body).toBe(201);

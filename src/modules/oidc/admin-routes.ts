@@ -21,6 +21,7 @@ const ProviderView = z
     role_map: z.record(z.string(), z.enum(['admin', 'maintainer', 'reader'])),
     library_map: z.record(z.string(), z.array(z.string())),
     allow_http: z.boolean(),
+    enabled: z.boolean().describe('Offered on the sign-in page and usable. A provider added here starts disabled.'),
     source: z.enum(['config', 'admin']).describe('`config`: set in the configuration file, read-only here.'),
     redirect_uri: z.string().describe('The exact redirect URI to register at the provider.'),
     post_logout_redirect_uri: z.string().describe('The address to register for sign-out (RP-initiated logout).'),
@@ -48,6 +49,12 @@ const ProviderFields = {
       "Group → the libraries its members see (library names or ids; `*` for every library), applied at every sign-in: the union of the groups' libraries, none when no group is mapped. Empty: Colophon's own library access stays as set.",
     ),
   allow_http: z.boolean().optional(),
+  enabled: z
+    .boolean()
+    .optional()
+    .describe(
+      'Offered on the sign-in page and usable. A new provider is off until enabled explicitly (default false), so a provider is tested before anyone can meet it; a change without it keeps the current value.',
+    ),
 };
 const ProviderInput = z
   .object({ id: z.string().regex(/^[a-z0-9][a-z0-9_-]{0,39}$/, 'lower-case letters, digits, - and _ (at most 40)'), ...ProviderFields })
@@ -91,6 +98,7 @@ export function registerOidcAdminRoutes(app: App, registry: ProviderRegistry, pu
     role_map: p.role_map,
     library_map: p.library_map,
     allow_http: p.allow_http,
+    enabled: p.enabled,
     source: p.source,
     redirect_uri: redirectUriFor(base, p.id),
     post_logout_redirect_uri: `${base}/sign-in`,
@@ -120,7 +128,7 @@ export function registerOidcAdminRoutes(app: App, registry: ProviderRegistry, pu
       response: { 201: ProviderView },
     },
     handler: async (req, reply) => {
-      const settings = settingsFrom(req.body);
+      const settings = settingsFrom({ ...req.body, enabled: req.body.enabled ?? false });
       return reply.code(201).send(view(await registry.add(settings), baseUrlOf(req, publicUrl)));
     },
   });
@@ -139,7 +147,12 @@ export function registerOidcAdminRoutes(app: App, registry: ProviderRegistry, pu
     },
     handler: async (req) => {
       const current = await registry.get(req.params.id);
-      const settings = settingsFrom({ ...req.body, id: current.id, client_secret: req.body.client_secret ?? current.client_secret });
+      const settings = settingsFrom({
+        ...req.body,
+        id: current.id,
+        client_secret: req.body.client_secret ?? current.client_secret,
+        enabled: req.body.enabled ?? current.enabled,
+      });
       return view(await registry.replace(current.id, settings), baseUrlOf(req, publicUrl));
     },
   });
@@ -156,6 +169,27 @@ export function registerOidcAdminRoutes(app: App, registry: ProviderRegistry, pu
     handler: async (req, reply) => {
       await registry.remove(req.params.id);
       return reply.code(204).send();
+    },
+  });
+
+  app.route({
+    method: 'POST',
+    url: '/admin/oidc/providers/test',
+    config: admin,
+    schema: {
+      summary: 'Test connection before saving: the same checks for settings not saved yet',
+      description:
+        'Discovery, signing keys and client credentials of the provider as given, saving nothing. When `id` names a provider ' +
+        'already added and `client_secret` is absent, its saved secret is used, so an edit can be tested before it is saved.',
+      tags: ['settings'],
+      body: ProviderInput,
+      response: { 200: ConnectionReport },
+    },
+    handler: async (req) => {
+      const saved = await registry.get(req.body.id).catch(() => undefined);
+      const settings = settingsFrom({ ...req.body, client_secret: req.body.client_secret ?? saved?.client_secret });
+      const checks = await testConnection(settings, redirectUriFor(baseUrlOf(req, publicUrl), settings.id));
+      return { ok: checks.every((c) => c.ok) && checks.length === 3, checks };
     },
   });
 

@@ -60,8 +60,23 @@ export const baseUrlOf = (request: FastifyRequest, publicUrl: string | undefined
 
 export const redirectUriFor = (base: string, providerId: string): string => `${base}/api/v1/auth/oidc/${providerId}/callback`;
 
-/** A path of this server only: an address elsewhere would make the sign-in an open redirect. */
-const safeReturn = (value: string | undefined): string => (value && /^\/(?![/\\])/.test(value) ? value : '/');
+/**
+ * A path of this server, or `/` (an address elsewhere would make the sign-in an open redirect). Browsers drop tabs and line breaks from a URL and read `\` as `/`, so `/\t/evil`
+ * is `//evil`, another site: a path must start with one `/` and then neither a slash, a backslash nor a control
+ * character, and hold no control character anywhere, as written and once percent-decoded.
+ */
+export function safeReturn(value: string | undefined): string {
+  if (!value) return '/';
+  let decoded: string;
+  try {
+    decoded = decodeURIComponent(value);
+  } catch {
+    return '/';
+  }
+  // eslint-disable-next-line no-control-regex -- control characters are what is refused
+  const unsafe = (text: string) => /[\u0000-\u001f\u007f]/.test(text) || !/^\/(?:$|[^/\\])/.test(text);
+  return unsafe(value) || unsafe(decoded) ? '/' : value;
+}
 
 function browserToken(request: FastifyRequest, reply: FastifyReply): string {
   const token = readCookie(request, OIDC_COOKIE) ?? newBrowserToken();

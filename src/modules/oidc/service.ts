@@ -69,12 +69,19 @@ export class OidcService {
 
   /** Id and display name of each provider, for the login page's buttons. */
   async publicProviders(): Promise<Array<{ id: string; name: string }>> {
-    return (await this.registry.list()).map((p) => ({ id: p.id, name: p.name }));
+    return (await this.registry.list()).filter((p) => p.enabled).map((p) => ({ id: p.id, name: p.name }));
+  }
+
+  /** A provider someone may sign in with: a disabled one is the same 404 as one that does not exist. */
+  private async enabledProvider(providerId: string): Promise<Provider> {
+    const provider = await this.registry.get(providerId);
+    if (!provider.enabled) throw notFound('Sign-in provider');
+    return provider;
   }
 
   /** The provider's authorization URL for a new sign-in (PKCE S256, state and nonce remembered for the callback). */
   async start(providerId: string, options: StartOptions): Promise<string> {
-    const provider = await this.registry.get(providerId);
+    const provider = await this.enabledProvider(providerId);
     const config = await this.configuration(provider);
     const verifier = client.randomPKCECodeVerifier();
     const state = client.randomState();
@@ -111,8 +118,8 @@ export class OidcService {
    * links or creates the account. Every failure is a SignInProblem in words.
    */
   async callback(providerId: string, params: URLSearchParams, browser: string | undefined, redirectUri: string): Promise<CallbackResult> {
-    const provider = await this.registry.get(providerId).catch(() => {
-      throw new SignInProblem('This sign-in provider no longer exists. Choose another way to sign in.');
+    const provider = await this.enabledProvider(providerId).catch(() => {
+      throw new SignInProblem('This sign-in provider no longer exists or is turned off. Choose another way to sign in.');
     });
     const state = params.get('state');
     const flow = state ? await this.repo.takeFlow(state, nowIso()) : null;
