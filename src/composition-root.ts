@@ -257,6 +257,8 @@ export function composeServices(deps: CompositionDeps): Services {
     bus: events,
     dir: path.join(path.resolve(config.data_dir), 'covers'),
     thumbnailWidth,
+    reportMissing: (target, file) =>
+      log.warn({ target, file }, 'A chosen cover is missing from the data folder; the cover made from the files is shown instead'),
   });
   const bookCovers = {
     thumbnail: async (book: BookWithLibrary, accept: string | undefined) =>

@@ -1,3 +1,4 @@
+import { rmSync } from 'node:fs';
 import path from 'node:path';
 import { crc32 } from 'node:zlib';
 import sharp from 'sharp';
@@ -119,6 +120,25 @@ describe('covers chosen by a person (PUT/DELETE /series|books/{id}/cover)', () =
     expect(near(await colour((await get(`/api/v1/series/${ids.series}/thumbnail`)).data), [20, 40, 230])).toBe(true);
     expect((await api(t, 'DELETE', `/api/v1/series/${ids.series}/cover`)).status).toBe(200);
     expect((await api(t, 'GET', `/api/v1/series/${ids.series}/cover`)).body).toMatchObject({ source: 'generated' });
+  });
+
+  it('a chosen cover whose image is gone from the data folder falls back to the generated one, never a 500', async () => {
+    const generated = await get(`/api/v1/series/${ids.series}/thumbnail`);
+    const put = await upload(`/api/v1/series/${ids.series}/cover`, await solid(200, 200, 20));
+    expect(put.status).toBe(200);
+    const coversDir = path.join(path.resolve(t.config.data_dir), 'covers');
+    // As after a restore or a move of the data folder without its covers: the stored image and its sizes gone.
+    rmSync(coversDir, { recursive: true, force: true });
+    for (const url of [
+      `/api/v1/series/${ids.series}/thumbnail`,
+      `/opds/v1/series/${ids.series}/thumbnail`,
+      `/komga/api/v1/series/${ids.series}/thumbnail`,
+    ]) {
+      const res = await t.app.inject({ method: 'GET', url, headers: t.headers });
+      expect(res.statusCode, `${url}: ${res.body.slice(0, 200)}`).toBe(200);
+    }
+    expect((await get(`/api/v1/series/${ids.series}/thumbnail`)).etag).toBe(generated.etag);
+    expect((await api(t, 'DELETE', `/api/v1/series/${ids.series}/cover`)).status).toBe(200);
   });
 
   it('what is no usable image is a clean 4xx: not an image, too many bytes, a pixel bomb, a broken file, a bad page', async () => {

@@ -1,3 +1,5 @@
+import { mkdirSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { userHeaders, type Headers } from '../helpers/auth.js';
 import { createCatalogApp, scannedLibrary, type CatalogTestApp, type Paged } from '../helpers/catalog.js';
@@ -40,16 +42,25 @@ beforeAll(async () => {
   const lib = await scannedLibrary(t, async (d) => {
     await makeCbz(d, 'Saga/Saga 001.cbz', { pages: 2, comicInfo: { Series: 'Saga', Number: 1 } });
     await makeEpub(d, 'Novels/A Novel.epub', { metadata: { title: 'A Novel', language: 'en' } });
+    // A damaged file: its analysis error and the scan's decision name it by its absolute path (issue 48).
+    mkdirSync(path.join(d, 'Saga'), { recursive: true });
+    writeFileSync(path.join(d, 'Saga', 'Saga 002.cbz'), 'not a zip archive');
   });
   libraryId = lib.id;
   dir = lib.dir;
   const books = (await t.app.inject({ method: 'GET', url: '/api/v1/books?pageSize=10', headers: t.headers })).json<
-    Paged<{ id: string; series_id: string; format: string }>
+    Paged<{ id: string; series_id: string; format: string; analysis_error: string | null }>
   >().data;
-  const comic = books.find((b) => b.format === 'cbz')!;
+  const comic = books.find((b) => b.format === 'cbz' && !b.analysis_error)!;
+  const damaged = books.find((b) => b.analysis_error)!;
+  expect(damaged, 'the damaged file is a book with an analysis error').toBeDefined();
   reader = await userHeaders(t, 'reader');
   base = await t.app.listen({ host: '127.0.0.1', port: 0 });
   calls = getRoutes(t.app.routeTable, { library: libraryId, series: comic.series_id, book: comic.id });
+  // Every route about one book again, for the damaged one (the explainer, the book, its pages, Komga's and OPDS' views).
+  const seen = new Set(calls.map((c) => c.url));
+  for (const call of getRoutes(t.app.routeTable, { library: libraryId, series: damaged.series_id, book: damaged.id }))
+    if (!seen.has(call.url)) calls.push(call);
 });
 afterAll(() => t.close());
 
@@ -68,6 +79,7 @@ describe('A reader never sees where libraries live on the server', () => {
       ':komgaPrefix/api/v1/libraries/:libraryId',
       ':komgaPrefix/api/v1/books/:bookId',
       '/koreader/',
+      '/api/v1/books/:id/explain',
     ]) {
       expect(
         calls.some((c) => c.route.includes(part)),

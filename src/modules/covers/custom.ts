@@ -67,6 +67,8 @@ export interface CustomCoverDeps {
   /** `<data_dir>/covers`: the chosen images are the user's data, not a cache to be cleaned. */
   dir: string;
   thumbnailWidth: () => number;
+  /** Told once per image that is chosen but gone from `dir` (a data folder restored or moved without it). */
+  reportMissing?: (target: CoverTarget, file: string) => void;
 }
 
 /** The new cover: an uploaded image, or a page of a book the caller sees. */
@@ -224,9 +226,33 @@ export class CustomCoverService {
     this.changed(where);
   }
 
+  private readonly reportedMissing = new Set<string>();
+
+  /**
+   * The chosen cover whose stored image is there; undefined otherwise, so the cover made from the files is shown
+   * instead of an error when the image is gone from the data folder (reported once per image).
+   */
+  private async present(target: CoverTarget): Promise<CustomCoverRow | undefined> {
+    const row = await this.deps.repo.get(target);
+    if (!row) return undefined;
+    const file = cachedPath(this.deps.dir, row.image_hash, STORED_VARIANT);
+    if (
+      await access(file).then(
+        () => true,
+        () => false,
+      )
+    )
+      return row;
+    if (!this.reportedMissing.has(row.image_hash)) {
+      this.reportedMissing.add(row.image_hash);
+      this.deps.reportMissing?.(target, file);
+    }
+    return undefined;
+  }
+
   /** The chosen cover at thumbnail size (WebP when accepted, else JPEG), or null for the generated one. */
   async thumbnail(target: CoverTarget, accept: string | undefined): Promise<ImageLookup | null> {
-    const row = await this.deps.repo.get(target);
+    const row = await this.present(target);
     if (!row) return null;
     const format: ThumbnailFormat = thumbnailFormatFor(accept);
     const width = this.deps.thumbnailWidth();
@@ -246,7 +272,7 @@ export class CustomCoverService {
 
   /** The chosen cover at its stored size as JPEG (OPDS' full-size cover link), or null for the generated one. */
   async full(target: CoverTarget): Promise<ImageLookup | null> {
-    const row = await this.deps.repo.get(target);
+    const row = await this.present(target);
     if (!row) return null;
     const hash = row.image_hash;
     const etag = `"custom-${hash.slice(0, 40)}-full-jpeg"`;

@@ -10,6 +10,7 @@ import { parseScanningConfig } from '../libraries/schemas.js';
 import type { LibraryScanControl } from '../libraries/service.js';
 import { cancelTask } from '../tasks/service.js';
 import { taskView, type TaskView } from '../tasks/schemas.js';
+import { relativeToLibrary } from '../books/service.js';
 import type { ScanStatusView } from './schemas.js';
 import { parseJsonColumn } from '../../db/json-column.js';
 
@@ -102,8 +103,22 @@ export class ScanService implements LibraryScanControl {
   }
 
   async status(caller: Caller, libraryId: string): Promise<ScanStatusView> {
-    if (!inScope(scopeFor(caller), libraryId) || !(await this.deps.libraries.get(libraryId))) throw notFound('Library');
-    return scanStatusOf(libraryId, await this.deps.queue.latestForLibrary(SCAN_TASK, libraryId));
+    const library = inScope(scopeFor(caller), libraryId) ? await this.deps.libraries.get(libraryId) : undefined;
+    if (!library) throw notFound('Library');
+    return this.forCaller(caller, scanStatusOf(libraryId, await this.deps.queue.latestForLibrary(SCAN_TASK, libraryId)), library.path);
+  }
+
+  /**
+   * A scan's error and progress name files by their absolute path; those who do not manage libraries (who are not
+   * shown where libraries live) read them relative to the library folder.
+   */
+  private forCaller(caller: Caller, view: ScanStatusView, root: string | undefined): ScanStatusView {
+    if (caller.permissions.has('libraries-write')) return view;
+    return {
+      ...view,
+      error: view.error === null ? null : relativeToLibrary(view.error, root),
+      progress: { ...view.progress, message: relativeToLibrary(view.progress.message, root) },
+    };
   }
 
   /** Cancels the library's pending or running scan; 409 when there is none. */
@@ -118,7 +133,13 @@ export class ScanService implements LibraryScanControl {
   async active(caller: Caller): Promise<ScanStatusView[]> {
     const scope = scopeFor(caller);
     const tasks = await this.deps.queue.active(SCAN_TASK);
-    return tasks.filter((t) => t.library_id !== null && inScope(scope, t.library_id)).map((t) => scanStatusOf(t.library_id ?? '', t));
+    const visible = tasks.filter((t) => t.library_id !== null && inScope(scope, t.library_id));
+    return Promise.all(
+      visible.map(async (t) => {
+        const library = caller.permissions.has('libraries-write') ? undefined : await this.deps.libraries.get(t.library_id ?? '');
+        return this.forCaller(caller, scanStatusOf(t.library_id ?? '', t), library?.path);
+      }),
+    );
   }
 
   async cancelLibraryScans(libraryId: string): Promise<void> {
