@@ -34,9 +34,9 @@ export const Explanation = z
     path: z.string().describe('Relative to the library folder.'),
     book_id: z.string().nullable(),
     status: z
-      .enum(['book', 'deleted', 'hidden', 'excluded', 'unsupported', 'waiting', 'not_scanned', 'missing', 'folder'])
+      .enum(['book', 'deleted', 'hidden', 'excluded', 'unsupported', 'waiting', 'not_scanned', 'missing', 'folder', 'outside'])
       .describe(
-        '`book`: a present book; `deleted`: a soft-deleted book; `hidden`, `excluded`, `unsupported`: not part of the library by its rules; `waiting`: watching waits for the quiet period or for the file to be written; `not_scanned`: there, not scanned yet; `missing`: neither file nor book; `folder`.',
+        '`book`: a present book; `deleted`: a soft-deleted book; `hidden`, `excluded`, `unsupported`: not part of the library by its rules; `waiting`: watching waits for the quiet period or for the file to be written; `not_scanned`: there, not scanned yet; `missing`: neither file nor book; `folder`; `outside`: reached through a symbolic link that leads out of the library folder or to a folder, which scans do not follow (nothing of its target is told).',
       ),
     sentences: z.array(z.string()).describe('The explanation in sentences, in order.'),
     rule: z

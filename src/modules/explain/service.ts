@@ -1,4 +1,5 @@
-import { stat } from 'node:fs/promises';
+import type { Stats } from 'node:fs';
+import { lstat, realpath, stat } from 'node:fs/promises';
 import path from 'node:path';
 import { parseJsonColumn } from '../../db/json-column.js';
 import { badRequest } from '../../http/errors.js';
@@ -85,7 +86,8 @@ export class ExplainService {
   ): Promise<Explanation> {
     const sentences: string[] = [];
     const rule = pathRule(rel, excludeRules(library.scanning_config.exclude));
-    const info = await stat(path.join(library.path, rel)).catch(() => null);
+    const found = await locate(library.path, rel);
+    const info = found === 'outside' ? null : found;
     const decisionRow = await this.deps.repo.decision(library.id, rel);
     const decision = decisionRow ? { ...decisionRow, detail: parseJsonColumn<DecisionDetail | null>(decisionRow.detail, null) } : null;
     const history = (await this.deps.repo.history(library.id, rel, book?.id ?? null)).map((h) => ({
@@ -99,7 +101,12 @@ export class ExplainService {
     const pending = watch?.pending_folders.some((folder) => under(folder, rel)) ?? false;
 
     let status: Explanation['status'];
-    if (info?.isDirectory()) {
+    if (found === 'outside') {
+      status = 'outside';
+      sentences.push(
+        'This path goes through a symbolic link that leads out of the library folder, or to a folder: scans and watching do not follow such links, so it is not part of the library.',
+      );
+    } else if (info?.isDirectory()) {
       status = 'folder';
       sentences.push('This is a folder: each folder with book files is a series, keyed by its path.');
       if (rule) sentences.push(ruleSentence(rule));
@@ -309,4 +316,28 @@ function withLibraryRelativePaths<T>(value: T, root: string): T {
   if (value && typeof value === 'object')
     return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, withLibraryRelativePaths(v, root)])) as T;
   return value;
+}
+
+/**
+ * What is at `rel` as the scans see it: its stat, null when nothing is there, or `outside` when the way there goes
+ * through a symbolic link the scans do not follow — a link to a folder, or to a file whose real path is outside the
+ * library's real folder (walk.ts). Links are judged before anything of their target is read.
+ */
+async function locate(root: string, rel: string): Promise<Stats | null | 'outside'> {
+  const parts = rel.split(/[\\/]/).filter((p) => p !== '' && p !== '.');
+  let at = root;
+  for (const [i, part] of parts.entries()) {
+    at = path.join(at, part);
+    const own = await lstat(at).catch(() => null);
+    if (!own) return null;
+    if (!own.isSymbolicLink()) continue;
+    if (i < parts.length - 1) return 'outside';
+    const [real, realRoot] = await Promise.all([realpath(at).catch(() => null), realpath(root).catch(() => null)]);
+    if (real === null) return null; // a dangling link: as if nothing were there
+    const relative = realRoot === null ? '..' : path.relative(realRoot, real);
+    if (relative === '' || relative === '..' || relative.startsWith(`..${path.sep}`) || path.isAbsolute(relative)) return 'outside';
+    const target = await stat(real).catch(() => null);
+    return target?.isDirectory() ? 'outside' : target;
+  }
+  return stat(at).catch(() => null);
 }
