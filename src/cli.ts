@@ -12,6 +12,12 @@ import { UsersRepository } from './modules/users/repository.js';
 import { resetPassword } from './modules/users/reset-password.js';
 import { installShutdownHandlers, startServer } from './server.js';
 
+// `colophon openapi | head`: a reader that stops early is not an error.
+process.stdout.on('error', (err: NodeJS.ErrnoException) => {
+  if (err.code === 'EPIPE') process.exit(0);
+  throw err;
+});
+
 const program = new Command();
 program.name('colophon').description('Self-hosted library server for comics, manga and ebooks').showHelpAfterError().exitOverride();
 

@@ -514,7 +514,7 @@ function composeBackground(
     if (!ctx.task.library_id) throw new Error('purge_deleted task without library_id');
     return libraries.purgeDeleted(ctx.task.library_id);
   });
-  const tasks = new TaskService(queue, worker);
+  const tasks = new TaskService(queue, worker, async (id) => (await libraryRepo.get(id))?.path);
   const watching = new WatchService(
     { libraries: libraryRepo, leases: new WatchLeaseRepository(database), scans, bus },
     { checkIntervalMs: config.scanner.watch_check_ms, leaseTtlMs: config.scanner.watch_check_ms * 3, log },

@@ -1,4 +1,4 @@
-import path from 'node:path';
+import { relativeToLibrary } from '../access/server-paths.js';
 import { forbidden, notFound } from '../../http/errors.js';
 import { missingPermission } from '../auth/permissions.js';
 import { bookFileMediaType } from '../../media/formats/book-media-types.js';
@@ -172,12 +172,4 @@ export class BooksService {
       mediaType: bookFileMediaType(book.format),
     };
   }
-}
-
-/** Every mention of the library's root in a message, made relative to it (`/srv/comics/a/b.cbz` → `a/b.cbz`). */
-export function relativeToLibrary(message: string, root: string | undefined): string {
-  const base = root?.endsWith(path.sep) ? root.slice(0, -1) : root;
-  // A library at the filesystem root (`/`) has no prefix to remove without mangling every other slash.
-  if (!base) return message;
-  return message.split(`${base}${path.sep}`).join('').split(base).join('.');
 }

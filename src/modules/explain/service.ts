@@ -11,7 +11,7 @@ import { isLooseFile, seriesNameSource } from '../../scanner/series-rules.js';
 import { under } from '../../scanner/targeted-walk.js';
 import type { AccessService } from '../access/service.js';
 import type { Caller } from '../auth/caller.js';
-import { relativeToLibrary } from '../books/service.js';
+import { withLibraryRelativePaths } from '../access/server-paths.js';
 import type { LibraryService } from '../libraries/service.js';
 import type { WatchService } from '../watching/service.js';
 import type { ExplainBookRow, ExplainRepository } from './repository.js';
@@ -307,15 +307,6 @@ function fieldSentence(f: FieldExplanation): string {
   const besides = others.length > 0 ? ` (${others.map((c) => `${sourceName(c.source)} says “${c.value}”`).join('; ')})` : '';
   if (f.value === null) return `No ${f.field}: no source gives one${besides}.`;
   return `${f.field[0]!.toUpperCase()}${f.field.slice(1)} “${f.value}” from ${sourceName(f.source)}${besides}.`;
-}
-
-/** Every text of the value with the library folder's absolute path made relative to it (books' `relativeToLibrary`). */
-function withLibraryRelativePaths<T>(value: T, root: string): T {
-  if (typeof value === 'string') return relativeToLibrary(value, root) as T;
-  if (Array.isArray(value)) return value.map((v: unknown) => withLibraryRelativePaths(v, root)) as T;
-  if (value && typeof value === 'object')
-    return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, withLibraryRelativePaths(v, root)])) as T;
-  return value;
 }
 
 /**

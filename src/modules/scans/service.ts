@@ -10,7 +10,7 @@ import { parseScanningConfig } from '../libraries/schemas.js';
 import type { LibraryScanControl } from '../libraries/service.js';
 import { cancelTask } from '../tasks/service.js';
 import { taskView, type TaskView } from '../tasks/schemas.js';
-import { relativeToLibrary } from '../books/service.js';
+import { relativeToLibrary } from '../access/server-paths.js';
 import type { ScanStatusView } from './schemas.js';
 import { parseJsonColumn } from '../../db/json-column.js';
 

@@ -3,6 +3,7 @@ import type { Caller } from '../auth/caller.js';
 import { conflict, notFound } from '../../http/errors.js';
 import { TASK_STATUSES, type TaskFilter, type TaskQueue, type TaskRow } from '../../tasks/queue.js';
 import type { TaskWorker } from '../../tasks/worker.js';
+import { withLibraryRelativePaths } from '../access/server-paths.js';
 import { taskView, type TaskStats, type TaskView } from './schemas.js';
 
 /** How long a cancel waits for a task running in this process to stop before answering. */
@@ -22,20 +23,29 @@ export class TaskService {
   constructor(
     private readonly queue: TaskQueue,
     private readonly worker: TaskWorker,
+    /** A library's folder, for telling task outcomes relative to it to those who are not shown it. */
+    private readonly libraryRoot: (libraryId: string) => Promise<string | undefined> = async () => undefined,
   ) {}
+
+  /** Errors, results and progress name files by absolute path: relative to the library below libraries-write. */
+  private async views(caller: Caller, rows: readonly TaskRow[]): Promise<TaskView[]> {
+    const views = rows.map(taskView);
+    if (caller.permissions.has('libraries-write')) return views;
+    return Promise.all(views.map(async (v) => (v.library_id ? withLibraryRelativePaths(v, await this.libraryRoot(v.library_id)) : v)));
+  }
 
   /** A restricted caller sees the tasks of its libraries and those of none (docs/household-access.md). */
   async list(caller: Caller, filter: TaskFilter, offset: number, limit: number): Promise<{ total: number; data: TaskView[] }> {
     const scope = scopeFor(caller);
     const withinLibraries = scope.all ? null : scope.libraryIds;
     const { total, rows } = await this.queue.list({ ...filter, withinLibraries }, offset, limit);
-    return { total, data: rows.map(taskView) };
+    return { total, data: await this.views(caller, rows) };
   }
 
   async get(caller: Caller, id: string): Promise<TaskView> {
     const row = await this.queue.get(id);
     if (!row || (row.library_id !== null && !inScope(scopeFor(caller), row.library_id))) throw notFound('Task');
-    return taskView(row);
+    return (await this.views(caller, [row]))[0]!;
   }
 
   /** A pending task is cancelled at once; a running one is stopped (its work aborted) within about 2 s. */
@@ -45,7 +55,7 @@ export class TaskService {
     if (before.status !== 'pending' && before.status !== 'running')
       throw conflict(`Task is already ${before.status}`, { status: before.status });
     const row = await cancelTask(this.queue, this.worker, id);
-    return taskView(row ?? before);
+    return (await this.views(caller, [row ?? before]))[0]!;
   }
 
   async stats(): Promise<TaskStats> {
