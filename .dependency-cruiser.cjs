@@ -67,6 +67,14 @@ module.exports = {
       to: { path: FEATURE_FOLDER, circular: true },
     },
     {
+      name: 'migrations-import-no-live-code',
+      severity: 'error',
+      comment:
+        "A migration is history: it copies what it needs (a table of ages, a folding function) so that editing today's code cannot change what an old migration did. Types only, and new ids (db/ids.ts).",
+      from: { path: '^src/db/migrations/' },
+      to: { path: '^src/', pathNot: '^src/db/(migrations/|dialect-migration\\.ts$|ids\\.ts$)', dependencyTypesNot: ['type-only'] },
+    },
+    {
       name: 'nothing-imports-the-wiring',
       severity: 'error',
       comment: 'Only the entry points (cli, server, app) use the composition root; features never construct each other.',

@@ -85,6 +85,8 @@ describe('import boundaries (npm run lint)', () => {
       'db/connection.ts': "import { progressService } from '../modules/progress/service';\nexport const c = progressService;\n",
       'feeds/opds/feed.ts':
         "import type { ProgressRepository } from '../../modules/progress/repository';\nexport type F = ProgressRepository;\n",
+      'db/migrations/0001_old.ts': "import { r } from '../../media/reader';\nexport const m = r;\n",
+      'db/migrations/0002_typed.ts': "import type { r } from '../../media/reader';\nexport type M = typeof r;\n",
       'tasks/a.ts': "import { b } from './b';\nexport const a = () => b;\n",
       'tasks/b.ts': "import { a } from './a';\nexport const b = () => a;\n",
     });
@@ -99,6 +101,7 @@ describe('import boundaries (npm run lint)', () => {
         'infrastructure-knows-no-feature: src/db/connection.ts -> src/modules/progress/service.ts',
         'presenters-call-services: src/feeds/opds/feed.ts -> src/modules/progress/repository.ts',
         'no-circular: src/tasks/a.ts -> src/tasks/b.ts',
+        'migrations-import-no-live-code: src/db/migrations/0001_old.ts -> src/media/reader.ts',
         'feature-folders-do-not-import-each-other: src/modules/books -> src/modules/progress',
         'feature-folders-do-not-import-each-other: src/modules/progress -> src/modules/books',
       ].sort(),

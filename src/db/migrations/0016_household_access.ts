@@ -1,5 +1,4 @@
 import { sql, type Kysely } from 'kysely';
-import { ageOf } from '../../media/metadata/age-ratings.js';
 import type { DialectMigration } from '../dialect-migration.js';
 
 /**
@@ -37,3 +36,34 @@ export const householdAccess: DialectMigration = {
     await db.schema.createIndex('series_sharing_labels_label').on('series_sharing_labels').columns(['label', 'series_id']).execute();
   },
 };
+
+/*
+ * The age table as it stood when this migration was written (media/metadata/age-ratings.ts, 2026-11): a migration
+ * never imports live code, so that editing today's table cannot change what an old migration did.
+ */
+const AGE_BY_RATING: Readonly<Record<string, number>> = {
+  'adults only 18+': 18,
+  'early childhood': 3,
+  everyone: 0,
+  'everyone 10+': 10,
+  g: 0,
+  'kids to adults': 6,
+  m: 17,
+  'ma15+': 15,
+  'mature 17+': 17,
+  pg: 8,
+  'r18+': 18,
+  teen: 13,
+  'x18+': 18,
+};
+const UNRATED = new Set(['rating pending', 'unknown', '']);
+
+function ageOf(rating: string | null | undefined): number | undefined {
+  if (rating === null || rating === undefined) return undefined;
+  const key = rating.trim().toLowerCase();
+  if (UNRATED.has(key)) return undefined;
+  const known = AGE_BY_RATING[key];
+  if (known !== undefined) return known;
+  const digits = /\d{1,2}/.exec(key);
+  return digits ? Number(digits[0]) : undefined;
+}
