@@ -4,6 +4,7 @@ import { newId, nowIso } from '../db/ids.js';
 import type { DB } from '../db/schema.js';
 import { parseScanningConfig, importsLists } from '../modules/libraries/schemas.js';
 import { planLists, wantedLists, type ExistingList, type ListSourceBook, type ListsPlan } from './comicinfo-lists.js';
+import { chunks } from '../util/chunks.js';
 
 /** What one sync of the ComicInfo lists did. */
 export interface ListSyncResult {
@@ -12,12 +13,6 @@ export interface ListSyncResult {
 }
 
 const CHUNK = 500;
-
-function chunks<T>(items: readonly T[]): T[][] {
-  const out: T[][] = [];
-  for (let i = 0; i < items.length; i += CHUNK) out.push(items.slice(i, i + CHUNK));
-  return out;
-}
 
 /**
  * The stored metadata records that name a list: the scanner writes them with `JSON.stringify` (no spaces), so a
@@ -79,7 +74,7 @@ export class ListSyncRepository {
 
   private async sourceBooks(trx: Kysely<DB>, libraryIds: readonly string[]): Promise<ListSourceBook[]> {
     const out: ListSourceBook[] = [];
-    for (const part of chunks(libraryIds)) {
+    for (const part of chunks(libraryIds, CHUNK)) {
       const rows = await trx
         .selectFrom('books as b')
         .innerJoin('series as s', 's.id', 'b.series_id')
@@ -95,7 +90,7 @@ export class ListSyncRepository {
 
   private async collectionMembers(trx: Kysely<DB>, listIds: readonly string[]): Promise<Map<string, string[]>> {
     const out = new Map<string, string[]>();
-    for (const part of chunks(listIds)) {
+    for (const part of chunks(listIds, CHUNK)) {
       const rows = await trx
         .selectFrom('collection_series')
         .select(['collection_id', 'series_id'])
@@ -118,7 +113,7 @@ export class ListSyncRepository {
     listIds: readonly string[],
   ): Promise<Map<string, Array<{ id: string; book_id: string | null }>>> {
     const out = new Map<string, Array<{ id: string; book_id: string | null }>>();
-    for (const part of chunks(listIds)) {
+    for (const part of chunks(listIds, CHUNK)) {
       const rows = await trx
         .selectFrom('read_list_items')
         .select(['id', 'read_list_id', 'book_id'])
@@ -137,7 +132,7 @@ export class ListSyncRepository {
   }
 
   private async applyCollections(trx: Kysely<DB>, plan: ListsPlan, now: string): Promise<void> {
-    for (const part of chunks(plan.remove)) await trx.deleteFrom('collections').where('id', 'in', part).execute();
+    for (const part of chunks(plan.remove, CHUNK)) await trx.deleteFrom('collections').where('id', 'in', part).execute();
     const rows = (collectionId: string, members: readonly string[]) =>
       members.map((series_id, position) => ({ collection_id: collectionId, series_id, position }));
     for (const list of plan.create) {
@@ -158,7 +153,7 @@ export class ListSyncRepository {
           updated_at: now,
         })
         .execute();
-      for (const part of chunks(rows(id, list.members))) await trx.insertInto('collection_series').values(part).execute();
+      for (const part of chunks(rows(id, list.members), CHUNK)) await trx.insertInto('collection_series').values(part).execute();
     }
     for (const change of plan.update) {
       await trx
@@ -168,7 +163,7 @@ export class ListSyncRepository {
         .execute();
       if (change.members === null) continue;
       await trx.deleteFrom('collection_series').where('collection_id', '=', change.id).execute();
-      for (const part of chunks(rows(change.id, change.members))) await trx.insertInto('collection_series').values(part).execute();
+      for (const part of chunks(rows(change.id, change.members), CHUNK)) await trx.insertInto('collection_series').values(part).execute();
     }
   }
 
@@ -178,7 +173,7 @@ export class ListSyncRepository {
     current: ReadonlyMap<string, ReadonlyArray<{ id: string; book_id: string | null }>>,
     now: string,
   ): Promise<void> {
-    for (const part of chunks(plan.remove)) await trx.deleteFrom('read_lists').where('id', 'in', part).execute();
+    for (const part of chunks(plan.remove, CHUNK)) await trx.deleteFrom('read_lists').where('id', 'in', part).execute();
     // Entries keep their ids while their book stays in the list.
     const rows = (listId: string, books: readonly string[]) => {
       const kept = new Map<string, string>();
@@ -213,7 +208,7 @@ export class ListSyncRepository {
           updated_at: now,
         })
         .execute();
-      for (const part of chunks(rows(id, list.members))) await trx.insertInto('read_list_items').values(part).execute();
+      for (const part of chunks(rows(id, list.members), CHUNK)) await trx.insertInto('read_list_items').values(part).execute();
     }
     for (const change of plan.update) {
       await trx
@@ -224,7 +219,7 @@ export class ListSyncRepository {
       if (change.members === null) continue;
       const next = rows(change.id, change.members);
       await trx.deleteFrom('read_list_items').where('read_list_id', '=', change.id).execute();
-      for (const part of chunks(next)) await trx.insertInto('read_list_items').values(part).execute();
+      for (const part of chunks(next, CHUNK)) await trx.insertInto('read_list_items').values(part).execute();
     }
   }
 }

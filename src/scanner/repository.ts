@@ -5,6 +5,7 @@ import type { DB } from '../db/schema.js';
 import type { BooksTable, LibrariesTable, SeriesTable } from '../db/tables/catalog.js';
 import type { MetadataHistoryTable } from '../db/tables/metadata.js';
 import { ListSyncRepository, type ListSyncResult } from './list-repository.js';
+import { chunks } from '../util/chunks.js';
 
 export type BookInsert = Insertable<BooksTable>;
 export type SeriesInsert = Insertable<SeriesTable>;
@@ -66,12 +67,6 @@ const IN_CHUNK = 500;
  */
 const BOOK_INSERT_CHUNK = 20;
 const yieldToEventLoop = () => new Promise<void>((resolve) => setImmediate(resolve));
-
-function chunks<T>(items: readonly T[], size: number): T[][] {
-  const out: T[][] = [];
-  for (let i = 0; i < items.length; i += size) out.push(items.slice(i, i + size));
-  return out;
-}
 
 async function writeMetadata(trx: Transaction<DB>, metadata: ScanMetadataWrites): Promise<void> {
   for (const l of metadata.lockValues) {

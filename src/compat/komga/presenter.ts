@@ -34,6 +34,7 @@ import {
 } from './dto.js';
 import { UNPAGED_LIMIT, type KomgaListQuery } from './paging.js';
 import { KOMGA_PROGRESS } from './progress-origin.js';
+import { chunks } from '../../util/chunks.js';
 
 export interface KomgaServices {
   series: SeriesService;
@@ -51,8 +52,6 @@ export const EVERYTHING: PageRequest = { page: 1, pageSize: UNPAGED_LIMIT, offse
 /** Conditions hold at most 100 leaves: id lists are sent in chunks. */
 const ID_CHUNK = 90;
 
-const chunks = <T>(items: T[], size: number): T[][] =>
-  Array.from({ length: Math.ceil(items.length / size) }, (_, i) => items.slice(i * size, (i + 1) * size));
 const distinct = <T>(items: T[]): T[] => [...new Set(items)];
 const byText = (a: string, b: string) => a.localeCompare(b);
 

@@ -5,6 +5,7 @@ import type { CollectionsTable } from '../../db/tables/lists.js';
 import { seriesVisible } from '../access/scope-sql.js';
 import { EVERYTHING, type ContentScope } from '../access/scope.js';
 import { escapeLike } from '../search/condition-sql.js';
+import { chunks } from '../../util/chunks.js';
 
 export type CollectionRow = Selectable<CollectionsTable>;
 
@@ -41,12 +42,6 @@ export interface Member {
 
 /** Ids per statement, well below both engines' limits on parameters. */
 const CHUNK = 500;
-
-function chunks<T>(items: readonly T[]): T[][] {
-  const out: T[][] = [];
-  for (let i = 0; i < items.length; i += CHUNK) out.push(items.slice(i, i + CHUNK));
-  return out;
-}
 
 /** `exists` a present series of collection `c` (alias `s`) within the scope, with more conditions on `s`. */
 function memberExists(scope: ContentScope, more: RawBuilder<unknown> = sql``): RawBuilder<SqlBool> {
@@ -146,7 +141,7 @@ export class CollectionsRepository {
   /** The viewer's series of each collection, in each collection's order. */
   async seriesIdsOf(ids: readonly string[], scope: ContentScope): Promise<Map<string, string[]>> {
     const out = new Map<string, string[]>();
-    for (const part of chunks(ids)) {
+    for (const part of chunks(ids, CHUNK)) {
       const res = await sql<{ collection_id: string; series_id: string }>`
         select cs.collection_id, s.id as series_id
         from collection_series cs join collections c on c.id = cs.collection_id join series s on s.id = cs.series_id
@@ -180,7 +175,7 @@ export class CollectionsRepository {
   /** Of these series, the present ones within the scope. */
   async visibleSeries(ids: readonly string[], scope: ContentScope): Promise<Set<string>> {
     const out = new Set<string>();
-    for (const part of chunks([...new Set(ids)])) {
+    for (const part of chunks([...new Set(ids)], CHUNK)) {
       const rows = await this.db
         .selectFrom('series as s')
         .select('s.id')
@@ -222,7 +217,7 @@ export class CollectionsRepository {
   /** Replaces the members: `seriesIds` in order (positions 0, 1, ...). */
   async setMembers(id: string, seriesIds: readonly string[]): Promise<void> {
     await this.db.deleteFrom('collection_series').where('collection_id', '=', id).execute();
-    for (const [n, part] of chunks(seriesIds).entries())
+    for (const [n, part] of chunks(seriesIds, CHUNK).entries())
       await this.db
         .insertInto('collection_series')
         .values(part.map((series_id, i) => ({ collection_id: id, series_id, position: n * CHUNK + i })))

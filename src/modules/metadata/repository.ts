@@ -2,6 +2,7 @@ import type { Insertable, Selectable } from 'kysely';
 import type { Database } from '../../db/connection.js';
 import type { MetadataHistoryTable } from '../../db/tables/metadata.js';
 import type { EntityType } from './fields.js';
+import { chunks } from '../../util/chunks.js';
 
 export type HistoryInsert = Insertable<MetadataHistoryTable>;
 export type HistoryRow = Selectable<MetadataHistoryTable> & { username: string | null };
@@ -24,12 +25,6 @@ const IN_CHUNK = 500;
  * writes rather than by a schedule, which keeps it cheap and self-contained.
  */
 export const HISTORY_LIMIT = 100_000;
-
-function chunks<T>(items: readonly T[], size: number): T[][] {
-  const out: T[][] = [];
-  for (let i = 0; i < items.length; i += size) out.push(items.slice(i, i + size));
-  return out;
-}
 
 /** SQL of metadata editing: entity rows, locks, history. */
 export class MetadataRepository {

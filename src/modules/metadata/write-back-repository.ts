@@ -1,5 +1,6 @@
 import type { Database } from '../../db/connection.js';
 import { parseJsonColumn } from '../../db/json-column.js';
+import { chunks } from '../../util/chunks.js';
 
 type Row = Record<string, unknown>;
 
@@ -33,12 +34,6 @@ const BOOK_COLUMNS = [
   'links',
 ] as const;
 
-function chunks<T>(items: readonly T[]): T[][] {
-  const out: T[][] = [];
-  for (let i = 0; i < items.length; i += IN_CHUNK) out.push(items.slice(i, i + IN_CHUNK));
-  return out;
-}
-
 /** SQL of metadata write-back: the books whose files an edit reaches, their series and libraries. */
 export class WriteBackRepository {
   constructor(private readonly database: Database) {}
@@ -50,7 +45,7 @@ export class WriteBackRepository {
   /** Present books by id, or (`bySeries`) the present books of these series. */
   async books(ids: readonly string[], bySeries = false): Promise<WriteBackBook[]> {
     const out: WriteBackBook[] = [];
-    for (const part of chunks([...new Set(ids)])) {
+    for (const part of chunks([...new Set(ids)], IN_CHUNK)) {
       const rows = await this.db
         .selectFrom('books')
         .select(BOOK_COLUMNS)

@@ -4,6 +4,7 @@ import type { ReadListItemsTable, ReadListsTable } from '../../db/tables/lists.j
 import { bookVisible, seriesVisible } from '../access/scope-sql.js';
 import type { ContentScope } from '../access/scope.js';
 import { escapeLike } from '../search/condition-sql.js';
+import { chunks } from '../../util/chunks.js';
 
 export type ReadListRow = Selectable<ReadListsTable>;
 export type ReadListItemRow = Selectable<ReadListItemsTable>;
@@ -40,11 +41,6 @@ export interface GapRow extends ReadListItemRow {
 }
 
 const CHUNK = 500;
-const chunks = <T>(items: readonly T[]): T[][] => {
-  const out: T[][] = [];
-  for (let i = 0; i < items.length; i += CHUNK) out.push(items.slice(i, i + CHUNK));
-  return out;
-};
 
 /** The viewer: who asks (their private lists) and what they see. */
 export interface Viewer {
@@ -157,7 +153,7 @@ export class ReadListsRepository {
   /** Of these ids, the present books the viewer sees. */
   async shownBooks(viewer: Viewer, ids: readonly string[]): Promise<Set<string>> {
     const out = new Set<string>();
-    for (const part of chunks([...new Set(ids)])) {
+    for (const part of chunks([...new Set(ids)], CHUNK)) {
       const rows = await this.db
         .selectFrom('books as b')
         .select('b.id')
@@ -184,7 +180,7 @@ export class ReadListsRepository {
   async create(list: Insertable<ReadListsTable>, items: readonly Insertable<ReadListItemsTable>[]): Promise<void> {
     await this.db.transaction().execute(async (trx) => {
       await trx.insertInto('read_lists').values(list).execute();
-      for (const part of chunks(items)) await trx.insertInto('read_list_items').values(part).execute();
+      for (const part of chunks(items, CHUNK)) await trx.insertInto('read_list_items').values(part).execute();
     });
   }
 
@@ -217,14 +213,14 @@ export class ReadListsRepository {
         .execute();
       const next = build(current).map((item, position) => ({ ...item, read_list_id: listId, position }));
       await trx.deleteFrom('read_list_items').where('read_list_id', '=', listId).execute();
-      for (const part of chunks(next)) await trx.insertInto('read_list_items').values(part).execute();
+      for (const part of chunks(next, CHUNK)) await trx.insertInto('read_list_items').values(part).execute();
     });
   }
 
   /** Progress of one user on some books: completed, and started. */
   async progressOf(userId: string, bookIds: readonly string[]): Promise<Map<string, { completed: boolean }>> {
     const out = new Map<string, { completed: boolean }>();
-    for (const part of chunks([...new Set(bookIds)])) {
+    for (const part of chunks([...new Set(bookIds)], CHUNK)) {
       const rows = await this.db
         .selectFrom('read_progress')
         .select(['book_id', 'is_completed'])
@@ -239,7 +235,7 @@ export class ReadListsRepository {
   /** What a CBL export writes of each book. */
   async exportRows(bookIds: readonly string[]): Promise<Map<string, ExportBookRow>> {
     const out = new Map<string, ExportBookRow>();
-    for (const part of chunks([...new Set(bookIds)])) {
+    for (const part of chunks([...new Set(bookIds)], CHUNK)) {
       const rows = await this.db
         .selectFrom('books as b')
         .innerJoin('series as s', 's.id', 'b.series_id')
@@ -281,7 +277,7 @@ export class ReadListsRepository {
       year: number | null;
       metadata: string;
     }> = [];
-    for (const part of chunks([...new Set(seriesIds)])) {
+    for (const part of chunks([...new Set(seriesIds)], CHUNK)) {
       out.push(
         ...(await this.db
           .selectFrom('books as b')
@@ -310,7 +306,7 @@ export class ReadListsRepository {
   /** Series ids of these present books. */
   async seriesOfBooks(bookIds: readonly string[]): Promise<Array<{ id: string; name: string; title: string | null; path: string }>> {
     const out: Array<{ id: string; name: string; title: string | null; path: string }> = [];
-    for (const part of chunks([...new Set(bookIds)])) {
+    for (const part of chunks([...new Set(bookIds)], CHUNK)) {
       out.push(
         ...(await this.db
           .selectFrom('series as s')
