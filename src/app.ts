@@ -121,7 +121,7 @@ const REDACT = [
 export async function buildApp(options: BuildAppOptions): Promise<App> {
   const { config, database } = options;
   const app = Fastify({
-    logger: options.logger ?? { level: config.logging.level, redact: { paths: REDACT, censor: '[redacted]' } },
+    logger: options.logger ?? { name: 'colophon', level: config.logging.level, redact: { paths: REDACT, censor: '[redacted]' } },
     // The access log (http/access-log.ts) replaces Fastify's two lines per request.
     logController: new LogController({ disableRequestLogging: true }),
     trustProxy: config.server.trust_proxy,
