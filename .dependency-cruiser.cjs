@@ -2,14 +2,16 @@
  * Import boundaries (docs/architecture.md draws the layers; docs/layout.md says what each folder is). Run by
  * `npm run lint`; test/platform/import-rules.test.ts shows that a wrong import fails it.
  *
- * A feature folder (src/modules/<feature>) exposes to other features everything except its internals:
- * its routes (`routes.ts`, `*-routes.ts`: HTTP wiring belongs to the feature) and its repositories
- * (`repository.ts`, `*-repository.ts`: SQL belongs to the feature). A repository may still be named as a
- * *type* (a service's injected dependency); the composition root is what constructs it.
+ * The server is a few areas (src/<area>/), each with one face, src/<area>/index.ts: what other areas may use of
+ * it, and its compose(). Another area's files are reached only through that face. Inside an area, a feature
+ * folder's routes (`routes.ts`, `*-routes.ts`) and repositories (`repository.ts`, `*-repository.ts`) are its
+ * own: its face wires them; a repository may still be named as a *type* (a service's injected dependency).
  */
-const REPOSITORY = '^src/modules/[^/]+/[^/]*repository[.]ts$';
-const ROUTES = '^src/modules/[^/]+/[^/]*routes[.]ts$';
-const FEATURE_FOLDER = '^src/modules/[^/]+/?$';
+const AREA = '(libraries|catalog|reading|lists|identity|operations|protocols)';
+const FACE = `^src/${AREA}/index[.]ts$`;
+const REPOSITORY = '[^/]*repository[.]ts$';
+const ROUTES = '[^/]*routes[.]ts$';
+const FEATURE_FOLDER = `^src/${AREA}/[^/]+/?$`;
 
 /** @type {import('dependency-cruiser').IConfiguration} */
 module.exports = {
@@ -17,7 +19,7 @@ module.exports = {
     {
       name: 'no-circular',
       severity: 'error',
-      comment: 'No import cycles, type-only ones included.',
+      comment: 'No import cycles, type-only ones included (so two areas never depend on each other both ways).',
       from: {},
       to: { circular: true },
     },
@@ -29,39 +31,51 @@ module.exports = {
       to: { path: '^src/', pathNot: '^src/media/', dependencyTypesNot: ['type-only'] },
     },
     {
-      name: 'infrastructure-knows-no-feature',
+      name: 'infrastructure-knows-no-area',
       severity: 'error',
-      comment: 'db/, http/ (plumbing), config/, events/ and tasks/ know no feature, scanner, feed or compat layer.',
-      from: { path: '^src/(db|http|config|events|tasks)/' },
-      to: { path: '^src/(modules|scanner|feeds|compat)/|^src/(app|composition-root)\\.ts$' },
+      comment: 'db/, http/ (plumbing), config/, events/, tasks/ and util/ know no area and not the wiring.',
+      from: { path: '^src/(db|http|config|events|tasks|util)/' },
+      to: { path: `^src/${AREA}/|^src/(app|composition-root)\\.ts$` },
+    },
+    {
+      name: 'areas-meet-at-their-faces',
+      severity: 'error',
+      comment: 'Another area is used only through its face (src/<area>/index.ts), types included: what it does not export is its own.',
+      from: { path: `^src/${AREA}/` },
+      to: { path: `^src/${AREA}/`, pathNot: [`^src/$1/`, FACE] },
     },
     {
       name: 'presenters-call-services',
       severity: 'error',
-      comment: 'Feeds and the Komga layer present the services: never a repository, the database or the scanner.',
-      from: { path: '^src/(feeds|compat)/' },
-      to: { path: `^src/(db|scanner)/|${REPOSITORY}` },
+      comment:
+        "The protocols present the areas' services: never the database, the scanner or another's repository (their own sync state has its repository).",
+      from: { path: '^src/protocols/([^/]+)/', pathNot: REPOSITORY },
+      to: {
+        path: `^src/(db|libraries/scanning/scanner)/|^src/${AREA}/.*${REPOSITORY}`,
+        pathNot: ['^src/protocols/$1/', '^src/db/(ids|json-column)[.]ts$'],
+        dependencyTypesNot: ['type-only'],
+      },
     },
     {
-      name: 'features-use-public-surface',
+      name: 'routes-are-wired-by-their-face',
       severity: 'error',
-      comment: "A feature never imports another feature's routes, nor its repositories except as types.",
-      from: { path: '^src/modules/([^/]+)/' },
-      to: { path: ROUTES, pathNot: '^src/modules/$1/' },
+      comment: "A feature folder's routes are registered by its area's face, never imported by a neighbour.",
+      from: { path: '^(src/[^/]+/[^/]+)/' },
+      to: { path: `^src/${AREA}/.*${ROUTES}`, pathNot: '^$1/' },
     },
     {
-      name: 'features-do-not-query-each-other',
+      name: 'repositories-are-built-by-their-face',
       severity: 'error',
-      comment: "Another feature's repository is wired by the composition root; a feature names it only as a type.",
-      from: { path: '^src/modules/([^/]+)/' },
-      to: { path: REPOSITORY, pathNot: '^src/modules/$1/', dependencyTypesNot: ['type-only'] },
+      comment: "A neighbour's repository is built by the area's face (compose) and handed over; a feature names it only as a type.",
+      from: { path: '^(src/[^/]+/[^/]+)/' },
+      to: { path: `^src/${AREA}/.*${REPOSITORY}`, pathNot: '^$1/', dependencyTypesNot: ['type-only'] },
     },
     {
       name: 'feature-folders-do-not-import-each-other',
       severity: 'error',
       comment:
-        'No two feature folders depend on each other, even through their public surface and type-only: the shared piece moves to ' +
-        'where it belongs, or one side takes an interface the composition root fills in.',
+        'No two feature folders of an area depend on each other, even type-only: the shared piece moves to where it belongs, ' +
+        'or one side takes an interface the face fills in.',
       scope: 'folder',
       from: { path: FEATURE_FOLDER },
       to: { path: FEATURE_FOLDER, circular: true },
@@ -77,7 +91,7 @@ module.exports = {
     {
       name: 'nothing-imports-the-wiring',
       severity: 'error',
-      comment: 'Only the entry points (cli, server, app) use the composition root; features never construct each other.',
+      comment: 'Only the entry points (cli, server, app) use the composition root; areas never construct each other.',
       from: { path: '^src/', pathNot: '^src/(app|server|cli)\\.ts$' },
       to: { path: '^src/composition-root\\.ts$' },
     },

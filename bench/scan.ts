@@ -30,7 +30,7 @@ type ConfigModule = typeof import('../src/config/schema.js');
 type ConnectionModule = typeof import('../src/db/connection.js');
 type MigrateModule = typeof import('../src/db/migrate.js');
 type MediaModule = typeof import('../src/media/index.js');
-type WalkModule = typeof import('../src/scanner/walk.js');
+type WalkModule = typeof import('../src/libraries/scanning/scanner/walk.js');
 type App = Awaited<ReturnType<AppModule['buildApp']>>;
 
 interface Row {

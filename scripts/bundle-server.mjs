@@ -104,7 +104,7 @@ const [server, worker, walker] = await Promise.all([
   }),
   build({
     ...common,
-    entryPoints: { 'scanner/walk-worker': 'src/scanner/walk-worker.ts' },
+    entryPoints: { 'libraries/scanning/scanner/walk-worker': 'src/libraries/scanning/scanner/walk-worker.ts' },
     splitting: false,
     banner: { js: banner("'../'") },
   }),

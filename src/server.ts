@@ -5,7 +5,7 @@ import { openDatabase } from './db/connection.js';
 import { adoptFormerDatabaseFile } from './db/former-name.js';
 import { migrateToLatest } from './db/migrate.js';
 import type { App } from './http/types.js';
-import { ADMIN_ONLY, ROLE_PERMISSIONS, ROLES } from './modules/auth/permissions.js';
+import { ADMIN_ONLY, ROLE_PERMISSIONS, ROLES } from './identity/index.js';
 
 const SHUTDOWN_GRACE_MS = 10_000;
 

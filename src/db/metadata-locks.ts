@@ -1,7 +1,7 @@
 import type { Kysely } from 'kysely';
 import type { DB } from './schema.js';
 
-/** The locked metadata fields of these series or books (modules/metadata), as `{field: true}` per entity id. */
+/** The locked metadata fields of these series or books (catalog/metadata), as `{field: true}` per entity id. */
 export async function lockedFields(db: Kysely<DB>, ids: readonly string[]): Promise<Map<string, Record<string, true>>> {
   const out = new Map<string, Record<string, true>>();
   if (ids.length === 0) return out;

@@ -1,6 +1,6 @@
 /**
  * Per-route settings read by the generic hooks. `permission` is typed as a string here because http/
- * knows no feature; modules/auth narrows and checks it.
+ * knows no feature; identity/auth narrows and checks it.
  */
 declare module 'fastify' {
   interface FastifyContextConfig {

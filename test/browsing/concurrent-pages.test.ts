@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { asMediaError, MediaError } from '../../src/media/errors.js';
-import { ReaderPool } from '../../src/modules/pages/reader-pool.js';
+import { ReaderPool } from '../../src/reading/pages/reader-pool.js';
 import { makeCbz } from '../media/fixtures.js';
 import { api, createCatalogApp, scannedLibrary, type CatalogTestApp, type Paged } from '../helpers/catalog.js';
 

@@ -6,7 +6,7 @@ import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { derivedCacheDir } from '../../src/data-dir.js';
 import { DerivedCacheBudget, isResizedPage } from '../../src/media/rendering/derived-cache-budget.js';
-import { snapDown } from '../../src/modules/pages/page-sizes.js';
+import { snapDown } from '../../src/media/rendering/page-sizes.js';
 import { makeCbz } from '../media/fixtures.js';
 import { api, createCatalogApp, scannedLibrary, type CatalogTestApp, type Paged } from '../helpers/catalog.js';
 

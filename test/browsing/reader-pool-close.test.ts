@@ -2,7 +2,7 @@ import { mkdtemp, rm, stat } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ReaderPool } from '../../src/modules/pages/reader-pool.js';
+import { ReaderPool } from '../../src/reading/pages/reader-pool.js';
 import { makeCbz } from '../media/fixtures.js';
 
 /** Review 13: a request waiting for room in the reader pool when the server closes it opens no book afterwards. */

@@ -1,7 +1,7 @@
 import { copyFileSync, mkdirSync } from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { normalizeTitle } from '../../src/modules/duplicates/normalize-title.js';
+import { normalizeTitle } from '../../src/catalog/duplicates/normalize-title.js';
 import { makeCbz } from '../media/fixtures.js';
 import { api, createCatalogApp, createLibrary, libraryDir, scan, waitForTask, type CatalogTestApp } from '../scanner/helpers.js';
 

@@ -5,7 +5,7 @@ import { makeCbz } from '../media/fixtures.js';
 import { api, createCatalogApp, createLibrary, libraryDir, scan, type CatalogTestApp } from '../scanner/helpers.js';
 
 // An event stream outlives the request that opened it: what it carries is judged with its caller as they are when
-// each event happens, and a caller refused since it opened gets the stream closed (modules/events/routes.ts).
+// each event happens, and a caller refused since it opened gets the stream closed (operations/event-stream/routes.ts).
 
 let t: CatalogTestApp;
 let base: string;

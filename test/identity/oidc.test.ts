@@ -1,8 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, type TestApp } from '../helpers/app.js';
 import { ADMIN, adminHeaders, createApiKey, createUser, type Headers } from '../helpers/auth.js';
-import { UsersRepository } from '../../src/modules/users/repository.js';
-import { resetPassword } from '../../src/modules/users/reset-password.js';
+import { UsersRepository } from '../../src/identity/users/repository.js';
+import { resetPassword } from '../../src/identity/users/reset-password.js';
 import { makeTempDir } from '../helpers/temp-dir.js';
 import { signInAtProvider, startTestProvider, type ProviderAnswer, type TestProvider } from '../helpers/oidc-provider.js';
 

@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { deflateSync } from 'node:zlib';
 import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { IsolatedRenderer } from '../../src/modules/pages/isolated-renderer.js';
+import { IsolatedRenderer } from '../../src/media/analysis/isolated-renderer.js';
 import { makePdf, pdfFromObjects, pdfStream } from './fixtures.js';
 
 let dir: string;

@@ -2,7 +2,7 @@ import { existsSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { derivedCacheDir } from '../../src/data-dir.js';
 import { cachedPath, getOrCreateCached } from '../../src/media/rendering/derived-cache.js';
-import type { MetricsSnapshot } from '../../src/modules/ops/metrics-service.js';
+import type { MetricsSnapshot } from '../../src/operations/server/metrics-service.js';
 import { makeCbz } from '../media/fixtures.js';
 import { adminHeaders, createUser } from '../helpers/auth.js';
 import { createTestApp } from '../helpers/app.js';

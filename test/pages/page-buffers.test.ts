@@ -2,7 +2,7 @@ import { randomBytes } from 'node:crypto';
 import net from 'node:net';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { PageBuffers } from '../../src/modules/pages/page-buffers.js';
+import { PageBuffers } from '../../src/reading/pages/page-buffers.js';
 import { api, createCatalogApp, scannedLibrary, type CatalogTestApp, type Paged } from '../helpers/catalog.js';
 import { makeCbz, makeImage } from '../media/fixtures.js';
 

@@ -4,8 +4,8 @@ import os from 'node:os';
 import path from 'node:path';
 import { crc32, deflateRawSync } from 'node:zlib';
 import { describe, expect, it } from 'vitest';
-import type { BookFile } from '../../src/modules/books/files.js';
-import { StoredPages, type PageFileSource } from '../../src/modules/pages/stored-pages.js';
+import type { BookFile } from '../../src/catalog/books/files.js';
+import { StoredPages, type PageFileSource } from '../../src/reading/pages/stored-pages.js';
 
 // StoredPages learns where a CBZ's pages lie from the book's central directory (its last bytes), then reads a
 // page like a plain file. Only the ordinary case is learnt; everything else must answer "undefined" (the archive

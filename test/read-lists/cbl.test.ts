@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { CblError, cblFileName, parseCbl, writeCbl } from '../../src/modules/read-lists/cbl.js';
-import { MatchIndex, comicVineIssues, declaredYear, numberKey, seriesKey } from '../../src/modules/read-lists/match.js';
+import { CblError, cblFileName, parseCbl, writeCbl } from '../../src/lists/read-lists/cbl.js';
+import { MatchIndex, comicVineIssues, declaredYear, numberKey, seriesKey } from '../../src/lists/read-lists/match.js';
 import { KLAUS_CBL } from './helpers.js';
 
 // The CBL format and the matching rules on their own; the routes are in read-lists.test.ts.

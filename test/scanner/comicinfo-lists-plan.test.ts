@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { planLists, wantedLists, type ExistingList, type ListSourceBook } from '../../src/scanner/comicinfo-lists.js';
+import { planLists, wantedLists, type ExistingList, type ListSourceBook } from '../../src/libraries/scanning/scanner/comicinfo-lists.js';
 
 const book = (id: string, series: string, number: number | null, metadata: object): ListSourceBook => ({
   id,

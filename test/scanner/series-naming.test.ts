@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { agreedSeriesName } from '../../src/scanner/series-rules.js';
+import { agreedSeriesName } from '../../src/libraries/scanning/scanner/series-rules.js';
 import { makeCbz, makeEpub, makePdf } from '../media/fixtures.js';
 import { api, createCatalogApp, createLibrary, libraryDir, scan, type CatalogTestApp } from './helpers.js';
 

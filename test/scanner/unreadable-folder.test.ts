@@ -1,7 +1,7 @@
 import { chmodSync } from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import type { FoundFile, WalkOptions } from '../../src/scanner/walk.js';
+import type { FoundFile, WalkOptions } from '../../src/libraries/scanning/scanner/walk.js';
 import { makeCbz } from '../media/fixtures.js';
 import { api, createCatalogApp, createLibrary, libraryDir, scan, type CatalogTestApp } from './helpers.js';
 import { asRoot, notAsRoot } from '../helpers/temp-dir.js';
@@ -13,8 +13,8 @@ import { asRoot, notAsRoot } from '../helpers/temp-dir.js';
  */
 const failing = new Map<string, { dir: string; code: string }>();
 
-vi.mock('../../src/scanner/walk-thread.js', async (importOriginal) => {
-  const real = await importOriginal<typeof import('../../src/scanner/walk-thread.js')>();
+vi.mock('../../src/libraries/scanning/scanner/walk-thread.js', async (importOriginal) => {
+  const real = await importOriginal<typeof import('../../src/libraries/scanning/scanner/walk-thread.js')>();
   async function* walkLibraryOffThread(root: string, options: Pick<WalkOptions, 'signal' | 'onError'> = {}): AsyncGenerator<FoundFile[]> {
     const fault = failing.get(root);
     if (fault) options.onError?.(fault.dir, Object.assign(new Error(`${fault.code}: cannot read ${fault.dir}`), { code: fault.code }));

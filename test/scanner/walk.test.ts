@@ -1,8 +1,8 @@
 import { chmodSync, mkdirSync, realpathSync, symlinkSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { walkLibrary, walkLibrarySync, type FoundFile } from '../../src/scanner/walk.js';
-import { releaseWalkThread, walkLibraryOffThread, walkThreadRunning } from '../../src/scanner/walk-thread.js';
+import { walkLibrary, walkLibrarySync, type FoundFile } from '../../src/libraries/scanning/scanner/walk.js';
+import { releaseWalkThread, walkLibraryOffThread, walkThreadRunning } from '../../src/libraries/scanning/scanner/walk-thread.js';
 import { libraryDir } from './helpers.js';
 import { asRoot, notAsRoot } from '../helpers/temp-dir.js';
 

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { BYTES_PER_TRIP, FILES_PER_TRIP } from '../../src/scanner/analysis-trip.js';
-import { WorkQueue, type WorkItem } from '../../src/scanner/work-queue.js';
+import { BYTES_PER_TRIP, FILES_PER_TRIP } from '../../src/libraries/scanning/scanner/analysis-trip.js';
+import { WorkQueue, type WorkItem } from '../../src/libraries/scanning/scanner/work-queue.js';
 
 const MB = 1024 * 1024;
 const item = (relPath: string, size: number): WorkItem => ({ file: { relPath, size, mtimeMs: 0 }, existing: undefined });

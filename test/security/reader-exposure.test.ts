@@ -1,7 +1,7 @@
 import { mkdir, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { relativeToLibrary } from '../../src/modules/access/server-paths.js';
+import { relativeToLibrary } from '../../src/identity/access/server-paths.js';
 import { type Headers, userHeaders } from '../helpers/auth.js';
 import { createCatalogApp, scannedLibrary, type CatalogTestApp, type Paged } from '../helpers/catalog.js';
 import { makeCbz } from '../media/fixtures.js';

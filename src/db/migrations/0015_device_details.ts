@@ -11,7 +11,7 @@ import type { DialectMigration } from '../dialect-migration.js';
  * Existing devices keep their rows with these empty until their next sync.
  *
  * `kosync_documents.api_key_id`: the key KOReader synced an unknown document with, so the position is attributed
- * to that device when a scan later finds the book (modules/kosync attaches it then).
+ * to that device when a scan later finds the book (protocols/koreader attaches it then).
  */
 export const deviceDetails: DialectMigration = {
   async up(db: Kysely<unknown>) {

@@ -2,7 +2,7 @@ import { sql, type Kysely } from 'kysely';
 import type { DialectMigration } from '../dialect-migration.js';
 
 /**
- * Who sees what in a household (modules/access).
+ * Who sees what in a household (identity/access).
  *
  * `users.content_access`: JSON of the user's restrictions — `library_ids` (null: every library), `max_age` (null:
  * no age limit), `include_unrated`, `labels_allow`, `labels_exclude`. `{}` is no restriction, which every existing

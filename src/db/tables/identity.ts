@@ -14,9 +14,9 @@ export interface UsersTable {
   created_at: string;
   updated_at: string;
   last_login_at: string | null;
-  /** Every JWT and Komga session carries it; a new value ends them all (modules/auth/security-stamp.ts). */
+  /** Every JWT and Komga session carries it; a new value ends them all (identity/auth/security-stamp.ts). */
   security_stamp: string;
-  /** JSON: what the user may see (modules/access/content-access.ts); `{}` is everything. */
+  /** JSON: what the user may see (identity/access/content-access.ts); `{}` is everything. */
   content_access: string;
 }
 

@@ -1,5 +1,5 @@
 /**
- * Kobo e-readers synced through `/kobo/{api key}/` (compat/kobo, modules/kobo). One device per API key with the
+ * Kobo e-readers synced through `/kobo/{api key}/` (protocols/kobo, protocols/kobo/devices). One device per API key with the
  * `kobo-sync` permission; a revoked key takes its rows with it.
  *
  * The sync is a difference: the books that should be on the device (the key's user's visible books, narrowed by

@@ -1,5 +1,5 @@
 /**
- * OpenID Connect sign-in (modules/oidc).
+ * OpenID Connect sign-in (identity/oidc).
  *
  * `oidc_providers`: providers added in Administration (those of the config file are not stored); `settings` is the
  * provider's JSON, the client secret included (the database is as private as the config file).

@@ -17,7 +17,7 @@ export interface ReadProgressTable {
   started_at: string;
   updated_at: string;
   completed_at: string | null;
-  /** Device of the last update (see modules/progress/device.ts). */
+  /** Device of the last update (see reading/progress/device.ts). */
   device_id: string | null;
 }
 
@@ -48,7 +48,7 @@ export interface ReadingActivityTable {
   book_title: string;
   series_name: string;
   pages_read: number;
-  /** Milliseconds between consecutive updates of one reading session (see modules/progress/service.ts). */
+  /** Milliseconds between consecutive updates of one reading session (see reading/progress/service.ts). */
   reading_ms: number;
   updates: number;
   last_at: string;
@@ -100,7 +100,7 @@ export interface ProgressEventsTable {
   applied: number;
 }
 
-/** The last position KOReader sent per user and document id (modules/kosync); book_id null until a book matches. */
+/** The last position KOReader sent per user and document id (protocols/koreader); book_id null until a book matches. */
 export interface KosyncDocumentsTable {
   user_id: string;
   document: string;

@@ -5,7 +5,7 @@
  * lease its holder renews, taken over by another instance once `expires_at` has passed.
  *
  * `file_decisions`: per library and file path, the last thing a scan decided about it and why (`detail`, JSON:
- * see scanner/decisions.ts); `file_decision_log`: the last changes, kept to a bounded number per library.
+ * see libraries/scanning/scanner/decisions.ts); `file_decision_log`: the last changes, kept to a bounded number per library.
  */
 export interface LibraryWatchersTable {
   library_id: string;

@@ -82,7 +82,7 @@ export function arrowAction(key: string, mode: ReadingMode): 'previous' | 'next'
   return null;
 }
 
-/** The server's resize steps (src/modules/pages/page-sizes.ts): asking for one exactly avoids a resize per pixel. */
+/** The server's resize steps (src/reading/pages/page-sizes.ts): asking for one exactly avoids a resize per pixel. */
 const STEPS = [320, 400, 480, 640, 800, 1080, 1280, 1600, 2048, 2560, 3200, 3840];
 
 /** The width to ask a page at: what the box needs in device pixels, rounded up to a server step. */

@@ -78,7 +78,7 @@ const PAGE_NUMBER_KEY = 'colophon.reader.page-number';
 /**
  * Whether the reader shows where it is for a moment after each turn ("12 / 40", an EPUB's percentage): on unless
  * turned off. Kept in this browser, like the e-ink choice: the server's `reader_settings` has a fixed set of
- * fields (src/modules/preferences/registry.ts) and refuses any other.
+ * fields (src/identity/preferences/registry.ts) and refuses any other.
  */
 export function showsPageNumber(storage: Pick<Storage, 'getItem'> | null = globalThis.localStorage ?? null): boolean {
   return storage?.getItem(PAGE_NUMBER_KEY) !== 'off';

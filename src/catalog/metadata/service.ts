@@ -1,0 +1,341 @@
+import { newId, nowIso } from '../../db/ids.js';
+import type { EventBus } from '../../events/bus.js';
+import type { EntityEventName } from '../../events/types.js';
+import { conflict, forbidden, notFound } from '../../http/errors.js';
+import type { Caller } from '../../identity/index.js';
+import type { InSeries } from '../../identity/index.js';
+import { fieldDefs, impliedValues, sameValue, type EntityType } from './fields.js';
+import { historyRow, seqStart, type HistoryGroup } from './history-rows.js';
+import type { HistoryRow, MetadataRepository, MetadataWrite } from './repository.js';
+import type { WriteBackReport } from './write-back.js';
+
+type Row = Record<string, unknown>;
+
+/** One change to apply to every entity named: values to set, words to add to or remove from lists, and locks. */
+export interface MetadataChange {
+  set: Row;
+  add?: Partial<Record<string, string[]>>;
+  remove?: Partial<Record<string, string[]>>;
+  /** Field → locked. A field set without an entry here is locked. */
+  locks?: Partial<Record<string, boolean>>;
+}
+
+export interface HistoryEntry {
+  id: string;
+  group_id: string;
+  entity_type: EntityType;
+  entity_id: string;
+  field: string;
+  before: unknown;
+  after: unknown;
+  before_locked: boolean;
+  after_locked: boolean;
+  source: 'person' | 'scan';
+  user_id: string | null;
+  username: string | null;
+  created_at: string;
+  undone_at: string | null;
+}
+
+/** Puts back a cover a history entry describes (catalog/covers), as part of an undo's group. */
+export interface CoverRestorer {
+  restore(caller: Caller, target: { kind: EntityType; id: string }, value: unknown, group: HistoryGroup): Promise<void>;
+}
+
+/** Sharing-label entries (field `sharing_labels`) are undone by the series feature. */
+export interface SharingLabelsRestorer {
+  restore(caller: Caller, seriesId: string, labels: string[], group: HistoryGroup): Promise<void>;
+}
+
+/** Writes edited fields back into files (write-back.ts); what it does is part of the edit's answer. */
+export interface WriteBackRequester {
+  /** `libraryIds`: the libraries of the edited entities (nothing more is read when none of them writes back). */
+  request(type: EntityType, edited: ReadonlyMap<string, readonly string[]>, libraryIds: readonly string[]): Promise<WriteBackReport | null>;
+}
+
+export interface MetadataDeps {
+  /** Cover entries (field `cover`) are undone by the covers feature. */
+  covers: CoverRestorer;
+  sharingLabels: SharingLabelsRestorer;
+  repo: MetadataRepository;
+  /** Of rows fetched by id, those the caller sees (identity/access). */
+  visible: (caller: Caller, rows: readonly InSeries[]) => Promise<InSeries[]>;
+  bus: EventBus;
+  writeBack?: WriteBackRequester;
+}
+
+const parse = (text: string | null): unknown => (text === null ? null : JSON.parse(text));
+const WRITE_PERMISSION = { series: 'series-write', book: 'books-write' } as const;
+
+/**
+ * Metadata editing (decision 032): a person's values beside the files', per-field locks, bulk changes in one
+ * transaction, and a history whose entries (a request's as a group) can be undone.
+ */
+export class MetadataService {
+  constructor(private readonly deps: MetadataDeps) {}
+
+  /** The present rows of these entities, all visible to the caller, or 404 (hidden and absent alike). */
+  private async require(caller: Caller, type: EntityType, ids: readonly string[]): Promise<Row[]> {
+    const rows = await this.deps.repo.rows(type, ids);
+    const asAccess = rows.map((r) => ({ ...r, series_id: type === 'series' ? r.id : r.series_id }) as Row & InSeries);
+    const seen = await this.deps.visible(caller, asAccess);
+    const wanted = new Set(ids);
+    if (seen.length !== wanted.size) {
+      const found = new Set(seen.map((r) => (r as unknown as Row).id as string));
+      throw notFound(type === 'series' ? 'Series' : 'Book', { missing: [...wanted].filter((id) => !found.has(id)).slice(0, 20) });
+    }
+    return seen as unknown as Row[];
+  }
+
+  /** Applies one change to every entity named, in one transaction and one history group. */
+  async edit(
+    caller: Caller,
+    type: EntityType,
+    ids: readonly string[],
+    change: MetadataChange,
+  ): Promise<{ group_id: string; updated: number; write_back: WriteBackReport | null }> {
+    const { group_id, updated, write_back } = await this.editEach(caller, type, new Map(ids.map((id) => [id, change])));
+    return { group_id, updated, write_back };
+  }
+
+  /**
+   * Applies a change of its own to each entity (id → change: a renumbering), in one transaction and one history
+   * group. `entry_id` is one entry of that group (null when nothing changed): undoing it undoes the whole group.
+   */
+  async editEach(
+    caller: Caller,
+    type: EntityType,
+    changes: ReadonlyMap<string, MetadataChange>,
+  ): Promise<{ group_id: string; updated: number; entry_id: string | null; write_back: WriteBackReport | null }> {
+    const rows = await this.require(caller, type, [...changes.keys()]);
+    const locks = await this.deps.repo.locks(rows.map((r) => r.id as string));
+    const groupId = newId();
+    const write: MetadataWrite = { type, updates: [], setLocks: [], deleteLocks: [], history: [] };
+    const now = nowIso();
+    const seq = seqStart();
+    for (const row of rows) {
+      const change = changes.get(row.id as string)!;
+      this.plan(type, row, locks.get(row.id as string) ?? new Map(), change, write, { groupId, now, seq, userId: caller.user.id });
+    }
+    await this.commit(type, rows, write, now);
+    return {
+      group_id: groupId,
+      updated: write.updates.length,
+      entry_id: write.history[0]?.id ?? null,
+      write_back: await this.writeBack(type, rows, write),
+    };
+  }
+
+  /** Has the values this write changed written into files, where the library asks for it. */
+  private async writeBack(type: EntityType, rows: readonly Row[], write: MetadataWrite): Promise<WriteBackReport | null> {
+    if (!this.deps.writeBack) return null;
+    const edited = new Map<string, string[]>();
+    for (const h of write.history) {
+      if (h.before_value === h.after_value) continue; // a lock alone changes no file
+      edited.set(h.entity_id, [...(edited.get(h.entity_id) ?? []), h.field]);
+    }
+    if (edited.size === 0) return null;
+    return this.deps.writeBack.request(type, edited, [...new Set(rows.map((r) => r.library_id as string))]);
+  }
+
+  private plan(
+    type: EntityType,
+    row: Row,
+    locks: ReadonlyMap<string, string>,
+    change: MetadataChange,
+    write: MetadataWrite,
+    entry: { groupId: string; now: string; seq: () => number; userId: string },
+  ): void {
+    const defs = fieldDefs(type);
+    const set: Row = { ...change.set };
+    for (const [field, words] of Object.entries(change.add ?? {})) {
+      const current = (set[field] ?? defs[field]!.fromRow(row)) as string[];
+      const known = new Set(current.map((w) => w.toLocaleLowerCase('en')));
+      set[field] = [...current, ...(words ?? []).filter((w) => !known.has(w.toLocaleLowerCase('en')))];
+    }
+    for (const [field, words] of Object.entries(change.remove ?? {})) {
+      const gone = new Set((words ?? []).map((w) => w.toLocaleLowerCase('en')));
+      set[field] = ((set[field] ?? defs[field]!.fromRow(row)) as string[]).filter((w) => !gone.has(w.toLocaleLowerCase('en')));
+    }
+    const implied = impliedValues(type, change.set, row);
+    const lockOf = (field: string): boolean | undefined =>
+      change.locks?.[field] ?? (field in implied ? change.locks?.[type === 'book' ? 'number' : 'title'] : undefined);
+    Object.assign(set, implied);
+    const columns: Row = {};
+    const id = row.id as string;
+    const entries = write.history.length;
+    for (const field of new Set([...Object.keys(set), ...Object.keys(change.locks ?? {})])) {
+      const def = defs[field]!;
+      const before = def.fromRow(row);
+      const beforeFile = locks.get(field) ?? null;
+      const beforeLocked = beforeFile !== null;
+      const wanted = lockOf(field);
+      let after = before;
+      let afterLocked = beforeLocked;
+      let fileValue = beforeFile;
+      if (field in set) {
+        after = def.fromRow({ ...row, ...def.toColumns(set[field]) });
+        afterLocked = wanted ?? true;
+        if (!beforeLocked) fileValue = JSON.stringify(before);
+      } else if (wanted === true && !beforeLocked) {
+        afterLocked = true;
+        fileValue = JSON.stringify(before);
+      } else if (wanted === false && beforeLocked) {
+        afterLocked = false;
+        after = parse(beforeFile);
+      }
+      const changed = !sameValue(before, after);
+      if (!changed && afterLocked === beforeLocked) continue;
+      if (changed) Object.assign(columns, def.toColumns(after));
+      if (afterLocked && !beforeLocked) write.setLocks.push({ entity_id: id, field, file_value: fileValue! });
+      if (!afterLocked && beforeLocked) write.deleteLocks.push({ entity_id: id, field });
+      write.history.push(
+        historyRow(type, id, field, entry, {
+          before,
+          after,
+          beforeLocked,
+          afterLocked,
+          beforeFile,
+        }),
+      );
+    }
+    if (write.history.length > entries) write.updates.push({ id, columns });
+  }
+
+  private async commit(type: EntityType, rows: readonly Row[], write: MetadataWrite, now: string): Promise<void> {
+    if (write.history.length === 0) return;
+    await this.deps.repo.apply(write, now);
+    const changed = new Set(write.history.map((h) => h.entity_id));
+    const name: EntityEventName = type === 'series' ? 'series_updated' : 'book_updated';
+    for (const row of rows) {
+      if (!changed.has(row.id as string)) continue;
+      const ids = type === 'series' ? { series_id: row.id as string } : { book_id: row.id as string, series_id: row.series_id as string };
+      this.deps.bus.publish(name, { type: name, ...ids, library_id: row.library_id as string, timestamp: now });
+    }
+  }
+
+  /** An entity's history, newest first (404 when the caller may not see it). */
+  async history(
+    caller: Caller,
+    type: EntityType,
+    id: string,
+    page: { offset: number; limit: number },
+  ): Promise<{ total: number; data: HistoryEntry[] }> {
+    await this.require(caller, type, [id]);
+    const { total, rows } = await this.deps.repo.history(id, page.offset, page.limit);
+    return { total, data: rows.map(entryView) };
+  }
+
+  /**
+   * Undoes a history entry with the rest of its group (the request that made it, a bulk change as a whole), or
+   * that entry alone: every value and lock goes back to what it was before, as a new group of entries.
+   */
+  async undo(
+    caller: Caller,
+    entryId: string,
+    onlyEntry: boolean,
+  ): Promise<{ group_id: string; undone: HistoryEntry[]; write_back: WriteBackReport | null }> {
+    if (!caller.permissions.has('series-write') && !caller.permissions.has('books-write'))
+      throw forbidden('Undoing a change needs series-write or books-write');
+    const entry = await this.deps.repo.entry(entryId);
+    if (!entry) throw notFound('History entry');
+    const entries = (onlyEntry ? [entry] : await this.deps.repo.group(entry.group_id)).filter((e) => e.undone_at === null);
+    const type = entry.entity_type;
+    const ids = [...new Set(entries.map((e) => e.entity_id))];
+    const rows = await this.require(caller, type, ids.length > 0 ? ids : [entry.entity_id]);
+    if (!caller.permissions.has(WRITE_PERMISSION[type])) throw forbidden(`Undoing a ${type} change needs ${WRITE_PERMISSION[type]}`);
+    if (entries.length === 0) throw conflict('Already undone', { entry_id: entryId });
+    const byId = new Map(rows.map((r) => [r.id as string, { ...r }]));
+    const locks = await this.deps.repo.locks(ids);
+    const groupId = newId();
+    const now = nowIso();
+    const seq = seqStart();
+    const write: MetadataWrite = { type, updates: [], setLocks: [], deleteLocks: [], history: [], undone: entries.map((e) => e.id) };
+    const columnsById = new Map<string, Row>();
+    const defs = fieldDefs(type);
+    // Newest first, so that several changes of one field end at the oldest "before".
+    for (const e of entries) {
+      if (e.field === 'cover') {
+        await this.deps.covers.restore(caller, { kind: type, id: e.entity_id }, parse(e.before_value), { groupId, now, seq });
+        continue;
+      }
+      if (e.field === 'sharing_labels') {
+        const labels = parse(e.before_value);
+        const restored = Array.isArray(labels) ? labels.filter((l): l is string => typeof l === 'string') : [];
+        await this.deps.sharingLabels.restore(caller, e.entity_id, restored, { groupId, now, seq });
+        continue;
+      }
+      const row = byId.get(e.entity_id)!;
+      const def = defs[e.field];
+      if (!def) continue;
+      const entityLocks = locks.get(e.entity_id) ?? new Map<string, string>();
+      const before = def.fromRow(row);
+      const beforeFile = entityLocks.get(e.field) ?? null;
+      const target = parse(e.before_value);
+      const targetLocked = Number(e.before_locked) === 1;
+      const columns = def.toColumns(target);
+      Object.assign(row, columns);
+      columnsById.set(e.entity_id, { ...columnsById.get(e.entity_id), ...columns });
+      write.deleteLocks = write.deleteLocks.filter((l) => !(l.entity_id === e.entity_id && l.field === e.field));
+      write.setLocks = write.setLocks.filter((l) => !(l.entity_id === e.entity_id && l.field === e.field));
+      if (targetLocked) {
+        const file = e.before_file_value ?? beforeFile ?? JSON.stringify(before);
+        write.setLocks.push({ entity_id: e.entity_id, field: e.field, file_value: file });
+        entityLocks.set(e.field, file);
+      } else if (entityLocks.has(e.field)) {
+        write.deleteLocks.push({ entity_id: e.entity_id, field: e.field });
+        entityLocks.delete(e.field);
+      }
+      locks.set(e.entity_id, entityLocks);
+      write.history.push(
+        historyRow(
+          type,
+          e.entity_id,
+          e.field,
+          { groupId, now, seq, userId: caller.user.id },
+          {
+            before,
+            after: def.fromRow(row),
+            beforeLocked: beforeFile !== null,
+            afterLocked: targetLocked,
+            beforeFile,
+          },
+        ),
+      );
+    }
+    write.updates = [...columnsById].map(([id, columns]) => ({ id, columns }));
+    await this.deps.repo.apply(write, now);
+    const changed = new Set(write.history.map((h) => h.entity_id));
+    const name: EntityEventName = type === 'series' ? 'series_updated' : 'book_updated';
+    for (const row of rows) {
+      if (!changed.has(row.id as string)) continue;
+      const idFields =
+        type === 'series' ? { series_id: row.id as string } : { book_id: row.id as string, series_id: row.series_id as string };
+      this.deps.bus.publish(name, { type: name, ...idFields, library_id: row.library_id as string, timestamp: now });
+    }
+    return {
+      group_id: groupId,
+      undone: entries.map((e) => ({ ...entryView(e), undone_at: now })),
+      write_back: await this.writeBack(type, rows, write),
+    };
+  }
+}
+
+function entryView(e: HistoryRow): HistoryEntry {
+  return {
+    id: e.id,
+    group_id: e.group_id,
+    entity_type: e.entity_type,
+    entity_id: e.entity_id,
+    field: e.field,
+    before: parse(e.before_value),
+    after: parse(e.after_value),
+    before_locked: Number(e.before_locked) === 1,
+    after_locked: Number(e.after_locked) === 1,
+    source: e.source === 'scan' ? 'scan' : 'person',
+    user_id: e.user_id,
+    username: e.username,
+    created_at: e.created_at,
+    undone_at: e.undone_at,
+  };
+}
