@@ -194,7 +194,11 @@ test.describe('Administration', () => {
     await form.getByLabel('Password').fill('new user password');
     await form.getByLabel('Role').selectOption('reader');
     await form.getByText(/Custom permissions/).click();
-    await form.getByLabel('tasks-read').check();
+    // By area and by name (the code on hover).
+    await form.getByText(/^Server/).click();
+    const seeTasks = form.getByRole('checkbox', { name: 'See tasks' });
+    await expect(seeTasks.locator('xpath=ancestor::label[1]')).toHaveAttribute('title', 'tasks-read');
+    await seeTasks.check();
     await form.getByRole('button', { name: 'Create user' }).click();
 
     const row = page.getByRole('listitem', { name: username, exact: true });

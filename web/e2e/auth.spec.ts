@@ -1,4 +1,4 @@
-import { ADMIN, expect, serverUrl, test } from './fixtures.js';
+import { ADMIN, expect, serverUrl, signOutFromHeader, test } from './fixtures.js';
 
 test.describe('sign in and out', () => {
   test('a visitor is sent to sign-in, comes back to the page asked for, and signs out', async ({ page }) => {
@@ -13,7 +13,7 @@ test.describe('sign in and out', () => {
     await expect(page).toHaveURL(/\/libraries\?sort=name%2Cdesc|\/libraries\?sort=name,desc/);
     await expect(page.getByRole('heading', { name: 'All libraries' })).toBeVisible();
 
-    await page.getByRole('button', { name: 'Sign out' }).click();
+    await signOutFromHeader(page);
     await expect(page).toHaveURL(/\/sign-in$/);
     await page.goto('/');
     await expect(page).toHaveURL(/\/sign-in/);

@@ -1,4 +1,4 @@
-import { expect, signIn, test } from './fixtures.js';
+import { expect, signIn, signOutFromHeader, test } from './fixtures.js';
 
 test.beforeEach(async ({ page }) => {
   await signIn(page);
@@ -124,7 +124,7 @@ test('series page: each book downloads directly, and stops once signed out', asy
   expect(await file.failure()).toBeNull();
 
   // Signing out clears the download cookie with the session: the same address is refused.
-  await page.getByRole('button', { name: 'Sign out' }).click();
+  await signOutFromHeader(page);
   await expect(page).toHaveURL(/\/sign-in/);
   expect((await page.context().cookies()).map((c) => c.name)).not.toContain('colophon_file_token');
   expect((await page.request.get(file.url())).status()).toBe(401);

@@ -52,3 +52,25 @@ export function failedAnswers(page: Page): string[] {
   });
   return failed;
 }
+
+/**
+ * The header's account link and Sign out: in the header on a wide screen, behind the "Menu" button on a phone (whose
+ * drawer holds the main places too). Opens the menu when there is one; returns where to find them.
+ */
+export async function headerMenu(page: Page): Promise<Page | ReturnType<Page['getByRole']>> {
+  const menu = page.getByRole('button', { name: 'Menu', exact: true });
+  // The header first: the menu button on a phone, Sign out on a wide screen.
+  await expect(menu.or(page.getByRole('button', { name: 'Sign out' })).first()).toBeVisible();
+  if (await menu.isVisible()) {
+    await menu.click();
+    const drawer = page.getByRole('dialog', { name: 'Menu' });
+    await expect(drawer).toBeVisible();
+    return drawer;
+  }
+  return page;
+}
+
+/** Signs out with the header's button (in the menu on a phone). */
+export async function signOutFromHeader(page: Page): Promise<void> {
+  await (await headerMenu(page)).getByRole('button', { name: 'Sign out' }).click();
+}

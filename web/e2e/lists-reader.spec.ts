@@ -121,11 +121,12 @@ test.describe('Collections, read lists and want to read', () => {
 
     // Add to collection… → a new collection holding the series.
     await page.goto(`/series/${series.get('Harbor Lights')}`);
-    await page.getByText('Add to collection…').click();
+    await page.getByRole('button', { name: 'Add to collection…' }).click();
     await page.getByLabel('New collection').fill('Sea stories');
     await page.getByRole('button', { name: 'Create and add' }).click();
     await expect(page.getByRole('status').filter({ hasText: 'Added to Sea stories' })).toBeVisible();
     await expectNoSeriousA11yViolations(page);
+    await page.keyboard.press('Escape');
 
     // The Collections page (from the header) shows it; opening it shows its series.
     await page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Collections' }).click();
@@ -165,11 +166,15 @@ test.describe('Collections, read lists and want to read', () => {
     await expectNoSeriousA11yViolations(page);
 
     // Add to collection… → a new collection with the two series.
-    await bar.getByText('Add to collection…').click();
-    await bar.getByLabel('New collection').fill('Grid picks');
-    await bar.getByRole('button', { name: 'Create and add' }).click();
-    await expect(bar.getByRole('status').filter({ hasText: 'Added to Grid picks' })).toBeVisible();
+    // The choice opens in a dialog: the bar keeps its size over the grid.
+    await bar.getByRole('button', { name: 'Add to collection…' }).click();
+    const dialog = page.getByRole('dialog', { name: /^Add 2 series to a collection/ });
+    await dialog.getByLabel('New collection').fill('Grid picks');
+    await dialog.getByRole('button', { name: 'Create and add' }).click();
+    await expect(dialog.getByRole('status').filter({ hasText: 'Added to Grid picks' })).toBeVisible();
     await expectNoSeriousA11yViolations(page);
+    await dialog.getByRole('button', { name: 'Close' }).click();
+    await expect(dialog).toHaveCount(0);
     await bar.getByRole('button', { name: 'Clear' }).click();
     await expect(bar.getByRole('status')).toHaveText('0 selected');
     await expect(cards.nth(0)).toHaveAttribute('aria-pressed', 'false');

@@ -35,6 +35,8 @@ test.describe('Sign-in with an OpenID provider', () => {
         client_secret: 'e2e-secret',
         provision: true,
         allow_http: true,
+        // A provider added over the API starts disabled: offered on the sign-in page only once enabled.
+        enabled: true,
       },
     });
     expect(added.status()).toBe(201);

@@ -218,6 +218,11 @@ const accountKeysRoute = createRoute({
   path: '/api-keys',
   component: lazyRouteComponent(() => import('./screens/account/ApiKeys'), 'ApiKeysScreen'),
 });
+const accountKoboRoute = createRoute({
+  getParentRoute: () => accountRoute,
+  path: '/kobo',
+  component: lazyRouteComponent(() => import('./screens/account/KoboDevices'), 'KoboDevices'),
+});
 const accountSignInRoute = createRoute({
   getParentRoute: () => accountRoute,
   path: '/sign-in',
@@ -281,7 +286,14 @@ const adminServerRoute = createRoute({
   component: lazyRouteComponent(() => import('./screens/admin/Server'), 'ServerScreen'),
 });
 const accountAndAdminRoutes = [
-  accountRoute.addChildren([accountPreferencesRoute, accountPasswordRoute, accountKeysRoute, accountSignInRoute, accountStatsRoute]),
+  accountRoute.addChildren([
+    accountPreferencesRoute,
+    accountPasswordRoute,
+    accountKeysRoute,
+    accountKoboRoute,
+    accountSignInRoute,
+    accountStatsRoute,
+  ]),
   adminRoute.addChildren([
     adminIndexRoute,
     adminLibrariesRoute,

@@ -1,5 +1,6 @@
 import { useMutation, useQuery, useQueryClient, type QueryKey, type UseQueryOptions } from '@tanstack/react-query';
-import { useId, useState, type ReactNode } from 'react';
+import { useId, useRef, useState, type ReactNode } from 'react';
+import { Button, Dialog, DialogTrigger, Heading, Modal, ModalOverlay } from 'react-aria-components';
 import { ErrorMessage } from './ErrorView';
 
 interface Named {
@@ -12,7 +13,7 @@ interface Page<L> {
 }
 
 /**
- * "Add to collection…" / "Add to read list…": folded under one line, pick one of the caller's lists (what is added
+ * "Add to collection…" / "Add to read list…": a button opening a dialog (the selection bar stays its size), pick one of the caller's lists (what is added
  * goes at its end) or name a new one. The lists already holding the thing (when one thing is added) are listed as
  * links. The caller gives the lists' query, the holding lists, and the two requests; this is the form around them.
  */
@@ -53,8 +54,11 @@ export function AddToList<L extends Named, P extends Page<L>, K extends QueryKey
   const selectId = useId();
   const nameId = useId();
   const sharedId = useId();
+  const closeButton = useRef<HTMLButtonElement>(null);
   const finished = async (list: L) => {
     setDone({ id: list.id, name: list.name });
+    // The button used is disabled now (its field emptied): focus stays in the dialog, on Close.
+    closeButton.current?.focus();
     await queryClient.invalidateQueries({ queryKey: invalidate });
   };
   const addTo = useMutation({
@@ -77,74 +81,101 @@ export function AddToList<L extends Named, P extends Page<L>, K extends QueryKey
   const busy = addTo.isPending || make.isPending;
   const Noun = noun.charAt(0).toUpperCase() + noun.slice(1);
   return (
-    <details className="sharing-labels add-to" onToggle={(e) => setOpen(e.currentTarget.open)}>
-      <summary>
+    <DialogTrigger onOpenChange={setOpen}>
+      <Button className="fold-button add-to-button">
         Add to {noun}…{holding && holding.length > 0 && <span className="hint"> (in {holding.length})</span>}
-      </summary>
-      {holding && holding.length > 0 && (
-        <p className="hint">
-          In:{' '}
-          {holding.map((l, i) => (
-            <span key={l.id}>
-              {i > 0 && ', '}
-              {linkTo(l)}
-            </span>
-          ))}
-        </p>
-      )}
-      <ErrorMessage error={lists.error ?? holdingError} />
-      {lists.isPending && open && <p className="hint">Loading {noun}s…</p>}
-      {choices.length > 0 && (
-        <form
-          className="inline"
-          onSubmit={(e) => {
-            e.preventDefault();
-            if (chosen) addTo.mutate(chosen);
-          }}
-        >
-          <label htmlFor={selectId} className="inline-label">
-            {Noun}
-          </label>
-          <select id={selectId} value={chosen} onChange={(e) => setChosen(e.target.value)}>
-            <option value="">Choose…</option>
-            {choices.map((l) => (
-              <option key={l.id} value={l.id}>
-                {l.name}
-              </option>
-            ))}
-          </select>
-          <button type="submit" disabled={!chosen || busy}>
-            Add {what}
-          </button>
-        </form>
-      )}
-      <form
-        className="inline"
-        onSubmit={(e) => {
-          e.preventDefault();
-          if (newName.trim()) make.mutate(newName.trim());
-        }}
-      >
-        <label htmlFor={nameId} className="inline-label">
-          New {noun}
-        </label>
-        <input id={nameId} value={newName} onChange={(e) => setNewName(e.target.value)} placeholder="Name" />
-        {canShare && (
-          <label htmlFor={sharedId} className="inline-label">
-            <input id={sharedId} type="checkbox" className="checkbox" checked={shared} onChange={(e) => setShared(e.target.checked)} />
-            Shared with everyone
-          </label>
-        )}
-        <button type="submit" disabled={!newName.trim() || busy}>
-          Create and add
-        </button>
-      </form>
-      {done && (
-        <p className="hint" role="status">
-          Added to {linkTo(done)}.
-        </p>
-      )}
-      <ErrorMessage error={addTo.error ?? make.error} />
-    </details>
+      </Button>
+      <ModalOverlay className="modal-overlay" isDismissable>
+        <Modal className="modal">
+          <Dialog className="app-dialog add-to-dialog">
+            {({ close }) => (
+              <div className="stack">
+                <Heading slot="title">
+                  Add {what} to a {noun}
+                </Heading>
+                {holding && holding.length > 0 && (
+                  <p className="hint">
+                    In:{' '}
+                    {holding.map((l, i) => (
+                      <span key={l.id}>
+                        {i > 0 && ', '}
+                        {linkTo(l)}
+                      </span>
+                    ))}
+                  </p>
+                )}
+                <ErrorMessage error={lists.error ?? holdingError} />
+                {lists.isPending && open && (
+                  <p className="hint" role="status">
+                    Loading {noun}s…
+                  </p>
+                )}
+                {lists.isSuccess && choices.length === 0 && <p className="hint">No {noun} to add to yet: name a new one below.</p>}
+                {choices.length > 0 && (
+                  <form
+                    className="inline"
+                    onSubmit={(e) => {
+                      e.preventDefault();
+                      if (chosen) addTo.mutate(chosen);
+                    }}
+                  >
+                    <label htmlFor={selectId} className="inline-label">
+                      {Noun}
+                    </label>
+                    <select id={selectId} className="grow" value={chosen} onChange={(e) => setChosen(e.target.value)}>
+                      <option value="">Choose…</option>
+                      {choices.map((l) => (
+                        <option key={l.id} value={l.id}>
+                          {l.name}
+                        </option>
+                      ))}
+                    </select>
+                    <button type="submit" disabled={!chosen || busy}>
+                      Add {what}
+                    </button>
+                  </form>
+                )}
+                <form
+                  className="stack"
+                  onSubmit={(e) => {
+                    e.preventDefault();
+                    if (newName.trim()) make.mutate(newName.trim());
+                  }}
+                >
+                  <div className="inline">
+                    <label htmlFor={nameId} className="inline-label">
+                      New {noun}
+                    </label>
+                    <input id={nameId} value={newName} onChange={(e) => setNewName(e.target.value)} placeholder="Name" />
+                  </div>
+                  <div className="inline">
+                    {canShare && (
+                      <label htmlFor={sharedId} className="choice">
+                        <input id={sharedId} type="checkbox" checked={shared} onChange={(e) => setShared(e.target.checked)} />
+                        <span>Shared with everyone</span>
+                      </label>
+                    )}
+                    <button type="submit" disabled={!newName.trim() || busy}>
+                      Create and add
+                    </button>
+                  </div>
+                </form>
+                {done && (
+                  <p className="hint" role="status">
+                    Added to {linkTo(done)}.
+                  </p>
+                )}
+                <ErrorMessage error={addTo.error ?? make.error} />
+                <div className="actions">
+                  <button type="button" ref={closeButton} onClick={close}>
+                    Close
+                  </button>
+                </div>
+              </div>
+            )}
+          </Dialog>
+        </Modal>
+      </ModalOverlay>
+    </DialogTrigger>
   );
 }

@@ -1,6 +1,7 @@
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { Link, Outlet, useNavigate, useRouter } from '@tanstack/react-router';
 import { useEffect } from 'react';
+import { Button, Dialog, DialogTrigger, Modal, ModalOverlay } from 'react-aria-components';
 import { api } from '../api/client';
 import { staleKeysFor } from '../api/live';
 import { queryKeys } from '../api/query-keys';
@@ -60,16 +61,42 @@ function useSessionExpiry() {
 }
 
 /** "Libraries" opens the library chosen in Account → Preferences ("Library opened first"), else all of them. */
-function LibrariesLink() {
+function LibrariesLink({ onClick }: { onClick?: () => void }) {
   const preferred = usePreference<string | null>('default_library_id', null);
   const libraries = useQuery(librariesQuery);
   const library = preferred ? libraries.data?.data.find((l) => l.id === preferred) : undefined;
   return library ? (
-    <Link to="/libraries/$libraryId" params={{ libraryId: library.id }}>
+    <Link to="/libraries/$libraryId" params={{ libraryId: library.id }} onClick={onClick}>
       Libraries
     </Link>
   ) : (
-    <Link to="/libraries">Libraries</Link>
+    <Link to="/libraries" onClick={onClick}>
+      Libraries
+    </Link>
+  );
+}
+
+/** The main places; `onClick`: the phone's menu closes when one is chosen. */
+function MainLinks({ showAdmin, onClick }: { showAdmin: boolean; onClick?: () => void }) {
+  return (
+    <>
+      <Link to="/" activeOptions={{ exact: true }} onClick={onClick}>
+        Home
+      </Link>
+      <LibrariesLink onClick={onClick} />
+      <Link to="/collections" onClick={onClick}>
+        Collections
+      </Link>
+      <Link to="/read-lists" onClick={onClick}>
+        Read lists
+      </Link>
+      {/* Account and administration (shown by permission). */}
+      {showAdmin && (
+        <Link to="/admin" onClick={onClick}>
+          Administration
+        </Link>
+      )}
+    </>
   );
 }
 
@@ -78,6 +105,7 @@ export function AppLayout() {
   useLiveUpdates();
   useSessionExpiry();
   const { data: me } = useQuery(meQuery);
+  const showAdmin = !!me && adminSectionsFor(me.permissions).length > 0;
 
   const signOut = async () => {
     await api.POST('/api/v1/auth/logout').catch(() => undefined);
@@ -99,14 +127,7 @@ export function AppLayout() {
           <span>Colophon</span>
         </Link>
         <nav aria-label="Main" className="main-nav">
-          <Link to="/" activeOptions={{ exact: true }}>
-            Home
-          </Link>
-          <LibrariesLink />
-          <Link to="/collections">Collections</Link>
-          <Link to="/read-lists">Read lists</Link>
-          {/* Account and administration (shown by permission). */}
-          {me && adminSectionsFor(me.permissions).length > 0 && <Link to="/admin">Administration</Link>}
+          <MainLinks showAdmin={showAdmin} />
         </nav>
         <HeaderSearch />
         <div className="header-end">
@@ -119,6 +140,48 @@ export function AppLayout() {
             Sign out
           </button>
         </div>
+        {/* On a phone the places, the account and Sign out are in a menu: nothing scrolls sideways or overlaps. */}
+        <DialogTrigger>
+          <Button className="menu-button" aria-label="Menu">
+            <span className="menu-icon" aria-hidden="true" />
+            <span className="menu-label">Menu</span>
+          </Button>
+          <ModalOverlay className="drawer-overlay" isDismissable>
+            <Modal className="drawer">
+              <Dialog className="drawer-dialog" aria-label="Menu">
+                {({ close }) => (
+                  <>
+                    <div className="drawer-head">
+                      <span className="drawer-title">Colophon</span>
+                      <button type="button" className="small" onClick={close}>
+                        Close<span className="visually-hidden"> the menu</span>
+                      </button>
+                    </div>
+                    <nav aria-label="Main" className="drawer-nav">
+                      <MainLinks showAdmin={showAdmin} onClick={close} />
+                    </nav>
+                    <div className="drawer-end">
+                      {me && (
+                        <Link to="/account" className="account-link" aria-label={`${me.username}, your account`} onClick={close}>
+                          {me.username} · your account
+                        </Link>
+                      )}
+                      <button
+                        type="button"
+                        onClick={() => {
+                          close();
+                          void signOut();
+                        }}
+                      >
+                        Sign out
+                      </button>
+                    </div>
+                  </>
+                )}
+              </Dialog>
+            </Modal>
+          </ModalOverlay>
+        </DialogTrigger>
       </header>
       <main id="main" tabIndex={-1}>
         <Outlet />

@@ -1,6 +1,20 @@
 import { useNavigate, useRouterState } from '@tanstack/react-router';
-import { useEffect, useRef, useState, type FormEvent } from 'react';
+import { useEffect, useRef, useState, useSyncExternalStore, type FormEvent } from 'react';
 import { useDebounced } from '../lib/use-debounced';
+
+/** The header as on a phone (styles.css: 640px and less), where the box is too narrow for the long placeholder. */
+const NARROW = '(max-width: 640px)';
+const narrowQuery = () => (typeof matchMedia === 'function' ? matchMedia(NARROW) : null);
+function useNarrow(): boolean {
+  return useSyncExternalStore(
+    (changed) => {
+      const query = narrowQuery();
+      query?.addEventListener('change', changed);
+      return () => query?.removeEventListener('change', changed);
+    },
+    () => narrowQuery()?.matches ?? false,
+  );
+}
 
 /** The header's search box: results (series and books) open on /search as you type. */
 export function HeaderSearch() {
@@ -11,6 +25,7 @@ export function HeaderSearch() {
   const [text, setText] = useState(urlQ);
   const settled = useDebounced(text, 300);
   const typed = useRef(false);
+  const narrow = useNarrow();
 
   // Leaving the search page or going back in history: the box shows what the URL says.
   const [shownQ, setShownQ] = useState(urlQ);
@@ -39,7 +54,7 @@ export function HeaderSearch() {
       <input
         id="header-search"
         type="search"
-        placeholder="Search series and books"
+        placeholder={narrow ? 'Search' : 'Search series and books'}
         value={text}
         onChange={(e) => {
           typed.current = true;

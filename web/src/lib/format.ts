@@ -48,3 +48,37 @@ export type MetadataSourceKey = keyof typeof METADATA_SOURCE_LABEL;
 /** "Text: detail." — one full stop, whether or not the detail (a server message) ends with its own. */
 export const withDetail = (text: string, detail: string | null | undefined): string =>
   `${text}${detail ? `: ${detail.trim().replace(/[.\s]+$/, '')}` : ''}.`;
+
+const RELATIVE_UNITS: ReadonlyArray<[Intl.RelativeTimeFormatUnit, number]> = [
+  ['year', 365 * 24 * 3600],
+  ['month', 30 * 24 * 3600],
+  ['week', 7 * 24 * 3600],
+  ['day', 24 * 3600],
+  ['hour', 3600],
+  ['minute', 60],
+  ['second', 1],
+];
+
+/** "3 minutes ago", "in 2 days" (in the browser's language), from `now`. */
+export function formatRelative(iso: string | Date, now: number = Date.now()): string {
+  const date = new Date(iso);
+  if (Number.isNaN(date.getTime())) return String(iso);
+  const seconds = Math.round((date.getTime() - now) / 1000);
+  const rtf = new Intl.RelativeTimeFormat(undefined, { numeric: 'auto' });
+  for (const [unit, size] of RELATIVE_UNITS) {
+    if (Math.abs(seconds) >= size || unit === 'second') return rtf.format(Math.round(seconds / size), unit);
+  }
+  return rtf.format(seconds, 'second');
+}
+
+/** A date with its time and how long ago it was: "Dec 1, 2026, 9:37 PM (3 minutes ago)". */
+export function formatWhen(iso: string | Date, now: number = Date.now()): string {
+  return `${formatDateTime(iso)} (${formatRelative(iso, now)})`;
+}
+
+const ISO_TIMESTAMP = /\b\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(?::\d{2}(?:\.\d+)?)?(?:Z|[+-]\d{2}:?\d{2})\b/g;
+
+/** A sentence from the server with its ISO timestamps (`2026-12-01T21:37:20.980Z`) told as dates in words. */
+export function humanizeTimestamps(text: string, now: number = Date.now()): string {
+  return text.replace(ISO_TIMESTAMP, (stamp) => (Number.isNaN(new Date(stamp).getTime()) ? stamp : formatWhen(stamp, now)));
+}

@@ -75,6 +75,11 @@ export function SeriesPage() {
   const list = hideRead ? all.filter((b) => readState(b) !== 'read') : all;
   const hiddenRead = all.length - list.length;
   const progress = s.book_count > 0 ? s.books_read_count / s.book_count : 0;
+  // Books in progress fill the bar by how far each is read (half a book each until the books have loaded).
+  const inProgressBooks = all.filter((b) => readState(b) === 'in-progress');
+  const partialBooks =
+    inProgressBooks.length > 0 ? inProgressBooks.reduce((sum, b) => sum + (b.progress?.progress ?? 0), 0) : s.books_in_progress_count * 0.5;
+  const partial = s.book_count > 0 ? partialBooks / s.book_count : 0;
 
   return (
     <div className="page">
@@ -97,7 +102,11 @@ export function SeriesPage() {
               .filter(Boolean)
               .join(' · ')}
           </p>
-          <ProgressBar value={progress} label={`${s.books_read_count} of ${s.book_count} books read`} />
+          <ProgressBar
+            value={progress}
+            partial={partial}
+            label={`${s.books_read_count} of ${s.book_count} books read${s.books_in_progress_count > 0 ? `, ${s.books_in_progress_count} in progress` : ''}`}
+          />
           <p className="hint">
             {s.books_read_count} of {s.book_count} read{s.books_in_progress_count > 0 ? `, ${s.books_in_progress_count} in progress` : ''}
           </p>

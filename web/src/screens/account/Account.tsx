@@ -5,7 +5,7 @@ import '../../admin.css';
 
 /**
  * The account area: tabs for preferences (AccountPreferences.tsx), password (ChangePassword.tsx), API keys
- * (ApiKeys.tsx) and reading statistics (AccountStats.tsx), each its own URL and its own file.
+ * (ApiKeys.tsx), Kobo e-readers (KoboDevices.tsx) and reading statistics (AccountStats.tsx), each its own URL and its own file.
  */
 export function AccountLayout() {
   const { data: me } = useQuery(meQuery);
@@ -23,6 +23,7 @@ export function AccountLayout() {
         </Link>
         <Link to="/account/password">Password</Link>
         <Link to="/account/api-keys">API keys</Link>
+        <Link to="/account/kobo">Kobo e-readers</Link>
         <Link to="/account/sign-in">Sign-in</Link>
         <Link to="/account/stats">Reading statistics</Link>
       </nav>

@@ -1,4 +1,5 @@
 import { useMutation, usePrefetchQuery, useQuery, useQueryClient } from '@tanstack/react-query';
+import { Link } from '@tanstack/react-router';
 import { useState, type FormEvent } from 'react';
 import { api, ok, type components } from '../../api/client';
 import { serverAddressesQuery } from '../../api/queries';
@@ -6,7 +7,6 @@ import { queryKeys } from '../../api/query-keys';
 import { ErrorMessage } from '../../components/ErrorView';
 import { formatDate } from '../../lib/format';
 import { EXPIRY_CHOICES, expiryFor, type ExpiryChoice } from '../../lib/opds-link';
-import { KoboDevices } from './KoboDevices';
 import { NewApiKey } from './NewApiKey';
 
 type CreatedKey = components['schemas']['CreatedApiKey'];
@@ -127,7 +127,9 @@ export function ApiKeysScreen() {
           ))}
         </ul>
       )}
-      <KoboDevices />
+      <p className="hint">
+        A Kobo e-reader gets its own key on the <Link to="/account/kobo">Kobo e-readers</Link> tab.
+      </p>
     </section>
   );
 }

@@ -1,11 +1,13 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useState, type FormEvent } from 'react';
 import { api, ok, type components } from '../../api/client';
-import { collectionsQuery, meQuery, readListsQuery } from '../../api/queries';
+import { collectionsQuery, meQuery, readListsQuery, serverAddressesQuery } from '../../api/queries';
 import { queryKeys } from '../../api/query-keys';
 import { ErrorMessage } from '../../components/ErrorView';
-import { formatDate } from '../../lib/format';
-import { CopyField } from './NewApiKey';
+import { formatDate, formatWhen } from '../../lib/format';
+import { KOBO_HOST_PLACEHOLDER, koboTemplateFor } from '../../lib/kobo-line';
+import { shareableAddress } from '../../lib/server-address';
+import { AddressNote, CopyField } from './NewApiKey';
 
 type KoboDevice = components['schemas']['KoboDevice'];
 type Selection = components['schemas']['KoboSelection'];
@@ -25,7 +27,7 @@ const KOBO_PERMISSIONS = ['kobo-sync', 'books-read', 'pages-read', 'progress-rea
 const KOBO_QUERY_KEY = ['me', 'kobo'] as const;
 
 /**
- * Account → API keys → Kobo e-readers: add a Kobo (an API key with kobo-sync) and show the exact line to paste into
+ * Account → Kobo e-readers: add a Kobo (an API key with kobo-sync) and show the exact line to paste into
  * the device's `Kobo eReader.conf`; per device, choose what syncs. See docs/kobo.md.
  */
 export function KoboDevices() {
@@ -33,12 +35,18 @@ export function KoboDevices() {
   const me = useQuery(meQuery);
   const allowed = me.data?.permissions.includes('kobo-sync') ?? false;
   const setup = useQuery({ queryKey: KOBO_QUERY_KEY, queryFn: () => ok(api.GET('/api/v1/me/kobo')), enabled: allowed });
+  const addresses = useQuery({ ...serverAddressesQuery, enabled: allowed });
+  const [chosen, setChosen] = useState<string | null>(null);
+  const address = shareableAddress(addresses.data, addresses.isError, window.location.origin, chosen);
   const [name, setName] = useState('');
-  const [line, setLine] = useState<string | null>(null);
+  const [newKey, setNewKey] = useState<string | null>(null);
+  const template = setup.data?.api_endpoint_template ?? '';
+  const endpoint = koboTemplateFor(template, addresses.data?.base_url, address);
+  const line = newKey === null ? null : endpoint.template.replace('{api_key}', newKey);
   const create = useMutation({
     mutationFn: () => ok(api.POST('/api/v1/api-keys', { body: { name, permissions: [...KOBO_PERMISSIONS] } })),
     onSuccess: async (key) => {
-      setLine((setup.data?.api_endpoint_template ?? '').replace('{api_key}', key.key));
+      setNewKey(key.key);
       setName('');
       await Promise.all([
         queryClient.invalidateQueries({ queryKey: KOBO_QUERY_KEY }),
@@ -46,14 +54,33 @@ export function KoboDevices() {
       ]);
     },
   });
-  if (me.data && !allowed)
+  if (me.isPending || (allowed && setup.isPending))
     return (
       <section aria-labelledby="kobo-heading">
-        <h3 id="kobo-heading">Kobo e-readers</h3>
-        <p className="hint">Kobo sync is not enabled for your account — ask an administrator.</p>
+        <h2 id="kobo-heading">Kobo e-readers</h2>
+        <p role="status">Loading your Kobo e-readers…</p>
       </section>
     );
-  if (!allowed || !setup.data?.enabled) return null;
+  if (!allowed || !setup.data)
+    return (
+      <section aria-labelledby="kobo-heading">
+        <h2 id="kobo-heading">Kobo e-readers</h2>
+        {me.error || setup.error ? (
+          <ErrorMessage error={me.error ?? setup.error} />
+        ) : (
+          <p className="hint">Kobo sync is not enabled for your account — ask an administrator.</p>
+        )}
+      </section>
+    );
+  if (!setup.data.enabled)
+    return (
+      <section aria-labelledby="kobo-heading">
+        <h2 id="kobo-heading">Kobo e-readers</h2>
+        <p className="hint">
+          Kobo sync is turned off on this server (<code>kobo.enabled: false</code> in its configuration) — ask its administrator.
+        </p>
+      </section>
+    );
   const submit = (e: FormEvent) => {
     e.preventDefault();
     create.mutate();
@@ -61,20 +88,37 @@ export function KoboDevices() {
 
   return (
     <section aria-labelledby="kobo-heading">
-      <h3 id="kobo-heading">Kobo e-readers</h3>
+      <h2 id="kobo-heading">Kobo e-readers</h2>
       <p className="hint">
         A Kobo syncs its library with Colophon: your books appear on it, comics included, and the reading position comes back. One key per
         device.
       </p>
       {line ? (
-        <div className="card stack" aria-label="Connect your Kobo">
+        <div className="card stack kobo-connect" aria-label="Connect your Kobo">
           <p>
             Connect the Kobo by USB, open <code>.kobo/Kobo/Kobo eReader.conf</code> and, in the <code>[OneStoreServices]</code> section,
             replace the <code>api_endpoint=</code> line with this one. It holds the key, shown only now.
           </p>
-          <CopyField label="Line for Kobo eReader.conf" value={line} />
-          <p className="hint">Eject the Kobo and tap Sync. If Colophon runs on a port other than 80 or 443, set server.public_url.</p>
-          <button type="button" onClick={() => setLine(null)}>
+          {address.kind === 'loading' ? (
+            <p className="hint" role="status">
+              Finding the address a Kobo reaches this server by…
+            </p>
+          ) : (
+            <AddressNote address={address} onChoose={setChosen} onRetry={() => void addresses.refetch()} />
+          )}
+          <CopyField label="Line for Kobo eReader.conf" value={line} multiline />
+          {endpoint.placeholder && address.kind !== 'loading' && (
+            <p className="warning-note">
+              No address a Kobo can reach this server at is known, so the line says <span className="mono">{KOBO_HOST_PLACEHOLDER}</span>:
+              replace it with the server&apos;s name or address on your network before saving the file — or set{' '}
+              <code>server.public_url</code> and add the Kobo again.
+            </p>
+          )}
+          <p className="hint">
+            Eject the Kobo and tap Sync. If Colophon runs on a port other than 80 or 443, or behind a proxy, set{' '}
+            <code>server.public_url</code>.
+          </p>
+          <button type="button" onClick={() => setNewKey(null)}>
             Done
           </button>
         </div>
@@ -91,7 +135,9 @@ export function KoboDevices() {
         </form>
       )}
       <ErrorMessage error={setup.error} />
-      {setup.data.devices.length > 0 && (
+      {setup.data.devices.length === 0 ? (
+        <p className="empty">No Kobo added yet — name one above to get the line its configuration needs.</p>
+      ) : (
         <ul className="row-list" aria-label="Kobo devices">
           {setup.data.devices.map((d) => (
             <KoboDeviceCard key={d.api_key_id} device={d} />
@@ -134,6 +180,15 @@ function KoboDeviceCard({ device }: { device: KoboDevice }) {
         <strong>{device.name}</strong>
         <span className="hint">{device.last_sync_at ? `last synced ${formatDate(device.last_sync_at)}` : 'not synced yet'}</span>
       </div>
+      {device.delivery_problem && (
+        <div className="delivery-problem" role="note" aria-label={`Last delivery problem on ${device.name}`}>
+          <p>
+            <strong>Last download not sent as asked:</strong> “{device.delivery_problem.book_title}”,{' '}
+            {formatWhen(device.delivery_problem.at)}.
+          </p>
+          <p>{device.delivery_problem.message}</p>
+        </div>
+      )}
       <fieldset className="choice-group">
         <legend>What syncs to {device.name}</legend>
         <label className="choice">

@@ -35,7 +35,7 @@ function QrCode({ text, label }: { text: string; label: string }) {
  * this browser used; when that address is loopback, that a phone cannot use it, and the server's LAN addresses to
  * choose from; when the addresses could not be loaded, that the browser's own address is a guess.
  */
-function AddressNote({ address, onChoose, onRetry }: { address: ShareableAddress; onChoose(url: string): void; onRetry(): void }) {
+export function AddressNote({ address, onChoose, onRetry }: { address: ShareableAddress; onChoose(url: string): void; onRetry(): void }) {
   const noteId = useId();
   switch (address.kind) {
     case 'lan':
@@ -170,8 +170,27 @@ function ForDevices({
 }
 
 /** A read-only field with a copy button; falls back to selecting the text where the clipboard API is missing (plain HTTP). */
-export function CopyField({ label, value }: { label: string; value: string }) {
-  const input = useRef<HTMLInputElement>(null);
+/** A value to copy; `multiline`: shown whole, wrapped over lines (a long line that matters to its end). */
+export function CopyField({ label, value, multiline = false }: { label: string; value: string; multiline?: boolean }) {
+  const input = useRef<HTMLInputElement & HTMLTextAreaElement>(null);
+  // A wrapped line is as tall as its text at the field's width (browsers without `field-sizing: content`).
+  useEffect(() => {
+    const el = input.current;
+    if (!multiline || !el || typeof ResizeObserver !== 'function') return;
+    const fit = () => {
+      el.style.height = 'auto';
+      el.style.height = `${el.scrollHeight + el.offsetHeight - el.clientHeight}px`;
+    };
+    fit();
+    let width = el.clientWidth;
+    const watch = new ResizeObserver(() => {
+      if (el.clientWidth === width) return;
+      width = el.clientWidth;
+      fit();
+    });
+    watch.observe(el);
+    return () => watch.disconnect();
+  }, [multiline, value]);
   const [copied, setCopied] = useState(false);
   const copy = async () => {
     try {
@@ -186,7 +205,19 @@ export function CopyField({ label, value }: { label: string; value: string }) {
     <div className="field">
       <label htmlFor={`copy-${label}`}>{label}</label>
       <div className="inline">
-        <input id={`copy-${label}`} ref={input} readOnly value={value} className="mono" onFocus={(e) => e.target.select()} />
+        {multiline ? (
+          <textarea
+            id={`copy-${label}`}
+            ref={input}
+            readOnly
+            value={value}
+            rows={1}
+            className="mono copy-multiline"
+            onFocus={(e) => e.target.select()}
+          />
+        ) : (
+          <input id={`copy-${label}`} ref={input} readOnly value={value} className="mono" onFocus={(e) => e.target.select()} />
+        )}
         <button type="button" onClick={() => void copy()}>
           {copied ? 'Copied' : 'Copy'}
           <span className="visually-hidden"> {label}</span>

@@ -1,6 +1,7 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import { useState, type FormEvent } from 'react';
+import { useId, useState, type FormEvent } from 'react';
 import { api, ok, type components } from '../../api/client';
+import { serverAddressesQuery } from '../../api/queries';
 import { ErrorMessage } from '../../components/ErrorView';
 import { CopyField } from '../account/NewApiKey';
 
@@ -24,6 +25,7 @@ interface Draft {
   role_map: string;
   library_map: string;
   allow_http: boolean;
+  enabled: boolean;
 }
 
 const EMPTY: Draft = {
@@ -41,6 +43,7 @@ const EMPTY: Draft = {
   role_map: '',
   library_map: '',
   allow_http: false,
+  enabled: false,
 };
 
 const draftOf = (p: Provider): Draft => ({
@@ -98,12 +101,14 @@ function bodyOf(d: Draft) {
     role_map: roleMapOf(d.role_map),
     library_map: libraryMapOf(d.library_map),
     allow_http: d.allow_http,
+    enabled: d.enabled,
   };
 }
 
 /** Sign-in providers (OpenID Connect): add, edit, test and remove them; changes apply without a restart. */
 export function SignInProvidersScreen() {
   const providers = useQuery({ queryKey: KEY, queryFn: () => ok(api.GET('/api/v1/admin/oidc/providers')) });
+  const addresses = useQuery(serverAddressesQuery);
   const [editing, setEditing] = useState<string | null>(null);
   return (
     <section aria-labelledby="oidc-heading">
@@ -113,7 +118,28 @@ export function SignInProvidersScreen() {
         Changes apply at once. To offer only these buttons on the login page, turn on “Password sign-in disabled” in Settings (apps keep
         their API keys, and administrators keep their password at /sign-in?local=1).
       </p>
-      <ErrorMessage error={providers.error} />
+      {addresses.data && !addresses.data.public_url_set && (
+        <div className="warning-note" role="note" aria-label="Public address not set">
+          <p>
+            <strong>
+              <code>server.public_url</code> is not set.
+            </strong>{' '}
+            The redirect URIs below are built from the address this browser used, <span className="mono">{addresses.data.base_url}</span>
+            {addresses.data.loopback ? ', which only works on this computer' : ''}. Set <code>server.public_url</code> to the address people
+            open Colophon at, then register the redirect URI it gives.
+          </p>
+        </div>
+      )}
+      {addresses.data?.public_url_set && (
+        <p className="hint">
+          Redirect URIs are built from <code>server.public_url</code>, <span className="mono">{addresses.data.base_url}</span>.
+        </p>
+      )}
+      <ErrorMessage error={providers.error ?? addresses.error} />
+      {providers.isPending && <p role="status">Loading sign-in providers…</p>}
+      {providers.data?.length === 0 && editing !== '' && (
+        <p className="empty">No sign-in provider yet: people sign in with their password. Add one to offer “Sign in with …”.</p>
+      )}
       <ul className="settings-list">
         {providers.data?.map((p) =>
           editing === p.id ? (
@@ -128,7 +154,7 @@ export function SignInProvidersScreen() {
       {editing === '' ? (
         <ProviderForm onDone={() => setEditing(null)} />
       ) : (
-        <button type="button" className="primary" onClick={() => setEditing('')}>
+        <button type="button" className="primary add-provider" onClick={() => setEditing('')}>
           Add a provider
         </button>
       )}
@@ -148,12 +174,16 @@ function ProviderRow({ provider, onEdit }: { provider: Provider; onEdit: () => v
   return (
     <li className="setting-row" aria-label={provider.name}>
       <div className="setting-text">
-        <strong>{provider.name}</strong>
+        <strong>
+          {provider.name}{' '}
+          <span className={`state-badge ${provider.enabled ? 'on' : 'off'}`}>{provider.enabled ? 'Enabled' : 'Disabled'}</span>
+        </strong>
+        {!provider.enabled && <span className="hint">Not offered on the sign-in page until it is enabled (Edit → Enabled).</span>}
         <span className="hint">
           {provider.issuer} · client {provider.client_id} · {provider.response_mode}
           {provider.source === 'config' ? ' · set in the configuration file (read-only here)' : ''}
         </span>
-        <CopyField label={`Redirect URI for ${provider.name}`} value={provider.redirect_uri} />
+        <CopyField label={`Redirect URI for ${provider.name}`} value={provider.redirect_uri} multiline />
         <span className="hint">
           Register this exact redirect URI at the provider, and {provider.post_logout_redirect_uri} for sign-out.
         </span>
@@ -185,21 +215,38 @@ function ProviderRow({ provider, onEdit }: { provider: Provider; onEdit: () => v
   );
 }
 
+const CHECK_LABEL = { discovery: 'Discovery', keys: 'Signing keys', client: 'Client' } as const;
+
+/** The checks of a connection test, each with its mark and a word for it (the marks alone are not read out). */
 function ConnectionReport({ report }: { report: Report }) {
   return (
-    <ul className="connection-report" aria-label="Connection test" role="status">
-      {report.checks.map((c) => (
-        <li key={c.name} className={c.ok ? 'ok' : 'error-text'}>
-          {c.ok ? '✓' : '✗'} {c.message}
-        </li>
-      ))}
-    </ul>
+    <div role="status" className="connection-result">
+      <p className={report.ok ? 'ok' : 'error-text'}>
+        <strong>{report.ok ? 'Connection works.' : 'Connection failed.'}</strong>
+      </p>
+      <ul className="connection-report" aria-label="Connection test">
+        {report.checks.map((c) => (
+          <li key={c.name} className={c.ok ? 'ok' : 'error-text'}>
+            <span aria-hidden="true" className="check-mark">
+              {c.ok ? '✓' : '✗'}
+            </span>
+            <span>
+              <strong>
+                {CHECK_LABEL[c.name] ?? c.name}: {c.ok ? 'passed' : 'failed'}
+              </strong>{' '}
+              — {c.message}
+            </span>
+          </li>
+        ))}
+      </ul>
+    </div>
   );
 }
 
 function ProviderForm({ provider, onDone }: { provider?: Provider; onDone: () => void }) {
   const queryClient = useQueryClient();
   const [d, setD] = useState<Draft>(provider ? draftOf(provider) : EMPTY);
+  const formId = useId();
   const set = <K extends keyof Draft>(key: K, value: Draft[K]) => setD((old) => ({ ...old, [key]: value }));
   const save = useMutation({
     mutationFn: () =>
@@ -210,6 +257,9 @@ function ProviderForm({ provider, onDone }: { provider?: Provider; onDone: () =>
       await queryClient.invalidateQueries({ queryKey: KEY });
       onDone();
     },
+  });
+  const tryIt = useMutation({
+    mutationFn: () => ok(api.POST('/api/v1/admin/oidc/providers/test', { body: { id: provider?.id ?? d.id, ...bodyOf(d) } })),
   });
   const submit = (e: FormEvent) => {
     e.preventDefault();
@@ -233,7 +283,9 @@ function ProviderForm({ provider, onDone }: { provider?: Provider; onDone: () =>
       {hint && <span className="hint">{hint}</span>}
     </label>
   );
-  const redirectPreview = `${window.location.origin}/api/v1/auth/oidc/${d.id || '<id>'}/callback`;
+  // The server builds the redirect URI from server.public_url when set, else from the address this browser used.
+  const base = useQuery(serverAddressesQuery).data?.base_url ?? window.location.origin;
+  const redirectPreview = `${base.replace(/\/+$/, '')}/api/v1/auth/oidc/${d.id || '<id>'}/callback`;
   return (
     <form className="card form-grid" onSubmit={submit} aria-label={provider ? `Edit ${provider.name}` : 'New sign-in provider'}>
       {text('id', 'Id', 'Lower-case letters, digits, - and _; part of the redirect URI.')}
@@ -273,29 +325,59 @@ function ProviderForm({ provider, onDone }: { provider?: Provider; onDone: () =>
         Group → role
         <textarea value={d.role_map} rows={3} placeholder="colophon-admin = admin" onChange={(e) => set('role_map', e.target.value)} />
       </label>
-      <label>
-        Group → libraries
+      <div className="field">
+        <label htmlFor={`${formId}-library-map`}>Group → libraries</label>
         <textarea
+          id={`${formId}-library-map`}
           value={d.library_map}
           rows={3}
           placeholder={'kids = Children’s comics\nfamily = *'}
-          aria-describedby="library-map-hint"
+          aria-describedby={`${formId}-library-map-hint`}
           onChange={(e) => set('library_map', e.target.value)}
         />
-      </label>
-      <p className="hint" id="library-map-hint">
-        Library names, separated by commas; * for every library. When set, each sign-in gives the person the libraries of their groups —
-        none when no group is listed. Leave empty to set libraries on the Users page instead.
-      </p>
+        <span className="hint" id={`${formId}-library-map-hint`}>
+          Library names, separated by commas; * for every library. When set, each sign-in gives the person the libraries of their groups —
+          none when no group is listed. Leave empty to set libraries on the Users page instead.
+        </span>
+      </div>
       <label className="checkbox">
         <input type="checkbox" checked={d.allow_http} onChange={(e) => set('allow_http', e.target.checked)} /> Allow an http:// issuer (a
         provider on your own network)
       </label>
-      {!provider && <CopyField label="Redirect URI to register" value={redirectPreview} />}
+      {!provider && (
+        <div className="form-wide">
+          <CopyField label="Redirect URI to register" value={redirectPreview} multiline />
+        </div>
+      )}
+      <div className="stack test-before-save">
+        <div className="inline">
+          <button type="button" onClick={() => tryIt.mutate()} disabled={tryIt.isPending || !d.issuer || !d.client_id}>
+            {tryIt.isPending ? 'Testing…' : 'Test connection'}
+          </button>
+          <span className="hint">
+            {!d.issuer || !d.client_id
+              ? 'Fill in the issuer URL and client ID to test.'
+              : 'Checks these settings with the provider; saves nothing.'}
+          </span>
+        </div>
+        {tryIt.data && <ConnectionReport report={tryIt.data} />}
+        <ErrorMessage error={tryIt.error} />
+      </div>
+      <label className="checkbox enable-switch">
+        <input type="checkbox" role="switch" checked={d.enabled} onChange={(e) => set('enabled', e.target.checked)} /> Enabled: offered on
+        the sign-in page
+      </label>
+      <p className="hint">
+        {d.enabled
+          ? 'People can sign in with this provider once it is saved.'
+          : tryIt.data?.ok
+            ? 'The test passed: turn on “Enabled” to offer it on the sign-in page.'
+            : 'Saved disabled, it is kept but not offered: test the connection first, then enable it.'}
+      </p>
       <ErrorMessage error={save.error} />
       <div className="inline">
         <button type="submit" className="primary" disabled={save.isPending}>
-          Save
+          {save.isPending ? 'Saving…' : 'Save'}
         </button>
         <button type="button" onClick={onDone}>
           Cancel

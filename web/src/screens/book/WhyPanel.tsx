@@ -2,6 +2,7 @@ import { useQuery } from '@tanstack/react-query';
 import { useState } from 'react';
 import { api, ok } from '../../api/client';
 import { ErrorMessage } from '../../components/ErrorView';
+import { humanizeTimestamps } from '../../lib/format';
 
 /**
  * "Why?": what the scans decided about this book's file and where its name, number and series came from, in the
@@ -18,17 +19,19 @@ export function WhyPanel({ bookId }: { bookId: string }) {
     <details className="why-panel" onToggle={(e) => setOpen((e.target as HTMLDetailsElement).open)}>
       <summary>Why?</summary>
       <ErrorMessage error={explain.error} />
-      {open && explain.isPending && <p>Loading…</p>}
+      {open && explain.isPending && <p role="status">Loading why…</p>}
+      {explain.data && explain.data.sentences.length === 0 && <p className="hint">Nothing to explain about this book yet.</p>}
       {explain.data && <Sentences sentences={explain.data.sentences} />}
     </details>
   );
 }
 
+/** The explainer's sentences, their ISO timestamps told as dates in the reader's language with how long ago. */
 export function Sentences({ sentences }: { sentences: readonly string[] }) {
   return (
     <ul className="why-sentences">
       {sentences.map((sentence, i) => (
-        <li key={i}>{sentence}</li>
+        <li key={i}>{humanizeTimestamps(sentence)}</li>
       ))}
     </ul>
   );

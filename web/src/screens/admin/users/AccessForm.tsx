@@ -63,27 +63,37 @@ export function AccessForm({ user }: { user: User }) {
             />
             All libraries, also future ones
           </label>
-          {!draft.allLibraries && (
-            <div className="choice-group" role="group" aria-label="Only these libraries">
-              {known.map((l) => (
-                <label key={l.id} className="check">
-                  <input
-                    type="checkbox"
-                    checked={draft.libraryIds.includes(l.id)}
-                    onChange={(e) =>
-                      change({ libraryIds: e.target.checked ? [...draft.libraryIds, l.id] : draft.libraryIds.filter((x) => x !== l.id) })
-                    }
-                  />
-                  {l.name}
-                </label>
-              ))}
-              {libraries.data && known.length === 0 && <p className="hint">There are no libraries yet.</p>}
-              <ErrorMessage error={libraries.error} />
-              {libraries.data && draft.libraryIds.filter((x) => known.some((l) => l.id === x)).length === 0 && (
-                <p className="hint">None ticked: {user.username} sees no library at all.</p>
-              )}
-            </div>
-          )}
+          <div
+            className="choice-group"
+            role="group"
+            aria-label="Only these libraries"
+            aria-describedby={draft.allLibraries ? `${id}-libraries-why` : undefined}
+          >
+            {draft.allLibraries && (
+              <p className="hint disabled-reason" id={`${id}-libraries-why`}>
+                Untick “All libraries” to choose among them.
+              </p>
+            )}
+            {known.map((l) => (
+              <label key={l.id} className="check">
+                <input
+                  type="checkbox"
+                  disabled={draft.allLibraries}
+                  checked={draft.allLibraries || draft.libraryIds.includes(l.id)}
+                  onChange={(e) =>
+                    change({ libraryIds: e.target.checked ? [...draft.libraryIds, l.id] : draft.libraryIds.filter((x) => x !== l.id) })
+                  }
+                />
+                {l.name}
+              </label>
+            ))}
+            {libraries.isPending && <p className="hint">Loading the libraries…</p>}
+            {libraries.data && known.length === 0 && <p className="hint">There are no libraries yet.</p>}
+            <ErrorMessage error={libraries.error} />
+            {!draft.allLibraries && libraries.data && draft.libraryIds.filter((x) => known.some((l) => l.id === x)).length === 0 && (
+              <p className="hint">None ticked: {user.username} sees no library at all.</p>
+            )}
+          </div>
         </fieldset>
 
         <fieldset>
@@ -96,34 +106,40 @@ export function AccessForm({ user }: { user: User }) {
             <input type="radio" name={`${id}-age`} checked={draft.ageLimited} onChange={() => change({ ageLimited: true })} />
             Only series rated for an age up to…
           </label>
-          {draft.ageLimited && (
-            <div className="stack access-age">
-              <label className="inline-label">
-                Maximum age
-                <input
-                  type="number"
-                  min={0}
-                  max={99}
-                  step={1}
-                  inputMode="numeric"
-                  className="age-input"
-                  value={draft.maxAge}
-                  aria-invalid={body === null}
-                  aria-describedby={`${id}-age-hint`}
-                  onChange={(e) => change({ maxAge: e.target.value })}
-                />
-              </label>
-              <span className="hint" id={`${id}-age-hint`}>
-                {body === null
+          <div className="stack access-age">
+            <label className="inline-label">
+              Maximum age
+              <input
+                type="number"
+                min={0}
+                max={99}
+                step={1}
+                inputMode="numeric"
+                className="age-input"
+                disabled={!draft.ageLimited}
+                value={draft.maxAge}
+                aria-invalid={draft.ageLimited && body === null}
+                aria-describedby={`${id}-age-hint`}
+                onChange={(e) => change({ maxAge: e.target.value })}
+              />
+            </label>
+            <span className="hint" id={`${id}-age-hint`}>
+              {!draft.ageLimited
+                ? 'Choose “Only series rated for an age up to…” to set an age.'
+                : body === null
                   ? 'Type a whole number from 0 to 99.'
                   : 'A series is as old as its highest rating (ComicInfo AgeRating: “Everyone” is 0, “Teen” 13, “Mature 17+” 17).'}
-              </span>
-              <label className="check">
-                <input type="checkbox" checked={draft.includeUnrated} onChange={(e) => change({ includeUnrated: e.target.checked })} />
-                Include series without a rating
-              </label>
-            </div>
-          )}
+            </span>
+            <label className="check">
+              <input
+                type="checkbox"
+                disabled={!draft.ageLimited}
+                checked={draft.includeUnrated}
+                onChange={(e) => change({ includeUnrated: e.target.checked })}
+              />
+              Include series without a rating
+            </label>
+          </div>
         </fieldset>
 
         <fieldset>

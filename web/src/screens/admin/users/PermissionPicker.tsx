@@ -1,10 +1,14 @@
 import type { components } from '../../../api/client';
+import { permissionGroups, permissionInfo } from './permission-names';
 
 type User = components['schemas']['User'];
 export type Role = User['role'];
 export type Permission = User['permissions'][number];
 
-/** Custom permissions held on top of the role, as a folded list of checkboxes. */
+/**
+ * Custom permissions held on top of the role, folded under one line: by area (each its own fold-out, saying how many
+ * are ticked), each permission by its name and what it allows, the code on hover.
+ */
 export function PermissionPicker({
   all,
   role,
@@ -25,18 +29,45 @@ export function PermissionPicker({
         Held on top of the role. Admin-only permissions take effect only for administrators.
         {role === 'admin' ? ' An administrator already holds every permission.' : ''}
       </p>
-      <div className="permission-grid">
-        {all.map((p) => (
-          <label key={p} className="check" htmlFor={`${idPrefix}-${p}`}>
-            <input
-              id={`${idPrefix}-${p}`}
-              type="checkbox"
-              checked={selected.includes(p)}
-              onChange={(e) => onChange(e.target.checked ? [...selected, p] : selected.filter((x) => x !== p))}
-            />
-            <code>{p}</code>
-          </label>
-        ))}
+      {all.length === 0 && <p className="hint">Loading the permissions…</p>}
+      <div className="permission-areas">
+        {permissionGroups(all).map((group) => {
+          const ticked = group.codes.filter((p) => selected.includes(p)).length;
+          return (
+            <details key={group.area} className="permission-area">
+              <summary>
+                {group.area}{' '}
+                <span className="hint">
+                  ({ticked > 0 ? `${ticked} of ${group.codes.length} ticked` : `${group.codes.length}, none ticked`})
+                </span>
+              </summary>
+              <div className="permission-list" role="group" aria-label={group.area}>
+                {group.codes.map((p) => {
+                  const info = permissionInfo(p);
+                  return (
+                    <label key={p} className="check permission" htmlFor={`${idPrefix}-${p}`} title={p}>
+                      <input
+                        id={`${idPrefix}-${p}`}
+                        type="checkbox"
+                        checked={selected.includes(p)}
+                        aria-describedby={info.description ? `${idPrefix}-${p}-what` : undefined}
+                        onChange={(e) => onChange(e.target.checked ? [...selected, p] : selected.filter((x) => x !== p))}
+                      />
+                      <span>
+                        <span className="permission-name">{info.name}</span>
+                        {info.description && (
+                          <span className="hint permission-what" id={`${idPrefix}-${p}-what`}>
+                            {info.description}
+                          </span>
+                        )}
+                      </span>
+                    </label>
+                  );
+                })}
+              </div>
+            </details>
+          );
+        })}
       </div>
     </details>
   );
