@@ -47,3 +47,183 @@ export { registerSeriesRoutes } from './series/routes.js';
 export { SeriesView } from './series/schemas.js';
 export type { SeriesFacetField } from './series/schemas.js';
 export { SeriesService } from './series/service.js';
+
+import path from 'node:path';
+import type { FastifyBaseLogger } from 'fastify';
+import type { Config } from '../config/schema.js';
+import type { Database } from '../db/connection.js';
+import { UnchangedDatabaseCache } from '../db/unchanged-cache.js';
+import type { EventBus } from '../events/bus.js';
+import type { ComposedArea } from '../http/area.js';
+import type { ImageLookup } from '../http/send-image.js';
+import { AccessService, type Caller, type DeviceHint, type ProgressOrigin } from '../identity/index.js';
+import type { IsolatedRenderer } from '../media/analysis/isolated-renderer.js';
+import type { TaskQueue } from '../tasks/queue.js';
+import { BooksRepository, type BookWithLibrary } from './books/repository.js';
+import { registerBookRoutes } from './books/routes.js';
+import { BooksService } from './books/service.js';
+import { CustomCoversRepository } from './covers/custom-repository.js';
+import { CustomCoverService } from './covers/custom.js';
+import { CoversRepository } from './covers/repository.js';
+import { registerCoverRoutes } from './covers/routes.js';
+import { CoverService } from './covers/service.js';
+import { DuplicatesRepository } from './duplicates/repository.js';
+import { registerDuplicateRoutes } from './duplicates/routes.js';
+import { DuplicatesService } from './duplicates/service.js';
+import { CoverHistoryLog } from './metadata/cover-history.js';
+import { MetadataRepository } from './metadata/repository.js';
+import { registerMetadataRoutes } from './metadata/routes.js';
+import { MetadataService } from './metadata/service.js';
+import { WriteBackRepository } from './metadata/write-back-repository.js';
+import { WRITE_BACK_TASK, WriteBackService } from './metadata/write-back.js';
+import { FullTextSearch } from './search/fts.js';
+import { SeriesRepository, type SeriesRow } from './series/repository.js';
+import { registerSeriesRoutes } from './series/routes.js';
+import { SeriesService } from './series/service.js';
+
+export interface CatalogDeps {
+  config: Config;
+  database: Database;
+  log: FastifyBaseLogger;
+  bus: EventBus;
+  queue: TaskQueue;
+  renderer: IsolatedRenderer;
+  cacheDir: string;
+  thumbnailWidth: () => number;
+  /**
+   * What the catalog shows of reading: a book's pages (covers are drawn from them) and marking a series read. The
+   * reading area is composed after the catalog (it reads the catalog's books), so these are asked for on use.
+   */
+  reading: () => {
+    pages: {
+      thumbnail(book: BookWithLibrary, accept: string | undefined): Promise<ImageLookup>;
+      page(caller: Caller, bookId: string, n: number, options: Record<string, never>, imagesOnly: boolean): Promise<ImageLookup>;
+    };
+    progress: {
+      markSeries(
+        caller: Caller,
+        id: string,
+        read: boolean,
+        hint: DeviceHint,
+        origin?: ProgressOrigin,
+      ): Promise<{ series_id: string; books_updated: number }>;
+    };
+  };
+  /** Analyses books again after their ComicInfo was written (the libraries area's scanner, composed later). */
+  reanalyze: (libraryId: string, bookIds: string[], signal: AbortSignal) => Promise<unknown>;
+}
+
+/** The catalog's services; `bookRows` and `seriesRows` are handed to the areas composed on top of it. */
+export interface CatalogServices {
+  /** Who sees which book and series, by id: every area that fetches rows some other way asks it. */
+  access: AccessService<BookWithLibrary, SeriesRow>;
+  books: BooksService;
+  series: SeriesService;
+  metadata: MetadataService;
+  covers: CoverService;
+  customCovers: CustomCoverService;
+  duplicates: DuplicatesService;
+  bookRows: BooksRepository;
+}
+
+export function compose(deps: CatalogDeps): ComposedArea<CatalogServices> {
+  const { config, database, log, bus } = deps;
+  const fts = new FullTextSearch(database.dialect);
+  const bookRows = new BooksRepository(database, fts);
+  const seriesRows = new SeriesRepository(database, fts);
+  // A reader turns pages of the same books: their rows are kept until the database changes (SQLite; a scan or
+  // any other write starts afresh), as a copy each time so no caller can alter another's.
+  const keptBooks = new UnchangedDatabaseCache<Awaited<ReturnType<BooksRepository['get']>>>(database, 4096);
+  const bookRow = async (id: string) => {
+    const row = await keptBooks.remember(
+      `book:${id}`,
+      () => bookRows.get(id),
+      (found) => found !== undefined,
+    );
+    return row && { ...row };
+  };
+  const access = new AccessService({
+    book: bookRow,
+    series: (id) => seriesRows.get(id),
+    passing: (ids, scope) => seriesRows.passing(ids, scope),
+  });
+  // CoversRepository people chose come before the generated ones, wherever a cover is served.
+  const metadataRows = new MetadataRepository(database);
+  const sideHistory = new CoverHistoryLog(metadataRows);
+  const customCovers = new CustomCoverService({
+    repo: new CustomCoversRepository(database.db),
+    history: sideHistory,
+    access,
+    pages: { page: (...args) => deps.reading().pages.page(...args) },
+    bus,
+    dir: path.join(path.resolve(config.data_dir), 'covers'),
+    thumbnailWidth: deps.thumbnailWidth,
+    reportMissing: (target, file) =>
+      log.warn({ target, file }, 'A chosen cover is missing from the data folder; the cover made from the files is shown instead'),
+  });
+  const bookCovers = {
+    thumbnail: async (book: BookWithLibrary, accept: string | undefined) =>
+      (await customCovers.thumbnail({ kind: 'book', id: book.id }, accept)) ?? deps.reading().pages.thumbnail(book, accept),
+    chosenCover: (book: BookWithLibrary) => customCovers.full({ kind: 'book', id: book.id }),
+  };
+  const books = new BooksService(bookRows, bookCovers, access);
+  const series = new SeriesService({
+    repo: seriesRows,
+    access,
+    books: bookRows,
+    booksService: books,
+    covers: bookCovers,
+    chosenCover: (id, accept) => customCovers.thumbnail({ kind: 'series', id }, accept),
+    progress: { markSeries: (...args) => deps.reading().progress.markSeries(...args) },
+    labelsHistory: (id, change) => sideHistory.recordField('sharing_labels', { kind: 'series', id }, change),
+  });
+  const writeBack = new WriteBackService({ repo: new WriteBackRepository(database), queue: deps.queue, reanalyze: deps.reanalyze });
+  const metadata = new MetadataService({
+    repo: metadataRows,
+    covers: customCovers,
+    sharingLabels: { restore: (caller, id, labels, group) => series.setSharingLabels(caller, id, labels, group) },
+    visible: (caller, rows) => access.visible(caller, rows),
+    bus,
+    writeBack,
+  });
+  const duplicates = new DuplicatesService(new DuplicatesRepository(database.db), deps.queue, (caller, rows) =>
+    access.visible(caller, rows),
+  );
+  const covers = new CoverService({
+    repo: new CoversRepository(database.db),
+    queue: deps.queue,
+    bus,
+    cacheDir: deps.cacheDir,
+    width: deps.thumbnailWidth,
+    renderer: deps.renderer,
+  });
+  return {
+    services: { access, books, series, metadata, covers, customCovers, duplicates, bookRows },
+    wiring: {
+      api: [
+        (v1) => registerDuplicateRoutes(v1, duplicates),
+        (v1) => registerSeriesRoutes(v1, series, metadata),
+        (v1) => registerBookRoutes(v1, books, metadata),
+        (v1) => registerMetadataRoutes(v1, metadata),
+        (v1) => registerCoverRoutes(v1, customCovers),
+      ],
+      tasks: {
+        [WRITE_BACK_TASK]: (ctx) => writeBack.run(ctx),
+        detect_duplicates: (ctx) => duplicates.detect(ctx.signal, (update) => ctx.progress(update)),
+        generate_thumbnails: (ctx) =>
+          covers.generate(
+            { libraryId: ctx.task.library_id ?? undefined, seriesId: ctx.task.target_id ?? undefined },
+            ctx.signal,
+            (update) => ctx.progress(update),
+          ),
+      },
+      listen: (events) => {
+        if (!config.thumbnails.pregenerate) return;
+        events.on('scan_completed', (scan) => {
+          const changed = scan.books_added + scan.books_updated + scan.books_restored > 0;
+          void covers.afterScan(scan.library_id, changed).catch((err: unknown) => log.warn({ err }, 'could not queue cover generation'));
+        });
+      },
+    },
+  };
+}

@@ -6,13 +6,6 @@ export interface RouteEntry {
   url: string;
 }
 
-declare module 'fastify' {
-  interface FastifyInstance {
-    /** Every route of the app, native, feeds, Komga and the web app alike, in registration order. */
-    readonly routeTable: readonly RouteEntry[];
-  }
-}
-
 /**
  * Records every route registered from now on (an onRoute hook on the root reaches every plugin registered after
  * it). Rules that must hold on every route — access, what a reader may see — are tested by walking this table,

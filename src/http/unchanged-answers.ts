@@ -11,15 +11,6 @@ const MAX_ANSWER_CHARS = 256 * 1024;
 /** Who is asking, as a key (user and credential), or undefined when answers to this caller are not kept. */
 type CallerKey = (request: FastifyRequest) => string | undefined;
 
-declare module 'fastify' {
-  interface FastifyRequest {
-    /** The database version as a request of a `keepWhileUnchanged` route began, before its caller was resolved. */
-    unchangedSince?: string;
-    /** A keepable answer being computed: its key, and the database version when it began (undefined: not kept). */
-    unchangedAnswer?: { key: string; since: string | undefined };
-  }
-}
-
 /**
  * The JSON answers of routes marked `keepWhileUnchanged` (pages of series and books, On Deck, search), kept while
  * the database is unchanged, on SQLite (UnchangedDatabaseCache: any write, by this process or another, starts

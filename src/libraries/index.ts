@@ -24,7 +24,6 @@ export { DecisionRepository } from './scanning/scanner/decisions.js';
 export { createMediaAnalyzer } from './scanning/scanner/media-analyzer.js';
 export { ScanRepository } from './scanning/scanner/repository.js';
 export { LibraryScanner } from './scanning/scanner/scanner.js';
-export { registerScannerTasks } from './scanning/scanner/tasks.js';
 export { ScanService } from './scanning/service.js';
 export { importsLists } from './schemas.js';
 export type { LibraryResponse, LibraryView } from './schemas.js';
@@ -34,3 +33,151 @@ export { libraryFor } from './views.js';
 export { WatchLeaseRepository } from './watching/repository.js';
 export { registerWatchRoutes } from './watching/routes.js';
 export { WatchService } from './watching/service.js';
+
+import os from 'node:os';
+import type { FastifyBaseLogger } from 'fastify';
+import type { AccessService } from '../identity/index.js';
+import type { Config } from '../config/schema.js';
+import type { Database } from '../db/connection.js';
+import type { EventBus } from '../events/bus.js';
+import type { ComposedArea } from '../http/area.js';
+import type { IsolatedRenderer } from '../media/analysis/isolated-renderer.js';
+import { withBook } from '../media/formats/open-book.js';
+import { resizeImage } from '../media/images/images.js';
+import type { BookFormat } from '../media/types.js';
+import type { TaskQueue } from '../tasks/queue.js';
+import type { Scheduler } from '../tasks/scheduler.js';
+import type { TaskWorker } from '../tasks/worker.js';
+import { ExplainRepository } from './explain/repository.js';
+import { registerExplainRoutes } from './explain/routes.js';
+import { ExplainService } from './explain/service.js';
+import { registerFilesystemRoutes } from './filesystem/routes.js';
+import { FilesystemService } from './filesystem/service.js';
+import { LibraryRepository, type LibraryRow } from './repository.js';
+import { registerLibraryRoutes } from './routes.js';
+import { registerScanRoutes } from './scanning/routes.js';
+import type { FileAnalyzer } from './scanning/scanner/analyzer.js';
+import { DecisionRepository } from './scanning/scanner/decisions.js';
+import { createMediaAnalyzer } from './scanning/scanner/media-analyzer.js';
+import { ScanRepository } from './scanning/scanner/repository.js';
+import { LibraryScanner } from './scanning/scanner/scanner.js';
+import { scannerTasks } from './scanning/scanner/tasks.js';
+import { ScanService } from './scanning/service.js';
+import { LibraryService, type BookCoverReader } from './service.js';
+import { registerWatchRoutes } from './watching/routes.js';
+import { WatchLeaseRepository } from './watching/repository.js';
+import { WatchService } from './watching/service.js';
+
+export interface LibrariesDeps {
+  config: Config;
+  database: Database;
+  log: FastifyBaseLogger;
+  bus: EventBus;
+  queue: TaskQueue;
+  worker: TaskWorker;
+  scheduler: Scheduler;
+  /** PDF and CBR covers (the library thumbnail) are made in its worker threads. */
+  renderer: IsolatedRenderer;
+  /** The catalog's access rules (the explainer answers only about books the caller sees). */
+  access: AccessService;
+}
+
+/** What other areas read of the library table, without its repository: names, ids, folders. */
+export interface LibraryDirectory {
+  list(): Promise<LibraryRow[]>;
+  /** Of these ids, those of libraries that exist. */
+  existing(ids: readonly string[]): Promise<string[]>;
+  /** A library's folder (task answers are made relative to it for readers). */
+  root(id: string): Promise<string | undefined>;
+}
+
+export interface LibrariesServices {
+  libraries: LibraryService;
+  scans: ScanService;
+  scanner: LibraryScanner;
+  /** Folder watching (scanning_config.watch): targeted scans of changed folders. */
+  watching: WatchService;
+  /** Why a file is (or is not) a book, and why the book looks as it does. */
+  explain: ExplainService;
+  directory: LibraryDirectory;
+}
+
+export function compose(deps: LibrariesDeps): ComposedArea<LibrariesServices> {
+  const { database, config, bus, log, queue, worker } = deps;
+  const threads = config.scanner.workers || os.availableParallelism();
+  const scanRepo = new ScanRepository(database);
+  let analyzer: FileAnalyzer | undefined;
+  const scanner = new LibraryScanner({
+    repo: scanRepo,
+    bus,
+    analyzer: () => (analyzer ??= createMediaAnalyzer({ threads, fileTimeoutSeconds: config.scanner.file_timeout_seconds })),
+    existingAnalyzer: () => analyzer,
+    analysisConcurrency: threads * 2,
+    log,
+    decisions: new DecisionRepository(database),
+  });
+  const libraryRepo = new LibraryRepository(database);
+  const scans = new ScanService({ queue, worker, libraries: libraryRepo, scanRepository: scanRepo });
+  const readCover: BookCoverReader = async (absolutePath, format, _coverPage) => {
+    const size = { width: config.thumbnails.width };
+    const cover = deps.renderer.handles(format)
+      ? await deps.renderer.cover(absolutePath, format, size)
+      : await withBook(
+          absolutePath,
+          (format ?? undefined) as BookFormat | undefined,
+          {},
+          async (reader) => (await reader.cover(size)).data,
+        );
+    return resizeImage(cover, { width: config.thumbnails.width, format: config.thumbnails.format });
+  };
+  const libraries = new LibraryService({
+    repo: libraryRepo,
+    bus,
+    scheduler: deps.scheduler,
+    scans,
+    readCover,
+    onError: (err, message) => log.warn({ err }, message),
+    allowedRoots: config.libraries.allowed_roots,
+  });
+  const watching = new WatchService(
+    { libraries: libraryRepo, leases: new WatchLeaseRepository(database), scans, bus },
+    { checkIntervalMs: config.scanner.watch_check_ms, leaseTtlMs: config.scanner.watch_check_ms * 3, log },
+  );
+  const explain = new ExplainService({ repo: new ExplainRepository(database), access: deps.access, libraries, watching });
+  const filesystem = new FilesystemService(config.libraries.allowed_roots);
+  const directory: LibraryDirectory = {
+    list: () => libraryRepo.list(),
+    existing: (ids) => libraryRepo.existing(ids),
+    root: async (id) => (await libraryRepo.get(id))?.path,
+  };
+  return {
+    services: { libraries, scans, scanner, watching, explain, directory },
+    wiring: {
+      api: [
+        (v1) => registerLibraryRoutes(v1, libraries),
+        (v1) => registerScanRoutes(v1, scans),
+        (v1) => registerWatchRoutes(v1, { watching, libraries }),
+        (v1) => registerExplainRoutes(v1, explain),
+        (v1) => registerFilesystemRoutes(v1, filesystem),
+      ],
+      tasks: {
+        ...scannerTasks(scanner, scanRepo),
+        purge_deleted: async (ctx) => {
+          if (!ctx.task.library_id) throw new Error('purge_deleted task without library_id');
+          return libraries.purgeDeleted(ctx.task.library_id);
+        },
+      },
+      async start() {
+        await libraries.scheduleAll({ startup: true });
+        if (config.scanner.watch) await watching.start();
+      },
+      async stop() {
+        await watching.stop();
+      },
+      async release() {
+        await analyzer?.close();
+        analyzer = undefined;
+      },
+    },
+  };
+}

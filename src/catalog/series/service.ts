@@ -23,7 +23,7 @@ export interface SeriesDeps {
   books: BooksRepository;
   booksService: BooksService;
   /** Book covers (the series shows its first book's unless one was chosen for it). */
-  pages: BookCovers;
+  covers: BookCovers;
   /** The cover a person chose for the series, or null. */
   chosenCover?: (seriesId: string, accept: string | undefined) => Promise<ImageLookup | null>;
   /** Marks every book of a series read or unread (reading/progress fills it in). */
@@ -233,7 +233,7 @@ export class SeriesService {
     if (chosen) return chosen;
     const book = await this.deps.books.firstOfSeries(id);
     if (!book) throw notFound('Thumbnail', { reason: 'the series has no books' });
-    return this.deps.pages.thumbnail(book, accept);
+    return this.deps.covers.thumbnail(book, accept);
   }
 
   async markRead(

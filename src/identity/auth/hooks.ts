@@ -7,22 +7,6 @@ import type { Caller } from '../access/caller.js';
 import { holdsRule, isPermission, missingPermission, type Permission } from '../access/permissions.js';
 import { isPassword, readCredentials, type CallerResolver, type Credentials } from './resolve-caller.js';
 
-declare module 'fastify' {
-  interface FastifyRequest {
-    caller: Caller | null;
-    /** Why presented credentials were refused; reported only if the route needs a caller. */
-    authError: AppError | null;
-    /** The credentials the caller was resolved from (see `callerAgain`). */
-    credentials: Credentials | null;
-  }
-  interface FastifyContextConfig {
-    /** Which challenge a 401 carries: OPDS readers and Komga apps only prompt for Basic. */
-    authChallenge?: 'basic' | 'bearer';
-    /** Also accepts the web app's access token from its file cookie (FILE_COOKIE): a plain link can download. */
-    fileCookie?: boolean;
-  }
-}
-
 export interface AuthHookDeps {
   resolver: CallerResolver;
   settings: AuthSettings;
@@ -226,20 +210,7 @@ export function registerAuthHooks(
     done(null, payload);
   });
 
-  /**
-   * For answers that outlive their request (event streams): the caller resolved again from the same credentials,
-   * so a revoked key, a logout, a disabled or demoted user or access taken away applies to what is sent next.
-   */
-  const callerAgain: CallerAgain = async (request) => {
-    const credentials = request.credentials;
-    if (!credentials) return undefined;
-    try {
-      return deps.resolver.remembered(credentials) ?? (await deps.resolver.resolve(credentials));
-    } catch (err) {
-      if (err instanceof AppError) return undefined;
-      throw err;
-    }
-  };
+  const callerAgain = callerAgainWith(deps.resolver);
 
   return { routes, buckets, callerAgain };
 }
@@ -251,4 +222,21 @@ export function permissionTable(routes: RouteAccess[]): string {
     .sort((a, b) => a.url.localeCompare(b.url) || a.method.localeCompare(b.method))
     .map((r) => `| ${r.method} | \`${r.url}\` | ${r.public ? 'public' : r.permission ? anyOf(r.permission) : 'any authenticated user'} |`);
   return ['## Permissions by route', '', '| Method | Path | Needs |', '|---|---|---|', ...rows].join('\n');
+}
+
+/**
+ * For answers that outlive their request (event streams): the caller resolved again from the same credentials,
+ * so a revoked key, a logout, a disabled or demoted user or access taken away applies to what is sent next.
+ */
+export function callerAgainWith(resolver: Pick<CallerResolver, 'remembered' | 'resolve'>): CallerAgain {
+  return async (request) => {
+    const credentials = request.credentials;
+    if (!credentials) return undefined;
+    try {
+      return resolver.remembered(credentials) ?? (await resolver.resolve(credentials));
+    } catch (err) {
+      if (err instanceof AppError) return undefined;
+      throw err;
+    }
+  };
 }

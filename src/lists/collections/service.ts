@@ -1,5 +1,4 @@
 import type { Updateable } from 'kysely';
-import type { Database } from '../../db/connection.js';
 import { newId, nowIso } from '../../db/ids.js';
 import type { CollectionsTable } from '../../db/tables/lists.js';
 import type { EventBus } from '../../events/bus.js';
@@ -19,7 +18,6 @@ import { seriesViews } from './series-views.js';
 
 /** What the lists features are built from (the composition root fills it in). */
 export interface ListsDeps {
-  database: Database;
   access: AccessService;
   series: SeriesService;
   books: BooksService;
@@ -71,11 +69,10 @@ type RowChange = Updateable<CollectionsTable> | null;
  * A person's change of a collection scans made (`source` other than `user`) marks it `edited`.
  */
 export class CollectionsService {
-  private readonly repo: CollectionsRepository;
-
-  constructor(readonly deps: ListsDeps) {
-    this.repo = new CollectionsRepository(deps.database);
-  }
+  constructor(
+    private readonly repo: CollectionsRepository,
+    readonly deps: ListsDeps,
+  ) {}
 
   private viewer(caller: Caller): Viewer {
     return { userId: caller.user.id, scope: scopeFor(caller) };

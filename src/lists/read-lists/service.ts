@@ -1,4 +1,3 @@
-import type { Database } from '../../db/connection.js';
 import { newId, nowIso, toBool } from '../../db/ids.js';
 import { AppError, badRequest, conflict, notFound } from '../../http/errors.js';
 import type { PageRequest } from '../../http/pagination.js';
@@ -40,7 +39,6 @@ export interface BookViews {
 
 /** What read lists are built from (the composition root passes the lists features' common deps). */
 export interface ReadListsDeps {
-  database: Database;
   /** The access-checked lookup of one book (404 when absent or hidden). */
   access: { book(caller: Caller, id: string): Promise<InSeries> };
   books: BookViews;
@@ -85,11 +83,10 @@ const entryOf = (i: ReadListItemRow): CblEntry | null =>
  * read-lists-delete (docs/decisions/040).
  */
 export class ReadListsService {
-  private readonly repo: ReadListsRepository;
-
-  constructor(readonly deps: ReadListsDeps) {
-    this.repo = new ReadListsRepository(deps.database);
-  }
+  constructor(
+    private readonly repo: ReadListsRepository,
+    readonly deps: ReadListsDeps,
+  ) {}
 
   private viewer(caller: Caller): Viewer {
     return { userId: caller.user.id, scope: scopeFor(caller) };

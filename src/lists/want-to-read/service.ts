@@ -24,11 +24,10 @@ function putTime(): string {
  * the time it was put there if it shows again.
  */
 export class WantToReadService {
-  private readonly repo: WantToReadRepository;
-
-  constructor(readonly deps: ListsDeps) {
-    this.repo = new WantToReadRepository(deps.database);
-  }
+  constructor(
+    private readonly repo: WantToReadRepository,
+    readonly deps: ListsDeps,
+  ) {}
 
   async list(caller: Caller, page: PageRequest): Promise<{ total: number; data: SeriesView[] }> {
     const { total, ids } = await this.repo.list(caller.user.id, scopeFor(caller), page.offset, page.pageSize);

@@ -3,18 +3,7 @@ import type { App } from '../../http/types.js';
 import { AppError } from '../../http/errors.js';
 import type { Credentials } from '../../identity/index.js';
 import type { SettingsService } from '../../operations/index.js';
-import { SESSION_TTL_SECONDS, type KomgaSession, type KomgaSessions } from './session.js';
-
-declare module 'fastify' {
-  interface FastifyContextConfig {
-    /** A route of the Komga-compatible API: reachable only under the current prefix while the API is enabled. */
-    komga?: boolean;
-  }
-  interface FastifyRequest {
-    /** The Komga session the request presented (cookie or X-Auth-Token), when valid. */
-    komgaSession: KomgaSession | null;
-  }
-}
+import { SESSION_TTL_SECONDS, type KomgaSessions } from './session.js';
 
 /** The path parameter holding the prefix: routes are registered once as `/:komgaPrefix/api/v1/...`. */
 export const PREFIX_PARAM = 'komgaPrefix';
