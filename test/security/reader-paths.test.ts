@@ -109,6 +109,28 @@ describe('A reader never sees where libraries live on the server', () => {
     expect(answered.has(200)).toBe(true);
   }, 180_000);
 
+  it("a task's error, result and progress name files relative to the library for a watcher of tasks; in full for an administrator", async () => {
+    // As a failed write-back leaves it: the outcome names the file by its absolute path.
+    const file = path.join(dir, 'Saga', 'Saga 002.cbz');
+    const queue = t.app.background.queue;
+    const { task } = await queue.enqueue({ type: 'paths_probe', libraryId });
+    const [claimed] = await queue.claim('paths-probe', ['paths_probe'], 1);
+    expect(claimed?.id).toBe(task.id);
+    await queue.finish(task.id, 'paths-probe', 'failed', {
+      error: `${file}: not a readable zip archive`,
+      result: { written: [], failed: [{ path: file, reason: `could not be copied to ${dir}` }] },
+      progress: { current: 1, total: 1, message: `Writing ${file}` },
+    });
+    for (const url of [`/api/v1/tasks/${task.id}`, `/api/v1/tasks?pageSize=100`]) {
+      const watched = await body(url, taskWatcher);
+      expect(watched.status, url).toBe(200);
+      expect(watched.text, url).toContain('Saga/Saga 002.cbz');
+      expect(watched.text, url).not.toContain(dir);
+      const admin = await body(url, t.headers);
+      expect(admin.text, url).toContain(file);
+    }
+  });
+
   it('libraries come without `path` (native) and with an empty `root` (Komga) below libraries-write', async () => {
     const list = await body('/api/v1/libraries', reader);
     const listed = (JSON.parse(list.text) as Paged<Record<string, unknown>>).data;
