@@ -1,12 +1,14 @@
 /**
  * Lists: what people gather: collections of series, read lists of books, each one's want-to-read shelf.
  *
+ * - core: what the three kinds of list share: how names compare, who looks, the right a shared list's change needs.
  * - collections: collections of series, private or shared, filtered by access inside.
  * - read-lists: read lists of books across series, their progress, CBL import and export, entries filled by scans.
  * - want-to-read: each user's want-to-read shelf of series.
  *
  * The face: what other areas may use of this one.
  */
+export { listNameKey } from './core/lists.js';
 export { registerCollectionRoutes } from './collections/routes.js';
 export type { CollectionView } from './collections/schemas.js';
 export { CollectionsService } from './collections/service.js';

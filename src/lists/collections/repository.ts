@@ -6,6 +6,7 @@ import { seriesVisible } from '../../identity/index.js';
 import { EVERYTHING, type ContentScope } from '../../identity/index.js';
 import { escapeLike } from '../../catalog/index.js';
 import { chunks } from '../../util/chunks.js';
+import type { Viewer } from '../core/lists.js';
 
 export type CollectionRow = Selectable<CollectionsTable>;
 
@@ -17,12 +18,6 @@ export interface CollectionViewRow extends CollectionRow {
   visible_cover: string | null;
   /** The first present series the viewer sees, in the collection's order. */
   first_series: string | null;
-}
-
-/** Who looks: the owner of private collections, and the series rules. */
-export interface Viewer {
-  userId: string;
-  scope: ContentScope;
 }
 
 export interface CollectionFilter {

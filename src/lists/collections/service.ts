@@ -8,11 +8,11 @@ import type { ImageLookup } from '../../http/send-image.js';
 import { scopeFor } from '../../identity/index.js';
 import type { AccessService } from '../../identity/index.js';
 import type { Caller } from '../../identity/index.js';
-import { missingPermission } from '../../identity/index.js';
 import type { BooksService } from '../../catalog/index.js';
 import type { SeriesView } from '../../catalog/index.js';
 import type { SeriesService } from '../../catalog/index.js';
-import { CollectionsRepository, type CollectionViewRow, type Member, type Viewer } from './repository.js';
+import { listNameKey, requireSharedRight, viewerOf } from '../core/lists.js';
+import { CollectionsRepository, type CollectionViewRow, type Member } from './repository.js';
 import type { CollectionCreate, CollectionSeriesAdd, CollectionSeriesOrder, CollectionUpdate, CollectionView } from './schemas.js';
 import { seriesViews } from './series-views.js';
 
@@ -23,9 +23,6 @@ export interface ListsDeps {
   books: BooksService;
   bus: EventBus;
 }
-
-/** Names compare ignoring case: the key two names must not share (among the shared lists, and among one owner's). */
-export const nameKey = (name: string): string => name.normalize('NFC').toLowerCase();
 
 /**
  * The member list after the caller replaced the series it sees with `next`: members it does not see (hidden
@@ -74,10 +71,6 @@ export class CollectionsService {
     readonly deps: ListsDeps,
   ) {}
 
-  private viewer(caller: Caller): Viewer {
-    return { userId: caller.user.id, scope: scopeFor(caller) };
-  }
-
   private async views(caller: Caller, rows: readonly CollectionViewRow[]): Promise<CollectionView[]> {
     const members = await this.repo.seriesIdsOf(
       rows.map((r) => r.id),
@@ -102,17 +95,9 @@ export class CollectionsService {
   }
 
   private async require(caller: Caller, id: string, repo = this.repo): Promise<CollectionViewRow> {
-    const row = await repo.get(this.viewer(caller), id);
+    const row = await repo.get(viewerOf(caller), id);
     if (!row) throw notFound('Collection');
     return row;
-  }
-
-  private static sharedRights(
-    caller: Caller,
-    what: string,
-    permission: 'collections-write' | 'collections-delete' = 'collections-write',
-  ): void {
-    if (!caller.permissions.has(permission)) throw missingPermission(permission, `: ${what}`);
   }
 
   /** The ids without repeats, in order; 400 naming those that do not exist or the caller may not see. */
@@ -129,7 +114,7 @@ export class CollectionsService {
 
   private static async uniqueName(repo: CollectionsRepository, name: string, owner: string | null, exceptId?: string): Promise<void> {
     await repo.lockNames(owner);
-    if (await repo.nameTaken(nameKey(name), owner, exceptId))
+    if (await repo.nameTaken(listNameKey(name), owner, exceptId))
       throw conflict(
         owner === null ? `A shared collection named "${name}" already exists` : `You already have a collection named "${name}"`,
         { name },
@@ -138,7 +123,7 @@ export class CollectionsService {
 
   async list(caller: Caller, input: { search?: string; library_id?: string }, page: PageRequest) {
     const { total, rows } = await this.repo.list(
-      this.viewer(caller),
+      viewerOf(caller),
       { search: input.search?.trim() || undefined, libraryId: input.library_id },
       page.offset,
       page.pageSize,
@@ -149,7 +134,7 @@ export class CollectionsService {
   /** The collections the caller sees that hold a series (404 for a series it may not see). */
   async ofSeries(caller: Caller, seriesId: string, page: PageRequest) {
     await this.deps.access.series(caller, seriesId);
-    const { total, rows } = await this.repo.list(this.viewer(caller), { seriesId }, page.offset, page.pageSize);
+    const { total, rows } = await this.repo.list(viewerOf(caller), { seriesId }, page.offset, page.pageSize);
     return { total, data: await this.views(caller, rows) };
   }
 
@@ -158,7 +143,7 @@ export class CollectionsService {
   }
 
   async create(caller: Caller, input: CollectionCreate): Promise<CollectionView> {
-    if (input.shared) CollectionsService.sharedRights(caller, SHARED);
+    if (input.shared) requireSharedRight(caller, 'collections-write', `: ${SHARED}`);
     const owner = input.shared ? null : caller.user.id;
     const id = newId();
     const now = nowIso();
@@ -168,7 +153,7 @@ export class CollectionsService {
       await repo.insert({
         id,
         name: input.name,
-        name_key: nameKey(input.name),
+        name_key: listNameKey(input.name),
         summary: input.summary,
         ordered: input.ordered ? 1 : 0,
         owner_user_id: owner,
@@ -195,7 +180,7 @@ export class CollectionsService {
     await this.repo.transaction(async (repo) => {
       await repo.lock(id);
       const row = await this.require(caller, id, repo);
-      if (row.owner_user_id === null) CollectionsService.sharedRights(caller, SHARED);
+      if (row.owner_user_id === null) requireSharedRight(caller, 'collections-write', `: ${SHARED}`);
       const changes = await fn(repo, row);
       if (changes === null) return;
       await repo.update(id, { ...changes, updated_at: nowIso(), ...(row.source !== 'user' ? { edited: 1 } : {}) });
@@ -208,11 +193,11 @@ export class CollectionsService {
       if (Object.values(input).every((v) => v === undefined)) return null;
       const out: Updateable<CollectionsTable> = {};
       const scope = scopeFor(caller);
-      if (input.shared === true && row.owner_user_id !== null) CollectionsService.sharedRights(caller, SHARED);
+      if (input.shared === true && row.owner_user_id !== null) requireSharedRight(caller, 'collections-write', `: ${SHARED}`);
       const owner = input.shared === undefined ? row.owner_user_id : input.shared ? null : caller.user.id;
       const name = input.name ?? row.name;
-      if (owner !== row.owner_user_id || nameKey(name) !== row.name_key) await CollectionsService.uniqueName(repo, name, owner, id);
-      if (input.name !== undefined) Object.assign(out, { name, name_key: nameKey(name) });
+      if (owner !== row.owner_user_id || listNameKey(name) !== row.name_key) await CollectionsService.uniqueName(repo, name, owner, id);
+      if (input.name !== undefined) Object.assign(out, { name, name_key: listNameKey(name) });
       if (owner !== row.owner_user_id) out.owner_user_id = owner;
       if (input.summary !== undefined) out.summary = input.summary;
       if (input.ordered !== undefined) out.ordered = input.ordered ? 1 : 0;
@@ -237,7 +222,7 @@ export class CollectionsService {
   async remove(caller: Caller, id: string): Promise<void> {
     await this.repo.transaction(async (repo) => {
       const row = await this.require(caller, id, repo);
-      if (row.owner_user_id === null) CollectionsService.sharedRights(caller, SHARED, 'collections-delete');
+      if (row.owner_user_id === null) requireSharedRight(caller, 'collections-delete', `: ${SHARED}`);
       await repo.remove(id);
     });
   }

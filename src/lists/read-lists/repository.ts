@@ -5,6 +5,7 @@ import { bookVisible, seriesVisible } from '../../identity/index.js';
 import type { ContentScope } from '../../identity/index.js';
 import { escapeLike } from '../../catalog/index.js';
 import { chunks } from '../../util/chunks.js';
+import type { Viewer } from '../core/lists.js';
 
 export type ReadListRow = Selectable<ReadListsTable>;
 export type ReadListItemRow = Selectable<ReadListItemsTable>;
@@ -41,12 +42,6 @@ export interface GapRow extends ReadListItemRow {
 }
 
 const CHUNK = 500;
-
-/** The viewer: who asks (their private lists) and what they see. */
-export interface Viewer {
-  userId: string;
-  scope: ContentScope;
-}
 
 /** SQL of read lists and their entries; what a viewer sees of them is decided here, in the queries. */
 export class ReadListsRepository {

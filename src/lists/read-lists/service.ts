@@ -4,18 +4,11 @@ import type { PageRequest } from '../../http/pagination.js';
 import { EVERYTHING, scopeFor, scopeOfUser, type ContentScope } from '../../identity/index.js';
 import type { InSeries } from '../../identity/index.js';
 import type { Caller } from '../../identity/index.js';
-import { missingPermission } from '../../identity/index.js';
+import { listNameKey, requireSharedRight, viewerOf } from '../core/lists.js';
 import type { BookView } from '../../catalog/index.js';
 import { CblError, cblFileName, parseCbl, writeCbl, type CblEntry } from './cbl.js';
 import { MatchIndex, comicVineIssues, declaredYear, entryKeys, keysOfSeries, seriesKey, type CatalogSeries } from './match.js';
-import {
-  ReadListsRepository,
-  type ItemWithBook,
-  type ReadListItemRow,
-  type ReadListRow,
-  type ReadListViewRow,
-  type Viewer,
-} from './repository.js';
+import { ReadListsRepository, type ItemWithBook, type ReadListItemRow, type ReadListRow, type ReadListViewRow } from './repository.js';
 import type {
   CblEntryReport,
   ImportFields,
@@ -46,8 +39,6 @@ export interface ReadListsDeps {
 
 /** The options of an import besides the file. */
 export type ImportOptions = ImportFields & { dryRun: boolean; fileName: string | null };
-
-const nameKeyOf = (name: string) => name.trim().normalize('NFC').toLowerCase();
 
 /** The `wanted_*` columns of a CBL entry. */
 const wantedOf = (e: CblEntry) => ({
@@ -88,10 +79,6 @@ export class ReadListsService {
     readonly deps: ReadListsDeps,
   ) {}
 
-  private viewer(caller: Caller): Viewer {
-    return { userId: caller.user.id, scope: scopeFor(caller) };
-  }
-
   private static view(row: ReadListViewRow): ReadListView {
     return {
       id: row.id,
@@ -110,7 +97,7 @@ export class ReadListsService {
 
   /** A list the caller sees, or 404. */
   private async seen(caller: Caller, id: string): Promise<ReadListViewRow> {
-    const row = await this.repo.view(this.viewer(caller), id);
+    const row = await this.repo.view(viewerOf(caller), id);
     if (!row) throw notFound('Read list');
     return row;
   }
@@ -118,7 +105,7 @@ export class ReadListsService {
   /** A list the caller sees and may change (a shared one needs read-lists-write; deleting it read-lists-delete). */
   private async editable(caller: Caller, id: string, permission: SharedPermission = 'read-lists-write'): Promise<ReadListViewRow> {
     const row = await this.seen(caller, id);
-    if (row.owner_user_id === null) requireShared(caller, ': the read list is shared', permission);
+    if (row.owner_user_id === null) requireSharedRight(caller, permission, ': the read list is shared');
     return row;
   }
 
@@ -129,7 +116,7 @@ export class ReadListsService {
 
   /** Entries the caller sees, in order. */
   private async shownItems(caller: Caller, row: ReadListRow): Promise<ItemWithBook[]> {
-    const viewer = this.viewer(caller);
+    const viewer = viewerOf(caller);
     const gaps = viewer.scope.all || row.owner_user_id === caller.user.id;
     // An entry whose book was purged and that never named one (added by id) has nothing left to show.
     return (await this.repo.items(viewer, row.id)).filter((i) => (i.book_id === null ? gaps && i.wanted_series !== null : i.visible === 1));
@@ -167,7 +154,7 @@ export class ReadListsService {
    * gets it empty (anyone like it does not see the list at all).
    */
   private async created(caller: Caller, id: string): Promise<ReadListDetail> {
-    const row = await this.repo.view(this.viewer(caller), id);
+    const row = await this.repo.view(viewerOf(caller), id);
     if (row) return this.detailOf(caller, row);
     const list = await this.repo.get(id);
     if (!list) throw notFound('Read list');
@@ -204,7 +191,7 @@ export class ReadListsService {
   }
 
   async list(caller: Caller, input: { search?: string }, page: PageRequest): Promise<{ total: number; data: ReadListView[] }> {
-    const { total, rows } = await this.repo.page(this.viewer(caller), input.search?.trim() || null, page.offset, page.pageSize);
+    const { total, rows } = await this.repo.page(viewerOf(caller), input.search?.trim() || null, page.offset, page.pageSize);
     return { total, data: rows.map(ReadListsService.view) };
   }
 
@@ -215,13 +202,13 @@ export class ReadListsService {
   /** The lists holding a book the caller sees (404 for a book it does not). */
   async ofBook(caller: Caller, bookId: string, page: PageRequest): Promise<{ total: number; data: ReadListView[] }> {
     await this.deps.access.book(caller, bookId);
-    const { total, rows } = await this.repo.ofBook(this.viewer(caller), bookId, page.offset, page.pageSize);
+    const { total, rows } = await this.repo.ofBook(viewerOf(caller), bookId, page.offset, page.pageSize);
     return { total, data: rows.map(ReadListsService.view) };
   }
 
   /** 409 when the name is taken where the list would live. */
   private async checkName(ownerId: string | null, name: string, exceptId?: string): Promise<void> {
-    if (await this.repo.nameTaken(ownerId, nameKeyOf(name), exceptId))
+    if (await this.repo.nameTaken(ownerId, listNameKey(name), exceptId))
       throw conflict(
         ownerId === null
           ? `A shared read list named "${name.trim()}" exists already`
@@ -232,7 +219,7 @@ export class ReadListsService {
   /** The ids, each once in first-seen order; 400 naming those the caller cannot see (absent and hidden alike). */
   private async visibleBookIds(caller: Caller, ids: readonly string[]): Promise<string[]> {
     const unique = [...new Set(ids)];
-    const shown = await this.repo.shownBooks(this.viewer(caller), unique);
+    const shown = await this.repo.shownBooks(viewerOf(caller), unique);
     const unknown = unique.filter((id) => !shown.has(id));
     if (unknown.length > 0) throw badRequest(`Unknown book${unknown.length > 1 ? 's' : ''}: ${unknown.join(', ')}`, { book_ids: unknown });
     return unique;
@@ -243,7 +230,7 @@ export class ReadListsService {
     input: { name: string; summary?: string; shared?: boolean },
     items: Array<Omit<ReadListItemRow, 'id' | 'read_list_id' | 'position'>>,
   ): Promise<string> {
-    if (input.shared) requireShared(caller, ': a shared read list');
+    if (input.shared) requireSharedRight(caller, 'read-lists-write', ': a shared read list');
     const owner = input.shared ? null : caller.user.id;
     const name = input.name.trim();
     await this.checkName(owner, name);
@@ -253,7 +240,7 @@ export class ReadListsService {
       {
         id,
         name,
-        name_key: nameKeyOf(name),
+        name_key: listNameKey(name),
         summary: input.summary ?? '',
         owner_user_id: owner,
         cover_book_id: null,
@@ -268,7 +255,7 @@ export class ReadListsService {
   }
 
   async create(caller: Caller, input: ReadListCreate): Promise<ReadListDetail> {
-    if (input.shared) requireShared(caller, ': a shared read list');
+    if (input.shared) requireSharedRight(caller, 'read-lists-write', ': a shared read list');
     const bookIds = await this.visibleBookIds(caller, input.book_ids);
     const id = await this.createList(
       caller,
@@ -283,13 +270,13 @@ export class ReadListsService {
     const patch: Partial<ReadListRow> = ReadListsService.touched(row);
     let owner = row.owner_user_id;
     if (input.shared !== undefined && input.shared !== (owner === null)) {
-      requireShared(caller, input.shared ? ': sharing a read list' : ': unsharing a read list');
+      requireSharedRight(caller, 'read-lists-write', input.shared ? ': sharing a read list' : ': unsharing a read list');
       owner = input.shared ? null : caller.user.id;
       patch.owner_user_id = owner;
     }
     const name = input.name?.trim() ?? row.name;
     if (input.name !== undefined || owner !== row.owner_user_id) await this.checkName(owner, name, id);
-    if (input.name !== undefined) Object.assign(patch, { name, name_key: nameKeyOf(name) });
+    if (input.name !== undefined) Object.assign(patch, { name, name_key: listNameKey(name) });
     if (input.summary !== undefined) patch.summary = input.summary;
     if (input.cover_book_id !== undefined) {
       if (input.cover_book_id !== null) {
@@ -299,7 +286,7 @@ export class ReadListsService {
       patch.cover_book_id = input.cover_book_id;
     }
     await this.repo.update(id, patch);
-    return ReadListsService.view((await this.repo.view(this.viewer(caller), id)) ?? { ...row, ...patch });
+    return ReadListsService.view((await this.repo.view(viewerOf(caller), id)) ?? { ...row, ...patch });
   }
 
   async remove(caller: Caller, id: string): Promise<void> {
@@ -483,7 +470,7 @@ export class ReadListsService {
       throw err;
     }
     const { entries } = parsed;
-    if (options.shared && !options.dryRun) requireShared(caller, ': a shared read list');
+    if (options.shared && !options.dryRun) requireSharedRight(caller, 'read-lists-write', ': a shared read list');
     const resolutions = new Map<number, string>();
     for (const [key, bookId] of Object.entries(options.resolutions ?? {})) {
       const index = Number(key);
@@ -580,6 +567,3 @@ const NO_WANTED = {
 type SharedPermission = 'read-lists-write' | 'read-lists-delete';
 
 /** Shared lists are the household's: changing one needs read-lists-write, deleting one read-lists-delete. */
-function requireShared(caller: Caller, why: string, permission: SharedPermission = 'read-lists-write'): void {
-  if (!caller.permissions.has(permission)) throw missingPermission(permission, why);
-}

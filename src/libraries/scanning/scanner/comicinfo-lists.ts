@@ -1,4 +1,5 @@
 import { parseJsonColumn } from '../../../db/json-column.js';
+import { listNameKey } from '../../../lists/index.js';
 import { listMembershipsOf } from '../../../media/metadata/metadata.js';
 import { numberSortOf } from '../../../media/metadata/metadata-values.js';
 
@@ -55,9 +56,6 @@ export interface ListsPlan {
   /** Names a person's list holds (made by a person, or a scan-made list changed since): left alone. */
   blocked: string[];
 }
-
-/** How lists' names compare: case and Unicode form aside (the lists' `name_key`). */
-export const listNameKey = (name: string): string => name.trim().normalize('NFC').toLowerCase();
 
 /** Several spellings of one name: the one most books use, a tie going to the first in code-point order. */
 function spellingOf(counts: Map<string, number>): string {
