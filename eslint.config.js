@@ -51,6 +51,23 @@ export default tseslint.config(
     ...reactHooks.configs.flat.recommended,
   },
   {
+    // The web app is built apart from the server: it takes the server's shapes from the generated OpenAPI types.
+    files: ['web/src/**/*.{ts,tsx}'],
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        {
+          patterns: [
+            {
+              regex: '^(\\.\\./)+src/',
+              message: "The web app takes the server's types from the generated OpenAPI types (api/schema.gen.ts), never from src/.",
+            },
+          ],
+        },
+      ],
+    },
+  },
+  {
     files: ['src/cli.ts', 'bench/**', '.ci/**', 'scripts/**', 'web/size-budget.ts'],
     rules: { 'no-console': 'off' },
   },

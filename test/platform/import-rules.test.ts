@@ -132,3 +132,18 @@ describe('import boundaries (npm run lint)', () => {
     expect(topLevelCycles(report)).toEqual([]);
   }, 120_000);
 });
+
+describe('the web app imports nothing of the server (eslint)', () => {
+  it('refuses a web file that imports from src/, and passes one that takes the generated OpenAPI types', async () => {
+    const { ESLint } = await import('eslint');
+    const eslint = new ESLint({ cwd: ROOT });
+    const lint = async (text: string) =>
+      (await eslint.lintText(text, { filePath: path.join(ROOT, 'web/src/api/probe.ts') }))[0]!.messages.map((m) => m.ruleId);
+    expect(await lint("import type { EntityEvent } from '../../../src/events/types';\nexport type X = EntityEvent;\n")).toContain(
+      'no-restricted-imports',
+    );
+    expect(await lint("import type { components } from './schema.gen';\nexport type X = components['schemas']['EntityEvent'];\n")).toEqual(
+      [],
+    );
+  }, 60_000);
+});

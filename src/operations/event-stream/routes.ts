@@ -11,6 +11,7 @@ import {
   type TaskProgressPublished,
 } from '../../events/types.js';
 import type { SseHub } from '../../http/sse.js';
+import { EntityEventMessage, ScanEventMessage, streamOf, TaskProgressMessage } from './schemas.js';
 import type { App } from '../../http/types.js';
 import { inScope, scopeFor } from '../../identity/index.js';
 import type { AccessService } from '../../identity/index.js';
@@ -117,6 +118,7 @@ export function registerEventRoutes(app: App, deps: EventRouteDeps): void {
       tags: ['events'],
       headers: SSE_HEADERS,
       produces: ['text/event-stream'],
+      response: streamOf(EntityEventMessage, 'Entity events, as `event: <type>` and `data: <EntityEvent>`.'),
     },
     handler: stream<EntityEventName>(ENTITY_EVENTS, 'libraries-read', (caller, e) => mayHear(access, caller, e)),
   });
@@ -131,6 +133,7 @@ export function registerEventRoutes(app: App, deps: EventRouteDeps): void {
       tags: ['events', 'tasks'],
       headers: SSE_HEADERS,
       produces: ['text/event-stream'],
+      response: streamOf(TaskProgressMessage, 'Task progress, as `event: task_progress` and `data: <TaskProgressEvent>`.'),
     },
     // Tasks of a library the caller does not see are not heard of, as GET /tasks does not list them.
     handler: stream(
@@ -151,6 +154,7 @@ export function registerEventRoutes(app: App, deps: EventRouteDeps): void {
       tags: ['events', 'scans'],
       headers: SSE_HEADERS,
       produces: ['text/event-stream'],
+      response: streamOf(ScanEventMessage, 'Scan events, as `event: <type>` and `data: <ScanEvent>`.'),
     },
     handler: stream<ScanEventName>(SCAN_EVENTS, 'libraries-read', (caller, e) => mayHear(access, caller, { library_id: e.library_id })),
   });
