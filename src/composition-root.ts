@@ -119,6 +119,7 @@ export function composeServices(deps: CompositionDeps): Services {
     cacheDir,
     thumbnailWidth,
     bookRows: composedCatalog.services.bookRows,
+    books: composedCatalog.services.books,
     access,
   });
   late = { reading: composedReading.services, libraries: composedLibraries.services };
@@ -154,13 +155,13 @@ export function composeServices(deps: CompositionDeps): Services {
     database,
     log,
     settings,
-    cacheDir,
     libraries: composedLibraries.services.libraries,
     series,
     books,
     metadata: composedCatalog.services.metadata,
     pages: composedReading.services.pages,
     progress: composedReading.services.progress,
+    deliveries: composedReading.services.deliveries,
     ...composedLists.services,
     endSession: (sessionId, until) => composedIdentity.services.auth.endSession(sessionId, until),
   });

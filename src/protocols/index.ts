@@ -3,7 +3,7 @@
  *
  * - opds: OPDS 1.2 (Atom) and 2.0 (JSON) feeds, page streaming and OPDS Progression.
  * - komga: the Komga-compatible API (Mihon and other Komga apps): prefix gate, sessions, DTOs, filters.
- * - kobo: Kobo e-readers' store and library sync, their fixed-layout EPUBs and KEPUBs; `devices/` the devices.
+ * - kobo: Kobo e-readers' store and library sync (what it sends is made by reading's deliveries); `devices/` the devices.
  * - koreader: KOReader sync (kosync), its setup route, positions attached when a scan adds their book.
  *
  * The face: what other areas may use of this one.
@@ -33,7 +33,7 @@ import { resolveJwtSecret, type Credentials } from '../identity/index.js';
 import type { LibraryService } from '../libraries/index.js';
 import type { CollectionsService, ReadListsService, WantToReadService } from '../lists/index.js';
 import type { SettingsService } from '../operations/index.js';
-import type { PagesService, ProgressService } from '../reading/index.js';
+import type { DeliveriesService, PagesService, ProgressService } from '../reading/index.js';
 import { koboCredentials } from './kobo/credentials.js';
 import { KoboRepository } from './kobo/devices/repository.js';
 import { registerKoboRoutes } from './kobo/devices/routes.js';
@@ -54,8 +54,6 @@ export interface ProtocolsDeps {
   database: Database;
   log: FastifyBaseLogger;
   settings: SettingsService;
-  /** Where derived files are kept (Kobo's fixed-layout EPUBs, next to resized pages). */
-  cacheDir: string;
   /** The services presented. */
   libraries: LibraryService;
   series: SeriesService;
@@ -63,6 +61,7 @@ export interface ProtocolsDeps {
   metadata: MetadataService;
   pages: PagesService;
   progress: ProgressService;
+  deliveries: DeliveriesService;
   collections: CollectionsService;
   readLists: ReadListsService;
   wantToRead: WantToReadService;
@@ -122,9 +121,8 @@ export function compose(deps: ProtocolsDeps): ComposedArea<ProtocolsServices, Cr
             registerKoboApi(app, {
               kobo,
               books: deps.books,
-              pages: deps.pages,
               progress: deps.progress,
-              cacheDir: deps.cacheDir,
+              deliveries: deps.deliveries,
               publicUrl,
             });
         },

@@ -5,12 +5,16 @@
  * - progress: reading positions, their history (the ledger), restore, mark read or unread.
  * - devices: the caller's reading devices: list, rename, forget.
  * - stats: reading statistics.
+ * - deliveries: books made for a reading device: a comic as a fixed-layout EPUB fitted to its screen, an EPUB as
+ *   KEPUB with positions both ways between its spans and CFIs, covers at the device's size.
  * - book-resources: an EPUB's or CBZ's own files by path, and an EPUB as a Readium manifest.
  *
  * The face: what other areas may use of this one.
  */
 export { registerBookResourceRoutes } from './book-resources/routes.js';
 export { BookResourcesService } from './book-resources/service.js';
+export { DeliveriesService } from './deliveries/service.js';
+export type { ComicFit, DeliveredBook, GeneratedEpub } from './deliveries/service.js';
 export { DevicesRepository } from './devices/repository.js';
 export { registerDeviceRoutes } from './devices/routes.js';
 export { DevicesService } from './devices/service.js';
@@ -29,13 +33,14 @@ export { StatsService } from './stats/service.js';
 
 import type { Config } from '../config/schema.js';
 import type { Database } from '../db/connection.js';
-import type { BookWithLibrary, BooksRepository } from '../catalog/index.js';
+import type { BookWithLibrary, BooksRepository, BooksService } from '../catalog/index.js';
 import type { AccessService } from '../identity/index.js';
 import type { ComposedArea } from '../http/area.js';
 import type { IsolatedRenderer } from '../media/analysis/isolated-renderer.js';
 import { DerivedCacheBudget, isResizedPage } from '../media/rendering/derived-cache-budget.js';
 import { registerBookResourceRoutes } from './book-resources/routes.js';
 import { BookResourcesService } from './book-resources/service.js';
+import { DeliveriesService } from './deliveries/service.js';
 import { DevicesRepository } from './devices/repository.js';
 import { registerDeviceRoutes } from './devices/routes.js';
 import { DevicesService } from './devices/service.js';
@@ -58,6 +63,7 @@ export interface ReadingDeps {
   thumbnailWidth: () => number;
   /** The catalog's books and its access rules. */
   bookRows: BooksRepository;
+  books: BooksService;
   access: AccessService<BookWithLibrary>;
 }
 
@@ -68,6 +74,8 @@ export interface ReadingServices {
   devices: DevicesService;
   /** An EPUB's files by path and its Readium manifest, for the web reader and OPDS 2 clients. */
   bookResources: BookResourcesService;
+  /** Books made for reading devices (Kobo's KEPUBs and fixed-layout EPUBs). */
+  deliveries: DeliveriesService;
 }
 
 export function compose(deps: ReadingDeps): ComposedArea<ReadingServices> {
@@ -88,8 +96,9 @@ export function compose(deps: ReadingDeps): ComposedArea<ReadingServices> {
   const stats = new StatsService(new StatsRepository(database));
   const devices = new DevicesService(new DevicesRepository(database));
   const bookResources = new BookResourcesService(access, pages, progress);
+  const deliveries = new DeliveriesService({ books: deps.books, pages, cacheDir: deps.cacheDir });
   return {
-    services: { pages, progress, stats, devices, bookResources },
+    services: { pages, progress, stats, devices, bookResources, deliveries },
     wiring: {
       api: [
         (v1) => registerDeviceRoutes(v1, devices),

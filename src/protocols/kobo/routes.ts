@@ -2,21 +2,16 @@ import { randomBytes, randomUUID } from 'node:crypto';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { z } from 'zod';
 import { publicBaseUrl } from '../../http/public-url.js';
-import { sendImage, type ImageLookup } from '../../http/send-image.js';
+import { sendImage } from '../../http/send-image.js';
 import type { App } from '../../http/types.js';
-import { getOrCreateCached } from '../../media/rendering/derived-cache.js';
-import { buildFixedLayoutEpub, type FixedLayoutPage } from '../../media/rendering/fixed-layout-epub.js';
-import { loadSharp } from '../../media/native-modules.js';
 import type { Caller } from '../../identity/index.js';
 import { callerOf } from '../../identity/index.js';
 import { sendBookFile } from '../../catalog/index.js';
 import { sendGeneratedEpub } from './send-generated-epub.js';
 import type { BooksService } from '../../catalog/index.js';
 import type { KoboBookRow, KoboDelivery, KoboService } from './devices/service.js';
-import { PAGE_SIZE_STEPS } from '../../media/rendering/page-sizes.js';
-import type { PagesService } from '../../reading/index.js';
 import { deviceHint } from '../../identity/index.js';
-import type { ProgressService } from '../../reading/index.js';
+import type { DeliveriesService, ProgressService } from '../../reading/index.js';
 import { KOBO_PREFIX } from './credentials.js';
 import {
   authorNames,
@@ -34,23 +29,18 @@ import {
   type KoboPosition,
   type Position,
 } from './dto.js';
-import { KoboKepub } from './kepub.js';
 import { koboResources } from './resources.js';
 import { decodeSyncToken, encodeSyncToken } from './sync-token.js';
 
 export interface KoboApiDeps {
   kobo: KoboService;
   books: BooksService;
-  pages: PagesService;
   progress: ProgressService;
-  /** Where derived files are kept (the fixed-layout EPUBs, next to resized pages). */
-  cacheDir: string;
+  /** The KEPUBs, fixed-layout EPUBs and covers made for the device (reading/deliveries). */
+  deliveries: DeliveriesService;
   /** `server.public_url`: the Kobo drops the port from `Host`, so links built from the request may miss it. */
   publicUrl: string | undefined;
 }
-
-/** The smallest step of the page-size ladder at or above `pixels`: a page asked at it is then fitted to the screen exactly. */
-const stepAtLeast = (pixels: number): number => PAGE_SIZE_STEPS.find((step) => step >= pixels) ?? pixels;
 
 const config = { permission: 'kobo-sync' } as const;
 const schema = { hide: true } as const;
@@ -92,6 +82,9 @@ const header = (req: FastifyRequest, name: string): string | null => {
   const first = Array.isArray(value) ? value[0] : value;
   return first ? first.slice(0, 200) : null;
 };
+/** A bookmark's location when it names a KEPUB span. */
+const spanOf = (location: KoboPosition['location'] | undefined) =>
+  location?.Type === 'KoboSpan' && location.Source && location.Value ? location : null;
 const deviceIdOf = (req: FastifyRequest) => header(req, 'x-kobo-deviceid');
 const isoOrUndefined = (text: string | undefined) => (text && !Number.isNaN(Date.parse(text)) ? new Date(text).toISOString() : undefined);
 
@@ -100,8 +93,7 @@ const isoOrUndefined = (text: string | undefined) => (text && !Number.isNaN(Date
  * over the books, pages, progress and Kobo services. Nothing is proxied to Kobo's store. See docs/kobo.md.
  */
 export function registerKoboApi(app: App, deps: KoboApiDeps): void {
-  const { kobo, books, pages, progress } = deps;
-  const kepub = new KoboKepub(books, kobo, deps.cacheDir);
+  const { kobo, books, progress, deliveries } = deps;
   /** `/kobo/{token}` as the device reaches it: `server.public_url` when set, else the request's scheme and host. */
   const baseOf = (req: FastifyRequest) =>
     `${publicBaseUrl(req, deps.publicUrl)}${KOBO_PREFIX}/${encodeURIComponent((req.params as { token: string }).token)}`;
@@ -142,10 +134,11 @@ export function registerKoboApi(app: App, deps: KoboApiDeps): void {
     const href =
       typeof locator?.href === 'string' && pageOfHref(book, locator.href) === position.progress.current_page ? locator.href : page;
     if (!href) return null;
-    return kepub.locationOf(caller, book, href, {
+    const at = await deliveries.spanAt(caller, book, href, {
       ...(href === locator?.href && typeof locator.cfi === 'string' ? { cfi: locator.cfi } : {}),
       ...(href === locator?.href && typeof locator.progression === 'number' ? { progression: locator.progression } : {}),
     });
+    return at ? { Value: at.span, Type: 'KoboSpan', Source: at.source } : null;
   };
 
   app.register(
@@ -264,7 +257,7 @@ export function registerKoboApi(app: App, deps: KoboApiDeps): void {
           const caller = callerOf(req);
           const book = await kobo.book(caller, req.params.bookId);
           // The link names the form the metadata offered (the device keeps it): a KEPUB, the EPUB as it is, or a comic's EPUB.
-          if (req.params.format === 'kepub' && isTextEpub(book)) return kepub.send(req, reply, caller, book);
+          if (req.params.format === 'kepub' && isTextEpub(book)) return sendKepub(req, reply, caller, book);
           if (book.format === 'epub') return sendBookFile(req, reply, await books.file(caller, book.id));
           return sendFixedLayout(req, reply, caller, book);
         },
@@ -279,7 +272,7 @@ export function registerKoboApi(app: App, deps: KoboApiDeps): void {
           const book = await kobo.book(caller, req.params.bookId);
           const { width, height } = req.params;
           const grey = req.params.grey.toLowerCase() === 'true';
-          return sendImage(req, reply, await cover(caller, book, width, height, grey));
+          return sendImage(req, reply, await deliveries.cover(caller, book, width, height, grey));
         });
 
       // Everything else of the store (recommendations, wishlists, analytics…): an empty answer, never a proxy.
@@ -335,7 +328,9 @@ export function registerKoboApi(app: App, deps: KoboApiDeps): void {
       const page = Math.min(pageCount, Math.max(1, byLocation ?? byPercent));
       // A span of a KEPUB, mapped to the place the web reader opens at.
       const locator =
-        isTextEpub(book) && (await kobo.delivery(caller)).kepub ? await kepub.locatorOf(caller, book, bookmark.Location) : null;
+        isTextEpub(book) && (await kobo.delivery(caller)).kepub && spanOf(bookmark.Location)
+          ? await deliveries.locatorOfSpan(caller, book, bookmark.Location!.Source!, bookmark.Location!.Value!)
+          : null;
       position = {
         location: bookmark.Location ?? null,
         progress_percent: percent,
@@ -354,75 +349,21 @@ export function registerKoboApi(app: App, deps: KoboApiDeps): void {
     await kobo.positionFromDevice(caller, book.id, written.progress.updated_at);
   }
 
-  /** The cover at the size the device asks (never enlarged), as JPEG; comics from their cover page. */
-  async function cover(caller: Caller, book: KoboBookRow, width: number, height: number, grey: boolean): Promise<ImageLookup> {
-    if (book.format !== 'epub')
-      return pages.page(caller, book.id, book.cover_page ?? 1, { width, height, format: 'jpeg', grayscale: grey });
-    const thumbnail = await books.thumbnail(caller, book.id, 'image/jpeg');
-    const etag = `${thumbnail.etag.replace(/"$/, '')}-kobo-${width}x${height}${grey ? '-gray' : ''}"`;
-    return {
-      etag,
-      load: async () => {
-        const image = await thumbnail.load();
-        const sharp = await loadSharp();
-        let pipeline = sharp(image.data).resize({ width, height, fit: 'inside', withoutEnlargement: true });
-        if (grey) pipeline = pipeline.grayscale();
-        return { data: await pipeline.jpeg({ quality: 85 }).toBuffer(), mediaType: 'image/jpeg', etag };
-      },
-    };
+  /** The KEPUB, or the EPUB as it is when it cannot be converted: then the device's card says so (the person looks there). */
+  async function sendKepub(req: FastifyRequest, reply: FastifyReply, caller: Caller, book: KoboBookRow): Promise<FastifyReply> {
+    const made = await deliveries.kepub(caller, book);
+    if ('plain' in made) {
+      req.log.warn({ err: made.error, book_id: book.id }, 'The EPUB could not be converted to KEPUB; sent as it is');
+      await kobo.noteDelivery(caller, book.id, `Could not be converted to KEPUB (${made.reason}); sent as the plain EPUB.`);
+      return sendBookFile(req, reply, made.plain);
+    }
+    await kobo.noteDelivery(caller, book.id, null);
+    return sendGeneratedEpub(req, reply, made.epub, made.fileName);
   }
 
-  /**
-   * A page fitted inside the device's screen (never enlarged): the page service makes it at the ladder step above
-   * the screen (a resize it caches and other readers share), then it is brought down to the screen exactly.
-   */
-  async function fittedPage(caller: Caller, book: KoboBookRow, n: number, delivery: KoboDelivery): Promise<FixedLayoutPage> {
-    const { screen, greyscale } = delivery;
-    const bounds = screen ? { width: stepAtLeast(screen.width), height: stepAtLeast(screen.height) } : {};
-    const image = await (await pages.page(caller, book.id, n, { ...bounds, format: 'jpeg', grayscale: greyscale }, true)).load();
-    const page: FixedLayoutPage = { data: image.data, mediaType: image.mediaType === 'image/png' ? 'image/png' : 'image/jpeg' };
-    if (!screen) return page;
-    const sharp = await loadSharp();
-    const meta = await sharp(page.data).metadata();
-    const width = meta.autoOrient?.width ?? meta.width ?? 0;
-    const height = meta.autoOrient?.height ?? meta.height ?? 0;
-    if (width <= screen.width && height <= screen.height) return page;
-    const data = await sharp(page.data)
-      .rotate()
-      .resize({ width: screen.width, height: screen.height, fit: 'inside', withoutEnlargement: true })
-      .jpeg({ quality: 85 })
-      .toBuffer();
-    return { data, mediaType: 'image/jpeg' };
-  }
-
-  /**
-   * A comic or PDF as a fixed-layout EPUB: one page per image fitted to the device's screen, made on the first
-   * download and kept in the derived cache under the file's content hash and the size (a changed file has another
-   * hash: made again).
-   */
+  /** A comic or PDF as a fixed-layout EPUB fitted to the device's screen, as its settings say. */
   async function sendFixedLayout(req: FastifyRequest, reply: FastifyReply, caller: Caller, book: KoboBookRow): Promise<FastifyReply> {
-    const delivery = await kobo.delivery(caller);
-    const { screen, greyscale } = delivery;
-    const variant = `kobo-epub3fl-${screen ? `w${screen.width}-h${screen.height}` : 'original'}${greyscale ? '-gray' : ''}.epub`;
-    const fileName = `${book.title.replace(/[/\\]/g, '_') || book.id}.epub`;
-    const produce = async (): Promise<Buffer> => {
-      const images: FixedLayoutPage[] = [];
-      for (let n = 1; n <= book.page_count; n++) images.push(await fittedPage(caller, book, n, delivery));
-      return buildFixedLayoutEpub(
-        {
-          id: book.id,
-          title: book.title,
-          language: book.language ?? 'en',
-          authors: authorNames(book.authors),
-          series: { name: book.series_name, number: book.number },
-          modified: book.updated_at,
-        },
-        images,
-      );
-    };
-    if (!book.hash) return sendGeneratedEpub(req, reply, { data: await produce() }, fileName);
-    const cached = await getOrCreateCached(deps.cacheDir, book.hash, variant, produce);
-    const etag = `"${book.hash.slice(0, 40)}-${variant}"`;
-    return sendGeneratedEpub(req, reply, cached.data ? { data: cached.data } : { path: cached.path, etag }, fileName);
+    const made = await deliveries.fixedLayoutEpub(caller, book, authorNames(book.authors), await kobo.delivery(caller));
+    return sendGeneratedEpub(req, reply, made.epub, made.fileName);
   }
 }

@@ -1,9 +1,7 @@
 import { stat } from 'node:fs/promises';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { contentDisposition, sendBookFile } from '../../catalog/index.js';
-
-/** An EPUB made for the device: in memory (not cached, or just made small), or a file of the derived cache. */
-export type GeneratedEpub = { data: Buffer } | { path: string; etag: string };
+import type { GeneratedEpub } from '../../reading/index.js';
 
 /** Sends an EPUB made for a Kobo (KEPUB or fixed layout); a cached file goes with its ETag and ranges like any download. */
 export async function sendGeneratedEpub(
