@@ -8,8 +8,7 @@ import { ConfigError, loadConfig } from './config/load.js';
 import { openDatabase } from './db/connection.js';
 import { adoptFormerDatabaseFile } from './db/former-name.js';
 import { migrateToLatest } from './db/migrate.js';
-import { UsersRepository } from './identity/index.js';
-import { resetPassword } from './identity/index.js';
+import { resetPassword, UsersRepository } from './identity/index.js';
 import { installShutdownHandlers, startServer } from './server.js';
 
 // `colophon openapi | head`: a reader that stops early is not an error.

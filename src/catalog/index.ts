@@ -20,6 +20,8 @@ export type { BookWithLibrary } from './books/repository.js';
 export { registerBookRoutes } from './books/routes.js';
 export { BookView } from './books/schemas.js';
 export { BooksService } from './books/service.js';
+export { fileCoverReader } from './covers/file-cover.js';
+export type { FileCoverReader } from './covers/file-cover.js';
 export { CustomCoversRepository } from './covers/custom-repository.js';
 export { CustomCoverService } from './covers/custom.js';
 export { CoversRepository } from './covers/repository.js';

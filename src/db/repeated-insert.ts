@@ -1,5 +1,4 @@
-import { CompiledQuery } from 'kysely';
-import type { Kysely } from 'kysely';
+import { CompiledQuery, type Kysely } from 'kysely';
 
 /**
  * Multi-row INSERTs of the same shape, compiled by Kysely once and then reused with new parameters. A scan writes

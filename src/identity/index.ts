@@ -75,7 +75,7 @@ export { resetPassword } from './users/reset-password.js';
 export { registerUserRoutes } from './users/routes.js';
 export { UsersService } from './users/service.js';
 
-import type { FastifyBaseLogger } from 'fastify';
+import type { FastifyBaseLogger, FastifyRequest } from 'fastify';
 import type { Transporter } from 'nodemailer';
 import type { Config } from '../config/schema.js';
 import type { Database } from '../db/connection.js';
@@ -96,7 +96,7 @@ import { LoginThrottle } from './auth/login-throttle.js';
 import { createMailer } from './auth/mailer.js';
 import { PasswordChangeService, registerPasswordChangeRoutes } from './auth/password-change.js';
 import { PasswordChecks } from './auth/password-checks.js';
-import { CallerResolver } from './auth/resolve-caller.js';
+import { CallerResolver, type Credentials as CallerCredentials } from './auth/resolve-caller.js';
 import { RevocationsRepository } from './auth/revocations-repository.js';
 import { registerAuthRoutes } from './auth/routes.js';
 import { AuthService } from './auth/service.js';
@@ -117,8 +117,6 @@ import { SetupService, type SetupMarkers } from './setup/service.js';
 import { UsersRepository } from './users/repository.js';
 import { registerUserRoutes } from './users/routes.js';
 import { UsersService } from './users/service.js';
-import type { Credentials as CallerCredentials } from './auth/resolve-caller.js';
-import type { FastifyRequest } from 'fastify';
 
 export interface IdentityDeps {
   config: Config;

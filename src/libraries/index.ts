@@ -28,7 +28,6 @@ export { ScanService } from './scanning/service.js';
 export { importsLists } from './schemas.js';
 export type { LibraryResponse, LibraryView } from './schemas.js';
 export { LibraryService } from './service.js';
-export type { BookCoverReader } from './service.js';
 export { libraryFor } from './views.js';
 export { WatchLeaseRepository } from './watching/repository.js';
 export { registerWatchRoutes } from './watching/routes.js';
@@ -37,14 +36,12 @@ export { WatchService } from './watching/service.js';
 import os from 'node:os';
 import type { FastifyBaseLogger } from 'fastify';
 import type { AccessService } from '../identity/index.js';
+import { fileCoverReader } from '../catalog/index.js';
 import type { Config } from '../config/schema.js';
 import type { Database } from '../db/connection.js';
 import type { EventBus } from '../events/bus.js';
 import type { ComposedArea } from '../http/area.js';
 import type { IsolatedRenderer } from '../media/analysis/isolated-renderer.js';
-import { withBook } from '../media/formats/open-book.js';
-import { resizeImage } from '../media/images/images.js';
-import type { BookFormat } from '../media/types.js';
 import type { TaskQueue } from '../tasks/queue.js';
 import type { Scheduler } from '../tasks/scheduler.js';
 import type { TaskWorker } from '../tasks/worker.js';
@@ -63,7 +60,7 @@ import { ScanRepository } from './scanning/scanner/repository.js';
 import { LibraryScanner } from './scanning/scanner/scanner.js';
 import { scannerTasks } from './scanning/scanner/tasks.js';
 import { ScanService } from './scanning/service.js';
-import { LibraryService, type BookCoverReader } from './service.js';
+import { LibraryService } from './service.js';
 import { registerWatchRoutes } from './watching/routes.js';
 import { WatchLeaseRepository } from './watching/repository.js';
 import { WatchService } from './watching/service.js';
@@ -118,24 +115,12 @@ export function compose(deps: LibrariesDeps): ComposedArea<LibrariesServices> {
   });
   const libraryRepo = new LibraryRepository(database);
   const scans = new ScanService({ queue, worker, libraries: libraryRepo, scanRepository: scanRepo });
-  const readCover: BookCoverReader = async (absolutePath, format, _coverPage) => {
-    const size = { width: config.thumbnails.width };
-    const cover = deps.renderer.handles(format)
-      ? await deps.renderer.cover(absolutePath, format, size)
-      : await withBook(
-          absolutePath,
-          (format ?? undefined) as BookFormat | undefined,
-          {},
-          async (reader) => (await reader.cover(size)).data,
-        );
-    return resizeImage(cover, { width: config.thumbnails.width, format: config.thumbnails.format });
-  };
   const libraries = new LibraryService({
     repo: libraryRepo,
     bus,
     scheduler: deps.scheduler,
     scans,
-    readCover,
+    readCover: fileCoverReader(config, deps.renderer),
     onError: (err, message) => log.warn({ err }, message),
     allowedRoots: config.libraries.allowed_roots,
   });

@@ -1,6 +1,5 @@
 import { sql, type Insertable, type Selectable, type Updateable } from 'kysely';
-import { bookVisible, seriesVisible } from '../identity/index.js';
-import { EVERYTHING, type ContentScope } from '../identity/index.js';
+import { bookVisible, type ContentScope, EVERYTHING, seriesVisible } from '../identity/index.js';
 import type { Database } from '../db/connection.js';
 import type { LibrariesTable } from '../db/tables/catalog.js';
 

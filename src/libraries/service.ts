@@ -1,5 +1,5 @@
-import { EVERYTHING, inScope, scopeFor, type ContentScope } from '../identity/index.js';
-import type { Caller } from '../identity/index.js';
+import { type Caller, type ContentScope, EVERYTHING, inScope, scopeFor } from '../identity/index.js';
+import type { FileCoverReader } from '../catalog/index.js';
 import path from 'node:path';
 import type { EventBus } from '../events/bus.js';
 import type { EntityEventName } from '../events/types.js';
@@ -31,19 +31,13 @@ export interface LibraryScanControl {
   requestPurge(libraryId: string): Promise<TaskView>;
 }
 
-/** Produces a cover image for a book file, or null when it has none. */
-export type BookCoverReader = (
-  absolutePath: string,
-  format: string | null,
-  coverPage: number | null,
-) => Promise<{ data: Buffer; mediaType: string } | null>;
-
 export interface LibraryServiceDeps {
   repo: LibraryRepository;
   bus: EventBus;
   scheduler: Scheduler;
   scans: LibraryScanControl;
-  readCover?: BookCoverReader;
+  /** A book file's cover (catalog/covers): the library's thumbnail is its first book's. */
+  readCover?: FileCoverReader;
   onError?: (err: unknown, message: string) => void;
   /** `libraries.allowed_roots`: folders libraries must lie in; empty means any folder. */
   allowedRoots?: readonly string[];

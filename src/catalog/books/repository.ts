@@ -1,5 +1,5 @@
 import { lockedFields } from '../../db/metadata-locks.js';
-import { bookVisible } from '../../identity/index.js';
+import { bookVisible, type ContentScope } from '../../identity/index.js';
 import { CompiledQuery, sql, type Expression, type RawBuilder, type Selectable, type SelectQueryBuilder, type SqlBool } from 'kysely';
 import type { Database } from '../../db/connection.js';
 import type { DB } from '../../db/schema.js';
@@ -22,7 +22,6 @@ import type { Sort } from '../search/sort.js';
 import { UnchangedDatabaseCache } from '../../db/unchanged-cache.js';
 import { ListPages } from '../search/pages.js';
 import { ListTotals, totalKey } from '../search/totals.js';
-import type { ContentScope } from '../../identity/index.js';
 import type { BookFilterField, BookSortField } from './schemas.js';
 
 export type BookRow = Selectable<BooksTable>;

@@ -1,14 +1,10 @@
-import { relativeToLibrary } from '../../identity/index.js';
+import { type AccessService, type Caller, missingPermission, relativeToLibrary, scopeFor } from '../../identity/index.js';
 import { forbidden, notFound } from '../../http/errors.js';
-import { missingPermission } from '../../identity/index.js';
 import { bookFileMediaType } from '../../media/formats/book-media-types.js';
 import type { PageRequest } from '../../http/pagination.js';
-import type { Caller } from '../../identity/index.js';
-import type { AccessService } from '../../identity/index.js';
 import type { ImageLookup } from '../../http/send-image.js';
 import { parseCondition } from '../search/conditions.js';
 import { parseSort, type SortDirection } from '../search/sort.js';
-import { scopeFor } from '../../identity/index.js';
 import { resolveBookFile, type BookFile } from './files.js';
 import type { BookListMode, BookListQuery, BooksRepository, BookViewRow, BookWithLibrary } from './repository.js';
 import { BOOK_FILTER_FIELDS, BOOK_SORT_FIELDS, type BookView } from './schemas.js';

@@ -9,8 +9,7 @@ import { MEDIA_TYPE_BY_FORMAT, resizeImage } from '../../media/images/images.js'
 import { loadSharp } from '../../media/native-modules.js';
 import { cachedPath, getOrCreateCached, removeCachedForHash, writeAtomically } from '../../media/rendering/derived-cache.js';
 import { thumbnailFormatFor, thumbnailVariant, type ThumbnailFormat } from '../../media/rendering/thumbnails.js';
-import type { AccessService } from '../../identity/index.js';
-import type { Caller } from '../../identity/index.js';
+import type { AccessService, Caller } from '../../identity/index.js';
 import type { BookWithLibrary } from '../books/repository.js';
 import type { CoverTarget, CustomCoverRow, CustomCoversRepository, NewCustomCover } from './custom-repository.js';
 

@@ -1,10 +1,7 @@
-import { scopeFor } from '../../identity/index.js';
-import type { InSeries } from '../../identity/index.js';
-import type { Caller } from '../../identity/index.js';
+import { type Caller, type InSeries, scopeFor } from '../../identity/index.js';
 import { notFound } from '../../http/errors.js';
 import type { PageRequest } from '../../http/pagination.js';
-import type { TaskQueue, TaskRow } from '../../tasks/queue.js';
-import type { TaskProgressUpdate } from '../../tasks/queue.js';
+import type { TaskProgressUpdate, TaskQueue, TaskRow } from '../../tasks/queue.js';
 import { normalizeTitle } from './normalize-title.js';
 import type { DuplicatesRepository, FoundGroup, GroupRow } from './repository.js';
 

@@ -1,5 +1,4 @@
-import type { HistoryGroup } from './history-rows.js';
-import { historyRow, newGroup } from './history-rows.js';
+import { type HistoryGroup, historyRow, newGroup } from './history-rows.js';
 import type { MetadataRepository } from './repository.js';
 import type { EntityType } from './fields.js';
 

@@ -1,17 +1,16 @@
 import { lockedFields } from '../../db/metadata-locks.js';
-import { seriesVisible } from '../../identity/index.js';
+import { type ContentScope, seriesVisible } from '../../identity/index.js';
 import { sql, type Expression, type RawBuilder, type Selectable, type SelectQueryBuilder, type SqlBool } from 'kysely';
 import type { Database } from '../../db/connection.js';
 import type { DB } from '../../db/schema.js';
 import type { SeriesTable } from '../../db/tables/catalog.js';
-import type { ContentScope } from '../../identity/index.js';
 import { authorLeaf, compileCondition, idLeaf, listLeaf, textLeaf, yearLeaf } from '../search/condition-sql.js';
 import type { Condition, Leaf, ReadStatus } from '../search/conditions.js';
 import type { FullTextSearch } from '../search/fts.js';
 import type { Sort } from '../search/sort.js';
 import { ListPages } from '../search/pages.js';
 import { ListTotals, totalKey } from '../search/totals.js';
-import type { SeriesFilterField, SeriesSortField } from './schemas.js';
+import type { SeriesFacetField, SeriesFilterField, SeriesSortField } from './schemas.js';
 
 export type SeriesRow = Selectable<SeriesTable>;
 
@@ -44,10 +43,6 @@ export const SERIES_VIEW_COLUMNS = [
 ] as const satisfies ReadonlyArray<keyof SeriesRow>;
 export type SeriesViewRow = Pick<SeriesRow, (typeof SERIES_VIEW_COLUMNS)[number]>;
 const seriesViewColumns = SERIES_VIEW_COLUMNS.map((c) => `series.${c}` as const);
-
-/** Fields whose distinct values the facet lists show. */
-import type { SeriesFacetField } from './schemas.js';
-
 export type { SeriesFacetField };
 
 /** What a facet list covers: the caller's libraries, optionally narrowed to some of them. */

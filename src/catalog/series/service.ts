@@ -1,16 +1,20 @@
-import { normalizeLabels } from '../../identity/index.js';
+import {
+  type AccessService,
+  type Caller,
+  type DeviceHint,
+  type InSeries,
+  normalizeLabels,
+  type ProgressOrigin,
+  scopeFor,
+} from '../../identity/index.js';
 import { notFound } from '../../http/errors.js';
 import type { PageRequest } from '../../http/pagination.js';
-import type { Caller } from '../../identity/index.js';
-import { scopeFor } from '../../identity/index.js';
-import type { AccessService, InSeries } from '../../identity/index.js';
 import type { BooksRepository } from '../books/repository.js';
 import type { BookCovers, BooksService } from '../books/service.js';
 import type { BookView } from '../books/schemas.js';
 import { parseList, parseObjects } from '../books/views.js';
 import type { HistoryGroup } from '../metadata/history-rows.js';
 import type { ImageLookup } from '../../http/send-image.js';
-import type { DeviceHint, ProgressOrigin } from '../../identity/index.js';
 import { parseCondition } from '../search/conditions.js';
 import { parseSort, type SortDirection } from '../search/sort.js';
 import type { SeriesFacetField, SeriesListQuery, SeriesRepository, SeriesRow, SeriesViewRow } from './repository.js';

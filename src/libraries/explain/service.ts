@@ -10,9 +10,7 @@ import { excludeRules, pathRule, type PathRule } from '../scanning/scanner/exclu
 import { isLooseFile } from '../scanning/scanner/series-rules.js';
 import { seriesNameSource } from '../../catalog/index.js';
 import { under } from '../scanning/scanner/targeted-walk.js';
-import type { AccessService } from '../../identity/index.js';
-import type { Caller } from '../../identity/index.js';
-import { withLibraryRelativePaths } from '../../identity/index.js';
+import { type AccessService, type Caller, withLibraryRelativePaths } from '../../identity/index.js';
 import type { LibraryService } from '../service.js';
 import type { WatchService } from '../watching/service.js';
 import type { ExplainBookRow, ExplainRepository } from './repository.js';

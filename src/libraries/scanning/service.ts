@@ -1,5 +1,4 @@
-import { inScope, scopeFor } from '../../identity/index.js';
-import type { Caller } from '../../identity/index.js';
+import { type Caller, inScope, relativeToLibrary, scopeFor } from '../../identity/index.js';
 import { emptyScanCounters, type ScanCounters, type ScanMode } from '../../events/types.js';
 import { conflict, notFound } from '../../http/errors.js';
 import type { TaskQueue, TaskRow } from '../../tasks/queue.js';
@@ -8,9 +7,7 @@ import type { ScanRepository } from './scanner/repository.js';
 import type { LibraryRepository } from '../repository.js';
 import { parseScanningConfig } from '../schemas.js';
 import type { LibraryScanControl } from '../service.js';
-import { cancelTask } from '../../operations/index.js';
-import { taskView, type TaskView } from '../../operations/index.js';
-import { relativeToLibrary } from '../../identity/index.js';
+import { cancelTask, taskView, type TaskView } from '../../operations/index.js';
 import type { ScanStatusView } from './schemas.js';
 import { parseJsonColumn } from '../../db/json-column.js';
 

@@ -2,8 +2,7 @@ import { z } from 'zod';
 import { ErrorBody } from '../../http/errors.js';
 import { IdParams } from '../../http/params.js';
 import type { App } from '../../http/types.js';
-import { inScope, scopeFor } from '../../identity/index.js';
-import { callerOf } from '../../identity/index.js';
+import { callerOf, inScope, scopeFor } from '../../identity/index.js';
 import type { LibraryService } from '../service.js';
 import type { WatchService } from './service.js';
 

@@ -2,8 +2,7 @@ import { sql, type Insertable, type Kysely, type RawBuilder, type Selectable, ty
 import type { Database } from '../../db/connection.js';
 import type { DB } from '../../db/schema.js';
 import type { CollectionsTable } from '../../db/tables/lists.js';
-import { seriesVisible } from '../../identity/index.js';
-import { EVERYTHING, type ContentScope } from '../../identity/index.js';
+import { type ContentScope, EVERYTHING, seriesVisible } from '../../identity/index.js';
 import { escapeLike } from '../../catalog/index.js';
 import { chunks } from '../../util/chunks.js';
 import type { Viewer } from '../core/lists.js';

@@ -4,8 +4,7 @@ import { pageRequest, PaginationQuery, paginated, toPage } from '../../http/pagi
 import { IdParams } from '../../http/params.js';
 import { sendImage } from '../../http/send-image.js';
 import type { App } from '../../http/types.js';
-import { callerOf } from '../../identity/index.js';
-import { BROWSE_COLLECTIONS } from '../../identity/index.js';
+import { BROWSE_COLLECTIONS, callerOf } from '../../identity/index.js';
 import { SeriesView } from '../../catalog/index.js';
 import {
   CollectionCreate,

@@ -1,6 +1,5 @@
 import type { Caller } from '../../identity/index.js';
-import type { SeriesView } from '../../catalog/index.js';
-import type { SeriesService } from '../../catalog/index.js';
+import type { SeriesService, SeriesView } from '../../catalog/index.js';
 
 /**
  * The native views of these series for the caller, in the order given; series it may not see (or gone since the

@@ -1,8 +1,7 @@
 import { sql, type Insertable, type RawBuilder, type Selectable, type SqlBool } from 'kysely';
 import type { Database } from '../../db/connection.js';
 import type { ReadListItemsTable, ReadListsTable } from '../../db/tables/lists.js';
-import { bookVisible, seriesVisible } from '../../identity/index.js';
-import type { ContentScope } from '../../identity/index.js';
+import { bookVisible, type ContentScope, seriesVisible } from '../../identity/index.js';
 import { escapeLike } from '../../catalog/index.js';
 import { chunks } from '../../util/chunks.js';
 import type { Viewer } from '../core/lists.js';

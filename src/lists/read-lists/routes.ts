@@ -4,8 +4,7 @@ import { ErrorBody, badRequest } from '../../http/errors.js';
 import { pageRequest, PaginationQuery, paginated, toPage } from '../../http/pagination.js';
 import { IdParams } from '../../http/params.js';
 import type { App } from '../../http/types.js';
-import { callerOf } from '../../identity/index.js';
-import { BROWSE_READ_LISTS } from '../../identity/index.js';
+import { BROWSE_READ_LISTS, callerOf } from '../../identity/index.js';
 import { contentDisposition } from '../../catalog/index.js';
 import {
   BookParams,

@@ -1,9 +1,7 @@
 import { newId, nowIso, toBool } from '../../db/ids.js';
 import { AppError, badRequest, conflict, notFound } from '../../http/errors.js';
 import type { PageRequest } from '../../http/pagination.js';
-import { EVERYTHING, scopeFor, scopeOfUser, type ContentScope } from '../../identity/index.js';
-import type { InSeries } from '../../identity/index.js';
-import type { Caller } from '../../identity/index.js';
+import { type Caller, type ContentScope, EVERYTHING, type InSeries, scopeFor, scopeOfUser } from '../../identity/index.js';
 import { listNameKey, requireSharedRight, viewerOf } from '../core/lists.js';
 import type { BookView } from '../../catalog/index.js';
 import { CblError, cblFileName, parseCbl, writeCbl, type CblEntry } from './cbl.js';

@@ -1,7 +1,6 @@
 import { sql } from 'kysely';
 import type { Database } from '../../db/connection.js';
-import { seriesVisible } from '../../identity/index.js';
-import type { ContentScope } from '../../identity/index.js';
+import { type ContentScope, seriesVisible } from '../../identity/index.js';
 
 /** SQL of each user's want-to-read shelf (table want_to_read). */
 export class WantToReadRepository {

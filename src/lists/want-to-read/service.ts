@@ -1,6 +1,5 @@
 import type { PageRequest } from '../../http/pagination.js';
-import { scopeFor } from '../../identity/index.js';
-import type { Caller } from '../../identity/index.js';
+import { type Caller, scopeFor } from '../../identity/index.js';
 import type { ListsDeps } from '../collections/service.js';
 import { seriesViews } from '../collections/series-views.js';
 import type { SeriesView } from '../../catalog/index.js';

@@ -4,8 +4,7 @@
  */
 import { analyzeFile } from './analyze.js';
 import type { AnalyzeManyTask, AnalyzeTask, CoverTask, HashTask, PageTask, WorkerResult } from './analysis-protocol.js';
-import { toCatalogAnalysis } from './catalog-analysis.js';
-import type { CatalogAnalysis } from './catalog-analysis.js';
+import { type CatalogAnalysis, toCatalogAnalysis } from './catalog-analysis.js';
 import { asMediaError } from '../errors.js';
 import { hashFile } from './hash.js';
 import { withBook } from '../formats/open-book.js';

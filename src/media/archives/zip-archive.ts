@@ -7,9 +7,7 @@ import type { Entry, ZipFile } from 'yauzl';
 import { MediaError, asMediaError, errorMessage, throwIfAborted } from '../errors.js';
 import type { MediaLimits } from '../limits.js';
 import { directoryEntryOf, readCentralDirectory, type DirectoryEntry } from './zip-directory.js';
-import { BlockCachedReader, MemoryReader } from './zip-file-reader.js';
-import type { ZipByteSource } from './zip-file-reader.js';
-
+import { BlockCachedReader, MemoryReader, type ZipByteSource } from './zip-file-reader.js';
 const inflateRawAsync = promisify(inflateRaw);
 /**
  * Small inflates (ComicInfo.xml, OPF, container.xml, the first KiB of a page for its header) run synchronously:

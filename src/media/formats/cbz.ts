@@ -2,14 +2,12 @@ import { comicCoverRef, comicInfoMetadata } from './comic-archive.js';
 import { parseComicInfo } from '../metadata/comicinfo.js';
 import { MediaError } from '../errors.js';
 import { imageTypeFromName, isPageEntryName, sniffImageType } from '../images/image-types.js';
-import { resolveLimits } from '../limits.js';
-import type { MediaLimits } from '../limits.js';
+import { type MediaLimits, resolveLimits } from '../limits.js';
 import { sortPageNames } from './page-order.js';
 import { probePages } from './page-probe.js';
 import type { ReaderOptions } from './reader-options.js';
 import type { BookReader, CoverRef, EmbeddedMetadata, PageData, PageEntry, PageInfo } from '../types.js';
-import { ZipArchive } from '../archives/zip-archive.js';
-import type { ZipMember } from '../archives/zip-archive.js';
+import { ZipArchive, type ZipMember } from '../archives/zip-archive.js';
 
 /** The ComicInfo.xml of an archive: at the root by convention, anywhere as a fallback. */
 export function findComicInfoName(names: readonly string[]): string | null {

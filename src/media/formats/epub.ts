@@ -1,16 +1,12 @@
 import { MediaError, errorMessage } from '../errors.js';
 import { imageTypeFromName, sniffImageType } from '../images/image-types.js';
-import { resolveLimits } from '../limits.js';
-import type { MediaLimits } from '../limits.js';
-import { parseContainer, parseOpf } from '../metadata/opf.js';
-import type { ManifestItem, OpfPackage } from '../metadata/opf.js';
+import { type MediaLimits, resolveLimits } from '../limits.js';
+import { type ManifestItem, type OpfPackage, parseContainer, parseOpf } from '../metadata/opf.js';
 import { probePages } from './page-probe.js';
 import type { ReaderOptions } from './reader-options.js';
 import type { BookReader, CoverRef, EmbeddedMetadata, PageData, PageEntry, PageInfo } from '../types.js';
 import { documentContent } from './xhtml-images.js';
-import { ZipArchive } from '../archives/zip-archive.js';
-import type { ZipMember } from '../archives/zip-archive.js';
-
+import { ZipArchive, type ZipMember } from '../archives/zip-archive.js';
 const XHTML = 'application/xhtml+xml';
 /** A page that wraps one image is small; a larger document is prose even if it shows a picture. */
 const MAX_IMAGE_PAGE_DOCUMENT_BYTES = 64 * 1024;

@@ -5,10 +5,8 @@ import type { PDFDocumentProxy, PDFPageProxy } from 'pdfjs-dist/legacy/build/pdf
 import { MediaError, asMediaError, throwIfAborted } from '../errors.js';
 import { MEDIA_TYPE_BY_FORMAT } from '../images/images.js';
 import { loadPdfjs } from '../native-modules.js';
-import { resolveLimits } from '../limits.js';
-import type { MediaLimits } from '../limits.js';
-import { pdfPropertiesFromInfo, pdfPropertiesToFields } from '../metadata/pdf-properties.js';
-import type { PdfProperties } from '../metadata/pdf-properties.js';
+import { type MediaLimits, resolveLimits } from '../limits.js';
+import { type PdfProperties, pdfPropertiesFromInfo, pdfPropertiesToFields } from '../metadata/pdf-properties.js';
 import { readPdfStructure, type PdfStructure } from './pdf-structure.js';
 import type { ReaderOptions } from './reader-options.js';
 import type { BookReader, CoverRef, EmbeddedMetadata, PageData, PageEntry, PageInfo, RenderHint } from '../types.js';

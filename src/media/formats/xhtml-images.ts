@@ -1,6 +1,5 @@
 import { resolveHref } from '../metadata/opf.js';
-import { isNode, parseXml } from '../metadata/xml.js';
-import type { XmlNode } from '../metadata/xml.js';
+import { isNode, parseXml, type XmlNode } from '../metadata/xml.js';
 
 /** What an EPUB content document shows: the images it references and how much text it has besides. */
 export interface DocumentContent {

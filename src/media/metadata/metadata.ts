@@ -1,8 +1,14 @@
 import { basename, dirname, resolve } from 'node:path';
-import { parseFileName } from './filename.js';
-import type { NameKind } from './filename.js';
-import { METADATA_SOURCES } from './metadata-types.js';
-import type { BookMetadata, MetadataField, MetadataFields, MetadataSource, PrecedenceSource, StoryArc } from './metadata-types.js';
+import { type NameKind, parseFileName } from './filename.js';
+import {
+  type BookMetadata,
+  METADATA_SOURCES,
+  type MetadataField,
+  type MetadataFields,
+  type MetadataSource,
+  type PrecedenceSource,
+  type StoryArc,
+} from './metadata-types.js';
 import type { BookFormat, EmbeddedMetadata } from '../types.js';
 
 export interface MetadataLayer {

@@ -13,11 +13,7 @@ import {
 import type { SseHub } from '../../http/sse.js';
 import { EntityEventMessage, ScanEventMessage, streamOf, TaskProgressMessage } from './schemas.js';
 import type { App } from '../../http/types.js';
-import { inScope, scopeFor } from '../../identity/index.js';
-import type { AccessService } from '../../identity/index.js';
-import type { Caller } from '../../identity/index.js';
-import type { CallerAgain } from '../../identity/index.js';
-import { holdsRule, type Permission } from '../../identity/index.js';
+import { type AccessService, type Caller, type CallerAgain, holdsRule, inScope, type Permission, scopeFor } from '../../identity/index.js';
 
 /**
  * Whether a caller may hear of an event: libraries-read, the event's library in its scope, and its series (when it

@@ -1,9 +1,7 @@
-import { inScope, scopeFor } from '../../identity/index.js';
-import type { Caller } from '../../identity/index.js';
+import { type Caller, inScope, scopeFor, withLibraryRelativePaths } from '../../identity/index.js';
 import { conflict, notFound } from '../../http/errors.js';
 import { TASK_STATUSES, type TaskFilter, type TaskQueue, type TaskRow } from '../../tasks/queue.js';
 import type { TaskWorker } from '../../tasks/worker.js';
-import { withLibraryRelativePaths } from '../../identity/index.js';
 import { taskView, type TaskStats, type TaskView } from './schemas.js';
 
 /** How long a cancel waits for a task running in this process to stop before answering. */

@@ -4,13 +4,10 @@ import { z } from 'zod';
 import { publicBaseUrl } from '../../http/public-url.js';
 import { sendImage } from '../../http/send-image.js';
 import type { App } from '../../http/types.js';
-import type { Caller } from '../../identity/index.js';
-import { callerOf } from '../../identity/index.js';
-import { sendBookFile } from '../../catalog/index.js';
+import { type Caller, callerOf, deviceHint } from '../../identity/index.js';
+import { type BooksService, sendBookFile } from '../../catalog/index.js';
 import { sendGeneratedEpub } from './send-generated-epub.js';
-import type { BooksService } from '../../catalog/index.js';
 import type { KoboBookRow, KoboDelivery, KoboService } from './devices/service.js';
-import { deviceHint } from '../../identity/index.js';
 import type { DeliveriesService, ProgressService } from '../../reading/index.js';
 import { KOBO_PREFIX } from './credentials.js';
 import {

@@ -1,10 +1,9 @@
 import { z } from 'zod';
 import { AppError } from '../../http/errors.js';
 import type { App } from '../../http/types.js';
-import { callerOf } from '../../identity/index.js';
+import { callerOf, deviceHint } from '../../identity/index.js';
 import { sendBookFile } from '../../catalog/index.js';
 import { sendImage } from '../../http/send-image.js';
-import { deviceHint } from '../../identity/index.js';
 import { KOMGA_PROGRESS, komgaProgressOrigin } from './progress-origin.js';
 import { allOf, bookBodyCondition, bookQueryCondition } from './conditions.js';
 import { pageDto } from './dto.js';

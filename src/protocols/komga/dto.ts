@@ -1,10 +1,7 @@
-import { scopeFor } from '../../identity/index.js';
-import type { Caller } from '../../identity/index.js';
-import type { BookView } from '../../catalog/index.js';
+import { type Caller, scopeFor } from '../../identity/index.js';
+import type { BookView, SeriesView } from '../../catalog/index.js';
 import { importsLists, type LibraryResponse } from '../../libraries/index.js';
-import type { CollectionView } from '../../lists/index.js';
-import type { ReadListView } from '../../lists/index.js';
-import type { SeriesView } from '../../catalog/index.js';
+import type { CollectionView, ReadListView } from '../../lists/index.js';
 import type { PageInfo } from '../../media/types.js';
 
 /**

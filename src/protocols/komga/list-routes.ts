@@ -3,14 +3,9 @@ import { AppError, badRequest, notFound } from '../../http/errors.js';
 import { Uuid } from '../../http/params.js';
 import { sendImage } from '../../http/send-image.js';
 import type { App } from '../../http/types.js';
-import { scopeFor } from '../../identity/index.js';
-import type { Caller } from '../../identity/index.js';
-import { callerOf } from '../../identity/index.js';
-import { BROWSE_COLLECTIONS, BROWSE_READ_LISTS } from '../../identity/index.js';
-import type { BookView } from '../../catalog/index.js';
+import { BROWSE_COLLECTIONS, BROWSE_READ_LISTS, type Caller, callerOf, deviceHint, scopeFor } from '../../identity/index.js';
+import type { BookView, SeriesView } from '../../catalog/index.js';
 import type { ReadListView } from '../../lists/index.js';
-import type { SeriesView } from '../../catalog/index.js';
-import { deviceHint } from '../../identity/index.js';
 import { allOf, readStatusOf } from './conditions.js';
 import { collectionDto, readListDto, type ReadListDto, type TachiyomiReadProgressDto, type TachiyomiReadProgressV2Dto } from './dto.js';
 import {

@@ -3,9 +3,7 @@ import { badRequest } from '../../http/errors.js';
 import { Uuid } from '../../http/params.js';
 import type { App } from '../../http/types.js';
 import { callerOf } from '../../identity/index.js';
-import { AUTHOR_ROLES } from '../../catalog/index.js';
-import { BookUpdate, SeriesMetadataChanges } from '../../catalog/index.js';
-import type { MetadataChange } from '../../catalog/index.js';
+import { AUTHOR_ROLES, BookUpdate, type MetadataChange, SeriesMetadataChanges } from '../../catalog/index.js';
 import type { KomgaPresenter } from './presenter.js';
 import { BookParams, hidden, komgaRoute, SeriesParams } from './route-config.js';
 

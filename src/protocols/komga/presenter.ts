@@ -1,18 +1,11 @@
 import type { PageRequest } from '../../http/pagination.js';
 import { numberSortOf } from '../../media/metadata/metadata-values.js';
-import type { Caller } from '../../identity/index.js';
+import type { Caller, DeviceHint } from '../../identity/index.js';
 import type { PageInfo } from '../../media/types.js';
-import type { MetadataService } from '../../catalog/index.js';
-import type { BookView } from '../../catalog/index.js';
-import type { BooksService } from '../../catalog/index.js';
-import type { CollectionsService } from '../../lists/index.js';
-import type { ReadListsService } from '../../lists/index.js';
+import type { BooksService, BookView, MetadataService, SeriesService, SeriesView } from '../../catalog/index.js';
+import type { CollectionsService, ReadListsService } from '../../lists/index.js';
 import type { LibraryService } from '../../libraries/index.js';
-import type { PagesService } from '../../reading/index.js';
-import type { DeviceHint } from '../../identity/index.js';
-import type { ProgressService } from '../../reading/index.js';
-import type { SeriesView } from '../../catalog/index.js';
-import type { SeriesService } from '../../catalog/index.js';
+import type { PagesService, ProgressService } from '../../reading/index.js';
 import {
   conditionMentions,
   needsAgeRatings,

@@ -1,8 +1,7 @@
 import { z } from 'zod';
 import type { App } from '../../http/types.js';
-import { callerOf } from '../../identity/index.js';
+import { callerOf, deviceHint } from '../../identity/index.js';
 import { sendImage } from '../../http/send-image.js';
-import { deviceHint } from '../../identity/index.js';
 import { KOMGA_PROGRESS } from './progress-origin.js';
 import type { SeriesFacetField } from '../../catalog/index.js';
 import { ageOf } from '../../media/metadata/age-ratings.js';

@@ -1,9 +1,7 @@
-import { bookVisible } from '../../identity/index.js';
+import { bookVisible, type ContentScope } from '../../identity/index.js';
 import type { Selectable } from 'kysely';
 import type { Database } from '../../db/connection.js';
 import type { KosyncDocumentsTable } from '../../db/tables/reading.js';
-import type { ContentScope } from '../../identity/index.js';
-
 export type KosyncDocumentRow = Selectable<KosyncDocumentsTable>;
 
 /** SQL of KOReader documents: matching a document id to a book, and the last position KOReader sent for it. */

@@ -1,7 +1,6 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import type { Credentials } from '../../identity/index.js';
+import { type Credentials, deviceHint } from '../../identity/index.js';
 import type { App } from '../../http/types.js';
-import { deviceHint } from '../../identity/index.js';
 import type { SettingsService } from '../../operations/index.js';
 import { KosyncError, type KosyncProgressInput, type KosyncService } from './service.js';
 

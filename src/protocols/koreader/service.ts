@@ -1,8 +1,5 @@
 import { nowIso } from '../../db/ids.js';
-import type { Caller } from '../../identity/index.js';
-import { userPermissions } from '../../identity/index.js';
-import { scopeFor, scopeOfUser } from '../../identity/index.js';
-import type { DeviceHint } from '../../identity/index.js';
+import { type Caller, type DeviceHint, scopeFor, scopeOfUser, userPermissions } from '../../identity/index.js';
 import type { ProgressService } from '../../reading/index.js';
 import type { KosyncDocumentRow, KosyncRepository } from './repository.js';
 import { parseJsonColumnOrThrow } from '../../db/json-column.js';

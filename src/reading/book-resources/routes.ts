@@ -2,9 +2,8 @@ import { z } from 'zod';
 import { ErrorBody } from '../../http/errors.js';
 import { IdParams, Uuid } from '../../http/params.js';
 import type { App } from '../../http/types.js';
-import { callerOf } from '../../identity/index.js';
+import { callerOf, deviceHint } from '../../identity/index.js';
 import { IMAGE_CACHE_CONTROL } from '../../http/send-image.js';
-import { deviceHint } from '../../identity/index.js';
 import type { BookResourcesService } from './service.js';
 
 const tags = ['pages'];

@@ -5,12 +5,9 @@ import { resolveLimits } from '../../media/limits.js';
 import { parseContainer, parseOpf, type OpfPackage } from '../../media/metadata/opf.js';
 import { ZipArchive } from '../../media/archives/zip-archive.js';
 import { AppError, badRequest, notFound } from '../../http/errors.js';
-import type { AccessService } from '../../identity/index.js';
-import type { Caller } from '../../identity/index.js';
-import { resolveBookFile } from '../../catalog/index.js';
-import type { BookWithLibrary } from '../../catalog/index.js';
+import type { AccessService, Caller, DeviceHint } from '../../identity/index.js';
+import { type BookWithLibrary, resolveBookFile } from '../../catalog/index.js';
 import type { PagesService } from '../pages/service.js';
-import type { DeviceHint } from '../../identity/index.js';
 import type { ProgressService } from '../progress/service.js';
 import { parseJsonColumnOrThrow } from '../../db/json-column.js';
 

@@ -1,6 +1,4 @@
-import { resolveBookFile, type BookFile } from '../../catalog/index.js';
-import type { BookWithLibrary } from '../../catalog/index.js';
-
+import { type BookFile, type BookWithLibrary, resolveBookFile } from '../../catalog/index.js';
 /** How long a resolved book file is trusted before its path is resolved and checked again. */
 const FRESH_MS = 1000;
 const MAX_FILES = 256;

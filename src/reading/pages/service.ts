@@ -10,10 +10,8 @@ import { getThumbnail, thumbnailFormatFor } from '../../media/rendering/thumbnai
 import type { BookFormat, PageInfo } from '../../media/types.js';
 import { AppError, badRequest, notFound } from '../../http/errors.js';
 import type { ImageLookup } from '../../http/send-image.js';
-import type { Caller } from '../../identity/index.js';
-import type { AccessService } from '../../identity/index.js';
-import { resolveBookFile } from '../../catalog/index.js';
-import type { BooksRepository, BookWithLibrary } from '../../catalog/index.js';
+import type { AccessService, Caller } from '../../identity/index.js';
+import { type BooksRepository, type BookWithLibrary, resolveBookFile } from '../../catalog/index.js';
 import { DerivedImagesInMemory } from './derived-memory.js';
 import { grayscaleImage } from './grayscale.js';
 import { effectiveBound, type PageRequestOptions } from '../../media/rendering/page-sizes.js';

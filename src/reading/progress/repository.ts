@@ -1,10 +1,7 @@
-import { bookVisible } from '../../identity/index.js';
+import { bookVisible, type ContentScope, type Device } from '../../identity/index.js';
 import { sql, type Insertable, type Selectable } from 'kysely';
 import type { Database } from '../../db/connection.js';
 import type { ProgressEventsTable, ReadingActivityTable, ReadProgressTable, ReadThroughsTable } from '../../db/tables/reading.js';
-import type { ContentScope } from '../../identity/index.js';
-import type { Device } from '../../identity/index.js';
-
 export type ProgressRow = Selectable<ReadProgressTable>;
 export type ProgressEventRow = Selectable<ProgressEventsTable>;
 export type ProgressWithBook = ProgressRow & {

@@ -3,8 +3,7 @@ import { ErrorBody } from '../../http/errors.js';
 import { pageRequest, PaginationQuery, paginated, toPage } from '../../http/pagination.js';
 import { IdParams } from '../../http/params.js';
 import type { App } from '../../http/types.js';
-import { callerOf } from '../../identity/index.js';
-import { deviceHint } from '../../identity/index.js';
+import { callerOf, deviceHint } from '../../identity/index.js';
 import { ProgressEventView, ProgressListItem, ProgressRestore, ProgressUpdate, ProgressView } from './schemas.js';
 import type { ProgressService } from './service.js';
 

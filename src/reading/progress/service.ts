@@ -1,13 +1,16 @@
-import type { ProgressOrigin } from '../../identity/index.js';
+import {
+  type AccessService,
+  type Caller,
+  type Device,
+  type DeviceHint,
+  type ProgressOrigin,
+  resolveDevice,
+  scopeFor,
+} from '../../identity/index.js';
 import { toBool, newId, nowIso } from '../../db/ids.js';
 import { badRequest, notFound } from '../../http/errors.js';
 import type { PageRequest } from '../../http/pagination.js';
-import type { Caller } from '../../identity/index.js';
-import { scopeFor } from '../../identity/index.js';
-import type { AccessService } from '../../identity/index.js';
-import type { BooksRepository, BookWithLibrary } from '../../catalog/index.js';
-import { resolveDevice, type Device, type DeviceHint } from '../../identity/index.js';
-import { progressFraction } from '../../catalog/index.js';
+import { type BooksRepository, type BookWithLibrary, progressFraction } from '../../catalog/index.js';
 import type { ProgressEventRow, ProgressRepository, ProgressRow, ProgressWithBook } from './repository.js';
 import type { ProgressEventView, ProgressListItem, ProgressUpdate, ProgressView } from './schemas.js';
 import { parseJsonColumnOrThrow, toJsonColumn } from '../../db/json-column.js';

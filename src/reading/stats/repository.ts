@@ -1,5 +1,4 @@
-import { seriesIdVisible } from '../../identity/index.js';
-import type { ContentScope } from '../../identity/index.js';
+import { type ContentScope, seriesIdVisible } from '../../identity/index.js';
 import { sql } from 'kysely';
 import type { Database } from '../../db/connection.js';
 

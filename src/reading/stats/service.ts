@@ -1,5 +1,4 @@
-import { scopeFor } from '../../identity/index.js';
-import type { Caller } from '../../identity/index.js';
+import { type Caller, scopeFor } from '../../identity/index.js';
 import type { StatsRepository } from './repository.js';
 import type { ReadingStats } from './schemas.js';
 

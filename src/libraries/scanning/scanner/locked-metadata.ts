@@ -1,6 +1,5 @@
 import { newId, nowIso } from '../../../db/ids.js';
-import { changedFields, withoutLocked, type EntityType } from '../../../catalog/index.js';
-import { historyRow, seqStart } from '../../../catalog/index.js';
+import { changedFields, type EntityType, historyRow, seqStart, withoutLocked } from '../../../catalog/index.js';
 import type { ScanMetadataWrites } from './repository.js';
 
 type Row = Record<string, unknown>;

@@ -1,8 +1,7 @@
 import { createRequire } from 'node:module';
 import { fileURLToPath } from 'node:url';
 import { Worker } from 'node:worker_threads';
-import { walkLibrary } from './walk.js';
-import type { FoundFile, WalkOptions } from './walk.js';
+import { type FoundFile, walkLibrary, type WalkOptions } from './walk.js';
 
 export interface WalkRequest {
   id: number;

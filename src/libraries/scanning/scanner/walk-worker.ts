@@ -3,8 +3,7 @@
  * A request is `{ id, root }`; the answers are `found` batches, `folderError`s, then `done` or `failed`.
  */
 import { parentPort } from 'node:worker_threads';
-import type { FoundFile } from './walk.js';
-import { walkLibrarySync } from './walk.js';
+import { type FoundFile, walkLibrarySync } from './walk.js';
 import type { WalkReply, WalkRequest } from './walk-thread.js';
 
 /** Found files are posted in batches of about this many: one message per folder costs more than the folder. */

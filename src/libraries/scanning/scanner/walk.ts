@@ -1,5 +1,4 @@
-import { readdir, readdirSync, realpath, realpathSync, stat, statSync } from 'node:fs';
-import type { Dirent, Stats } from 'node:fs';
+import { type Dirent, readdir, readdirSync, realpath, realpathSync, stat, type Stats, statSync } from 'node:fs';
 import path from 'node:path';
 import { isBookFileName } from '../../../media/formats/detect.js';
 

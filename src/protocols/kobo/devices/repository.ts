@@ -1,9 +1,7 @@
 import { sql, type RawBuilder, type Selectable, type SqlBool } from 'kysely';
 import type { Database } from '../../../db/connection.js';
 import type { KoboDevicesTable } from '../../../db/tables/kobo.js';
-import { bookVisible } from '../../../identity/index.js';
-import type { ContentScope } from '../../../identity/index.js';
-
+import { bookVisible, type ContentScope } from '../../../identity/index.js';
 export type KoboDeviceRow = Selectable<KoboDevicesTable>;
 
 /** Which books a device syncs beyond the access rules: none of these set means every visible book. */

@@ -2,8 +2,7 @@ import { createHash } from 'node:crypto';
 import { nowIso } from '../../../db/ids.js';
 import { parseJsonColumn, toJsonColumn } from '../../../db/json-column.js';
 import { AppError, notFound } from '../../../http/errors.js';
-import type { Caller } from '../../../identity/index.js';
-import { scopeFor } from '../../../identity/index.js';
+import { type Caller, scopeFor } from '../../../identity/index.js';
 import type { KoboBookRow, KoboDeviceRow, KoboRepository, KoboSelection, KoboShelf, SyncChange } from './repository.js';
 
 export type { KoboBookRow, KoboSelection, KoboShelf, SyncChange } from './repository.js';

@@ -1,7 +1,6 @@
 import { z } from 'zod';
 import { conflict } from '../../../http/errors.js';
-import type { Caller } from '../../../identity/index.js';
-import type { DeviceHint } from '../../../identity/index.js';
+import type { Caller, DeviceHint } from '../../../identity/index.js';
 import type { ProgressView } from '../../../reading/index.js';
 import type { FeedCatalog } from '../shared/feed-catalog.js';
 import { paths } from './documents.js';

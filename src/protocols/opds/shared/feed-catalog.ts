@@ -1,22 +1,10 @@
 import type { PageRequest } from '../../../http/pagination.js';
 import type { ImageFormat, PageInfo } from '../../../media/types.js';
-import type { Caller } from '../../../identity/index.js';
-import { scopeFor } from '../../../identity/index.js';
-import type { BookView } from '../../../catalog/index.js';
-import type { BooksService } from '../../../catalog/index.js';
-import type { CollectionView } from '../../../lists/index.js';
-import type { CollectionsService } from '../../../lists/index.js';
-import type { ReadListView } from '../../../lists/index.js';
-import type { ReadListsService } from '../../../lists/index.js';
-import type { WantToReadService } from '../../../lists/index.js';
-import type { LibraryView } from '../../../libraries/index.js';
-import type { LibraryService } from '../../../libraries/index.js';
-import type { ImageLookup, PagesService } from '../../../reading/index.js';
-import type { DeviceHint } from '../../../identity/index.js';
-import type { ProgressView } from '../../../reading/index.js';
-import type { ProgressOrigin, ProgressService, ProgressWrite } from '../../../reading/index.js';
-import type { SeriesView } from '../../../catalog/index.js';
-import type { SeriesService } from '../../../catalog/index.js';
+import { type Caller, type DeviceHint, scopeFor } from '../../../identity/index.js';
+import type { BooksService, BookView, SeriesService, SeriesView } from '../../../catalog/index.js';
+import type { CollectionsService, CollectionView, ReadListsService, ReadListView, WantToReadService } from '../../../lists/index.js';
+import type { LibraryService, LibraryView } from '../../../libraries/index.js';
+import type { ImageLookup, PagesService, ProgressOrigin, ProgressService, ProgressView, ProgressWrite } from '../../../reading/index.js';
 
 export interface FeedServices {
   libraries: LibraryService;

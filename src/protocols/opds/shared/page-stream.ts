@@ -1,6 +1,5 @@
 import type { FastifyBaseLogger } from 'fastify';
-import type { Caller } from '../../../identity/index.js';
-import type { DeviceHint } from '../../../identity/index.js';
+import type { Caller, DeviceHint } from '../../../identity/index.js';
 import type { ProgressOrigin } from '../../../reading/index.js';
 import type { FeedCatalog } from './feed-catalog.js';
 
