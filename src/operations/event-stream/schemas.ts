@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { ScanCountersView } from '../../events/schemas.js';
 import { ENTITY_EVENTS, SCAN_EVENTS, type EntityEvent, type ScanEvent, type TaskProgressEvent } from '../../events/types.js';
 import { TaskStatus } from '../tasks/schemas.js';
 
@@ -16,25 +17,14 @@ export const EntityEventMessage = z
   })
   .meta({ id: 'EntityEvent', description: 'The data of a message of `/events/stream`; `type` equals the event name.' });
 
-export const ScanEventMessage = z
-  .object({
-    type: z.enum(SCAN_EVENTS),
-    library_id: z.string(),
-    task_id: z.string(),
-    mode: z.enum(['normal', 'deep']),
-    timestamp: z.string(),
-    files_discovered: z.number().int(),
-    files_processed: z.number().int(),
-    series_created: z.number().int(),
-    books_added: z.number().int(),
-    books_updated: z.number().int(),
-    books_deleted: z.number().int(),
-    books_restored: z.number().int(),
-    books_unchanged: z.number().int(),
-    errors: z.number().int(),
-    error: z.string().optional().describe('Only on scan_failed.'),
-  })
-  .meta({ id: 'ScanEvent', description: 'The data of a message of `/scans/stream`; `type` equals the event name.' });
+export const ScanEventMessage = ScanCountersView.extend({
+  type: z.enum(SCAN_EVENTS),
+  library_id: z.string(),
+  task_id: z.string(),
+  mode: z.enum(['normal', 'deep']),
+  timestamp: z.string(),
+  error: z.string().optional().describe('Only on scan_failed.'),
+}).meta({ id: 'ScanEvent', description: 'The data of a message of `/scans/stream`; `type` equals the event name.' });
 
 export const TaskProgressMessage = z
   .object({
