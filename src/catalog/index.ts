@@ -58,14 +58,14 @@ import { UnchangedDatabaseCache } from '../db/unchanged-cache.js';
 import type { EventBus } from '../events/bus.js';
 import type { ComposedArea } from '../http/area.js';
 import type { ImageLookup } from '../http/send-image.js';
-import { AccessService, type Caller, type DeviceHint, type ProgressOrigin } from '../identity/index.js';
+import { AccessService } from '../identity/index.js';
 import type { IsolatedRenderer } from '../media/analysis/isolated-renderer.js';
 import type { TaskQueue } from '../tasks/queue.js';
 import { BooksRepository, type BookWithLibrary } from './books/repository.js';
 import { registerBookRoutes } from './books/routes.js';
 import { BooksService } from './books/service.js';
 import { CustomCoversRepository } from './covers/custom-repository.js';
-import { CustomCoverService } from './covers/custom.js';
+import { CustomCoverService, type CoverPages } from './covers/custom.js';
 import { CoversRepository } from './covers/repository.js';
 import { registerCoverRoutes } from './covers/routes.js';
 import { CoverService } from './covers/service.js';
@@ -81,7 +81,7 @@ import { WRITE_BACK_TASK, WriteBackService } from './metadata/write-back.js';
 import { FullTextSearch } from './search/fts.js';
 import { SeriesRepository, type SeriesRow } from './series/repository.js';
 import { registerSeriesRoutes } from './series/routes.js';
-import { SeriesService } from './series/service.js';
+import { SeriesService, type SeriesProgress } from './series/service.js';
 
 export interface CatalogDeps {
   config: Config;
@@ -97,19 +97,8 @@ export interface CatalogDeps {
    * reading area is composed after the catalog (it reads the catalog's books), so these are asked for on use.
    */
   reading: () => {
-    pages: {
-      thumbnail(book: BookWithLibrary, accept: string | undefined): Promise<ImageLookup>;
-      page(caller: Caller, bookId: string, n: number, options: Record<string, never>, imagesOnly: boolean): Promise<ImageLookup>;
-    };
-    progress: {
-      markSeries(
-        caller: Caller,
-        id: string,
-        read: boolean,
-        hint: DeviceHint,
-        origin?: ProgressOrigin,
-      ): Promise<{ series_id: string; books_updated: number }>;
-    };
+    pages: CoverPages & { thumbnail(book: BookWithLibrary, accept: string | undefined): Promise<ImageLookup> };
+    progress: SeriesProgress;
   };
   /** Analyses books again after their ComicInfo was written (the libraries area's scanner, composed later). */
   reanalyze: (libraryId: string, bookIds: string[], signal: AbortSignal) => Promise<unknown>;

@@ -56,14 +56,17 @@ export interface CoverHistory {
   namesImage(hash: string): Promise<boolean>;
 }
 
+/** What a cover chosen from a page needs of reading's pages. */
+export interface CoverPages {
+  page(caller: Caller, bookId: string, n: number, options: Record<string, never>, imagesOnly: boolean): Promise<ImageLookup>;
+}
+
 export interface CustomCoverDeps {
   history: CoverHistory;
   repo: CustomCoversRepository;
   access: AccessService<BookWithLibrary>;
   /** A page of a book as an image, for a cover chosen from a page (reading/pages fills it in). */
-  pages: {
-    page(caller: Caller, bookId: string, n: number, options: Record<string, never>, imagesOnly: boolean): Promise<ImageLookup>;
-  };
+  pages: CoverPages;
   bus: EventBus;
   /** `<data_dir>/covers`: the chosen images are the user's data, not a cache to be cleaned. */
   dir: string;

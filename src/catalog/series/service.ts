@@ -20,6 +20,17 @@ import { parseSort, type SortDirection } from '../search/sort.js';
 import type { SeriesFacetField, SeriesListQuery, SeriesRepository, SeriesRow, SeriesViewRow } from './repository.js';
 import { SERIES_FILTER_FIELDS, SERIES_SORT_FIELDS, type SeriesUpdate, type SeriesView } from './schemas.js';
 
+/** What marking a series read needs of reading's progress. */
+export interface SeriesProgress {
+  markSeries(
+    caller: Caller,
+    id: string,
+    read: boolean,
+    hint: DeviceHint,
+    origin?: ProgressOrigin,
+  ): Promise<{ series_id: string; books_updated: number }>;
+}
+
 export interface SeriesDeps {
   repo: SeriesRepository;
   /** The series the caller may see. */
@@ -31,15 +42,7 @@ export interface SeriesDeps {
   /** The cover a person chose for the series, or null. */
   chosenCover?: (seriesId: string, accept: string | undefined) => Promise<ImageLookup | null>;
   /** Marks every book of a series read or unread (reading/progress fills it in). */
-  progress: {
-    markSeries(
-      caller: Caller,
-      id: string,
-      read: boolean,
-      hint: DeviceHint,
-      origin?: ProgressOrigin,
-    ): Promise<{ series_id: string; books_updated: number }>;
-  };
+  progress: SeriesProgress;
   /** Records a change of sharing labels in the metadata history (so that it is listed and can be undone). */
   labelsHistory: (seriesId: string, change: { before: string[]; after: string[]; userId: string; group?: HistoryGroup }) => Promise<void>;
 }
