@@ -103,7 +103,7 @@ if (problems.length) {
 if (process.argv.includes('--lines')) console.log(`${counts.join('\n')}\n${'all'.padEnd(24)} ${String(total).padStart(6)} lines`);
 if (process.argv.includes('--check')) {
   if (formatted !== current) {
-    console.error('docs/layout.md is stale: run node scripts/layout.mjs');
+    console.error('docs/layout.md is stale: run npm run layout');
     process.exit(1);
   }
   console.log('docs/layout.md is up to date');
