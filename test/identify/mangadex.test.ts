@@ -1,0 +1,56 @@
+import { readFileSync } from 'node:fs';
+import path from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { mangaDexCandidates } from '../../src/catalog/identify/mangadex.js';
+import { folderTitle } from '../../src/catalog/identify/names.js';
+import { decide, scoreCandidate } from '../../src/catalog/identify/score.js';
+
+/** A real recorded MangaDex answer (test/fixtures/providers/SOURCES.md). */
+const recorded = (name: string): unknown =>
+  JSON.parse(readFileSync(path.resolve(import.meta.dirname, '../fixtures/providers/mangadex', name), 'utf8')) as unknown;
+
+/** The candidates of a recorded search for a folder's name, best first, with the decision. */
+function identify(folder: string, answer: string, books: number) {
+  const { title, year } = folderTitle(folder);
+  const scored = mangaDexCandidates(recorded(answer))
+    .map((c) => ({ ...c, ...scoreCandidate({ title, year, count: books }, c.candidate) }))
+    .sort((a, b) => b.score - a.score);
+  return { scored, decision: decide(scored.map((c) => c.score)) };
+}
+
+describe('identify over recorded MangaDex searches', () => {
+  it('reads the fields that matter: titles in every language, year, last volume, language, audience, links', () => {
+    const [first] = mangaDexCandidates(recorded('manga-list-title-one-punch-man.json'));
+    expect(first).toMatchObject({
+      external_id: 'd8a959f7-648e-4c8d-8f23-f1f3f8e129f3',
+      url: 'https://mangadex.org/title/d8a959f7-648e-4c8d-8f23-f1f3f8e129f3',
+      title: 'One-Punch Man',
+      candidate: { year: 2012, count: null, language: 'ja' },
+      content_rating: 'suggestive',
+      links: { al: '74347', mu: '80345' },
+    });
+    expect(first!.candidate.titles).toEqual(expect.arrayContaining(['One-Punch Man', 'Wanpanman', 'ワンパンマン', 'OPM']));
+  });
+
+  it("a scanlator's folder of One Punch Man matches the manga, not its webcomic or the doujinshi, and is applied", () => {
+    const { scored, decision } = identify('[Scans] One Punch Man v01-24 (Digital)', 'manga-list-title-one-punch-man.json', 24);
+    expect(scored[0]).toMatchObject({ external_id: 'd8a959f7-648e-4c8d-8f23-f1f3f8e129f3', score: 1 });
+    expect(scored[1]!.score).toBeLessThan(0.9);
+    expect(decision).toBe('apply');
+  });
+
+  it('Chainsaw Man (2018) is applied; its colored edition and the doujinshi score lower', () => {
+    const { scored, decision } = identify('Chainsaw Man (2018)', 'manga-list-title-chainsaw-man.json', 11);
+    expect(scored[0]).toMatchObject({ external_id: 'a77742b1-befd-49a4-bff5-1ad4e6b0ef7b', score: 1 });
+    expect(scored.find((c) => c.title === 'Chainsaw Man (Official Colored)')!.score).toBeLessThan(0.7);
+    expect(decision).toBe('apply');
+  });
+
+  it('a name that is none of them finds no match', () => {
+    expect(identify('Vinland Saga', 'manga-list-title-chainsaw-man.json', 3).decision).toBe('none');
+  });
+
+  it('an answer of another shape is refused, not read half', () => {
+    expect(() => mangaDexCandidates({ result: 'error', errors: [{ status: 404 }] })).toThrow();
+  });
+});
