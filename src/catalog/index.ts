@@ -8,7 +8,8 @@
  * - duplicates: duplicate books (same hash) and series (external id, normalised title), `detect_duplicates`.
  * - identify: matching a series with an online database's entries: folder names as titles to search for, titles
  *   folded for comparison, a candidate's score in 0–1 and what is done with it (decision 044), MangaDex's search answers read as candidates, and the providers' client (time limit,
- *   documented rate, retries, Retry-After, failures in words). The cache, the providers and the routes come next.
+ *   documented rate, retries, Retry-After, failures in words) with its answers kept in the
+ *   database for a while. The providers and the routes come next.
  * - search: the filter and sort language of every list (condition trees compiled to SQL), full-text search,
  *   remembered list pages and totals.
  *

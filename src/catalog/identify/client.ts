@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import { TokenBuckets, type BucketLimits } from '../../http/rate-limit.js';
 
 /**
@@ -25,10 +26,22 @@ export interface ProviderClientOptions {
   maxRetryAfterMs?: number;
   /** Header sent with every request (a key or token the administrator entered), never logged. */
   headers?: Record<string, string>;
+  /** Answers kept for a while (default 7 days): the same request again sends nothing. */
+  cache?: ResponseCache;
+  cacheTtlMs?: number;
   fetch?: typeof fetch;
   sleep?: (ms: number) => Promise<void>;
   now?: () => number;
 }
+
+/** Where answers are kept (ResponseCacheRepository fits it), by provider and a hash of the request. */
+export interface ResponseCache {
+  get(provider: string, requestKey: string, now: Date): Promise<unknown>;
+  put(provider: string, requestKey: string, body: unknown, now: Date, ttlMs: number): Promise<void>;
+}
+
+/** The answers of online databases are kept 7 days unless configured otherwise. */
+export const DEFAULT_CACHE_TTL_MS = 7 * 24 * 3_600_000;
 
 export type ProviderFailure = 'timeout' | 'unreachable' | 'rate_limited' | 'refused' | 'server_error' | 'bad_answer';
 
@@ -82,6 +95,23 @@ export class ProviderClient {
     const url = new URL(path.replace(/^\//, ''), this.options.baseUrl.endsWith('/') ? this.options.baseUrl : `${this.options.baseUrl}/`);
     for (const [key, value] of Object.entries(request.query ?? {}))
       for (const v of Array.isArray(value) ? value : [value]) url.searchParams.append(key, v);
+    const { name, cache } = this.options;
+    // The key names the request, not who asked: the headers (a key or token) are not part of it.
+    const requestKey = createHash('sha256')
+      .update(
+        `${request.body === undefined ? 'GET' : 'POST'} ${url.href}\n${request.body === undefined ? '' : JSON.stringify(request.body)}`,
+      )
+      .digest('hex');
+    if (cache) {
+      const kept = await cache.get(name, requestKey, new Date(this.now()));
+      if (kept !== undefined) return kept;
+    }
+    const answer = await this.fetchJson(url, request);
+    await cache?.put(name, requestKey, answer, new Date(this.now()), this.options.cacheTtlMs ?? DEFAULT_CACHE_TTL_MS);
+    return answer;
+  }
+
+  private async fetchJson(url: URL, request: { body?: unknown }): Promise<unknown> {
     const { name } = this.options;
     const retries = this.options.retries ?? 3;
     let backoff = this.options.backoffMs ?? 500;

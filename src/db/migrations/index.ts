@@ -21,6 +21,7 @@ import { oidc } from './0020_oidc.js';
 import { koboSync } from './0021_kobo_sync.js';
 import { watching } from './0023_watching.js';
 import { koboDeliveryProblem } from './0024_kobo_delivery_problem.js';
+import { metadataResponses } from './0025_metadata_responses.js';
 
 /** Every migration, applied in key order. Append only: never edit one that has shipped. */
 export const migrations: Record<string, DialectMigration> = {
@@ -46,4 +47,5 @@ export const migrations: Record<string, DialectMigration> = {
   '0021_kobo_sync': koboSync,
   '0023_watching': watching,
   '0024_kobo_delivery_problem': koboDeliveryProblem,
+  '0025_metadata_responses': metadataResponses,
 };

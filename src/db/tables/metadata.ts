@@ -38,7 +38,21 @@ export interface MetadataHistoryTable {
   created_at: string;
 }
 
+/**
+ * Online databases' answers, kept for a while (catalog/identify/response-cache-repository.ts): identifying the same
+ * series twice sends nothing the second time. `request_key` is a hash of the request (method, URL, body), never a
+ * key or token; `body` the JSON answer.
+ */
+export interface MetadataResponsesTable {
+  provider: string;
+  request_key: string;
+  body: string;
+  fetched_at: string;
+  expires_at: string;
+}
+
 export interface MetadataTables {
   metadata_locks: MetadataLocksTable;
   metadata_history: MetadataHistoryTable;
+  metadata_responses: MetadataResponsesTable;
 }
