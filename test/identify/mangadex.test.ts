@@ -1,7 +1,10 @@
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { mangaDexCandidates } from '../../src/catalog/identify/mangadex.js';
+import { createServer, type IncomingMessage } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { ProviderClient } from '../../src/catalog/identify/client.js';
+import { mangaDexCandidate, mangaDexCandidates, mangaDexSearch } from '../../src/catalog/identify/mangadex.js';
 import { folderTitle } from '../../src/catalog/identify/names.js';
 import { decide, scoreCandidate } from '../../src/catalog/identify/score.js';
 
@@ -52,5 +55,45 @@ describe('identify over recorded MangaDex searches', () => {
 
   it('an answer of another shape is refused, not read half', () => {
     expect(() => mangaDexCandidates({ result: 'error', errors: [{ status: 404 }] })).toThrow();
+  });
+
+  it('an entry asked by id (a pasted MangaDex address) brings its cover to fetch and its authors', () => {
+    const entry = mangaDexCandidate(recorded('manga-d86cf65b-5f6c-437d-a0af-19a31f94ec55-includes.json'));
+    expect(entry.external_id).toBe('d86cf65b-5f6c-437d-a0af-19a31f94ec55');
+    expect(entry.cover_url).toBe(
+      'https://uploads.mangadex.org/covers/d86cf65b-5f6c-437d-a0af-19a31f94ec55/5e4a4e0e-b2a6-4e7e-8e6e-169a8d26c7a8.jpg',
+    );
+    expect(entry.authors.map((a) => a.role).sort()).toEqual(['penciller', 'writer']);
+    expect(entry.links).toHaveProperty('al');
+  });
+
+  it('a search goes out as MangaDex documents it, with a User-Agent, through the client', async () => {
+    const seen: IncomingMessage[] = [];
+    const body = readFileSync(
+      path.resolve(import.meta.dirname, '../fixtures/providers/mangadex/manga-list-title-chainsaw-man.json'),
+      'utf8',
+    );
+    const server = createServer((req, res) => {
+      seen.push(req);
+      res.writeHead(200, { 'content-type': 'application/json' }).end(body);
+    });
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    try {
+      const client = new ProviderClient({
+        name: 'MangaDex',
+        baseUrl: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
+        userAgent: 'Colophon/0.1',
+        limits: { rate: 5, burst: 5 },
+      });
+      const found = mangaDexCandidates(await client.json('/manga', mangaDexSearch('Chainsaw Man')));
+      expect(found[0]!.external_id).toBe('a77742b1-befd-49a4-bff5-1ad4e6b0ef7b');
+      const url = new URL(seen[0]!.url!, 'http://x');
+      expect(url.pathname).toBe('/manga');
+      expect(url.searchParams.get('title')).toBe('Chainsaw Man');
+      expect(url.searchParams.getAll('includes[]')).toEqual(['cover_art', 'author', 'artist']);
+      expect(seen[0]!.headers['user-agent']).toBe('Colophon/0.1');
+    } finally {
+      await new Promise<void>((resolve) => server.close(() => resolve()));
+    }
   });
 });
