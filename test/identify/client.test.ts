@@ -1,39 +1,31 @@
 import { readFileSync } from 'node:fs';
-import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
-import type { AddressInfo } from 'node:net';
+import type { IncomingMessage } from 'node:http';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { ProviderClient, ProviderError } from '../../src/catalog/identify/client.js';
+import { json, replayServer, type ReplayServer } from '../helpers/replay-server.js';
 
 /** Real recorded AniList answers (test/fixtures/providers/SOURCES.md): a 429 as AniList sent it, and a Media. */
 const fixture = (name: string) => readFileSync(path.resolve(import.meta.dirname, '../fixtures/providers/anilist', name), 'utf8');
 const TOO_MANY = fixture('error-429-rate-limit.json');
 const MEDIA = fixture('media-99426.json');
 
-type Answer = (req: IncomingMessage, res: ServerResponse) => void;
-let server: Server | undefined;
-const seen: IncomingMessage[] = [];
+let servers: ReplayServer[] = [];
+/** What the last replay server was sent. */
+let seen: IncomingMessage[] = [];
 
-/** A replay server on loopback answering the given answers in turn (the last one again when they run out). */
-async function replay(...answers: Answer[]): Promise<string> {
-  let n = 0;
-  server = createServer((req, res) => {
-    seen.push(req);
-    answers[Math.min(n++, answers.length - 1)]!(req, res);
-  });
-  await new Promise<void>((resolve) => server!.listen(0, '127.0.0.1', resolve));
-  return `http://127.0.0.1:${(server.address() as AddressInfo).port}/`;
+/** A replay server on loopback answering the given answers in turn; its address. */
+async function replay(...answers: Parameters<typeof replayServer>): Promise<string> {
+  const server = await replayServer(...answers);
+  servers.push(server);
+  seen = server.seen;
+  return server.url;
 }
 afterEach(async () => {
-  seen.length = 0;
-  await new Promise<void>((resolve) => (server ? server.close(() => resolve()) : resolve()));
-  server = undefined;
+  await Promise.all(servers.map((s) => s.close()));
+  servers = [];
+  seen = [];
 });
-
-const json =
-  (status: number, body: string, headers: Record<string, string> = {}): Answer =>
-  (_req, res) =>
-    res.writeHead(status, { 'content-type': 'application/json', ...headers }).end(body);
 
 function client(baseUrl: string, extra: Partial<ConstructorParameters<typeof ProviderClient>[0]> = {}) {
   const waits: number[] = [];
@@ -103,8 +95,7 @@ describe("the providers' client", () => {
   it('no answer in time is a timeout; a closed port is unreachable', async () => {
     const base = await replay(() => undefined);
     await expect(client(base, { timeoutMs: 200, retries: 0 }).c.json('/')).rejects.toMatchObject({ kind: 'timeout' });
-    await new Promise<void>((resolve) => server!.close(() => resolve()));
-    server = undefined;
+    await servers[0]!.close();
     await expect(client(base, { retries: 1 }).c.json('/')).rejects.toMatchObject({ kind: 'unreachable' });
   });
 

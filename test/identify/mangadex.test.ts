@@ -1,12 +1,11 @@
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { createServer, type IncomingMessage } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { ProviderClient } from '../../src/catalog/identify/client.js';
 import { mangaDexCandidate, mangaDexCandidates, mangaDexSearch } from '../../src/catalog/identify/mangadex.js';
 import { folderTitle } from '../../src/catalog/identify/names.js';
 import { decide, scoreCandidate } from '../../src/catalog/identify/score.js';
+import { json, replayServer } from '../helpers/replay-server.js';
 
 /** A real recorded MangaDex answer (test/fixtures/providers/SOURCES.md). */
 const recorded = (name: string): unknown =>
@@ -68,20 +67,16 @@ describe('identify over recorded MangaDex searches', () => {
   });
 
   it('a search goes out as MangaDex documents it, with a User-Agent, through the client', async () => {
-    const seen: IncomingMessage[] = [];
     const body = readFileSync(
       path.resolve(import.meta.dirname, '../fixtures/providers/mangadex/manga-list-title-chainsaw-man.json'),
       'utf8',
     );
-    const server = createServer((req, res) => {
-      seen.push(req);
-      res.writeHead(200, { 'content-type': 'application/json' }).end(body);
-    });
-    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    const server = await replayServer(json(200, body));
+    const { seen } = server;
     try {
       const client = new ProviderClient({
         name: 'MangaDex',
-        baseUrl: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
+        baseUrl: server.url,
         userAgent: 'Colophon/0.1',
         limits: { rate: 5, burst: 5 },
       });
@@ -93,7 +88,7 @@ describe('identify over recorded MangaDex searches', () => {
       expect(url.searchParams.getAll('includes[]')).toEqual(['cover_art', 'author', 'artist']);
       expect(seen[0]!.headers['user-agent']).toBe('Colophon/0.1');
     } finally {
-      await new Promise<void>((resolve) => server.close(() => resolve()));
+      await server.close();
     }
   });
 });

@@ -1,33 +1,25 @@
 import { readFileSync } from 'node:fs';
-import { createServer, type IncomingMessage, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ProviderClient } from '../../src/catalog/identify/client.js';
 import { ResponseCacheRepository } from '../../src/catalog/identify/response-cache-repository.js';
 import type { Database } from '../../src/db/connection.js';
 import { createTestDatabase } from '../helpers/app.js';
+import { json, replayServer, type ReplayServer } from '../helpers/replay-server.js';
 
 /** A real recorded MangaDex search (test/fixtures/providers/SOURCES.md), replayed on loopback. */
 const SEARCH = readFileSync(path.resolve(import.meta.dirname, '../fixtures/providers/mangadex/manga-list-title-chainsaw-man.json'), 'utf8');
 
 let database: Database;
 let drop: () => Promise<void>;
-let server: Server;
-let base: string;
-const requests: IncomingMessage[] = [];
+let server: ReplayServer;
 
 beforeAll(async () => {
   ({ database, drop } = await createTestDatabase());
-  server = createServer((req, res) => {
-    requests.push(req);
-    res.writeHead(200, { 'content-type': 'application/json' }).end(SEARCH);
-  });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  base = `http://127.0.0.1:${(server.address() as AddressInfo).port}/`;
+  server = await replayServer(json(200, SEARCH));
 });
 afterAll(async () => {
-  await new Promise<void>((resolve) => server.close(() => resolve()));
+  await server.close();
   await database.close();
   await drop();
 });
@@ -39,7 +31,7 @@ describe('answers of online databases are kept in the database', () => {
     const client = () =>
       new ProviderClient({
         name: 'MangaDex',
-        baseUrl: base,
+        baseUrl: server.url,
         userAgent: 'Colophon',
         limits: { rate: 100, burst: 100 },
         headers: { authorization: 'Bearer s3cret' },
@@ -49,15 +41,15 @@ describe('answers of online databases are kept in the database', () => {
       });
     const first = await client().json('/manga', { query: { title: 'Chainsaw Man' } });
     expect(first).toEqual(JSON.parse(SEARCH));
-    expect(requests).toHaveLength(1);
+    expect(server.seen).toHaveLength(1);
     // Another client (a restart): the kept answer, no request.
     expect(await client().json('/manga', { query: { title: 'Chainsaw Man' } })).toEqual(first);
-    expect(requests).toHaveLength(1);
+    expect(server.seen).toHaveLength(1);
     await client().json('/manga', { query: { title: 'Vinland Saga' } });
-    expect(requests).toHaveLength(2);
+    expect(server.seen).toHaveLength(2);
     now += 3_600_001;
     await client().json('/manga', { query: { title: 'Chainsaw Man' } });
-    expect(requests).toHaveLength(3);
+    expect(server.seen).toHaveLength(3);
 
     const rows = await database.db.selectFrom('metadata_responses').selectAll().execute();
     expect(rows).toHaveLength(2);
