@@ -54,6 +54,9 @@ export const OidcProviderConfig = z
     path: ['issuer'],
   });
 
+/** An online database Colophon identifies series with: where it is asked (a mirror, a proxy or a test server). */
+const provider = (base: string) => z.strictObject({ base_url: text(z.string().url()).default(base) }).prefault({});
+
 const bucket = (rps: number, burst: number) =>
   z
     .strictObject({
@@ -251,6 +254,38 @@ export const ConfigSchema = z.strictObject({
     .strictObject({
       /** `/health` reports `degraded` when data_dir's (or the SQLite file's) volume has less free space. */
       min_free_disk_mb: z.number().min(0).default(50),
+    })
+    .prefault({}),
+  metadata: z
+    .strictObject({
+      /**
+       * A match at or above this score, with the runner-up at least 0.1 lower, is applied without asking (the
+       * administrator's setting `metadata_auto_threshold` starts from it).
+       */
+      auto_threshold: z.number().min(0.5).max(1).default(0.9),
+      /** Hours the online databases' answers are kept: the same identification again sends nothing. */
+      cache_ttl_hours: z
+        .number()
+        .positive()
+        .max(24 * 365)
+        .default(168),
+      /**
+       * Encrypts the providers' keys stored in the database (any text, 32 characters or more). Generated once and kept in
+       * <data_dir>/metadata-secret when absent; instances sharing a database must share it.
+       */
+      secret: text().optional(),
+      /** Seconds a provider has to answer one request. */
+      timeout_seconds: z.number().positive().max(120).default(15),
+      providers: z
+        .strictObject({
+          anilist: provider('https://graphql.anilist.co'),
+          mangadex: provider('https://api.mangadex.org'),
+          mangaupdates: provider('https://api.mangaupdates.com/v1'),
+          openlibrary: provider('https://openlibrary.org'),
+          comicvine: provider('https://comicvine.gamespot.com/api'),
+          metron: provider('https://metron.cloud/api'),
+        })
+        .prefault({}),
     })
     .prefault({}),
   logging: z

@@ -2,7 +2,7 @@ import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { ProviderClient } from '../../src/catalog/identify/client.js';
-import { mangaDexCandidate, mangaDexCandidates, mangaDexSearch } from '../../src/catalog/identify/mangadex.js';
+import { mangadex, mangaDexCandidate, mangaDexCandidates } from '../../src/catalog/identify/providers/mangadex.js';
 import { folderTitle } from '../../src/catalog/identify/names.js';
 import { decide, scoreCandidate } from '../../src/catalog/identify/score.js';
 import { json, replayServer } from '../helpers/replay-server.js';
@@ -28,9 +28,13 @@ describe('identify over recorded MangaDex searches', () => {
       url: 'https://mangadex.org/title/d8a959f7-648e-4c8d-8f23-f1f3f8e129f3',
       title: 'One-Punch Man',
       candidate: { year: 2012, count: null, language: 'ja' },
-      content_rating: 'suggestive',
-      links: { al: '74347', mu: '80345' },
+      fields: { age_rating: 'Teen', language: 'ja', reading_direction: 'rtl' },
     });
+    // Its AniList id names the same work there; MangaUpdates' old numeric id (80345) names nothing its API knows.
+    expect(first!.linked_ids).toEqual([
+      { provider: 'anilist', id: '74347', url: 'https://anilist.co/manga/74347' },
+      { provider: 'myanimelist', id: expect.any(String), url: expect.stringMatching(/^https:\/\/myanimelist\.net\/manga\//) },
+    ]);
     expect(first!.candidate.titles).toEqual(expect.arrayContaining(['One-Punch Man', 'Wanpanman', 'ワンパンマン', 'OPM']));
   });
 
@@ -62,8 +66,11 @@ describe('identify over recorded MangaDex searches', () => {
     expect(entry.cover_url).toBe(
       'https://uploads.mangadex.org/covers/d86cf65b-5f6c-437d-a0af-19a31f94ec55/5e4a4e0e-b2a6-4e7e-8e6e-169a8d26c7a8.jpg',
     );
-    expect(entry.authors.map((a) => a.role).sort()).toEqual(['penciller', 'writer']);
-    expect(entry.links).toHaveProperty('al');
+    expect(entry.fields.authors!.map((a) => a.role).sort()).toEqual(['penciller', 'writer']);
+    expect(entry.linked_ids.map((l) => l.provider)).toContain('anilist');
+    // What applying writes: the summary as text, the status, MangaDex's genre and theme tags, the finished volume count.
+    expect(entry.fields).toMatchObject({ status: 'ended', total_book_count: 20, genres: expect.arrayContaining(['Romance']) });
+    expect(entry.fields.summary).not.toMatch(/<[a-z]/i);
   });
 
   it('a search goes out as MangaDex documents it, with a User-Agent, through the client', async () => {
@@ -80,7 +87,7 @@ describe('identify over recorded MangaDex searches', () => {
         userAgent: 'Colophon/0.1',
         limits: { rate: 5, burst: 5 },
       });
-      const found = mangaDexCandidates(await client.json('/manga', mangaDexSearch('Chainsaw Man')));
+      const found = await mangadex.search(client, { title: 'Chainsaw Man' });
       expect(found[0]!.external_id).toBe('a77742b1-befd-49a4-bff5-1ad4e6b0ef7b');
       const url = new URL(seen[0]!.url!, 'http://x');
       expect(url.pathname).toBe('/manga');

@@ -23,6 +23,11 @@ export function parseObjects<K extends string>(text: string | null | undefined, 
   );
 }
 
+/** A series' entries in online databases (`external_ids`), with a missing address as null. */
+export function parseExternalIds(text: string | null | undefined): { provider: string; id: string; url: string | null }[] {
+  return parseObjects(text, ['provider', 'id', 'url']).map((e) => ({ ...e, url: e.url || null }));
+}
+
 function parseAuthors(text: string): { name: string; role: string }[] {
   return parseJsonColumn<{ name: string; role: string }[]>(text, [], (value) =>
     Array.isArray(value)

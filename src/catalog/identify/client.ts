@@ -26,9 +26,13 @@ export interface ProviderClientOptions {
   maxRetryAfterMs?: number;
   /** Header sent with every request (a key or token the administrator entered), never logged. */
   headers?: Record<string, string>;
+  /** Query parameters sent with every request (ComicVine's `api_key`): not part of the cached request's key. */
+  secretQuery?: Record<string, string>;
   /** Answers kept for a while (default 7 days): the same request again sends nothing. */
   cache?: ResponseCache;
   cacheTtlMs?: number;
+  /** Told before each request that goes out (not a kept answer): counts a quota, or refuses while paused. */
+  beforeRequest?: () => Promise<void>;
   fetch?: typeof fetch;
   sleep?: (ms: number) => Promise<void>;
   now?: () => number;
@@ -106,9 +110,48 @@ export class ProviderClient {
       const kept = await cache.get(name, requestKey, new Date(this.now()));
       if (kept !== undefined) return kept;
     }
-    const answer = await this.fetchJson(url, request);
+    const sent = new URL(url);
+    for (const [key, value] of Object.entries(this.options.secretQuery ?? {})) sent.searchParams.set(key, value);
+    const answer = await this.fetchJson(sent, request);
     await cache?.put(name, requestKey, answer, new Date(this.now()), this.options.cacheTtlMs ?? DEFAULT_CACHE_TTL_MS);
     return answer;
+  }
+
+  /**
+   * An image the provider serves (a cover), at most `maxBytes`, within the same rate, time limit and quota as its
+   * answers. Only addresses on the provider's own image hosts are fetched (the caller checks); redirects are not
+   * followed, so an address cannot lead elsewhere.
+   */
+  async image(url: URL, maxBytes = 10 * 1024 * 1024): Promise<{ data: Buffer; mediaType: string }> {
+    const { name } = this.options;
+    await this.options.beforeRequest?.();
+    await this.token();
+    let response: Response;
+    try {
+      response = await (this.options.fetch ?? fetch)(url, {
+        headers: { accept: 'image/*', 'user-agent': this.options.userAgent },
+        redirect: 'error',
+        signal: AbortSignal.timeout(this.options.timeoutMs ?? 10_000),
+      });
+    } catch (err) {
+      const timedOut = err instanceof Error && (err.name === 'TimeoutError' || err.name === 'AbortError');
+      throw timedOut
+        ? new ProviderError(name, 'timeout', `sent no cover within ${(this.options.timeoutMs ?? 10_000) / 1000} s`)
+        : new ProviderError(name, 'unreachable', 'cannot be reached for the cover');
+    }
+    const mediaType = (response.headers.get('content-type') ?? '').split(';')[0]!.trim();
+    if (!response.ok || !/^image\/(jpeg|png|webp|gif)$/.test(mediaType)) {
+      await response.body?.cancel();
+      throw new ProviderError(
+        name,
+        'bad_answer',
+        `has no cover there (HTTP ${response.status}, ${mediaType || 'no type'})`,
+        response.status,
+      );
+    }
+    const data = Buffer.from(await response.arrayBuffer());
+    if (data.length > maxBytes) throw new ProviderError(name, 'bad_answer', 'sent a cover larger than 10 MB');
+    return { data, mediaType };
   }
 
   private async fetchJson(url: URL, request: { body?: unknown }): Promise<unknown> {
@@ -116,6 +159,7 @@ export class ProviderClient {
     const retries = this.options.retries ?? 3;
     let backoff = this.options.backoffMs ?? 500;
     for (let attempt = 0; ; attempt++) {
+      await this.options.beforeRequest?.();
       await this.token();
       let response: Response;
       try {

@@ -44,6 +44,31 @@ export const Link = z
 export const AlternateTitle = z
   .object({ label: z.string().trim().max(200), title: z.string().trim().min(1).max(500) })
   .meta({ id: 'AlternateTitle' });
+export const ExternalId = z
+  .object({
+    provider: z.string().trim().min(1).max(40).describe('The online database (`anilist`, `mangadex`…).'),
+    id: z.string().trim().min(1).max(200).describe("The entry's id there."),
+    url: z.string().trim().max(2000).refine(isWebAddress, 'must be a web address starting with http:// or https://').nullable(),
+  })
+  .meta({ id: 'ExternalId' });
+
+/**
+ * Databases whose ids name the same work across libraries, most trusted first: the series' `external_id` (the spec's
+ * series duplicates) is the first of its ids in this order, so a series matched on MangaDex (which links to AniList)
+ * and one matched on AniList share it.
+ */
+const CANONICAL_ORDER = ['anilist', 'mangaupdates', 'mangadex', 'comicvine', 'metron', 'openlibrary'];
+
+/** `provider:id` of the most trusted id, or null. */
+export function canonicalExternalId(ids: readonly { provider: string; id: string }[]): string | null {
+  const rank = (p: string) => {
+    const i = CANONICAL_ORDER.indexOf(p);
+    return i < 0 ? CANONICAL_ORDER.length : i;
+  };
+  const best = [...ids].sort((a, b) => rank(a.provider) - rank(b.provider))[0];
+  return best ? `${best.provider}:${best.id}` : null;
+}
+
 export const Author = z.object({ name: z.string().trim().min(1).max(200), role: z.enum(AUTHOR_ROLES) }).meta({ id: 'MetadataAuthor' });
 
 type Row = Record<string, unknown>;
@@ -108,6 +133,17 @@ export const SERIES_FIELD_DEFS = {
   total_book_count: column('total_book_count', z.number().int().min(0).max(1_000_000).nullable(), 'number'),
   links: list('links', z.array(Link).max(100)),
   alternate_titles: list('alternate_titles', z.array(AlternateTitle).max(100)),
+  year: column('year', z.number().int().min(1000).max(9999).nullable().describe('The year the series started.'), 'number'),
+  authors: list('authors', z.array(Author).max(200)),
+  external_ids: {
+    schema: z.array(ExternalId).max(20).describe("The series' entries in online databases; the first by trust is its external_id."),
+    columns: ['external_ids', 'external_id'],
+    toColumns: (v) => {
+      const ids = (v ?? []) as { provider: string; id: string }[];
+      return { external_ids: JSON.stringify(ids), external_id: canonicalExternalId(ids) };
+    },
+    fromRow: (row) => json(row.external_ids),
+  },
 } satisfies Record<string, FieldDef>;
 
 export const BOOK_FIELD_DEFS = {

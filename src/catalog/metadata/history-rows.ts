@@ -25,8 +25,24 @@ export function historyRow(
   type: EntityType,
   entityId: string,
   field: string,
-  entry: { groupId: string; now: string; seq: () => number; userId: string | null; source?: 'person' | 'scan' },
-  v: { before: unknown; after: unknown; beforeLocked: boolean; afterLocked: boolean; beforeFile: string | null },
+  entry: {
+    groupId: string;
+    now: string;
+    seq: () => number;
+    userId: string | null;
+    source?: 'person' | 'scan' | 'provider';
+    /** A provider's entry in words ("AniList 21"). */
+    sourceDetail?: string | null;
+  },
+  v: {
+    before: unknown;
+    after: unknown;
+    beforeLocked: boolean;
+    afterLocked: boolean;
+    beforeFile: string | null;
+    /** Who held the lock before, and a provider's source, for undo to put back. */
+    beforeHolder?: { held_by: string; source: string | null } | null;
+  },
 ): Insertable<MetadataHistoryTable> {
   return {
     id: newId(),
@@ -41,6 +57,9 @@ export function historyRow(
     after_locked: v.afterLocked ? 1 : 0,
     before_file_value: v.beforeFile,
     source: entry.source ?? 'person',
+    source_detail: entry.sourceDetail ?? null,
+    before_held_by: v.beforeHolder?.held_by ?? null,
+    before_source: v.beforeHolder?.source ?? null,
     user_id: entry.userId,
     undone_at: null,
     created_at: entry.now,

@@ -12,7 +12,8 @@ type Row = Record<string, unknown>;
 export interface MetadataWrite {
   type: EntityType;
   updates: { id: string; columns: Row }[];
-  setLocks: { entity_id: string; field: string; file_value: string }[];
+  /** `held_by` defaults to `person`; a provider's hold carries its source in words. */
+  setLocks: { entity_id: string; field: string; file_value: string; held_by?: 'person' | 'provider'; source?: string | null }[];
   deleteLocks: { entity_id: string; field: string }[];
   history: HistoryInsert[];
   /** History entries this write undoes. */
@@ -45,6 +46,24 @@ export class MetadataRepository {
           ? await this.db.selectFrom('series').selectAll().where('id', 'in', part).where('deleted_at', 'is', null).execute()
           : await this.db.selectFrom('books').selectAll().where('id', 'in', part).where('deleted_at', 'is', null).execute();
       out.push(...(rows as unknown as Row[]));
+    }
+    return out;
+  }
+
+  /** Who holds each locked field of these entities (`person` or `provider`) and, for a provider, where from. */
+  async holders(ids: readonly string[]): Promise<Map<string, Map<string, { held_by: string; source: string | null }>>> {
+    const out = new Map<string, Map<string, { held_by: string; source: string | null }>>();
+    for (const part of chunks([...new Set(ids)], IN_CHUNK)) {
+      const rows = await this.db
+        .selectFrom('metadata_locks')
+        .select(['entity_id', 'field', 'held_by', 'source'])
+        .where('entity_id', 'in', part)
+        .execute();
+      for (const r of rows) {
+        const m = out.get(r.entity_id) ?? new Map<string, { held_by: string; source: string | null }>();
+        m.set(r.field, { held_by: r.held_by, source: r.source });
+        out.set(r.entity_id, m);
+      }
     }
     return out;
   }
@@ -84,8 +103,16 @@ export class MetadataRepository {
       for (const part of chunks(write.setLocks, 100)) {
         await trx
           .insertInto('metadata_locks')
-          .values(part.map((l) => ({ ...l, entity_type: write.type, locked_at: now })))
-          .onConflict((oc) => oc.columns(['entity_id', 'field']).doUpdateSet((eb) => ({ file_value: eb.ref('excluded.file_value') })))
+          .values(
+            part.map((l) => ({ ...l, held_by: l.held_by ?? 'person', source: l.source ?? null, entity_type: write.type, locked_at: now })),
+          )
+          .onConflict((oc) =>
+            oc.columns(['entity_id', 'field']).doUpdateSet((eb) => ({
+              file_value: eb.ref('excluded.file_value'),
+              held_by: eb.ref('excluded.held_by'),
+              source: eb.ref('excluded.source'),
+            })),
+          )
           .execute();
       }
       for (const part of chunks(write.history, 50)) await trx.insertInto('metadata_history').values(part).execute();

@@ -29,7 +29,9 @@ export interface HistoryEntry {
   after: unknown;
   before_locked: boolean;
   after_locked: boolean;
-  source: 'person' | 'scan';
+  source: 'person' | 'scan' | 'provider';
+  /** A provider's entry in words ("AniList 21"), for `provider` entries. */
+  source_detail: string | null;
   user_id: string | null;
   username: string | null;
   created_at: string;
@@ -107,14 +109,21 @@ export class MetadataService {
     changes: ReadonlyMap<string, MetadataChange>,
   ): Promise<{ group_id: string; updated: number; entry_id: string | null; write_back: WriteBackReport | null }> {
     const rows = await this.require(caller, type, [...changes.keys()]);
-    const locks = await this.deps.repo.locks(rows.map((r) => r.id as string));
+    const ids = rows.map((r) => r.id as string);
+    const [locks, holders] = await Promise.all([this.deps.repo.locks(ids), this.deps.repo.holders(ids)]);
     const groupId = newId();
     const write: MetadataWrite = { type, updates: [], setLocks: [], deleteLocks: [], history: [] };
     const now = nowIso();
     const seq = seqStart();
     for (const row of rows) {
       const change = changes.get(row.id as string)!;
-      this.plan(type, row, locks.get(row.id as string) ?? new Map(), change, write, { groupId, now, seq, userId: caller.user.id });
+      const id = row.id as string;
+      this.plan(type, row, locks.get(id) ?? new Map(), holders.get(id) ?? new Map(), change, write, {
+        groupId,
+        now,
+        seq,
+        userId: caller.user.id,
+      });
     }
     await this.commit(type, rows, write, now);
     return {
@@ -123,6 +132,70 @@ export class MetadataService {
       entry_id: write.history[0]?.id ?? null,
       write_back: await this.writeBack(type, rows, write),
     };
+  }
+
+  /**
+   * An online database's values for one entity (identification, decision 045): fields a person locked are left as
+   * they are and named in `kept`; the others take the provider's value, held for it (scans keep it, the next
+   * identification may replace it) with its source in words, in one history group that Undo reverses whole.
+   */
+  async applyFromProvider(
+    /** Null: the server itself (an identification task), which sees every series. */
+    caller: Caller | null,
+    type: EntityType,
+    id: string,
+    values: Row,
+    source: { detail: string; label: string },
+  ): Promise<{ group_id: string; entry_id: string | null; applied: string[]; kept: string[] }> {
+    const [row] = caller ? await this.require(caller, type, [id]) : await this.deps.repo.rows(type, [id]);
+    if (!row) throw notFound(type === 'series' ? 'Series' : 'Book');
+    const [locks, holders] = await Promise.all([this.deps.repo.locks([id]), this.deps.repo.holders([id])]);
+    const fileValues = locks.get(id) ?? new Map<string, string>();
+    const held = holders.get(id) ?? new Map<string, { held_by: string; source: string | null }>();
+    const defs = fieldDefs(type);
+    const groupId = newId();
+    const now = nowIso();
+    const seq = seqStart();
+    const write: MetadataWrite = { type, updates: [], setLocks: [], deleteLocks: [], history: [] };
+    const columns: Row = {};
+    const applied: string[] = [];
+    const kept: string[] = [];
+    const current = { ...row };
+    for (const [field, value] of Object.entries(values)) {
+      const def = defs[field];
+      if (!def) continue;
+      const holder = held.get(field) ?? null;
+      if (holder?.held_by === 'person') {
+        kept.push(field);
+        continue;
+      }
+      const before = def.fromRow(current);
+      const after = def.fromRow({ ...current, ...def.toColumns(value) });
+      if (sameValue(before, after)) continue;
+      Object.assign(columns, def.toColumns(after));
+      Object.assign(current, def.toColumns(after));
+      const beforeFile = fileValues.get(field) ?? null;
+      write.setLocks.push({
+        entity_id: id,
+        field,
+        file_value: beforeFile ?? JSON.stringify(before),
+        held_by: 'provider',
+        source: source.label,
+      });
+      write.history.push(
+        historyRow(
+          type,
+          id,
+          field,
+          { groupId, now, seq, userId: caller?.user.id ?? null, source: 'provider', sourceDetail: source.detail },
+          { before, after, beforeLocked: beforeFile !== null, afterLocked: true, beforeFile, beforeHolder: holder },
+        ),
+      );
+      applied.push(field);
+    }
+    if (write.history.length > 0) write.updates.push({ id, columns });
+    await this.commit(type, [row], write, now);
+    return { group_id: groupId, entry_id: write.history[0]?.id ?? null, applied, kept };
   }
 
   /** Has the values this write changed written into files, where the library asks for it. */
@@ -141,6 +214,7 @@ export class MetadataService {
     type: EntityType,
     row: Row,
     locks: ReadonlyMap<string, string>,
+    holders: ReadonlyMap<string, { held_by: string; source: string | null }>,
     change: MetadataChange,
     write: MetadataWrite,
     entry: { groupId: string; now: string; seq: () => number; userId: string },
@@ -184,9 +258,12 @@ export class MetadataService {
         after = parse(beforeFile);
       }
       const changed = !sameValue(before, after);
-      if (!changed && afterLocked === beforeLocked) continue;
+      const holder = holders.get(field) ?? null;
+      // A provider's value a person now sets or locks becomes the person's (identification leaves it alone then).
+      const takenOver = afterLocked && holder?.held_by === 'provider' && (field in set || wanted === true);
+      if (!changed && afterLocked === beforeLocked && !takenOver) continue;
       if (changed) Object.assign(columns, def.toColumns(after));
-      if (afterLocked && !beforeLocked) write.setLocks.push({ entity_id: id, field, file_value: fileValue! });
+      if ((afterLocked && !beforeLocked) || takenOver) write.setLocks.push({ entity_id: id, field, file_value: fileValue! });
       if (!afterLocked && beforeLocked) write.deleteLocks.push({ entity_id: id, field });
       write.history.push(
         historyRow(type, id, field, entry, {
@@ -195,6 +272,7 @@ export class MetadataService {
           beforeLocked,
           afterLocked,
           beforeFile,
+          beforeHolder: holder,
         }),
       );
     }
@@ -245,7 +323,7 @@ export class MetadataService {
     if (!caller.permissions.has(WRITE_PERMISSION[type])) throw forbidden(`Undoing a ${type} change needs ${WRITE_PERMISSION[type]}`);
     if (entries.length === 0) throw conflict('Already undone', { entry_id: entryId });
     const byId = new Map(rows.map((r) => [r.id as string, { ...r }]));
-    const locks = await this.deps.repo.locks(ids);
+    const [locks, holders] = await Promise.all([this.deps.repo.locks(ids), this.deps.repo.holders(ids)]);
     const groupId = newId();
     const now = nowIso();
     const seq = seqStart();
@@ -277,9 +355,16 @@ export class MetadataService {
       columnsById.set(e.entity_id, { ...columnsById.get(e.entity_id), ...columns });
       write.deleteLocks = write.deleteLocks.filter((l) => !(l.entity_id === e.entity_id && l.field === e.field));
       write.setLocks = write.setLocks.filter((l) => !(l.entity_id === e.entity_id && l.field === e.field));
+      const holder = holders.get(e.entity_id)?.get(e.field) ?? null;
       if (targetLocked) {
         const file = e.before_file_value ?? beforeFile ?? JSON.stringify(before);
-        write.setLocks.push({ entity_id: e.entity_id, field: e.field, file_value: file });
+        write.setLocks.push({
+          entity_id: e.entity_id,
+          field: e.field,
+          file_value: file,
+          held_by: e.before_held_by === 'provider' ? 'provider' : 'person',
+          source: e.before_held_by === 'provider' ? e.before_source : null,
+        });
         entityLocks.set(e.field, file);
       } else if (entityLocks.has(e.field)) {
         write.deleteLocks.push({ entity_id: e.entity_id, field: e.field });
@@ -298,6 +383,7 @@ export class MetadataService {
             beforeLocked: beforeFile !== null,
             afterLocked: targetLocked,
             beforeFile,
+            beforeHolder: holder,
           },
         ),
       );
@@ -331,7 +417,8 @@ function entryView(e: HistoryRow): HistoryEntry {
     after: parse(e.after_value),
     before_locked: Number(e.before_locked) === 1,
     after_locked: Number(e.after_locked) === 1,
-    source: e.source === 'scan' ? 'scan' : 'person',
+    source: e.source === 'scan' || e.source === 'provider' ? e.source : 'person',
+    source_detail: e.source_detail,
     user_id: e.user_id,
     username: e.username,
     created_at: e.created_at,

@@ -1,4 +1,4 @@
-import { lockedFields } from '../../db/metadata-locks.js';
+import { fieldSources, lockedFields } from '../../db/metadata-locks.js';
 import { type ContentScope, seriesVisible } from '../../identity/index.js';
 import { sql, type Expression, type RawBuilder, type Selectable, type SelectQueryBuilder, type SqlBool } from 'kysely';
 import type { Database } from '../../db/connection.js';
@@ -38,6 +38,8 @@ export const SERIES_VIEW_COLUMNS = [
   'total_book_count',
   'links',
   'alternate_titles',
+  'authors',
+  'external_ids',
   'created_at',
   'updated_at',
 ] as const satisfies ReadonlyArray<keyof SeriesRow>;
@@ -302,6 +304,11 @@ export class SeriesRepository {
   /** The locked metadata fields of these series (catalog/metadata). */
   locks(ids: readonly string[]): Promise<Map<string, Record<string, true>>> {
     return lockedFields(this.db, ids);
+  }
+
+  /** The fields of these series an online database filled, with where from (catalog/identify). */
+  fieldSources(ids: readonly string[]): Promise<Map<string, Record<string, string>>> {
+    return fieldSources(this.db, ids);
   }
 
   /** The sharing labels of each series (lower-cased, sorted); series without any are left out. */

@@ -53,8 +53,20 @@ export const SeriesMetadata = z
     total_book_count: z.number().int().nullable().describe('How many books the series has in all, when a person said so.'),
     links: z.array(z.object({ label: z.string(), url: z.string() })),
     alternate_titles: z.array(z.object({ label: z.string(), title: z.string() })),
+    authors: z.array(z.object({ name: z.string(), role: z.string() })).describe("The work's authors (a provider's or a person's)."),
+    external_ids: z
+      .array(z.object({ provider: z.string(), id: z.string(), url: z.string().nullable() }))
+      .describe("The series' entries in online databases (identification)."),
   })
   .meta({ id: 'SeriesMetadata' });
+
+/** Fields an online database filled: field name → where from, in words. */
+export const FieldSources = z
+  .record(z.string(), z.string())
+  .describe(
+    'Fields filled by identification, each with its source in words ("AniList 21, 2026-12-01"); scans keep them, and the next identification may replace them.',
+  )
+  .meta({ id: 'FieldSources' });
 
 /** Locked fields (set by a person; scans keep them): field name → true. docs/metadata-editing.md. */
 export const MetadataLocks = z
@@ -79,6 +91,7 @@ export const SeriesView = z
       .array(z.string())
       .describe("Sharing labels (lower-cased): users' labels_allow and labels_exclude decide who sees the series by them."),
     locks: MetadataLocks,
+    field_sources: FieldSources,
     created_at: z.string(),
     updated_at: z.string(),
   })

@@ -12,7 +12,7 @@ import type { PageRequest } from '../../http/pagination.js';
 import type { BooksRepository } from '../books/repository.js';
 import type { BookCovers, BooksService } from '../books/service.js';
 import type { BookView } from '../books/schemas.js';
-import { parseList, parseObjects } from '../books/views.js';
+import { parseExternalIds, parseList, parseObjects } from '../books/views.js';
 import type { HistoryGroup } from '../metadata/history-rows.js';
 import type { ImageLookup } from '../../http/send-image.js';
 import { parseCondition } from '../search/conditions.js';
@@ -53,10 +53,11 @@ export class SeriesService {
 
   private async views(caller: Caller, rows: readonly SeriesViewRow[]): Promise<SeriesView[]> {
     const ids = rows.map((r) => r.id);
-    const [counts, labels, locks] = await Promise.all([
+    const [counts, labels, locks, sources] = await Promise.all([
       this.deps.repo.readCounts(caller.user.id, ids),
       this.deps.repo.sharingLabels(ids),
       this.deps.repo.locks(ids),
+      this.deps.repo.fieldSources(ids),
     ]);
     return rows.map((r) => {
       const c = counts.get(r.id) ?? { read: 0, inProgress: 0 };
@@ -88,9 +89,12 @@ export class SeriesService {
           total_book_count: r.total_book_count === null ? null : Number(r.total_book_count),
           links: parseObjects(r.links, ['label', 'url']),
           alternate_titles: parseObjects(r.alternate_titles, ['label', 'title']),
+          authors: parseObjects(r.authors, ['name', 'role']),
+          external_ids: parseExternalIds(r.external_ids),
         },
         sharing_labels: labels.get(r.id) ?? [],
         locks: locks.get(r.id) ?? {},
+        field_sources: sources.get(r.id) ?? {},
         created_at: r.created_at,
         updated_at: r.updated_at,
       };

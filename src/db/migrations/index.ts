@@ -22,6 +22,7 @@ import { koboSync } from './0021_kobo_sync.js';
 import { watching } from './0023_watching.js';
 import { koboDeliveryProblem } from './0024_kobo_delivery_problem.js';
 import { metadataResponses } from './0025_metadata_responses.js';
+import { identify } from './0026_identify.js';
 
 /** Every migration, applied in key order. Append only: never edit one that has shipped. */
 export const migrations: Record<string, DialectMigration> = {
@@ -48,4 +49,5 @@ export const migrations: Record<string, DialectMigration> = {
   '0023_watching': watching,
   '0024_kobo_delivery_problem': koboDeliveryProblem,
   '0025_metadata_responses': metadataResponses,
+  '0026_identify': identify,
 };

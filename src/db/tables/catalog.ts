@@ -59,6 +59,10 @@ export interface SeriesTable {
   alternate_titles: Generated<string>;
   /** Upstream record id after a metadata fetch (duplicate detection, high confidence). */
   external_id: string | null;
+  /** JSON array `{provider, id, url}`: the series' entries in online databases (identification). */
+  external_ids: Generated<string>;
+  /** JSON array `{name, role}`: the work's authors, from identification or a person. */
+  authors: Generated<string>;
   /** JSON: the remaining aggregated metadata and per-field locks. */
   metadata: string;
   /** Cache: present books. Maintained by the scanner. */
