@@ -107,6 +107,8 @@ export function composeServices(deps: CompositionDeps): Services {
     renderer,
     cacheDir,
     thumbnailWidth,
+    scheduler,
+    autoThreshold: () => settings.peek('metadata_auto_threshold'),
     reading: () => late.reading!,
     reanalyze: (libraryId, bookIds, signal) => late.libraries!.scanner.analyzeBooks(libraryId, bookIds, signal),
   });

@@ -6,10 +6,10 @@
  * - metadata: metadata editing: fields and their sources, locks, bulk changes, history and undo, ComicInfo write-back.
  * - covers: covers made ahead of time (`generate_thumbnails`) and covers a person chose.
  * - duplicates: duplicate books (same hash) and series (external id, normalised title), `detect_duplicates`.
- * - identify: matching a series with an online database's entries: folder names as titles to search for, titles
- *   folded for comparison, a candidate's score in 0–1 and what is done with it (decision 044), MangaDex's search answers read as candidates, and the providers' client (time limit,
- *   documented rate, retries, Retry-After, failures in words) with its answers kept in the
- *   database for a while. The providers and the routes come next.
+ * - identify: metadata from the online databases (decisions 044, 045): the providers (AniList, MangaDex, MangaUpdates,
+ *   Open Library, ComicVine, Metron, HTTP providers) behind one interface and one client (time limit, documented
+ *   rate, quotas, retries, Retry-After, answers kept a while), their settings with sealed keys, a series'
+ *   candidates scored, applied as one history group or sent to the review queue, `identify_library`.
  * - search: the filter and sort language of every list (condition trees compiled to SQL), full-text search,
  *   remembered list pages and totals.
  *
@@ -65,6 +65,9 @@ import type { ImageLookup } from '../http/send-image.js';
 import { AccessService } from '../identity/index.js';
 import type { IsolatedRenderer } from '../media/analysis/isolated-renderer.js';
 import type { TaskQueue } from '../tasks/queue.js';
+import type { Scheduler } from '../tasks/scheduler.js';
+import { API_VERSION } from '../http/openapi.js';
+import { SecretBox, secretInFolder } from '../util/secret-box.js';
 import { BooksRepository, type BookWithLibrary } from './books/repository.js';
 import { registerBookRoutes } from './books/routes.js';
 import { BooksService } from './books/service.js';
@@ -82,6 +85,12 @@ import { registerMetadataRoutes } from './metadata/routes.js';
 import { MetadataService } from './metadata/service.js';
 import { WriteBackRepository } from './metadata/write-back-repository.js';
 import { WRITE_BACK_TASK, WriteBackService } from './metadata/write-back.js';
+import { ProvidersService } from './identify/providers-service.js';
+import { IdentifyRepository } from './identify/repository.js';
+import { ResponseCacheRepository } from './identify/response-cache-repository.js';
+import { registerIdentifyRoutes } from './identify/routes.js';
+import { DEFAULT_THRESHOLDS } from './identify/score.js';
+import { IDENTIFY_TASK, IdentifyService } from './identify/service.js';
 import { FullTextSearch } from './search/fts.js';
 import { SeriesRepository, type SeriesRow } from './series/repository.js';
 import { registerSeriesRoutes } from './series/routes.js';
@@ -96,6 +105,9 @@ export interface CatalogDeps {
   renderer: IsolatedRenderer;
   cacheDir: string;
   thumbnailWidth: () => number;
+  scheduler: Scheduler;
+  /** The setting `metadata_auto_threshold`, read on every decision. */
+  autoThreshold: () => number;
   /**
    * What the catalog shows of reading: a book's pages (covers are drawn from them) and marking a series read. The
    * reading area is composed after the catalog (it reads the catalog's books), so these are asked for on use.
@@ -118,6 +130,8 @@ export interface CatalogServices {
   covers: CoverService;
   customCovers: CustomCoverService;
   duplicates: DuplicatesService;
+  identify: IdentifyService;
+  providers: ProvidersService;
   bookRows: BooksRepository;
 }
 
@@ -192,8 +206,32 @@ export function compose(deps: CatalogDeps): ComposedArea<CatalogServices> {
     width: deps.thumbnailWidth,
     renderer: deps.renderer,
   });
+  const identifyRows = new IdentifyRepository(database);
+  const responses = new ResponseCacheRepository(database);
+  // Made on first use: a server that never stores a key (or `colophon openapi`) writes no secret into data_dir.
+  let box: SecretBox | undefined;
+  const sealed = () => (box ??= new SecretBox(secretInFolder(config.metadata.secret, config.data_dir, 'metadata-secret')));
+  const providers = new ProvidersService({
+    repo: identifyRows,
+    config,
+    box: { seal: (plain) => sealed().seal(plain), open: (text) => sealed().open(text) },
+    cache: responses,
+    // MangaDex asks for a User-Agent naming the application (and refuses a browser's or none).
+    userAgent: `Colophon/${API_VERSION} (self-hosted library server)`,
+  });
+  const identify = new IdentifyService({
+    repo: identifyRows,
+    providers,
+    metadata,
+    requireSeries: (caller, id) => access.series(caller, id),
+    thresholds: () => ({ ...DEFAULT_THRESHOLDS, auto: deps.autoThreshold() }),
+    setCover: (caller, id, image) => customCovers.set(caller, { kind: 'series', id }, { upload: image }),
+    queue: deps.queue,
+    scheduler: deps.scheduler,
+    onError: (err, what) => log.warn({ err }, what),
+  });
   return {
-    services: { access, books, series, metadata, covers, customCovers, duplicates, bookRows },
+    services: { access, books, series, metadata, covers, customCovers, duplicates, identify, providers, bookRows },
     wiring: {
       api: [
         (v1) => registerDuplicateRoutes(v1, duplicates),
@@ -201,9 +239,11 @@ export function compose(deps: CatalogDeps): ComposedArea<CatalogServices> {
         (v1) => registerBookRoutes(v1, books, metadata),
         (v1) => registerMetadataRoutes(v1, metadata),
         (v1) => registerCoverRoutes(v1, customCovers),
+        (v1) => registerIdentifyRoutes(v1, identify, providers),
       ],
       tasks: {
         [WRITE_BACK_TASK]: (ctx) => writeBack.run(ctx),
+        [IDENTIFY_TASK]: (ctx) => identify.runLibrary(ctx),
         detect_duplicates: (ctx) => duplicates.detect(ctx.signal, (update) => ctx.progress(update)),
         generate_thumbnails: (ctx) =>
           covers.generate(
@@ -213,12 +253,22 @@ export function compose(deps: CatalogDeps): ComposedArea<CatalogServices> {
           ),
       },
       listen: (events) => {
-        if (!config.thumbnails.pregenerate) return;
         events.on('scan_completed', (scan) => {
+          void identify
+            .afterScan(scan.library_id, scan.series_created)
+            .catch((err: unknown) => log.warn({ err }, 'could not queue identification after the scan'));
+        });
+        for (const change of ['library_created', 'library_updated', 'library_deleted'] as const)
+          events.on(change, (event) => {
+            void identify.syncSchedules(event.library_id).catch((err: unknown) => log.warn({ err }, 'could not schedule identification'));
+          });
+        events.on('scan_completed', (scan) => {
+          if (!config.thumbnails.pregenerate) return;
           const changed = scan.books_added + scan.books_updated + scan.books_restored > 0;
           void covers.afterScan(scan.library_id, changed).catch((err: unknown) => log.warn({ err }, 'could not queue cover generation'));
         });
       },
+      start: () => identify.syncSchedules(),
     },
   };
 }

@@ -20,6 +20,12 @@ export const ScanMode = z
   .enum(['normal', 'deep'])
   .meta({ id: 'ScanMode', description: '`normal` processes new or changed files only; `deep` re-processes every file.' });
 
+export const LibraryMediaType = z.enum(['auto', 'manga', 'comics', 'books']).meta({
+  id: 'LibraryMediaType',
+  description:
+    "What the library holds, for the metadata sources asked about its series: `auto` decides per series from its books' formats and language (EPUB and PDF: books; Japanese, Korean or Chinese: manga; otherwise comics).",
+});
+
 export const ScanningConfig = z
   .object({
     enabled: z.boolean().describe('Turns on automatic scanning on `cron_schedule`.'),
@@ -62,6 +68,18 @@ export const ScanningConfig = z
       .describe(
         'Glob patterns of paths (relative to the library folder, `/` separators) that are not part of the library, e.g. `**/extras/**` or `**/*.tmp.cbz`. `*` matches within a name, `**` across folders, `?` one character.',
       ),
+    media_type: LibraryMediaType,
+    identify_after_scan: z
+      .boolean()
+      .describe(
+        'Off unless set: after each scan that adds series, a `identify_library` task looks up the series not matched yet with the metadata sources an administrator turned on (docs/metadata-sources.md).',
+      ),
+    identify_schedule: z
+      .string()
+      .nullable()
+      .describe(
+        'Cron expression (five fields) on which the series already matched are refreshed from the entry they matched; null: never.',
+      ),
   })
   .meta({ id: 'ScanningConfig' });
 export type ScanningConfig = z.infer<typeof ScanningConfig>;
@@ -77,6 +95,9 @@ export const DEFAULT_SCANNING_CONFIG: ScanningConfig = {
   watch_quiet_seconds: 10,
   write_comicinfo: false,
   exclude: [],
+  media_type: 'auto',
+  identify_after_scan: false,
+  identify_schedule: null,
 };
 
 /** A library's stored `scanning_config` JSON over the defaults (unreadable JSON is the defaults); libraries and scans both read it. */
@@ -99,6 +120,9 @@ export const ScanningConfigInput = withSnakeKeys(
     watch_quiet_seconds: z.number().min(0.05).max(3600).optional(),
     write_comicinfo: z.boolean().optional(),
     exclude: z.array(z.string().min(1).max(500)).max(100).optional(),
+    media_type: LibraryMediaType.optional(),
+    identify_after_scan: z.boolean().optional(),
+    identify_schedule: z.string().max(200).nullable().optional(),
   }),
 ).meta({
   id: 'ScanningConfigUpdate',

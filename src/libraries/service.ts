@@ -63,17 +63,21 @@ export function mergeScanningConfig(base: ScanningConfig, input: ScanningConfigI
     watch_quiet_seconds: input?.watch_quiet_seconds ?? base.watch_quiet_seconds,
     write_comicinfo: input?.write_comicinfo ?? base.write_comicinfo,
     exclude: input?.exclude ?? base.exclude,
+    media_type: input?.media_type ?? base.media_type,
+    identify_after_scan: input?.identify_after_scan ?? base.identify_after_scan,
+    identify_schedule: input?.identify_schedule === undefined ? base.identify_schedule : input.identify_schedule?.trim() || null,
   };
   for (const pattern of merged.exclude) {
     const why = globError(pattern);
     if (why) throw badRequest(`scanning_config.exclude: ${why}`, { field: 'scanning_config.exclude', value: pattern });
   }
-  if (merged.cron_schedule !== null) {
-    const why = cronError(merged.cron_schedule);
+  for (const field of ['cron_schedule', 'identify_schedule'] as const) {
+    const expression = merged[field];
+    const why = expression === null ? null : cronError(expression);
     if (why)
-      throw badRequest(`scanning_config.cron_schedule is not a valid cron expression: ${why}`, {
-        field: 'scanning_config.cron_schedule',
-        value: merged.cron_schedule,
+      throw badRequest(`scanning_config.${field} is not a valid cron expression: ${why}`, {
+        field: `scanning_config.${field}`,
+        value: expression,
       });
   }
   if (merged.enabled && merged.cron_schedule === null) {

@@ -43,3 +43,20 @@ export async function replayServer(...answers: Answer[]): Promise<ReplayServer> 
           }),
   };
 }
+
+/**
+ * One replay server standing for several providers: the first path segment names the provider (`/mangadex/manga`),
+ * and each provider's answer is chosen from the rest of the path and the query.
+ */
+export const routed =
+  (routes: Record<string, (url: URL, req: IncomingMessage, res: ServerResponse) => void>): Answer =>
+  (req, res) => {
+    const url = new URL(req.url ?? '/', 'http://replay');
+    const [, first = '', ...rest] = url.pathname.split('/');
+    const route = routes[first];
+    if (!route) {
+      res.writeHead(404, { 'content-type': 'text/plain' }).end(`no provider at /${first}`);
+      return;
+    }
+    route(new URL(`/${rest.join('/')}${url.search}`, 'http://replay'), req, res);
+  };

@@ -102,6 +102,9 @@ describe('Library: scanning_config {enabled, cron_schedule, default_mode, scan_o
       watch_quiet_seconds: 2,
       write_comicinfo: true,
       exclude: ['**/extras/**'],
+      media_type: 'manga',
+      identify_after_scan: true,
+      identify_schedule: '0 4 * * 0',
     };
     const created = await api(t, 'POST', '/api/v1/libraries', { name: 'Scheduled', path: libraryDir(), scanning_config });
     expect(created.status).toBe(201);
@@ -125,6 +128,9 @@ describe('Library: scanning_config {enabled, cron_schedule, default_mode, scan_o
       watch_quiet_seconds: 10,
       write_comicinfo: false,
       exclude: [],
+      media_type: 'auto',
+      identify_after_scan: false,
+      identify_schedule: null,
     });
     const list = await api<{ data: Array<{ id: string; scanning_config: unknown }> }>(t, 'GET', '/api/v1/libraries');
     expect(list.body.data.find((l) => l.id === created.body.id)?.scanning_config).toEqual(scanning_config);

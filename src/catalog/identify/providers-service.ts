@@ -61,7 +61,7 @@ export class ProvidersService {
     private readonly deps: {
       repo: IdentifyRepository;
       config: Config;
-      box: SecretBox;
+      box: Pick<SecretBox, 'seal' | 'open'>;
       cache: ResponseCache;
       userAgent: string;
       fetch?: typeof fetch;

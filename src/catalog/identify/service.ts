@@ -1,8 +1,10 @@
 import path from 'node:path';
 import { newId, nowIso } from '../../db/ids.js';
 import { parseJsonColumn } from '../../db/json-column.js';
-import { badRequest, conflict, notFound } from '../../http/errors.js';
-import { scopeFor, type Caller } from '../../identity/index.js';
+import { AppError, badRequest, conflict, notFound } from '../../http/errors.js';
+import { inScope, scopeFor, type Caller } from '../../identity/index.js';
+import type { TaskQueue, TaskRow } from '../../tasks/queue.js';
+import { cronError, type Scheduler } from '../../tasks/scheduler.js';
 import type { TaskContext } from '../../tasks/worker.js';
 import type { MetadataService } from '../metadata/service.js';
 import { ProviderError } from './client.js';
@@ -89,7 +91,14 @@ export interface IdentifyDeps {
   thresholds: () => MatchThresholds;
   /** Sets a series' chosen cover from an image (covers feature), as a person's choice. */
   setCover: (caller: Caller, seriesId: string, image: Buffer) => Promise<unknown>;
+  queue: TaskQueue;
+  scheduler: Scheduler;
+  onError: (err: unknown, what: string) => void;
 }
+
+type Which = 'all' | 'unmatched' | 'matched';
+
+const scheduleKey = (libraryId: string) => `identify:${libraryId}`;
 
 /**
  * Identification (decision 045): a series' candidates from every provider serving its media type, scored
@@ -237,6 +246,8 @@ export class IdentifyService {
     await this.deps.requireSeries(caller, seriesId);
     const active = await this.deps.providers.one(input.provider);
     const entry = await active.provider.get(active.client, input.external_id).catch((err: unknown) => {
+      if (err instanceof ProviderError && err.status === 404)
+        throw notFound(`${active.provider.label} entry`, { external_id: input.external_id });
       throw new ProviderUnavailable(problemOf(err, active.provider.label));
     });
     if (!entry.cover_url) throw notFound(`${active.provider.label} cover`);
@@ -318,9 +329,55 @@ export class IdentifyService {
     return { outcome: decision === 'review' ? 'review' : 'no_match', problems };
   }
 
+  /** `POST /libraries/{id}/identify`: the task (the one already queued or running for the library, if any). */
+  async requestLibrary(caller: Caller | null, libraryId: string, which: Which): Promise<TaskRow> {
+    const library = await this.deps.repo.library(libraryId);
+    if (!library || (caller && !inScope(scopeFor(caller), libraryId))) throw notFound('Library');
+    if (caller && (await this.deps.providers.enabled()).length === 0)
+      throw badRequest('No metadata source is turned on: an administrator turns them on in Administration → Metadata sources');
+    const { task } = await this.deps.queue.enqueue({
+      type: IDENTIFY_TASK,
+      libraryId,
+      payload: { which },
+      activeKey: `${IDENTIFY_TASK}:${libraryId}`,
+      maxAttempts: 1,
+    });
+    return task;
+  }
+
+  /** After a scan that made series: identify the new ones, when the library asks for it and a source is on. */
+  async afterScan(libraryId: string, seriesCreated: number): Promise<void> {
+    if (seriesCreated === 0) return;
+    const library = await this.deps.repo.library(libraryId);
+    if (!library || parseJsonColumn<{ identify_after_scan?: boolean }>(library.scanning_config, {}).identify_after_scan !== true) return;
+    if ((await this.deps.providers.enabled()).length === 0) return;
+    await this.requestLibrary(null, libraryId, 'unmatched');
+  }
+
+  /** Keeps one refresh job per library with an `identify_schedule` (called at start and when a library changes). */
+  async syncSchedules(libraryId?: string): Promise<void> {
+    const libraries = libraryId
+      ? [await this.deps.repo.library(libraryId)].filter((l) => l !== undefined)
+      : await this.deps.repo.libraries();
+    if (libraryId && libraries.length === 0) this.deps.scheduler.unschedule(scheduleKey(libraryId));
+    for (const library of libraries) {
+      const expression = parseJsonColumn<{ identify_schedule?: string | null }>(library.scanning_config, {}).identify_schedule;
+      if (!expression || cronError(expression)) {
+        this.deps.scheduler.unschedule(scheduleKey(library.id));
+        continue;
+      }
+      this.deps.scheduler.schedule(scheduleKey(library.id), expression, async () => {
+        if ((await this.deps.providers.enabled()).length === 0) return;
+        await this.requestLibrary(null, library.id, 'matched').catch((err: unknown) =>
+          this.deps.onError(err, `identify_schedule: could not queue the refresh of library ${library.id}`),
+        );
+      });
+    }
+  }
+
   /** The `identify_library` task: every series of the library (or the unmatched, or the matched to refresh). */
   async runLibrary(ctx: TaskContext): Promise<unknown> {
-    const payload = ctx.payload as { which?: 'all' | 'unmatched' | 'matched' };
+    const payload = ctx.payload as { which?: Which };
     const libraryId = ctx.task.library_id;
     if (!libraryId) throw new Error('identify_library needs a library');
     const which = payload.which ?? 'unmatched';
@@ -401,9 +458,9 @@ export class IdentifyService {
 }
 
 /** A provider that could not answer a request a person made: 502 with what went wrong in words. */
-export class ProviderUnavailable extends Error {
+export class ProviderUnavailable extends AppError {
   constructor(readonly problem: ProviderProblem) {
-    super(problem.message);
+    super(502, 'BadGateway', problem.message, problem);
     this.name = 'ProviderUnavailable';
   }
 }

@@ -52,6 +52,11 @@ export const SETTINGS = {
     'Width in pixels of cover thumbnails (the API, OPDS and Komga serve and pre-generate this size); takes effect at once.',
     (c) => c.thumbnails.width,
   ),
+  metadata_auto_threshold: define(
+    z.number().min(0.5).max(1),
+    'Identification applies a match without asking when its score is at or above this (and the runner-up at least 0.1 lower); takes effect at once.',
+    (c) => c.metadata.auto_threshold,
+  ),
   komga_api_enabled: define(z.boolean(), 'Serve the Komga-compatible API.', (c) => c.komga_api.enabled),
   komga_api_prefix: define(
     z.string().regex(/^[A-Za-z0-9_-]{1,64}$/, 'a single path segment of letters, digits, _ or -'),

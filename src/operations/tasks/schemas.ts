@@ -17,6 +17,7 @@ export const TASK_TYPES = [
   'detect_duplicates',
   'purge_deleted',
   'write_comicinfo',
+  'identify_library',
 ] as const;
 
 export const TaskProgress = z

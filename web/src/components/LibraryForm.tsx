@@ -21,6 +21,9 @@ const DEFAULT_CONFIG: ScanningConfig = {
   watch_quiet_seconds: 10,
   write_comicinfo: false,
   exclude: [],
+  media_type: 'auto',
+  identify_after_scan: false,
+  identify_schedule: null,
 };
 
 export interface LibraryFormProps {
@@ -74,9 +77,15 @@ export function LibraryForm({
   const cronText = config.cron_schedule ?? '';
   const cron = checkCron(cronText);
   const cronMissing = config.enabled && cronText.trim() === '';
+  const refreshText = config.identify_schedule ?? '';
+  const refresh = checkCron(refreshText);
   const save = useMutation({
     mutationFn: async () => {
-      const scanning_config = { ...config, cron_schedule: cronText.trim() === '' ? null : cronText.trim() };
+      const scanning_config = {
+        ...config,
+        cron_schedule: cronText.trim() === '' ? null : cronText.trim(),
+        identify_schedule: refreshText.trim() === '' ? null : refreshText.trim(),
+      };
       if (library)
         return {
           saved: await ok(
@@ -100,7 +109,7 @@ export function LibraryForm({
   });
   const submit = (e: FormEvent) => {
     e.preventDefault();
-    if (cron.ok && !cronMissing) save.mutate();
+    if (cron.ok && !cronMissing && refresh.ok) save.mutate();
   };
 
   return (
@@ -250,11 +259,55 @@ export function LibraryForm({
             Off: edits stay in Colophon's catalog. On: each edit of a book or series also rewrites its CBZ files with a new ComicInfo.xml (a
             copy made beside the file, then put in its place); CBR, PDF and EPUB files and read-only files are left as they are.
           </span>
+          <label>
+            This library holds
+            <select
+              value={config.media_type}
+              onChange={(e) => setConfig({ ...config, media_type: e.target.value as ScanningConfig['media_type'] })}
+              aria-describedby="library-media-type-hint"
+            >
+              <option value="auto">Decided per series (books: EPUB and PDF; manga: Japanese, Korean, Chinese)</option>
+              <option value="manga">Manga</option>
+              <option value="comics">Comics</option>
+              <option value="books">Books</option>
+            </select>
+          </label>
+          <span id="library-media-type-hint" className="hint">
+            Which metadata sources are asked about its series (Administration → Metadata sources).
+          </span>
+          <label className="check">
+            <input
+              type="checkbox"
+              checked={config.identify_after_scan}
+              onChange={(e) => setConfig({ ...config, identify_after_scan: e.target.checked })}
+            />
+            After each scan, look up new series in the metadata sources that are turned on
+          </label>
+          <div className="field">
+            <label htmlFor="library-refresh">Refresh matched series on a schedule (cron; empty: never)</label>
+            <input
+              id="library-refresh"
+              className="mono"
+              value={refreshText}
+              onChange={(e) => setConfig({ ...config, identify_schedule: e.target.value })}
+              placeholder="0 4 * * 0"
+              spellCheck={false}
+              aria-invalid={!refresh.ok}
+              aria-describedby="library-refresh-check"
+            />
+            <span id="library-refresh-check" className={refresh.ok ? 'hint' : 'error-text'} aria-live="polite">
+              {!refresh.ok
+                ? refresh.message
+                : refresh.nextRuns.length > 0
+                  ? `Next refresh: ${refresh.nextRuns[0]!.toLocaleString(undefined, { weekday: 'short', month: 'short', day: 'numeric', hour: '2-digit', minute: '2-digit' })}`
+                  : 'No refresh: matched series keep what was fetched.'}
+            </span>
+          </div>
         </fieldset>
       )}
       <ErrorMessage error={save.error} />
       <div className="inline">
-        <button type="submit" className="primary" disabled={save.isPending || !cron.ok || cronMissing}>
+        <button type="submit" className="primary" disabled={save.isPending || !cron.ok || cronMissing || !refresh.ok}>
           {submitLabel ?? (library ? 'Save library' : 'Create library')}
         </button>
         {onCancel && (
