@@ -1,5 +1,7 @@
 import { execFileSync, spawn } from 'node:child_process';
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { createServer as createHttpServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { createServer } from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
@@ -63,6 +65,32 @@ async function waitForHealth(url: string, timeoutMs: number): Promise<void> {
   throw new Error(`the server did not answer ${url}/health within ${timeoutMs} ms`);
 }
 
+/**
+ * MangaDex as the identification tests meet it (online services are unreachable here): its real recorded answers
+ * (test/fixtures/providers/SOURCES.md), the "komi" title search for any title, an entry of it by id in the
+ * `entity` envelope MangaDex answers `GET /manga/{id}` with.
+ */
+async function mangaDexReplay(): Promise<{ url: string; close(): Promise<void> }> {
+  const fixtures = path.join(root, 'test/fixtures/providers/mangadex');
+  const list = readFileSync(path.join(fixtures, 'manga-list-title-komi-limit100-total55.json'), 'utf8');
+  const entity = JSON.parse(
+    readFileSync(path.join(fixtures, 'manga-d86cf65b-5f6c-437d-a0af-19a31f94ec55-includes.json'), 'utf8'),
+  ) as object;
+  const items = new Map((JSON.parse(list) as { data: { id: string }[] }).data.map((item) => [item.id, item]));
+  const server = createHttpServer((req, res) => {
+    const { pathname } = new URL(req.url ?? '/', 'http://replay');
+    if (pathname === '/manga') return res.writeHead(200, { 'content-type': 'application/json' }).end(list);
+    const item = items.get(pathname.split('/')[2] ?? '');
+    if (!item) return res.writeHead(404, { 'content-type': 'application/json' }).end('{"result":"error","errors":[]}');
+    return res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify({ ...entity, data: item }));
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  return {
+    url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
+    close: () => new Promise<void>((resolve) => server.close(() => resolve())),
+  };
+}
+
 /** Builds what is stale, then starts the real server the way `npm start` does, on a free port and a temp data_dir. */
 export default async function globalSetup(): Promise<() => Promise<void>> {
   execFileSync(process.execPath, [path.join(root, 'scripts/build-if-stale.mjs')], { cwd: root, stdio: 'inherit' });
@@ -78,6 +106,7 @@ export default async function globalSetup(): Promise<() => Promise<void>> {
   mkdirSync(path.dirname(logFile), { recursive: true });
   writeFileSync(logFile, '');
 
+  const mangadex = await mangaDexReplay();
   const server = spawn(process.execPath, [path.join(root, 'dist/cli.js'), 'serve'], {
     cwd: root,
     env: {
@@ -86,6 +115,7 @@ export default async function globalSetup(): Promise<() => Promise<void>> {
       COLOPHON_SERVER__HOST: '127.0.0.1',
       COLOPHON_SERVER__PORT: String(port),
       COLOPHON_LOGGING__LEVEL: 'warn',
+      COLOPHON_METADATA__PROVIDERS__MANGADEX__BASE_URL: mangadex.url,
     },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
@@ -102,6 +132,7 @@ export default async function globalSetup(): Promise<() => Promise<void>> {
   return async () => {
     server.kill('SIGTERM');
     await new Promise((r) => server.once('exit', r));
+    await mangadex.close();
     rmSync(work, { recursive: true, force: true });
   };
 }

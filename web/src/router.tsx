@@ -270,6 +270,16 @@ const adminDuplicatesRoute = createRoute({
   path: '/duplicates',
   component: lazyRouteComponent(() => import('./screens/admin/Duplicates'), 'DuplicatesScreen'),
 });
+const adminReviewRoute = createRoute({
+  getParentRoute: () => adminRoute,
+  path: '/metadata-review',
+  component: lazyRouteComponent(() => import('./screens/admin/MetadataReview'), 'MetadataReviewScreen'),
+});
+const adminSourcesRoute = createRoute({
+  getParentRoute: () => adminRoute,
+  path: '/metadata-sources',
+  component: lazyRouteComponent(() => import('./screens/admin/MetadataSources'), 'MetadataSourcesScreen'),
+});
 const adminErrorsRoute = createRoute({
   getParentRoute: () => adminRoute,
   path: '/analysis-errors',
@@ -301,6 +311,8 @@ const accountAndAdminRoutes = [
     adminSettingsRoute,
     adminTasksRoute,
     adminDuplicatesRoute,
+    adminReviewRoute,
+    adminSourcesRoute,
     adminErrorsRoute,
     adminServerRoute,
     adminSignInRoute,

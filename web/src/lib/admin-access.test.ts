@@ -7,7 +7,7 @@ describe('adminSectionsFor: administration is shown by permission, hidden otherw
   });
 
   it('an admin sees every section', () => {
-    const all = ['libraries-write', 'users-read', 'system-admin', 'tasks-read', 'system-health'];
+    const all = ['libraries-write', 'users-read', 'system-admin', 'tasks-read', 'system-health', 'series-write', 'plugins-manage'];
     expect(adminSectionsFor(all).map((s) => s.label)).toEqual([
       'Libraries',
       'Users',
@@ -15,6 +15,8 @@ describe('adminSectionsFor: administration is shown by permission, hidden otherw
       'Sign-in',
       'Tasks',
       'Duplicates',
+      'Metadata review',
+      'Metadata sources',
       'Analysis errors',
       'Server',
     ]);

@@ -13,6 +13,8 @@ export const ADMIN_SECTIONS = [
   { path: '/admin/sign-in', label: 'Sign-in', needs: 'system-admin' },
   { path: '/admin/tasks', label: 'Tasks', needs: 'tasks-read' },
   { path: '/admin/duplicates', label: 'Duplicates', needs: 'libraries-write' },
+  { path: '/admin/metadata-review', label: 'Metadata review', needs: 'series-write' },
+  { path: '/admin/metadata-sources', label: 'Metadata sources', needs: 'plugins-manage' },
   { path: '/admin/analysis-errors', label: 'Analysis errors', needs: 'libraries-write' },
   { path: '/admin/server', label: 'Server', needs: 'system-health' },
 ] as const satisfies ReadonlyArray<{ path: string; label: string; needs: Permission }>;

@@ -30,6 +30,7 @@ import {
 } from '../lib/library-search';
 import { useDebounced } from '../lib/use-debounced';
 import { AddToReadList } from './book/AddToReadList';
+import { IdentifyDialog } from '../components/metadata/IdentifyDialog';
 import { SelectionBar } from './library/SelectionBar';
 import { BulkEditDialog } from '../components/metadata/BulkEdit';
 import { RenumberDialog } from '../components/metadata/RenumberDialog';
@@ -167,6 +168,7 @@ export function LibraryGrid() {
   const selection = useSelection(search.view, JSON.stringify(gridKey), idAt);
   const selectedIds = [...selection.ids];
   const [bulkOpen, setBulkOpen] = useState(false);
+  const [identifyIds, setIdentifyIds] = useState<string[] | null>(null);
   // "Renumber…": the selected books the grid has loaded, in its order (then the others), taken when it opens.
   const [renumber, setRenumber] = useState<{ ids: string[]; known: Map<string, Book> } | null>(null);
   const openRenumber = () => {
@@ -303,6 +305,11 @@ export function LibraryGrid() {
               Renumber…
             </button>
           )}
+          {canEdit && search.view !== 'books' && (
+            <button type="button" className="small" onClick={() => setIdentifyIds(selectedIds)}>
+              Identify…
+            </button>
+          )}
         </SelectionBar>
       )}
       {bulkOpen && selectedIds.length > 0 && (
@@ -313,6 +320,7 @@ export function LibraryGrid() {
           onClose={() => setBulkOpen(false)}
         />
       )}
+      {identifyIds && identifyIds.length > 0 && <IdentifyDialog seriesIds={identifyIds} onClose={() => setIdentifyIds(null)} />}
       {renumber && <RenumberDialog ids={renumber.ids} known={renumber.known} onClose={() => setRenumber(null)} />}
     </div>
   );

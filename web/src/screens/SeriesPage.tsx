@@ -8,6 +8,7 @@ import { readState, type Book } from '../components/Cards';
 import { Cover } from '../components/Cover';
 import { CoverPicker } from '../components/CoverPicker';
 import { EditMetadataDialog } from '../components/metadata/EditMetadata';
+import { IdentifyDialog } from '../components/metadata/IdentifyDialog';
 import { ExternalLinks } from '../components/metadata/ExternalLinks';
 import { MetadataHistory, useLibraryWords } from '../components/metadata/History';
 import { ErrorMessage } from '../components/ErrorView';
@@ -44,6 +45,7 @@ export function SeriesPage() {
   const [showReadHere, setShowReadHere] = useState(false);
   const [coverOpen, setCoverOpen] = useState(false);
   const [editOpen, setEditOpen] = useState(false);
+  const [identifyOpen, setIdentifyOpen] = useState(false);
   const words = useLibraryWords(series.data?.library_id, editOpen);
   const hideRead = showReadPreference === false && !showReadHere;
   const library = useQuery(librariesQuery).data?.data.find((l) => l.id === series.data?.library_id);
@@ -158,7 +160,13 @@ export function SeriesPage() {
                 Change cover…
               </button>
             )}
+            {canEditSeries && (
+              <button type="button" onClick={() => setIdentifyOpen(true)}>
+                Identify…
+              </button>
+            )}
           </div>
+          {identifyOpen && <IdentifyDialog seriesIds={[s.id]} onClose={() => setIdentifyOpen(false)} />}
           {editOpen && <EditMetadataDialog target={{ kind: 'series', entity: s }} suggestions={words} onClose={() => setEditOpen(false)} />}
           {coverOpen && (
             <CoverPicker

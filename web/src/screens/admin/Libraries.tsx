@@ -117,6 +117,10 @@ function LibraryRow({
     mutationFn: () => ok(api.DELETE('/api/v1/libraries/{id}', { params: { path: { id: library.id } } })),
     onSuccess: () => queryClient.invalidateQueries({ queryKey: queryKeys.libraries.all }),
   });
+  const identify = useMutation({
+    mutationFn: () =>
+      ok(api.POST('/api/v1/libraries/{id}/identify', { params: { path: { id: library.id } }, body: { which: 'unmatched' } })),
+  });
   const active = isActive(scan?.state);
   const cron = library.scanning_config.enabled && library.scanning_config.cron_schedule ? library.scanning_config.cron_schedule : null;
 
@@ -159,6 +163,14 @@ function LibraryRow({
             </button>
           </>
         )}
+        <button
+          type="button"
+          disabled={identify.isPending}
+          onClick={() => identify.mutate()}
+          title="Look up the series not matched yet in the metadata sources that are turned on"
+        >
+          Identify series
+        </button>
         <button type="button" onClick={onEdit}>
           Edit
         </button>
@@ -178,7 +190,12 @@ function LibraryRow({
           Delete
         </button>
       </div>
-      <ErrorMessage error={scanNow.error ?? cancel.error ?? remove.error} />
+      {identify.isSuccess && (
+        <p className="hint" role="status">
+          Identification started: follow it under Tasks; sure matches are applied, the others wait under Metadata review.
+        </p>
+      )}
+      <ErrorMessage error={scanNow.error ?? cancel.error ?? remove.error ?? identify.error} />
     </li>
   );
 }
