@@ -4,6 +4,9 @@
  * load client is wrk (`apt-get install wrk`; bench/wrk.ts), as for the browse and OPDS loads of `--in-process`.
  * `npm run bench -- --start`: where `npm start` spends its time (bench/start-time.ts).
  * `npm run bench -- --web`: the web app's home page and 10,000-series grid in Chromium (bench/web.ts).
+ * `npm run bench -- --match`: identification's decisions over the labelled folder names and recorded candidate lists
+ * (precision of automatic matches, shares applied, to review, wrong; bench/match.ts); `--identify`: 1,000 series
+ * identified with a warm cache, and page serving during it (bench/identify.ts).
  * `npm run bench -- --metadata`: one bulk metadata edit of 1,000 series over HTTP, and its undo (bench/metadata-bulk.ts).
  * `npm run bench -- --watch`: folder watching: events → book visible for 1 and 100 copied files, and the watcher's idle
  * CPU and RSS on a 10,000-book library (`--books N`, `--runs R`, `--idle-seconds S`; bench/watch.ts).
@@ -12,7 +15,9 @@
  */
 const argv = process.argv.slice(2);
 
-if (argv.includes('--web')) {
+if (argv.includes('--match')) {
+  (await import('./match.js')).run(argv);
+} else if (argv.includes('--web')) {
   await (await import('./web.js')).run(argv.filter((a) => a !== '--web'));
 } else if (argv.includes('--metadata')) {
   await (await import('./metadata-bulk.js')).run();

@@ -118,7 +118,8 @@ beforeAll(async () => {
   const dirB = libraryDir();
   dirs.A = dirA;
   dirs.B = dirB;
-  for (const name of ['Chainsaw Man', 'Komi-san wa Komyushou desu', 'Kaettekita Motoyuusha', 'Qwxz Plover'])
+  // Komi: MangaDex lists the work and its fan-coloured edition under the English title: a person chooses.
+  for (const name of ["Komi Can't Communicate (Fan-Colored)", 'Chainsaw Man', 'Kaettekita Motoyuusha', 'Qwxz Plover'])
     await makeCbz(path.join(dirA, `[Group] ${name} (Digital)`), `${name} v01.cbz`, { pages: 1 });
   await makeCbz(path.join(dirB, 'Chainsaw Man'), 'Chainsaw Man 001.cbz', { pages: 1, noise: true });
   libA = await createLibrary(t, dirA, { scanning_config: { media_type: 'manga' } });

@@ -14,12 +14,39 @@ describe('folder names as titles to search for', () => {
     ['Usagi_Yojimbo_#12', 'Usagi Yojimbo', null, null],
     ['Watchmen 1986', 'Watchmen', 1986, null],
     ['Chainsaw Man', 'Chainsaw Man', null, null],
+    ['Magic Comics 001-052 (digital) (Zone-Empire)', 'Magic Comics', null, 52],
+    ['Green Lantern (2011) 001', 'Green Lantern', 2011, null],
+    ['Mob Psycho 100 v01-16', 'Mob Psycho 100', null, 16],
+    ['Complete Mystery (1948)', 'Complete Mystery', 1948, null],
+    ['Berserk Complete', 'Berserk', null, null],
   ])('%s → %s', (name, title, year, volumes) => {
-    expect(folderTitle(name)).toEqual({ title, year, volumes });
+    expect(folderTitle(name)).toMatchObject({ title, year, volumes });
+  });
+
+  it("keeps the bracketed notes that may name an edition, not the source, the year or the ripper's words", () => {
+    expect(folderTitle('Chainsaw Man [Official Colored] v01 (Digital)').qualifiers).toEqual(['official colored']);
+    expect(folderTitle('Solo Leveling (Novel) (2016) [Scans]').qualifiers).toEqual(['novel']);
   });
 
   it('keeps the name when nothing is left of it', () => {
     expect(folderTitle('(Digital)').title).toBe('(Digital)');
+  });
+});
+
+describe('editions', () => {
+  const plain = { titles: ['Chainsaw Man'] };
+  const colored = { titles: ['Chainsaw Man (Official Colored)', 'Chainsaw Man'] };
+  it('an entry whose title names an edition scores lower unless the folder names it too', () => {
+    const query = { title: folderTitle('Chainsaw Man v01').title, qualifiers: folderTitle('Chainsaw Man v01').qualifiers };
+    expect(scoreCandidate(query, plain).score).toBe(1);
+    expect(scoreCandidate(query, colored).score).toBeLessThanOrEqual(0.9);
+    expect(decide([scoreCandidate(query, plain).score, scoreCandidate(query, colored).score])).toBe('apply');
+    const named = folderTitle('Chainsaw Man [Official Colored] v01');
+    expect(scoreCandidate({ title: named.title, qualifiers: named.qualifiers }, colored).score).toBe(1);
+  });
+
+  it('a year in brackets is no edition: "Qiang Jin Jiu (2024)" is the work "Qiang Jin Jiu"', () => {
+    expect(scoreCandidate({ title: 'Qiang Jin Jiu' }, { titles: ['Qiang Jin Jiu (2024)'] }).score).toBe(1);
   });
 });
 

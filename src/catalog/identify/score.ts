@@ -16,6 +16,8 @@ export interface MatchQuery {
   /** BCP 47 / ISO 639-1 language of the books. */
   language?: string | null;
   isbn?: string | null;
+  /** Edition notes the folder's name carries (FolderTitle.qualifiers). */
+  qualifiers?: readonly string[];
 }
 
 /** What a provider says of one of its entries. */
@@ -66,8 +68,13 @@ const isbnDigits = (isbn: string) => isbn.replace(/[^0-9xX]/g, '').toUpperCase()
 export function scoreCandidate(query: MatchQuery, candidate: MatchCandidate): MatchScore {
   let title = 0;
   let matched = candidate.titles[0] ?? '';
+  const edition = noteOf(candidate.titles[0] ?? '');
+  // An entry whose main title names an edition ("(Official Colored)", "(Novel)") is that edition: the folder is it
+  // only when its name says so too; otherwise the plain work comes first. A year in brackets names no edition.
+  const factor = edition && !edition.year && !(query.qualifiers ?? []).includes(edition.note) ? EDITION_FACTOR : 1;
   for (const t of candidate.titles) {
-    const s = titleSimilarity(query.title, t);
+    const note = noteOf(t);
+    const s = Math.max(titleSimilarity(query.title, t), note ? titleSimilarity(query.title, note.base) : 0) * factor;
     if (s > title) [title, matched] = [s, t];
   }
   const year =
@@ -96,6 +103,16 @@ export function scoreCandidate(query: MatchQuery, candidate: MatchCandidate): Ma
 }
 
 const round = (n: number) => Math.round(n * 1000) / 1000;
+
+/** What an edition's title is worth against a folder that does not name the edition. */
+const EDITION_FACTOR = 0.85;
+
+/** A title's trailing bracketed note (an edition, or a year), folded, and the title before it. */
+function noteOf(title: string): { base: string; note: string; year: boolean } | null {
+  const m = /^(.*\S)\s*[([]([^)\]]+)[)\]]\s*$/.exec(title);
+  if (!m) return null;
+  return { base: m[1]!, note: foldTitle(m[2]!), year: /^\s*(?:19|20)\d\d\s*$/.test(m[2]!) };
+}
 
 export interface MatchThresholds {
   /** At or above, and the runner-up at least `margin` lower: applied without asking (setting, default 0.9). */

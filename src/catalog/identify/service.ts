@@ -127,6 +127,7 @@ export class IdentifyService {
       query: {
         title: typed?.trim() || named.title || folder.title,
         year: folder.year ?? named.year ?? facts.year,
+        qualifiers: [...new Set([...folder.qualifiers, ...named.qualifiers])],
         publisher: facts.publisher,
         count: Math.max(Number(facts.book_count), folder.volumes ?? 0) || null,
         language: facts.language,
