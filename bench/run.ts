@@ -17,6 +17,8 @@ const argv = process.argv.slice(2);
 
 if (argv.includes('--match')) {
   (await import('./match.js')).run(argv);
+} else if (argv.includes('--identify')) {
+  await (await import('./identify.js')).run(argv);
 } else if (argv.includes('--web')) {
   await (await import('./web.js')).run(argv.filter((a) => a !== '--web'));
 } else if (argv.includes('--metadata')) {

@@ -90,6 +90,7 @@ export function composeServices(deps: CompositionDeps): Services {
     logger: log,
     onDatabaseUnavailable: (err) => outage.refused(err, 'task'),
     ...(deps.tuneHeapForTasks ? { onBusyChange: tightHeapGrowthWhileBusy } : {}),
+    lightTypes: [catalog.IDENTIFY_TASK],
   });
   const scheduler = new Scheduler((err, key) => log.error({ err, job: key }, 'scheduled job failed'));
 
@@ -109,6 +110,7 @@ export function composeServices(deps: CompositionDeps): Services {
     thumbnailWidth,
     scheduler,
     autoThreshold: () => settings.peek('metadata_auto_threshold'),
+    responses: () => deps.requests.total,
     reading: () => late.reading!,
     reanalyze: (libraryId, bookIds, signal) => late.libraries!.scanner.analyzeBooks(libraryId, bookIds, signal),
   });

@@ -32,6 +32,7 @@ export { CoversRepository } from './covers/repository.js';
 export { registerCoverRoutes } from './covers/routes.js';
 export { CoverService } from './covers/service.js';
 export { DuplicatesRepository } from './duplicates/repository.js';
+export { IDENTIFY_TASK } from './identify/service.js';
 export { registerDuplicateRoutes } from './duplicates/routes.js';
 export { DuplicatesService } from './duplicates/service.js';
 export { CoverHistoryLog } from './metadata/cover-history.js';
@@ -108,6 +109,8 @@ export interface CatalogDeps {
   scheduler: Scheduler;
   /** The setting `metadata_auto_threshold`, read on every decision. */
   autoThreshold: () => number;
+  /** Responses sent so far: identification yields to readers while the server is busy. */
+  responses?: () => number;
   /**
    * What the catalog shows of reading: a book's pages (covers are drawn from them) and marking a series read. The
    * reading area is composed after the catalog (it reads the catalog's books), so these are asked for on use.
@@ -228,6 +231,7 @@ export function compose(deps: CatalogDeps): ComposedArea<CatalogServices> {
     setCover: (caller, id, image) => customCovers.set(caller, { kind: 'series', id }, { upload: image }),
     queue: deps.queue,
     scheduler: deps.scheduler,
+    responses: deps.responses,
     onError: (err, what) => log.warn({ err }, what),
   });
   return {

@@ -35,6 +35,11 @@ export interface WorkerOptions {
    * follow each other (a scan, then the cover task it queues) make one busy period, not one per task.
    */
   onBusyChange?: (busy: boolean) => void;
+  /**
+   * Task types that leave the worker idle for `onBusyChange`: they hold little memory (identification waits on the
+   * network and scores small lists), and the tighter heap a busy worker gets would cost readers' pages their speed.
+   */
+  lightTypes?: readonly string[];
   /** Default 1000. */
   idleAfterMs?: number;
   /** Told when claiming work finds the database unreachable (an outage is logged once, not at every poll). */
@@ -207,18 +212,31 @@ export class TaskWorker {
     const controller = new AbortController();
     const handler = this.handlers.get(task.type);
     const entry: RunningTask = { task, controller, done: Promise.resolve() };
-    clearTimeout(this.idleTimer);
-    this.setBusy(true);
+    if (!this.isLight(task)) {
+      clearTimeout(this.idleTimer);
+      this.setBusy(true);
+    }
     this.running.set(task.id, entry);
     entry.done = this.execute(task, handler, controller)
       .catch((err: unknown) => this.options.logger?.error({ err, taskId: task.id }, 'task worker: running a task failed'))
       .finally(() => {
         this.running.delete(task.id);
-        if (this.running.size === 0) this.idleSoon();
+        if (this.heavyRunning() === 0 && this.busy) this.idleSoon();
         this.wake();
       });
     // A cancel asked between claim and start still counts.
     if (task.cancel_requested) controller.abort(new TaskCancelledError());
+  }
+
+  private isLight(task: TaskRow): boolean {
+    return this.options.lightTypes?.includes(task.type) ?? false;
+  }
+
+  /** Running tasks that make the worker busy (all but the light ones). */
+  private heavyRunning(): number {
+    let n = 0;
+    for (const entry of this.running.values()) if (!this.isLight(entry.task)) n += 1;
+    return n;
   }
 
   private setBusy(busy: boolean): void {
@@ -231,7 +249,7 @@ export class TaskWorker {
   private idleSoon(): void {
     clearTimeout(this.idleTimer);
     this.idleTimer = setTimeout(() => {
-      if (this.running.size === 0) this.setBusy(false);
+      if (this.heavyRunning() === 0) this.setBusy(false);
     }, this.options.idleAfterMs ?? 1000);
     this.idleTimer.unref();
   }

@@ -278,6 +278,41 @@ describe('Claiming: several workers on one database never run the same task twic
     }
   });
 
+  it('light task types (identification) leave the worker idle: readers keep the default heap growth', async () => {
+    const { database, drop } = await createTestDatabase();
+    const queue = new TaskQueue(database);
+    const changes: boolean[] = [];
+    const worker = new TaskWorker(queue, new EventBus(), {
+      concurrency: 2,
+      pollIntervalMs: 20,
+      idleAfterMs: 100,
+      lightTypes: ['light'],
+      onBusyChange: (busy) => changes.push(busy),
+    });
+    worker.register('light', () => new Promise((r) => setTimeout(() => r(null), 60)));
+    worker.register('job', () => new Promise((r) => setTimeout(() => r(null), 60)));
+    const until = async (done: () => Promise<boolean>) => {
+      const deadline = Date.now() + 10_000;
+      while (!(await done()) && Date.now() < deadline) await new Promise((r) => setTimeout(r, 20));
+    };
+    try {
+      await queue.enqueue({ type: 'light' });
+      await worker.start();
+      await until(async () => (await queue.list({ status: 'completed' }, 0, 10)).total === 1);
+      await new Promise((r) => setTimeout(r, 200));
+      expect(changes).toEqual([]);
+      await queue.enqueue({ type: 'job' });
+      worker.wake();
+      await until(async () => (await queue.list({ status: 'completed' }, 0, 10)).total === 2);
+      await until(async () => changes.length === 2);
+      expect(changes).toEqual([true, false]);
+    } finally {
+      await worker.stop();
+      await database.close();
+      await drop();
+    }
+  });
+
   it('tightening heap growth for a busy period runs a full collection without leaving `gc` in the global scope', () => {
     expect(() => {
       tightHeapGrowthWhileBusy(true);

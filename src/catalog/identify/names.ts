@@ -59,6 +59,19 @@ const toHiragana = (text: string): string => text.replace(/[\u30a1-\u30f6]/g, (c
  * "Pokémon" and "Pokemon" compare equal.
  */
 export function foldTitle(title: string): string {
+  const kept = folded.get(title);
+  if (kept !== undefined) return kept;
+  const result = fold(title);
+  // A library's identification folds the same candidates' titles for every series: kept, within a bound.
+  if (folded.size >= FOLDED_MAX) folded.clear();
+  folded.set(title, result);
+  return result;
+}
+
+const FOLDED_MAX = 50_000;
+const folded = new Map<string, string>();
+
+function fold(title: string): string {
   return toHiragana(title.normalize('NFKC'))
     .normalize('NFD')
     .replace(/\p{M}/gu, '')

@@ -279,7 +279,8 @@ export class ProvidersService {
   /** Records how the last call went: a failure in words (and a long wait as a pause), or a success. */
   async report(name: string, err: unknown): Promise<void> {
     if (err === null) {
-      await this.deps.repo.updateProvider(name, { last_problem: null });
+      // Most calls succeed after a success: only a problem on record is cleared (a write per call held up pages).
+      if ((await this.deps.repo.provider(name))?.last_problem) await this.deps.repo.updateProvider(name, { last_problem: null });
       return;
     }
     const problem = problemOf(err);

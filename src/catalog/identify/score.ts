@@ -46,14 +46,28 @@ export interface MatchScore {
 }
 
 /** Similarity of two folded titles in 0–1: the better of whole-string edit distance and the same over sorted words. */
-export function titleSimilarity(a: string, b: string): number {
+export function titleSimilarity(a: string, b: string, atLeast = 0): number {
   const x = foldTitle(a);
   const y = foldTitle(b);
   if (!x || !y) return 0;
   if (x === y) return 1;
-  const ratio = (p: string, q: string) => 1 - distance(p, q) / Math.max(p.length, q.length);
-  const sorted = (s: string) => s.split(' ').sort().join(' ');
-  return Math.max(ratio(x, y), ratio(sorted(x), sorted(y)));
+  const longest = Math.max(x.length, y.length);
+  // Edit distance is at least the difference in length: a title that cannot beat `atLeast` is not compared.
+  if (1 - Math.abs(x.length - y.length) / longest <= atLeast) return 0;
+  const ratio = (p: string, q: string) => 1 - distance(p, q) / longest;
+  return Math.max(ratio(x, y), ratio(sortedWords(x), sortedWords(y)));
+}
+
+const sortedCache = new Map<string, string>();
+/** A folded title's words in order (kept: the same candidates' titles are compared for every series). */
+function sortedWords(folded: string): string {
+  let sorted = sortedCache.get(folded);
+  if (sorted === undefined) {
+    sorted = folded.split(' ').sort().join(' ');
+    if (sortedCache.size >= 50_000) sortedCache.clear();
+    sortedCache.set(folded, sorted);
+  }
+  return sorted;
 }
 
 const isbnDigits = (isbn: string) => isbn.replace(/[^0-9xX]/g, '').toUpperCase();
@@ -74,7 +88,9 @@ export function scoreCandidate(query: MatchQuery, candidate: MatchCandidate): Ma
   const factor = edition && !edition.year && !(query.qualifiers ?? []).includes(edition.note) ? EDITION_FACTOR : 1;
   for (const t of candidate.titles) {
     const note = noteOf(t);
-    const s = Math.max(titleSimilarity(query.title, t), note ? titleSimilarity(query.title, note.base) : 0) * factor;
+    const s =
+      Math.max(titleSimilarity(query.title, t, title / factor), note ? titleSimilarity(query.title, note.base, title / factor) : 0) *
+      factor;
     if (s > title) [title, matched] = [s, t];
   }
   const year =
@@ -109,6 +125,7 @@ const EDITION_FACTOR = 0.85;
 
 /** A title's trailing bracketed note (an edition, or a year), folded, and the title before it. */
 function noteOf(title: string): { base: string; note: string; year: boolean } | null {
+  if (!title.endsWith(')') && !title.endsWith(']')) return null;
   const m = /^(.*\S)\s*[([]([^)\]]+)[)\]]\s*$/.exec(title);
   if (!m) return null;
   return { base: m[1]!, note: foldTitle(m[2]!), year: /^\s*(?:19|20)\d\d\s*$/.test(m[2]!) };

@@ -93,6 +93,8 @@ export interface IdentifyDeps {
   setCover: (caller: Caller, seriesId: string, image: Buffer) => Promise<unknown>;
   queue: TaskQueue;
   scheduler: Scheduler;
+  /** Responses the server has sent so far (RequestMetrics.total): a task yields while readers are being served. */
+  responses?: () => number;
   onError: (err: unknown, what: string) => void;
 }
 
@@ -100,13 +102,33 @@ type Which = 'all' | 'unmatched' | 'matched';
 
 const scheduleKey = (libraryId: string) => `identify:${libraryId}`;
 
+const RECENT_MS = 10 * 60_000;
+const RECENT_MAX = 200;
+
 /**
  * Identification (decision 045): a series' candidates from every provider serving its media type, scored
  * (decision 044); the best applied, sent to a person, or kept as "no match"; applying as one history group that
  * Undo reverses; a library's series as a task.
  */
 export class IdentifyService {
+  /**
+   * Searches answered a moment ago, read: a library's series often share a title (volumes in separate folders), and
+   * reading a cached answer again (its JSON, its schema) cost more than scoring it. Keyed by the provider's settings
+   * too, so a change of address or key asks afresh; the database cache below keeps answers for days.
+   */
+  private readonly recent = new Map<string, { at: number; entries: ProviderEntry[] }>();
+
   constructor(private readonly deps: IdentifyDeps) {}
+
+  private async search(a: ActiveProvider, query: Parameters<ActiveProvider['provider']['search']>[1]): Promise<ProviderEntry[]> {
+    const key = `${a.row.name}|${a.row.updated_at}|${JSON.stringify(query)}`;
+    const kept = this.recent.get(key);
+    if (kept && Date.now() - kept.at < RECENT_MS) return kept.entries;
+    const entries = await a.provider.search(a.client, query);
+    if (this.recent.size >= RECENT_MAX) this.recent.delete(this.recent.keys().next().value!);
+    this.recent.set(key, { at: Date.now(), entries });
+    return entries;
+  }
 
   private async facts(id: string): Promise<SeriesFacts> {
     const facts = await this.deps.repo.seriesFacts(id);
@@ -153,7 +175,7 @@ export class IdentifyService {
         try {
           const entries = pasted
             ? [await a.provider.get(a.client, pasted.id)]
-            : await a.provider.search(a.client, { title: query.title, year: query.year, isbn: query.isbn, author });
+            : await this.search(a, { title: query.title, year: query.year, isbn: query.isbn, author });
           await this.deps.providers.report(a.row.name, null);
           return entries.map((entry) => ({ entry, label: a.provider.label }));
         } catch (err) {
@@ -164,13 +186,14 @@ export class IdentifyService {
         }
       }),
     );
-    const scored = answers
-      .flat()
-      .map((c) => ({
-        ...c,
-        score: pasted ? { ...scoreCandidate(query, c.entry.candidate), score: 1 } : scoreCandidate(query, c.entry.candidate),
-      }))
-      .sort((a, b) => b.score.score - a.score.score);
+    const scored: Scored[] = [];
+    for (const [i, c] of answers.flat().entries()) {
+      // Scoring is work on this thread: a reader's page waiting is answered between candidates.
+      if (i > 0 && i % 20 === 0) await new Promise<void>((resolve) => setImmediate(resolve));
+      const score = scoreCandidate(query, c.entry.candidate);
+      scored.push({ ...c, score: pasted ? { ...score, score: 1 } : score });
+    }
+    scored.sort((a, b) => b.score.score - a.score.score);
     return { query, mediaTypes, scored, problems, asked: active.length };
   }
 
@@ -386,8 +409,10 @@ export class IdentifyService {
     const counts: Record<IdentifyOutcome, number> = { applied: 0, review: 0, no_match: 0, failed: 0 };
     const problems = new Map<string, ProviderProblem & { series: number }>();
     const skip = new Set<string>();
+    const pace = new Pacing(this.deps.responses);
     for (const [i, id] of ids.entries()) {
       if (ctx.signal.aborted) break;
+      await pace.between();
       ctx.progress({ current: i, total: ids.length, message: `${i} of ${ids.length} series`, details: { ...counts } });
       try {
         const { outcome, problems: found } = await this.identifyOne(id, { refresh: which === 'matched', skip });
@@ -455,6 +480,35 @@ export class IdentifyService {
     const at = nowIso();
     await this.deps.repo.decideReview(id, 'rejected', at, caller.user.id);
     return reviewView({ ...row, status: 'rejected', decided_at: at, decided_by: caller.user.id });
+  }
+}
+
+/**
+ * How a library's identification shares this thread with readers: scoring a series' candidates is work here, so
+ * between series the requests waiting go first, and while the server answers many (more than 20 a second) the task
+ * works about a sixteenth of the time and waits the rest, so that pages keep their speed. Idle, it runs flat out.
+ */
+class Pacing {
+  private seen = 0;
+  private since = Date.now();
+  private busy = false;
+  private started = performance.now();
+
+  constructor(private readonly responses?: () => number) {
+    this.seen = responses?.() ?? 0;
+  }
+
+  async between(): Promise<void> {
+    const worked = performance.now() - this.started;
+    const now = Date.now();
+    if (this.responses && now - this.since >= 250) {
+      const total = this.responses();
+      this.busy = ((total - this.seen) * 1000) / (now - this.since) > 20;
+      [this.seen, this.since] = [total, now];
+    }
+    if (this.busy) await new Promise<void>((resolve) => setTimeout(resolve, Math.min(500, Math.max(10, worked * 15))));
+    else await new Promise<void>((resolve) => setImmediate(resolve));
+    this.started = performance.now();
   }
 }
 
