@@ -102,7 +102,14 @@ beforeAll(async () => {
           .writeHead(200, { 'content-type': 'application/json' })
           .end(fixture('anilist/page-media-search-fate-page1-perpage50.json'));
       },
-      comicvine: (_url, _req, res) => res.writeHead(200, { 'content-type': 'application/json' }).end(COMICVINE_SEARCH),
+      comicvine: (url, _req, res) => {
+        const body = url.pathname.startsWith('/volume/4050-23437')
+          ? fixture('comicvine/volume-4050-23437.json')
+          : url.pathname.startsWith('/issues')
+            ? fixture('comicvine/issues-filter-volume-44935-page1-limit20-fieldlist.json')
+            : COMICVINE_SEARCH;
+        res.writeHead(200, { 'content-type': 'application/json' }).end(body);
+      },
     }),
   );
   t = await createCatalogApp({
@@ -330,6 +337,36 @@ describe('Applying', () => {
     });
     expect(res.status).toBe(404);
     expect(res.body).toMatchObject({ error: 'NotFound', message: 'MangaDex entry not found' });
+  });
+});
+
+describe("A provider's issues", () => {
+  it('fill the books with the same number, in the same history group as the series', async () => {
+    const dir = libraryDir();
+    await makeCbz(path.join(dir, 'Fatale'), 'Fatale 001.cbz', { pages: 1, noise: true });
+    await makeCbz(path.join(dir, 'Fatale'), 'Fatale 006.cbz', { pages: 1, noise: true });
+    const library = await createLibrary(t, dir, { scanning_config: { media_type: 'comics' } });
+    await scan(t, library.id);
+    const series = (await api<{ data: { id: string; library_id: string }[] }>(t, 'GET', `/api/v1/series?library_id=${library.id}`)).body
+      .data[0]!;
+    expect((await enable('comicvine', { media_types: ['comics'] })).status).toBe(200);
+    const applied = await api<{ entry_id: string; books: number }>(t, 'POST', `/api/v1/series/${series.id}/identify/apply`, {
+      provider: 'comicvine',
+      external_id: '23437',
+    });
+    expect(applied.status, JSON.stringify(applied.body)).toBe(200);
+    expect(applied.body.books).toBe(2);
+    const titles = async () =>
+      (await api<{ data: { number: string; title: string }[] }>(t, 'GET', `/api/v1/series/${series.id}/books`)).body.data.map(
+        (b) => b.title,
+      );
+    // The recorded issues: #1 "Book One: Death Chases Me", #6 "Book Two: The Devil's Business".
+    expect(await titles()).toEqual(['Book One: Death Chases Me', "Book Two: The Devil's Business"]);
+    expect((await seriesView(series.id)).metadata.title).toBe("Cory Doctorow's Futuristic Tales of the Here and Now");
+    const undone = await api(t, 'POST', `/api/v1/history/${applied.body.entry_id}/undo`);
+    expect(undone.status, JSON.stringify(undone.body)).toBe(200);
+    expect(await titles()).not.toContain('Book One: Death Chases Me');
+    expect((await api(t, 'PUT', '/api/v1/metadata/providers/comicvine', { enabled: false })).status).toBe(200);
   });
 });
 

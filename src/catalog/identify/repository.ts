@@ -122,6 +122,11 @@ export class IdentifyRepository {
     };
   }
 
+  /** A series' present books with their numbers (an online database's issues are matched to them by number). */
+  seriesBooks(seriesId: string): Promise<{ id: string; number: string | null }[]> {
+    return this.db.selectFrom('books').select(['id', 'number']).where('series_id', '=', seriesId).where('deleted_at', 'is', null).execute();
+  }
+
   /** Present series of a library, in name order; `matched`: only those with an external id (a refresh). */
   async librarySeries(libraryId: string, which: 'all' | 'unmatched' | 'matched'): Promise<string[]> {
     let q = this.db.selectFrom('series').select('id').where('library_id', '=', libraryId).where('deleted_at', 'is', null);

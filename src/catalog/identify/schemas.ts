@@ -137,6 +137,10 @@ export const ApplyResult = z
     entry_id: z.string().nullable(),
     applied: z.array(z.string()),
     kept: z.array(z.string()).describe('Fields a person locked: left as they are.'),
+    books: z
+      .number()
+      .int()
+      .describe("Books whose title, release date, summary or ISBN came from the provider's issues or volumes, matched by number."),
     external_id: z.string().nullable(),
   })
   .meta({ id: 'IdentifyApplyResult' });

@@ -6,6 +6,7 @@ import { inScope, scopeFor, type Caller } from '../../identity/index.js';
 import type { TaskQueue, TaskRow } from '../../tasks/queue.js';
 import { cronError, type Scheduler } from '../../tasks/scheduler.js';
 import type { TaskContext } from '../../tasks/worker.js';
+import { newGroup, type HistoryGroup } from '../metadata/history-rows.js';
 import type { MetadataService } from '../metadata/service.js';
 import { ProviderError } from './client.js';
 import { folderTitle } from './names.js';
@@ -33,6 +34,8 @@ export const APPLICABLE_FIELDS = [
   'links',
   'total_book_count',
   'external_ids',
+  /** The books' title, release date, summary and ISBN, from the provider's issues or volumes matched by number. */
+  'books',
 ] as const;
 export type ApplicableField = (typeof APPLICABLE_FIELDS)[number];
 
@@ -230,7 +233,14 @@ export class IdentifyService {
     caller: Caller | null,
     seriesId: string,
     input: { provider: string; external_id: string; fields?: readonly string[] },
-  ): Promise<{ group_id: string; entry_id: string | null; applied: string[]; kept: string[]; external_id: string | null }> {
+  ): Promise<{
+    group_id: string;
+    entry_id: string | null;
+    applied: string[];
+    kept: string[];
+    books: number;
+    external_id: string | null;
+  }> {
     if (caller) await this.deps.requireSeries(caller, seriesId);
     const facts = await this.facts(seriesId);
     const active = await this.deps.providers.one(input.provider);
@@ -254,15 +264,49 @@ export class IdentifyService {
     for (const [field, value] of Object.entries(entry.fields)) if (!wanted || wanted.has(field)) values[field] = value;
     if (!wanted || wanted.has('external_ids')) values.external_ids = mergedIds(facts.external_ids, entry);
     const date = nowIso().slice(0, 10);
-    const result = await this.deps.metadata.applyFromProvider(caller, 'series', seriesId, values, {
+    const source = {
       detail: `${active.provider.label} ${entry.external_id}`,
       label: `${active.provider.label} ${entry.external_id}, ${date}`,
-    });
+    };
+    // The series and its books in one history group: Undo gives all of it back.
+    const group = newGroup();
+    const result = await this.deps.metadata.applyFromProvider(caller, 'series', seriesId, values, source, group);
+    const books = !wanted || wanted.has('books') ? await this.applyBooks(caller, seriesId, active, entry.external_id, source, group) : 0;
     const review = await this.deps.repo.reviewOfSeries(seriesId);
     if (review && (review.status === 'pending' || review.status === 'no_match'))
       await this.deps.repo.decideReview(review.id, 'accepted', nowIso(), caller?.user.id ?? null);
     const after = await this.deps.repo.seriesFacts(seriesId);
-    return { ...result, external_id: after?.external_id ?? null };
+    const entryId = result.entry_id ?? (books > 0 ? await this.deps.metadata.firstEntryOf(group.groupId) : null);
+    return { ...result, entry_id: entryId, books, external_id: after?.external_id ?? null };
+  }
+
+  /**
+   * The provider's issues or volumes onto the series' books with the same number (unlocked fields only); how many
+   * books changed. A provider without them, or failing to list them, leaves the books as they are.
+   */
+  private async applyBooks(
+    caller: Caller | null,
+    seriesId: string,
+    active: ActiveProvider,
+    externalId: string,
+    source: { detail: string; label: string },
+    group: HistoryGroup,
+  ): Promise<number> {
+    if (!active.provider.books) return 0;
+    const fetched = await active.provider.books(active.client, externalId).catch(() => []);
+    if (fetched.length === 0) return 0;
+    const byNumber = new Map(fetched.map((b) => [numberKey(b.number), b]));
+    let changed = 0;
+    for (const book of await this.deps.repo.seriesBooks(seriesId)) {
+      const match = book.number === null ? undefined : byNumber.get(numberKey(book.number));
+      if (!match) continue;
+      const values = Object.fromEntries(
+        (['title', 'release_date', 'summary', 'isbn'] as const).flatMap((f) => (match[f] === undefined ? [] : [[f, match[f]]])),
+      );
+      const result = await this.deps.metadata.applyFromProvider(caller, 'book', book.id, values, source, group);
+      if (result.applied.length > 0) changed += 1;
+    }
+    return changed;
   }
 
   /** `POST /series/{id}/identify/cover`: the provider's cover, fetched by the server, as the series' chosen cover. */
@@ -552,6 +596,12 @@ function reviewView(r: ReviewRow) {
     created_at: r.created_at,
     decided_at: r.decided_at,
   };
+}
+
+/** An issue number compared across spellings: "001" is "1", "12.50" is "12.5"; otherwise as written, folded. */
+function numberKey(number: string): string {
+  const n = Number(number.trim());
+  return Number.isFinite(n) ? String(n) : number.trim().toLowerCase();
 }
 
 /** The series' ids with this entry's (and the ids it links to) in place of the same providers' old ones. */

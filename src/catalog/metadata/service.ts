@@ -146,6 +146,8 @@ export class MetadataService {
     id: string,
     values: Row,
     source: { detail: string; label: string },
+    /** The history group to join (a series and its books, applied together, are undone together). */
+    group?: HistoryGroup,
   ): Promise<{ group_id: string; entry_id: string | null; applied: string[]; kept: string[] }> {
     const [row] = caller ? await this.require(caller, type, [id]) : await this.deps.repo.rows(type, [id]);
     if (!row) throw notFound(type === 'series' ? 'Series' : 'Book');
@@ -153,9 +155,9 @@ export class MetadataService {
     const fileValues = locks.get(id) ?? new Map<string, string>();
     const held = holders.get(id) ?? new Map<string, { held_by: string; source: string | null }>();
     const defs = fieldDefs(type);
-    const groupId = newId();
-    const now = nowIso();
-    const seq = seqStart();
+    const groupId = group?.groupId ?? newId();
+    const now = group?.now ?? nowIso();
+    const seq = group?.seq ?? seqStart();
     const write: MetadataWrite = { type, updates: [], setLocks: [], deleteLocks: [], history: [] };
     const columns: Row = {};
     const applied: string[] = [];
@@ -196,6 +198,11 @@ export class MetadataService {
     if (write.history.length > 0) write.updates.push({ id, columns });
     await this.commit(type, [row], write, now);
     return { group_id: groupId, entry_id: write.history[0]?.id ?? null, applied, kept };
+  }
+
+  /** The first entry of a history group (what Undo is asked with), or null when it has none. */
+  async firstEntryOf(groupId: string): Promise<string | null> {
+    return (await this.deps.repo.group(groupId))[0]?.id ?? null;
   }
 
   /** Has the values this write changed written into files, where the library asks for it. */
@@ -317,16 +324,41 @@ export class MetadataService {
     const entry = await this.deps.repo.entry(entryId);
     if (!entry) throw notFound('History entry');
     const entries = (onlyEntry ? [entry] : await this.deps.repo.group(entry.group_id)).filter((e) => e.undone_at === null);
-    const type = entry.entity_type;
-    const ids = [...new Set(entries.map((e) => e.entity_id))];
-    const rows = await this.require(caller, type, ids.length > 0 ? ids : [entry.entity_id]);
-    if (!caller.permissions.has(WRITE_PERMISSION[type])) throw forbidden(`Undoing a ${type} change needs ${WRITE_PERMISSION[type]}`);
+    // A group may hold a series and its books (an identification): each kind is checked, then undone, in one new group.
+    const types = entries.length > 0 ? [...new Set(entries.map((e) => e.entity_type))] : [entry.entity_type];
+    const checked: Array<{ type: EntityType; entries: HistoryRow[]; rows: Row[] }> = [];
+    for (const type of types) {
+      const own = entries.filter((e) => e.entity_type === type);
+      const ids = [...new Set(own.map((e) => e.entity_id))];
+      const rows = await this.require(caller, type, ids.length > 0 ? ids : [entry.entity_id]);
+      if (!caller.permissions.has(WRITE_PERMISSION[type])) throw forbidden(`Undoing a ${type} change needs ${WRITE_PERMISSION[type]}`);
+      checked.push({ type, entries: own, rows });
+    }
     if (entries.length === 0) throw conflict('Already undone', { entry_id: entryId });
+    const group = { groupId: newId(), now: nowIso(), seq: seqStart() };
+    let writeBack: WriteBackReport | null = null;
+    for (const part of checked) {
+      const report = await this.undoPart(caller, part.type, part.entries, part.rows, group);
+      writeBack ??= report;
+    }
+    return {
+      group_id: group.groupId,
+      undone: entries.map((e) => ({ ...entryView(e), undone_at: group.now })),
+      write_back: writeBack,
+    };
+  }
+
+  /** Undoes entries of one kind (series or books) as part of the new group. */
+  private async undoPart(
+    caller: Caller,
+    type: EntityType,
+    entries: readonly HistoryRow[],
+    rows: Row[],
+    { groupId, now, seq }: HistoryGroup,
+  ): Promise<WriteBackReport | null> {
+    const ids = [...new Set(entries.map((e) => e.entity_id))];
     const byId = new Map(rows.map((r) => [r.id as string, { ...r }]));
     const [locks, holders] = await Promise.all([this.deps.repo.locks(ids), this.deps.repo.holders(ids)]);
-    const groupId = newId();
-    const now = nowIso();
-    const seq = seqStart();
     const write: MetadataWrite = { type, updates: [], setLocks: [], deleteLocks: [], history: [], undone: entries.map((e) => e.id) };
     const columnsById = new Map<string, Row>();
     const defs = fieldDefs(type);
@@ -398,11 +430,7 @@ export class MetadataService {
         type === 'series' ? { series_id: row.id as string } : { book_id: row.id as string, series_id: row.series_id as string };
       this.deps.bus.publish(name, { type: name, ...idFields, library_id: row.library_id as string, timestamp: now });
     }
-    return {
-      group_id: groupId,
-      undone: entries.map((e) => ({ ...entryView(e), undone_at: now })),
-      write_back: await this.writeBack(type, rows, write),
-    };
+    return this.writeBack(type, rows, write);
   }
 }
 

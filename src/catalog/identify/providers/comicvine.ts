@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import type { ProviderClient } from '../client.js';
 import { ProviderError } from '../client.js';
-import { definedFields, present, type MetadataProvider, type ProviderEntry } from './provider.js';
+import { definedFields, present, type MetadataProvider, type ProviderBook, type ProviderEntry } from './provider.js';
 import { plainText } from './text.js';
 
 /**
@@ -75,6 +75,38 @@ export function comicVineVolume(body: unknown): ProviderEntry {
   return entryOf(Volume.parse(results(body)));
 }
 
+const Issue = z.looseObject({
+  issue_number: z.union([z.string(), z.number()]).nullable().optional(),
+  name: z.string().nullable().optional(),
+  cover_date: z.string().nullable().optional(),
+  description: z.string().nullable().optional(),
+});
+const IssuePage = z.looseObject({ number_of_total_results: z.number().int(), offset: z.number().int() });
+
+/** A page of `GET /issues/?filter=volume:{id}` as books (an issue without a number matches no book). */
+export function comicVineIssues(body: unknown): ProviderBook[] {
+  return z
+    .array(Issue)
+    .parse(results(body))
+    .flatMap((i) => {
+      const number = present(i.issue_number === null || i.issue_number === undefined ? undefined : String(i.issue_number));
+      if (!number) return [];
+      const date = present(i.cover_date);
+      return [
+        {
+          number,
+          title: present(i.name),
+          release_date: date && /^\d{4}-\d{2}-\d{2}$/.test(date) ? date : undefined,
+          summary: plainText(i.description),
+        },
+      ];
+    });
+}
+
+const ISSUE_FIELDS = 'id,issue_number,name,cover_date,description';
+/** Issues read for one volume at most: ten pages of 100 (the longest-running volumes have about a thousand). */
+const ISSUE_PAGES = 10;
+
 const VOLUME_FIELDS = 'id,name,aliases,start_year,publisher,count_of_issues,deck,description,image,site_detail_url';
 
 export const comicvine: MetadataProvider = {
@@ -102,6 +134,25 @@ export const comicvine: MetadataProvider = {
   },
   idFrom(input) {
     return /(?:^|\/)4050-(\d+)\b/.exec(input.trim())?.[1] ?? null;
+  },
+  async books(client: ProviderClient, id) {
+    const books: ProviderBook[] = [];
+    for (let page = 0; page < ISSUE_PAGES; page++) {
+      const body = await client.json('/issues/', {
+        query: {
+          format: 'json',
+          filter: `volume:${id}`,
+          field_list: ISSUE_FIELDS,
+          limit: '100',
+          offset: String(page * 100),
+          sort: 'issue_number:asc',
+        },
+      });
+      books.push(...comicVineIssues(body));
+      const { number_of_total_results: total, offset } = IssuePage.parse(body);
+      if (offset + 100 >= total) break;
+    }
+    return books;
   },
   async test(client) {
     results(await client.json('/types/', { query: { format: 'json' } }));

@@ -82,6 +82,17 @@ export interface MetadataProvider {
   idFrom(input: string): string | null;
   /** The cheapest request that proves the address and key work. */
   test(client: ProviderClient): Promise<void>;
+  /** The entry's issues or volumes, where the provider has them (ComicVine's issues of a volume). */
+  books?(client: ProviderClient, id: string): Promise<ProviderBook[]>;
+}
+
+/** One issue or volume of an entry: matched to a book of the series by its number. */
+export interface ProviderBook {
+  number: string;
+  title?: string;
+  release_date?: string;
+  summary?: string;
+  isbn?: string;
 }
 
 /** `value` when it is a non-empty string after trimming, else undefined (providers send "" and null alike). */

@@ -129,12 +129,13 @@ export function IdentifyOne({ seriesId, onApplied }: { seriesId: string; onAppli
   const [chosen, setChosen] = useState<Candidate | null>(null);
   const [fields, setFields] = useState<Set<string>>(new Set());
   const [useCover, setUseCover] = useState(false);
+  const [withBooks, setWithBooks] = useState(true);
   const apply = useMutation({
     mutationFn: async (c: Candidate) => {
       const result = await ok(
         api.POST('/api/v1/series/{id}/identify/apply', {
           params: { path: { id: seriesId } },
-          body: { provider: c.provider, external_id: c.external_id, fields: [...fields, 'external_ids'] },
+          body: { provider: c.provider, external_id: c.external_id, fields: [...fields, 'external_ids', ...(withBooks ? ['books'] : [])] },
         }),
       );
       if (useCover && c.cover_url)
@@ -268,6 +269,10 @@ export function IdentifyOne({ seriesId, onApplied }: { seriesId: string; onAppli
               })}
             </tbody>
           </table>
+          <label className="check">
+            <input type="checkbox" checked={withBooks} onChange={(e) => setWithBooks(e.target.checked)} />
+            Also the books' titles, release dates and summaries, where {chosen.provider_label} lists issues or volumes (matched by number)
+          </label>
           {chosen.cover_url && (
             <label className="check">
               <input type="checkbox" checked={useCover} onChange={(e) => setUseCover(e.target.checked)} />
@@ -277,7 +282,9 @@ export function IdentifyOne({ seriesId, onApplied }: { seriesId: string; onAppli
           <ErrorMessage error={apply.error ?? undo.error} />
           {apply.data ? (
             <p role="status" className="inline">
-              {apply.data.applied.length > 0 ? `Applied: ${apply.data.applied.join(', ')}.` : 'Nothing changed.'}
+              {apply.data.applied.length > 0 || apply.data.books > 0
+                ? `Applied: ${[...apply.data.applied, ...(apply.data.books > 0 ? [`${apply.data.books} ${apply.data.books === 1 ? 'book' : 'books'}`] : [])].join(', ')}.`
+                : 'Nothing changed.'}
               {apply.data.kept.length > 0 && ` Kept (locked): ${apply.data.kept.join(', ')}.`}
               {apply.data.entry_id && !undo.isSuccess && (
                 <button type="button" onClick={() => undo.mutate(apply.data.entry_id!)} disabled={undo.isPending}>
