@@ -78,6 +78,17 @@ test('a series from the review page: identified in the dialog, then undone', asy
     await expect(dialog).toHaveCount(0);
     await page.getByRole('button', { name: /^Accepted/ }).click();
     await expect(page.getByRole('listitem', { name: /Komi Can't Communicate/ })).toBeVisible();
+
+    // Administration → Metadata sources: MangaDex on, the keyed sources saying what they need, at both sizes.
+    await page.goto('/admin/metadata-sources');
+    const mangadex = page.getByRole('listitem', { name: 'MangaDex' });
+    await expect(mangadex.getByRole('checkbox', { name: 'Turned on' })).toBeChecked();
+    await expect(page.getByRole('listitem', { name: 'ComicVine' })).toContainText('API key — not set');
+    await mangadex.getByRole('button', { name: 'Test connection' }).click();
+    await expect(mangadex.getByRole('status').filter({ hasText: 'MangaDex answers' })).toBeVisible();
+    await expectNoSeriousA11yViolations(page);
+    await page.setViewportSize({ width: 360, height: 780 });
+    await expectNoSeriousA11yViolations(page);
   } finally {
     await page.request.delete(`${serverUrl()}/api/v1/libraries/${library.id}`, { headers });
     await page.request.put(`${serverUrl()}/api/v1/metadata/providers/mangadex`, { headers, data: { enabled: false } });
