@@ -9,6 +9,7 @@ import { openDatabase } from './db/connection.js';
 import { adoptFormerDatabaseFile } from './db/former-name.js';
 import { migrateToLatest } from './db/migrate.js';
 import { resetPassword, UsersRepository } from './identity/index.js';
+import { BACKUP_EXIT, backupCommand, backupFailure, copyCommand, restoreCommand } from './operations/index.js';
 import { installShutdownHandlers, startServer } from './server.js';
 
 // `colophon openapi | head`: a reader that stops early is not an error.
@@ -70,6 +71,55 @@ users
     } finally {
       await database.close();
     }
+  });
+
+/** Runs a backup command: its report on stdout and exit 0, or the reason on stderr and the exit code for it. */
+async function backupAction(run: () => Promise<{ code: number; message: string } | string>) {
+  try {
+    const result = await run();
+    const { code, message } = typeof result === 'string' ? { code: BACKUP_EXIT.ok, message: result } : result;
+    (code === BACKUP_EXIT.ok ? process.stdout : process.stderr).write(`${message}\n`);
+    process.exitCode = code;
+  } catch (err) {
+    const { code, message } = backupFailure(err);
+    process.stderr.write(`${message}\n`);
+    process.exitCode = code;
+  }
+}
+
+program
+  .command('backup')
+  .description(
+    'Back up what a rescan cannot rebuild (accounts, keys, reading, lists, metadata fixes, chosen covers) into one .tar.gz, while the server runs',
+  )
+  .option('-o, --output <file>', 'the file to write (default: <data_dir>/backups/colophon-<time>.tar.gz)')
+  .option('-c, --config <file>', 'YAML configuration file (env COLOPHON_CONFIG)')
+  .action(async (opts: { output?: string; config?: string }) => {
+    const config = loadConfig({ file: opts.config });
+    await backupAction(() => backupCommand(config, opts.output));
+  });
+
+program
+  .command('restore')
+  .description(
+    'Restore a backup into this database: an empty one, or with --replace (what is there is backed up first). Exit 3: the file is refused; 4: the database is',
+  )
+  .argument('<file>', 'a backup (.tar.gz)')
+  .option('--replace', 'replace a database that already has accounts, after backing it up into <data_dir>/backups')
+  .option('-c, --config <file>', 'YAML configuration file (env COLOPHON_CONFIG)')
+  .action(async (file: string, opts: { replace?: boolean; config?: string }) => {
+    const config = loadConfig({ file: opts.config });
+    await backupAction(() => restoreCommand(config, file, opts.replace === true));
+  });
+
+program
+  .command('copy')
+  .description('Copy this database into another, SQLite to PostgreSQL or back, and check every table (exit 5 when one differs)')
+  .requiredOption('--to <target>', 'sqlite:<file> or postgres://user:password@host:port/name (an empty database)')
+  .option('-c, --config <file>', 'YAML configuration file of the source (env COLOPHON_CONFIG)')
+  .action(async (opts: { to: string; config?: string }) => {
+    const config = loadConfig({ file: opts.config });
+    await backupAction(() => copyCommand(config, opts.to));
   });
 
 program.parseAsync(process.argv).catch((err: unknown) => {

@@ -8,6 +8,7 @@
  *
  * The face: what other areas may use of this one.
  */
+export { backupCommand, copyCommand, EXIT as BACKUP_EXIT, failure as backupFailure, restoreCommand } from './backups/commands.js';
 export { registerEventRoutes } from './event-stream/routes.js';
 export { registerServerAddressesRoute } from './server/addresses-routes.js';
 export { registerHealthRoutes } from './server/health-routes.js';

@@ -1,0 +1,201 @@
+/**
+ * Backups (issue 52): a household's server backed up while it runs, restored into an empty database — of the other
+ * engine when the tests run on PostgreSQL — answers every route as before; damaged files and populated databases are
+ * refused before anything changes; `copy` moves a database between engines and checks every table.
+ */
+import { copyFileSync, existsSync, readdirSync, statSync, truncateSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { buildApp } from '../../src/app.js';
+import type { Config } from '../../src/config/schema.js';
+import type { Database } from '../../src/db/connection.js';
+import type { App } from '../../src/http/types.js';
+import { BackupFileError } from '../../src/operations/backups/archive.js';
+import { backupService, copyCommand, tableDigests, targetConfig } from '../../src/operations/backups/commands.js';
+import { RestoreRefused } from '../../src/operations/backups/service.js';
+import { createTestDatabase } from '../helpers/app.js';
+import { ADMIN } from '../helpers/auth.js';
+import { pgAdminSettings, testDatabaseType } from '../helpers/config.js';
+import { createHouseholdUser, type HouseholdUser } from '../helpers/household.js';
+import { makeTempDir } from '../helpers/temp-dir.js';
+import { makeCbz } from '../media/fixtures.js';
+import { api, createCatalogApp, createLibrary, libraryDir, scan, type CatalogTestApp } from '../scanner/helpers.js';
+
+let t: CatalogTestApp;
+let reader: HouseholdUser;
+let bookId: string;
+let seriesId: string;
+let file: string;
+const drops: Array<() => Promise<void>> = [];
+const apps: App[] = [];
+
+/** The other engine's empty database when the tests run on PostgreSQL (SQLite is always at hand); else SQLite again. */
+async function emptyTarget(): Promise<{ config: Config; database: Database }> {
+  const dir = makeTempDir();
+  const target = await createTestDatabase(
+    testDatabaseType() === 'postgres'
+      ? { data_dir: dir, database: { type: 'sqlite', path: path.join(dir, 'restored.db') } }
+      : { data_dir: dir },
+  );
+  drops.push(async () => {
+    await target.database.close().catch(() => undefined);
+    await target.drop();
+  });
+  return target;
+}
+
+beforeAll(async () => {
+  t = await createCatalogApp();
+  const dir = libraryDir();
+  await makeCbz(path.join(dir, 'Saga'), 'Saga 001.cbz', { pages: 3, noise: true });
+  await makeCbz(path.join(dir, 'Saga'), 'Saga 002.cbz', { pages: 3, noise: true });
+  const library = await createLibrary(t, dir);
+  await scan(t, library.id);
+  const books = await api<{ data: { id: string; series_id: string }[] }>(t, 'GET', '/api/v1/books?pageSize=50');
+  bookId = books.body.data[0]!.id;
+  seriesId = books.body.data[0]!.series_id;
+  reader = await createHouseholdUser(t);
+  // What a rescan cannot rebuild: a reading position with its history, a collection, a metadata fix and its lock, a chosen cover.
+  for (const page of [2, 3]) {
+    const res = await t.app.inject({
+      method: 'PUT',
+      url: `/api/v1/books/${bookId}/progress`,
+      headers: reader.jwt,
+      payload: { current_page: page },
+    });
+    expect(res.statusCode, res.body).toBe(200);
+  }
+  expect((await api(t, 'POST', '/api/v1/collections', { name: 'Space operas', shared: true, series_ids: [seriesId] })).status).toBe(201);
+  expect((await api(t, 'PATCH', `/api/v1/series/${seriesId}`, { summary: 'Our own words.' })).status).toBe(200);
+  expect((await api(t, 'PUT', `/api/v1/series/${seriesId}/cover`, { book_id: bookId, page: 2 })).status).toBe(200);
+  file = path.join(makeTempDir(), 'household.tar.gz');
+  await backupService(t.config, t.database).backup(file);
+}, 60_000);
+
+afterAll(async () => {
+  for (const app of apps) await app.close();
+  for (const drop of drops) await drop();
+  await t?.close();
+});
+
+/** What a client sees: the same requests to both servers. */
+const ROUTES = (ids: { book: string; series: string }) => [
+  '/api/v1/series?pageSize=50',
+  '/api/v1/books?pageSize=50',
+  `/api/v1/series/${ids.series}`,
+  `/api/v1/books/${ids.book}`,
+  `/api/v1/books/${ids.book}/progress`,
+  `/api/v1/books/${ids.book}/progress/history`,
+  '/api/v1/collections',
+  `/api/v1/series/${ids.series}/cover`,
+  `/api/v1/series/${ids.series}/history`,
+  '/api/v1/libraries',
+];
+
+describe('A backup', () => {
+  it('is one file whose manifest counts and checks every table, with the chosen cover and no derived data', async () => {
+    const manifest = await backupService(t.config, t.database).inspect(file);
+    expect(manifest).toMatchObject({ format: 'colophon-backup', engine: testDatabaseType() === 'postgres' ? 'postgres' : 'sqlite' });
+    expect(manifest.tables.users!.rows).toBeGreaterThanOrEqual(2);
+    expect(manifest.tables.read_progress!.rows).toBeGreaterThanOrEqual(1);
+    expect(manifest.tables.progress_events!.rows).toBeGreaterThanOrEqual(2);
+    expect(Object.keys(manifest.tables)).not.toContain('metadata_responses');
+    expect(Object.keys(manifest.tables).some((n) => /fts|_search$|search_docs/.test(n))).toBe(false);
+    expect(Object.keys(manifest.files).some((f) => f.startsWith('covers/'))).toBe(true);
+    // Written under its name only when complete: nothing else beside it.
+    expect(readdirSync(path.dirname(file))).toEqual(['household.tar.gz']);
+  });
+
+  it('restored into an empty database (the other engine on a PostgreSQL run) answers every route as before, keys included', async () => {
+    const target = await emptyTarget();
+    await backupService(target.config, target.database).restore(file);
+    const restored = await buildApp({ config: target.config, database: target.database, logger: false });
+    apps.push(restored);
+    await restored.ready();
+    const login = async (app: App) =>
+      (
+        await app.inject({ method: 'POST', url: '/api/v1/auth/login', payload: { username: ADMIN.username, password: ADMIN.password } })
+      ).json<{
+        access_token: string;
+      }>().access_token;
+    const [before, after] = [await login(t.app), await login(restored)];
+    for (const url of ROUTES({ book: bookId, series: seriesId })) {
+      const a = await t.app.inject({ method: 'GET', url, headers: { authorization: `Bearer ${before}` } });
+      const b = await restored.inject({ method: 'GET', url, headers: { authorization: `Bearer ${after}` } });
+      expect(b.statusCode, url).toBe(a.statusCode);
+      expect(b.json(), url).toEqual(a.json());
+    }
+    // As the reader, by the same API key on both: their series counts (rebuilt on SQLite), shelves and positions.
+    for (const url of [`/api/v1/series/${seriesId}`, '/api/v1/series?pageSize=50', `/api/v1/books/${bookId}/progress/history`]) {
+      const a = await t.app.inject({ method: 'GET', url, headers: { 'x-api-key': reader.apiKey } });
+      const b = await restored.inject({ method: 'GET', url, headers: { 'x-api-key': reader.apiKey } });
+      expect(b.statusCode, url).toBe(200);
+      expect(b.json(), url).toEqual(a.json());
+    }
+    // The reader's API key still opens their account; their position is theirs.
+    const progress = await restored.inject({
+      method: 'GET',
+      url: `/api/v1/books/${bookId}/progress`,
+      headers: { 'x-api-key': reader.apiKey },
+    });
+    expect(progress.statusCode).toBe(200);
+    expect(progress.json()).toMatchObject({ current_page: 3 });
+    // The chosen cover's picture came back into data_dir.
+    const cover = await restored.inject({
+      method: 'GET',
+      url: `/api/v1/series/${seriesId}/thumbnail`,
+      headers: { authorization: `Bearer ${after}` },
+    });
+    expect(cover.statusCode).toBe(200);
+    expect(existsSync(path.join(target.config.data_dir, 'covers'))).toBe(true);
+  });
+
+  it('is refused, damaged or truncated, with a reason, before anything is changed', async () => {
+    const target = await emptyTarget();
+    const service = backupService(target.config, target.database);
+    const truncated = path.join(makeTempDir(), 'truncated.tar.gz');
+    copyFileSync(file, truncated);
+    truncateSync(truncated, Math.floor(statSync(truncated).size / 2));
+    await expect(service.restore(truncated)).rejects.toThrow(BackupFileError);
+    const foreign = path.join(makeTempDir(), 'foreign.tar.gz');
+    writeFileSync(foreign, 'not a backup at all');
+    await expect(service.restore(foreign)).rejects.toThrow(/cannot be read whole/);
+    const digests = await tableDigests(target.database);
+    expect(digests.users!.rows).toBe(0);
+  });
+
+  it('is not restored over accounts unless asked to replace them, and then what was there is backed up first', async () => {
+    const target = await emptyTarget();
+    const service = backupService(target.config, target.database);
+    await service.restore(file);
+    await expect(service.restore(file)).rejects.toThrow(RestoreRefused);
+    const safetyDir = makeTempDir();
+    const { safety } = await service.restore(file, { replace: true, safetyDir });
+    expect(safety && existsSync(safety)).toBe(true);
+    // The source has moved on since (sign-ins make sessions): the restored tables hold what the backup holds.
+    const manifest = await service.inspect(file);
+    const digests = await tableDigests(target.database);
+    for (const [table, { rows }] of Object.entries(manifest.tables)) expect(digests[table]!.rows, table).toBe(rows);
+  });
+});
+
+describe('colophon copy', () => {
+  it('moves the database to SQLite (from PostgreSQL on a PostgreSQL run) and back, every table checked', async () => {
+    const sqliteFile = path.join(makeTempDir(), 'copied.db');
+    const there = await copyCommand(t.config, `sqlite:${sqliteFile}`);
+    expect(there, there.message).toMatchObject({ code: 0, message: expect.stringContaining("every table's rows and checksum match") });
+    if (testDatabaseType() !== 'postgres') return;
+    const back = await createTestDatabase();
+    drops.push(back.drop);
+    await back.database.close();
+    const pg = pgAdminSettings();
+    const url = `postgres://${pg.user}:${pg.password}@${pg.host}:${pg.port}/${back.config.database.name}`;
+    const sqliteConfig: Config = { ...t.config, database: { ...t.config.database, type: 'sqlite', path: sqliteFile } };
+    const again = await copyCommand(sqliteConfig, url);
+    expect(again, again.message).toMatchObject({ code: 0 });
+  });
+
+  it('refuses a target that is neither sqlite: nor postgres://', () => {
+    expect(() => targetConfig(t.config, 'mysql://x')).toThrow(/--to must be/);
+  });
+});
