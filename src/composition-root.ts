@@ -153,6 +153,7 @@ export function composeServices(deps: CompositionDeps): Services {
     callerAgain: composedIdentity.services.callerAgain,
     libraryRoot: directory.root,
     libraryProblems: () => watching.problems(),
+    scheduler,
   });
   const composedProtocols = protocols.compose({
     config,

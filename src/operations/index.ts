@@ -5,6 +5,7 @@
  * - tasks: task lists, details, statistics, cancel (the queue itself is `src/tasks/`).
  * - server: `/health`, metrics (JSON and Prometheus), free disk space, thumbnail clean-up, the server's addresses.
  * - event-stream: the server-sent event routes over the bus (entity, scan and task streams).
+ * - backups: `colophon backup`/`restore`/`copy`, and Administration → Backups (now, on a schedule, kept, downloaded).
  *
  * The face: what other areas may use of this one.
  */
@@ -35,6 +36,9 @@ import type { RequestMetrics } from '../http/request-metrics.js';
 import type { SseHub } from '../http/sse.js';
 import type { AccessService, CallerAgain } from '../identity/index.js';
 import type { TaskQueue } from '../tasks/queue.js';
+import type { Scheduler } from '../tasks/scheduler.js';
+import { registerBackupRoutes } from './backups/routes.js';
+import { BACKUP_TASK, ScheduledBackups } from './backups/scheduled.js';
 import type { TaskWorker } from '../tasks/worker.js';
 import { registerEventRoutes } from './event-stream/routes.js';
 import { registerServerAddressesRoute } from './server/addresses-routes.js';
@@ -78,6 +82,7 @@ export interface OperationsDeps {
   libraryRoot: (libraryId: string) => Promise<string | undefined>;
   /** Libraries whose folder is missing or whose watching failed, in sentences (`/health`). */
   libraryProblems: () => string[];
+  scheduler: Scheduler;
 }
 
 export interface OperationsServices {
@@ -108,6 +113,7 @@ export function compose(deps: OperationsDeps): ComposedArea<OperationsServices> 
     sseConnections: () => deps.sse.size,
   });
   const maintenance = new MaintenanceService(new MaintenanceRepository(database.db), deps.cacheDir);
+  const backups = new ScheduledBackups({ config, settings, queue: deps.queue, scheduler: deps.scheduler });
   return {
     services: { tasks, storage, metrics, maintenance },
     wiring: {
@@ -117,13 +123,22 @@ export function compose(deps: OperationsDeps): ComposedArea<OperationsServices> 
         (v1) => registerEventRoutes(v1, { bus: deps.bus, hub: deps.sse, access: deps.access, callerAgain: deps.callerAgain }),
         (v1) => registerOpsRoutes(v1, metrics, maintenance),
         (v1) => registerServerAddressesRoute(v1, { publicUrl: config.server.public_url }),
+        (v1) => registerBackupRoutes(v1, backups),
       ],
+      tasks: { [BACKUP_TASK]: (ctx) => backups.run(ctx) },
+      start: async () => {
+        backups.sync();
+        settings.onChange((key) => {
+          if (key.startsWith('backup_')) backups.sync();
+        });
+      },
       root: [
         (app) =>
           registerHealthRoutes(app, {
             pingDatabase: () => database.ping(),
             checkStorage: () => storage.check(),
             libraryProblems: deps.libraryProblems,
+            otherProblems: () => (backups.lastFailure ? [backups.lastFailure.message] : []),
           }),
       ],
       close: () => metrics.close(),

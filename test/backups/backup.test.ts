@@ -19,7 +19,7 @@ import { pgAdminSettings, testDatabaseType } from '../helpers/config.js';
 import { createHouseholdUser, type HouseholdUser } from '../helpers/household.js';
 import { makeTempDir } from '../helpers/temp-dir.js';
 import { makeCbz } from '../media/fixtures.js';
-import { api, createCatalogApp, createLibrary, libraryDir, scan, type CatalogTestApp } from '../scanner/helpers.js';
+import { api, createCatalogApp, createLibrary, libraryDir, scan, waitForTask, type CatalogTestApp } from '../scanner/helpers.js';
 
 let t: CatalogTestApp;
 let reader: HouseholdUser;
@@ -176,6 +176,58 @@ describe('A backup', () => {
     const manifest = await service.inspect(file);
     const digests = await tableDigests(target.database);
     for (const [table, { rows }] of Object.entries(manifest.tables)) expect(digests[table]!.rows, table).toBe(rows);
+  });
+});
+
+describe('Administration → Backups', () => {
+  it('backs up now as a task, lists the file with its summary, downloads it whole, deletes it; readers are refused', async () => {
+    const queued = await api<{ id: string; task_type: string }>(t, 'POST', '/api/v1/admin/backups');
+    expect(queued.status).toBe(202);
+    expect(queued.body.task_type).toBe('backup');
+    const done = await waitForTask(t, queued.body.id);
+    expect(done.status, done.error ?? '').toBe('completed');
+    const list = await api<{ data: { name: string; size: number; summary: { users: number } | null }[]; last_failure: unknown }>(
+      t,
+      'GET',
+      '/api/v1/admin/backups',
+    );
+    expect(list.body.last_failure).toBeNull();
+    const [newest] = list.body.data;
+    expect(newest!.summary!.users).toBeGreaterThanOrEqual(2);
+    const download = await t.app.inject({ method: 'GET', url: `/api/v1/admin/backups/${newest!.name}`, headers: t.headers });
+    expect(download.statusCode).toBe(200);
+    expect(download.headers['content-type']).toBe('application/gzip');
+    expect(download.rawPayload.length).toBe(newest!.size);
+    const asReader = await t.app.inject({ method: 'GET', url: '/api/v1/admin/backups', headers: reader.jwt });
+    expect(asReader.statusCode).toBe(403);
+    expect((await api(t, 'GET', '/api/v1/admin/backups/..%2F..%2Fetc%2Fpasswd')).status).toBe(404);
+    expect((await api(t, 'DELETE', `/api/v1/admin/backups/${newest!.name}`)).status).toBe(204);
+    expect((await api(t, 'GET', `/api/v1/admin/backups/${newest!.name}`)).status).toBe(404);
+  });
+
+  it('a backup that cannot be written fails in words, leaves no file, and /health says so until one succeeds', async () => {
+    const blocked = path.join(makeTempDir(), 'not-a-folder');
+    writeFileSync(blocked, 'a file where the folder should be');
+    expect((await api(t, 'PUT', '/api/v1/admin/settings/backup_folder', { value: blocked })).status).toBe(200);
+    const queued = await api<{ id: string }>(t, 'POST', '/api/v1/admin/backups');
+    const done = await waitForTask(t, queued.body.id);
+    expect(done.status).toBe('failed');
+    expect(done.error).toMatch(/The last backup failed/);
+    const health = await t.app.inject({ method: 'GET', url: '/health' });
+    expect(health.json<{ status: string; reasons: string[] }>()).toMatchObject({
+      status: 'degraded',
+      reasons: [expect.stringMatching(/backup failed/)],
+    });
+    expect((await api(t, 'PUT', '/api/v1/admin/settings/backup_folder', { value: '' })).status).toBe(200);
+    const again = await api<{ id: string }>(t, 'POST', '/api/v1/admin/backups');
+    expect((await waitForTask(t, again.body.id)).status).toBe('completed');
+    expect((await t.app.inject({ method: 'GET', url: '/health' })).json<{ status: string }>().status).toBe('ok');
+  });
+
+  it('the schedule is a setting, checked as a cron expression', async () => {
+    expect((await api(t, 'PUT', '/api/v1/admin/settings/backup_schedule', { value: 'every night' })).status).toBe(400);
+    expect((await api(t, 'PUT', '/api/v1/admin/settings/backup_schedule', { value: '30 2 * * *' })).status).toBe(200);
+    await expect.poll(() => t.app.background.scheduler.get('backups')?.expression).toBe('30 2 * * *');
   });
 });
 

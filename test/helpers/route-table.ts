@@ -54,6 +54,9 @@ function valueFor(previous: string, name: string, ids: RouteIds): string | undef
       return randomUUID();
     case 'settings':
       return 'scanner.concurrency';
+    // A backup file that is not there.
+    case 'backups':
+      return 'colophon-no-such-backup.tar.gz';
     case 'preferences':
       return 'reader';
     // A sign-in provider (OpenID Connect) that is not configured.

@@ -33,6 +33,8 @@ export interface HealthDeps {
   checkStorage(): Promise<StorageCheck>;
   /** Libraries whose folder is missing (watching paused, books kept) or whose watching failed, in sentences. */
   libraryProblems(): string[];
+  /** Other reasons the server is degraded, in sentences (the last scheduled backup failed). */
+  otherProblems?(): string[];
 }
 
 /** `GET /health` at the server root: load balancers and Docker's healthcheck poll it, so it needs no auth. */
@@ -62,7 +64,12 @@ export function registerHealthRoutes(app: App, deps: HealthDeps): void {
         })),
       ]);
       const libraryProblems = deps.libraryProblems();
-      const reasons = [...(database === 'ok' ? [] : ['the database does not answer']), ...storage.reasons, ...libraryProblems];
+      const reasons = [
+        ...(database === 'ok' ? [] : ['the database does not answer']),
+        ...storage.reasons,
+        ...libraryProblems,
+        ...(deps.otherProblems?.() ?? []),
+      ];
       const body = {
         status: reasons.length === 0 ? ('ok' as const) : ('degraded' as const),
         version: API_VERSION,

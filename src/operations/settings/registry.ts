@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import type { Config } from '../../config/schema.js';
+import { cronError } from '../../tasks/scheduler.js';
 
 export interface SettingDefinition<T = unknown> {
   schema: z.ZodType<T>;
@@ -56,6 +57,18 @@ export const SETTINGS = {
     z.number().min(0.5).max(1),
     'Identification applies a match without asking when its score is at or above this (and the runner-up at least 0.1 lower); takes effect at once.',
     (c) => c.metadata.auto_threshold,
+  ),
+  backup_enabled: define(z.boolean(), 'Back up on `backup_schedule` (Administration → Backups).', () => true),
+  backup_schedule: define(
+    z.string().refine((v) => cronError(v) === null, 'a cron expression with five fields'),
+    'When scheduled backups are taken (cron, five fields); default every day at 03:00.',
+    () => '0 3 * * *',
+  ),
+  backup_keep: define(z.number().int().min(1).max(1000), 'How many backups the folder keeps: older ones are removed after each backup.', () => 7),
+  backup_folder: define(
+    z.string().max(4096),
+    'Where backups are written; empty: `<data_dir>/backups`.',
+    () => '',
   ),
   komga_api_enabled: define(z.boolean(), 'Serve the Komga-compatible API.', (c) => c.komga_api.enabled),
   komga_api_prefix: define(

@@ -18,6 +18,7 @@ export const TASK_TYPES = [
   'purge_deleted',
   'write_comicinfo',
   'identify_library',
+  'backup',
 ] as const;
 
 export const TaskProgress = z
