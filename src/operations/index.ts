@@ -37,7 +37,7 @@ import type { SseHub } from '../http/sse.js';
 import type { AccessService, CallerAgain } from '../identity/index.js';
 import type { TaskQueue } from '../tasks/queue.js';
 import type { Scheduler } from '../tasks/scheduler.js';
-import { registerBackupRoutes } from './backups/routes.js';
+import { registerBackupRoutes, registerSetupRestoreRoute } from './backups/routes.js';
 import { BACKUP_TASK, ScheduledBackups } from './backups/scheduled.js';
 import type { TaskWorker } from '../tasks/worker.js';
 import { registerEventRoutes } from './event-stream/routes.js';
@@ -113,7 +113,7 @@ export function compose(deps: OperationsDeps): ComposedArea<OperationsServices> 
     sseConnections: () => deps.sse.size,
   });
   const maintenance = new MaintenanceService(new MaintenanceRepository(database.db), deps.cacheDir);
-  const backups = new ScheduledBackups({ config, settings, queue: deps.queue, scheduler: deps.scheduler });
+  const backups = new ScheduledBackups({ config, database, settings, queue: deps.queue, scheduler: deps.scheduler });
   return {
     services: { tasks, storage, metrics, maintenance },
     wiring: {
@@ -124,6 +124,7 @@ export function compose(deps: OperationsDeps): ComposedArea<OperationsServices> 
         (v1) => registerOpsRoutes(v1, metrics, maintenance),
         (v1) => registerServerAddressesRoute(v1, { publicUrl: config.server.public_url }),
         (v1) => registerBackupRoutes(v1, backups),
+        (v1) => registerSetupRestoreRoute(v1, backups),
       ],
       tasks: { [BACKUP_TASK]: (ctx) => backups.run(ctx) },
       start: async () => {

@@ -3,7 +3,7 @@
  * engine when the tests run on PostgreSQL — answers every route as before; damaged files and populated databases are
  * refused before anything changes; `copy` moves a database between engines and checks every table.
  */
-import { copyFileSync, existsSync, readdirSync, statSync, truncateSync, writeFileSync } from 'node:fs';
+import { copyFileSync, existsSync, readdirSync, readFileSync, statSync, truncateSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildApp } from '../../src/app.js';
@@ -19,6 +19,7 @@ import { pgAdminSettings, testDatabaseType } from '../helpers/config.js';
 import { createHouseholdUser, type HouseholdUser } from '../helpers/household.js';
 import { makeTempDir } from '../helpers/temp-dir.js';
 import { makeCbz } from '../media/fixtures.js';
+import { formBody } from '../read-lists/helpers.js';
 import { api, createCatalogApp, createLibrary, libraryDir, scan, waitForTask, type CatalogTestApp } from '../scanner/helpers.js';
 
 let t: CatalogTestApp;
@@ -228,6 +229,36 @@ describe('Administration → Backups', () => {
     expect((await api(t, 'PUT', '/api/v1/admin/settings/backup_schedule', { value: 'every night' })).status).toBe(400);
     expect((await api(t, 'PUT', '/api/v1/admin/settings/backup_schedule', { value: '30 2 * * *' })).status).toBe(200);
     await expect.poll(() => t.app.background.scheduler.get('backups')?.expression).toBe('30 2 * * *');
+  });
+});
+
+describe('Restore from the first-run screen', () => {
+  it('takes an uploaded backup while no account exists, reports a missing library folder, then refuses', async () => {
+    const target = await emptyTarget();
+    const fresh = await buildApp({ config: target.config, database: target.database, logger: false });
+    apps.push(fresh);
+    await fresh.ready();
+    const junk = await formBody({}, { data: 'not a backup', name: 'junk.tar.gz' });
+    const refused = await fresh.inject({ method: 'POST', url: '/api/v1/setup/restore', ...junk });
+    expect(refused.statusCode).toBe(422);
+    expect(refused.json()).toMatchObject({ error: 'UnprocessableEntity', message: expect.stringContaining('refused') });
+
+    const form = await formBody({}, { data: readFileSync(file), name: 'household.tar.gz' });
+    const restored = await fresh.inject({ method: 'POST', url: '/api/v1/setup/restore', ...form });
+    expect(restored.statusCode, restored.body).toBe(200);
+    const body = restored.json<{ restored: { rows: number }; libraries: { path: string; present: boolean }[] }>();
+    expect(body.restored.rows).toBeGreaterThan(0);
+    // The library folder exists on this machine (the same temp folder): present; a moved disk would say false.
+    expect(body.libraries).toEqual([expect.objectContaining({ present: true })]);
+    const login = await fresh.inject({
+      method: 'POST',
+      url: '/api/v1/auth/login',
+      payload: { username: reader.username, password: reader.password },
+    });
+    expect(login.statusCode).toBe(200);
+    expect((await fresh.inject({ method: 'GET', url: '/api/v1/setup/status' })).json()).toMatchObject({ setup_required: false });
+    const again = await fresh.inject({ method: 'POST', url: '/api/v1/setup/restore', ...form });
+    expect(again.statusCode).toBe(409);
   });
 });
 

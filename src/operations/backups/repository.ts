@@ -116,6 +116,12 @@ export class BackupRepository {
     return (this.database.db as unknown as Kysely<unknown>).transaction().execute(work);
   }
 
+  /** The libraries and their folders (after a restore: which folders are missing here). */
+  async libraries(): Promise<{ id: string; name: string; path: string }[]> {
+    return (await sql<{ id: string; name: string; path: string }>`SELECT id, name, path FROM libraries ORDER BY name`.execute(this.db))
+      .rows;
+  }
+
   /** The last migration applied: the schema version a backup records. */
   async schemaVersion(db: Db = this.db): Promise<string | null> {
     try {

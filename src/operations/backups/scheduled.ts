@@ -4,7 +4,7 @@ import path from 'node:path';
 import { createGunzip } from 'node:zlib';
 import tar from 'tar-stream';
 import type { Config } from '../../config/schema.js';
-import { openDatabase } from '../../db/connection.js';
+import { openDatabase, type Database } from '../../db/connection.js';
 import { notFound } from '../../http/errors.js';
 import type { TaskQueue, TaskRow } from '../../tasks/queue.js';
 import { cronError, type Scheduler } from '../../tasks/scheduler.js';
@@ -12,6 +12,8 @@ import type { TaskContext } from '../../tasks/worker.js';
 import type { SettingsService } from '../settings/service.js';
 import { Manifest } from './archive.js';
 import { backupService } from './commands.js';
+import { BackupRepository } from './repository.js';
+import { RestoreRefused } from './service.js';
 
 export const BACKUP_TASK = 'backup';
 const SCHEDULE_KEY = 'backups';
@@ -64,8 +66,38 @@ export class ScheduledBackups {
   lastFailure: { at: string; message: string } | null = null;
 
   constructor(
-    private readonly deps: { config: Config; settings: SettingsService; queue: TaskQueue; scheduler: Scheduler },
+    private readonly deps: {
+      config: Config;
+      database: Database;
+      settings: SettingsService;
+      queue: TaskQueue;
+      scheduler: Scheduler;
+    },
   ) {}
+
+  /**
+   * Restores a backup into this server's database while it has no account (the first-run screen), and says which
+   * libraries' folders are missing here. Refused once an account exists.
+   */
+  async restoreAtSetup(file: string): Promise<{
+    restored: { created_at: string; engine: string; tables: number; rows: number };
+    libraries: { id: string; name: string; path: string; present: boolean }[];
+  }> {
+    const repo = new BackupRepository(this.deps.database);
+    if ((await repo.snapshot((db) => repo.count(db, 'users'))) > 0)
+      throw new RestoreRefused('the server is set up already: a backup is restored over it with `colophon restore --replace`');
+    const { manifest } = await backupService(this.deps.config, this.deps.database).restore(file);
+    const libraries = await repo.libraries();
+    return {
+      restored: {
+        created_at: manifest.created_at,
+        engine: manifest.engine,
+        tables: Object.keys(manifest.tables).length,
+        rows: Object.values(manifest.tables).reduce((n, t) => n + t.rows, 0),
+      },
+      libraries: libraries.map((l) => ({ ...l, present: existsSync(l.path) })),
+    };
+  }
 
   folder(): string {
     const configured = this.deps.settings.peek('backup_folder');
@@ -134,7 +166,12 @@ export class ScheduledBackups {
         removed.push(old.name);
       }
       this.lastFailure = null;
-      return { name, tables: Object.keys(manifest.tables).length, rows: Object.values(manifest.tables).reduce((n, t) => n + t.rows, 0), removed };
+      return {
+        name,
+        tables: Object.keys(manifest.tables).length,
+        rows: Object.values(manifest.tables).reduce((n, t) => n + t.rows, 0),
+        removed,
+      };
     } catch (err) {
       const code = (err as NodeJS.ErrnoException).code;
       const message =

@@ -64,12 +64,12 @@ export const SETTINGS = {
     'When scheduled backups are taken (cron, five fields); default every day at 03:00.',
     () => '0 3 * * *',
   ),
-  backup_keep: define(z.number().int().min(1).max(1000), 'How many backups the folder keeps: older ones are removed after each backup.', () => 7),
-  backup_folder: define(
-    z.string().max(4096),
-    'Where backups are written; empty: `<data_dir>/backups`.',
-    () => '',
+  backup_keep: define(
+    z.number().int().min(1).max(1000),
+    'How many backups the folder keeps: older ones are removed after each backup.',
+    () => 7,
   ),
+  backup_folder: define(z.string().max(4096), 'Where backups are written; empty: `<data_dir>/backups`.', () => ''),
   komga_api_enabled: define(z.boolean(), 'Serve the Komga-compatible API.', (c) => c.komga_api.enabled),
   komga_api_prefix: define(
     z.string().regex(/^[A-Za-z0-9_-]{1,64}$/, 'a single path segment of letters, digits, _ or -'),
