@@ -10,7 +10,7 @@ import { E2E_ENV } from './env.js';
 
 const root = path.resolve(import.meta.dirname, '../..');
 
-function freePort(): Promise<number> {
+export function freePort(): Promise<number> {
   return new Promise((resolve, reject) => {
     const server = createServer();
     server.once('error', reject);
@@ -52,7 +52,7 @@ async function makeLibrary(dir: string): Promise<void> {
   }
 }
 
-async function waitForHealth(url: string, timeoutMs: number): Promise<void> {
+export async function waitForHealth(url: string, timeoutMs: number): Promise<void> {
   const until = Date.now() + timeoutMs;
   while (Date.now() < until) {
     try {

@@ -280,6 +280,11 @@ const adminSourcesRoute = createRoute({
   path: '/metadata-sources',
   component: lazyRouteComponent(() => import('./screens/admin/MetadataSources'), 'MetadataSourcesScreen'),
 });
+const adminBackupsRoute = createRoute({
+  getParentRoute: () => adminRoute,
+  path: '/backups',
+  component: lazyRouteComponent(() => import('./screens/admin/Backups'), 'BackupsScreen'),
+});
 const adminErrorsRoute = createRoute({
   getParentRoute: () => adminRoute,
   path: '/analysis-errors',
@@ -314,6 +319,7 @@ const accountAndAdminRoutes = [
     adminReviewRoute,
     adminSourcesRoute,
     adminErrorsRoute,
+    adminBackupsRoute,
     adminServerRoute,
     adminSignInRoute,
   ]),

@@ -23,6 +23,8 @@ export const queryKeys = {
   preferences: ['preferences'] as const,
   /** The addresses other devices reach the server by (a new API key's QR codes). */
   serverAddresses: ['server-addresses'] as const,
+  /** Administration → Backups. */
+  backups: ['backups'] as const,
   /** Administration → Metadata sources. */
   metadataProviders: ['metadata-providers'] as const,
   /** The review queue, by status after it; a series' identification changes it. */

@@ -18,6 +18,7 @@ describe('adminSectionsFor: administration is shown by permission, hidden otherw
       'Metadata review',
       'Metadata sources',
       'Analysis errors',
+      'Backups',
       'Server',
     ]);
   });

@@ -16,6 +16,7 @@ export const ADMIN_SECTIONS = [
   { path: '/admin/metadata-review', label: 'Metadata review', needs: 'series-write' },
   { path: '/admin/metadata-sources', label: 'Metadata sources', needs: 'plugins-manage' },
   { path: '/admin/analysis-errors', label: 'Analysis errors', needs: 'libraries-write' },
+  { path: '/admin/backups', label: 'Backups', needs: 'system-admin' },
   { path: '/admin/server', label: 'Server', needs: 'system-health' },
 ] as const satisfies ReadonlyArray<{ path: string; label: string; needs: Permission }>;
 

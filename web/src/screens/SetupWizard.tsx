@@ -1,7 +1,7 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { getRouteApi, Link, Navigate, useNavigate } from '@tanstack/react-router';
 import { useEffect, useState, type FormEvent } from 'react';
-import { api, ok } from '../api/client';
+import { api, ok, toApiError, type components } from '../api/client';
 import { queryKeys } from '../api/query-keys';
 import { setupStatusQuery } from '../api/queries';
 import { getSession, startSession } from '../api/session';
@@ -103,7 +103,92 @@ function AdminStep() {
           Create administrator
         </button>
       </form>
+      <RestoreFromBackup />
     </WizardFrame>
+  );
+}
+
+type Restored = components['schemas']['SetupRestoreResult'];
+
+/** POST /setup/restore: a backup's file uploaded, or the name of one in the server's backups folder. */
+async function restoreBackup(input: { file: File } | { name: string }): Promise<Restored> {
+  const init: RequestInit =
+    'file' in input
+      ? {
+          method: 'POST',
+          body: (() => {
+            const form = new FormData();
+            form.append('file', input.file);
+            return form;
+          })(),
+        }
+      : { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ name: input.name }) };
+  const response = await fetch('/api/v1/setup/restore', init);
+  const body: unknown = await response.json().catch(() => null);
+  if (!response.ok) throw await toApiError(response, body);
+  return body as Restored;
+}
+
+/**
+ * "Restore from a backup" (as Immich offers): instead of a new administrator, the accounts, reading and lists of a
+ * backup; then each library says whether its folder is here, before anything is scanned.
+ */
+function RestoreFromBackup() {
+  const [file, setFile] = useState<File | null>(null);
+  const [name, setName] = useState('');
+  const restore = useMutation({
+    mutationFn: () => restoreBackup(file ? { file } : { name: name.trim() }),
+  });
+  // The server is set up from now on: sign-in starts the app afresh (the setup state it holds is the old one).
+  const signIn = () => window.location.assign('/sign-in');
+  if (restore.data) {
+    const missing = restore.data.libraries.filter((l) => !l.present);
+    return (
+      <section className="stack" aria-labelledby="restored-heading">
+        <h2 id="restored-heading">Restored</h2>
+        <p role="status">
+          The backup of {new Date(restore.data.restored.created_at).toLocaleString()} is restored: {restore.data.restored.rows} rows. Sign
+          in with an account it holds.
+        </p>
+        {missing.length > 0 && (
+          <div role="alert">
+            <p>
+              These libraries' folders are not on this server; their books are kept. Point each at its new folder under Administration →
+              Libraries before scanning:
+            </p>
+            <ul>
+              {missing.map((l) => (
+                <li key={l.id}>
+                  {l.name}: <code>{l.path}</code>
+                </li>
+              ))}
+            </ul>
+          </div>
+        )}
+        <button type="button" className="primary" onClick={signIn}>
+          Sign in
+        </button>
+      </section>
+    );
+  }
+  return (
+    <details className="stack restore-from-backup">
+      <summary>Restore from a backup instead</summary>
+      <p className="hint">A file made by Administration → Backups or `colophon backup`: accounts, reading, lists and metadata come back.</p>
+      <label>
+        Backup file (.tar.gz)
+        <input type="file" accept=".gz,application/gzip" onChange={(e) => setFile(e.target.files?.[0] ?? null)} />
+      </label>
+      <label>
+        Or the name of a file in the server's backups folder
+        <input value={name} onChange={(e) => setName(e.target.value)} placeholder="colophon-2026-12-01T03-00-00-000Z.tar.gz" />
+      </label>
+      <ErrorMessage error={restore.error} />
+      {restore.isPending && <p role="status">Checking and restoring the backup…</p>}
+      <button type="button" disabled={restore.isPending || (!file && !name.trim())} onClick={() => restore.mutate()}>
+        Restore
+      </button>
+    </details>
   );
 }
 
