@@ -169,6 +169,8 @@ export function composeServices(deps: CompositionDeps): Services {
     deliveries: composedReading.services.deliveries,
     ...composedLists.services,
     endSession: (sessionId, until) => composedIdentity.services.auth.endSession(sessionId, until),
+    preferences: composedIdentity.services.preferences,
+    callerOfUser: (id) => composedIdentity.services.resolver.ofUser(id),
   });
 
   // The order routes are registered in (and the OpenAPI document lists them in).

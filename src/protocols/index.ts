@@ -5,6 +5,7 @@
  * - komga: the Komga-compatible API (Mihon and other Komga apps): prefix gate, sessions, DTOs, filters.
  * - kobo: Kobo e-readers' store and library sync (what it sends is made by reading's deliveries); `devices/` the devices.
  * - koreader: KOReader sync (kosync), its setup route, positions attached when a scan adds their book.
+ * - export: a person's own data as one JSON file (`/me/export`, `/users/{id}/export`), read lists as CBL too.
  *
  * The face: what other areas may use of this one.
  */
@@ -24,6 +25,7 @@ export { KosyncService } from './koreader/service.js';
 export { registerKosyncSetupRoute } from './koreader/setup-routes.js';
 export { registerFeeds } from './opds/shared/register.js';
 
+import { registerExportRoutes, type ExportSources } from './export/routes.js';
 import type { FastifyBaseLogger } from 'fastify';
 import type { BooksService, MetadataService, SeriesService } from '../catalog/index.js';
 import type { Config } from '../config/schema.js';
@@ -67,6 +69,9 @@ export interface ProtocolsDeps {
   wantToRead: WantToReadService;
   /** Ends a session for good (AuthService.endSession): logging out must not leave a copy of the Komga cookie working. */
   endSession(sessionId: string, until: Date): Promise<void>;
+  /** A person's preferences and a user as a caller of their own: the data export presents them. */
+  preferences: ExportSources['preferences'];
+  callerOfUser: ExportSources['callerOf'];
 }
 
 export interface ProtocolsServices {
@@ -105,6 +110,15 @@ export function compose(deps: ProtocolsDeps): ComposedArea<ProtocolsServices, Cr
       api: [
         (v1) => registerKosyncSetupRoute(v1, { enabled: config.koreader.enabled, prefix: config.koreader.prefix, publicUrl }),
         (v1) => registerKoboRoutes(v1, kobo, { enabled: config.kobo.enabled, publicUrl }),
+        (v1) =>
+          registerExportRoutes(v1, {
+            progress: deps.progress,
+            collections: deps.collections,
+            readLists: deps.readLists,
+            wantToRead: deps.wantToRead,
+            preferences: deps.preferences,
+            callerOf: deps.callerOfUser,
+          }),
       ],
       root: [
         // OPDS feeds live at the server root, outside /api/v1, behind the same auth and rate-limit hooks.

@@ -262,6 +262,44 @@ describe('Restore from the first-run screen', () => {
   });
 });
 
+describe("A person's own export", () => {
+  it('holds their positions, history, lists and preferences; an admin exports any user as that user sees', async () => {
+    expect(
+      (
+        await t.app.inject({
+          method: 'POST',
+          url: '/api/v1/read-lists',
+          headers: reader.jwt,
+          payload: { name: 'My picks', book_ids: [bookId] },
+        })
+      ).statusCode,
+    ).toBe(201);
+    const mine = await t.app.inject({ method: 'GET', url: '/api/v1/me/export', headers: reader.jwt });
+    expect(mine.statusCode, mine.body).toBe(200);
+    expect(mine.headers['content-disposition']).toContain(`colophon-${reader.username}.json`);
+    const body = mine.json<{
+      user: { id: string };
+      progress: { book: { id: string }; current_page: number }[];
+      history: { book_id: string; events: unknown[] }[];
+      read_lists: { name: string; cbl: string }[];
+    }>();
+    expect(body.user.id).toBe(reader.id);
+    expect(body.progress).toEqual([expect.objectContaining({ book: expect.objectContaining({ id: bookId }), current_page: 3 })]);
+    expect(body.history[0]!.events.length).toBeGreaterThanOrEqual(2);
+    expect(body.read_lists).toEqual([expect.objectContaining({ name: 'My picks', cbl: expect.stringContaining('<ReadingList') })]);
+    const byAdmin = await api(t, 'GET', `/api/v1/users/${reader.id}/export`);
+    expect(byAdmin.status).toBe(200);
+    expect((byAdmin.body as { user: { id: string } }).user.id).toBe(reader.id);
+    // What the reader may no longer see is absent from their export, whoever asks for it.
+    expect((await api(t, 'PATCH', `/api/v1/users/${reader.id}`, { library_access: { all: false, library_ids: [] } })).status).toBe(200);
+    const hidden = await api<{ progress: unknown[]; read_lists: { cbl: string }[] }>(t, 'GET', `/api/v1/users/${reader.id}/export`);
+    expect(hidden.body.progress).toEqual([]);
+    expect(JSON.stringify(hidden.body)).not.toContain(bookId);
+    expect((await t.app.inject({ method: 'GET', url: `/api/v1/users/${reader.id}/export`, headers: reader.jwt })).statusCode).toBe(403);
+    expect((await api(t, 'GET', '/api/v1/users/00000000-0000-4000-8000-000000000000/export')).status).toBe(404);
+  });
+});
+
 describe('colophon copy', () => {
   it('moves the database to SQLite (from PostgreSQL on a PostgreSQL run) and back, every table checked', async () => {
     const sqliteFile = path.join(makeTempDir(), 'copied.db');

@@ -255,6 +255,16 @@ export class CallerResolver {
     return (await this.lookups.remember(`user:${id}`, () => this.users.findById(id))) as UserRow | undefined;
   }
 
+  /**
+   * A user as a caller of their own, with their own access rules (an administrator's export of their data sees what
+   * they see, never more); undefined for an id that names no enabled account.
+   */
+  async ofUser(userId: string): Promise<Caller | undefined> {
+    const user = await this.users.findById(userId);
+    if (!user || user.disabled) return undefined;
+    return this.freshBase(user, 'jwt');
+  }
+
   private checkedUser(user: UserRow | undefined, stamp?: string): UserRow {
     // A deleted or disabled user's tokens and keys stop working at once.
     if (!user || user.disabled) throw unauthorized('User no longer exists or is disabled');
