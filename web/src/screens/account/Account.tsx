@@ -1,30 +1,18 @@
 import { useMutation, useQuery } from '@tanstack/react-query';
 import { Link, Outlet } from '@tanstack/react-router';
-import { authHeaders, toApiError } from '../../api/client';
 import { meQuery } from '../../api/queries';
 import { ErrorMessage } from '../../components/ErrorView';
+import { saveDownload } from '../../lib/save-download';
 import '../../admin.css';
 
 /**
  * The account area: tabs for preferences (AccountPreferences.tsx), password (ChangePassword.tsx), API keys
  * (ApiKeys.tsx), Kobo e-readers (KoboDevices.tsx) and reading statistics (AccountStats.tsx), each its own URL and its own file.
  */
-/** Account → Export my data: the JSON file of GET /me/export, saved by the browser. */
-async function exportMyData(): Promise<void> {
-  const response = await fetch('/api/v1/me/export', { headers: authHeaders() });
-  if (!response.ok) throw await toApiError(response, await response.json().catch(() => null));
-  const name = /filename="([^"]+)"/.exec(response.headers.get('content-disposition') ?? '')?.[1] ?? 'colophon-export.json';
-  const url = URL.createObjectURL(await response.blob());
-  const link = document.createElement('a');
-  link.href = url;
-  link.download = name;
-  link.click();
-  setTimeout(() => URL.revokeObjectURL(url), 60_000);
-}
-
 export function AccountLayout() {
   const { data: me } = useQuery(meQuery);
-  const exported = useMutation({ mutationFn: exportMyData });
+  // Account → Export my data: the JSON file of GET /me/export.
+  const exported = useMutation({ mutationFn: () => saveDownload('/api/v1/me/export', 'colophon-export.json') });
   return (
     <div className="page section-page">
       <h1>Your account</h1>

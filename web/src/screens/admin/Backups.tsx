@@ -1,20 +1,9 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import { api, authHeaders, ok, toApiError } from '../../api/client';
+import { api, ok } from '../../api/client';
 import { queryKeys } from '../../api/query-keys';
 import { ErrorMessage } from '../../components/ErrorView';
 import { formatBytes, formatDateTime, plural } from '../../lib/format';
-
-/** Saves a backup through the session (the file cookie reaches only books): fetched, then handed to the browser. */
-async function download(name: string): Promise<void> {
-  const response = await fetch(`/api/v1/admin/backups/${encodeURIComponent(name)}`, { headers: authHeaders() });
-  if (!response.ok) throw await toApiError(response, await response.json().catch(() => null));
-  const url = URL.createObjectURL(await response.blob());
-  const link = document.createElement('a');
-  link.href = url;
-  link.download = name;
-  link.click();
-  setTimeout(() => URL.revokeObjectURL(url), 60_000);
-}
+import { saveDownload } from '../../lib/save-download';
 
 /** Administration → Backups: the backups folder, Back up now, Download, Delete; the last failure in words. */
 export function BackupsScreen() {
@@ -26,7 +15,7 @@ export function BackupsScreen() {
     mutationFn: (name: string) => ok(api.DELETE('/api/v1/admin/backups/{name}', { params: { path: { name } } })),
     onSuccess: refresh,
   });
-  const save = useMutation({ mutationFn: download });
+  const save = useMutation({ mutationFn: (name: string) => saveDownload(`/api/v1/admin/backups/${encodeURIComponent(name)}`, name) });
   const data = backups.data?.data ?? [];
   return (
     <section aria-labelledby="backups-heading">
