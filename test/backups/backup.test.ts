@@ -10,9 +10,12 @@ import { buildApp } from '../../src/app.js';
 import type { Config } from '../../src/config/schema.js';
 import type { Database } from '../../src/db/connection.js';
 import type { App } from '../../src/http/types.js';
-import { BackupFileError } from '../../src/operations/backups/archive.js';
+import { BackupFileError, digest, readArchive, writeArchive, type Manifest } from '../../src/operations/backups/archive.js';
 import { backupService, copyCommand, tableDigests, targetConfig } from '../../src/operations/backups/commands.js';
-import { RestoreRefused } from '../../src/operations/backups/service.js';
+import { BackupRepository, BATCH } from '../../src/operations/backups/repository.js';
+import { BackupService, RestoreRefused } from '../../src/operations/backups/service.js';
+import { migrationNames } from '../../src/db/migrate.js';
+import { databaseAt } from '../helpers/migrations.js';
 import { createTestDatabase } from '../helpers/app.js';
 import { ADMIN } from '../helpers/auth.js';
 import { pgAdminSettings, testDatabaseType } from '../helpers/config.js';
@@ -31,10 +34,10 @@ const drops: Array<() => Promise<void>> = [];
 const apps: App[] = [];
 
 /** The other engine's empty database when the tests run on PostgreSQL (SQLite is always at hand); else SQLite again. */
-async function emptyTarget(): Promise<{ config: Config; database: Database }> {
+async function emptyTarget(engine: 'other' | 'same' = 'other'): Promise<{ config: Config; database: Database }> {
   const dir = makeTempDir();
   const target = await createTestDatabase(
-    testDatabaseType() === 'postgres'
+    testDatabaseType() === 'postgres' && engine === 'other'
       ? { data_dir: dir, database: { type: 'sqlite', path: path.join(dir, 'restored.db') } }
       : { data_dir: dir },
   );
@@ -93,6 +96,20 @@ const ROUTES = (ids: { book: string; series: string }) => [
   '/api/v1/libraries',
 ];
 
+/** A backup file made again with its manifest changed (and entries added): a file from another version, or a forged one. */
+async function repack(from: string, change: (m: Manifest) => Manifest, extra: Array<{ name: string; file: string }> = []): Promise<string> {
+  const dir = makeTempDir();
+  const manifest = await readArchive(from, dir);
+  const out = path.join(makeTempDir(), 'repacked.tar.gz');
+  const entries = [
+    ...Object.keys(manifest.tables).map((n) => ({ name: `tables/${n}.ndjson`, file: path.join(dir, 'tables', `${n}.ndjson`) })),
+    ...Object.keys(manifest.files).map((n) => ({ name: `files/${n}`, file: path.join(dir, 'files', n) })),
+    ...extra,
+  ];
+  await writeArchive(out, entries, change(manifest));
+  return out;
+}
+
 describe('A backup', () => {
   it('is one file whose manifest counts and checks every table, with the chosen cover and no derived data', async () => {
     const manifest = await backupService(t.config, t.database).inspect(file);
@@ -149,6 +166,69 @@ describe('A backup', () => {
     });
     expect(cover.statusCode).toBe(200);
     expect(existsSync(path.join(target.config.data_dir, 'covers'))).toBe(true);
+  });
+
+  it('of an older schema restores into that schema and is migrated, answering as before', async () => {
+    // The household as an installation of 0024 held it: that version's tables and columns, the same rows.
+    const known = migrationNames();
+    const version = '0024_kobo_delivery_problem';
+    expect(known.indexOf(version)).toBeLessThan(known.length - 1);
+    const old = await databaseAt(version);
+    drops.push(old.drop);
+    const [from, to] = [new BackupRepository(t.database), new BackupRepository(old.database)];
+    await from.snapshot(async (src) => {
+      await to.write(async (dst) => {
+        for (const table of await to.tables(dst)) {
+          const kept = new Set(await from.columns(src, table));
+          const columns = (await to.columns(dst, table)).filter((c) => kept.has(c));
+          for (let offset = 0; ; offset += BATCH) {
+            const rows = await from.rows(src, table, columns, offset);
+            await to.insert(
+              dst,
+              table,
+              rows.map((r) => Object.fromEntries(columns.map((c) => [c, r[c]]))),
+            );
+            if (rows.length < BATCH) break;
+          }
+        }
+      });
+    });
+    const oldFile = path.join(makeTempDir(), 'older.tar.gz');
+    const manifest = await new BackupService({ repo: to, dataDir: t.config.data_dir, productVersion: '0.24.0' }).backup(oldFile);
+    expect(manifest.schema_version).toBe(version);
+    expect(Object.keys(manifest.tables)).not.toContain('metadata_reviews');
+
+    // Into the same engine: the schema is rebuilt there (PostgreSQL's on a PostgreSQL run).
+    const target = await emptyTarget('same');
+    await backupService(target.config, target.database).restore(oldFile);
+    expect(await new BackupRepository(target.database).schemaVersion()).toBe(known.at(-1));
+    const restored = await buildApp({ config: target.config, database: target.database, logger: false });
+    apps.push(restored);
+    await restored.ready();
+    for (const url of ROUTES({ book: bookId, series: seriesId })) {
+      const a = await t.app.inject({ method: 'GET', url, headers: { 'x-api-key': reader.apiKey } });
+      const b = await restored.inject({ method: 'GET', url, headers: { 'x-api-key': reader.apiKey } });
+      expect(b.statusCode, url).toBe(a.statusCode);
+      expect(b.json(), url).toEqual(a.json());
+    }
+    // A backup from a newer Colophon (its manifest names a schema this server does not know) is refused before anything changes.
+    const newer = await repack(file, (m) => ({ ...m, schema_version: '9999_from_a_newer_colophon' }));
+    const before = await tableDigests(target.database);
+    await expect(backupService(target.config, target.database).restore(newer, { replace: true })).rejects.toThrow(/newer than this server/);
+    expect(await tableDigests(target.database)).toEqual(before);
+    // An older backup that fails once its schema is rebuilt (it names a table that version never had) changes nothing either:
+    // the rebuild, the rows and the migrations are one transaction.
+    const empty = path.join(makeTempDir(), 'empty.ndjson');
+    writeFileSync(empty, '');
+    const sha256 = (await digest(empty)).sha256;
+    const odd = await repack(oldFile, (m) => ({ ...m, tables: { ...m.tables, never_a_table: { rows: 0, sha256, order: 999 } } }), [
+      { name: 'tables/never_a_table.ndjson', file: empty },
+    ]);
+    await expect(backupService(target.config, target.database).restore(odd, { replace: true, safetyDir: makeTempDir() })).rejects.toThrow(
+      /tables this server does not have: never_a_table/,
+    );
+    expect(await tableDigests(target.database)).toEqual(before);
+    expect(await new BackupRepository(target.database).schemaVersion()).toBe(known.at(-1));
   });
 
   it('is refused, damaged or truncated, with a reason, before anything is changed', async () => {

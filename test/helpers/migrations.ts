@@ -1,8 +1,7 @@
 import { randomBytes } from 'node:crypto';
-import { Migrator, type Kysely, type Migration } from 'kysely';
 import pg from 'pg';
 import { openDatabase, type Database } from '../../src/db/connection.js';
-import { migrations } from '../../src/db/migrations/index.js';
+import { migrateTo } from '../../src/db/migrate.js';
 import { pgAdminSettings, testConfig, testDatabaseType } from './config.js';
 
 /** A database migrated up to (and including) `last`, as an installation of that version has it. */
@@ -16,23 +15,7 @@ export async function databaseAt(last: string): Promise<{ database: Database; dr
     await admin.end();
   }
   const database = openDatabase(testConfig({}, name));
-  const provider = {
-    getMigrations: async () =>
-      Object.fromEntries(
-        Object.entries(migrations).map(([key, m]): [string, Migration] => [
-          key,
-          { up: (db: Kysely<unknown>) => m.up(db, database.dialect) },
-        ]),
-      ),
-  };
-  const migrator = new Migrator({
-    db: database.db,
-    provider,
-    migrationTableName: 'colophon_migrations',
-    migrationLockTableName: 'colophon_migrations_lock',
-  });
-  const { error } = await migrator.migrateTo(last);
-  if (error) throw error;
+  await migrateTo(database, last);
   return {
     database,
     drop: async () => {

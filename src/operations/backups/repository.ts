@@ -1,7 +1,8 @@
 import { sql, type Kysely, type Transaction } from 'kysely';
 import type { Database, Dialect } from '../../db/connection.js';
+import { migrateTo, migrateToLatestIn, migrationNames } from '../../db/migrate.js';
 
-type Db = Kysely<unknown> | Transaction<unknown>;
+export type Db = Kysely<unknown> | Transaction<unknown>;
 
 /**
  * Tables a backup leaves out: what is rebuilt from the rest (the search indexes and SQLite's per-series read counts,
@@ -114,6 +115,77 @@ export class BackupRepository {
   /** In one transaction, with foreign keys checked as on any write. */
   write<T>(work: (db: Db) => Promise<T>): Promise<T> {
     return (this.database.db as unknown as Kysely<unknown>).transaction().execute(work);
+  }
+
+  /** The schema versions this server knows, oldest first. */
+  knownVersions(): string[] {
+    return migrationNames();
+  }
+
+  /**
+   * In one transaction on one connection: drops every table, trigger and function the migrations made, rebuilds the
+   * schema as `version` had it, runs `load` (a backup of that version goes in), then migrates to this server's schema
+   * as any upgrade does. Either all of it happens or none: a failure leaves the database as it was.
+   */
+  async rebuildAt(version: string, load: (db: Db) => Promise<void>): Promise<void> {
+    await this.db.connection().execute(async (conn) => {
+      await sql`BEGIN`.execute(conn);
+      try {
+        await this.dropAll(conn);
+        const here = { db: conn as unknown as Database['db'], dialect: this.dialect };
+        await migrateTo(here, version, true);
+        await load(conn);
+        await migrateToLatestIn(here);
+        await sql`COMMIT`.execute(conn);
+      } catch (err) {
+        await sql`ROLLBACK`.execute(conn);
+        throw err;
+      }
+    });
+  }
+
+  private async dropAll(db: Db): Promise<void> {
+    if (this.dialect === 'sqlite') {
+      // Rows referring to a dropped table are checked at commit, when the backup's rows are all back.
+      await sql`PRAGMA defer_foreign_keys = ON`.execute(db);
+      const tables = (
+        await sql<{
+          name: string;
+          sql: string | null;
+        }>`SELECT name, sql FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%'`.execute(db)
+      ).rows;
+      // A virtual table first: dropping it drops its shadow tables.
+      const virtual = (t: { sql: string | null }) => /^CREATE VIRTUAL/i.test(t.sql ?? '');
+      for (const t of tables.filter(virtual)) await sql`DROP TABLE IF EXISTS ${sql.table(t.name)}`.execute(db);
+      // Then children before their parents: a dropped table's rows are checked against parents that must still exist.
+      let left = (
+        await sql<{ name: string }>`SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%'`.execute(db)
+      ).rows.map((r) => r.name);
+      const parents = new Map<string, string[]>();
+      for (const table of left)
+        parents.set(
+          table,
+          (await this.references(db, table)).filter((p) => p !== table),
+        );
+      while (left.length > 0) {
+        const referred = new Set(left.flatMap((t) => parents.get(t) ?? []));
+        const leaves = left.filter((t) => !referred.has(t));
+        if (leaves.length === 0) throw new Error(`the tables refer to each other in a cycle: ${left.join(', ')}`);
+        for (const table of leaves) await sql`DROP TABLE ${sql.table(table)}`.execute(db);
+        left = left.filter((t) => !leaves.includes(t));
+      }
+      return;
+    }
+    const tables = (await sql<{ name: string }>`SELECT tablename AS name FROM pg_tables WHERE schemaname = current_schema()`.execute(db))
+      .rows;
+    if (tables.length > 0) await sql`DROP TABLE IF EXISTS ${sql.join(tables.map((t) => sql.table(t.name)))} CASCADE`.execute(db);
+    // The search functions; not those an extension owns.
+    const functions = (
+      await sql<{ signature: string }>`SELECT p.oid::regprocedure::text AS signature FROM pg_proc p
+        WHERE p.pronamespace = current_schema()::regnamespace
+          AND NOT EXISTS (SELECT 1 FROM pg_depend d WHERE d.objid = p.oid AND d.deptype = 'e')`.execute(db)
+    ).rows;
+    for (const f of functions) await sql`DROP FUNCTION IF EXISTS ${sql.raw(f.signature)} CASCADE`.execute(db);
   }
 
   /** The libraries and their folders (after a restore: which folders are missing here). */

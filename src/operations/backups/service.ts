@@ -6,7 +6,7 @@ import { createInterface } from 'node:readline';
 import { once } from 'node:events';
 import { nowIso } from '../../db/ids.js';
 import { BackupFileError, digest, readArchive, writeArchive, type Manifest } from './archive.js';
-import { BATCH, type BackupRepository } from './repository.js';
+import { BATCH, type BackupRepository, type Db } from './repository.js';
 
 export interface BackupProgress {
   /** `table`, `file`, `verify`, `restore` */
@@ -148,7 +148,7 @@ export class BackupService {
 
   /**
    * Restores a backup into this database. Refuses a database that already has accounts unless `replace` (which
-   * takes a backup of it first, into `safetyDir`). The backup's schema must be this server's.
+   * takes a backup of it first, into `safetyDir`). A backup of an older schema goes into that schema and is migrated to this server's.
    */
   async restore(
     file: string,
@@ -160,13 +160,8 @@ export class BackupService {
       progress({ step: 'verify', current: 0, total: 1, message: 'checking the file' });
       const manifest = await readArchive(file, dir);
       const current = await this.deps.repo.schemaVersion();
-      if (manifest.schema_version !== current)
-        throw new RestoreRefused(
-          `the backup's schema is ${manifest.schema_version ?? 'unknown'} and this server's ${current ?? 'none'}: restore it with the Colophon version that made it (${manifest.product_version}), then upgrade`,
-        );
-      const tables = await this.deps.repo.tables();
-      const missing = Object.keys(manifest.tables).filter((t) => !tables.includes(t));
-      if (missing.length > 0) throw new RestoreRefused(`the backup holds tables this server does not have: ${missing.join(', ')}`);
+      const older = this.olderSchema(manifest, current);
+      if (!older) await this.refuseMissingTables(manifest);
       const users = await this.deps.repo.snapshot((db) => this.deps.repo.count(db, 'users'));
       let safety: string | null = null;
       if (users > 0) {
@@ -178,32 +173,14 @@ export class BackupService {
         safety = path.join(safetyDir, `before-restore-${nowIso().replace(/[:.]/g, '-')}.tar.gz`);
         await this.backup(safety);
       }
-      const ordered = Object.entries(manifest.tables)
-        .sort((a, b) => a[1].order - b[1].order)
-        .map(([t]) => t);
-      await this.deps.repo.write(async (db) => {
-        await this.deps.repo.clear(db, tables);
-        for (const [i, table] of ordered.entries()) {
-          progress({ step: 'restore', current: i, total: ordered.length, message: `table ${table}` });
-          const lines = createInterface({ input: createReadStream(path.join(dir, 'tables', `${table}.ndjson`)), crlfDelay: Infinity });
-          let batch: Record<string, unknown>[] = [];
-          let rows = 0;
-          for await (const line of lines) {
-            if (!line) continue;
-            const row = JSON.parse(line) as Record<string, unknown>;
-            batch.push(Object.fromEntries(Object.entries(row).map(([k, v]) => [k, fromPortable(v)])));
-            if (batch.length >= BATCH) {
-              await this.deps.repo.insert(db, table, batch);
-              rows += batch.length;
-              batch = [];
-            }
-          }
-          await this.deps.repo.insert(db, table, batch);
-          rows += batch.length;
-          if (rows !== manifest.tables[table]!.rows)
-            throw new BackupFileError(`table ${table} holds ${rows} rows where its manifest says ${manifest.tables[table]!.rows}`);
-        }
-      });
+      if (older)
+        // The rows go into the schema they were taken from; the migrations then carry them forward as on any upgrade.
+        await this.deps.repo.rebuildAt(manifest.schema_version!, async (db) => {
+          progress({ step: 'restore', current: 0, total: 1, message: `schema ${manifest.schema_version}` });
+          await this.refuseMissingTables(manifest, db);
+          await this.load(db, dir, manifest, progress);
+        });
+      else await this.deps.repo.write((db) => this.load(db, dir, manifest, progress));
       for (const rel of Object.keys(manifest.files)) {
         const target = path.join(this.deps.dataDir, rel);
         await mkdir(path.dirname(target), { recursive: true });
@@ -212,6 +189,53 @@ export class BackupService {
       return { manifest, safety };
     } finally {
       await rm(dir, { recursive: true, force: true });
+    }
+  }
+
+  /** Whether the backup is of an older schema this server migrates from; refuses a newer or unknown one. */
+  private olderSchema(manifest: Manifest, current: string | null): boolean {
+    if (manifest.schema_version === current) return false;
+    const known = this.deps.repo.knownVersions();
+    const at = manifest.schema_version ? known.indexOf(manifest.schema_version) : -1;
+    if (at < 0 || (current !== null && at > known.indexOf(current)))
+      throw new RestoreRefused(
+        `the backup's schema (${manifest.schema_version ?? 'unknown'}) is newer than this server's (${current ?? 'none'}): restore it with Colophon ${manifest.product_version} or later`,
+      );
+    return true;
+  }
+
+  private async refuseMissingTables(manifest: Manifest, db?: Db): Promise<void> {
+    const tables = await this.deps.repo.tables(db);
+    const missing = Object.keys(manifest.tables).filter((t) => !tables.includes(t));
+    if (missing.length > 0) throw new RestoreRefused(`the backup holds tables this server does not have: ${missing.join(', ')}`);
+  }
+
+  /** Empties every table and loads the backup's rows (inside the caller's transaction). */
+  private async load(db: Db, dir: string, manifest: Manifest, progress: (p: BackupProgress) => void): Promise<void> {
+    const tables = await this.deps.repo.tables(db);
+    const ordered = Object.entries(manifest.tables)
+      .sort((a, b) => a[1].order - b[1].order)
+      .map(([t]) => t);
+    await this.deps.repo.clear(db, tables);
+    for (const [i, table] of ordered.entries()) {
+      progress({ step: 'restore', current: i, total: ordered.length, message: `table ${table}` });
+      const lines = createInterface({ input: createReadStream(path.join(dir, 'tables', `${table}.ndjson`)), crlfDelay: Infinity });
+      let batch: Record<string, unknown>[] = [];
+      let rows = 0;
+      for await (const line of lines) {
+        if (!line) continue;
+        const row = JSON.parse(line) as Record<string, unknown>;
+        batch.push(Object.fromEntries(Object.entries(row).map(([k, v]) => [k, fromPortable(v)])));
+        if (batch.length >= BATCH) {
+          await this.deps.repo.insert(db, table, batch);
+          rows += batch.length;
+          batch = [];
+        }
+      }
+      await this.deps.repo.insert(db, table, batch);
+      rows += batch.length;
+      if (rows !== manifest.tables[table]!.rows)
+        throw new BackupFileError(`table ${table} holds ${rows} rows where its manifest says ${manifest.tables[table]!.rows}`);
     }
   }
 }
