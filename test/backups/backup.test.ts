@@ -8,7 +8,7 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildApp } from '../../src/app.js';
 import type { Config } from '../../src/config/schema.js';
-import type { Database } from '../../src/db/connection.js';
+import { openDatabase, type Database } from '../../src/db/connection.js';
 import type { App } from '../../src/http/types.js';
 import { BackupFileError, digest, readArchive, writeArchive, type Manifest } from '../../src/operations/backups/archive.js';
 import { backupService, copyCommand, tableDigests, targetConfig } from '../../src/operations/backups/commands.js';
@@ -399,4 +399,66 @@ describe('colophon copy', () => {
   it('refuses a target that is neither sqlite: nor postgres://', () => {
     expect(() => targetConfig(t.config, 'mysql://x')).toThrow(/--to must be/);
   });
+});
+
+describe('A backup taken while 20 clients write progress', () => {
+  it('is one consistent snapshot: every position matches its last history event, nothing torn, every write before it kept', async () => {
+    const books = (await api<{ data: { id: string }[] }>(t, 'GET', '/api/v1/books?pageSize=50')).body.data.map((b) => b.id);
+    const users = await Promise.all(Array.from({ length: 10 }, () => createHouseholdUser(t)));
+    // 20 clients, each its own (person, book), each moving a page at a time for as long as the backup runs.
+    const clients = users.flatMap((u) => books.slice(0, 2).map((book) => ({ user: u, book, page: 0, acked: 0 })));
+    expect(clients).toHaveLength(20);
+    let writing = true;
+    const writers = clients.map(async (c) => {
+      while (writing) {
+        c.page += 1;
+        const res = await t.app.inject({
+          method: 'PUT',
+          url: `/api/v1/books/${c.book}/progress`,
+          headers: { 'x-api-key': c.user.apiKey },
+          payload: { current_page: (c.page % 3) + 1 },
+        });
+        expect(res.statusCode, res.body).toBe(200);
+        c.acked = c.page;
+      }
+    });
+    // Let every client write before the backup starts; it reads on its own connection, as the scheduled backup does.
+    while (clients.some((c) => c.acked < 2)) await new Promise((r) => setTimeout(r, 5));
+    const ackedBefore = clients.map((c) => c.acked);
+    const own = openDatabase(t.config);
+    const out = path.join(makeTempDir(), 'busy.tar.gz');
+    try {
+      await new BackupService({ repo: new BackupRepository(own), dataDir: t.config.data_dir, productVersion: 'test' }).backup(out);
+    } finally {
+      await own.close();
+    }
+    const ackedAfter = clients.map((c) => c.acked);
+    writing = false;
+    await Promise.all(writers);
+    expect(ackedAfter.reduce((a, b) => a + b, 0)).toBeGreaterThan(ackedBefore.reduce((a, b) => a + b, 0));
+
+    const dir = makeTempDir();
+    await readArchive(out, dir);
+    const lines = <T>(table: string): T[] =>
+      readFileSync(path.join(dir, 'tables', `${table}.ndjson`), 'utf8')
+        .split('\n')
+        .filter(Boolean)
+        .map((l) => JSON.parse(l) as T);
+    const positions = lines<{ user_id: string; book_id: string; current_page: number; updated_at: string }>('read_progress');
+    const events = lines<{ user_id: string; book_id: string; page: number; received_at: string; applied: number; id: string }>(
+      'progress_events',
+    );
+    for (const [i, c] of clients.entries()) {
+      const mine = events.filter((e) => e.user_id === c.user.id && e.book_id === c.book && e.applied === 1);
+      const position = positions.find((p) => p.user_id === c.user.id && p.book_id === c.book);
+      // Every write acknowledged before the backup began is in it; none acknowledged after it ended could be.
+      expect(mine.length, `client ${i}`).toBeGreaterThanOrEqual(ackedBefore[i]!);
+      expect(mine.length, `client ${i}`).toBeLessThanOrEqual(ackedAfter[i]!);
+      // The position is the one its last event set: the two tables were read in the same instant.
+      const last = mine.reduce((a, b) => (b.received_at > a.received_at || (b.received_at === a.received_at && b.id > a.id) ? b : a));
+      expect(position, `client ${i}`).toBeDefined();
+      expect(position!.updated_at, `client ${i}`).toBe(last.received_at);
+      expect(position!.current_page, `client ${i}`).toBe(last.page);
+    }
+  }, 120_000);
 });

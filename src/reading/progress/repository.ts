@@ -25,13 +25,21 @@ export class ProgressRepository {
     return this.db.selectFrom('read_progress').selectAll().where('user_id', '=', userId).where('book_id', '=', bookId).executeTakeFirst();
   }
 
-  async save(row: ProgressRow): Promise<void> {
+  async save(row: ProgressRow, db: Pick<Database['db'], 'insertInto'> = this.db): Promise<void> {
     const { user_id: _u, book_id: _b, ...changes } = row;
-    await this.db
+    await db
       .insertInto('read_progress')
       .values(row)
       .onConflict((oc) => oc.columns(['user_id', 'book_id']).doUpdateSet(changes))
       .execute();
+  }
+
+  /** The position and the history event that moved it, together: a backup's snapshot or a crash never holds one without the other. */
+  async saveWithEvent(row: ProgressRow, event: ProgressEventRow): Promise<void> {
+    await this.db.transaction().execute(async (trx) => {
+      await this.save(row, trx);
+      await trx.insertInto('progress_events').values(event).execute();
+    });
   }
 
   async delete(userId: string, bookIds: readonly string[]): Promise<number> {

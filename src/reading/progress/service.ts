@@ -310,8 +310,7 @@ export class ProgressService {
       completed_at: completed ? (wasCompleted && current?.completed_at ? current.completed_at : now) : null,
       device_id: device.id,
     };
-    await this.repo.save(row);
-    await this.repo.appendEvent({ ...event, applied: 1 });
+    await this.repo.saveWithEvent(row, { ...event, applied: 1 });
 
     // Statistics: they keep the titles, so they outlive a purge of the book.
     const previousPage = current && !restarted ? current.current_page : 0;
