@@ -128,6 +128,7 @@ export function compose(deps: OperationsDeps): ComposedArea<OperationsServices> 
       ],
       tasks: { [BACKUP_TASK]: (ctx) => backups.run(ctx) },
       start: async () => {
+        await backups.sweep();
         backups.sync();
         settings.onChange((key) => {
           if (key.startsWith('backup_')) backups.sync();

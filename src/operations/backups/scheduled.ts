@@ -13,7 +13,7 @@ import type { SettingsService } from '../settings/service.js';
 import { Manifest } from './archive.js';
 import { backupService } from './commands.js';
 import { BackupRepository } from './repository.js';
-import { RestoreRefused } from './service.js';
+import { RestoreRefused, sweepAbandoned } from './service.js';
 
 export const BACKUP_TASK = 'backup';
 const SCHEDULE_KEY = 'backups';
@@ -185,6 +185,12 @@ export class ScheduledBackups {
     } finally {
       await database.close();
     }
+  }
+
+  /** At start: what a backup killed mid-way left behind goes (the last good backups stay). */
+  async sweep(): Promise<void> {
+    // Best effort: a folder that cannot be read fails the next backup, in words, rather than the start.
+    await sweepAbandoned(this.folder()).catch(() => undefined);
   }
 
   /** Keeps the cron job in step with the settings (called at start and when one of them changes). */

@@ -43,6 +43,44 @@ async function filesUnder(root: string, dir = ''): Promise<string[]> {
   return out;
 }
 
+/** Whether a process of this machine with that id still runs (a backup it was writing may still be under way). */
+function running(pid: number): boolean {
+  if (pid === process.pid) return true;
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (err) {
+    return (err as NodeJS.ErrnoException).code === 'EPERM';
+  }
+}
+
+const PARTIAL = /^\..+\.partial-(\d+)$/;
+const WORK = /^colophon-(?:backup|backup-check|restore)-(\d+)-/;
+
+/**
+ * Removes what a backup killed mid-way (kill -9, a power cut) left: its partial file beside the backups and its
+ * working folder in the temporary directory. Only a dead process's: another one's backup may still be running.
+ */
+export async function sweepAbandoned(folder: string): Promise<string[]> {
+  const removed: string[] = [];
+  for (const [dir, pattern] of [
+    [folder, PARTIAL],
+    [os.tmpdir(), WORK],
+  ] as const) {
+    if (!existsSync(dir)) continue;
+    for (const name of await readdir(dir)) {
+      const pid = pattern.exec(name)?.[1];
+      if (!pid || running(Number(pid))) continue;
+      await rm(path.join(dir, name), { recursive: true, force: true });
+      removed.push(path.join(dir, name));
+    }
+  }
+  return removed;
+}
+
+/** A working folder in the temporary directory, named for this process so that a sweep knows whose it is. */
+const workDir = (kind: 'backup' | 'backup-check' | 'restore') => mkdtemp(path.join(os.tmpdir(), `colophon-${kind}-${process.pid}-`));
+
 export class RestoreRefused extends Error {
   constructor(message: string) {
     super(message);
@@ -66,8 +104,9 @@ export class BackupService {
 
   /** Takes a backup into `out` (a `.tar.gz`); the manifest it wrote. */
   async backup(out: string, progress: (p: BackupProgress) => void = () => undefined): Promise<Manifest> {
-    const work = await mkdtemp(path.join(os.tmpdir(), 'colophon-backup-'));
+    const work = await workDir('backup');
     const partial = path.join(path.dirname(path.resolve(out)), `.${path.basename(out)}.partial-${process.pid}`);
+    await sweepAbandoned(path.dirname(path.resolve(out)));
     try {
       const entries: Array<{ name: string; file: string }> = [];
       const manifest: Manifest = {
@@ -116,7 +155,7 @@ export class BackupService {
       await writeArchive(partial, entries, manifest);
       // Read back whole before it takes the name: a backup that would not restore is never left as one.
       progress({ step: 'verify', current: 0, total: 1, message: 'checking the file' });
-      const check = await mkdtemp(path.join(os.tmpdir(), 'colophon-backup-check-'));
+      const check = await workDir('backup-check');
       try {
         await readArchive(partial, check);
       } finally {
@@ -138,7 +177,7 @@ export class BackupService {
 
   /** Reads and checks a backup without changing anything: its manifest, or BackupFileError saying what is wrong. */
   async inspect(file: string): Promise<Manifest> {
-    const dir = await mkdtemp(path.join(os.tmpdir(), 'colophon-restore-'));
+    const dir = await workDir('restore');
     try {
       return await readArchive(file, dir);
     } finally {
@@ -155,7 +194,7 @@ export class BackupService {
     options: { replace?: boolean; safetyDir?: string } = {},
     progress: (p: BackupProgress) => void = () => undefined,
   ): Promise<{ manifest: Manifest; safety: string | null }> {
-    const dir = await mkdtemp(path.join(os.tmpdir(), 'colophon-restore-'));
+    const dir = await workDir('restore');
     try {
       progress({ step: 'verify', current: 0, total: 1, message: 'checking the file' });
       const manifest = await readArchive(file, dir);
