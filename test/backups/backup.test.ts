@@ -3,7 +3,9 @@
  * engine when the tests run on PostgreSQL — answers every route as before; damaged files and populated databases are
  * refused before anything changes; `copy` moves a database between engines and checks every table.
  */
-import { copyFileSync, existsSync, readdirSync, readFileSync, statSync, truncateSync, writeFileSync } from 'node:fs';
+import { execFileSync } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
+import { copyFileSync, existsSync, mkdirSync, readdirSync, readFileSync, rmSync, statSync, truncateSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildApp } from '../../src/app.js';
@@ -24,6 +26,19 @@ import { makeTempDir } from '../helpers/temp-dir.js';
 import { makeCbz } from '../media/fixtures.js';
 import { formBody } from '../read-lists/helpers.js';
 import { api, createCatalogApp, createLibrary, libraryDir, scan, waitForTask, type CatalogTestApp } from '../scanner/helpers.js';
+
+/** A 2 MB tmpfs for the disk-full case; mounting needs root with CAP_SYS_ADMIN, elsewhere that test is skipped. */
+function mountTmpfs(): string | null {
+  if (process.getuid?.() !== 0) return null;
+  const dir = makeTempDir();
+  try {
+    execFileSync('mount', ['-t', 'tmpfs', '-o', 'size=2m', 'tmpfs', dir], { stdio: 'ignore' });
+    return dir;
+  } catch {
+    return null;
+  }
+}
+const tmpfs = mountTmpfs();
 
 let t: CatalogTestApp;
 let reader: HouseholdUser;
@@ -77,6 +92,7 @@ beforeAll(async () => {
 }, 60_000);
 
 afterAll(async () => {
+  if (tmpfs) execFileSync('umount', ['-l', tmpfs], { stdio: 'ignore' });
   for (const app of apps) await app.close();
   for (const drop of drops) await drop();
   await t?.close();
@@ -305,6 +321,35 @@ describe('Administration → Backups', () => {
     expect((await t.app.inject({ method: 'GET', url: '/health' })).json<{ status: string }>().status).toBe('ok');
   });
 
+  it.runIf(tmpfs)('on a full disk (a 2 MB tmpfs) fails in words, leaves the older backups whole and no partial file', async () => {
+    expect((await api(t, 'PUT', '/api/v1/admin/settings/backup_folder', { value: tmpfs! })).status).toBe(200);
+    const first = await api<{ id: string }>(t, 'POST', '/api/v1/admin/backups');
+    expect((await waitForTask(t, first.body.id)).status).toBe('completed');
+    const [kept] = readdirSync(tmpfs!);
+    // A chosen cover larger than what is left on the disk.
+    const big = path.join(t.config.data_dir, 'covers', 'zz-too-big');
+    mkdirSync(big, { recursive: true });
+    writeFileSync(path.join(big, 'cover.webp'), randomBytes(3 * 1024 * 1024));
+    try {
+      const full = await api<{ id: string }>(t, 'POST', '/api/v1/admin/backups');
+      const done = await waitForTask(t, full.body.id);
+      expect(done.status).toBe('failed');
+      expect(done.error).toMatch(/disk holding .* is full: free some space \(older backups are intact\)/);
+      expect(readdirSync(tmpfs!)).toEqual([kept]);
+      await expect(readArchive(path.join(tmpfs!, kept!), makeTempDir())).resolves.toMatchObject({ format: 'colophon-backup' });
+      const listed = await api<{ data: { name: string }[] }>(t, 'GET', '/api/v1/admin/backups');
+      expect(listed.body.data.map((b) => b.name)).toEqual([kept]);
+      const health = (await t.app.inject({ method: 'GET', url: '/health' })).json<{ status: string; reasons: string[] }>();
+      expect(health.status).toBe('degraded');
+      expect(health.reasons.join(' ')).toMatch(/is full/);
+    } finally {
+      rmSync(big, { recursive: true, force: true });
+      expect((await api(t, 'PUT', '/api/v1/admin/settings/backup_folder', { value: '' })).status).toBe(200);
+    }
+    const again = await api<{ id: string }>(t, 'POST', '/api/v1/admin/backups');
+    expect((await waitForTask(t, again.body.id)).status).toBe('completed');
+  });
+
   it('the schedule is a setting, checked as a cron expression', async () => {
     expect((await api(t, 'PUT', '/api/v1/admin/settings/backup_schedule', { value: 'every night' })).status).toBe(400);
     expect((await api(t, 'PUT', '/api/v1/admin/settings/backup_schedule', { value: '30 2 * * *' })).status).toBe(200);
@@ -420,6 +465,8 @@ describe('A backup taken while 20 clients write progress', () => {
         });
         expect(res.statusCode, res.body).toBe(200);
         c.acked = c.page;
+        // A reader turns pages, not a tight loop: the backup gets its share of the one thread.
+        await new Promise((r) => setTimeout(r, 10));
       }
     });
     // Let every client write before the backup starts; it reads on its own connection, as the scheduled backup does.

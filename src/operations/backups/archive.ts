@@ -38,16 +38,26 @@ export async function digest(file: string): Promise<{ sha256: string; size: numb
 export async function writeArchive(out: string, entries: ReadonlyArray<{ name: string; file: string }>, manifest: Manifest): Promise<void> {
   const pack = tar.pack();
   const written = pipeline(pack, createGzip({ level: 6 }), createWriteStream(out, { flags: 'wx', mode: 0o600 }));
+  // The file failing (a full disk) ends the writing at once: each entry waits on it too, never on a callback that will not come.
+  const entry = (header: { name: string; size: number }, fill: (sink: NodeJS.WritableStream) => void) =>
+    Promise.race([
+      written,
+      new Promise<void>((resolve, reject) => {
+        const sink = pack.entry(header, (err) => (err ? reject(err) : resolve()));
+        // Its error is the pack's, which `written` carries.
+        sink.on('error', () => undefined);
+        fill(sink);
+      }),
+    ]);
   const text = Buffer.from(`${JSON.stringify(manifest, null, 2)}\n`);
   // The manifest first: a reader knows what to expect before reading the rest.
-  await new Promise<void>((resolve, reject) =>
-    pack.entry({ name: 'manifest.json', size: text.length }, text, (err) => (err ? reject(err) : resolve())),
-  );
-  for (const entry of entries) {
-    const { size } = await stat(entry.file);
-    await new Promise<void>((resolve, reject) => {
-      const sink = pack.entry({ name: entry.name, size }, (err) => (err ? reject(err) : resolve()));
-      createReadStream(entry.file).on('error', reject).pipe(sink);
+  await entry({ name: 'manifest.json', size: text.length }, (sink) => sink.end(text));
+  for (const item of entries) {
+    const { size } = await stat(item.file);
+    await entry({ name: item.name, size }, (sink) => {
+      const source = createReadStream(item.file);
+      source.on('error', (err) => pack.destroy(err));
+      source.pipe(sink);
     });
   }
   pack.finalize();
