@@ -19,9 +19,11 @@ import { BackupService, RestoreRefused } from '../../src/operations/backups/serv
 import { migrationNames } from '../../src/db/migrate.js';
 import { databaseAt } from '../helpers/migrations.js';
 import { createTestDatabase } from '../helpers/app.js';
-import { ADMIN } from '../helpers/auth.js';
+import { ADMIN, createApiKey } from '../helpers/auth.js';
 import { pgAdminSettings, testDatabaseType } from '../helpers/config.js';
 import { createHouseholdUser, type HouseholdUser } from '../helpers/household.js';
+import { koreaderClient, koreaderPartialMd5 } from '../helpers/koreader.js';
+import { OidcRepository } from '../../src/identity/oidc/repository.js';
 import { makeTempDir } from '../helpers/temp-dir.js';
 import { makeCbz } from '../media/fixtures.js';
 import { formBody } from '../read-lists/helpers.js';
@@ -44,6 +46,8 @@ let t: CatalogTestApp;
 let reader: HouseholdUser;
 let bookId: string;
 let seriesId: string;
+let sagaFile: string;
+let document: string;
 let file: string;
 const drops: Array<() => Promise<void>> = [];
 const apps: App[] = [];
@@ -67,13 +71,14 @@ beforeAll(async () => {
   t = await createCatalogApp();
   const dir = libraryDir();
   await makeCbz(path.join(dir, 'Saga'), 'Saga 001.cbz', { pages: 3, noise: true });
-  await makeCbz(path.join(dir, 'Saga'), 'Saga 002.cbz', { pages: 3, noise: true });
+  sagaFile = await makeCbz(path.join(dir, 'Saga'), 'Saga 002.cbz', { pages: 3, noise: true });
   const library = await createLibrary(t, dir);
   await scan(t, library.id);
   const books = await api<{ data: { id: string; series_id: string }[] }>(t, 'GET', '/api/v1/books?pageSize=50');
   bookId = books.body.data[0]!.id;
   seriesId = books.body.data[0]!.series_id;
-  reader = await createHouseholdUser(t);
+  // kobo-sync is no role's: an administrator grants it (docs/decisions/040).
+  reader = await createHouseholdUser(t, { permissions: ['kobo-sync'] });
   // What a rescan cannot rebuild: a reading position with its history, a collection, a metadata fix and its lock, a chosen cover.
   for (const page of [2, 3]) {
     const res = await t.app.inject({
@@ -87,6 +92,41 @@ beforeAll(async () => {
   expect((await api(t, 'POST', '/api/v1/collections', { name: 'Space operas', shared: true, series_ids: [seriesId] })).status).toBe(201);
   expect((await api(t, 'PATCH', `/api/v1/series/${seriesId}`, { summary: 'Our own words.' })).status).toBe(200);
   expect((await api(t, 'PUT', `/api/v1/series/${seriesId}/cover`, { book_id: bookId, page: 2 })).status).toBe(200);
+  // The devices' state: KOReader's position of a document, a Kobo's choice of shelves, a link to an identity provider.
+  const kosync = koreaderClient(t, reader.username, `/koreader/${reader.apiKey}`);
+  document = koreaderPartialMd5(sagaFile);
+  const pushed = await kosync('PUT', '/syncs/progress', {
+    document,
+    progress: '2',
+    percentage: 0.6667,
+    device: 'Kobo Libra 2',
+    device_id: 'KOBO-1',
+  });
+  expect(pushed.status).toBe(200);
+  const koboKey = await createApiKey(t, reader.jwt, {
+    name: 'Kobo Libra 2',
+    permissions: ['kobo-sync', 'books-read', 'pages-read', 'progress-read', 'progress-write'],
+  });
+  expect(
+    (await t.app.inject({ method: 'PUT', url: `/api/v1/me/kobo/${koboKey.id}`, headers: reader.jwt, payload: { want_to_read: true } }))
+      .statusCode,
+  ).toBe(200);
+  const provider = await api(t, 'POST', '/api/v1/admin/oidc/providers', {
+    id: 'household-idp',
+    name: 'Household sign-in',
+    issuer: 'https://id.example.org',
+    client_id: 'colophon',
+    client_secret: 'kept-in-the-backup',
+  });
+  expect(provider.status, JSON.stringify(provider.body)).toBe(201);
+  await new OidcRepository(t.database.db).insertLink({
+    provider_id: 'household-idp',
+    subject: 'reader-sub-1',
+    user_id: reader.id,
+    email: `${reader.username}@example.org`,
+    created_at: new Date().toISOString(),
+    last_login_at: null,
+  });
   file = path.join(makeTempDir(), 'household.tar.gz');
   await backupService(t.config, t.database).backup(file);
 }, 60_000);
@@ -160,12 +200,27 @@ describe('A backup', () => {
       expect(b.json(), url).toEqual(a.json());
     }
     // As the reader, by the same API key on both: their series counts (rebuilt on SQLite), shelves and positions.
-    for (const url of [`/api/v1/series/${seriesId}`, '/api/v1/series?pageSize=50', `/api/v1/books/${bookId}/progress/history`]) {
+    for (const url of [
+      `/api/v1/series/${seriesId}`,
+      '/api/v1/series?pageSize=50',
+      `/api/v1/books/${bookId}/progress/history`,
+      '/api/v1/me/kobo',
+      '/api/v1/me/devices',
+      '/api/v1/auth/oidc/links',
+    ]) {
       const a = await t.app.inject({ method: 'GET', url, headers: { 'x-api-key': reader.apiKey } });
       const b = await restored.inject({ method: 'GET', url, headers: { 'x-api-key': reader.apiKey } });
       expect(b.statusCode, url).toBe(200);
       expect(b.json(), url).toEqual(a.json());
     }
+    // KOReader asks the restored server for its document's position, as before.
+    const [kosyncBefore, kosyncAfter] = [t, { app: restored } as unknown as CatalogTestApp].map((app) =>
+      koreaderClient(app, reader.username, `/koreader/${reader.apiKey}`)('GET', `/syncs/progress/${document}`),
+    );
+    const [kb, ka] = [await kosyncBefore!, await kosyncAfter!];
+    expect(ka.status).toBe(200);
+    expect(ka.body).toEqual(kb.body);
+    expect(ka.body).toMatchObject({ document, progress: '2', device: 'Kobo Libra 2' });
     // The reader's API key still opens their account; their position is theirs.
     const progress = await restored.inject({
       method: 'GET',
@@ -409,8 +464,10 @@ describe("A person's own export", () => {
       read_lists: { name: string; cbl: string }[];
     }>();
     expect(body.user.id).toBe(reader.id);
-    expect(body.progress).toEqual([expect.objectContaining({ book: expect.objectContaining({ id: bookId }), current_page: 3 })]);
-    expect(body.history[0]!.events.length).toBeGreaterThanOrEqual(2);
+    // Their page 3 of one book; KOReader's page 2 of the other.
+    expect(body.progress).toHaveLength(2);
+    expect(body.progress).toContainEqual(expect.objectContaining({ book: expect.objectContaining({ id: bookId }), current_page: 3 }));
+    expect(body.history.find((h) => h.book_id === bookId)!.events.length).toBeGreaterThanOrEqual(2);
     expect(body.read_lists).toEqual([expect.objectContaining({ name: 'My picks', cbl: expect.stringContaining('<ReadingList') })]);
     const byAdmin = await api(t, 'GET', `/api/v1/users/${reader.id}/export`);
     expect(byAdmin.status).toBe(200);
