@@ -7,6 +7,8 @@
  * `npm run bench -- --match`: identification's decisions over the labelled folder names and recorded candidate lists
  * (precision of automatic matches, shares applied, to review, wrong; bench/match.ts); `--identify`: 1,000 series
  * identified with a warm cache, and page serving during it (bench/identify.ts).
+ * `npm run bench -- --backup`: backup and restore of a 10,000-book library with 5 readers' history, and page serving
+ * during backups (bench/backup.ts).
  * `npm run bench -- --metadata`: one bulk metadata edit of 1,000 series over HTTP, and its undo (bench/metadata-bulk.ts).
  * `npm run bench -- --watch`: folder watching: events → book visible for 1 and 100 copied files, and the watcher's idle
  * CPU and RSS on a 10,000-book library (`--books N`, `--runs R`, `--idle-seconds S`; bench/watch.ts).
@@ -19,6 +21,8 @@ if (argv.includes('--match')) {
   (await import('./match.js')).run(argv);
 } else if (argv.includes('--identify')) {
   await (await import('./identify.js')).run(argv);
+} else if (argv.includes('--backup')) {
+  await (await import('./backup.js')).run(argv);
 } else if (argv.includes('--web')) {
   await (await import('./web.js')).run(argv.filter((a) => a !== '--web'));
 } else if (argv.includes('--metadata')) {
