@@ -47,6 +47,7 @@ let reader: HouseholdUser;
 let bookId: string;
 let seriesId: string;
 let sagaFile: string;
+let libraryFolder: string;
 let document: string;
 let file: string;
 const drops: Array<() => Promise<void>> = [];
@@ -70,6 +71,7 @@ async function emptyTarget(engine: 'other' | 'same' = 'other'): Promise<{ config
 beforeAll(async () => {
   t = await createCatalogApp();
   const dir = libraryDir();
+  libraryFolder = dir;
   await makeCbz(path.join(dir, 'Saga'), 'Saga 001.cbz', { pages: 3, noise: true });
   sagaFile = await makeCbz(path.join(dir, 'Saga'), 'Saga 002.cbz', { pages: 3, noise: true });
   const library = await createLibrary(t, dir);
@@ -439,6 +441,80 @@ describe('Restore from the first-run screen', () => {
     expect((await fresh.inject({ method: 'GET', url: '/api/v1/setup/status' })).json()).toMatchObject({ setup_required: false });
     const again = await fresh.inject({ method: 'POST', url: '/api/v1/setup/restore', ...form });
     expect(again.statusCode).toBe(409);
+  });
+});
+
+describe('A restore on a machine where the library folder is elsewhere', () => {
+  it('reports the folder missing; a scan then keeps every book; pointed at the new folder, the books and positions are the same', async () => {
+    // The backup as another machine made it: its library at a path this one does not have.
+    const unpacked = makeTempDir();
+    const manifest = await readArchive(file, unpacked);
+    const libraries = path.join(unpacked, 'tables', 'libraries.ndjson');
+    const rows = readFileSync(libraries, 'utf8')
+      .split('\n')
+      .filter(Boolean)
+      .map((l) => JSON.parse(l) as { path: string });
+    writeFileSync(libraries, rows.map((r) => `${JSON.stringify({ ...r, path: '/mnt/old-disk/comics' })}\n`).join(''));
+    const movedFile = path.join(makeTempDir(), 'moved.tar.gz');
+    await writeArchive(
+      movedFile,
+      [
+        ...Object.keys(manifest.tables).map((n) => ({ name: `tables/${n}.ndjson`, file: path.join(unpacked, 'tables', `${n}.ndjson`) })),
+        ...Object.keys(manifest.files).map((n) => ({ name: `files/${n}`, file: path.join(unpacked, 'files', n) })),
+      ],
+      {
+        ...manifest,
+        tables: { ...manifest.tables, libraries: { ...manifest.tables.libraries!, sha256: (await digest(libraries)).sha256 } },
+      },
+    );
+
+    const target = await emptyTarget();
+    const fresh = await buildApp({ config: target.config, database: target.database, logger: false });
+    apps.push(fresh);
+    await fresh.ready();
+    await fresh.background.start();
+    const restored = await fresh.inject({
+      method: 'POST',
+      url: '/api/v1/setup/restore',
+      ...(await formBody({}, { data: readFileSync(movedFile), name: 'moved.tar.gz' })),
+    });
+    expect(restored.statusCode, restored.body).toBe(200);
+    const [library] = restored.json<{ libraries: { id: string; path: string; present: boolean }[] }>().libraries;
+    expect(library).toMatchObject({ path: '/mnt/old-disk/comics', present: false });
+    const token = (
+      await fresh.inject({ method: 'POST', url: '/api/v1/auth/login', payload: { username: ADMIN.username, password: ADMIN.password } })
+    ).json<{ access_token: string }>().access_token;
+    const as = (method: 'GET' | 'POST' | 'PATCH', url: string, payload?: object) =>
+      fresh.inject({ method, url, headers: { authorization: `Bearer ${token}` }, ...(payload ? { payload } : {}) });
+    const listed = async () =>
+      (await as('GET', '/api/v1/books?pageSize=50'))
+        .json<{ data: { id: string }[] }>()
+        .data.map((b) => b.id)
+        .sort();
+    const before = await listed();
+    expect(before).toHaveLength(2);
+    const settle = async (res: { statusCode: number; json<T>(): T; body: string }) => {
+      if (res.statusCode !== 202) return res.statusCode;
+      const id = res.json<{ id: string }>().id;
+      for (;;) {
+        const task = (await as('GET', `/api/v1/tasks/${id}`)).json<{ status: string }>();
+        if (!['pending', 'queued', 'running'].includes(task.status)) return task.status;
+        await new Promise((r) => setTimeout(r, 20));
+      }
+    };
+    // A scan of the missing folder changes nothing: no book is soft-deleted because a disk is mounted elsewhere.
+    await settle(await as('POST', `/api/v1/libraries/${library!.id}/scan`));
+    expect(await listed()).toEqual(before);
+    // Pointed at its folder here, it scans to the same books, the reader's position still on them.
+    expect((await as('PATCH', `/api/v1/libraries/${library!.id}`, { path: libraryFolder })).statusCode).toBe(200);
+    expect(await settle(await as('POST', `/api/v1/libraries/${library!.id}/scan`))).toBe('completed');
+    expect(await listed()).toEqual(before);
+    const progress = await fresh.inject({
+      method: 'GET',
+      url: `/api/v1/books/${bookId}/progress`,
+      headers: { 'x-api-key': reader.apiKey },
+    });
+    expect(progress.json()).toMatchObject({ current_page: 3 });
   });
 });
 

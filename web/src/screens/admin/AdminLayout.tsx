@@ -1,9 +1,32 @@
 import { useQuery } from '@tanstack/react-query';
 import { Link, Navigate, Outlet, useRouterState } from '@tanstack/react-router';
+import { api, ok } from '../../api/client';
+import { queryKeys } from '../../api/query-keys';
 import { meQuery } from '../../api/queries';
 import { ErrorMessage } from '../../components/ErrorView';
 import { adminSectionsFor } from '../../lib/admin-access';
 import '../../admin.css';
+
+/**
+ * What the server says is wrong (a failed backup, a missing library folder, a full disk), above every section, so that
+ * an administrator sees it on arrival; nothing when the server is healthy.
+ */
+function ServerProblems() {
+  const health = useQuery({ queryKey: queryKeys.health, queryFn: () => ok(api.GET('/health')), refetchInterval: 60_000 });
+  const reasons = health.data?.status === 'degraded' ? (health.data.reasons ?? []) : [];
+  if (reasons.length === 0) return null;
+  return (
+    <div className="warning-note server-problems" role="status">
+      <p>The server needs attention:</p>
+      <ul>
+        {reasons.map((reason) => (
+          <li key={reason}>{reason}</li>
+        ))}
+      </ul>
+      <Link to="/admin/server">Server status</Link>
+    </div>
+  );
+}
 
 /** The administration area: a menu of the sections this user may open; without any, a plain refusal. */
 export function AdminLayout() {
@@ -33,6 +56,7 @@ export function AdminLayout() {
           </Link>
         ))}
       </nav>
+      {me.data.permissions.includes('system-admin') && <ServerProblems />}
       <Outlet />
     </div>
   );
