@@ -1,5 +1,6 @@
 import { defineConfig } from 'vitest/config';
 import { engineFreeTestFiles } from './test/engine-free.js';
+import { linguiMacros } from './web/lingui-babel.js';
 
 // Test files that must not share a worker's module registry with others: module mocks (vi.mock) and the
 // heavy media files whose timing checks assume a fresh heap.
@@ -19,6 +20,8 @@ const engineFree = onPostgres ? engineFreeTestFiles(import.meta.dirname) : [];
 // Every other file shares its worker's module registry (isolate: false): each test builds its own app and
 // database, and importing the server afresh per file was half of the suite's CPU time.
 export default defineConfig({
+  // The web app's logic under test may carry Lingui's macros (web/lingui-babel.ts), as the web build does.
+  plugins: [linguiMacros()],
   test: {
     pool: 'forks',
     maxWorkers: 2,
@@ -33,6 +36,7 @@ export default defineConfig({
         test: {
           name: 'shared',
           include: ['test/**/*.test.ts', 'web/src/**/*.test.ts'],
+          setupFiles: ['web/src/i18n-test-setup.ts'],
           exclude: [...isolated, ...engineFree],
           isolate: false,
         },

@@ -1,8 +1,10 @@
+import { I18nProvider } from '@lingui/react';
 import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
 import { RouterProvider } from '@tanstack/react-router';
 import { StrictMode } from 'react';
 import { createRoot } from 'react-dom/client';
 import { queryRetryDelay, shouldRetryQuery } from './api/retry';
+import { activateLanguage, i18n, initialLanguage } from './i18n';
 import { createAppRouter } from './router';
 import './styles.css';
 
@@ -19,10 +21,15 @@ const queryClient = new QueryClient({
 });
 const router = createAppRouter(queryClient);
 
-createRoot(document.getElementById('root') as HTMLElement).render(
-  <StrictMode>
-    <QueryClientProvider client={queryClient}>
-      <RouterProvider router={router} />
-    </QueryClientProvider>
-  </StrictMode>,
+// The catalogue first (one small request): the first screen is drawn in its language, never English then another.
+void activateLanguage(initialLanguage()).then(() =>
+  createRoot(document.getElementById('root') as HTMLElement).render(
+    <StrictMode>
+      <I18nProvider i18n={i18n}>
+        <QueryClientProvider client={queryClient}>
+          <RouterProvider router={router} />
+        </QueryClientProvider>
+      </I18nProvider>
+    </StrictMode>,
+  ),
 );

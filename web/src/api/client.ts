@@ -1,3 +1,5 @@
+import { i18n } from '@lingui/core';
+import { msg, t } from '@lingui/core/macro';
 import createClient, { type Middleware } from 'openapi-fetch';
 import type { paths } from './schema.gen';
 import { endSession, getSession } from './session';
@@ -52,7 +54,7 @@ export async function toApiError(response: Response, body: unknown): Promise<Api
   return new ApiError(
     response.status,
     b.error ?? `HTTP ${response.status}`,
-    b.message ?? response.statusText ?? 'Request failed',
+    b.message ?? response.statusText ?? t`Request failed`,
     retryAfter,
     b.details ?? null,
   );
@@ -82,15 +84,17 @@ export function isNetworkError(error: unknown): boolean {
   return error instanceof TypeError && /fetch|network|load failed/i.test(error.message);
 }
 
-export const NETWORK_MESSAGE = "Can't reach the server. Check your connection (or that Colophon is running), then try again.";
+/** The words for a request that got no answer (a message: `i18n._(NETWORK_MESSAGE)` says it in the active language). */
+export const NETWORK_MESSAGE = msg`Can't reach the server. Check your connection (or that Colophon is running), then try again.`;
 
 /** The message to show for any error: the API's words when there are some. */
 export function describeError(error: unknown): string {
   if (error instanceof ApiError) {
-    if (error.status === 429 && error.retryAfterSeconds !== null) return `${error.message} (try again in ${error.retryAfterSeconds} s)`;
-    return error.message;
+    const { message, retryAfterSeconds: seconds } = error;
+    if (error.status === 429 && seconds !== null) return t`${message} (try again in ${seconds} s)`;
+    return message;
   }
-  if (isNetworkError(error)) return NETWORK_MESSAGE;
+  if (isNetworkError(error)) return i18n._(NETWORK_MESSAGE);
   if (error instanceof Error) return error.message;
   return String(error);
 }

@@ -1,3 +1,5 @@
+import { Trans } from '@lingui/react/macro';
+
 export interface NewAccount {
   username: string;
   email: string;
@@ -12,7 +14,7 @@ export function AccountFields({ value, onChange }: { value: NewAccount; onChange
   return (
     <>
       <label>
-        Username
+        <Trans>Username</Trans>
         <input
           autoComplete="username"
           required
@@ -23,11 +25,11 @@ export function AccountFields({ value, onChange }: { value: NewAccount; onChange
         />
       </label>
       <label>
-        E-mail
+        <Trans>E-mail</Trans>
         <input type="email" autoComplete="email" required value={value.email} onChange={(e) => onChange('email', e.target.value)} />
       </label>
       <label>
-        Password
+        <Trans>Password</Trans>
         <input
           type="password"
           autoComplete="new-password"
@@ -39,7 +41,7 @@ export function AccountFields({ value, onChange }: { value: NewAccount; onChange
         />
       </label>
       <p id="new-password-hint" className="hint">
-        At least 8 characters.
+        <Trans>At least 8 characters.</Trans>
       </p>
     </>
   );

@@ -1,3 +1,4 @@
+import { Trans, useLingui } from '@lingui/react/macro';
 import { useMutation, useQuery, useQueryClient, type QueryKey, type UseQueryOptions } from '@tanstack/react-query';
 import { useId, useRef, useState, type ReactNode } from 'react';
 import { Button, Dialog, DialogTrigger, Heading, Modal, ModalOverlay } from 'react-aria-components';
@@ -29,8 +30,8 @@ export function AddToList<L extends Named, P extends Page<L>, K extends QueryKey
   invalidate,
   linkTo,
 }: {
-  /** "collection", "read list". */
-  noun: string;
+  /** Which lists: "collection" or "read list" (each with its own sentences, for languages whose words agree with it). */
+  noun: 'collection' | 'read list';
   /** What is added, as the add button names it: a title, or "3 series". */
   what: string;
   listsQuery: UseQueryOptions<P, Error, P, K>;
@@ -44,6 +45,7 @@ export function AddToList<L extends Named, P extends Page<L>, K extends QueryKey
   invalidate: QueryKey;
   linkTo(list: Named): ReactNode;
 }) {
+  const { t } = useLingui();
   const queryClient = useQueryClient();
   const [open, setOpen] = useState(false);
   const lists = useQuery({ ...listsQuery, enabled: open });
@@ -78,24 +80,47 @@ export function AddToList<L extends Named, P extends Page<L>, K extends QueryKey
   const heldIds = new Set(holding?.map((l) => l.id) ?? []);
   // A shared list is offered only to those who may change shared lists (canShare).
   const choices = (lists.data?.data ?? []).filter((l) => !heldIds.has(l.id) && (canShare || !l.shared));
+  const addedTo = done ? linkTo(done) : null;
   const busy = addTo.isPending || make.isPending;
-  const Noun = noun.charAt(0).toUpperCase() + noun.slice(1);
+  const heldCount = holding?.length ?? 0;
+  const words =
+    noun === 'collection'
+      ? {
+          addTo: t`Add to collection…`,
+          heading: t`Add ${what} to a collection`,
+          loading: t`Loading collections…`,
+          none: t`No collection to add to yet: name a new one below.`,
+          label: t`Collection`,
+          newOne: t`New collection`,
+        }
+      : {
+          addTo: t`Add to read list…`,
+          heading: t`Add ${what} to a read list`,
+          loading: t`Loading read lists…`,
+          none: t`No read list to add to yet: name a new one below.`,
+          label: t`Read list`,
+          newOne: t`New read list`,
+        };
   return (
     <DialogTrigger onOpenChange={setOpen}>
       <Button className="fold-button add-to-button">
-        Add to {noun}…{holding && holding.length > 0 && <span className="hint"> (in {holding.length})</span>}
+        {words.addTo}
+        {heldCount > 0 && (
+          <span className="hint">
+            {' '}
+            <Trans>(in {heldCount})</Trans>
+          </span>
+        )}
       </Button>
       <ModalOverlay className="modal-overlay" isDismissable>
         <Modal className="modal">
           <Dialog className="app-dialog add-to-dialog">
             {({ close }) => (
               <div className="stack">
-                <Heading slot="title">
-                  Add {what} to a {noun}
-                </Heading>
+                <Heading slot="title">{words.heading}</Heading>
                 {holding && holding.length > 0 && (
                   <p className="hint">
-                    In:{' '}
+                    <Trans>In:</Trans>{' '}
                     {holding.map((l, i) => (
                       <span key={l.id}>
                         {i > 0 && ', '}
@@ -107,10 +132,10 @@ export function AddToList<L extends Named, P extends Page<L>, K extends QueryKey
                 <ErrorMessage error={lists.error ?? holdingError} />
                 {lists.isPending && open && (
                   <p className="hint" role="status">
-                    Loading {noun}s…
+                    {words.loading}
                   </p>
                 )}
-                {lists.isSuccess && choices.length === 0 && <p className="hint">No {noun} to add to yet: name a new one below.</p>}
+                {lists.isSuccess && choices.length === 0 && <p className="hint">{words.none}</p>}
                 {choices.length > 0 && (
                   <form
                     className="inline"
@@ -120,10 +145,10 @@ export function AddToList<L extends Named, P extends Page<L>, K extends QueryKey
                     }}
                   >
                     <label htmlFor={selectId} className="inline-label">
-                      {Noun}
+                      {words.label}
                     </label>
                     <select id={selectId} className="grow" value={chosen} onChange={(e) => setChosen(e.target.value)}>
-                      <option value="">Choose…</option>
+                      <option value="">{t`Choose…`}</option>
                       {choices.map((l) => (
                         <option key={l.id} value={l.id}>
                           {l.name}
@@ -131,7 +156,7 @@ export function AddToList<L extends Named, P extends Page<L>, K extends QueryKey
                       ))}
                     </select>
                     <button type="submit" disabled={!chosen || busy}>
-                      Add {what}
+                      <Trans>Add {what}</Trans>
                     </button>
                   </form>
                 )}
@@ -144,31 +169,33 @@ export function AddToList<L extends Named, P extends Page<L>, K extends QueryKey
                 >
                   <div className="inline">
                     <label htmlFor={nameId} className="inline-label">
-                      New {noun}
+                      {words.newOne}
                     </label>
-                    <input id={nameId} value={newName} onChange={(e) => setNewName(e.target.value)} placeholder="Name" />
+                    <input id={nameId} value={newName} onChange={(e) => setNewName(e.target.value)} placeholder={t`Name`} />
                   </div>
                   <div className="inline">
                     {canShare && (
                       <label htmlFor={sharedId} className="choice">
                         <input id={sharedId} type="checkbox" checked={shared} onChange={(e) => setShared(e.target.checked)} />
-                        <span>Shared with everyone</span>
+                        <span>
+                          <Trans>Shared with everyone</Trans>
+                        </span>
                       </label>
                     )}
                     <button type="submit" disabled={!newName.trim() || busy}>
-                      Create and add
+                      <Trans>Create and add</Trans>
                     </button>
                   </div>
                 </form>
                 {done && (
                   <p className="hint" role="status">
-                    Added to {linkTo(done)}.
+                    <Trans>Added to {addedTo}.</Trans>
                   </p>
                 )}
                 <ErrorMessage error={addTo.error ?? make.error} />
                 <div className="actions">
                   <button type="button" ref={closeButton} onClick={close}>
-                    Close
+                    <Trans>Close</Trans>
                   </button>
                 </div>
               </div>

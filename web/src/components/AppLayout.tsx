@@ -1,3 +1,4 @@
+import { Trans, useLingui } from '@lingui/react/macro';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { Link, Outlet, useNavigate, useRouter } from '@tanstack/react-router';
 import { useEffect } from 'react';
@@ -11,6 +12,10 @@ import { followEventStream } from '../api/sse';
 import { coversChanged } from './Cover';
 import { HeaderSearch } from './HeaderSearch';
 import { adminSectionsFor } from '../lib/admin-access';
+import { useAccountLanguage } from './LanguagePicker';
+
+/** The app's name, the same in every language. */
+const BRAND = 'Colophon';
 
 /** Applies the `theme` preference; `system` follows the operating system through CSS. */
 function useTheme() {
@@ -67,11 +72,11 @@ function LibrariesLink({ onClick }: { onClick?: () => void }) {
   const library = preferred ? libraries.data?.data.find((l) => l.id === preferred) : undefined;
   return library ? (
     <Link to="/libraries/$libraryId" params={{ libraryId: library.id }} onClick={onClick}>
-      Libraries
+      <Trans>Libraries</Trans>
     </Link>
   ) : (
     <Link to="/libraries" onClick={onClick}>
-      Libraries
+      <Trans>Libraries</Trans>
     </Link>
   );
 }
@@ -81,19 +86,19 @@ function MainLinks({ showAdmin, onClick }: { showAdmin: boolean; onClick?: () =>
   return (
     <>
       <Link to="/" activeOptions={{ exact: true }} onClick={onClick}>
-        Home
+        <Trans>Home</Trans>
       </Link>
       <LibrariesLink onClick={onClick} />
       <Link to="/collections" onClick={onClick}>
-        Collections
+        <Trans>Collections</Trans>
       </Link>
       <Link to="/read-lists" onClick={onClick}>
-        Read lists
+        <Trans>Read lists</Trans>
       </Link>
       {/* Account and administration (shown by permission). */}
       {showAdmin && (
         <Link to="/admin" onClick={onClick}>
-          Administration
+          <Trans>Administration</Trans>
         </Link>
       )}
     </>
@@ -101,11 +106,16 @@ function MainLinks({ showAdmin, onClick }: { showAdmin: boolean; onClick?: () =>
 }
 
 export function AppLayout() {
+  const { t } = useLingui();
   useTheme();
+  useAccountLanguage();
   useLiveUpdates();
   useSessionExpiry();
   const { data: me } = useQuery(meQuery);
   const showAdmin = !!me && adminSectionsFor(me.permissions).length > 0;
+  const username = me?.username;
+  const accountLabel = t`${username}, your account`;
+  const mainNavigation = t({ message: 'Main', context: 'navigation' });
 
   const signOut = async () => {
     await api.POST('/api/v1/auth/logout').catch(() => undefined);
@@ -119,51 +129,55 @@ export function AppLayout() {
   return (
     <div className="app">
       <a className="skip-link" href="#main">
-        Skip to content
+        <Trans>Skip to content</Trans>
       </a>
       <header className="app-header">
-        <Link to="/" className="brand" aria-label="Colophon home">
+        <Link to="/" className="brand" aria-label={t`Colophon home`}>
           <img src="/favicon.svg" alt="" width="24" height="24" />
-          <span>Colophon</span>
+          <span>{BRAND}</span>
         </Link>
-        <nav aria-label="Main" className="main-nav">
+        <nav aria-label={mainNavigation} className="main-nav">
           <MainLinks showAdmin={showAdmin} />
         </nav>
         <HeaderSearch />
         <div className="header-end">
           {me && (
-            <Link to="/account" className="account-link" aria-label={`${me.username}, your account`}>
+            <Link to="/account" className="account-link" aria-label={accountLabel}>
               {me.username}
             </Link>
           )}
           <button type="button" className="link-button" onClick={() => void signOut()}>
-            Sign out
+            <Trans>Sign out</Trans>
           </button>
         </div>
         {/* On a phone the places, the account and Sign out are in a menu: nothing scrolls sideways or overlaps. */}
         <DialogTrigger>
-          <Button className="menu-button" aria-label="Menu">
+          <Button className="menu-button" aria-label={t`Menu`}>
             <span className="menu-icon" aria-hidden="true" />
-            <span className="menu-label">Menu</span>
+            <span className="menu-label">
+              <Trans>Menu</Trans>
+            </span>
           </Button>
           <ModalOverlay className="drawer-overlay" isDismissable>
             <Modal className="drawer">
-              <Dialog className="drawer-dialog" aria-label="Menu">
+              <Dialog className="drawer-dialog" aria-label={t`Menu`}>
                 {({ close }) => (
                   <>
                     <div className="drawer-head">
-                      <span className="drawer-title">Colophon</span>
+                      <span className="drawer-title">{BRAND}</span>
                       <button type="button" className="small" onClick={close}>
-                        Close<span className="visually-hidden"> the menu</span>
+                        <Trans>
+                          Close<span className="visually-hidden"> the menu</span>
+                        </Trans>
                       </button>
                     </div>
-                    <nav aria-label="Main" className="drawer-nav">
+                    <nav aria-label={mainNavigation} className="drawer-nav">
                       <MainLinks showAdmin={showAdmin} onClick={close} />
                     </nav>
                     <div className="drawer-end">
                       {me && (
-                        <Link to="/account" className="account-link" aria-label={`${me.username}, your account`} onClick={close}>
-                          {me.username} · your account
+                        <Link to="/account" className="account-link" aria-label={accountLabel} onClick={close}>
+                          <Trans>{username} · your account</Trans>
                         </Link>
                       )}
                       <button
@@ -173,7 +187,7 @@ export function AppLayout() {
                           void signOut();
                         }}
                       >
-                        Sign out
+                        <Trans>Sign out</Trans>
                       </button>
                     </div>
                   </>

@@ -1,7 +1,9 @@
+import { plural } from '@lingui/core/macro';
+import { Plural, Trans, useLingui } from '@lingui/react/macro';
 import { Link } from '@tanstack/react-router';
 import type { ReactNode } from 'react';
 import type { components } from '../api/client';
-import { bookLabel, plural } from '../lib/format';
+import { bookLabel } from '../lib/format';
 import { Cover } from './Cover';
 import { ProgressBar } from './ProgressBar';
 
@@ -33,21 +35,26 @@ function SelectableCard({ select, testId, children }: { select: CardSelect; test
 
 export function SeriesCard({ series, select }: { series: Series; select?: CardSelect }) {
   const unread = series.books_unread_count;
+  const bookCount = series.book_count;
   const body = (
     <>
       <Cover src={`/api/v1/series/${series.id}/thumbnail`} alt="" />
       {/* Read out as "5 unread, Akira, 6 books": the bare badge number once ran into the title ("5Akira6 books"). */}
       {unread > 0 && (
-        <span className="badge" title={`${unread} unread`}>
+        <span className="badge" title={plural(unread, { one: '# unread', other: '# unread' })}>
           <span aria-hidden="true">{unread}</span>
-          <span className="visually-hidden">{unread} unread, </span>
+          <span className="visually-hidden">
+            <Plural value={unread} one="# unread, " other="# unread, " />
+          </span>
         </span>
       )}
       <span className="card-title">
         {series.metadata.title}
         <span className="visually-hidden">, </span>
       </span>
-      <span className="card-sub">{plural(series.book_count, 'book')}</span>
+      <span className="card-sub">
+        <Plural value={bookCount} one="# book" other="# books" />
+      </span>
     </>
   );
   if (select)
@@ -69,16 +76,25 @@ export function readState(book: Book): 'read' | 'in-progress' | 'unread' {
 }
 
 export function BookCard({ book, showProgress = true, select }: { book: Book; showProgress?: boolean; select?: CardSelect }) {
+  const { t } = useLingui();
   const state = readState(book);
+  const pageCount = book.page_count;
+  const percent = book.progress ? Math.round(book.progress.progress * 100) : 0;
   const body = (
     <>
       <Cover src={`/api/v1/books/${book.id}/thumbnail`} alt="" />
-      {state === 'read' && <span className="badge read">Read</span>}
+      {state === 'read' && (
+        <span className="badge read">
+          <Trans context="book status">Read</Trans>
+        </span>
+      )}
       <span className="card-title">{bookLabel(book)}</span>
       {showProgress && state === 'in-progress' && book.progress && (
-        <ProgressBar small value={book.progress.progress} label={`${Math.round(book.progress.progress * 100)}% read`} />
+        <ProgressBar small value={book.progress.progress} label={t`${percent}% read`} />
       )}
-      <span className="card-sub">{plural(book.page_count, 'page')}</span>
+      <span className="card-sub">
+        <Plural value={pageCount} one="# page" other="# pages" />
+      </span>
     </>
   );
   if (select)

@@ -1,3 +1,4 @@
+import { useLingui } from '@lingui/react/macro';
 import { useEffect, useRef, useState, useSyncExternalStore } from 'react';
 import { authHeaders } from '../api/client';
 import { fetchWaitingOutRateLimit } from '../api/retry';
@@ -57,6 +58,7 @@ const subscribe = (l: () => void) => {
 
 /** `alt`: what the cover shows ("Cover of Saga"), or `""` where the title is right next to it. */
 export function Cover({ src, alt, className }: { src: string; alt: string; className?: string }) {
+  const { t } = useLingui();
   const ref = useRef<HTMLDivElement>(null);
   const v = useSyncExternalStore(subscribe, () => version);
   const [state, setState] = useState<{ src: string; url: string | null; failed: boolean }>(() => ({
@@ -91,7 +93,7 @@ export function Cover({ src, alt, className }: { src: string; alt: string; class
   // `alt=""`: decorative, where the title stands next to the cover (cards, book rows); the placeholder is then
   // hidden too, since an image role without a name is an accessibility error.
   let placeholder = <div className="cover-placeholder" aria-hidden="true" />;
-  if (alt) placeholder = <div className="cover-placeholder" role="img" aria-label={failed ? `${alt} (no cover)` : alt} />;
+  if (alt) placeholder = <div className="cover-placeholder" role="img" aria-label={failed ? t`${alt} (no cover)` : alt} />;
   return (
     <div ref={ref} className={`cover ${className ?? ''}`}>
       {url ? <img src={url} alt={alt} decoding="async" /> : placeholder}

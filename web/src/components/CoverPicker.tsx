@@ -1,3 +1,6 @@
+import { i18n } from '@lingui/core';
+import { msg } from '@lingui/core/macro';
+import { Plural, Trans, useLingui } from '@lingui/react/macro';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useEffect, useId, useRef, useState } from 'react';
 import { api, authHeaders, ok, toApiError, type components } from '../api/client';
@@ -30,12 +33,14 @@ async function uploadCover(target: CoverTarget, file: File): Promise<CoverView> 
   return body as CoverView;
 }
 
+/** What the cover is now, in the active language. */
 export function describeCover(cover: CoverView | undefined, books: PickerBook[]): string {
   if (!cover) return '';
-  if (cover.source === 'generated') return 'The generated cover (the first page).';
-  if (cover.source === 'upload') return 'An uploaded image.';
-  const book = books.find((b) => b.id === cover.book_id);
-  return `Page ${cover.page} of ${book?.label ?? 'a book'}.`;
+  if (cover.source === 'generated') return i18n._(msg`The generated cover (the first page).`);
+  if (cover.source === 'upload') return i18n._(msg`An uploaded image.`);
+  const page = String(cover.page);
+  const label = books.find((b) => b.id === cover.book_id)?.label ?? i18n._(msg`a book`);
+  return i18n._(msg`Page ${page} of ${label}.`);
 }
 
 /**
@@ -54,6 +59,7 @@ export function CoverPicker({
   books: PickerBook[];
   onClose(): void;
 }) {
+  const { t } = useLingui();
   const dialog = useRef<HTMLDialogElement>(null);
   const queryClient = useQueryClient();
   const titleId = useId();
@@ -88,19 +94,27 @@ export function CoverPicker({
   const book = books.find((b) => b.id === bookId);
   const count = book ? (showAll ? book.page_count : Math.min(book.page_count, FIRST_PAGES)) : 0;
   const cover = current.data;
+  const bookLabel = book?.label;
+  const description = describeCover(cover, books);
+  const pageCount = book?.page_count ?? 0;
   const chosen = (page: number) => cover?.source === 'page' && cover.book_id === bookId && cover.page === page;
 
   return (
     <dialog ref={dialog} className="app-dialog cover-picker" aria-labelledby={titleId} onClose={onClose}>
-      <h2 id={titleId}>Cover of {title}</h2>
+      <h2 id={titleId}>
+        <Trans>Cover of {title}</Trans>
+      </h2>
       <p className="hint" role="status">
-        {current.isPending ? 'Loading…' : `Now: ${describeCover(cover, books)}`}
-        {busy && ' Saving…'}
+        {current.isPending ? <Trans>Loading…</Trans> : <Trans>Now: {description}</Trans>}
+        {busy && ' '}
+        {busy && <Trans>Saving…</Trans>}
       </p>
       <ErrorMessage error={current.error ?? pickPage.error ?? upload.error ?? generated.error} />
       {books.length > 1 && (
         <div className="field">
-          <label htmlFor={bookSelectId}>Pages of</label>
+          <label htmlFor={bookSelectId}>
+            <Trans>Pages of</Trans>
+          </label>
           <select
             id={bookSelectId}
             value={bookId}
@@ -117,8 +131,12 @@ export function CoverPicker({
           </select>
         </div>
       )}
-      {book && book.page_count === 0 && <p className="hint">This book has no pages to choose from.</p>}
-      <ul className="cover-pages" aria-label={book ? `Pages of ${book.label}` : 'Pages'}>
+      {book && book.page_count === 0 && (
+        <p className="hint">
+          <Trans>This book has no pages to choose from.</Trans>
+        </p>
+      )}
+      <ul className="cover-pages" aria-label={book ? t`Pages of ${bookLabel}` : t`Pages`}>
         {Array.from({ length: count }, (_, i) => i + 1).map((page) => (
           <li key={`${bookId}-${page}`}>
             <button
@@ -129,18 +147,22 @@ export function CoverPicker({
               onClick={() => pickPage.mutate(page)}
             >
               <Cover src={`/api/v1/books/${bookId}/pages/${page}?width=160`} alt="" className="cover-page-image" />
-              <span>Page {page}</span>
+              <span>
+                <Trans>Page {page}</Trans>
+              </span>
             </button>
           </li>
         ))}
       </ul>
       {book && !showAll && book.page_count > FIRST_PAGES && (
         <button type="button" className="link-button" onClick={() => setShowAll(true)}>
-          Show all {book.page_count} pages
+          <Plural value={pageCount} one="Show all # page" other="Show all # pages" />
         </button>
       )}
       <div className="field">
-        <label htmlFor={fileId}>Upload an image (JPEG, PNG or WebP, up to 10 MB)</label>
+        <label htmlFor={fileId}>
+          <Trans>Upload an image (JPEG, PNG or WebP, up to 10 MB)</Trans>
+        </label>
         <input
           id={fileId}
           type="file"
@@ -155,10 +177,10 @@ export function CoverPicker({
       </div>
       <div className="actions">
         <button type="button" onClick={() => generated.mutate()} disabled={busy || cover?.source === 'generated'}>
-          Use the generated cover
+          <Trans>Use the generated cover</Trans>
         </button>
         <button type="button" className="primary" onClick={() => dialog.current?.close()}>
-          Done
+          <Trans>Done</Trans>
         </button>
       </div>
     </dialog>

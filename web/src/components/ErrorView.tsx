@@ -1,3 +1,4 @@
+import { Trans } from '@lingui/react/macro';
 import { useQueryErrorResetBoundary } from '@tanstack/react-query';
 import { Link, useLocation, useRouter, type ErrorComponentProps } from '@tanstack/react-router';
 import { useEffect } from 'react';
@@ -18,16 +19,20 @@ export function RouteError({ error, reset }: ErrorComponentProps) {
     return (
       <div className="page narrow" role="alert">
         <h1>{missing}</h1>
-        <p>There is nothing at this address: it may have been removed, or the link is wrong.</p>
         <p>
-          <Link to="/">Go to the home page</Link>
+          <Trans>There is nothing at this address: it may have been removed, or the link is wrong.</Trans>
+        </p>
+        <p>
+          <Link to="/">
+            <Trans>Go to the home page</Trans>
+          </Link>
         </p>
       </div>
     );
   }
   return (
     <div className="page narrow" role="alert">
-      <h1>{isNetworkError(error) ? "Can't reach the server" : 'Something went wrong'}</h1>
+      <h1>{isNetworkError(error) ? <Trans>Can't reach the server</Trans> : <Trans>Something went wrong</Trans>}</h1>
       <p className="error-text">{describeError(error)}</p>
       <p className="actions">
         <button
@@ -37,9 +42,11 @@ export function RouteError({ error, reset }: ErrorComponentProps) {
             void router.invalidate();
           }}
         >
-          Try again
+          <Trans>Try again</Trans>
         </button>
-        <Link to="/">Go to the home page</Link>
+        <Link to="/">
+          <Trans>Go to the home page</Trans>
+        </Link>
       </p>
     </div>
   );
@@ -48,10 +55,16 @@ export function RouteError({ error, reset }: ErrorComponentProps) {
 export function NotFound() {
   return (
     <div className="page narrow">
-      <h1>Page not found</h1>
-      <p>There is nothing at this address.</p>
+      <h1>
+        <Trans>Page not found</Trans>
+      </h1>
       <p>
-        <Link to="/">Go to the home page</Link>
+        <Trans>There is nothing at this address.</Trans>
+      </p>
+      <p>
+        <Link to="/">
+          <Trans>Go to the home page</Trans>
+        </Link>
       </p>
     </div>
   );

@@ -1,3 +1,4 @@
+import { Trans, useLingui } from '@lingui/react/macro';
 import { useQuery } from '@tanstack/react-query';
 import { useState } from 'react';
 import { ListBox, ListBoxItem } from 'react-aria-components';
@@ -18,6 +19,7 @@ export function FolderPicker({
   onChoose(path: string): void;
   onCancel(): void;
 }) {
+  const { t } = useLingui();
   const [path, setPath] = useState<string | undefined>(initialPath);
   const drives = useQuery({
     queryKey: queryKeys.filesystem.drives,
@@ -30,14 +32,15 @@ export function FolderPicker({
     retry: false,
   });
   const folders = listing.data?.entries.filter((e) => e.is_directory) ?? [];
+  const shownPath = listing.data?.path ?? '';
 
   return (
-    <section className="folder-picker" aria-label="Folder picker">
+    <section className="folder-picker" aria-label={t`Folder picker`}>
       <div className="inline folder-picker-bar">
         {drives.data && drives.data.length > 1 && (
           // Windows drives, or the folders this server allows libraries in (libraries.allowed_roots).
           <label>
-            Start at
+            <Trans>Start at</Trans>
             <select
               value={drives.data.find((d) => (listing.data?.path ?? path)?.startsWith(d.path))?.path ?? drives.data[0]!.path}
               onChange={(e) => setPath(e.target.value)}
@@ -51,7 +54,7 @@ export function FolderPicker({
           </label>
         )}
         <button type="button" disabled={!listing.data?.parent} onClick={() => setPath(listing.data?.parent ?? undefined)}>
-          Up one level
+          <Trans>Up one level</Trans>
         </button>
         <code className="current-path" aria-live="polite">
           {listing.data?.path ?? path ?? '/'}
@@ -59,12 +62,16 @@ export function FolderPicker({
       </div>
       <ErrorMessage error={listing.error} />
       {listing.isPending ? (
-        <p>Loading…</p>
+        <p>
+          <Trans>Loading…</Trans>
+        </p>
       ) : folders.length === 0 ? (
-        <p className="hint">No folders here. Go up one level, or use this folder if your books are in it.</p>
+        <p className="hint">
+          <Trans>No folders here. Go up one level, or use this folder if your books are in it.</Trans>
+        </p>
       ) : (
         <ListBox
-          aria-label={`Folders in ${listing.data?.path ?? ''}`}
+          aria-label={t`Folders in ${shownPath}`}
           className="folder-list"
           items={folders}
           onAction={(key) => setPath(String(key))}
@@ -77,13 +84,17 @@ export function FolderPicker({
           )}
         </ListBox>
       )}
-      {listing.data?.truncated && <p className="hint">Only the first 5000 entries are shown.</p>}
+      {listing.data?.truncated && (
+        <p className="hint">
+          <Trans>Only the first 5000 entries are shown.</Trans>
+        </p>
+      )}
       <div className="inline">
         <button type="button" className="primary" disabled={!listing.data} onClick={() => listing.data && onChoose(listing.data.path)}>
-          Use this folder
+          <Trans>Use this folder</Trans>
         </button>
         <button type="button" onClick={onCancel}>
-          Cancel
+          <Trans>Cancel</Trans>
         </button>
       </div>
     </section>

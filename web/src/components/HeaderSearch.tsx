@@ -1,3 +1,4 @@
+import { Trans, useLingui } from '@lingui/react/macro';
 import { useNavigate, useRouterState } from '@tanstack/react-router';
 import { useEffect, useRef, useState, useSyncExternalStore, type FormEvent } from 'react';
 import { useDebounced } from '../lib/use-debounced';
@@ -18,6 +19,7 @@ function useNarrow(): boolean {
 
 /** The header's search box: results (series and books) open on /search as you type. */
 export function HeaderSearch() {
+  const { t } = useLingui();
   const navigate = useNavigate();
   const location = useRouterState({ select: (s) => s.location });
   const onSearchPage = location.pathname === '/search';
@@ -49,12 +51,12 @@ export function HeaderSearch() {
   return (
     <form role="search" className="header-search" onSubmit={submit}>
       <label className="visually-hidden" htmlFor="header-search">
-        Search series and books
+        <Trans>Search series and books</Trans>
       </label>
       <input
         id="header-search"
         type="search"
-        placeholder={narrow ? 'Search' : 'Search series and books'}
+        placeholder={narrow ? t`Search` : t`Search series and books`}
         value={text}
         onChange={(e) => {
           typed.current = true;

@@ -1,3 +1,4 @@
+import { Trans, useLingui } from '@lingui/react/macro';
 import { useId, useState, type KeyboardEvent } from 'react';
 import { Button, Tag, TagGroup, TagList } from 'react-aria-components';
 import { labelsFromInput, normalizeLabels } from '../lib/content-access';
@@ -20,6 +21,7 @@ export function LabelsInput({
   onChange(values: string[]): void;
   disabled?: boolean;
 }) {
+  const { t } = useLingui();
   const id = useId();
   const [text, setText] = useState('');
   const add = () => {
@@ -46,16 +48,16 @@ export function LabelsInput({
       )}
       {values.length > 0 && (
         <TagGroup
-          aria-label={`${label}: chosen`}
+          aria-label={t`${label}: chosen`}
           className="tag-group"
           onRemove={disabled ? undefined : (keys) => onChange(values.filter((v) => !keys.has(v)))}
         >
           <TagList items={values.map((v) => ({ id: v }))} className="chips">
-            {(item) => (
-              <Tag id={item.id} textValue={item.id} className="chip removable">
-                {item.id}
+            {({ id: chip }) => (
+              <Tag id={chip} textValue={chip} className="chip removable">
+                {chip}
                 {!disabled && (
-                  <Button slot="remove" aria-label={`Remove ${item.id} from ${label}`} className="chip-remove">
+                  <Button slot="remove" aria-label={t`Remove ${chip} from ${label}`} className="chip-remove">
                     ×
                   </Button>
                 )}
@@ -72,14 +74,16 @@ export function LabelsInput({
           autoComplete="off"
           disabled={disabled}
           aria-describedby={hint ? `${id}-hint` : undefined}
-          placeholder="Add a label…"
+          placeholder={t`Add a label…`}
           onChange={(e) => setText(e.target.value)}
           onKeyDown={onKeyDown}
           // A label typed and left is added rather than lost.
           onBlur={() => text.trim() !== '' && add()}
         />
         <button type="button" className="small" disabled={disabled || text.trim() === ''} onClick={add}>
-          Add<span className="visually-hidden"> to {label}</span>
+          <Trans>
+            Add<span className="visually-hidden"> to {label}</span>
+          </Trans>
         </button>
       </div>
     </div>

@@ -1,3 +1,4 @@
+import { Trans, useLingui } from '@lingui/react/macro';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useState, type FormEvent } from 'react';
 import { api, ok, type components } from '../api/client';
@@ -9,6 +10,9 @@ import { FolderPicker } from './FolderPicker';
 
 type Library = components['schemas']['Library'];
 type ScanningConfig = components['schemas']['ScanningConfig'];
+
+/** How a next run is told: "Wed, Nov 25, 03:00" in the interface's language. */
+const NEXT_RUN: Intl.DateTimeFormatOptions = { weekday: 'short', month: 'short', day: 'numeric', hour: '2-digit', minute: '2-digit' };
 
 const DEFAULT_CONFIG: ScanningConfig = {
   enabled: false,
@@ -58,6 +62,7 @@ export function LibraryForm({
   scanAfterCreate = false,
   submitLabel,
 }: LibraryFormProps) {
+  const { t, i18n } = useLingui();
   const queryClient = useQueryClient();
   const [name, setName] = useState(library?.name ?? '');
   const [path, setPath] = useState(library?.path ?? '');
@@ -79,6 +84,8 @@ export function LibraryForm({
   const cronMissing = config.enabled && cronText.trim() === '';
   const refreshText = config.identify_schedule ?? '';
   const refresh = checkCron(refreshText);
+  const nextRuns = cron.ok ? cron.nextRuns.map((d) => i18n.date(d, NEXT_RUN)).join(' · ') : '';
+  const nextRefresh = refresh.ok && refresh.nextRuns.length > 0 ? i18n.date(refresh.nextRuns[0]!, NEXT_RUN) : '';
   const save = useMutation({
     mutationFn: async () => {
       const scanning_config = {
@@ -116,7 +123,7 @@ export function LibraryForm({
     <form className={title ? 'card stack library-form' : 'stack'} onSubmit={submit} aria-label={title}>
       {title && <h3>{title}</h3>}
       <label>
-        Name
+        <Trans>Name</Trans>
         <input
           required
           maxLength={200}
@@ -125,11 +132,13 @@ export function LibraryForm({
             setName(e.target.value);
             setNameFollowsFolder(e.target.value === '');
           }}
-          placeholder="Comics"
+          placeholder={t`Comics`}
         />
       </label>
       <div className="field">
-        <label htmlFor="library-folder">Folder on the server</label>
+        <label htmlFor="library-folder">
+          <Trans>Folder on the server</Trans>
+        </label>
         <div className="inline">
           <input
             id="library-folder"
@@ -141,7 +150,7 @@ export function LibraryForm({
           />
           {canBrowse && (
             <button type="button" onClick={() => setPicking((p) => !p)} aria-expanded={picking}>
-              Browse…
+              <Trans>Browse…</Trans>
             </button>
           )}
         </div>
@@ -158,13 +167,17 @@ export function LibraryForm({
       )}
       {schedule && (
         <fieldset className="stack">
-          <legend>Automatic scanning</legend>
+          <legend>
+            <Trans>Automatic scanning</Trans>
+          </legend>
           <label className="check">
             <input type="checkbox" checked={config.enabled} onChange={(e) => setConfig({ ...config, enabled: e.target.checked })} />
-            Scan on a schedule
+            <Trans>Scan on a schedule</Trans>
           </label>
           <div className="field">
-            <label htmlFor="library-cron">Schedule (cron: minute hour day-of-month month day-of-week)</label>
+            <label htmlFor="library-cron">
+              <Trans>Schedule (cron: minute hour day-of-month month day-of-week)</Trans>
+            </label>
             <input
               id="library-cron"
               className="mono"
@@ -179,20 +192,20 @@ export function LibraryForm({
               {!cron.ok
                 ? cron.message
                 : cronMissing
-                  ? 'A schedule is needed to scan automatically.'
+                  ? t`A schedule is needed to scan automatically.`
                   : cron.nextRuns.length > 0
-                    ? `Next runs: ${cron.nextRuns.map((d) => d.toLocaleString(undefined, { weekday: 'short', month: 'short', day: 'numeric', hour: '2-digit', minute: '2-digit' })).join(' · ')}`
-                    : 'No schedule: scans run only when started here.'}
+                    ? t`Next runs: ${nextRuns}`
+                    : t`No schedule: scans run only when started here.`}
             </span>
           </div>
           <label>
-            Scheduled scans are
+            <Trans>Scheduled scans are</Trans>
             <select
               value={config.default_mode}
               onChange={(e) => setConfig({ ...config, default_mode: e.target.value as ScanningConfig['default_mode'] })}
             >
-              <option value="normal">Normal: new and changed files only</option>
-              <option value="deep">Deep: re-read every file</option>
+              <option value="normal">{t`Normal: new and changed files only`}</option>
+              <option value="deep">{t`Deep: re-read every file`}</option>
             </select>
           </label>
           <label className="check">
@@ -201,7 +214,7 @@ export function LibraryForm({
               checked={config.scan_on_start}
               onChange={(e) => setConfig({ ...config, scan_on_start: e.target.checked })}
             />
-            Scan when the server starts
+            <Trans>Scan when the server starts</Trans>
           </label>
           <label className="check">
             <input
@@ -209,14 +222,14 @@ export function LibraryForm({
               checked={config.import_lists}
               onChange={(e) => setConfig({ ...config, import_lists: e.target.checked })}
             />
-            Make collections and read lists from the books' ComicInfo (SeriesGroup, StoryArc)
+            <Trans>Make collections and read lists from the books' ComicInfo (SeriesGroup, StoryArc)</Trans>
           </label>
           <label className="check">
             <input type="checkbox" checked={config.watch} onChange={(e) => setConfig({ ...config, watch: e.target.checked })} />
-            Watch the folder: new and changed files are scanned by themselves
+            <Trans>Watch the folder: new and changed files are scanned by themselves</Trans>
           </label>
           <label>
-            Poll every (seconds, for network shares and containers; empty: file-system events){' '}
+            <Trans>Poll every (seconds, for network shares and containers; empty: file-system events)</Trans>{' '}
             <input
               type="number"
               min={1}
@@ -225,7 +238,7 @@ export function LibraryForm({
             />
           </label>
           <label>
-            Exclude (globs, one per line, e.g. **/extras/**){' '}
+            <Trans>Exclude (globs, one per line, e.g. **/extras/**)</Trans>{' '}
             <textarea
               rows={2}
               value={excludeText}
@@ -245,7 +258,9 @@ export function LibraryForm({
       )}
       {schedule && (
         <fieldset className="stack">
-          <legend>Metadata</legend>
+          <legend>
+            <Trans>Metadata</Trans>
+          </legend>
           <label className="check">
             <input
               type="checkbox"
@@ -253,27 +268,29 @@ export function LibraryForm({
               onChange={(e) => setConfig({ ...config, write_comicinfo: e.target.checked })}
               aria-describedby="library-write-comicinfo-hint"
             />
-            Write metadata edits into the CBZ files (ComicInfo.xml)
+            <Trans>Write metadata edits into the CBZ files (ComicInfo.xml)</Trans>
           </label>
           <span id="library-write-comicinfo-hint" className="hint">
-            Off: edits stay in Colophon's catalog. On: each edit of a book or series also rewrites its CBZ files with a new ComicInfo.xml (a
-            copy made beside the file, then put in its place); CBR, PDF and EPUB files and read-only files are left as they are.
+            <Trans>
+              Off: edits stay in Colophon's catalog. On: each edit of a book or series also rewrites its CBZ files with a new ComicInfo.xml
+              (a copy made beside the file, then put in its place); CBR, PDF and EPUB files and read-only files are left as they are.
+            </Trans>
           </span>
           <label>
-            This library holds
+            <Trans>This library holds</Trans>
             <select
               value={config.media_type}
               onChange={(e) => setConfig({ ...config, media_type: e.target.value as ScanningConfig['media_type'] })}
               aria-describedby="library-media-type-hint"
             >
-              <option value="auto">Decided per series (books: EPUB and PDF; manga: Japanese, Korean, Chinese)</option>
-              <option value="manga">Manga</option>
-              <option value="comics">Comics</option>
-              <option value="books">Books</option>
+              <option value="auto">{t`Decided per series (books: EPUB and PDF; manga: Japanese, Korean, Chinese)`}</option>
+              <option value="manga">{t`Manga`}</option>
+              <option value="comics">{t`Comics`}</option>
+              <option value="books">{t`Books`}</option>
             </select>
           </label>
           <span id="library-media-type-hint" className="hint">
-            Which metadata sources are asked about its series (Administration → Metadata sources).
+            <Trans>Which metadata sources are asked about its series (Administration → Metadata sources).</Trans>
           </span>
           <label className="check">
             <input
@@ -281,10 +298,12 @@ export function LibraryForm({
               checked={config.identify_after_scan}
               onChange={(e) => setConfig({ ...config, identify_after_scan: e.target.checked })}
             />
-            After each scan, look up new series in the metadata sources that are turned on
+            <Trans>After each scan, look up new series in the metadata sources that are turned on</Trans>
           </label>
           <div className="field">
-            <label htmlFor="library-refresh">Refresh matched series on a schedule (cron; empty: never)</label>
+            <label htmlFor="library-refresh">
+              <Trans>Refresh matched series on a schedule (cron; empty: never)</Trans>
+            </label>
             <input
               id="library-refresh"
               className="mono"
@@ -299,8 +318,8 @@ export function LibraryForm({
               {!refresh.ok
                 ? refresh.message
                 : refresh.nextRuns.length > 0
-                  ? `Next refresh: ${refresh.nextRuns[0]!.toLocaleString(undefined, { weekday: 'short', month: 'short', day: 'numeric', hour: '2-digit', minute: '2-digit' })}`
-                  : 'No refresh: matched series keep what was fetched.'}
+                  ? t`Next refresh: ${nextRefresh}`
+                  : t`No refresh: matched series keep what was fetched.`}
             </span>
           </div>
         </fieldset>
@@ -308,11 +327,11 @@ export function LibraryForm({
       <ErrorMessage error={save.error} />
       <div className="inline">
         <button type="submit" className="primary" disabled={save.isPending || !cron.ok || cronMissing || !refresh.ok}>
-          {submitLabel ?? (library ? 'Save library' : 'Create library')}
+          {submitLabel ?? (library ? t`Save library` : t`Create library`)}
         </button>
         {onCancel && (
           <button type="button" onClick={onCancel}>
-            Cancel
+            <Trans>Cancel</Trans>
           </button>
         )}
       </div>

@@ -1,3 +1,6 @@
+import { i18n } from '@lingui/core';
+import { t } from '@lingui/core/macro';
+
 /** Pure helpers behind the reading-statistics charts (hand-drawn SVG bars; no chart library needed). */
 
 export interface Bar {
@@ -37,21 +40,25 @@ export function layoutBars(
   return { bars, max };
 }
 
-/** "1 h 05 min", "12 min", "40 s": reading time in words a person reads at a glance. */
+/**
+ * "1 h 05 min", "12 min", "40 s": reading time in words a person reads at a glance, in the active language
+ * (the messages use the global i18n, so call it during a render).
+ */
 export function formatDuration(seconds: number): string {
   const s = Math.max(0, Math.round(seconds));
-  if (s < 60) return `${s} s`;
+  if (s < 60) return t({ message: `${s} s`, comment: 'A duration in seconds (abbreviated unit)' });
   const minutes = Math.floor(s / 60);
-  if (minutes < 60) return `${minutes} min`;
+  if (minutes < 60) return t({ message: `${minutes} min`, comment: 'A duration in minutes (abbreviated unit)' });
   const hours = Math.floor(minutes / 60);
-  return `${hours} h ${String(minutes % 60).padStart(2, '0')} min`;
+  const paddedMinutes = String(minutes % 60).padStart(2, '0');
+  return t({ message: `${hours} h ${paddedMinutes} min`, comment: 'A duration in hours and minutes (abbreviated units)' });
 }
 
-/** "Mon 3" style day labels for the per-day axis; the dates are UTC days (YYYY-MM-DD). */
+/** "Mon 3" style day labels for the per-day axis, in the active language; the dates are UTC days (YYYY-MM-DD). */
 export function dayLabel(date: string): string {
   const d = new Date(`${date}T00:00:00Z`);
   if (Number.isNaN(d.getTime())) return date;
-  return d.toLocaleDateString(undefined, { month: 'short', day: 'numeric', timeZone: 'UTC' });
+  return i18n.date(d, { month: 'short', day: 'numeric', timeZone: 'UTC' });
 }
 
 /** Which bars get an axis label: about `count` of them, evenly spaced, always including the last (today). */

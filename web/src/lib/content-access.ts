@@ -1,5 +1,6 @@
+import { i18n } from '@lingui/core';
+import { plural, t } from '@lingui/core/macro';
 import type { components } from '../api/client';
-import { plural } from './format';
 
 /** A user's access fields as the API carries them (the users API and the access preview). */
 export type AccessFields = Pick<components['schemas']['User'], 'library_access' | 'age_restriction' | 'labels_allow' | 'labels_exclude'>;
@@ -85,18 +86,23 @@ export function labelsFromInput(text: string): string[] {
   return normalizeLabels(text.split(','));
 }
 
-/** "Sees 412 of 530 series in 2 of 3 libraries". */
+/** "Sees 412 of 530 series in 2 of 3 libraries" (the numbers in the interface language's digits and grouping). */
 export function summarySentence(s: AccessSummary): string {
-  return `Sees ${s.series_visible} of ${plural(s.series_total, 'series', 'series')} in ${s.libraries_visible} of ${plural(
-    s.libraries_total,
-    'library',
-    'libraries',
+  const seriesVisible = i18n.number(s.series_visible);
+  const librariesVisible = i18n.number(s.libraries_visible);
+  const seriesTotal = s.series_total;
+  const librariesTotal = s.libraries_total;
+  return t`Sees ${seriesVisible} of ${plural(seriesTotal, { one: '# series', other: '# series' })} in ${librariesVisible} of ${plural(
+    librariesTotal,
+    { one: '# library', other: '# libraries' },
   )}`;
 }
 
 /** "1024 of 3003 books". */
 export function booksSentence(s: AccessSummary): string {
-  return `${s.books_visible} of ${plural(s.books_total, 'book')}`;
+  const booksVisible = i18n.number(s.books_visible);
+  const booksTotal = s.books_total;
+  return t`${booksVisible} of ${plural(booksTotal, { one: '# book', other: '# books' })}`;
 }
 
 /**
@@ -106,14 +112,22 @@ export function booksSentence(s: AccessSummary): string {
 export function describeAccess(access: AccessFields, libraryName?: (id: string) => string | undefined): string {
   const parts: string[] = [];
   const libraries = access.library_access;
-  if (libraries.all) parts.push('all libraries');
-  else if (libraries.library_ids.length === 0) parts.push('no library');
-  else if (libraries.library_ids.length === 1) parts.push(libraryName?.(libraries.library_ids[0]!) ?? '1 library');
-  else parts.push(plural(libraries.library_ids.length, 'library', 'libraries'));
+  const libraryCount = libraries.all ? 0 : libraries.library_ids.length;
+  if (libraries.all) parts.push(t`all libraries`);
+  else if (libraryCount === 0) parts.push(t`no library`);
+  else {
+    const onlyOne = libraryCount === 1 ? libraryName?.(libraries.library_ids[0]!) : undefined;
+    parts.push(onlyOne ?? plural(libraryCount, { one: '# library', other: '# libraries' }));
+  }
   const age = access.age_restriction;
-  if (age) parts.push(`up to age ${age.max_age}${age.include_unrated ? '' : ', rated only'}`);
-  if (access.labels_allow.length > 0) parts.push(`${plural(access.labels_allow.length, 'label')} allowed`);
-  if (access.labels_exclude.length > 0) parts.push(`${plural(access.labels_exclude.length, 'label')} excluded`);
+  if (age) {
+    const maxAge = age.max_age;
+    parts.push(age.include_unrated ? t`up to age ${maxAge}` : t`up to age ${maxAge}, rated only`);
+  }
+  const allowed = access.labels_allow.length;
+  const excluded = access.labels_exclude.length;
+  if (allowed > 0) parts.push(plural(allowed, { one: '# label allowed', other: '# labels allowed' }));
+  if (excluded > 0) parts.push(plural(excluded, { one: '# label excluded', other: '# labels excluded' }));
   return parts.join(' · ');
 }
 
@@ -124,8 +138,5 @@ export function isUnrestricted(access: AccessFields): boolean {
   );
 }
 
-/** Whether nothing limits what the signed-in user sees (the server says so: `restricted` on /auth/me). */
-export const seesEverything = (me: { restricted: boolean } | undefined): boolean => me !== undefined && !me.restricted;
-
-/** Said where a list is empty for someone who may not see everything. */
-export const NOTHING_YOU_CAN_SEE = 'Nothing here you can see. An administrator decides which libraries and ratings your account shows.';
+// What every list shows lives apart (lib/visible-scope.ts), so that the first screen does not carry the access editor's sentences.
+export { nothingYouCanSee, seesEverything } from './visible-scope';

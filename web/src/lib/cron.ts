@@ -1,3 +1,4 @@
+import { t } from '@lingui/core/macro';
 import { Cron } from 'croner';
 
 export type CronCheck = { ok: true; nextRuns: Date[] } | { ok: false; message: string };
@@ -10,10 +11,12 @@ export function checkCron(expression: string, from: Date = new Date(), runs = 3)
   const trimmed = expression.trim();
   if (trimmed === '') return { ok: true, nextRuns: [] };
   const fields = trimmed.split(/\s+/);
-  if (fields.length !== 5)
+  const count = fields.length;
+  if (count !== 5)
     return {
       ok: false,
-      message: `A schedule has five fields (minute hour day-of-month month day-of-week); this one has ${fields.length}.`,
+      // In the active language (checked as the admin types, so during a render); croner's own reasons stay as they are.
+      message: t`A schedule has five fields (minute hour day-of-month month day-of-week); this one has ${count}.`,
     };
   try {
     const cron = new Cron(trimmed, { paused: true });

@@ -1,3 +1,4 @@
+import { t } from '@lingui/core/macro';
 import { ApiError } from '../api/client';
 
 /**
@@ -6,7 +7,9 @@ import { ApiError } from '../api/client';
  */
 export function explainUserError(error: unknown): string | null {
   if (error instanceof ApiError && error.status === 409 && /last administrator/i.test(error.message)) {
-    return `${error.message}. Colophon always keeps at least one active administrator: make another user an administrator first, then try again.`;
+    // The server's own words first (they stay as it said them), then what to do, in the interface language.
+    const { message } = error;
+    return t`${message}. Colophon always keeps at least one active administrator: make another user an administrator first, then try again.`;
   }
   return null;
 }

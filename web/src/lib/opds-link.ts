@@ -1,3 +1,5 @@
+import { msg } from '@lingui/core/macro';
+
 /**
  * What the API key's QR code carries for phone reading apps: the OPDS 1.2 catalog URL with the key as HTTP
  * Basic credentials (user `api`, password the key), which OPDS apps (Panels, Chunky, KOReader, Moon+) take
@@ -25,12 +27,15 @@ export function opdsAccess(base: string, key: string): OpdsAccess {
   return { catalogUrl: catalog.toString(), username: 'api', password: key, qrText: withCredentials.toString() };
 }
 
-/** The expiry choices when creating a key, as an ISO timestamp from `now` (null: never expires). */
+/**
+ * The expiry choices when creating a key, as an ISO timestamp from `now` (null: never expires). `label` is a message
+ * descriptor: shown with `i18n._(label)` (or `_` from `useLingui`), in the active language.
+ */
 export const EXPIRY_CHOICES = [
-  { id: '30d', label: '30 days', days: 30 },
-  { id: '90d', label: '90 days', days: 90 },
-  { id: '1y', label: '1 year', days: 365 },
-  { id: 'never', label: 'Never', days: null },
+  { id: '30d', label: msg`30 days`, days: 30 },
+  { id: '90d', label: msg`90 days`, days: 90 },
+  { id: '1y', label: msg`1 year`, days: 365 },
+  { id: 'never', label: msg({ message: 'Never', context: 'API key expiry' }), days: null },
 ] as const;
 export type ExpiryChoice = (typeof EXPIRY_CHOICES)[number]['id'];
 

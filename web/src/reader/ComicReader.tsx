@@ -1,3 +1,4 @@
+import { Trans, useLingui } from '@lingui/react/macro';
 import { useNavigate } from '@tanstack/react-router';
 import { startTransition, useEffect, useLayoutEffect, useRef, useState } from 'react';
 import { bookLabel } from '../lib/format';
@@ -27,6 +28,7 @@ interface Props {
 
 /** The comic reader: the page engine mounted in a full-screen box, with its menu, settings and panels. */
 export function ComicReader({ book, pages, seriesTitle, seriesDirection, startPage }: Props) {
+  const { t } = useLingui();
   const navigate = useNavigate();
   const host = useRef<HTMLDivElement>(null);
   const engine = useRef<ComicEngine | null>(null);
@@ -40,7 +42,8 @@ export function ComicReader({ book, pages, seriesTitle, seriesDirection, startPa
     preferences: prefs.values,
     seriesDirection,
   });
-  const [page, setPage] = useState(startPage);
+  /** The page shown (0-based; the first of a spread's). */
+  const [current, setCurrent] = useState(startPage);
   const [view, setView] = useState<number[]>([startPage]);
   const [menu, setMenu] = useState(false);
   const [panel, setPanel] = useState<'none' | 'settings' | 'keys' | 'end' | 'start'>('none');
@@ -92,7 +95,7 @@ export function ComicReader({ book, pages, seriesTitle, seriesDirection, startPa
           first = false;
           // The page is already drawn by the engine; the status and slider follow without holding up its frame.
           startTransition(() => {
-            setPage(index);
+            setCurrent(index);
             setView(shown);
             if (!opening) setTurns((n) => n + 1);
           });
@@ -163,9 +166,15 @@ export function ComicReader({ book, pages, seriesTitle, seriesDirection, startPa
 
   const change = (patch: PartialSettings, scope: 'series' | 'all') =>
     prefs.save(withChange(prefs.stored, book.series_id, dc, patch, scope));
-  const pageLabel =
-    view.length > 1 ? `Pages ${Math.min(...view) + 1}–${Math.max(...view) + 1} of ${pages.length}` : `Page ${page + 1} of ${pages.length}`;
-  const shortLabel = `${view.length > 1 ? `${Math.min(...view) + 1}–${Math.max(...view) + 1}` : page + 1} / ${pages.length}`;
+  // Named placeholders for the messages: the page (1-based), the first and last of a spread, the page count.
+  const count = pages.length;
+  const page = current + 1;
+  const first = Math.min(...view) + 1;
+  const last = Math.max(...view) + 1;
+  const spread = view.length > 1;
+  const position = spread ? t`Pages ${first}–${last} of ${count}` : t`Page ${page} of ${count}`;
+  const shortLabel = `${spread ? `${first}–${last}` : page} / ${count}`;
+  const title = bookLabel(book);
 
   return (
     <div
@@ -173,9 +182,18 @@ export function ComicReader({ book, pages, seriesTitle, seriesDirection, startPa
       data-mode={settings.mode}
       data-double={double ? 'true' : 'false'}
     >
-      <div ref={host} className="reader-host" aria-label={`${bookLabel(book)}, ${pageLabel}`} role="region" />
+      <div ref={host} className="reader-host" aria-label={t`${title}, ${position}`} role="region" />
+      {/* Each page turn, said politely by screen readers. */}
       <p className="visually-hidden" role="status" aria-live="polite" data-testid="page-status">
-        {pageLabel}
+        {spread ? (
+          <Trans>
+            Pages {first}–{last} of {count}
+          </Trans>
+        ) : (
+          <Trans>
+            Page {page} of {count}
+          </Trans>
+        )}
       </p>
       <PageFlash text={shortLabel} turn={turns} hidden={!pageNumber || menu} />
       {menu && (
@@ -183,21 +201,21 @@ export function ComicReader({ book, pages, seriesTitle, seriesDirection, startPa
           <ReaderBar
             book={book}
             seriesTitle={seriesTitle}
-            position={pageLabel}
+            position={position}
             incognito={incognito}
             onIncognito={setIncognito}
             fullscreen={fullscreen}
           >
             <button type="button" className="small" onClick={() => setPanel('settings')}>
-              Settings
+              <Trans>Settings</Trans>
             </button>
-            <button type="button" className="small" onClick={() => setPanel('keys')} aria-label="Keyboard shortcuts">
+            <button type="button" className="small" onClick={() => setPanel('keys')} aria-label={t`Keyboard shortcuts`}>
               ?
             </button>
           </ReaderBar>
           <footer className="reader-bar bottom">
             <label htmlFor="page-slider" className="visually-hidden">
-              Page
+              <Trans>Page</Trans>
             </label>
             <SliderPreview bookId={book.id} pageCount={pages.length} rtl={settings.mode === 'rtl'} />
             <input
@@ -205,12 +223,12 @@ export function ComicReader({ book, pages, seriesTitle, seriesDirection, startPa
               type="range"
               min={1}
               max={pages.length}
-              value={page + 1}
+              value={page}
               dir={settings.mode === 'rtl' ? 'rtl' : 'ltr'}
               onChange={(e) => engine.current?.goTo(Number(e.target.value) - 1)}
-              aria-valuetext={pageLabel}
+              aria-valuetext={position}
             />
-            <span className="reader-count">{pageLabel}</span>
+            <span className="reader-count">{position}</span>
           </footer>
         </>
       )}

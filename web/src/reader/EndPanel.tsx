@@ -1,4 +1,5 @@
-import { useEffect } from 'react';
+import { Trans, useLingui } from '@lingui/react/macro';
+import { useEffect, type ReactNode } from 'react';
 import { bookLabel } from '../lib/format';
 import type { Book } from './data';
 import { ReaderDialog } from './ReaderDialog';
@@ -25,8 +26,48 @@ export function EndPanel({
   onClose(): void;
   onOpen(id: string): void;
 }) {
+  const { t } = useLingui();
   const target = at === 'end' ? next : previous;
-  const of = scope.kind === 'read-list' ? `the read list “${scope.name}”` : 'the series';
+  const title = bookLabel(book);
+  const targetLabel = target ? bookLabel(target) : '';
+  const listName = scope.kind === 'read-list' ? scope.name : '';
+  const inList = scope.kind === 'read-list';
+  // Whole sentences for each case (what follows: the series or the read list), so that translators see them whole.
+  let where: ReactNode;
+  if (target) {
+    if (at === 'end')
+      where = inList ? (
+        <Trans>
+          Next in the read list “{listName}”: <strong data-testid="neighbour-title">{targetLabel}</strong>
+        </Trans>
+      ) : (
+        <Trans>
+          Next in the series: <strong data-testid="neighbour-title">{targetLabel}</strong>
+        </Trans>
+      );
+    else
+      where = inList ? (
+        <Trans>
+          Previous in the read list “{listName}”: <strong data-testid="neighbour-title">{targetLabel}</strong>
+        </Trans>
+      ) : (
+        <Trans>
+          Previous in the series: <strong data-testid="neighbour-title">{targetLabel}</strong>
+        </Trans>
+      );
+  } else if (at === 'end') {
+    where = inList ? (
+      <Trans>This is the last book of the read list “{listName}”.</Trans>
+    ) : (
+      <Trans>This is the last book of the series.</Trans>
+    );
+  } else {
+    where = inList ? (
+      <Trans>This is the first book of the read list “{listName}”.</Trans>
+    ) : (
+      <Trans>This is the first book of the series.</Trans>
+    );
+  }
   // Paging on past the end (→) goes on to the next book, as Continue does.
   useEffect(() => {
     if (at !== 'end' || !target) return;
@@ -40,27 +81,16 @@ export function EndPanel({
     return () => window.removeEventListener('keydown', onKey, true);
   }, [at, target, onOpen]);
   return (
-    <ReaderDialog
-      title={at === 'end' ? `End of ${bookLabel(book)}` : `Start of ${bookLabel(book)}`}
-      onClose={onClose}
-      className="end-panel"
-    >
-      {target ? (
-        <p>
-          {at === 'end' ? `Next in ${of}: ` : `Previous in ${of}: `}
-          <strong data-testid="neighbour-title">{bookLabel(target)}</strong>
-        </p>
-      ) : (
-        <p>{at === 'end' ? `This is the last book of ${of}.` : `This is the first book of ${of}.`}</p>
-      )}
+    <ReaderDialog title={at === 'end' ? t`End of ${title}` : t`Start of ${title}`} onClose={onClose} className="end-panel">
+      <p>{where}</p>
       <div className="actions">
         {target && (
           <button type="button" className="primary" data-autofocus onClick={() => onOpen(target.id)}>
-            {at === 'end' ? `Continue: ${bookLabel(target)}` : `Open ${bookLabel(target)}`}
+            {at === 'end' ? <Trans>Continue: {targetLabel}</Trans> : <Trans>Open {targetLabel}</Trans>}
           </button>
         )}
         <button type="button" onClick={onClose}>
-          Stay here
+          <Trans>Stay here</Trans>
         </button>
       </div>
     </ReaderDialog>

@@ -1,3 +1,4 @@
+import { Trans, useLingui } from '@lingui/react/macro';
 import { useQuery } from '@tanstack/react-query';
 import { Link, useNavigate } from '@tanstack/react-router';
 import { useEffect, useLayoutEffect, useRef, useState } from 'react';
@@ -48,6 +49,7 @@ const isForwardKey = (e: KeyboardEvent) =>
 /** The EPUB reader: foliate-js lays the book out; this draws the menu, contents, settings, and keeps the position. */
 
 export function EpubReader({ book, seriesTitle }: { book: Book; pages: PageInfo[]; seriesTitle: string }) {
+  const { t, i18n } = useLingui();
   const navigate = useNavigate();
   const host = useRef<HTMLDivElement>(null);
   const engine = useRef<EpubEngine | null>(null);
@@ -164,8 +166,13 @@ export function EpubReader({ book, seriesTitle }: { book: Book; pages: PageInfo[
 
   const change = (patch: PartialSettings, scope: 'series' | 'all') =>
     prefs.save(withChange(prefs.stored, book.series_id, dc, patch, scope));
-  const percent = where ? Math.round(where.fraction * 100) : 0;
-  const label = where ? `${percent}% · ${where.tocLabel ?? `Section ${where.sectionIndex + 1} of ${where.sectionCount}`}` : 'Opening…';
+  // "37%" in the interface language's way (a whole percent, as the slider moves by).
+  const percent = i18n.number((where ? Math.round(where.fraction * 100) : 0) / 100, { style: 'percent' });
+  const section = where ? where.sectionIndex + 1 : 0;
+  const sections = where ? where.sectionCount : 0;
+  const chapter = where?.tocLabel ?? t`Section ${section} of ${sections}`;
+  const position = where ? t`${percent} · ${chapter}` : t`Opening…`;
+  const title = bookLabel(book);
   const theme = THEMES[appearance.theme];
 
   const failure = error ?? saved.error;
@@ -174,7 +181,7 @@ export function EpubReader({ book, seriesTitle }: { book: Book; pages: PageInfo[
       <div className="reader reader-message">
         <ErrorMessage error={failure} />
         <Link to="/books/$bookId" params={{ bookId: book.id }}>
-          Back to the book
+          <Trans>Back to the book</Trans>
         </Link>
       </div>
     );
@@ -187,21 +194,21 @@ export function EpubReader({ book, seriesTitle }: { book: Book; pages: PageInfo[
       data-theme={appearance.theme}
       data-flow={appearance.flow}
     >
-      <div ref={host} className="reader-host epub-host" role="region" aria-label={`${bookLabel(book)}, ${label}`} />
+      <div ref={host} className="reader-host epub-host" role="region" aria-label={t`${title}, ${position}`} />
       <p className="visually-hidden" role="status" aria-live="polite" data-testid="page-status">
-        {label}
+        {position}
       </p>
-      <PageFlash text={`${percent}%`} turn={turns} hidden={!pageNumber || menu} />
-      <button type="button" className="epub-turn previous" aria-label="Previous page" onClick={() => engine.current?.previous()} />
+      <PageFlash text={percent} turn={turns} hidden={!pageNumber || menu} />
+      <button type="button" className="epub-turn previous" aria-label={t`Previous page`} onClick={() => engine.current?.previous()} />
       {/* Touch screens: the middle third shows or hides the menu, as in the comic reader (the Menu button says it for keyboards). */}
       <button type="button" className="epub-turn centre" tabIndex={-1} aria-hidden="true" onClick={() => setMenu((m) => !m)} />
       <button type="button" className="epub-menu small" onClick={() => setMenu((m) => !m)} aria-expanded={menu}>
-        Menu
+        <Trans>Menu</Trans>
       </button>
       <button
         type="button"
         className="epub-turn next"
-        aria-label="Next page"
+        aria-label={t`Next page`}
         onClick={() => {
           if (atEnd(where)) setPanel('end');
           else engine.current?.next();
@@ -212,21 +219,21 @@ export function EpubReader({ book, seriesTitle }: { book: Book; pages: PageInfo[
           <ReaderBar
             book={book}
             seriesTitle={seriesTitle}
-            position={label}
+            position={position}
             incognito={incognito}
             onIncognito={setIncognito}
             fullscreen={fullscreen}
           >
             <button type="button" className="small" onClick={() => setPanel('toc')}>
-              Contents
+              <Trans>Contents</Trans>
             </button>
             <button type="button" className="small" onClick={() => setPanel('settings')}>
-              Settings
+              <Trans>Settings</Trans>
             </button>
           </ReaderBar>
           <footer className="reader-bar bottom">
             <label htmlFor="epub-slider" className="visually-hidden">
-              Position in the book
+              <Trans>Position in the book</Trans>
             </label>
             <input
               id="epub-slider"
@@ -235,23 +242,27 @@ export function EpubReader({ book, seriesTitle }: { book: Book; pages: PageInfo[
               max={1000}
               value={Math.round((where?.fraction ?? 0) * 1000)}
               onChange={(e) => engine.current?.goToFraction(Number(e.target.value) / 1000)}
-              aria-valuetext={`${percent}%`}
+              aria-valuetext={percent}
             />
-            <span className="reader-count">{percent}%</span>
+            <span className="reader-count">{percent}</span>
           </footer>
         </>
       )}
       {panel === 'toc' && (
         <div className="reader-overlay" onPointerDown={(e) => e.target === e.currentTarget && setPanel('none')}>
-          <nav className="reader-dialog" role="dialog" aria-modal="true" aria-label="Contents">
+          <nav className="reader-dialog" role="dialog" aria-modal="true" aria-label={t`Contents`}>
             <div className="reader-dialog-head">
-              <h2>Contents</h2>
+              <h2>
+                <Trans>Contents</Trans>
+              </h2>
               <button type="button" className="small" onClick={() => setPanel('none')}>
-                Close
+                <Trans>Close</Trans>
               </button>
             </div>
             {toc.length === 0 ? (
-              <p>This book has no table of contents.</p>
+              <p>
+                <Trans>This book has no table of contents.</Trans>
+              </p>
             ) : (
               <TocList items={toc} onPick={(href) => (engine.current?.goTo(href), setPanel('none'))} />
             )}

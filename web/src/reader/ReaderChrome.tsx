@@ -1,3 +1,4 @@
+import { Trans } from '@lingui/react/macro';
 import { Link } from '@tanstack/react-router';
 import { describeError } from '../api/client';
 import { useEffect, useState, type ReactNode } from 'react';
@@ -34,7 +35,7 @@ export function ReaderBar({
   return (
     <header className="reader-bar top">
       <Link to="/books/$bookId" params={{ bookId: book.id }} className="button small">
-        ← Back
+        <Trans>← Back</Trans>
       </Link>
       <div className="reader-title">
         <span className="eyebrow">{seriesTitle}</span>
@@ -42,11 +43,11 @@ export function ReaderBar({
       </div>
       <span className="reader-count">{position}</span>
       <label className="reader-toggle">
-        <input type="checkbox" checked={incognito} onChange={(e) => onIncognito(e.target.checked)} /> Incognito
+        <input type="checkbox" checked={incognito} onChange={(e) => onIncognito(e.target.checked)} /> <Trans>Incognito</Trans>
       </label>
       {children}
       <button type="button" className="small" onClick={() => fullscreen.toggle()} aria-pressed={fullscreen.on}>
-        Full screen
+        <Trans>Full screen</Trans>
       </button>
     </header>
   );
@@ -54,11 +55,12 @@ export function ReaderBar({
 
 /** A small note while the reading position could not be saved: it is kept and sent when the server answers again. */
 export function UnsavedProgressNote({ queued, settingsError }: { queued: boolean; settingsError?: unknown }) {
+  const detail = settingsError ? describeError(settingsError) : '';
   return (
     <p className="reader-unsaved" role="status">
-      {queued ? 'Progress not saved yet: it will be sent when the server can be reached.' : ''}
+      {queued ? <Trans>Progress not saved yet: it will be sent when the server can be reached.</Trans> : ''}
       {queued && settingsError ? <br /> : null}
-      {settingsError ? `Reader settings not saved: ${describeError(settingsError)}` : ''}
+      {settingsError ? <Trans>Reader settings not saved: {detail}</Trans> : ''}
     </p>
   );
 }

@@ -1,3 +1,4 @@
+import { Trans } from '@lingui/react/macro';
 import { useEffect, useRef, type ReactNode } from 'react';
 
 /** The reader's modal panel: focus moves into it and back, Escape or a click outside closes it. */
@@ -34,7 +35,7 @@ export function ReaderDialog({
         <div className="reader-dialog-head">
           <h2>{title}</h2>
           <button type="button" className="small" onClick={onClose}>
-            Close
+            <Trans>Close</Trans>
           </button>
         </div>
         {children}

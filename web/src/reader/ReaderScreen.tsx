@@ -1,3 +1,4 @@
+import { Trans, useLingui } from '@lingui/react/macro';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { getRouteApi, Link } from '@tanstack/react-router';
 import { lazy, Suspense } from 'react';
@@ -17,6 +18,7 @@ const route = getRouteApi('/books/$bookId/read');
 
 /** The reader route: opens a book where the user left it, in the comic reader or, for reflowable EPUB, the EPUB reader. */
 export function ReaderScreen() {
+  const { t } = useLingui();
   const { bookId } = route.useParams();
   const search = route.useSearch();
   const book = useBook(bookId);
@@ -46,8 +48,12 @@ export function ReaderScreen() {
       return (
         <div className="reader reader-message" role="alert">
           <h1>{missing}</h1>
-          <p>There is nothing at this address: the book may have been removed, or the link is wrong.</p>
-          <Link to="/">Go to the home page</Link>
+          <p>
+            <Trans>There is nothing at this address: the book may have been removed, or the link is wrong.</Trans>
+          </p>
+          <Link to="/">
+            <Trans>Go to the home page</Trans>
+          </Link>
         </div>
       );
     }
@@ -56,9 +62,11 @@ export function ReaderScreen() {
         <ErrorMessage error={failed[0]!.error} />
         <p className="actions">
           <button type="button" onClick={() => void Promise.all(failed.map((q) => q.refetch()))}>
-            Try again
+            <Trans>Try again</Trans>
           </button>
-          <Link to="/">Home</Link>
+          <Link to="/">
+            <Trans>Home</Trans>
+          </Link>
         </p>
       </div>
     );
@@ -66,7 +74,9 @@ export function ReaderScreen() {
   if (!book.data || !pages.data || saved.data === undefined || !prefs.data || (book.data.series_id && !series.data)) {
     return (
       <div className="reader reader-message" aria-busy="true">
-        <p>Opening…</p>
+        <p>
+          <Trans>Opening…</Trans>
+        </p>
       </div>
     );
   }
@@ -74,9 +84,9 @@ export function ReaderScreen() {
   if (b.page_count === 0 || pages.data.length === 0) {
     return (
       <div className="reader reader-message">
-        <p>{withDetail('This book has no pages to show', b.analysis_error)}</p>
+        <p>{withDetail(t`This book has no pages to show`, b.analysis_error)}</p>
         <Link to="/books/$bookId" params={{ bookId }}>
-          Back to the book
+          <Trans>Back to the book</Trans>
         </Link>
       </div>
     );
@@ -102,7 +112,9 @@ export function ReaderScreen() {
     <Suspense
       fallback={
         <div className="reader reader-message" aria-busy="true">
-          <p>Opening…</p>
+          <p>
+            <Trans>Opening…</Trans>
+          </p>
         </div>
       }
     >

@@ -1,96 +1,110 @@
+import type { MessageDescriptor } from '@lingui/core';
+import { msg } from '@lingui/core/macro';
+import { useLingui } from '@lingui/react';
+import { Trans } from '@lingui/react/macro';
 import { useState } from 'react';
 import { ReaderDialog } from './ReaderDialog';
 import type { DeviceClass, PartialSettings, ReaderSettings } from './settings';
 
-type Field = { key: keyof ReaderSettings; label: string } & (
-  { kind: 'select'; options: Array<[string, string]> } | { kind: 'number'; min: number; max: number; step?: number } | { kind: 'check' }
+type Field = { key: keyof ReaderSettings; label: MessageDescriptor } & (
+  | { kind: 'select'; options: Array<[string, MessageDescriptor]> }
+  | { kind: 'number'; min: number; max: number; step?: number }
+  | { kind: 'check' }
 );
 
 const COMIC_FIELDS: Field[] = [
   {
     key: 'mode',
-    label: 'Reading mode',
+    label: msg`Reading mode`,
     kind: 'select',
     options: [
-      ['ltr', 'Left to right'],
-      ['rtl', 'Right to left (manga)'],
-      ['vertical', 'Vertical, paged'],
-      ['webtoon', 'Webtoon (continuous scroll)'],
+      ['ltr', msg`Left to right`],
+      ['rtl', msg`Right to left (manga)`],
+      ['vertical', msg`Vertical, paged`],
+      ['webtoon', msg`Webtoon (continuous scroll)`],
     ],
   },
   {
     key: 'fit',
-    label: 'Fit',
+    label: msg`Fit`,
     kind: 'select',
     options: [
-      ['screen', 'Screen'],
-      ['width', 'Width'],
-      ['height', 'Height'],
-      ['original', 'Original size'],
+      ['screen', msg`Screen`],
+      ['width', msg`Width`],
+      ['height', msg`Height`],
+      ['original', msg`Original size`],
     ],
   },
   {
     key: 'spread',
-    label: 'Pages side by side',
+    label: msg`Pages side by side`,
     kind: 'select',
     options: [
-      ['auto', 'On wide screens'],
-      ['double', 'Always two'],
-      ['single', 'One page'],
+      ['auto', msg`On wide screens`],
+      ['double', msg`Always two`],
+      ['single', msg`One page`],
     ],
   },
-  { key: 'shift', label: 'Shift pairs by one page', kind: 'check' },
-  { key: 'preload', label: 'Pages loaded ahead', kind: 'number', min: 0, max: 10 },
-  { key: 'gap', label: 'Gap between pages (webtoon, px)', kind: 'number', min: 0, max: 200 },
-  { key: 'padding', label: 'Side padding (webtoon, %)', kind: 'number', min: 0, max: 40 },
+  { key: 'shift', label: msg`Shift pairs by one page`, kind: 'check' },
+  { key: 'preload', label: msg`Pages loaded ahead`, kind: 'number', min: 0, max: 10 },
+  { key: 'gap', label: msg`Gap between pages (webtoon, px)`, kind: 'number', min: 0, max: 200 },
+  { key: 'padding', label: msg`Side padding (webtoon, %)`, kind: 'number', min: 0, max: 40 },
   {
     key: 'tap_zones',
-    label: 'Tap zones',
+    label: msg`Tap zones`,
     kind: 'select',
     options: [
-      ['thirds', 'Thirds'],
-      ['edges', 'Edges only'],
-      ['off', 'Off (menu only)'],
+      ['thirds', msg`Thirds`],
+      ['edges', msg`Edges only`],
+      ['off', msg`Off (menu only)`],
     ],
   },
-  { key: 'grayscale', label: 'Grey pages (e-ink)', kind: 'check' },
+  { key: 'grayscale', label: msg`Grey pages (e-ink)`, kind: 'check' },
 ];
 
 const EPUB_FIELDS: Field[] = [
   {
     key: 'epub_flow',
-    label: 'Layout',
+    label: msg`Layout`,
     kind: 'select',
     options: [
-      ['paginated', 'Pages'],
-      ['scrolled', 'Scrolled'],
+      ['paginated', msg({ message: 'Pages', context: 'EPUB layout' })],
+      ['scrolled', msg`Scrolled`],
     ],
   },
   {
     key: 'epub_theme',
-    label: 'Theme',
+    label: msg`Theme`,
     kind: 'select',
     options: [
-      ['light', 'Light'],
-      ['sepia', 'Sepia'],
-      ['dark', 'Dark'],
+      ['light', msg`Light`],
+      ['sepia', msg`Sepia`],
+      ['dark', msg`Dark`],
     ],
   },
   {
     key: 'epub_font',
-    label: 'Font',
+    label: msg`Font`,
     kind: 'select',
     options: [
-      ['original', "The book's"],
-      ['serif', 'Serif'],
-      ['sans-serif', 'Sans serif'],
-      ['monospace', 'Monospace'],
+      ['original', msg`The book's`],
+      ['serif', msg`Serif`],
+      ['sans-serif', msg`Sans serif`],
+      ['monospace', msg`Monospace`],
     ],
   },
-  { key: 'epub_font_size', label: 'Text size (%)', kind: 'number', min: 50, max: 300, step: 10 },
-  { key: 'epub_line_height', label: 'Line height', kind: 'number', min: 1, max: 3, step: 0.1 },
-  { key: 'epub_margin', label: 'Margins (%)', kind: 'number', min: 0, max: 30 },
+  { key: 'epub_font_size', label: msg`Text size (%)`, kind: 'number', min: 50, max: 300, step: 10 },
+  { key: 'epub_line_height', label: msg`Line height`, kind: 'number', min: 1, max: 3, step: 0.1 },
+  { key: 'epub_margin', label: msg`Margins (%)`, kind: 'number', min: 0, max: 30 },
 ];
+
+/** The device classes, as the hint names them. */
+const DEVICE_LABEL: Record<DeviceClass, MessageDescriptor> = {
+  phone: msg`phone`,
+  tablet: msg`tablet`,
+  desktop: msg`desktop`,
+  eink: msg`e-ink`,
+};
 
 /** The reader's settings, saved for this series or all, for this kind of device. */
 export function ReaderSettingsPanel({
@@ -113,29 +127,42 @@ export function ReaderSettingsPanel({
   onChange(patch: PartialSettings, scope: 'series' | 'all'): void;
   onClose(): void;
 }) {
+  const { _ } = useLingui();
   const [scope, setScope] = useState<'series' | 'all'>('series');
+  const device = _(DEVICE_LABEL[dc]);
   const fields = kind === 'comic' ? COMIC_FIELDS : EPUB_FIELDS;
   const set = (key: keyof ReaderSettings, value: unknown) => onChange({ [key]: value } as PartialSettings, scope);
   return (
-    <ReaderDialog title="Reader settings" onClose={onClose} className="settings-panel">
+    <ReaderDialog title={_(msg`Reader settings`)} onClose={onClose} className="settings-panel">
       <fieldset className="scope">
-        <legend>Save changes for</legend>
+        <legend>
+          <Trans>Save changes for</Trans>
+        </legend>
         <label>
-          <input type="radio" name="scope" checked={scope === 'series'} onChange={() => setScope('series')} /> This series
+          <input type="radio" name="scope" checked={scope === 'series'} onChange={() => setScope('series')} /> <Trans>This series</Trans>
         </label>
         <label>
-          <input type="radio" name="scope" checked={scope === 'all'} onChange={() => setScope('all')} /> All series (apply to all)
+          <input type="radio" name="scope" checked={scope === 'all'} onChange={() => setScope('all')} />{' '}
+          <Trans>All series (apply to all)</Trans>
         </label>
       </fieldset>
       <p className="hint">
-        Saved for this kind of device ({dc === 'eink' ? 'e-ink' : dc}) on your account: other browsers of the same kind follow.
+        <Trans>Saved for this kind of device ({device}) on your account: other browsers of the same kind follow.</Trans>
       </p>
       <label className="reader-field">
-        <span>E-ink mode (no animation, paged, high contrast)</span>
+        <span>
+          <Trans>E-ink mode (no animation, paged, high contrast)</Trans>
+        </span>
         <input type="checkbox" checked={dc === 'eink'} onChange={(e) => onDeviceClass(e.target.checked ? 'eink' : 'desktop')} />
       </label>
       <label className="reader-field">
-        <span>{kind === 'comic' ? 'Show the page number after each turn' : 'Show the position after each turn'} (this browser)</span>
+        <span>
+          {kind === 'comic' ? (
+            <Trans>Show the page number after each turn (this browser)</Trans>
+          ) : (
+            <Trans>Show the position after each turn (this browser)</Trans>
+          )}
+        </span>
         <input type="checkbox" checked={pageNumber} onChange={(e) => onPageNumber(e.target.checked)} />
       </label>
       {fields.map((f) => {
@@ -143,12 +170,12 @@ export function ReaderSettingsPanel({
         const value = settings[f.key];
         return (
           <label key={f.key} className="reader-field" htmlFor={id}>
-            <span>{f.label}</span>
+            <span>{_(f.label)}</span>
             {f.kind === 'select' ? (
               <select id={id} value={String(value)} onChange={(e) => set(f.key, e.target.value)}>
                 {f.options.map(([v, l]) => (
                   <option key={v} value={v} disabled={settings.eink && f.key === 'mode' && v === 'webtoon'}>
-                    {l}
+                    {_(l)}
                   </option>
                 ))}
               </select>

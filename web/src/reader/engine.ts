@@ -2,6 +2,7 @@ import { arrowAction, fitSize, onScreenOrder, spreads, tapAction, viewOf, type F
 import { preloadOrder, PreloadQueue, type LoadedPage } from './preload';
 import { anchorAt, columnWidth, layoutStrip, pagesInRange, scrollTopFor, typicalWidth, type Anchor, type Strip } from './webtoon';
 import { clampZoom, isZoomed, NO_ZOOM, zoomAt, type ZoomState } from './zoom';
+import { t } from '@lingui/core/macro';
 
 export interface EngineSettings {
   mode: ReadingMode;
@@ -85,7 +86,7 @@ export class ComicEngine {
     // keyboard alone can reach it; its keys (arrows, Page Down, Space…) are the reader's key map.
     this.stage.tabIndex = 0;
     this.stage.setAttribute('role', 'group');
-    this.stage.setAttribute('aria-label', 'Pages');
+    this.stage.setAttribute('aria-label', t({ message: 'Pages', context: 'the pages of a comic' }));
     root.append(this.stage);
     this.stage.addEventListener('pointerdown', this.onPointerDown);
     this.stage.addEventListener('pointermove', this.onPointerMove);
@@ -305,11 +306,11 @@ export class ComicEngine {
     slot.classList.remove('loading');
     slot.classList.add('failed');
     const note = document.createElement('p');
-    note.textContent = 'This page could not be loaded.';
+    note.textContent = t`This page could not be loaded.`;
     const retry = document.createElement('button');
     retry.type = 'button';
     retry.className = 'small';
-    retry.textContent = 'Try again';
+    retry.textContent = t`Try again`;
     // The button is not a tap on the page: no page turn, no menu.
     for (const type of ['pointerdown', 'pointerup'] as const) retry.addEventListener(type, (e) => e.stopPropagation());
     retry.addEventListener('click', () => this.retryFailed());

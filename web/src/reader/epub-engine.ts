@@ -1,6 +1,7 @@
 import 'foliate-js/view.js';
 import { EPUB, type FoliateBook, type FoliateTocItem } from 'foliate-js/epub.js';
 import { authHeaders } from '../api/client';
+import { t } from '@lingui/core/macro';
 
 /**
  * EPUB layout is foliate-js's (a maintained renderer: pagination in CSS columns, CFIs, TOC); this module only
@@ -91,7 +92,10 @@ export class EpubEngine {
     start: { cfi?: string | undefined; sectionIndex?: number | undefined },
   ): Promise<FoliateTocItem[]> {
     const listing = await fetch(`/api/v1/books/${this.bookId}/resources`, { headers: authHeaders() });
-    if (!listing.ok) throw new Error(`The book's files could not be listed (HTTP ${listing.status})`);
+    if (!listing.ok) {
+      const status = listing.status;
+      throw new Error(t`The book's files could not be listed (HTTP ${status})`);
+    }
     const files = new Map(((await listing.json()) as Resource[]).map((r) => [r.path, r]));
     const url = (name: string) => `/api/v1/books/${this.bookId}/resource/${name.split('/').map(encodeURIComponent).join('/')}`;
     const get = async (name: string): Promise<Response | null> => {

@@ -1,3 +1,4 @@
+import { Trans, useLingui } from '@lingui/react/macro';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { getRouteApi, Link } from '@tanstack/react-router';
 import { useState } from 'react';
@@ -8,6 +9,7 @@ import { readState } from '../components/Cards';
 import { Cover } from '../components/Cover';
 import { CoverPicker } from '../components/CoverPicker';
 import { EditMetadataDialog } from '../components/metadata/EditMetadata';
+import { roleInWords } from '../components/metadata/fields';
 import { ExternalLinks } from '../components/metadata/ExternalLinks';
 import { MetadataHistory, useLibraryWords } from '../components/metadata/History';
 import { ErrorMessage } from '../components/ErrorView';
@@ -21,6 +23,7 @@ const route = getRouteApi('/app/books/$bookId');
 export function BookPage() {
   const { bookId } = route.useParams();
   const queryClient = useQueryClient();
+  const { t, i18n } = useLingui();
   const book = useQuery({
     queryKey: queryKeys.books.detail(bookId),
     queryFn: () => ok(api.GET('/api/v1/books/{id}', { params: { path: { id: bookId } } })),
@@ -46,7 +49,12 @@ export function BookPage() {
   });
 
   if (book.error) throw book.error;
-  if (book.isPending) return <p className="page">Loading…</p>;
+  if (book.isPending)
+    return (
+      <p className="page">
+        <Trans>Loading…</Trans>
+      </p>
+    );
   const b = book.data;
   const m = b.metadata;
   const state = readState(b);
@@ -58,29 +66,39 @@ export function BookPage() {
   // The third element: where the value came from (GET /books/{id} names it per field).
   const src = m.sources;
   const rows: Array<[string, React.ReactNode, MetadataSourceKey | null | undefined]> = [
-    ['Title', m.title, src.title],
-    ['Series', m.series ?? '—', src.series],
-    ['Number', b.number ?? '—', src.number],
-    ['Volume', b.volume ?? '—', src.volume],
-    ['Year', m.year ?? '—', src.year],
-    ['Publisher', m.publisher ?? '—', src.publisher],
-    ['Language', m.language ?? '—', src.language],
-    ['ISBN', m.isbn ?? '—', src.isbn],
-    ['Authors', m.authors.length ? m.authors.map((a) => `${a.name} (${a.role})`).join(', ') : '—', src.authors],
-    ['Genres', m.genres.join(', ') || '—', src.genres],
-    ['Tags', m.tags.join(', ') || '—', src.tags],
-    ['Format', b.format?.toUpperCase() ?? 'Not identified', null],
-    ['Pages', b.page_count, src.page_count],
-    ['Size', formatBytes(b.file_size), null],
-    ['File', <code key="path">{b.path}</code>, null],
-    ['File modified', formatDate(b.file_modified_at), null],
-    ['Added', formatDate(b.created_at), null],
+    [t`Title`, m.title, src.title],
+    [t`Series`, m.series ?? '—', src.series],
+    [t({ message: 'Number', context: 'book number' }), b.number ?? '—', src.number],
+    [t`Volume`, b.volume ?? '—', src.volume],
+    [t`Year`, m.year ?? '—', src.year],
+    [t`Publisher`, m.publisher ?? '—', src.publisher],
+    [t`Language`, m.language ?? '—', src.language],
+    [t`ISBN`, m.isbn ?? '—', src.isbn],
+    [t`Authors`, m.authors.length ? m.authors.map((a) => `${a.name} (${roleInWords(a.role)})`).join(', ') : '—', src.authors],
+    [t`Genres`, m.genres.join(', ') || '—', src.genres],
+    [t`Tags`, m.tags.join(', ') || '—', src.tags],
+    [t`Format`, b.format?.toUpperCase() ?? t`Not identified`, null],
+    [t`Pages`, b.page_count, src.page_count],
+    [t`Size`, formatBytes(b.file_size), null],
+    [t`File`, <code key="path">{b.path}</code>, null],
+    [t`File modified`, formatDate(b.file_modified_at), null],
+    [t`Added`, formatDate(b.created_at), null],
   ];
+  const title = b.title;
+  const label = bookLabel(b);
+  const analysisError = b.analysis_error;
+  const completed = b.progress?.completed_at ? formatDate(b.progress.completed_at) : null;
+  const read = b.progress ? i18n.number(Math.round(b.progress.progress * 100) / 100, { style: 'percent' }) : '';
+  const currentPage = b.progress?.current_page;
+  const pageCount = b.page_count;
+  const summarySource = src.summary ? METADATA_SOURCE_LABEL[src.summary] : null;
+  const previousLabel = previous ? bookLabel(previous) : '';
+  const nextLabel = next ? bookLabel(next) : '';
 
   return (
     <div className="page">
       <div className="detail">
-        <Cover src={`/api/v1/books/${b.id}/thumbnail`} alt={`Cover of ${b.title}`} className="detail-cover" />
+        <Cover src={`/api/v1/books/${b.id}/thumbnail`} alt={t`Cover of ${title}`} className="detail-cover" />
         <div className="detail-body">
           <p className="eyebrow">
             {series.data ? (
@@ -88,23 +106,31 @@ export function BookPage() {
                 {series.data.metadata.title}
               </Link>
             ) : (
-              'Series'
+              <Trans>Series</Trans>
             )}
           </p>
-          <h1>{bookLabel(b)}</h1>
+          <h1>{label}</h1>
           {b.analysis_error && (
             <p className="error-text" role="alert">
-              This file could not be fully analysed: {b.analysis_error}
+              <Trans>This file could not be fully analysed: {analysisError}</Trans>
             </p>
           )}
           <div className="progress-block">
-            {state === 'unread' && <p>Not started.</p>}
-            {state === 'read' && <p>Read{b.progress?.completed_at ? ` on ${formatDate(b.progress.completed_at)}` : ''}.</p>}
+            {state === 'unread' && (
+              <p>
+                <Trans>Not started.</Trans>
+              </p>
+            )}
+            {state === 'read' && (
+              <p>{completed ? <Trans context="book status">Read on {completed}.</Trans> : <Trans context="book status">Read.</Trans>}</p>
+            )}
             {state === 'in-progress' && b.progress && (
               <>
-                <ProgressBar value={b.progress.progress} label={`${Math.round(b.progress.progress * 100)}% read`} />
+                <ProgressBar value={b.progress.progress} label={t`${read} read`} />
                 <p>
-                  Page {b.progress.current_page} of {b.page_count}
+                  <Trans>
+                    Page {currentPage} of {pageCount}
+                  </Trans>
                 </p>
               </>
             )}
@@ -112,24 +138,24 @@ export function BookPage() {
           <div className="actions">
             {b.page_count > 0 && (
               <Link to="/books/$bookId/read" params={{ bookId: b.id }} className="button primary">
-                {state === 'in-progress' ? 'Continue reading' : 'Read'}
+                {state === 'in-progress' ? <Trans>Continue reading</Trans> : <Trans context="verb">Read</Trans>}
               </Link>
             )}
             {/* A plain link: the browser streams the file to disk (the session's file cookie authenticates it). */}
             <a className="button" href={`/api/v1/books/${b.id}/file`} download={b.file_name}>
-              Download
+              <Trans>Download</Trans>
             </a>
             <button type="button" onClick={() => mark.mutate(state !== 'read')} disabled={mark.isPending}>
-              {state === 'read' ? 'Mark unread' : 'Mark read'}
+              {state === 'read' ? <Trans>Mark unread</Trans> : <Trans>Mark read</Trans>}
             </button>
             {canEdit && (
               <button type="button" onClick={() => setEditOpen(true)}>
-                Edit
+                <Trans>Edit</Trans>
               </button>
             )}
             {canEdit && (
               <button type="button" onClick={() => setCoverOpen(true)}>
-                Change cover…
+                <Trans>Change cover…</Trans>
               </button>
             )}
           </div>
@@ -137,44 +163,55 @@ export function BookPage() {
           {coverOpen && (
             <CoverPicker
               target={{ kind: 'book', id: b.id }}
-              title={bookLabel(b)}
-              books={[{ id: b.id, label: bookLabel(b), page_count: b.page_count }]}
+              title={label}
+              books={[{ id: b.id, label, page_count: b.page_count }]}
               onClose={() => setCoverOpen(false)}
             />
           )}
           <ErrorMessage error={mark.error ?? series.error ?? siblings.error} />
-          <AddToReadList bookIds={[b.id]} title={bookLabel(b)} />
+          <AddToReadList bookIds={[b.id]} title={label} />
           <MetadataHistory kind="book" id={b.id} />
           {m.summary && (
             <p className="summary">
               {m.summary}
-              {src.summary && <span className="source-tag">Summary from {METADATA_SOURCE_LABEL[src.summary]}</span>}
+              {summarySource && (
+                <span className="source-tag">
+                  <Trans>Summary from {summarySource}</Trans>
+                </span>
+              )}
             </p>
           )}
           <ExternalLinks links={m.links} />
           <dl className="facts">
-            {rows.map(([label, value, source]) => (
-              <div key={label}>
-                <dt>{label}</dt>
-                <dd>
-                  {value}
-                  {source && <span className="source-tag">from {METADATA_SOURCE_LABEL[source]}</span>}
-                </dd>
-              </div>
-            ))}
+            {rows.map(([name, value, source]) => {
+              const origin = source ? METADATA_SOURCE_LABEL[source] : null;
+              return (
+                <div key={name}>
+                  <dt>{name}</dt>
+                  <dd>
+                    {value}
+                    {origin && (
+                      <span className="source-tag">
+                        <Trans>from {origin}</Trans>
+                      </span>
+                    )}
+                  </dd>
+                </div>
+              );
+            })}
           </dl>
           <WhyPanel bookId={b.id} />
-          <nav className="prev-next" aria-label="Other books of the series">
+          <nav className="prev-next" aria-label={t`Other books of the series`}>
             {previous ? (
               <Link to="/books/$bookId" params={{ bookId: previous.id }} rel="prev">
-                ← Previous: {bookLabel(previous)}
+                <Trans>← Previous: {previousLabel}</Trans>
               </Link>
             ) : (
               <span />
             )}
             {next && (
               <Link to="/books/$bookId" params={{ bookId: next.id }} rel="next">
-                Next: {bookLabel(next)} →
+                <Trans>Next: {nextLabel} →</Trans>
               </Link>
             )}
           </nav>

@@ -1,3 +1,4 @@
+import { Trans, useLingui } from '@lingui/react/macro';
 import { useQuery } from '@tanstack/react-query';
 import { getRouteApi, Link } from '@tanstack/react-router';
 import { api, ok } from '../api/client';
@@ -5,7 +6,7 @@ import { queryKeys } from '../api/query-keys';
 import { librariesQuery, meQuery } from '../api/queries';
 import { BookCard, SeriesCard, type Book, type Series } from '../components/Cards';
 import { ErrorMessage } from '../components/ErrorView';
-import { seesEverything } from '../lib/content-access';
+import { seesEverything } from '../lib/visible-scope';
 import { SHELF_IDS, SHELVES, shelfEmptyText, type ShelfId } from '../lib/shelves';
 
 function shelfQuery(id: ShelfId, pageSize: number) {
@@ -17,17 +18,20 @@ function shelfQuery(id: ShelfId, pageSize: number) {
 }
 
 function Shelf({ id }: { id: ShelfId }) {
+  const { t, i18n } = useLingui();
   const shelf = SHELVES[id];
+  const title = i18n._(shelf.title);
   const query = useQuery(shelfQuery(id, 20));
   const seesAll = seesEverything(useQuery(meQuery).data);
   const headingId = `shelf-${id}`;
+  const total = query.data?.total ?? 0;
   return (
     <section className="shelf" aria-labelledby={headingId}>
       <div className="shelf-head">
-        <h2 id={headingId}>{shelf.title}</h2>
-        {query.data && query.data.total > 0 && (
-          <Link to="/shelves/$shelf" params={{ shelf: id }} aria-label={`See all: ${shelf.title}`}>
-            See all ({query.data.total})
+        <h2 id={headingId}>{title}</h2>
+        {query.data && total > 0 && (
+          <Link to="/shelves/$shelf" params={{ shelf: id }} aria-label={t`See all: ${title}`}>
+            <Trans>See all ({total})</Trans>
           </Link>
         )}
       </div>
@@ -54,16 +58,18 @@ export function Home() {
   if (libraries.data && libraries.data.total === 0) {
     return (
       <div className="page narrow">
-        <h1>Home</h1>
+        <h1>
+          <Trans>Home</Trans>
+        </h1>
         <p className="empty">
-          {seesAll ? 'No libraries yet.' : 'No library you can see yet.'}{' '}
+          {seesAll ? <Trans>No libraries yet.</Trans> : <Trans>No library you can see yet.</Trans>}{' '}
           {canAddLibraries ? (
-            <>
+            <Trans>
               <Link to="/admin/libraries">Add one under Administration → Libraries</Link>: pick the folder on the server that holds your
               comics or books.
-            </>
+            </Trans>
           ) : (
-            'An administrator adds libraries, and decides which libraries and ratings your account shows.'
+            <Trans>An administrator adds libraries, and decides which libraries and ratings your account shows.</Trans>
           )}
         </p>
       </div>
@@ -71,7 +77,9 @@ export function Home() {
   }
   return (
     <div className="page">
-      <h1 className="visually-hidden">Home</h1>
+      <h1 className="visually-hidden">
+        <Trans>Home</Trans>
+      </h1>
       <ErrorMessage error={libraries.error} />
       {SHELF_IDS.map((id) => (
         <Shelf key={id} id={id} />
@@ -84,15 +92,22 @@ const shelfRouteApi = getRouteApi('/app/shelves/$shelf');
 
 /** A shelf's "see all": every item, in pages of 100. */
 export function ShelfPage() {
+  const { i18n } = useLingui();
   const { shelf: id } = shelfRouteApi.useParams();
   const shelf = SHELVES[id];
   const query = useQuery(shelfQuery(id, 500));
   const seesAll = seesEverything(useQuery(meQuery).data);
+  const shown = query.data?.data.length ?? 0;
+  const total = query.data?.total ?? 0;
   return (
     <div className="page">
-      <h1>{shelf.title}</h1>
+      <h1>{i18n._(shelf.title)}</h1>
       <ErrorMessage error={query.error} />
-      {query.isPending && <p>Loading…</p>}
+      {query.isPending && (
+        <p>
+          <Trans>Loading…</Trans>
+        </p>
+      )}
       {query.data?.data.length === 0 && <p className="empty">{shelfEmptyText(id, seesAll)}</p>}
       {query.data && query.data.data.length > 0 && (
         <ul className="grid">
@@ -101,9 +116,11 @@ export function ShelfPage() {
           ))}
         </ul>
       )}
-      {query.data && query.data.total > query.data.data.length && (
+      {shown < total && (
         <p className="hint">
-          Showing the first {query.data.data.length} of {query.data.total}.
+          <Trans>
+            Showing the first {shown} of {total}.
+          </Trans>
         </p>
       )}
     </div>

@@ -1,3 +1,6 @@
+import type { MessageDescriptor } from '@lingui/core';
+import { msg, plural } from '@lingui/core/macro';
+import { Plural, Trans, useLingui } from '@lingui/react/macro';
 import { useQueries, useQuery, useQueryClient } from '@tanstack/react-query';
 import { Link, useNavigate, useParams, useSearch } from '@tanstack/react-router';
 import { useWindowVirtualizer } from '@tanstack/react-virtual';
@@ -8,9 +11,8 @@ import { librariesQuery, meQuery, usePreference } from '../api/queries';
 import { queryKeys } from '../api/query-keys';
 import { BookCard, CardSkeleton, SeriesCard, type Book, type Series } from '../components/Cards';
 import { ErrorMessage } from '../components/ErrorView';
-import { NOTHING_YOU_CAN_SEE, seesEverything } from '../lib/content-access';
+import { nothingYouCanSee, seesEverything } from '../lib/visible-scope';
 import { buildCondition } from '../lib/filters';
-import { plural } from '../lib/format';
 import { gridLayout, pagesFor } from '../lib/grid-layout';
 import {
   BOOK_FILTER_FIELDS,
@@ -43,28 +45,32 @@ const MIN_CARD_PHONE = 110;
 const GAP = 16;
 const TEXT_HEIGHT = 64;
 
-const SORT_LABELS: Record<string, string> = {
-  name: 'Name',
-  date_added: 'Date added',
-  date_updated: 'Date updated',
-  release_date: 'Release date',
-  date_read: 'Date read',
-  book_count: 'Book count',
-  file_size: 'File size',
-  page_count: 'Page count',
-  title: 'Title',
-  number: 'Number',
-  created_at: 'Date added',
-  modified_at: 'File modified',
+const SORT_LABELS: Record<string, MessageDescriptor> = {
+  name: msg`Name`,
+  date_added: msg`Date added`,
+  date_updated: msg`Date updated`,
+  release_date: msg`Release date`,
+  date_read: msg`Date read`,
+  book_count: msg`Book count`,
+  file_size: msg`File size`,
+  page_count: msg`Page count`,
+  title: msg`Title`,
+  number: msg`Number`,
+  created_at: msg`Date added`,
+  modified_at: msg`File modified`,
 };
-const FIELD_LABELS: Record<FilterField, string> = {
-  genre: 'Genre',
-  tag: 'Tag',
-  status: 'Status',
-  publisher: 'Publisher',
-  language: 'Language',
+const FIELD_LABELS: Record<FilterField, MessageDescriptor> = {
+  genre: msg`Genre`,
+  tag: msg`Tag`,
+  status: msg({ message: 'Status', context: 'series publication status' }),
+  publisher: msg`Publisher`,
+  language: msg`Language`,
 };
-const READ_LABELS: Record<ReadStatus, string> = { unread: 'Unread', in_progress: 'In progress', read: 'Read' };
+const READ_LABELS: Record<ReadStatus, MessageDescriptor> = {
+  unread: msg({ message: 'Unread', context: 'read status' }),
+  in_progress: msg({ message: 'In progress', context: 'read status' }),
+  read: msg({ message: 'Read', context: 'read status' }),
+};
 
 type Item = Series | Book;
 interface PageResult {
@@ -74,6 +80,7 @@ interface PageResult {
 
 /** The series (or books) of one library or of all, as a virtualised cover grid driven by the URL. */
 export function LibraryGrid() {
+  const { t } = useLingui();
   const params = useParams({ strict: false }) as { libraryId?: string };
   const libraryId = params.libraryId;
   const search = validateLibrarySearch(useSearch({ strict: false }) as Record<string, unknown>);
@@ -179,19 +186,40 @@ export function LibraryGrid() {
     setRenumber({ ids: [...known.keys(), ...selectedIds.filter((id) => !known.has(id))], known });
   };
   const canEdit = useQuery(meQuery).data?.permissions.includes(search.view === 'books' ? 'books-write' : 'series-write') === true;
-  const selectedLabel = search.view === 'books' ? plural(selectedIds.length, 'book') : plural(selectedIds.length, 'series', 'series');
+  const selectedCount = selectedIds.length;
+  const selectedLabel =
+    search.view === 'books'
+      ? plural(selectedCount, { one: `${selectedCount} book`, other: `${selectedCount} books` })
+      : plural(selectedCount, { one: `${selectedCount} series`, other: `${selectedCount} series` });
 
-  const title = libraryId ? (library?.name ?? 'Library') : 'All libraries';
+  const title = libraryId ? (library?.name ?? t`Library`) : t`All libraries`;
   const filtersOn = hasFilters(search) || search.q !== '' || hideRead;
+  const emptyText = filtersOn
+    ? t`Nothing matches these filters. Remove a filter chip or change the search.`
+    : !seesAll
+      ? // The server lists only what this account may see: an empty grid may be all of it hidden.
+        canScan
+        ? `${nothingYouCanSee()} ${t`A library that holds nothing yet can be scanned from Administration → Libraries.`}`
+        : nothingYouCanSee()
+      : libraryId
+        ? t`This library has no series yet. Scan it from Administration → Libraries, or check that its folder holds comics or books.`
+        : t`No series yet. Add a library and scan it from Administration → Libraries.`;
+  const failure = failedPages[0] ? describeError(failedPages[0].error) : '';
 
   // An address naming a library that is not (or no longer) there: said so, not shown as an empty library.
   if (libraryId && libraries.data && !library) {
     return (
       <div className="page narrow" role="alert">
-        <h1>Library not found</h1>
-        <p>There is no library at this address: it may have been removed, or the link is wrong.</p>
+        <h1>
+          <Trans>Library not found</Trans>
+        </h1>
         <p>
-          <Link to="/libraries">See all libraries</Link>
+          <Trans>There is no library at this address: it may have been removed, or the link is wrong.</Trans>
+        </p>
+        <p>
+          <Link to="/libraries">
+            <Trans>See all libraries</Trans>
+          </Link>
         </p>
       </div>
     );
@@ -203,46 +231,43 @@ export function LibraryGrid() {
         <h1>{title}</h1>
         <LibraryPicker current={libraryId} />
         <ToggleButton className="toggle select-toggle" isSelected={selection.active} onChange={selection.setActive}>
-          Select
+          <Trans context="verb">Select</Trans>
         </ToggleButton>
       </div>
       <Toolbar search={search} update={update} />
       <ActiveFilters search={search} update={update} />
       <FilterForm search={search} update={update} suggestions={first.data?.data ?? []} />
       <p className="hint" aria-live="polite">
-        {first.isFetching && !first.data
-          ? 'Loading…'
-          : first.data
-            ? plural(total, search.view === 'books' ? 'book' : 'series', search.view === 'books' ? 'books' : 'series')
-            : ''}
+        {first.isFetching && !first.data ? (
+          <Trans>Loading…</Trans>
+        ) : first.data ? (
+          search.view === 'books' ? (
+            <Plural value={total} one={`${total} book`} other={`${total} books`} />
+          ) : (
+            <Plural value={total} one={`${total} series`} other={`${total} series`} />
+          )
+        ) : (
+          ''
+        )}
       </p>
       {hideRead && (
         <p className="hint hidden-read">
-          Books you have read are hidden (Account → Preferences).{' '}
-          <button type="button" className="link-button" onClick={() => setShowReadHere(true)}>
-            Show them
-          </button>
+          <Trans>
+            Books you have read are hidden (Account → Preferences).{' '}
+            <button type="button" className="link-button" onClick={() => setShowReadHere(true)}>
+              Show them
+            </button>
+          </Trans>
         </p>
       )}
       <ErrorMessage error={first.error} />
-      {first.data && total === 0 && (
-        <p className="empty">
-          {filtersOn
-            ? 'Nothing matches these filters. Remove a filter chip or change the search.'
-            : !seesAll
-              ? // The server lists only what this account may see: an empty grid may be all of it hidden.
-                `${NOTHING_YOU_CAN_SEE}${canScan ? ' A library that holds nothing yet can be scanned from Administration → Libraries.' : ''}`
-              : libraryId
-                ? 'This library has no series yet. Scan it from Administration → Libraries, or check that its folder holds comics or books.'
-                : 'No series yet. Add a library and scan it from Administration → Libraries.'}
-        </p>
-      )}
+      {first.data && total === 0 && <p className="empty">{emptyText}</p>}
       <div
         ref={gridRef}
         className="virtual-grid"
         style={{ height: virtualizer.getTotalSize() }}
         role="list"
-        aria-label={`${title}: ${search.view}`}
+        aria-label={search.view === 'books' ? t`${title}: books` : t`${title}: series`}
       >
         {virtualRows.map((row) => (
           <div
@@ -281,15 +306,23 @@ export function LibraryGrid() {
       {failedPages.length > 0 && (
         <div className="grid-error" role="alert">
           <span className="error-text">
-            Some {search.view === 'books' ? 'books' : 'series'} could not be loaded: {describeError(failedPages[0]!.error)}
+            {search.view === 'books' ? (
+              <Trans>Some books could not be loaded: {failure}</Trans>
+            ) : (
+              <Trans>Some series could not be loaded: {failure}</Trans>
+            )}
           </span>
           <button type="button" className="small" onClick={() => failedPages.forEach((q) => void q.refetch())}>
-            Try again
+            <Trans>Try again</Trans>
           </button>
         </div>
       )}
       {selection.active && (
-        <SelectionBar count={selectedIds.length} label={`Selected ${search.view}`} onClear={selection.clear}>
+        <SelectionBar
+          count={selectedCount}
+          label={search.view === 'books' ? t`Selected books` : t`Selected series`}
+          onClear={selection.clear}
+        >
           {search.view === 'books' ? (
             <AddToReadList bookIds={selectedIds} title={selectedLabel} />
           ) : (
@@ -297,17 +330,17 @@ export function LibraryGrid() {
           )}
           {canEdit && (
             <button type="button" className="small" onClick={() => setBulkOpen(true)}>
-              Edit selected…
+              <Trans>Edit selected…</Trans>
             </button>
           )}
           {canEdit && search.view === 'books' && (
             <button type="button" className="small" onClick={openRenumber}>
-              Renumber…
+              <Trans>Renumber…</Trans>
             </button>
           )}
           {canEdit && search.view !== 'books' && (
             <button type="button" className="small" onClick={() => setIdentifyIds(selectedIds)}>
-              Identify…
+              <Trans>Identify…</Trans>
             </button>
           )}
         </SelectionBar>
@@ -332,7 +365,7 @@ function LibraryPicker({ current }: { current?: string }) {
   if (!libraries.data || libraries.data.data.length < 2) return null;
   return (
     <label className="inline-label">
-      Library
+      <Trans>Library</Trans>
       <select
         value={current ?? ''}
         onChange={(e) =>
@@ -341,7 +374,9 @@ function LibraryPicker({ current }: { current?: string }) {
             : navigate({ to: '/libraries' }))
         }
       >
-        <option value="">All libraries</option>
+        <option value="">
+          <Trans>All libraries</Trans>
+        </option>
         {libraries.data.data.map((l) => (
           <option key={l.id} value={l.id}>
             {l.name}
@@ -353,6 +388,7 @@ function LibraryPicker({ current }: { current?: string }) {
 }
 
 function Toolbar({ search, update }: { search: LibrarySearch; update(change: Partial<LibrarySearch>, replace?: boolean): void }) {
+  const { t, i18n } = useLingui();
   const [text, setText] = useState(search.q);
   const settled = useDebounced(text, 300);
   const latest = useRef({ update, q: search.q, settled });
@@ -378,7 +414,7 @@ function Toolbar({ search, update }: { search: LibrarySearch; update(change: Par
   const { field, direction } = parseSort(search.sort, fields, search.view === 'books' ? DEFAULT_BOOK_SORT : DEFAULT_SERIES_SORT);
   return (
     <div className="toolbar">
-      <div className="segmented" role="group" aria-label="Show">
+      <div className="segmented" role="group" aria-label={t`Show`}>
         {(['series', 'books'] as const).map((view) => (
           <ToggleButton
             key={view}
@@ -386,44 +422,58 @@ function Toolbar({ search, update }: { search: LibrarySearch; update(change: Par
             onChange={() => update({ view, sort: view === 'books' ? DEFAULT_BOOK_SORT : DEFAULT_SERIES_SORT })}
             className="toggle"
           >
-            {view === 'series' ? 'Series' : 'Books'}
+            {view === 'series' ? <Trans>Series</Trans> : <Trans>Books</Trans>}
           </ToggleButton>
         ))}
       </div>
       <label className="inline-label grow">
-        <span className="visually-hidden">Search in this view</span>
-        <input type="search" placeholder={`Search ${search.view}…`} value={text} onChange={(e) => setText(e.target.value)} />
+        <span className="visually-hidden">
+          <Trans>Search in this view</Trans>
+        </span>
+        <input
+          type="search"
+          placeholder={search.view === 'books' ? t`Search books…` : t`Search series…`}
+          value={text}
+          onChange={(e) => setText(e.target.value)}
+        />
       </label>
       <label className="inline-label">
-        Sort by
+        <Trans>Sort by</Trans>
         <select value={field} onChange={(e) => update({ sort: `${e.target.value},${direction}` })}>
-          {fields.map((f) => (
-            <option key={f} value={f}>
-              {SORT_LABELS[f] ?? f}
-            </option>
-          ))}
+          {fields.map((f) => {
+            const label = SORT_LABELS[f];
+            return (
+              <option key={f} value={f}>
+                {label ? i18n._(label) : f}
+              </option>
+            );
+          })}
         </select>
       </label>
       <button
         type="button"
         onClick={() => update({ sort: `${field},${direction === 'asc' ? 'desc' : 'asc'}` })}
-        aria-label={direction === 'asc' ? 'Ascending: switch to descending' : 'Descending: switch to ascending'}
+        aria-label={direction === 'asc' ? t`Ascending: switch to descending` : t`Descending: switch to ascending`}
       >
-        {direction === 'asc' ? '↑ Ascending' : '↓ Descending'}
+        {direction === 'asc' ? <Trans>↑ Ascending</Trans> : <Trans>↓ Descending</Trans>}
       </button>
     </div>
   );
 }
 
 function ActiveFilters({ search, update }: { search: LibrarySearch; update(change: Partial<LibrarySearch>): void }) {
+  const { t, i18n } = useLingui();
   const fields = search.view === 'books' ? BOOK_FILTER_FIELDS : FILTER_FIELDS;
   const chips = [
-    ...fields.flatMap((f) => search[f].map((value) => ({ id: `${f}:${value}`, label: `${FIELD_LABELS[f]}: ${value}` }))),
-    ...search.read.map((r) => ({ id: `read:${r}`, label: READ_LABELS[r] })),
+    ...fields.flatMap((f) => {
+      const field = i18n._(FIELD_LABELS[f]);
+      return search[f].map((value) => ({ id: `${f}:${value}`, label: t`${field}: ${value}` }));
+    }),
+    ...search.read.map((r) => ({ id: `read:${r}`, label: i18n._(READ_LABELS[r]) })),
   ];
   return (
     <div className="filters-row">
-      <div className="segmented" role="group" aria-label="Read status">
+      <div className="segmented" role="group" aria-label={t`Read status`}>
         {READ_STATUSES.map((r) => (
           <ToggleButton
             key={r}
@@ -431,22 +481,26 @@ function ActiveFilters({ search, update }: { search: LibrarySearch; update(chang
             isSelected={search.read.includes(r)}
             onChange={(on) => update({ read: on ? [...search.read, r] : search.read.filter((x) => x !== r) })}
           >
-            {READ_LABELS[r]}
+            {i18n._(READ_LABELS[r])}
           </ToggleButton>
         ))}
       </div>
       {chips.length > 1 && (
         <label className="inline-label">
-          Match
+          <Trans>Match</Trans>
           <select value={search.match} onChange={(e) => update({ match: e.target.value === 'any' ? 'any' : 'all' })}>
-            <option value="all">all filters</option>
-            <option value="any">any filter</option>
+            <option value="all">
+              <Trans>all filters</Trans>
+            </option>
+            <option value="any">
+              <Trans>any filter</Trans>
+            </option>
           </select>
         </label>
       )}
       {chips.length > 0 && (
         <TagGroup
-          aria-label="Active filters"
+          aria-label={t`Active filters`}
           onRemove={(keys) => {
             const change: Partial<LibrarySearch> = {};
             for (const key of keys) {
@@ -463,10 +517,10 @@ function ActiveFilters({ search, update }: { search: LibrarySearch; update(chang
           className="tag-group"
         >
           <TagList items={chips} className="chips">
-            {(chip) => (
-              <Tag id={chip.id} textValue={chip.label} className="chip removable">
-                {chip.label}
-                <Button slot="remove" aria-label={`Remove filter ${chip.label}`} className="chip-remove">
+            {({ id, label }) => (
+              <Tag id={id} textValue={label} className="chip removable">
+                {label}
+                <Button slot="remove" aria-label={t`Remove filter ${label}`} className="chip-remove">
                   ×
                 </Button>
               </Tag>
@@ -488,6 +542,7 @@ function FilterForm({
   update(change: Partial<LibrarySearch>): void;
   suggestions: Item[];
 }) {
+  const { t, i18n } = useLingui();
   const fields = search.view === 'books' ? BOOK_FILTER_FIELDS : FILTER_FIELDS;
   const [field, setField] = useState<FilterField>('genre');
   const [value, setValue] = useState('');
@@ -511,6 +566,7 @@ function FilterForm({
     }
     return [...values].sort();
   }, [suggestions, current]);
+  const currentLabel = i18n._(FIELD_LABELS[current]);
   const submit = (e: FormEvent) => {
     e.preventDefault();
     const v = value.trim();
@@ -519,27 +575,31 @@ function FilterForm({
     setValue('');
   };
   return (
-    <form className="filter-form" onSubmit={submit} aria-label="Add a filter">
+    <form className="filter-form" onSubmit={submit} aria-label={t`Add a filter`}>
       <label className="inline-label">
-        Filter by
+        <Trans>Filter by</Trans>
         <select value={current} onChange={(e) => setField(e.target.value as FilterField)}>
           {fields.map((f) => (
             <option key={f} value={f}>
-              {FIELD_LABELS[f]}
+              {i18n._(FIELD_LABELS[f])}
             </option>
           ))}
         </select>
       </label>
       <label className="inline-label grow">
-        <span className="visually-hidden">{FIELD_LABELS[current]} value</span>
-        <input list="filter-values" value={value} onChange={(e) => setValue(e.target.value)} placeholder={`${FIELD_LABELS[current]}…`} />
+        <span className="visually-hidden">
+          <Trans>{currentLabel} value</Trans>
+        </span>
+        <input list="filter-values" value={value} onChange={(e) => setValue(e.target.value)} placeholder={t`${currentLabel}…`} />
       </label>
       <datalist id="filter-values">
         {options.map((o) => (
           <option key={o} value={o} />
         ))}
       </datalist>
-      <button type="submit">Add filter</button>
+      <button type="submit">
+        <Trans>Add filter</Trans>
+      </button>
     </form>
   );
 }

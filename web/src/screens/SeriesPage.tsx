@@ -1,3 +1,6 @@
+import type { MessageDescriptor } from '@lingui/core';
+import { msg, plural } from '@lingui/core/macro';
+import { Plural, Trans, useLingui } from '@lingui/react/macro';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { getRouteApi, Link } from '@tanstack/react-router';
 import { useState } from 'react';
@@ -13,27 +16,40 @@ import { ExternalLinks } from '../components/metadata/ExternalLinks';
 import { MetadataHistory, useLibraryWords } from '../components/metadata/History';
 import { ErrorMessage } from '../components/ErrorView';
 import { ProgressBar } from '../components/ProgressBar';
-import { bookLabel, formatBytes, plural } from '../lib/format';
+import { bookLabel, formatBytes } from '../lib/format';
 import { AddToCollection } from './series/AddToCollection';
 import { SharingLabels } from './series/SharingLabels';
 import { WantToReadToggle } from './series/WantToRead';
 
 const route = getRouteApi('/app/series/$seriesId');
 
-const STATE_LABEL = { read: 'Read', 'in-progress': 'In progress', unread: 'Unread' } as const;
+const STATE_LABEL = {
+  read: msg({ message: 'Read', context: 'book status' }),
+  'in-progress': msg({ message: 'In progress', context: 'book status' }),
+  unread: msg({ message: 'Unread', context: 'book status' }),
+} as const;
 
-/** The book to open next: the one in progress, else the first unread, else the first. */
-export function nextBookToRead(books: Book[]): { book: Book; verb: 'Continue' | 'Start' } | null {
+/** A series' status in words, as the API names it (lower case). */
+const STATUS_WORDS: Readonly<Record<string, MessageDescriptor>> = {
+  ongoing: msg({ message: 'ongoing', context: 'series status' }),
+  ended: msg({ message: 'ended', context: 'series status' }),
+  abandoned: msg({ message: 'abandoned', context: 'series status' }),
+  hiatus: msg({ message: 'hiatus', context: 'series status' }),
+};
+
+/** The book to open next: the one in progress, else the first unread, else the first; and whether it continues or starts the series. */
+export function nextBookToRead(books: Book[]): { book: Book; verb: 'continue' | 'start' } | null {
   const inProgress = books.find((b) => readState(b) === 'in-progress');
-  if (inProgress) return { book: inProgress, verb: 'Continue' };
+  if (inProgress) return { book: inProgress, verb: 'continue' };
   const unread = books.find((b) => readState(b) === 'unread');
-  if (unread) return { book: unread, verb: books.some((b) => readState(b) === 'read') ? 'Continue' : 'Start' };
-  return books[0] ? { book: books[0], verb: 'Start' } : null;
+  if (unread) return { book: unread, verb: books.some((b) => readState(b) === 'read') ? 'continue' : 'start' };
+  return books[0] ? { book: books[0], verb: 'start' } : null;
 }
 
 export function SeriesPage() {
   const { seriesId } = route.useParams();
   const queryClient = useQueryClient();
+  const { t, i18n } = useLingui();
   const series = useQuery({
     queryKey: queryKeys.series.detail(seriesId),
     queryFn: () => ok(api.GET('/api/v1/series/{id}', { params: { path: { id: seriesId } } })),
@@ -69,7 +85,12 @@ export function SeriesPage() {
   });
 
   if (series.error) throw series.error;
-  if (series.isPending) return <p className="page">Loading…</p>;
+  if (series.isPending)
+    return (
+      <p className="page">
+        <Trans>Loading…</Trans>
+      </p>
+    );
   const s = series.data;
   const m = s.metadata;
   const all = books.data?.data ?? [];
@@ -82,38 +103,61 @@ export function SeriesPage() {
   const partialBooks =
     inProgressBooks.length > 0 ? inProgressBooks.reduce((sum, b) => sum + (b.progress?.progress ?? 0), 0) : s.books_in_progress_count * 0.5;
   const partial = s.book_count > 0 ? partialBooks / s.book_count : 0;
+  const title = m.title;
+  const bookCount = s.book_count;
+  const readCount = s.books_read_count;
+  const inProgressCount = s.books_in_progress_count;
+  const statusWords = m.status ? STATUS_WORDS[m.status] : undefined;
+  const status = statusWords ? i18n._(statusWords) : m.status;
+  const alsoKnownAs = m.alternate_titles.map((a) => (a.label ? `${a.title} (${a.label})` : a.title)).join(' · ');
+  const nextLabel = next ? bookLabel(next.book) : '';
 
   return (
     <div className="page">
       <div className="detail">
-        <Cover src={`/api/v1/series/${s.id}/thumbnail`} alt={`Cover of ${m.title}`} className="detail-cover" />
+        <Cover src={`/api/v1/series/${s.id}/thumbnail`} alt={t`Cover of ${title}`} className="detail-cover" />
         <div className="detail-body">
           <p className="eyebrow">
             <Link to="/libraries/$libraryId" params={{ libraryId: s.library_id }}>
-              {library?.name ?? 'Library'}
+              {library?.name ?? t`Library`}
             </Link>
           </p>
           <h1>{m.title}</h1>
           {m.alternate_titles.length > 0 && (
             <p className="alternate-titles">
-              Also known as: {m.alternate_titles.map((a) => (a.label ? `${a.title} (${a.label})` : a.title)).join(' · ')}
+              <Trans>Also known as: {alsoKnownAs}</Trans>
             </p>
           )}
           <p className="meta-line">
-            {[m.year, m.publisher, m.status, m.language, plural(s.book_count, 'book'), formatBytes(s.file_size)]
+            {[m.year, m.publisher, status, m.language, plural(bookCount, { one: '# book', other: '# books' }), formatBytes(s.file_size)]
               .filter(Boolean)
               .join(' · ')}
           </p>
           <ProgressBar
             value={progress}
             partial={partial}
-            label={`${s.books_read_count} of ${s.book_count} books read${s.books_in_progress_count > 0 ? `, ${s.books_in_progress_count} in progress` : ''}`}
+            label={
+              inProgressCount > 0
+                ? plural(bookCount, {
+                    one: `${readCount} of # books read, ${inProgressCount} in progress`,
+                    other: `${readCount} of # books read, ${inProgressCount} in progress`,
+                  })
+                : plural(bookCount, { one: `${readCount} of # books read`, other: `${readCount} of # books read` })
+            }
           />
           <p className="hint">
-            {s.books_read_count} of {s.book_count} read{s.books_in_progress_count > 0 ? `, ${s.books_in_progress_count} in progress` : ''}
+            {inProgressCount > 0 ? (
+              <Trans>
+                {readCount} of {bookCount} read, {inProgressCount} in progress
+              </Trans>
+            ) : (
+              <Trans>
+                {readCount} of {bookCount} read
+              </Trans>
+            )}
           </p>
           {(m.genres.length > 0 || m.tags.length > 0) && (
-            <ul className="chips" aria-label="Genres and tags">
+            <ul className="chips" aria-label={t`Genres and tags`}>
               {m.genres.map((g) => (
                 <li key={`g-${g}`}>
                   <Link to="/libraries" search={{ genre: [g] }} className="chip">
@@ -135,11 +179,11 @@ export function SeriesPage() {
           <div className="actions">
             {next && (
               <Link to="/books/$bookId/read" params={{ bookId: next.book.id }} className="button primary">
-                {next.verb}: {bookLabel(next.book)}
+                {next.verb === 'continue' ? <Trans>Continue: {nextLabel}</Trans> : <Trans>Start: {nextLabel}</Trans>}
               </Link>
             )}
             <button type="button" onClick={() => markSeries.mutate(true)} disabled={markSeries.isPending}>
-              Mark series read
+              <Trans>Mark series read</Trans>
             </button>
             <button
               type="button"
@@ -147,22 +191,22 @@ export function SeriesPage() {
               // Nothing read or started: there is nothing to mark unread.
               disabled={markSeries.isPending || (s.books_read_count === 0 && s.books_in_progress_count === 0)}
             >
-              Mark series unread
+              <Trans>Mark series unread</Trans>
             </button>
             <WantToReadToggle seriesId={s.id} />
             {canEditSeries && (
               <button type="button" onClick={() => setEditOpen(true)}>
-                Edit
+                <Trans>Edit</Trans>
               </button>
             )}
             {canEditSeries && (
               <button type="button" onClick={() => setCoverOpen(true)}>
-                Change cover…
+                <Trans>Change cover…</Trans>
               </button>
             )}
             {canEditSeries && (
               <button type="button" onClick={() => setIdentifyOpen(true)}>
-                Identify…
+                <Trans>Identify…</Trans>
               </button>
             )}
           </div>
@@ -183,44 +227,54 @@ export function SeriesPage() {
         </div>
       </div>
 
-      <h2>Books</h2>
+      <h2>
+        <Trans>Books</Trans>
+      </h2>
       <ErrorMessage error={books.error} />
       {hiddenRead > 0 && (
         <p className="hint hidden-read">
-          {plural(hiddenRead, 'book')} you have read {hiddenRead === 1 ? 'is' : 'are'} hidden (Account → Preferences).{' '}
+          <Plural
+            value={hiddenRead}
+            one="# book you have read is hidden (Account → Preferences)."
+            other="# books you have read are hidden (Account → Preferences)."
+          />{' '}
           <button type="button" className="link-button" onClick={() => setShowReadHere(true)}>
-            Show {hiddenRead === 1 ? 'it' : 'them'}
+            <Plural value={hiddenRead} one="Show it" other="Show them" />
           </button>
         </p>
       )}
       {books.data && all.length === 0 && (
-        <p className="empty">This series has no books left: their files may have been removed. Scan the library to pick up new files.</p>
+        <p className="empty">
+          <Trans>This series has no books left: their files may have been removed. Scan the library to pick up new files.</Trans>
+        </p>
       )}
       <ol className="book-list">
         {list.map((b) => {
           const state = readState(b);
+          const label = bookLabel(b);
+          const read = b.progress ? i18n.number(Math.round(b.progress.progress * 100) / 100, { style: 'percent' }) : '';
+          const pageCount = b.page_count;
           return (
             <li key={b.id} className={`book-row ${state}`} data-testid="book-row">
               <Cover src={`/api/v1/books/${b.id}/thumbnail`} alt="" className="row-cover" />
               <div className="book-row-body">
                 <Link to="/books/$bookId" params={{ bookId: b.id }}>
-                  {bookLabel(b)}
+                  {label}
                 </Link>
-                <span className={`state-mark ${state}`}>{STATE_LABEL[state]}</span>
+                <span className={`state-mark ${state}`}>{i18n._(STATE_LABEL[state])}</span>
                 {state === 'in-progress' && b.progress && (
-                  <ProgressBar
-                    small
-                    value={b.progress.progress}
-                    label={`${bookLabel(b)}: ${Math.round(b.progress.progress * 100)}% read`}
-                  />
+                  <ProgressBar small value={b.progress.progress} label={t`${label}: ${read} read`} />
                 )}
                 <span className="card-sub">
-                  {plural(b.page_count, 'page')} · {b.format?.toUpperCase() ?? 'unknown format'} · {formatBytes(b.file_size)}
+                  {plural(pageCount, { one: '# page', other: '# pages' })} · {b.format?.toUpperCase() ?? t`unknown format`} ·{' '}
+                  {formatBytes(b.file_size)}
                 </span>
               </div>
               <div className="row-actions">
                 <a className="button small" href={`/api/v1/books/${b.id}/file`} download={b.file_name}>
-                  Download<span className="visually-hidden"> {bookLabel(b)}</span>
+                  <Trans>
+                    Download<span className="visually-hidden"> {label}</span>
+                  </Trans>
                 </a>
                 <button
                   type="button"
@@ -228,8 +282,15 @@ export function SeriesPage() {
                   onClick={() => markBook.mutate({ id: b.id, read: state !== 'read' })}
                   disabled={markBook.isPending}
                 >
-                  {state === 'read' ? 'Mark unread' : 'Mark read'}
-                  <span className="visually-hidden">: {bookLabel(b)}</span>
+                  {state === 'read' ? (
+                    <Trans>
+                      Mark unread<span className="visually-hidden">: {label}</span>
+                    </Trans>
+                  ) : (
+                    <Trans>
+                      Mark read<span className="visually-hidden">: {label}</span>
+                    </Trans>
+                  )}
                 </button>
               </div>
             </li>

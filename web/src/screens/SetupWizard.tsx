@@ -1,3 +1,5 @@
+import { msg } from '@lingui/core/macro';
+import { Plural, Trans, useLingui } from '@lingui/react/macro';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { getRouteApi, Link, Navigate, useNavigate } from '@tanstack/react-router';
 import { useEffect, useState, type FormEvent } from 'react';
@@ -11,21 +13,25 @@ import { AccountFields } from '../components/AccountFields';
 import { ErrorMessage } from '../components/ErrorView';
 import { LibraryForm } from '../components/LibraryForm';
 import { ProgressBar } from '../components/ProgressBar';
-import { plural } from '../lib/format';
 
 const route = getRouteApi('/setup');
 
-const STEPS = ['Administrator', 'First library', 'Scan'] as const;
+const STEPS = [
+  { key: 'administrator', label: msg`Administrator` },
+  { key: 'library', label: msg`First library` },
+  { key: 'scan', label: msg({ message: 'Scan', context: 'setup step' }) },
+] as const;
 
 /** How many of the series found the scan step names: the rest are one link away, on the library's page. */
 const FOUND_SHOWN = 8;
 
 function Steps({ current }: { current: number }) {
+  const { t, i18n } = useLingui();
   return (
-    <ol className="wizard-steps" aria-label="Setup steps">
-      {STEPS.map((label, i) => (
-        <li key={label} aria-current={i === current ? 'step' : undefined} className={i < current ? 'done' : i === current ? 'current' : ''}>
-          {label}
+    <ol className="wizard-steps" aria-label={t`Setup steps`}>
+      {STEPS.map(({ key, label }, i) => (
+        <li key={key} aria-current={i === current ? 'step' : undefined} className={i < current ? 'done' : i === current ? 'current' : ''}>
+          {i18n._(label)}
         </li>
       ))}
     </ol>
@@ -39,7 +45,12 @@ function Steps({ current }: { current: number }) {
 export function SetupWizard() {
   const { step, library } = route.useSearch();
   const status = useQuery(setupStatusQuery);
-  if (status.isPending) return <p className="page">Loading…</p>;
+  if (status.isPending)
+    return (
+      <p className="page">
+        <Trans>Loading…</Trans>
+      </p>
+    );
   if (status.error) return <ErrorMessage error={status.error} />;
 
   const required = status.data.setup_required;
@@ -54,7 +65,9 @@ function WizardFrame({ step, title, children }: { step: number; title: string; c
   return (
     <div className="auth-page">
       <div className="card wizard">
-        <p className="eyebrow">Welcome to Colophon</p>
+        <p className="eyebrow">
+          <Trans>Welcome to Colophon</Trans>
+        </p>
         <Steps current={step} />
         <h1>{title}</h1>
         {children}
@@ -64,6 +77,7 @@ function WizardFrame({ step, title, children }: { step: number; title: string; c
 }
 
 function AdminStep() {
+  const { t } = useLingui();
   const navigate = useNavigate();
   const queryClient = useQueryClient();
   const [form, setForm] = useState({ username: '', email: '', password: '', confirm: '' });
@@ -82,12 +96,14 @@ function AdminStep() {
     if (!mismatch) create.mutate();
   };
   return (
-    <WizardFrame step={0} title="Create the administrator">
-      <p>This account manages libraries, users and settings. You can add other users later.</p>
+    <WizardFrame step={0} title={t`Create the administrator`}>
+      <p>
+        <Trans>This account manages libraries, users and settings. You can add other users later.</Trans>
+      </p>
       <form className="stack" onSubmit={submit}>
         <AccountFields value={form} onChange={(key, text) => setForm((f) => ({ ...f, [key]: text }))} />
         <label>
-          Repeat the password
+          <Trans>Repeat the password</Trans>
           <input
             type="password"
             autoComplete="new-password"
@@ -97,10 +113,14 @@ function AdminStep() {
             aria-invalid={mismatch}
           />
         </label>
-        {mismatch && <p className="error-text">The two passwords differ.</p>}
+        {mismatch && (
+          <p className="error-text">
+            <Trans>The two passwords differ.</Trans>
+          </p>
+        )}
         <ErrorMessage error={create.error} />
         <button type="submit" className="primary" disabled={create.isPending || mismatch}>
-          Create administrator
+          <Trans>Create administrator</Trans>
         </button>
       </form>
       <RestoreFromBackup />
@@ -134,6 +154,7 @@ async function restoreBackup(input: { file: File } | { name: string }): Promise<
  * backup; then each library says whether its folder is here, before anything is scanned.
  */
 function RestoreFromBackup() {
+  const { i18n } = useLingui();
   const [file, setFile] = useState<File | null>(null);
   const [name, setName] = useState('');
   const restore = useMutation({
@@ -143,18 +164,34 @@ function RestoreFromBackup() {
   const signIn = () => window.location.assign('/sign-in');
   if (restore.data) {
     const missing = restore.data.libraries.filter((l) => !l.present);
+    // As toLocaleString() shows it (date and time, numeric), in the interface's language.
+    const when = i18n.date(restore.data.restored.created_at, {
+      year: 'numeric',
+      month: 'numeric',
+      day: 'numeric',
+      hour: 'numeric',
+      minute: 'numeric',
+      second: 'numeric',
+    });
+    const rows = restore.data.restored.rows;
     return (
       <section className="stack" aria-labelledby="restored-heading">
-        <h2 id="restored-heading">Restored</h2>
+        <h2 id="restored-heading">
+          <Trans>Restored</Trans>
+        </h2>
         <p role="status">
-          The backup of {new Date(restore.data.restored.created_at).toLocaleString()} is restored: {restore.data.restored.rows} rows. Sign
-          in with an account it holds.
+          <Trans>
+            The backup of {when} is restored: <Plural value={rows} one={`${rows} row`} other={`${rows} rows`} />. Sign in with an account it
+            holds.
+          </Trans>
         </p>
         {missing.length > 0 && (
           <div role="alert">
             <p>
-              These libraries' folders are not on this server; their books are kept. Point each at its new folder under Administration →
-              Libraries before scanning:
+              <Trans>
+                These libraries' folders are not on this server; their books are kept. Point each at its new folder under Administration →
+                Libraries before scanning:
+              </Trans>
             </p>
             <ul>
               {missing.map((l) => (
@@ -166,42 +203,55 @@ function RestoreFromBackup() {
           </div>
         )}
         <button type="button" className="primary" onClick={signIn}>
-          Sign in
+          <Trans>Sign in</Trans>
         </button>
       </section>
     );
   }
   return (
     <details className="stack restore-from-backup">
-      <summary>Restore from a backup instead</summary>
-      <p className="hint">A file made by Administration → Backups or `colophon backup`: accounts, reading, lists and metadata come back.</p>
+      <summary>
+        <Trans>Restore from a backup instead</Trans>
+      </summary>
+      <p className="hint">
+        <Trans>A file made by Administration → Backups or `colophon backup`: accounts, reading, lists and metadata come back.</Trans>
+      </p>
       <label>
-        Backup file (.tar.gz)
+        <Trans>Backup file (.tar.gz)</Trans>
         <input type="file" accept=".gz,application/gzip" onChange={(e) => setFile(e.target.files?.[0] ?? null)} />
       </label>
       <label>
-        Or the name of a file in the server's backups folder
+        <Trans>Or the name of a file in the server's backups folder</Trans>
         <input value={name} onChange={(e) => setName(e.target.value)} placeholder="colophon-2026-12-01T03-00-00-000Z.tar.gz" />
       </label>
       <ErrorMessage error={restore.error} />
-      {restore.isPending && <p role="status">Checking and restoring the backup…</p>}
+      {restore.isPending && (
+        <p role="status">
+          <Trans>Checking and restoring the backup…</Trans>
+        </p>
+      )}
       <button type="button" disabled={restore.isPending || (!file && !name.trim())} onClick={() => restore.mutate()}>
-        Restore
+        <Trans>Restore</Trans>
       </button>
     </details>
   );
 }
 
 function LibraryStep() {
+  const { t } = useLingui();
   const navigate = useNavigate();
   return (
-    <WizardFrame step={1} title="Add your first library">
-      <p>A library is a folder on the server holding your comics, manga and books. Each folder of books inside becomes a series.</p>
+    <WizardFrame step={1} title={t`Add your first library`}>
+      <p>
+        <Trans>
+          A library is a folder on the server holding your comics, manga and books. Each folder of books inside becomes a series.
+        </Trans>
+      </p>
       <LibraryForm
         library={null}
         schedule={false}
         scanAfterCreate
-        submitLabel="Add library and scan it"
+        submitLabel={t`Add library and scan it`}
         onSaved={(created) => navigate({ to: '/setup', search: { step: 'scan', library: created.id } })}
       />
     </WizardFrame>
@@ -209,6 +259,7 @@ function LibraryStep() {
 }
 
 function ScanStep({ libraryId }: { libraryId: string }) {
+  const { t } = useLingui();
   const queryClient = useQueryClient();
   const status = useQuery({
     queryKey: queryKeys.libraries.scanStatus(libraryId),
@@ -244,28 +295,35 @@ function ScanStep({ libraryId }: { libraryId: string }) {
   const processed = live?.files_processed ?? status.data?.progress.current ?? 0;
   const total = live?.files_discovered ?? status.data?.progress.total ?? 0;
   const errors = counters?.errors ?? 0;
+  const seriesCreated = counters?.series_created ?? 0;
+  const booksAdded = counters?.books_added ?? 0;
+  const more = series.data ? series.data.total - series.data.data.length : 0;
 
   return (
     <WizardFrame
       step={2}
       title={
         idle
-          ? 'Scan your library'
+          ? t`Scan your library`
           : finished
             ? state === 'completed'
-              ? 'Your library is ready'
-              : `The scan ${state}`
-            : 'Scanning your library'
+              ? t`Your library is ready`
+              : state === 'failed'
+                ? t`The scan failed`
+                : t`The scan cancelled`
+            : t`Scanning your library`
       }
     >
       <ErrorMessage error={status.error} />
       {idle && (
         <>
-          <p>The library was added, but its scan has not started yet.</p>
+          <p>
+            <Trans>The library was added, but its scan has not started yet.</Trans>
+          </p>
           <ErrorMessage error={start.error} />
           <p className="actions">
             <button type="button" className="primary" disabled={start.isPending} onClick={() => start.mutate()}>
-              Start the scan
+              <Trans>Start the scan</Trans>
             </button>
           </p>
         </>
@@ -273,17 +331,24 @@ function ScanStep({ libraryId }: { libraryId: string }) {
       <div aria-live="polite" className="stack" style={idle ? { display: 'none' } : undefined}>
         <ProgressBar
           value={finished ? 1 : total > 0 ? processed / total : 0}
-          label="Scan progress"
+          label={t`Scan progress`}
           indeterminate={!finished && total === 0}
         />
         <p>
-          {processed} of {plural(total, 'file')} processed · {plural(counters?.series_created ?? 0, 'series', 'series')} ·{' '}
-          {plural(counters?.books_added ?? 0, 'book')}
+          <Trans>
+            {processed} of <Plural value={total} one={`${total} file`} other={`${total} files`} /> processed
+          </Trans>
+          {' · '}
+          <Plural value={seriesCreated} one={`${seriesCreated} series`} other={`${seriesCreated} series`} />
+          {' · '}
+          <Plural value={booksAdded} one={`${booksAdded} book`} other={`${booksAdded} books`} />
           {errors > 0 && (
             <>
               {' · '}
               {/* Which files and why: Administration → Analysis errors lists them. */}
-              <Link to="/admin/analysis-errors">{plural(errors, 'file')} could not be read</Link>
+              <Link to="/admin/analysis-errors">
+                <Plural value={errors} one={`${errors} file could not be read`} other={`${errors} files could not be read`} />
+              </Link>
             </>
           )}
         </p>
@@ -291,7 +356,7 @@ function ScanStep({ libraryId }: { libraryId: string }) {
       </div>
       {series.data && series.data.data.length > 0 && (
         <>
-          <h2 className="small-heading">{finished ? 'Series found' : 'Series found so far'}</h2>
+          <h2 className="small-heading">{finished ? <Trans>Series found</Trans> : <Trans>Series found so far</Trans>}</h2>
           <ul className="found-series">
             {series.data.data.map((s) => (
               <li key={s.id}>
@@ -301,10 +366,10 @@ function ScanStep({ libraryId }: { libraryId: string }) {
               </li>
             ))}
           </ul>
-          {series.data.total > series.data.data.length && (
+          {more > 0 && (
             <p>
               <Link to="/libraries/$libraryId" params={{ libraryId }}>
-                and {series.data.total - series.data.data.length} more
+                <Trans>and {more} more</Trans>
               </Link>
             </p>
           )}
@@ -312,11 +377,13 @@ function ScanStep({ libraryId }: { libraryId: string }) {
       )}
       {!finished && !idle && (
         <p className="hint">
-          You do not have to wait: the scan goes on in the background and new series appear on the home page as they are found.
+          <Trans>
+            You do not have to wait: the scan goes on in the background and new series appear on the home page as they are found.
+          </Trans>
         </p>
       )}
       <Link to="/" className={idle ? 'button' : 'button primary'}>
-        Go to the home page
+        <Trans>Go to the home page</Trans>
       </Link>
     </WizardFrame>
   );

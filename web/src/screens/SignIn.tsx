@@ -6,6 +6,8 @@ import { setupStatusQuery } from '../api/queries';
 import { sessionEnded, startSession } from '../api/session';
 import { AccountFields } from '../components/AccountFields';
 import { ErrorMessage } from '../components/ErrorView';
+import { LanguagePicker } from '../components/LanguagePicker';
+import { Trans } from '@lingui/react/macro';
 
 const signInApi = getRouteApi('/sign-in');
 const verifyApi = getRouteApi('/verify-email');
@@ -116,21 +118,31 @@ export function SignIn() {
   return (
     <div className="auth-page">
       <form className="card auth-card" onSubmit={submit} aria-labelledby="sign-in-title">
-        <h1 id="sign-in-title">Sign in to Colophon</h1>
+        <h1 id="sign-in-title">
+          <Trans>Sign in to Colophon</Trans>
+        </h1>
         {/* Only after a session really ended: a first visit is sent here with a redirect too. */}
-        {redirect && sessionEnded() && <p className="hint">Your session ended. Sign in to continue where you were.</p>}
+        {redirect && sessionEnded() && (
+          <p className="hint">
+            <Trans>Your session ended. Sign in to continue where you were.</Trans>
+          </p>
+        )}
         {oidc_error && (
           <p className="error-text" role="alert">
             {oidc_error}
           </p>
         )}
-        {oidc_code && exchange.isPending && <p role="status">Signing you in…</p>}
+        {oidc_code && exchange.isPending && (
+          <p role="status">
+            <Trans>Signing you in…</Trans>
+          </p>
+        )}
         <ErrorMessage error={exchange.error} />
         {list.length > 0 && (
           <div className="provider-buttons">
-            {list.map((p) => (
-              <a key={p.id} className="button" href={startUrl(p.id)}>
-                Sign in with {p.name}
+            {list.map(({ id, name }) => (
+              <a key={id} className="button" href={startUrl(id)}>
+                <Trans>Sign in with {name}</Trans>
               </a>
             ))}
           </div>
@@ -138,11 +150,11 @@ export function SignIn() {
         {passwordForm && (
           <>
             <label>
-              Username or e-mail
+              <Trans>Username or e-mail</Trans>
               <input name="username" autoComplete="username" required value={username} onChange={(e) => setUsername(e.target.value)} />
             </label>
             <label>
-              Password
+              <Trans>Password</Trans>
               <input
                 name="password"
                 type="password"
@@ -153,19 +165,28 @@ export function SignIn() {
               />
             </label>
             <ErrorMessage error={login.error} />
-            {wait > 0 && <p className="hint">You can try again in {wait} s.</p>}
+            {wait > 0 && (
+              <p className="hint">
+                <Trans>You can try again in {wait} s.</Trans>
+              </p>
+            )}
             <button type="submit" className="primary" disabled={login.isPending || wait > 0}>
-              {login.isPending ? 'Signing in…' : 'Sign in'}
+              {login.isPending ? <Trans>Signing in…</Trans> : <Trans>Sign in</Trans>}
             </button>
           </>
         )}
         {registrationOpen ? (
           <p className="hint">
-            No account? <Link to="/register">Create one</Link>
+            <Trans>
+              No account? <Link to="/register">Create one</Link>
+            </Trans>
           </p>
         ) : (
-          <p className="hint">No account? Ask the administrator of this server for one.</p>
+          <p className="hint">
+            <Trans>No account? Ask the administrator of this server for one.</Trans>
+          </p>
         )}
+        <LanguagePicker signedIn={false} />
       </form>
     </div>
   );
@@ -181,17 +202,24 @@ export function Register() {
   };
 
   if (register.data) {
+    const { email, username } = register.data.user;
     return (
       <div className="auth-page">
         <div className="card auth-card" role="status">
-          <h1>Account created</h1>
+          <h1>
+            <Trans>Account created</Trans>
+          </h1>
           {register.data.verification_required ? (
-            <p>We sent a link to {register.data.user.email}. Open it to confirm your address, then sign in.</p>
+            <p>
+              <Trans>We sent a link to {email}. Open it to confirm your address, then sign in.</Trans>
+            </p>
           ) : (
-            <p>You can sign in now as {register.data.user.username}.</p>
+            <p>
+              <Trans>You can sign in now as {username}.</Trans>
+            </p>
           )}
           <Link to="/sign-in" className="button primary">
-            Sign in
+            <Trans>Sign in</Trans>
           </Link>
         </div>
       </div>
@@ -200,17 +228,23 @@ export function Register() {
   return (
     <div className="auth-page">
       <form className="card auth-card" onSubmit={submit} aria-labelledby="register-title">
-        <h1 id="register-title">Create an account</h1>
+        <h1 id="register-title">
+          <Trans>Create an account</Trans>
+        </h1>
         {status?.registration_enabled === false && (
-          <p className="hint">This server does not take new accounts at the moment: ask its administrator for one.</p>
+          <p className="hint">
+            <Trans>This server does not take new accounts at the moment: ask its administrator for one.</Trans>
+          </p>
         )}
         <AccountFields value={form} onChange={(key, text) => setForm((f) => ({ ...f, [key]: text }))} />
         <ErrorMessage error={register.error} />
         <button type="submit" className="primary" disabled={register.isPending}>
-          Create account
+          <Trans>Create account</Trans>
         </button>
         <p className="hint">
-          Already registered? <Link to="/sign-in">Sign in</Link>
+          <Trans>
+            Already registered? <Link to="/sign-in">Sign in</Link>
+          </Trans>
         </p>
       </form>
     </div>
@@ -231,13 +265,27 @@ export function VerifyEmail() {
   return (
     <div className="auth-page">
       <div className="card auth-card" role="status">
-        <h1>E-mail verification</h1>
-        {!token && <p>This link has no verification token. Open the link from the e-mail again, or ask for a new one after signing in.</p>}
-        {verify.isPending && <p>Checking your link…</p>}
-        {verify.isSuccess && <p>Your e-mail address is confirmed. You can sign in now.</p>}
+        <h1>
+          <Trans>E-mail verification</Trans>
+        </h1>
+        {!token && (
+          <p>
+            <Trans>This link has no verification token. Open the link from the e-mail again, or ask for a new one after signing in.</Trans>
+          </p>
+        )}
+        {verify.isPending && (
+          <p>
+            <Trans>Checking your link…</Trans>
+          </p>
+        )}
+        {verify.isSuccess && (
+          <p>
+            <Trans>Your e-mail address is confirmed. You can sign in now.</Trans>
+          </p>
+        )}
         <ErrorMessage error={verify.error} />
         <Link to="/sign-in" className="button primary">
-          Sign in
+          <Trans>Sign in</Trans>
         </Link>
       </div>
     </div>

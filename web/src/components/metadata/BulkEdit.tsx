@@ -1,3 +1,4 @@
+import { Trans, useLingui } from '@lingui/react/macro';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { useId, useState } from 'react';
 import { api, ok } from '../../api/client';
@@ -10,15 +11,16 @@ import { WriteBackNote } from './WriteBackNote';
 /** A choice of a series field (its options in the Edit dialog), or leaving each series' own value. */
 function LeaveOrSet({ name, value, onChange }: { name: string; value: string; onChange(value: string): void }) {
   const id = useId();
+  const { t, i18n } = useLingui();
   const spec = SERIES_GROUPS.flatMap((g) => g.fields).find((f) => f.name === name)!;
   return (
     <div className="field">
-      <label htmlFor={id}>{spec.label}</label>
+      <label htmlFor={id}>{i18n._(spec.label)}</label>
       <select id={id} value={value} onChange={(e) => onChange(e.target.value)}>
-        <option value="">Leave as it is</option>
+        <option value="">{t`Leave as it is`}</option>
         {spec.options?.map(([v, l]) => (
           <option key={v} value={v}>
-            {l}
+            {i18n._(l)}
           </option>
         ))}
       </select>
@@ -34,6 +36,7 @@ function LeaveOrSet({ name, value, onChange }: { name: string; value: string; on
 export function BulkEditDialog({ kind, ids, title, onClose }: { kind: 'series' | 'books'; ids: string[]; title: string; onClose(): void }) {
   const dialog = useModal();
   const queryClient = useQueryClient();
+  const { t } = useLingui();
   const [direction, setDirection] = useState('');
   const [status, setStatus] = useState('');
   const [addGenres, setAddGenres] = useState<string[]>([]);
@@ -63,43 +66,51 @@ export function BulkEditDialog({ kind, ids, title, onClose }: { kind: 'series' |
     },
     onSuccess: () => refreshAfterEdit(queryClient),
   });
+  const total = ids.length;
+  const updated = save.data?.updated ?? 0;
   const nothing = !direction && !status && addGenres.length + removeGenres.length + addTags.length + removeTags.length === 0;
   return (
     <FormDialog
       dialog={dialog}
       className="edit-metadata"
-      heading={`Edit ${title}`}
+      heading={<Trans>Edit {title}</Trans>}
       onSubmit={() => !nothing && save.mutate()}
       onClose={onClose}
       actions={
         <button type="submit" className="primary" disabled={nothing || save.isPending}>
-          {save.isPending ? 'Saving…' : `Apply to ${title}`}
+          {save.isPending ? <Trans>Saving…</Trans> : <Trans>Apply to {title}</Trans>}
         </button>
       }
     >
-      <p className="hint">Only what you set here changes; the changed fields are locked. Undo it from any of their histories.</p>
+      <p className="hint">
+        <Trans>Only what you set here changes; the changed fields are locked. Undo it from any of their histories.</Trans>
+      </p>
       {kind === 'series' && (
         <fieldset className="edit-group">
-          <legend>Reading</legend>
+          <legend>
+            <Trans context="group of fields">Reading</Trans>
+          </legend>
           <LeaveOrSet name="reading_direction" value={direction} onChange={setDirection} />
           <LeaveOrSet name="status" value={status} onChange={setStatus} />
         </fieldset>
       )}
       <fieldset className="edit-group">
-        <legend>{kind === 'series' ? 'Genres and tags' : 'Tags'}</legend>
+        <legend>{kind === 'series' ? <Trans>Genres and tags</Trans> : <Trans>Tags</Trans>}</legend>
         {kind === 'series' && (
           <>
-            <WordsInput label="Add genres" values={addGenres} suggestions={[]} onChange={setAddGenres} />
-            <WordsInput label="Remove genres" values={removeGenres} suggestions={[]} onChange={setRemoveGenres} />
+            <WordsInput label={t`Add genres`} values={addGenres} suggestions={[]} onChange={setAddGenres} />
+            <WordsInput label={t`Remove genres`} values={removeGenres} suggestions={[]} onChange={setRemoveGenres} />
           </>
         )}
-        <WordsInput label="Add tags" values={addTags} suggestions={[]} onChange={setAddTags} />
-        <WordsInput label="Remove tags" values={removeTags} suggestions={[]} onChange={setRemoveTags} />
+        <WordsInput label={t`Add tags`} values={addTags} suggestions={[]} onChange={setAddTags} />
+        <WordsInput label={t`Remove tags`} values={removeTags} suggestions={[]} onChange={setRemoveTags} />
       </fieldset>
       <ErrorMessage error={save.error} />
       {save.data && (
         <p className="hint" role="status">
-          Changed {save.data.updated} of {ids.length}.
+          <Trans>
+            Changed {updated} of {total}.
+          </Trans>
         </p>
       )}
       {save.data?.write_back && <WriteBackNote report={save.data.write_back} />}

@@ -1,3 +1,4 @@
+import { Trans, useLingui } from '@lingui/react/macro';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { useId, useState } from 'react';
 import { api, detailsOf, ok, type components } from '../../api/client';
@@ -30,16 +31,19 @@ function initialValues(target: EditTarget): Record<string, unknown> {
 
 /** A lock per field: shows whether scans keep the value, and toggles it. */
 function LockToggle({ label, locked, onChange }: { label: string; locked: boolean; onChange(locked: boolean): void }) {
+  const { t } = useLingui();
   return (
     <button
       type="button"
       className={`lock-toggle${locked ? ' locked' : ''}`}
       aria-pressed={locked}
-      title={locked ? `${label} is locked: scans keep it` : `${label} follows the files`}
+      title={locked ? t`${label} is locked: scans keep it` : t`${label} follows the files`}
       onClick={() => onChange(!locked)}
     >
       <span aria-hidden="true">{locked ? '🔒' : '🔓'}</span>
-      <span className="visually-hidden">Lock {label}</span>
+      <span className="visually-hidden">
+        <Trans>Lock {label}</Trans>
+      </span>
     </button>
   );
 }
@@ -59,21 +63,25 @@ function FieldInput({
   onChange(v: unknown): void;
 }) {
   const id = useId();
+  const { i18n } = useLingui();
+  const label = i18n._(spec.label);
   if (spec.kind === 'words')
-    return <WordsInput label={spec.label} values={(value as string[]) ?? []} suggestions={suggestions} onChange={onChange} />;
+    return <WordsInput label={label} values={(value as string[]) ?? []} suggestions={suggestions} onChange={onChange} />;
   if (spec.kind === 'rows') return <RowsEditor spec={spec.rows!} value={(value as Row[]) ?? []} problems={problems} onChange={onChange} />;
   const text = typeof value === 'string' ? value : '';
   return (
     <>
-      <label htmlFor={id}>{spec.label}</label>
+      <label htmlFor={id}>{label}</label>
       {spec.kind === 'textarea' ? (
         <textarea id={id} rows={4} value={text} onChange={(e) => onChange(e.target.value)} />
       ) : spec.kind === 'select' ? (
         <select id={id} value={text} onChange={(e) => onChange(e.target.value)}>
-          <option value="">Not set</option>
+          <option value="">
+            <Trans>Not set</Trans>
+          </option>
           {spec.options?.map(([v, l]) => (
             <option key={v} value={v}>
-              {l}
+              {i18n._(l)}
             </option>
           ))}
         </select>
@@ -107,6 +115,7 @@ export function EditMetadataDialog({
 }) {
   const dialog = useModal();
   const queryClient = useQueryClient();
+  const { t, i18n } = useLingui();
   const groups = target.kind === 'series' ? SERIES_GROUPS : BOOK_GROUPS;
   const specs = groups.flatMap((g) => g.fields);
   const [initial] = useState(() => initialValues(target));
@@ -151,7 +160,8 @@ export function EditMetadataDialog({
       const locked = locks[spec.name] === true;
       if (!same(before, after)) {
         if (spec.required && after === null) {
-          setProblem(`${spec.label} cannot be empty.`);
+          const field = i18n._(spec.label);
+          setProblem(t`${field} cannot be empty.`);
           return;
         }
         body[spec.name] = after;
@@ -172,21 +182,23 @@ export function EditMetadataDialog({
     <FormDialog
       dialog={dialog}
       className="edit-metadata"
-      heading={`Edit ${name}`}
+      heading={<Trans>Edit {name}</Trans>}
       onSubmit={submit}
       onClose={onClose}
-      closeLabel={save.data ? 'Close' : 'Cancel'}
+      closeLabel={save.data ? <Trans>Close</Trans> : <Trans>Cancel</Trans>}
       actions={
         <button type="submit" className="primary" disabled={save.isPending}>
-          {save.isPending ? 'Saving…' : 'Save'}
+          {save.isPending ? <Trans>Saving…</Trans> : <Trans>Save</Trans>}
         </button>
       }
     >
       {save.data?.write_back && <WriteBackNote report={save.data.write_back} />}
-      <p className="hint">A field you change is locked (🔒): scans keep your value. Unlock it to take the files&apos; value back.</p>
+      <p className="hint">
+        <Trans>A field you change is locked (🔒): scans keep your value. Unlock it to take the files&apos; value back.</Trans>
+      </p>
       {groups.map((group) => (
-        <fieldset key={group.title} className="edit-group">
-          <legend>{group.title}</legend>
+        <fieldset key={group.title.id} className="edit-group">
+          <legend>{i18n._(group.title)}</legend>
           {group.fields.map((spec) => (
             <div key={spec.name} className="field edit-field">
               <div className="edit-field-input">
@@ -203,7 +215,7 @@ export function EditMetadataDialog({
                 />
               </div>
               <LockToggle
-                label={spec.label}
+                label={i18n._(spec.label)}
                 locked={locks[spec.name] === true}
                 onChange={(l) => setLocks((old) => ({ ...old, [spec.name]: l }))}
               />
@@ -218,7 +230,7 @@ export function EditMetadataDialog({
       )}
       <ErrorMessage error={save.error} />
       {detailsOf(save.error).length > 0 && (
-        <ul className="error-text" aria-label="What the server refused">
+        <ul className="error-text" aria-label={t`What the server refused`}>
           {detailsOf(save.error).map((d, i) => (
             <li key={i}>
               {fieldInWords(specs, d.field)}: {d.message}

@@ -1,3 +1,4 @@
+import { useLingui } from '@lingui/react/macro';
 import { isWebAddress } from './fields';
 
 /**
@@ -5,10 +6,11 @@ import { isWebAddress } from './fields';
  * made into links: a file's `Web` field could hold anything.
  */
 export function ExternalLinks({ links }: { links: readonly { label: string; url: string }[] }) {
+  const { t } = useLingui();
   const shown = links.filter((l) => isWebAddress(l.url));
   if (shown.length === 0) return null;
   return (
-    <ul className="external-links" aria-label="Links">
+    <ul className="external-links" aria-label={t`Links`}>
       {shown.map((l, i) => (
         <li key={i}>
           <a href={l.url} target="_blank" rel="noopener noreferrer">

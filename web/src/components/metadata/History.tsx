@@ -1,3 +1,6 @@
+import type { I18n, MessageDescriptor } from '@lingui/core';
+import { msg, t } from '@lingui/core/macro';
+import { Trans, useLingui } from '@lingui/react/macro';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
 import { api, ok, type components } from '../../api/client';
@@ -10,25 +13,30 @@ import { BOOK_GROUPS, SERIES_GROUPS } from './fields';
 type Entry = components['schemas']['MetadataHistoryEntry'];
 
 /** Field names in words ("reading_direction" → "Reading direction"); the API's name for a field the form lacks. */
-const LABELS: Record<string, string> = Object.fromEntries(
-  [...SERIES_GROUPS, ...BOOK_GROUPS].flatMap((g) => g.fields).map((f) => [f.name, f.label]),
-);
-const SIDE_FIELDS: Record<string, string> = { cover: 'Cover', sharing_labels: 'Sharing labels' };
-const labelOf = (field: string) => SIDE_FIELDS[field] ?? LABELS[field] ?? field.replace(/_/g, ' ');
+const LABELS: Record<string, MessageDescriptor> = {
+  ...Object.fromEntries([...SERIES_GROUPS, ...BOOK_GROUPS].flatMap((g) => g.fields).map((f) => [f.name, f.label])),
+  cover: msg`Cover`,
+  sharing_labels: msg`Sharing labels`,
+};
+const labelOf = (i18n: I18n, field: string) => {
+  const label = LABELS[field];
+  return label ? i18n._(label) : field.replace(/_/g, ' ');
+};
 
 /** A cover entry's value in words: `{source: generated | page | upload, …}`. */
 const coverShown = (v: unknown): string => {
   const c = (v ?? {}) as { source?: string; page?: number | null };
-  if (c.source === 'page') return c.page ? `page ${c.page}` : 'a page';
-  if (c.source === 'upload') return 'an uploaded image';
-  return 'the generated cover';
+  const page = c.page;
+  if (c.source === 'page') return page ? t`page ${page}` : t`a page`;
+  if (c.source === 'upload') return t`an uploaded image`;
+  return t`the generated cover`;
 };
 
 const shown = (v: unknown): string => {
-  if (v === null || v === undefined || v === '') return '(none)';
+  if (v === null || v === undefined || v === '') return t`(none)`;
   if (Array.isArray(v))
     return v.length === 0
-      ? '(none)'
+      ? t`(none)`
       : v.map((x) => (typeof x === 'object' && x ? Object.values(x as object).join(' / ') : String(x))).join(', ');
   return typeof v === 'object' ? JSON.stringify(v) : String(v as string | number);
 };
@@ -39,6 +47,7 @@ const shown = (v: unknown): string => {
  */
 export function MetadataHistory({ kind, id }: { kind: 'series' | 'book'; id: string }) {
   const queryClient = useQueryClient();
+  const { t, i18n } = useLingui();
   const [open, setOpen] = useState(false);
   const key = [kind === 'series' ? 'series' : 'books', id, 'history'];
   const history = useQuery({
@@ -59,29 +68,45 @@ export function MetadataHistory({ kind, id }: { kind: 'series' | 'book'; id: str
   const entries: Entry[] = history.data?.data ?? [];
   return (
     <details className="sharing-labels metadata-history" onToggle={(e) => setOpen(e.currentTarget.open)}>
-      <summary>History of changes</summary>
+      <summary>
+        <Trans>History of changes</Trans>
+      </summary>
       <ErrorMessage error={history.error ?? undo.error} />
-      {history.isPending && open && <p className="hint">Loading…</p>}
-      {history.data && entries.length === 0 && <p className="hint">No changes yet.</p>}
-      <ol className="history-list" aria-label="Changes, newest first">
-        {entries.map((e) => (
-          <li key={e.id} className={e.undone_at ? 'undone' : undefined}>
-            <span>
-              <strong>{labelOf(e.field)}</strong>:{' '}
-              {e.field === 'cover' ? `${coverShown(e.before)} → ${coverShown(e.after)}` : `${shown(e.before)} → ${shown(e.after)}`}
-            </span>
-            <span className="hint">
-              {' '}
-              · {e.source === 'scan' ? 'scan' : (e.username ?? 'a person')} · {formatDate(e.created_at)}
-              {e.undone_at ? ' · undone' : ''}
-            </span>
-            {!e.undone_at && (
-              <button type="button" className="small" disabled={undo.isPending} onClick={() => undo.mutate(e.id)}>
-                Undo<span className="visually-hidden"> the change of {labelOf(e.field)}</span>
-              </button>
-            )}
-          </li>
-        ))}
+      {history.isPending && open && (
+        <p className="hint">
+          <Trans>Loading…</Trans>
+        </p>
+      )}
+      {history.data && entries.length === 0 && (
+        <p className="hint">
+          <Trans>No changes yet.</Trans>
+        </p>
+      )}
+      <ol className="history-list" aria-label={t`Changes, newest first`}>
+        {entries.map((e) => {
+          const field = labelOf(i18n, e.field);
+          return (
+            <li key={e.id} className={e.undone_at ? 'undone' : undefined}>
+              <span>
+                <strong>{field}</strong>:{' '}
+                {e.field === 'cover' ? `${coverShown(e.before)} → ${coverShown(e.after)}` : `${shown(e.before)} → ${shown(e.after)}`}
+              </span>
+              <span className="hint">
+                {' '}
+                · {e.source === 'scan' ? t({ message: 'scan', context: 'who made a change' }) : (e.username ?? t`a person`)} ·{' '}
+                {formatDate(e.created_at)}
+                {e.undone_at ? ` · ${t({ message: 'undone', context: 'a change' })}` : ''}
+              </span>
+              {!e.undone_at && (
+                <button type="button" className="small" disabled={undo.isPending} onClick={() => undo.mutate(e.id)}>
+                  <Trans>
+                    Undo<span className="visually-hidden"> the change of {field}</span>
+                  </Trans>
+                </button>
+              )}
+            </li>
+          );
+        })}
       </ol>
     </details>
   );

@@ -1,3 +1,6 @@
+import { i18n, type MessageDescriptor } from '@lingui/core';
+import { msg, plural, t } from '@lingui/core/macro';
+import { Plural, Trans, useLingui } from '@lingui/react/macro';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useEffect, useState } from 'react';
 import { api, ok, type components } from '../../api/client';
@@ -5,27 +8,28 @@ import { queryKeys } from '../../api/query-keys';
 import { Cover } from '../Cover';
 import { ErrorMessage } from '../ErrorView';
 import { FormDialog, refreshAfterEdit, useModal } from './dialog';
+import { roleInWords } from './fields';
 
 type Candidate = components['schemas']['MetadataCandidate'];
 type Series = components['schemas']['Series'];
 type Fetched = Candidate['fields'];
 
 /** The fields a candidate can fill, in the order the diff lists them, with their names on screen. */
-const FIELDS: ReadonlyArray<[keyof Fetched, string]> = [
-  ['title', 'Title'],
-  ['alternate_titles', 'Alternate titles'],
-  ['summary', 'Summary'],
-  ['publisher', 'Publisher'],
-  ['status', 'Status'],
-  ['year', 'Start year'],
-  ['genres', 'Genres'],
-  ['tags', 'Tags'],
-  ['age_rating', 'Age rating'],
-  ['language', 'Language'],
-  ['reading_direction', 'Reading direction'],
-  ['authors', 'Authors'],
-  ['links', 'Links'],
-  ['total_book_count', 'Total books'],
+const FIELDS: ReadonlyArray<[keyof Fetched, MessageDescriptor]> = [
+  ['title', msg`Title`],
+  ['alternate_titles', msg`Alternate titles`],
+  ['summary', msg`Summary`],
+  ['publisher', msg`Publisher`],
+  ['status', msg({ message: 'Status', context: 'series status' })],
+  ['year', msg`Start year`],
+  ['genres', msg`Genres`],
+  ['tags', msg`Tags`],
+  ['age_rating', msg`Age rating`],
+  ['language', msg`Language`],
+  ['reading_direction', msg`Reading direction`],
+  ['authors', msg`Authors`],
+  ['links', msg`Links`],
+  ['total_book_count', msg`Total books`],
 ];
 
 /** A field's value as one line of text, for the diff. */
@@ -37,7 +41,7 @@ export function shown(value: unknown): string {
       .map((v: unknown) => {
         if (typeof v !== 'object' || v === null) return String(v);
         const o = v as Record<string, unknown>;
-        if ('name' in o) return `${String(o.name)} (${String(o.role)})`;
+        if ('name' in o) return `${String(o.name)} (${roleInWords(String(o.role))})`;
         if ('title' in o) return o.label ? `${String(o.title)} (${String(o.label)})` : String(o.title);
         if ('url' in o) return String(o.label || o.url);
         return JSON.stringify(v);
@@ -47,20 +51,30 @@ export function shown(value: unknown): string {
   return String(value);
 }
 
-const percent = (score: number) => `${Math.round(score * 100)}%`;
+/** A score as a whole percentage, in the language in use ("87%"). */
+const percent = (score: number) => i18n.number(Math.round(score * 100) / 100, { style: 'percent' });
 
-/** Why a candidate scored what it did, in words. */
+/** Why a candidate scored what it did, in words (in the language in use). */
 export function whyText(c: Candidate): string {
-  const parts = [`title ${percent(c.why.title)} like "${c.why.matched_title}"`];
-  if (c.why.year !== null) parts.push(`year ${percent(c.why.year)}`);
-  if (c.why.publisher !== null) parts.push(`publisher ${percent(c.why.publisher)}`);
-  if (c.why.count !== null) parts.push(`book count ${percent(c.why.count)}`);
-  if (c.why.language !== null) parts.push(`language ${percent(c.why.language)}`);
+  const { why } = c;
+  const score = percent(why.title);
+  const matched = why.matched_title;
+  const parts = [t`title ${score} like "${matched}"`];
+  const part = (value: number | null, words: (score: string) => string) => {
+    if (value !== null) parts.push(words(percent(value)));
+  };
+  part(why.year, (score) => t`year ${score}`);
+  part(why.publisher, (score) => t`publisher ${score}`);
+  part(why.count, (score) => t`book count ${score}`);
+  part(why.language, (score) => t`language ${score}`);
   return parts.join(' · ');
 }
 
 /** One candidate as a card: its cover (through the server), title, year, publisher, source and score. */
 export function CandidateCard({ c, onChoose, chosen }: { c: Candidate; onChoose(): void; chosen: boolean }) {
+  const score = percent(c.score);
+  const why = whyText(c);
+  const provider = c.provider_label;
   return (
     <li className={`candidate${chosen ? ' chosen' : ''}`}>
       {c.cover_path ? <Cover src={c.cover_path} alt="" className="candidate-cover" /> : <span className="candidate-cover" />}
@@ -68,15 +82,17 @@ export function CandidateCard({ c, onChoose, chosen }: { c: Candidate; onChoose(
         <strong>{c.title}</strong>
         <span className="meta-line">{[c.year, c.publisher, c.provider_label].filter(Boolean).join(' · ')}</span>
         <span className="hint">
-          Score {percent(c.score)}: {whyText(c)}
+          <Trans>
+            Score {score}: {why}
+          </Trans>
         </span>
         <div className="inline">
           <button type="button" className={chosen ? 'primary' : ''} onClick={onChoose} aria-pressed={chosen}>
-            {chosen ? 'Chosen' : 'Choose'}
+            {chosen ? <Trans>Chosen</Trans> : <Trans>Choose</Trans>}
           </button>
           {c.url && (
             <a href={c.url} target="_blank" rel="noreferrer noopener">
-              Open at {c.provider_label}
+              <Trans>Open at {provider}</Trans>
             </a>
           )}
         </div>
@@ -94,17 +110,27 @@ export function IdentifyDialog({ seriesIds, onClose }: { seriesIds: string[]; on
   const [index, setIndex] = useState(0);
   const id = seriesIds[index]!;
   const many = seriesIds.length > 1;
+  const number = index + 1;
+  const total = seriesIds.length;
   return (
     <FormDialog
       dialog={dialog}
       className="identify-dialog"
-      heading={many ? `Identify series ${index + 1} of ${seriesIds.length}` : 'Identify series'}
+      heading={
+        many ? (
+          <Trans>
+            Identify series {number} of {total}
+          </Trans>
+        ) : (
+          <Trans>Identify series</Trans>
+        )
+      }
       onSubmit={() => undefined}
       onClose={onClose}
       actions={
         many && (
           <button type="button" disabled={index + 1 >= seriesIds.length} onClick={() => setIndex(index + 1)}>
-            Next series
+            <Trans>Next series</Trans>
           </button>
         )
       }
@@ -117,6 +143,7 @@ export function IdentifyDialog({ seriesIds, onClose }: { seriesIds: string[]; on
 /** The body of the dialog for one series; the review page uses it too. */
 export function IdentifyOne({ seriesId, onApplied }: { seriesId: string; onApplied(): void }) {
   const queryClient = useQueryClient();
+  const { t, i18n } = useLingui();
   const series = useQuery({
     queryKey: queryKeys.series.detail(seriesId),
     queryFn: () => ok(api.GET('/api/v1/series/{id}', { params: { path: { id: seriesId } } })),
@@ -167,10 +194,24 @@ export function IdentifyOne({ seriesId, onApplied }: { seriesId: string; onAppli
   };
 
   if (series.error) return <ErrorMessage error={series.error} />;
-  if (series.isPending) return <p>Loading the series…</p>;
+  if (series.isPending)
+    return (
+      <p>
+        <Trans>Loading the series…</Trans>
+      </p>
+    );
   const s: Series = series.data;
   const current = s.metadata as unknown as Record<string, unknown>;
   const answer = search.data;
+  const asked = answer?.query.title;
+  const provider = chosen?.provider_label;
+  const chosenTitle = chosen?.title;
+  const fieldCount = fields.size;
+  const applied = apply.data;
+  const books = applied?.books ?? 0;
+  const bookWords = books > 0 ? [plural(books, { one: '# book', other: '# books' })] : [];
+  const appliedList = applied ? [...applied.applied, ...bookWords].join(', ') : '';
+  const keptList = applied ? applied.kept.join(', ') : '';
   return (
     <div className="stack identify">
       <p>
@@ -178,7 +219,7 @@ export function IdentifyOne({ seriesId, onApplied }: { seriesId: string; onAppli
       </p>
       <div className="inline">
         <label className="grow">
-          Search for
+          <Trans>Search for</Trans>
           <input
             value={query}
             onChange={(e) => setQuery(e.target.value)}
@@ -193,14 +234,18 @@ export function IdentifyOne({ seriesId, onApplied }: { seriesId: string; onAppli
           />
         </label>
         <button type="button" onClick={() => search.mutate(query)} disabled={search.isPending}>
-          Search
+          <Trans>Search</Trans>
         </button>
       </div>
       <span id="identify-search-hint" className="hint">
-        Another title, or an entry's address (AniList, MangaDex, MangaUpdates, ComicVine, Metron, Open Library).
+        <Trans>Another title, or an entry&apos;s address (AniList, MangaDex, MangaUpdates, ComicVine, Metron, Open Library).</Trans>
       </span>
       <ErrorMessage error={search.error} />
-      {search.isPending && <p role="status">Asking the metadata sources…</p>}
+      {search.isPending && (
+        <p role="status">
+          <Trans>Asking the metadata sources…</Trans>
+        </p>
+      )}
       {answer && (
         <>
           {answer.problems.map((p) => (
@@ -210,10 +255,10 @@ export function IdentifyOne({ seriesId, onApplied }: { seriesId: string; onAppli
           ))}
           {answer.candidates.length === 0 && (
             <p className="empty" role="status">
-              No source knows "{answer.query.title}". Try another title, or paste the entry's address.
+              <Trans>No source knows &quot;{asked}&quot;. Try another title, or paste the entry&apos;s address.</Trans>
             </p>
           )}
-          <ul className="candidates" aria-label="Candidates">
+          <ul className="candidates" aria-label={t`Candidates`}>
             {answer.candidates.map((c) => (
               <CandidateCard
                 key={`${c.provider}:${c.external_id}`}
@@ -228,26 +273,37 @@ export function IdentifyOne({ seriesId, onApplied }: { seriesId: string; onAppli
       {chosen && (
         <fieldset className="stack">
           <legend>
-            Fields to take from {chosen.provider_label} ({chosen.title})
+            <Trans>
+              Fields to take from {provider} ({chosenTitle})
+            </Trans>
           </legend>
           <table className="diff">
             <thead>
               <tr>
-                <th scope="col">Take</th>
-                <th scope="col">Field</th>
-                <th scope="col">Now</th>
-                <th scope="col">Fetched</th>
+                <th scope="col">
+                  <Trans>Take</Trans>
+                </th>
+                <th scope="col">
+                  <Trans>Field</Trans>
+                </th>
+                <th scope="col">
+                  <Trans>Now</Trans>
+                </th>
+                <th scope="col">
+                  <Trans>Fetched</Trans>
+                </th>
               </tr>
             </thead>
             <tbody>
-              {FIELDS.filter(([f]) => chosen.fields[f] !== undefined).map(([f, label]) => {
+              {FIELDS.filter(([f]) => chosen.fields[f] !== undefined).map(([f, name]) => {
                 const locked = s.locks[f] === true;
+                const label = i18n._(name);
                 return (
                   <tr key={f}>
                     <td>
                       <input
                         type="checkbox"
-                        aria-label={`Take ${label}`}
+                        aria-label={t`Take ${label}`}
                         checked={fields.has(f) && !locked}
                         disabled={locked}
                         onChange={(e) => {
@@ -260,7 +316,12 @@ export function IdentifyOne({ seriesId, onApplied }: { seriesId: string; onAppli
                     </td>
                     <th scope="row">
                       {label}
-                      {locked && <span className="hint"> (locked: kept)</span>}
+                      {locked && (
+                        <span className="hint">
+                          {' '}
+                          <Trans>(locked: kept)</Trans>
+                        </span>
+                      )}
                     </th>
                     <td className="diff-now">{shown(current[f])}</td>
                     <td className="diff-fetched">{shown(chosen.fields[f])}</td>
@@ -271,31 +332,31 @@ export function IdentifyOne({ seriesId, onApplied }: { seriesId: string; onAppli
           </table>
           <label className="check">
             <input type="checkbox" checked={withBooks} onChange={(e) => setWithBooks(e.target.checked)} />
-            Also the books' titles, release dates and summaries, where {chosen.provider_label} lists issues or volumes (matched by number)
+            <Trans>
+              Also the books&apos; titles, release dates and summaries, where {provider} lists issues or volumes (matched by number)
+            </Trans>
           </label>
           {chosen.cover_url && (
             <label className="check">
               <input type="checkbox" checked={useCover} onChange={(e) => setUseCover(e.target.checked)} />
-              Also use {chosen.provider_label}'s cover as the series' cover
+              <Trans>Also use {provider}&apos;s cover as the series&apos; cover</Trans>
             </label>
           )}
           <ErrorMessage error={apply.error ?? undo.error} />
           {apply.data ? (
             <p role="status" className="inline">
-              {apply.data.applied.length > 0 || apply.data.books > 0
-                ? `Applied: ${[...apply.data.applied, ...(apply.data.books > 0 ? [`${apply.data.books} ${apply.data.books === 1 ? 'book' : 'books'}`] : [])].join(', ')}.`
-                : 'Nothing changed.'}
-              {apply.data.kept.length > 0 && ` Kept (locked): ${apply.data.kept.join(', ')}.`}
+              {appliedList ? t`Applied: ${appliedList}.` : t`Nothing changed.`}
+              {keptList && ` ${t`Kept (locked): ${keptList}.`}`}
               {apply.data.entry_id && !undo.isSuccess && (
                 <button type="button" onClick={() => undo.mutate(apply.data.entry_id!)} disabled={undo.isPending}>
-                  Undo
+                  <Trans>Undo</Trans>
                 </button>
               )}
-              {undo.isSuccess && ' Undone: the series is as it was.'}
+              {undo.isSuccess && ` ${t`Undone: the series is as it was.`}`}
             </p>
           ) : (
             <button type="button" className="primary" disabled={apply.isPending} onClick={() => apply.mutate(chosen)}>
-              Apply {fields.size} {fields.size === 1 ? 'field' : 'fields'}
+              <Plural value={fieldCount} one="Apply # field" other="Apply # fields" />
             </button>
           )}
         </fieldset>

@@ -1,8 +1,10 @@
+import { plural } from '@lingui/core/macro';
+import { Plural, Trans, useLingui } from '@lingui/react/macro';
 import { useMutation, useQueries, useQueryClient } from '@tanstack/react-query';
 import { useEffect, useId, useState } from 'react';
 import { api, ok, type components } from '../../api/client';
 import { queryKeys } from '../../api/query-keys';
-import { bookLabel, plural } from '../../lib/format';
+import { bookLabel } from '../../lib/format';
 import { ErrorMessage } from '../ErrorView';
 import { FormDialog, refreshAfterEdit, useModal } from './dialog';
 import { renumbered } from './renumber';
@@ -17,6 +19,7 @@ type Book = components['schemas']['Book'];
 export function RenumberDialog({ ids, known, onClose }: { ids: string[]; known: ReadonlyMap<string, Book>; onClose(): void }) {
   const dialog = useModal();
   const queryClient = useQueryClient();
+  const { t } = useLingui();
   const startId = useId();
   const stepId = useId();
   const rowId = useId();
@@ -63,77 +66,90 @@ export function RenumberDialog({ ids, known, onClose }: { ids: string[]; known: 
   };
   const labelOf = (id: string) => {
     const b = books.get(id);
-    return b ? bookLabel(b) : 'Loading…';
+    return b ? bookLabel(b) : t`Loading…`;
   };
   const done = apply.data;
   const entryId = done?.entry_id ?? null;
+  const count = order.length;
+  const updated = done?.updated ?? 0;
 
   return (
     <FormDialog
       dialog={dialog}
       className="renumber"
-      heading={`Renumber ${plural(order.length, 'book')}`}
+      heading={<Plural value={count} one="Renumber # book" other="Renumber # books" />}
       onSubmit={() => numbers && apply.mutate()}
       onClose={onClose}
       actions={
         <>
           <button type="submit" className="primary" disabled={!numbers || apply.isPending}>
-            {apply.isPending ? 'Renumbering…' : 'Renumber'}
+            {apply.isPending ? <Trans>Renumbering…</Trans> : <Trans>Renumber</Trans>}
           </button>
           {entryId && !undo.isSuccess && (
             <button type="button" disabled={undo.isPending} onClick={() => undo.mutate(entryId)}>
-              Undo
+              <Trans>Undo</Trans>
             </button>
           )}
         </>
       }
     >
       <p className="hint">
-        The books get these numbers in this order (their sort numbers too); the numbers are locked, so scans keep them.
+        <Trans>The books get these numbers in this order (their sort numbers too); the numbers are locked, so scans keep them.</Trans>
       </p>
       <div className="inline">
         <div className="field">
-          <label htmlFor={startId}>Start at</label>
+          <label htmlFor={startId}>
+            <Trans>Start at</Trans>
+          </label>
           <input id={startId} type="number" step="any" value={start} onChange={(e) => setStart(e.target.value)} />
         </div>
         <div className="field">
-          <label htmlFor={stepId}>Step</label>
+          <label htmlFor={stepId}>
+            <Trans>Step</Trans>
+          </label>
           <input id={stepId} type="number" step="any" min="0.001" value={step} onChange={(e) => setStep(e.target.value)} />
         </div>
       </div>
       {!numbers && (
         <p className="error-text" role="alert">
-          The start must be a number between -1,000,000 and 1,000,000, and the step a number from 0.001 to 1,000,000.
+          <Trans>The start must be a number between -1,000,000 and 1,000,000, and the step a number from 0.001 to 1,000,000.</Trans>
         </p>
       )}
-      <ol className="renumber-list" aria-label="Books in their new order">
-        {order.map((id, i) => (
-          <li key={id}>
-            <span className="renumber-number">{numbers ? `#${numbers[i]}` : ''}</span>
-            <span className="renumber-title">{labelOf(id)}</span>
-            <button type="button" id={`${rowId}-up-${id}`} className="small" disabled={i === 0} onClick={() => move(i, true)}>
-              Move up<span className="visually-hidden"> {labelOf(id)}</span>
-            </button>
-            <button
-              type="button"
-              id={`${rowId}-down-${id}`}
-              className="small"
-              disabled={i === order.length - 1}
-              onClick={() => move(i, false)}
-            >
-              Move down<span className="visually-hidden"> {labelOf(id)}</span>
-            </button>
-          </li>
-        ))}
+      <ol className="renumber-list" aria-label={t`Books in their new order`}>
+        {order.map((id, i) => {
+          const label = labelOf(id);
+          return (
+            <li key={id}>
+              <span className="renumber-number">{numbers ? `#${numbers[i]}` : ''}</span>
+              <span className="renumber-title">{label}</span>
+              <button type="button" id={`${rowId}-up-${id}`} className="small" disabled={i === 0} onClick={() => move(i, true)}>
+                <Trans>
+                  Move up<span className="visually-hidden"> {label}</span>
+                </Trans>
+              </button>
+              <button
+                type="button"
+                id={`${rowId}-down-${id}`}
+                className="small"
+                disabled={i === order.length - 1}
+                onClick={() => move(i, false)}
+              >
+                <Trans>
+                  Move down<span className="visually-hidden"> {label}</span>
+                </Trans>
+              </button>
+            </li>
+          );
+        })}
       </ol>
       <ErrorMessage error={apply.error ?? undo.error} />
       {done && (
         <p className="hint" role="status">
           {undo.isSuccess
-            ? 'Undone: the books have their numbers back.'
+            ? t`Undone: the books have their numbers back.`
             : entryId
-              ? `Renumbered ${plural(done.updated, 'book')}.`
-              : 'Nothing changed: the books already had these numbers.'}
+              ? plural(updated, { one: 'Renumbered # book.', other: 'Renumbered # books.' })
+              : t`Nothing changed: the books already had these numbers.`}
         </p>
       )}
     </FormDialog>

@@ -1,3 +1,4 @@
+import { Trans, useLingui } from '@lingui/react/macro';
 import { useEffect, useId, useRef } from 'react';
 import { blankRow, type Row, type RowsSpec } from './fields';
 
@@ -18,6 +19,7 @@ export function RowsEditor({
   onChange(next: Row[]): void;
 }) {
   const id = useId();
+  const { t, i18n } = useLingui();
   const addButton = useRef<HTMLButtonElement>(null);
   // Focus follows the keyboard: to a new row's first input, and to "Add" once a row is removed.
   const pendingFocus = useRef<'new-row' | 'add' | null>(null);
@@ -27,20 +29,24 @@ export function RowsEditor({
     if (wanted === 'new-row') document.getElementById(`${id}-${spec.columns[0]!.key}-${value.length - 1}`)?.focus();
     if (wanted === 'add') addButton.current?.focus();
   });
-  const item = spec.item.charAt(0).toUpperCase() + spec.item.slice(1);
+  const item = i18n._(spec.item);
+  const itemStart = i18n._(spec.itemStart);
   const set = (i: number, key: string, text: string) => onChange(value.map((r, j) => (j === i ? { ...r, [key]: text } : r)));
   return (
     <div className="rows-editor">
-      {value.length === 0 && <p className="hint">No {spec.item}s.</p>}
+      {value.length === 0 && <p className="hint">{i18n._(spec.none)}</p>}
       <ul>
         {value.map((row, i) => {
           const problem = problems[i] ?? null;
+          const number = i + 1;
+          const which = row[spec.columns[0]!.key] || number;
           return (
             <li key={i}>
               <div className="inline">
                 {spec.columns.map((c) => {
                   const inputId = `${id}-${c.key}-${i}`;
-                  const label = `${item} ${i + 1} ${c.label}`;
+                  const column = i18n._(c.label);
+                  const label = t`${itemStart} ${number} ${column}`;
                   const text = row[c.key] ?? '';
                   const invalid = problem !== null ? { 'aria-invalid': true, 'aria-describedby': `${id}-problem-${i}` } : {};
                   return (
@@ -50,11 +56,14 @@ export function RowsEditor({
                       </label>
                       {c.options ? (
                         <select id={inputId} value={text} onChange={(e) => set(i, c.key, e.target.value)}>
-                          {[...new Set([...c.options, text])].map((o) => (
-                            <option key={o} value={o}>
-                              {o}
-                            </option>
-                          ))}
+                          {[...new Set([...c.options, text])].map((o) => {
+                            const optionLabel = c.optionLabels?.[o];
+                            return (
+                              <option key={o} value={o}>
+                                {optionLabel ? i18n._(optionLabel) : o}
+                              </option>
+                            );
+                          })}
                         </select>
                       ) : (
                         <input
@@ -62,7 +71,7 @@ export function RowsEditor({
                           // Not type="url": the browser's own check would stop the form before it says what is wrong.
                           inputMode={c.url ? 'url' : undefined}
                           value={text}
-                          placeholder={c.label.charAt(0).toUpperCase() + c.label.slice(1)}
+                          placeholder={c.placeholder ? i18n._(c.placeholder) : undefined}
                           onChange={(e) => set(i, c.key, e.target.value)}
                           {...invalid}
                         />
@@ -78,7 +87,13 @@ export function RowsEditor({
                     pendingFocus.current = 'add';
                   }}
                 >
-                  Remove<span className="visually-hidden"> {`${spec.item} ${row[spec.columns[0]!.key] || i + 1}`}</span>
+                  <Trans>
+                    Remove
+                    <span className="visually-hidden">
+                      {' '}
+                      {item} {which}
+                    </span>
+                  </Trans>
                 </button>
               </div>
               {problem && (
@@ -99,7 +114,7 @@ export function RowsEditor({
           pendingFocus.current = 'new-row';
         }}
       >
-        Add {spec.item}
+        {i18n._(spec.add)}
       </button>
     </div>
   );

@@ -1,3 +1,4 @@
+import { Trans, useLingui } from '@lingui/react/macro';
 import { useId, useState, type KeyboardEvent } from 'react';
 import { Button, Tag, TagGroup, TagList } from 'react-aria-components';
 
@@ -17,6 +18,7 @@ export function WordsInput({
   onChange(values: string[]): void;
 }) {
   const id = useId();
+  const { t } = useLingui();
   const [text, setText] = useState('');
   const add = () => {
     const words = text
@@ -39,12 +41,12 @@ export function WordsInput({
     <div className="labels-input">
       <label htmlFor={`${id}-input`}>{label}</label>
       {values.length > 0 && (
-        <TagGroup aria-label={`${label}: chosen`} className="tag-group" onRemove={(keys) => onChange(values.filter((v) => !keys.has(v)))}>
+        <TagGroup aria-label={t`${label}: chosen`} className="tag-group" onRemove={(keys) => onChange(values.filter((v) => !keys.has(v)))}>
           <TagList items={values.map((v) => ({ id: v }))} className="chips">
-            {(item) => (
-              <Tag id={item.id} textValue={item.id} className="chip removable">
-                {item.id}
-                <Button slot="remove" aria-label={`Remove ${item.id} from ${label}`} className="chip-remove">
+            {({ id: word }) => (
+              <Tag id={word} textValue={word} className="chip removable">
+                {word}
+                <Button slot="remove" aria-label={t`Remove ${word} from ${label}`} className="chip-remove">
                   ×
                 </Button>
               </Tag>
@@ -59,7 +61,7 @@ export function WordsInput({
           maxLength={200}
           autoComplete="off"
           list={`${id}-suggestions`}
-          placeholder="Add…"
+          placeholder={t`Add…`}
           onChange={(e) => setText(e.target.value)}
           onKeyDown={onKeyDown}
           onBlur={() => text.trim() !== '' && add()}
@@ -70,7 +72,9 @@ export function WordsInput({
           ))}
         </datalist>
         <button type="button" onClick={add} disabled={text.trim() === ''}>
-          Add<span className="visually-hidden"> to {label}</span>
+          <Trans>
+            Add<span className="visually-hidden"> to {label}</span>
+          </Trans>
         </button>
       </div>
     </div>

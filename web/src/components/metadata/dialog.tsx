@@ -1,3 +1,4 @@
+import { Trans } from '@lingui/react/macro';
 import type { QueryClient } from '@tanstack/react-query';
 import { useEffect, useId, useRef, type ReactNode, type RefObject } from 'react';
 import { queryKeys } from '../../api/query-keys';
@@ -23,7 +24,7 @@ export function FormDialog({
   onSubmit,
   onClose,
   actions,
-  closeLabel = 'Close',
+  closeLabel,
   children,
 }: {
   /** From useModal: the caller closes the dialog with it too. */
@@ -33,7 +34,8 @@ export function FormDialog({
   onSubmit(): void;
   onClose(): void;
   actions: ReactNode;
-  closeLabel?: string;
+  /** The closing button's text: "Close" unless said. */
+  closeLabel?: ReactNode;
   children: ReactNode;
 }) {
   const titleId = useId();
@@ -50,7 +52,7 @@ export function FormDialog({
         <div className="actions">
           {actions}
           <button type="button" onClick={() => dialog.current?.close()}>
-            {closeLabel}
+            {closeLabel ?? <Trans>Close</Trans>}
           </button>
         </div>
       </form>

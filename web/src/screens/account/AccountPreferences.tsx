@@ -1,62 +1,70 @@
+import type { I18n, MessageDescriptor } from '@lingui/core';
+import { msg } from '@lingui/core/macro';
+import { Trans, useLingui } from '@lingui/react/macro';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
 import { api, ok, type components } from '../../api/client';
 import { librariesQuery, preferencesQuery } from '../../api/queries';
 import { ErrorMessage } from '../../components/ErrorView';
+import { LanguagePicker } from '../../components/LanguagePicker';
 import { SavedNote } from '../../components/SavedNote';
 
 type Preference = components['schemas']['Preference'];
 
 /** Choices for the preferences whose values are a fixed set; anything else is edited by its value's type. */
-const CHOICES: Record<string, Array<[string, string]>> = {
+const CHOICES: Record<string, Array<[string, MessageDescriptor]>> = {
   theme: [
-    ['system', 'Follow the system'],
-    ['light', 'Light'],
-    ['dark', 'Dark'],
+    ['system', msg`Follow the system`],
+    ['light', msg({ message: 'Light', context: 'theme' })],
+    ['dark', msg({ message: 'Dark', context: 'theme' })],
   ],
   reading_direction: [
-    ['ltr', 'Left to right'],
-    ['rtl', 'Right to left (manga)'],
-    ['vertical', 'Vertical'],
-    ['webtoon', 'Webtoon (continuous)'],
+    ['ltr', msg`Left to right`],
+    ['rtl', msg`Right to left (manga)`],
+    ['vertical', msg({ message: 'Vertical', context: 'reading direction' })],
+    ['webtoon', msg`Webtoon (continuous)`],
   ],
   page_fit: [
-    ['screen', 'Fit the screen'],
-    ['width', 'Fit the width'],
-    ['height', 'Fit the height'],
-    ['original', 'Original size'],
+    ['screen', msg`Fit the screen`],
+    ['width', msg`Fit the width`],
+    ['height', msg`Fit the height`],
+    ['original', msg`Original size`],
   ],
   image_format: [
-    ['original', 'As stored'],
-    ['webp', 'WebP (smaller)'],
-    ['jpeg', 'JPEG'],
+    ['original', msg`As stored`],
+    ['webp', msg`WebP (smaller)`],
+    ['jpeg', msg`JPEG`],
   ],
 };
 
-const LABELS: Record<string, string> = {
-  theme: 'Theme',
-  reading_direction: 'Reading direction',
-  page_fit: 'Page fit',
-  double_page: 'Two pages side by side',
-  language: 'Language',
-  default_library_id: 'Library opened first',
-  books_per_page: 'Items per page',
-  show_read_books: 'Show books already read',
-  image_format: 'Page image format',
+const LABELS: Record<string, MessageDescriptor> = {
+  theme: msg`Theme`,
+  reading_direction: msg`Reading direction`,
+  page_fit: msg`Page fit`,
+  double_page: msg`Two pages side by side`,
+  language: msg`Language`,
+  default_library_id: msg`Library opened first`,
+  books_per_page: msg`Items per page`,
+  show_read_books: msg`Show books already read`,
+  image_format: msg`Page image format`,
 };
 
-const labelOf = (key: string) => LABELS[key] ?? key.replace(/_/g, ' ');
+/** A preference's name in the active language (`i18n` from `useLingui`); the key itself for one the app does not know. */
+const labelOf = (i18n: I18n, key: string) => {
+  const label = LABELS[key];
+  return label ? i18n._(label) : key.replace(/_/g, ' ');
+};
 
 /** What the web app does with a preference, where the server's own description would not say it to a person. */
-const DESCRIPTIONS: Record<string, string> = {
-  default_library_id: 'The library the Libraries link opens. "All libraries" shows every library together.',
-  show_read_books: 'Untick to hide books you have finished on series pages and in the books grid (a note there shows them again).',
-  double_page: 'Ticked, two pages side by side; unticked, one page at a time. Until you choose, wide screens show two.',
+const DESCRIPTIONS: Record<string, MessageDescriptor> = {
+  default_library_id: msg`The library the Libraries link opens. "All libraries" shows every library together.`,
+  show_read_books: msg`Untick to hide books you have finished on series pages and in the books grid (a note there shows them again).`,
+  double_page: msg`Ticked, two pages side by side; unticked, one page at a time. Until you choose, wide screens show two.`,
 };
 
 /**
- * Preferences the web app has no use for, so not offered as if they did something: the grid loads as you scroll
- * (no pages to size: books_per_page is for other clients), and the interface has no translations (language).
+ * Preferences not offered in the list below: the grid loads as you scroll (no pages to size: books_per_page is for
+ * other clients), and the interface language has its own picker (LanguagePicker, at the top of the screen).
  */
 const NOT_FOR_THE_WEB_APP = new Set(['books_per_page', 'language']);
 
@@ -64,11 +72,22 @@ const NOT_FOR_THE_WEB_APP = new Set(['books_per_page', 'language']);
 export function PreferencesScreen() {
   const preferences = useQuery(preferencesQuery);
   if (preferences.error) return <ErrorMessage error={preferences.error} />;
-  if (preferences.isPending) return <p>Loading…</p>;
+  if (preferences.isPending)
+    return (
+      <p>
+        <Trans>Loading…</Trans>
+      </p>
+    );
   return (
     <section aria-labelledby="prefs-heading">
-      <h2 id="prefs-heading">Preferences</h2>
-      <p className="hint">Changes are saved as you make them and follow you to every device.</p>
+      <h2 id="prefs-heading">
+        <Trans>Preferences</Trans>
+      </h2>
+      <p className="hint">
+        <Trans>Changes are saved as you make them and follow you to every device.</Trans>
+      </p>
+      {/* The interface language: the account's `language` preference, or the browser's (LanguagePicker.tsx). */}
+      <LanguagePicker signedIn />
       <ul className="settings-list">
         {/* Object-valued preferences (the reader's settings) are edited in the reader itself. */}
         {preferences.data
@@ -82,6 +101,7 @@ export function PreferencesScreen() {
 }
 
 function PreferenceRow({ preference }: { preference: Preference }) {
+  const { t, i18n } = useLingui();
   const queryClient = useQueryClient();
   const id = `pref-${preference.key}`;
   const save = useMutation({
@@ -101,24 +121,21 @@ function PreferenceRow({ preference }: { preference: Preference }) {
     onSuccess: (updated) =>
       queryClient.setQueryData(preferencesQuery.queryKey, (old) => old?.map((p) => (p.key === updated.key ? updated : p))),
   });
+  const label = labelOf(i18n, preference.key);
+  const description = DESCRIPTIONS[preference.key];
   return (
     <li className="setting-row">
       <div className="setting-text">
-        <label htmlFor={id}>{labelOf(preference.key)}</label>
+        <label htmlFor={id}>{label}</label>
         <span className="hint" id={`${id}-desc`}>
-          {DESCRIPTIONS[preference.key] ?? preference.description}
+          {description ? i18n._(description) : preference.description}
         </span>
       </div>
       <div className="setting-control">
         <PreferenceInput id={id} preference={preference} onChange={(v) => save.mutate(v)} />
         {!preference.is_default && (
-          <button
-            type="button"
-            className="small"
-            onClick={() => reset.mutate()}
-            aria-label={`Reset ${labelOf(preference.key)} to its default`}
-          >
-            Reset
+          <button type="button" className="small" onClick={() => reset.mutate()} aria-label={t`Reset ${label} to its default`}>
+            <Trans>Reset</Trans>
           </button>
         )}
         <SavedNote save={save} />
@@ -143,6 +160,7 @@ function useShownValue(saved: unknown): [unknown, (value: unknown) => void] {
 }
 
 function PreferenceInput({ id, preference, onChange: save }: { id: string; preference: Preference; onChange(value: unknown): void }) {
+  const { t, i18n } = useLingui();
   const libraries = useQuery({ ...librariesQuery, enabled: preference.key === 'default_library_id' });
   const [value, setShown] = useShownValue(preference.value);
   const onChange = (next: unknown) => {
@@ -156,7 +174,7 @@ function PreferenceInput({ id, preference, onChange: save }: { id: string; prefe
       <select id={id} aria-describedby={describedBy} value={String(value)} onChange={(e) => onChange(e.target.value)}>
         {choices.map(([v, label]) => (
           <option key={v} value={v}>
-            {label}
+            {i18n._(label)}
           </option>
         ))}
       </select>
@@ -170,7 +188,7 @@ function PreferenceInput({ id, preference, onChange: save }: { id: string; prefe
         value={typeof value === 'string' ? value : ''}
         onChange={(e) => onChange(e.target.value || null)}
       >
-        <option value="">All libraries</option>
+        <option value="">{t`All libraries`}</option>
         {libraries.data?.data.map((l) => (
           <option key={l.id} value={l.id}>
             {l.name}

@@ -1,3 +1,6 @@
+import type { MessageDescriptor } from '@lingui/core';
+import { msg } from '@lingui/core/macro';
+import { Trans, useLingui } from '@lingui/react/macro';
 import { useMutation, usePrefetchQuery, useQuery, useQueryClient } from '@tanstack/react-query';
 import { Link } from '@tanstack/react-router';
 import { useState, type FormEvent } from 'react';
@@ -11,15 +14,16 @@ import { NewApiKey } from './NewApiKey';
 
 type CreatedKey = components['schemas']['CreatedApiKey'];
 
-const PRESET_LABELS: Record<string, { label: string; hint: string }> = {
-  reader_app: { label: 'Reader app', hint: 'Browse, download and read, and sync reading progress (OPDS apps).' },
-  mobile_app: { label: 'Mobile app', hint: 'Browse, download and read; may edit book metadata.' },
-  automation_script: { label: 'Automation script', hint: 'Manage libraries and tasks, e.g. start scans from a script.' },
-  metadata_tool: { label: 'Metadata tool', hint: 'Read and edit series and book metadata.' },
+const PRESET_LABELS: Record<string, { label: MessageDescriptor; hint: MessageDescriptor }> = {
+  reader_app: { label: msg`Reader app`, hint: msg`Browse, download and read, and sync reading progress (OPDS apps).` },
+  mobile_app: { label: msg`Mobile app`, hint: msg`Browse, download and read; may edit book metadata.` },
+  automation_script: { label: msg`Automation script`, hint: msg`Manage libraries and tasks, e.g. start scans from a script.` },
+  metadata_tool: { label: msg`Metadata tool`, hint: msg`Read and edit series and book metadata.` },
 };
 
 /** Account → API keys: create one for a device (shown once, see NewApiKey.tsx), list and revoke them. */
 export function ApiKeysScreen() {
+  const { t, i18n } = useLingui();
   const queryClient = useQueryClient();
   const keys = useQuery({ queryKey: queryKeys.apiKeys.all, queryFn: () => ok(api.GET('/api/v1/api-keys')) });
   const presets = useQuery({
@@ -53,82 +57,109 @@ export function ApiKeysScreen() {
 
   return (
     <section aria-labelledby="keys-heading">
-      <h2 id="keys-heading">API keys</h2>
+      <h2 id="keys-heading">
+        <Trans>API keys</Trans>
+      </h2>
       <p className="hint">
-        A key lets a reading app or a script use your account without your password. Name it after the device: reading statistics are
-        counted per key.
+        <Trans>
+          A key lets a reading app or a script use your account without your password. Name it after the device: reading statistics are
+          counted per key.
+        </Trans>
       </p>
       {created ? (
         <NewApiKey created={created} onDone={() => setCreated(null)} />
       ) : (
-        <form className="card stack key-form" onSubmit={submit} aria-label="Create an API key">
+        <form className="card stack key-form" onSubmit={submit} aria-label={t`Create an API key`}>
           <label>
-            Name
-            <input required maxLength={100} value={name} onChange={(e) => setName(e.target.value)} placeholder="Phone (Panels)" />
+            <Trans>Name</Trans>
+            <input required maxLength={100} value={name} onChange={(e) => setName(e.target.value)} placeholder={t`Phone (Panels)`} />
           </label>
           <fieldset className="choice-group">
-            <legend>What may it do?</legend>
-            {(presets.data ?? []).map((p) => (
-              <label key={p.name} className="choice">
-                <input type="radio" name="preset" value={p.name} checked={preset === p.name} onChange={() => setPreset(p.name)} />
-                <span>
-                  <strong>{PRESET_LABELS[p.name]?.label ?? p.name}</strong>
-                  <span className="hint"> — {PRESET_LABELS[p.name]?.hint ?? p.permissions.join(', ')}</span>
-                </span>
-              </label>
-            ))}
+            <legend>
+              <Trans>What may it do?</Trans>
+            </legend>
+            {(presets.data ?? []).map((p) => {
+              const known = PRESET_LABELS[p.name];
+              return (
+                <label key={p.name} className="choice">
+                  <input type="radio" name="preset" value={p.name} checked={preset === p.name} onChange={() => setPreset(p.name)} />
+                  <span>
+                    <strong>{known ? i18n._(known.label) : p.name}</strong>
+                    <span className="hint"> — {known ? i18n._(known.hint) : p.permissions.join(', ')}</span>
+                  </span>
+                </label>
+              );
+            })}
           </fieldset>
           <label>
-            Expires after
+            <Trans>Expires after</Trans>
             <select value={expiry} onChange={(e) => setExpiry(e.target.value as ExpiryChoice)}>
               {EXPIRY_CHOICES.map((c) => (
                 <option key={c.id} value={c.id}>
-                  {c.label}
+                  {i18n._(c.label)}
                 </option>
               ))}
             </select>
           </label>
           <ErrorMessage error={create.error ?? presets.error} />
           <button type="submit" className="primary" disabled={create.isPending}>
-            Create key
+            <Trans>Create key</Trans>
           </button>
         </form>
       )}
 
-      <h3>Your keys</h3>
+      <h3>
+        <Trans>Your keys</Trans>
+      </h3>
       <ErrorMessage error={keys.error ?? revoke.error} />
       {keys.isPending ? (
-        <p>Loading…</p>
+        <p>
+          <Trans>Loading…</Trans>
+        </p>
       ) : !keys.data ? null : list.length === 0 ? (
-        <p className="empty">No API keys yet — create one above to connect a reading app on your phone or tablet.</p>
+        <p className="empty">
+          <Trans>No API keys yet — create one above to connect a reading app on your phone or tablet.</Trans>
+        </p>
       ) : (
-        <ul className="row-list" aria-label="API keys">
-          {list.map((k) => (
-            <li key={k.id} className="row-item">
-              <div className="row-main">
-                <strong>{k.name}</strong>
-                <span className="hint">
-                  <code>colophon_{k.key_prefix}_…</code> · created {formatDate(k.created_at)} ·{' '}
-                  {k.expires_at ? `expires ${formatDate(k.expires_at)}` : 'never expires'} ·{' '}
-                  {k.last_used_at ? `last used ${formatDate(k.last_used_at)}` : 'never used'}
-                </span>
-              </div>
-              <button
-                type="button"
-                className="small danger"
-                disabled={revoke.isPending}
-                onClick={() => {
-                  if (window.confirm(`Revoke the key "${k.name}"? Apps using it stop working at once.`)) revoke.mutate(k.id);
-                }}
-              >
-                Revoke<span className="visually-hidden"> {k.name}</span>
-              </button>
-            </li>
-          ))}
+        <ul className="row-list" aria-label={t`API keys`}>
+          {list.map((k) => {
+            const { name: keyName, key_prefix: keyPrefix } = k;
+            const createdAt = formatDate(k.created_at);
+            const expiresAt = formatDate(k.expires_at);
+            const lastUsedAt = formatDate(k.last_used_at);
+            const expiry = k.expires_at ? t`expires ${expiresAt}` : t`never expires`;
+            const use = k.last_used_at ? t`last used ${lastUsedAt}` : t`never used`;
+            return (
+              <li key={k.id} className="row-item">
+                <div className="row-main">
+                  <strong>{keyName}</strong>
+                  <span className="hint">
+                    <Trans>
+                      <code>colophon_{keyPrefix}_…</code> · created {createdAt} · {expiry} · {use}
+                    </Trans>
+                  </span>
+                </div>
+                <button
+                  type="button"
+                  className="small danger"
+                  disabled={revoke.isPending}
+                  onClick={() => {
+                    if (window.confirm(t`Revoke the key "${keyName}"? Apps using it stop working at once.`)) revoke.mutate(k.id);
+                  }}
+                >
+                  <Trans>
+                    Revoke<span className="visually-hidden"> {keyName}</span>
+                  </Trans>
+                </button>
+              </li>
+            );
+          })}
         </ul>
       )}
       <p className="hint">
-        A Kobo e-reader gets its own key on the <Link to="/account/kobo">Kobo e-readers</Link> tab.
+        <Trans>
+          A Kobo e-reader gets its own key on the <Link to="/account/kobo">Kobo e-readers</Link> tab.
+        </Trans>
       </p>
     </section>
   );

@@ -1,3 +1,4 @@
+import { Trans } from '@lingui/react/macro';
 import { useMutation } from '@tanstack/react-query';
 import { useState, type FormEvent } from 'react';
 import { api, ok } from '../../api/client';
@@ -25,14 +26,16 @@ export function PasswordScreen() {
   };
   return (
     <section aria-labelledby="password-heading" className="narrow-section">
-      <h2 id="password-heading">Change your password</h2>
+      <h2 id="password-heading">
+        <Trans>Change your password</Trans>
+      </h2>
       <form className="stack" onSubmit={submit}>
         <label>
-          Current password
+          <Trans>Current password</Trans>
           <input type="password" autoComplete="current-password" required value={form.current} onChange={set('current')} />
         </label>
         <label>
-          New password
+          <Trans>New password</Trans>
           <input
             type="password"
             autoComplete="new-password"
@@ -44,10 +47,12 @@ export function PasswordScreen() {
           />
         </label>
         <p id="new-password-hint" className="hint">
-          At least 8 characters. Other browsers and apps signed in with your password are signed out; this one stays signed in.
+          <Trans>
+            At least 8 characters. Other browsers and apps signed in with your password are signed out; this one stays signed in.
+          </Trans>
         </p>
         <label>
-          Repeat the new password
+          <Trans>Repeat the new password</Trans>
           <input
             type="password"
             autoComplete="new-password"
@@ -57,15 +62,19 @@ export function PasswordScreen() {
             aria-invalid={mismatch}
           />
         </label>
-        {mismatch && <p className="error-text">The two passwords differ.</p>}
+        {mismatch && (
+          <p className="error-text">
+            <Trans>The two passwords differ.</Trans>
+          </p>
+        )}
         <ErrorMessage error={change.error} />
         {change.isSuccess && (
           <p className="ok-text" role="status">
-            Your password was changed.
+            <Trans>Your password was changed.</Trans>
           </p>
         )}
         <button type="submit" className="primary" disabled={change.isPending || mismatch}>
-          Change password
+          <Trans>Change password</Trans>
         </button>
       </form>
     </section>

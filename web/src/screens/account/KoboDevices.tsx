@@ -1,3 +1,4 @@
+import { Trans, useLingui } from '@lingui/react/macro';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useState, type FormEvent } from 'react';
 import { api, ok, type components } from '../../api/client';
@@ -12,12 +13,15 @@ import { AddressNote, CopyField } from './NewApiKey';
 type KoboDevice = components['schemas']['KoboDevice'];
 type Selection = components['schemas']['KoboSelection'];
 
-/** Screens of common Kobo models (portrait pixels), for the comics' page size; docs/kobo.md. */
+/**
+ * Screens of common Kobo models (portrait pixels), for the comics' page size; docs/kobo.md. Model names are the same
+ * in every language: shown as "Kobo Clara (1072 × 1448)".
+ */
 const SCREENS = [
-  { label: 'Kobo Clara (1072 × 1448)', width: 1072, height: 1448 },
-  { label: 'Kobo Libra (1264 × 1680)', width: 1264, height: 1680 },
-  { label: 'Kobo Elipsa (1404 × 1872)', width: 1404, height: 1872 },
-  { label: 'Kobo Sage (1440 × 1920)', width: 1440, height: 1920 },
+  { name: 'Kobo Clara', width: 1072, height: 1448 },
+  { name: 'Kobo Libra', width: 1264, height: 1680 },
+  { name: 'Kobo Elipsa', width: 1404, height: 1872 },
+  { name: 'Kobo Sage', width: 1440, height: 1920 },
 ] as const;
 const ORIGINAL = 'original';
 const screenValue = (screen: Selection['screen']) => (screen ? `${screen.width}x${screen.height}` : ORIGINAL);
@@ -25,12 +29,15 @@ const screenValue = (screen: Selection['screen']) => (screen ? `${screen.width}x
 /** What a Kobo's key may do: the sync, and what the sync itself reads and writes. */
 const KOBO_PERMISSIONS = ['kobo-sync', 'books-read', 'pages-read', 'progress-read', 'progress-write'] as const;
 const KOBO_QUERY_KEY = ['me', 'kobo'] as const;
+/** The example in the device-name field: a model's name, the same in every language. */
+const EXAMPLE_DEVICE_NAME = 'Kobo Libra';
 
 /**
  * Account → Kobo e-readers: add a Kobo (an API key with kobo-sync) and show the exact line to paste into
  * the device's `Kobo eReader.conf`; per device, choose what syncs. See docs/kobo.md.
  */
 export function KoboDevices() {
+  const { t } = useLingui();
   const queryClient = useQueryClient();
   const me = useQuery(meQuery);
   const allowed = me.data?.permissions.includes('kobo-sync') ?? false;
@@ -54,30 +61,43 @@ export function KoboDevices() {
       ]);
     },
   });
+  const hostPlaceholder = KOBO_HOST_PLACEHOLDER;
   if (me.isPending || (allowed && setup.isPending))
     return (
       <section aria-labelledby="kobo-heading">
-        <h2 id="kobo-heading">Kobo e-readers</h2>
-        <p role="status">Loading your Kobo e-readers…</p>
+        <h2 id="kobo-heading">
+          <Trans>Kobo e-readers</Trans>
+        </h2>
+        <p role="status">
+          <Trans>Loading your Kobo e-readers…</Trans>
+        </p>
       </section>
     );
   if (!allowed || !setup.data)
     return (
       <section aria-labelledby="kobo-heading">
-        <h2 id="kobo-heading">Kobo e-readers</h2>
+        <h2 id="kobo-heading">
+          <Trans>Kobo e-readers</Trans>
+        </h2>
         {me.error || setup.error ? (
           <ErrorMessage error={me.error ?? setup.error} />
         ) : (
-          <p className="hint">Kobo sync is not enabled for your account — ask an administrator.</p>
+          <p className="hint">
+            <Trans>Kobo sync is not enabled for your account — ask an administrator.</Trans>
+          </p>
         )}
       </section>
     );
   if (!setup.data.enabled)
     return (
       <section aria-labelledby="kobo-heading">
-        <h2 id="kobo-heading">Kobo e-readers</h2>
+        <h2 id="kobo-heading">
+          <Trans>Kobo e-readers</Trans>
+        </h2>
         <p className="hint">
-          Kobo sync is turned off on this server (<code>kobo.enabled: false</code> in its configuration) — ask its administrator.
+          <Trans>
+            Kobo sync is turned off on this server (<code>kobo.enabled: false</code> in its configuration) — ask its administrator.
+          </Trans>
         </p>
       </section>
     );
@@ -88,57 +108,69 @@ export function KoboDevices() {
 
   return (
     <section aria-labelledby="kobo-heading">
-      <h2 id="kobo-heading">Kobo e-readers</h2>
+      <h2 id="kobo-heading">
+        <Trans>Kobo e-readers</Trans>
+      </h2>
       <p className="hint">
-        A Kobo syncs its library with Colophon: your books appear on it, comics included, and the reading position comes back. One key per
-        device.
+        <Trans>
+          A Kobo syncs its library with Colophon: your books appear on it, comics included, and the reading position comes back. One key per
+          device.
+        </Trans>
       </p>
       {line ? (
-        <div className="card stack kobo-connect" aria-label="Connect your Kobo">
+        <div className="card stack kobo-connect" aria-label={t`Connect your Kobo`}>
           <p>
-            Connect the Kobo by USB, open <code>.kobo/Kobo/Kobo eReader.conf</code> and, in the <code>[OneStoreServices]</code> section,
-            replace the <code>api_endpoint=</code> line with this one. It holds the key, shown only now.
+            <Trans>
+              Connect the Kobo by USB, open <code>.kobo/Kobo/Kobo eReader.conf</code> and, in the <code>[OneStoreServices]</code> section,
+              replace the <code>api_endpoint=</code> line with this one. It holds the key, shown only now.
+            </Trans>
           </p>
           {address.kind === 'loading' ? (
             <p className="hint" role="status">
-              Finding the address a Kobo reaches this server by…
+              <Trans>Finding the address a Kobo reaches this server by…</Trans>
             </p>
           ) : (
             <AddressNote address={address} onChoose={setChosen} onRetry={() => void addresses.refetch()} />
           )}
-          <CopyField label="Line for Kobo eReader.conf" value={line} multiline />
+          <CopyField label={t`Line for Kobo eReader.conf`} value={line} multiline />
           {endpoint.placeholder && address.kind !== 'loading' && (
             <p className="warning-note">
-              No address a Kobo can reach this server at is known, so the line says <span className="mono">{KOBO_HOST_PLACEHOLDER}</span>:
-              replace it with the server&apos;s name or address on your network before saving the file — or set{' '}
-              <code>server.public_url</code> and add the Kobo again.
+              <Trans>
+                No address a Kobo can reach this server at is known, so the line says <span className="mono">{hostPlaceholder}</span>:
+                replace it with the server&apos;s name or address on your network before saving the file — or set{' '}
+                <code>server.public_url</code> and add the Kobo again.
+              </Trans>
             </p>
           )}
           <p className="hint">
-            Eject the Kobo and tap Sync. If Colophon runs on a port other than 80 or 443, or behind a proxy, set{' '}
-            <code>server.public_url</code>.
+            <Trans>
+              Eject the Kobo and tap Sync. If Colophon runs on a port other than 80 or 443, or behind a proxy, set{' '}
+              <code>server.public_url</code>.
+            </Trans>
           </p>
           <button type="button" onClick={() => setNewKey(null)}>
-            Done
+            <Trans>Done</Trans>
           </button>
         </div>
       ) : (
-        <form className="card stack key-form" onSubmit={submit} aria-label="Add a Kobo">
+        <form className="card stack key-form" onSubmit={submit} aria-label={t`Add a Kobo`}>
           <label>
-            Device name
-            <input required maxLength={100} value={name} onChange={(e) => setName(e.target.value)} placeholder="Kobo Libra" />
+            <Trans>Device name</Trans>
+            <input required maxLength={100} value={name} onChange={(e) => setName(e.target.value)} placeholder={EXAMPLE_DEVICE_NAME} />
           </label>
           <ErrorMessage error={create.error} />
           <button type="submit" className="primary" disabled={create.isPending}>
-            Add a Kobo
+            <Trans>Add a Kobo</Trans>
           </button>
         </form>
       )}
       <ErrorMessage error={setup.error} />
       {setup.data.devices.length === 0 ? (
-        <p className="empty">No Kobo added yet — name one above to get the line its configuration needs.</p>
+        <p className="empty">
+          <Trans>No Kobo added yet — name one above to get the line its configuration needs.</Trans>
+        </p>
       ) : (
-        <ul className="row-list" aria-label="Kobo devices">
+        <ul className="row-list" aria-label={t`Kobo devices`}>
           {setup.data.devices.map((d) => (
             <KoboDeviceCard key={d.api_key_id} device={d} />
           ))}
@@ -149,6 +181,9 @@ export function KoboDevices() {
 }
 
 function KoboDeviceCard({ device }: { device: KoboDevice }) {
+  const { t } = useLingui();
+  const { name: deviceName } = device;
+  const lastSync = formatDate(device.last_sync_at);
   const queryClient = useQueryClient();
   const collections = useQuery(collectionsQuery);
   const readLists = useQuery(readListsQuery);
@@ -177,27 +212,25 @@ function KoboDeviceCard({ device }: { device: KoboDevice }) {
   return (
     <li className="row-item stack">
       <div className="row-main">
-        <strong>{device.name}</strong>
-        <span className="hint">{device.last_sync_at ? `last synced ${formatDate(device.last_sync_at)}` : 'not synced yet'}</span>
+        <strong>{deviceName}</strong>
+        <span className="hint">{device.last_sync_at ? t`last synced ${lastSync}` : t`not synced yet`}</span>
       </div>
-      {device.delivery_problem && (
-        <div className="delivery-problem" role="note" aria-label={`Last delivery problem on ${device.name}`}>
-          <p>
-            <strong>Last download not sent as asked:</strong> “{device.delivery_problem.book_title}”,{' '}
-            {formatWhen(device.delivery_problem.at)}.
-          </p>
-          <p>{device.delivery_problem.message}</p>
-        </div>
-      )}
+      {device.delivery_problem && <DeliveryProblem deviceName={deviceName} problem={device.delivery_problem} />}
       <fieldset className="choice-group">
-        <legend>What syncs to {device.name}</legend>
+        <legend>
+          <Trans>What syncs to {deviceName}</Trans>
+        </legend>
         <label className="choice">
           <input type="radio" checked={!only} onChange={() => setOnly(false)} name={`kobo-all-${device.api_key_id}`} />
-          <span>Every book I can see</span>
+          <span>
+            <Trans>Every book I can see</Trans>
+          </span>
         </label>
         <label className="choice">
           <input type="radio" checked={only} onChange={() => setOnly(true)} name={`kobo-all-${device.api_key_id}`} />
-          <span>Only what I choose</span>
+          <span>
+            <Trans>Only what I choose</Trans>
+          </span>
         </label>
         {only && (
           <div className="stack">
@@ -207,26 +240,32 @@ function KoboDeviceCard({ device }: { device: KoboDevice }) {
                 checked={selection.want_to_read ?? false}
                 onChange={(e) => setSelection((s) => ({ ...s, want_to_read: e.target.checked }))}
               />
-              <span>Want to read</span>
+              <span>
+                <Trans>Want to read</Trans>
+              </span>
             </label>
-            {(collections.data?.data ?? []).map((c) => (
-              <label key={c.id} className="choice">
+            {(collections.data?.data ?? []).map(({ id, name: collectionName }) => (
+              <label key={id} className="choice">
                 <input
                   type="checkbox"
-                  checked={selection.collections?.includes(c.id) ?? false}
-                  onChange={(e) => toggle('collections', c.id, e.target.checked)}
+                  checked={selection.collections?.includes(id) ?? false}
+                  onChange={(e) => toggle('collections', id, e.target.checked)}
                 />
-                <span>Collection: {c.name}</span>
+                <span>
+                  <Trans>Collection: {collectionName}</Trans>
+                </span>
               </label>
             ))}
-            {(readLists.data?.data ?? []).map((r) => (
-              <label key={r.id} className="choice">
+            {(readLists.data?.data ?? []).map(({ id, name: readListName }) => (
+              <label key={id} className="choice">
                 <input
                   type="checkbox"
-                  checked={selection.read_lists?.includes(r.id) ?? false}
-                  onChange={(e) => toggle('read_lists', r.id, e.target.checked)}
+                  checked={selection.read_lists?.includes(id) ?? false}
+                  onChange={(e) => toggle('read_lists', id, e.target.checked)}
                 />
-                <span>Read list: {r.name}</span>
+                <span>
+                  <Trans>Read list: {readListName}</Trans>
+                </span>
               </label>
             ))}
           </div>
@@ -237,21 +276,27 @@ function KoboDeviceCard({ device }: { device: KoboDevice }) {
             checked={selection.greyscale ?? false}
             onChange={(e) => setSelection((s) => ({ ...s, greyscale: e.target.checked }))}
           />
-          <span>Comics in shades of grey (black-and-white screen)</span>
+          <span>
+            <Trans>Comics in shades of grey (black-and-white screen)</Trans>
+          </span>
         </label>
       </fieldset>
       <fieldset className="choice-group">
-        <legend>How books reach {device.name}</legend>
+        <legend>
+          <Trans>How books reach {deviceName}</Trans>
+        </legend>
         <label className="choice">
           <input
             type="checkbox"
             checked={selection.kepub ?? true}
             onChange={(e) => setSelection((s) => ({ ...s, kepub: e.target.checked }))}
           />
-          <span>EPUBs as KEPUB (the Kobo&apos;s own format: faster pages, reading statistics, exact positions)</span>
+          <span>
+            <Trans>EPUBs as KEPUB (the Kobo&apos;s own format: faster pages, reading statistics, exact positions)</Trans>
+          </span>
         </label>
         <label>
-          Screen size for comics and PDFs
+          <Trans>Screen size for comics and PDFs</Trans>
           <select
             value={screenValue(selection.screen)}
             onChange={(e) => {
@@ -261,8 +306,8 @@ function KoboDeviceCard({ device }: { device: KoboDevice }) {
             }}
           >
             {SCREENS.map((screen) => (
-              <option key={screen.label} value={`${screen.width}x${screen.height}`}>
-                {screen.label}
+              <option key={screen.name} value={`${screen.width}x${screen.height}`}>
+                {`${screen.name} (${screen.width} × ${screen.height})`}
               </option>
             ))}
             {selection.screen && !SCREENS.some((p) => screenValue(p) === screenValue(selection.screen)) && (
@@ -270,16 +315,42 @@ function KoboDeviceCard({ device }: { device: KoboDevice }) {
                 {selection.screen.width} × {selection.screen.height}
               </option>
             )}
-            <option value={ORIGINAL}>Original size</option>
+            <option value={ORIGINAL}>{t`Original size`}</option>
           </select>
         </label>
-        <p className="hint">Pages are fitted to the screen, never enlarged. A change sends the books it concerns again at the next sync.</p>
+        <p className="hint">
+          <Trans>Pages are fitted to the screen, never enlarged. A change sends the books it concerns again at the next sync.</Trans>
+        </p>
       </fieldset>
       <ErrorMessage error={save.error} />
       <button type="button" className="small" disabled={save.isPending} onClick={() => save.mutate()}>
-        {save.isSuccess ? 'Saved' : 'Save'}
-        <span className="visually-hidden"> settings of {device.name}</span>
+        {save.isSuccess ? (
+          <Trans>
+            Saved<span className="visually-hidden"> settings of {deviceName}</span>
+          </Trans>
+        ) : (
+          <Trans>
+            Save<span className="visually-hidden"> settings of {deviceName}</span>
+          </Trans>
+        )}
       </button>
     </li>
+  );
+}
+
+/** The last download the server could not send as the device's settings ask (the server's own message below). */
+function DeliveryProblem({ deviceName, problem }: { deviceName: string; problem: NonNullable<KoboDevice['delivery_problem']> }) {
+  const { t } = useLingui();
+  const { book_title: bookTitle } = problem;
+  const when = formatWhen(problem.at);
+  return (
+    <div className="delivery-problem" role="note" aria-label={t`Last delivery problem on ${deviceName}`}>
+      <p>
+        <Trans>
+          <strong>Last download not sent as asked:</strong> “{bookTitle}”, {when}.
+        </Trans>
+      </p>
+      <p>{problem.message}</p>
+    </div>
   );
 }

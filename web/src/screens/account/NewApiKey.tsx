@@ -1,3 +1,4 @@
+import { Trans, useLingui } from '@lingui/react/macro';
 import { useQuery } from '@tanstack/react-query';
 import { useEffect, useId, useRef, useState, type ReactNode } from 'react';
 import type { components } from '../../api/client';
@@ -25,7 +26,11 @@ function QrCode({ text, label }: { text: string; label: string }) {
   return (
     <>
       <canvas ref={canvas} className="qr" role="img" aria-label={label} data-qr-text={text} />
-      {qrError && <p className="error-text">The QR code could not be drawn: {qrError}</p>}
+      {qrError && (
+        <p className="error-text">
+          <Trans>The QR code could not be drawn: {qrError}</Trans>
+        </p>
+      )}
     </>
   );
 }
@@ -38,15 +43,20 @@ function QrCode({ text, label }: { text: string; label: string }) {
 export function AddressNote({ address, onChoose, onRetry }: { address: ShareableAddress; onChoose(url: string): void; onRetry(): void }) {
   const noteId = useId();
   switch (address.kind) {
-    case 'lan':
+    case 'lan': {
+      const { loopbackUrl } = address;
       return (
         <div className="stack address-note">
           <p id={noteId}>
-            This address, <span className="mono">{address.loopbackUrl}</span>, only works on this computer. A phone or e-reader on your
-            network can use:
+            <Trans>
+              This address, <span className="mono">{loopbackUrl}</span>, only works on this computer. A phone or e-reader on your network
+              can use:
+            </Trans>
           </p>
           <fieldset className="choice-group" aria-describedby={noteId}>
-            <legend>Address for other devices</legend>
+            <legend>
+              <Trans>Address for other devices</Trans>
+            </legend>
             {address.choices.map((url) => (
               <label key={url} className="choice">
                 <input type="radio" name={`address-${noteId}`} value={url} checked={address.base === url} onChange={() => onChoose(url)} />
@@ -56,28 +66,37 @@ export function AddressNote({ address, onChoose, onRetry }: { address: Shareable
           </fieldset>
         </div>
       );
-    case 'loopback-only':
+    }
+    case 'loopback-only': {
+      const { loopbackUrl } = address;
       return (
         <p className="address-note">
-          This address, <span className="mono">{address.loopbackUrl}</span>, only works on this computer, and this server offers no address
-          on your network (it listens on this computer only, or has no network address). Set <code>server.host</code> to{' '}
-          <code>0.0.0.0</code> to listen on your network, or <code>server.public_url</code> to the address a phone or e-reader should use.
+          <Trans>
+            This address, <span className="mono">{loopbackUrl}</span>, only works on this computer, and this server offers no address on
+            your network (it listens on this computer only, or has no network address). Set <code>server.host</code> to <code>0.0.0.0</code>{' '}
+            to listen on your network, or <code>server.public_url</code> to the address a phone or e-reader should use.
+          </Trans>
         </p>
       );
-    case 'failed':
+    }
+    case 'failed': {
+      const { base } = address;
       return (
         <div className="address-note" role="alert">
           <p>
-            This server's addresses could not be loaded, so these use the address this browser is using,{' '}
-            <span className="mono">{address.base}</span>, which another device may not reach.
+            <Trans>
+              This server's addresses could not be loaded, so these use the address this browser is using,{' '}
+              <span className="mono">{base}</span>, which another device may not reach.
+            </Trans>
           </p>
           <div className="actions">
             <button type="button" onClick={onRetry}>
-              Try again
+              <Trans>Try again</Trans>
             </button>
           </div>
         </div>
       );
+    }
     default:
       return null;
   }
@@ -85,6 +104,8 @@ export function AddressNote({ address, onChoose, onRetry }: { address: Shareable
 
 /** The new key, shown once: copy it, or scan the QR code with the phone's reading app (and KOReader's sync). */
 export function NewApiKey({ created, onDone }: { created: CreatedKey; onDone(): void }) {
+  const { t } = useLingui();
+  const { name: keyName } = created;
   const addresses = useQuery(serverAddressesQuery);
   const [chosen, setChosen] = useState<string | null>(null);
   const address = shareableAddress(addresses.data, addresses.isError, window.location.origin, chosen);
@@ -92,15 +113,19 @@ export function NewApiKey({ created, onDone }: { created: CreatedKey; onDone(): 
   const canSync = created.permissions.includes('progress-read') && created.permissions.includes('progress-write');
 
   return (
-    <div className="card stack new-key" role="region" aria-label="New API key">
-      <h3>Key “{created.name}” created</h3>
+    <div className="card stack new-key" role="region" aria-label={t`New API key`}>
+      <h3>
+        <Trans>Key “{keyName}” created</Trans>
+      </h3>
       <p>
-        <strong>Copy it now:</strong> it is shown only once and cannot be recovered.
+        <Trans>
+          <strong>Copy it now:</strong> it is shown only once and cannot be recovered.
+        </Trans>
       </p>
-      <CopyField label="API key" value={created.key} />
+      <CopyField label={t`API key`} value={created.key} />
       {address.kind === 'loading' ? (
         <p className="hint" role="status">
-          Finding the address other devices reach this server by…
+          <Trans>Finding the address other devices reach this server by…</Trans>
         </p>
       ) : (
         <ForDevices
@@ -112,7 +137,7 @@ export function NewApiKey({ created, onDone }: { created: CreatedKey; onDone(): 
         />
       )}
       <button type="button" onClick={onDone}>
-        Done
+        <Trans>Done</Trans>
       </button>
     </div>
   );
@@ -132,38 +157,49 @@ function ForDevices({
   syncPath: string | null;
   canSync: boolean;
 }) {
+  const { t } = useLingui();
   const access = opdsAccess(base, keyText);
   const syncUrl = syncPath ? koreaderSyncUrl(base, syncPath, keyText) : null;
   return (
     <>
       <div className="qr-block">
-        <QrCode text={access.qrText} label="QR code with the OPDS address and this key, for a phone reading app" />
+        <QrCode text={access.qrText} label={t`QR code with the OPDS address and this key, for a phone reading app`} />
         <div className="stack">
           {note}
           <p className="hint">
-            Scan this with a reading app (Panels, Chunky, KOReader…) to add this server's OPDS catalog with the key. Or enter the fields by
-            hand:
+            <Trans>
+              Scan this with a reading app (Panels, Chunky, KOReader…) to add this server's OPDS catalog with the key. Or enter the fields
+              by hand:
+            </Trans>
           </p>
-          <CopyField label="OPDS catalog URL" value={access.catalogUrl} />
-          <CopyField label="Username" value={access.username} />
-          <p className="hint">Password: the API key above.</p>
+          <CopyField label={t`OPDS catalog URL`} value={access.catalogUrl} />
+          <CopyField label={t`Username`} value={access.username} />
+          <p className="hint">
+            <Trans>Password: the API key above.</Trans>
+          </p>
         </div>
       </div>
       {syncUrl && canSync && (
-        <div className="qr-block" role="group" aria-label="KOReader progress sync">
-          <QrCode text={syncUrl} label="QR code with the KOReader sync server address and this key" />
+        <div className="qr-block" role="group" aria-label={t`KOReader progress sync`}>
+          <QrCode text={syncUrl} label={t`QR code with the KOReader sync server address and this key`} />
           <div className="stack">
-            <h4>KOReader progress sync</h4>
+            <h4>
+              <Trans>KOReader progress sync</Trans>
+            </h4>
             <p className="hint">
-              In KOReader, open Tools → Progress sync → Custom sync server and paste this address (or scan the code); any user name and
-              password will do, the key in the address identifies you.
+              <Trans>
+                In KOReader, open Tools → Progress sync → Custom sync server and paste this address (or scan the code); any user name and
+                password will do, the key in the address identifies you.
+              </Trans>
             </p>
-            <CopyField label="KOReader sync server" value={syncUrl} />
+            <CopyField label={t`KOReader sync server`} value={syncUrl} />
           </div>
         </div>
       )}
       {syncPath && !canSync && (
-        <p className="hint">This key cannot sync reading progress: for KOReader's progress sync, create one with the Reader app preset.</p>
+        <p className="hint">
+          <Trans>This key cannot sync reading progress: for KOReader's progress sync, create one with the Reader app preset.</Trans>
+        </p>
       )}
     </>
   );
@@ -219,8 +255,15 @@ export function CopyField({ label, value, multiline = false }: { label: string; 
           <input id={`copy-${label}`} ref={input} readOnly value={value} className="mono" onFocus={(e) => e.target.select()} />
         )}
         <button type="button" onClick={() => void copy()}>
-          {copied ? 'Copied' : 'Copy'}
-          <span className="visually-hidden"> {label}</span>
+          {copied ? (
+            <Trans>
+              Copied<span className="visually-hidden"> {label}</span>
+            </Trans>
+          ) : (
+            <Trans>
+              Copy<span className="visually-hidden"> {label}</span>
+            </Trans>
+          )}
         </button>
       </div>
     </div>

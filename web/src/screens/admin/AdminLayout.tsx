@@ -1,3 +1,4 @@
+import { Trans, useLingui } from '@lingui/react/macro';
 import { useQuery } from '@tanstack/react-query';
 import { Link, Navigate, Outlet, useRouterState } from '@tanstack/react-router';
 import { api, ok } from '../../api/client';
@@ -17,30 +18,46 @@ function ServerProblems() {
   if (reasons.length === 0) return null;
   return (
     <div className="warning-note server-problems" role="status">
-      <p>The server needs attention:</p>
+      <p>
+        <Trans>The server needs attention:</Trans>
+      </p>
       <ul>
         {reasons.map((reason) => (
           <li key={reason}>{reason}</li>
         ))}
       </ul>
-      <Link to="/admin/server">Server status</Link>
+      <Link to="/admin/server">
+        <Trans>Server status</Trans>
+      </Link>
     </div>
   );
 }
 
 /** The administration area: a menu of the sections this user may open; without any, a plain refusal. */
 export function AdminLayout() {
+  const { t, i18n } = useLingui();
   const me = useQuery(meQuery);
   const pathname = useRouterState({ select: (s) => s.location.pathname });
   if (me.error) return <ErrorMessage error={me.error} />;
-  if (me.isPending) return <p className="page">Loading…</p>;
+  if (me.isPending)
+    return (
+      <p className="page">
+        <Trans>Loading…</Trans>
+      </p>
+    );
   const sections = adminSectionsFor(me.data.permissions);
   if (sections.length === 0) {
     return (
       <div className="page narrow">
-        <h1>Administration</h1>
-        <p>Your account has no administration rights. Ask an administrator if you need to manage libraries or users.</p>
-        <Link to="/">Go to the home page</Link>
+        <h1>
+          <Trans>Administration</Trans>
+        </h1>
+        <p>
+          <Trans>Your account has no administration rights. Ask an administrator if you need to manage libraries or users.</Trans>
+        </p>
+        <Link to="/">
+          <Trans>Go to the home page</Trans>
+        </Link>
       </div>
     );
   }
@@ -48,11 +65,13 @@ export function AdminLayout() {
   if (first && (pathname === '/admin' || pathname === '/admin/')) return <Navigate to={first.path} replace />;
   return (
     <div className="page admin-page">
-      <h1 className="visually-hidden">Administration</h1>
-      <nav aria-label="Administration" className="section-tabs admin-tabs">
+      <h1 className="visually-hidden">
+        <Trans>Administration</Trans>
+      </h1>
+      <nav aria-label={t`Administration`} className="section-tabs admin-tabs">
         {sections.map((s) => (
           <Link key={s.path} to={s.path}>
-            {s.label}
+            {i18n._(s.message)}
           </Link>
         ))}
       </nav>

@@ -1,3 +1,6 @@
+import type { MessageDescriptor } from '@lingui/core';
+import { msg, plural } from '@lingui/core/macro';
+import { Trans, useLingui } from '@lingui/react/macro';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
 import { api, describeError, ok, type components } from '../../api/client';
@@ -6,7 +9,7 @@ import { librariesQuery } from '../../api/queries';
 import { ErrorMessage } from '../../components/ErrorView';
 import { LibraryForm } from '../../components/LibraryForm';
 import { ProgressBar } from '../../components/ProgressBar';
-import { formatDate, plural } from '../../lib/format';
+import { formatDate } from '../../lib/format';
 import { isActive, useLiveScans, type LiveScan } from './scan-live';
 import { FindFile } from './FindFile';
 
@@ -15,6 +18,7 @@ type WatchStatus = components['schemas']['LibraryWatchStatus'];
 
 /** Libraries: add and edit (folder, scan schedule), scan normal or deep with live progress, cancel, delete. */
 export function LibrariesScreen() {
+  const { t } = useLingui();
   const libraries = useQuery(librariesQuery);
   const watching = useQuery({
     queryKey: ['libraries', 'watching'],
@@ -26,21 +30,27 @@ export function LibrariesScreen() {
   const [editing, setEditing] = useState<Library | 'new' | null>(null);
   const [scanNotice, setScanNotice] = useState<{ name: string; error: unknown } | null>(null);
   const list = libraries.data?.data ?? [];
+  const editingName = editing !== null && editing !== 'new' ? editing.name : '';
+  const formTitle = editing === 'new' ? t`Add a library` : t`Edit ${editingName}`;
+  const noticeName = scanNotice?.name;
+  const noticeReason = scanNotice ? describeError(scanNotice.error) : '';
 
   return (
     <section aria-labelledby="libraries-heading">
       <div className="section-head">
-        <h2 id="libraries-heading">Libraries</h2>
+        <h2 id="libraries-heading">
+          <Trans>Libraries</Trans>
+        </h2>
         {editing === null && (
           <button type="button" className="primary" onClick={() => setEditing('new')}>
-            Add library
+            <Trans>Add library</Trans>
           </button>
         )}
       </div>
       {editing !== null && (
         <LibraryForm
           library={editing === 'new' ? null : editing}
-          title={editing === 'new' ? 'Add a library' : `Edit ${editing.name}`}
+          title={formTitle}
           // A new library is scanned at once (as in the setup wizard); its row shows the scan's live progress.
           scanAfterCreate
           onSaved={(saved, scanTaskId, scanError) => {
@@ -53,17 +63,22 @@ export function LibrariesScreen() {
       )}
       {scanNotice && (
         <p className="error-text" role="alert">
-          {scanNotice.name} was added, but its first scan could not be started ({describeError(scanNotice.error)}): start it with its Scan
-          button.
+          <Trans>
+            {noticeName} was added, but its first scan could not be started ({noticeReason}): start it with its Scan button.
+          </Trans>
         </p>
       )}
       <ErrorMessage error={libraries.error} />
       {libraries.isPending ? (
-        <p>Loading…</p>
+        <p>
+          <Trans>Loading…</Trans>
+        </p>
       ) : !libraries.data ? null : list.length === 0 ? (
-        <p className="empty">No libraries yet — add one: pick the folder on the server that holds your comics or books.</p>
+        <p className="empty">
+          <Trans>No libraries yet — add one: pick the folder on the server that holds your comics or books.</Trans>
+        </p>
       ) : (
-        <ul className="row-list" aria-label="Libraries">
+        <ul className="row-list" aria-label={t`Libraries`}>
           {list.map((library) => (
             <LibraryRow
               key={library.id}
@@ -81,14 +96,14 @@ export function LibrariesScreen() {
   );
 }
 
-const WATCH_WORDS: Record<WatchStatus['state'], string> = {
-  watching: 'watching for changes',
-  polling: 'polling for changes',
-  paused: 'watching paused: folder missing',
-  off: 'not watched',
-  elsewhere: 'watched by another instance',
-  failed: 'watching failed',
-  stopped: 'not watched',
+const WATCH_WORDS: Record<WatchStatus['state'], MessageDescriptor> = {
+  watching: msg`watching for changes`,
+  polling: msg`polling for changes`,
+  paused: msg`watching paused: folder missing`,
+  off: msg`not watched`,
+  elsewhere: msg`watched by another instance`,
+  failed: msg`watching failed`,
+  stopped: msg`not watched`,
 };
 
 function LibraryRow({
@@ -104,6 +119,7 @@ function LibraryRow({
   onStarted(id: string, taskId: string): void;
   onEdit(): void;
 }) {
+  const { t, i18n } = useLingui();
   const queryClient = useQueryClient();
   const scanNow = useMutation({
     mutationFn: (mode: 'normal' | 'deep') =>
@@ -123,6 +139,12 @@ function LibraryRow({
   });
   const active = isActive(scan?.state);
   const cron = library.scanning_config.enabled && library.scanning_config.cron_schedule ? library.scanning_config.cron_schedule : null;
+  const { name, series_count: seriesCount, book_count: bookCount, last_scanned_at: lastScannedAt } = library;
+  const mode = library.scanning_config.default_mode;
+  const seriesText = plural(seriesCount, { one: `${seriesCount} series`, other: `${seriesCount} series` });
+  const booksText = plural(bookCount, { one: `${bookCount} book`, other: `${bookCount} books` });
+  const lastScanned = lastScannedAt ? formatDate(lastScannedAt) : '';
+  const scannedText = lastScannedAt ? t`last scanned ${lastScanned}` : t`never scanned`;
 
   return (
     <li className="row-item library-row" aria-label={library.name}>
@@ -130,11 +152,10 @@ function LibraryRow({
         <strong>{library.name}</strong>
         <code className="hint path">{library.path}</code>
         <span className="hint">
-          {plural(library.series_count, 'series', 'series')} · {plural(library.book_count, 'book')} ·{' '}
-          {library.last_scanned_at ? `last scanned ${formatDate(library.last_scanned_at)}` : 'never scanned'}
-          {cron ? ` · scheduled: ${cron} (${library.scanning_config.default_mode})` : ''}
-          {watch ? ` · ${WATCH_WORDS[watch.state]}` : ''}
-          {library.scanning_config.write_comicinfo ? ' · edits written into CBZ files' : ''}
+          {seriesText} · {booksText} · {scannedText}
+          {cron ? ` · ${t`scheduled: ${cron} (${mode})`}` : ''}
+          {watch ? ` · ${i18n._(WATCH_WORDS[watch.state])}` : ''}
+          {library.scanning_config.write_comicinfo ? ` · ${t`edits written into CBZ files`}` : ''}
         </span>
         {watch?.reason && (watch.state === 'paused' || watch.state === 'failed') && (
           <span className="error-text" role="status">
@@ -146,20 +167,20 @@ function LibraryRow({
       <div className="row-actions">
         {active ? (
           <button type="button" className="danger" disabled={cancel.isPending} onClick={() => cancel.mutate()}>
-            Cancel scan
+            <Trans>Cancel scan</Trans>
           </button>
         ) : (
           <>
             <button type="button" disabled={scanNow.isPending} onClick={() => scanNow.mutate('normal')}>
-              Scan
+              <Trans>Scan</Trans>
             </button>
             <button
               type="button"
               disabled={scanNow.isPending}
               onClick={() => scanNow.mutate('deep')}
-              title="Re-read every file and refresh all metadata"
+              title={t`Re-read every file and refresh all metadata`}
             >
-              Deep scan
+              <Trans>Deep scan</Trans>
             </button>
           </>
         )}
@@ -167,12 +188,12 @@ function LibraryRow({
           type="button"
           disabled={identify.isPending}
           onClick={() => identify.mutate()}
-          title="Look up the series not matched yet in the metadata sources that are turned on"
+          title={t`Look up the series not matched yet in the metadata sources that are turned on`}
         >
-          Identify series
+          <Trans>Identify series</Trans>
         </button>
         <button type="button" onClick={onEdit}>
-          Edit
+          <Trans>Edit</Trans>
         </button>
         <button
           type="button"
@@ -181,18 +202,18 @@ function LibraryRow({
           onClick={() => {
             if (
               window.confirm(
-                `Delete the library "${library.name}"? Its series and books leave Colophon (the files stay on disk); reading statistics are kept.`,
+                t`Delete the library "${name}"? Its series and books leave Colophon (the files stay on disk); reading statistics are kept.`,
               )
             )
               remove.mutate();
           }}
         >
-          Delete
+          <Trans>Delete</Trans>
         </button>
       </div>
       {identify.isSuccess && (
         <p className="hint" role="status">
-          Identification started: follow it under Tasks; sure matches are applied, the others wait under Metadata review.
+          <Trans>Identification started: follow it under Tasks; sure matches are applied, the others wait under Metadata review.</Trans>
         </p>
       )}
       <ErrorMessage error={scanNow.error ?? cancel.error ?? remove.error ?? identify.error} />
@@ -200,27 +221,35 @@ function LibraryRow({
   );
 }
 
-const STATE_WORDS: Record<LiveScan['state'], string> = {
-  idle: 'Not scanned yet',
-  pending: 'Scan waiting to start',
-  running: 'Scanning',
-  completed: 'Scan completed',
-  failed: 'Scan failed',
-  cancelled: 'Scan cancelled',
+const STATE_WORDS: Record<LiveScan['state'], MessageDescriptor> = {
+  idle: msg`Not scanned yet`,
+  pending: msg`Scan waiting to start`,
+  running: msg`Scanning`,
+  completed: msg`Scan completed`,
+  failed: msg`Scan failed`,
+  cancelled: msg`Scan cancelled`,
 };
 
 function ScanProgress({ name, scan }: { name: string; scan: LiveScan }) {
+  const { t, i18n } = useLingui();
   const active = isActive(scan.state);
+  const { processed, discovered, seriesCreated, booksAdded, errors } = scan;
+  // The English has always said "files" after "of" (a scan counts many); the plural lets other languages be right.
+  const filesText = plural(discovered, {
+    one: `${processed} of ${discovered} files`,
+    other: `${processed} of ${discovered} files`,
+  });
+  const newSeriesText = plural(seriesCreated, { one: `${seriesCreated} new series`, other: `${seriesCreated} new series` });
+  const newBooksText = plural(booksAdded, { one: `${booksAdded} new book`, other: `${booksAdded} new books` });
+  const errorsText = plural(errors, { one: `${errors} error`, other: `${errors} errors` });
   const fraction = scan.state === 'completed' ? 1 : scan.discovered > 0 ? scan.processed / scan.discovered : 0;
   return (
     <div className="scan-progress" aria-live="polite">
-      {active && <ProgressBar value={fraction} label={`Scan progress of ${name}`} indeterminate={scan.discovered === 0} />}
+      {active && <ProgressBar value={fraction} label={t`Scan progress of ${name}`} indeterminate={scan.discovered === 0} />}
       <span className={`scan-state ${scan.state}`}>
-        {STATE_WORDS[scan.state]}
-        {scan.discovered > 0 || active
-          ? ` · ${scan.processed} of ${scan.discovered} files · ${plural(scan.seriesCreated, 'new series', 'new series')} · ${plural(scan.booksAdded, 'new book')}`
-          : ''}
-        {scan.errors > 0 ? ` · ${plural(scan.errors, 'error')}` : ''}
+        {i18n._(STATE_WORDS[scan.state])}
+        {scan.discovered > 0 || active ? ` · ${filesText} · ${newSeriesText} · ${newBooksText}` : ''}
+        {scan.errors > 0 ? ` · ${errorsText}` : ''}
       </span>
       {scan.error && <span className="error-text">{scan.error}</span>}
     </div>

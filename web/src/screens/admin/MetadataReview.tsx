@@ -1,3 +1,6 @@
+import type { I18n, MessageDescriptor } from '@lingui/core';
+import { msg } from '@lingui/core/macro';
+import { Trans, useLingui } from '@lingui/react/macro';
 import { keepPreviousData, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { Link } from '@tanstack/react-router';
 import { useRef, useState, type KeyboardEvent } from 'react';
@@ -11,20 +14,22 @@ import { IdentifyDialog, whyText } from '../../components/metadata/IdentifyDialo
 type Review = components['schemas']['MetadataReview'];
 type Status = Review['status'];
 
-const TABS: ReadonlyArray<[Status, string]> = [
-  ['pending', 'To review'],
-  ['no_match', 'No match'],
-  ['accepted', 'Accepted'],
-  ['rejected', 'Rejected'],
+const TABS: ReadonlyArray<[Status, MessageDescriptor]> = [
+  ['pending', msg`To review`],
+  ['no_match', msg`No match`],
+  ['accepted', msg`Accepted`],
+  ['rejected', msg`Rejected`],
 ];
 
-const percent = (score: number) => `${Math.round(score * 100)}%`;
+/** "87%", in the active language's way of writing a percentage. */
+const percent = (i18n: I18n, score: number) => i18n.number(score, { style: 'percent', maximumFractionDigits: 0 });
 
 /**
  * The review queue: series whose best match was plausible but not sure (or nothing matched), for a person to accept,
  * pick another, search or reject. Made for long queues: ↑/↓ (or j/k) move, A accepts, R rejects, I opens Identify.
  */
 export function MetadataReviewScreen() {
+  const { t, i18n } = useLingui();
   const queryClient = useQueryClient();
   const [status, setStatus] = useState<Status>('pending');
   const reviews = useQuery({
@@ -63,32 +68,50 @@ export function MetadataReviewScreen() {
   return (
     <section aria-labelledby="review-heading">
       <div className="section-head">
-        <h2 id="review-heading">Metadata review</h2>
+        <h2 id="review-heading">
+          <Trans>Metadata review</Trans>
+        </h2>
       </div>
       <p className="hint">
-        Series whose best match was not sure enough to apply by itself. Keys: ↑ ↓ move, A accept the best candidate, R reject, I identify
-        (search, pick another).
+        <Trans comment="A, R and I (and the arrows) are the keys pressed: keep them as they are.">
+          Series whose best match was not sure enough to apply by itself. Keys: ↑ ↓ move, A accept the best candidate, R reject, I identify
+          (search, pick another).
+        </Trans>
       </p>
-      <nav aria-label="Review status" className="section-tabs">
+      <nav aria-label={t`Review status`} className="section-tabs">
         {TABS.map(([value, label]) => (
           <button key={value} type="button" aria-pressed={status === value} onClick={() => setStatus(value)}>
-            {label}
+            {i18n._(label)}
             {counts ? ` (${counts[value]})` : ''}
           </button>
         ))}
       </nav>
       <ErrorMessage error={reviews.error ?? accept.error ?? reject.error} />
-      {reviews.isPending && <p role="status">Loading the review queue…</p>}
-      {reviews.data && data.length === 0 && (
-        <p className="empty" role="status">
-          {status === 'pending'
-            ? 'Nothing to review. Identify a library (Administration → Libraries) to fill this queue with the matches that were not sure.'
-            : 'No series here.'}
+      {reviews.isPending && (
+        <p role="status">
+          <Trans>Loading the review queue…</Trans>
         </p>
       )}
-      <ol className="review-list" aria-label="Series to review">
+      {reviews.data && data.length === 0 && (
+        <p className="empty" role="status">
+          {status === 'pending' ? (
+            <Trans>
+              Nothing to review. Identify a library (Administration → Libraries) to fill this queue with the matches that were not sure.
+            </Trans>
+          ) : (
+            <Trans>No series here.</Trans>
+          )}
+        </p>
+      )}
+      <ol className="review-list" aria-label={t`Series to review`}>
         {data.map((r, i) => {
           const best = r.candidates[0];
+          const { series_title: seriesTitle, query } = r;
+          const bestTitle = best?.title ?? '';
+          const score = best ? percent(i18n, best.score) : '';
+          const details = best ? [best.year, best.publisher, best.provider_label].filter(Boolean).join(' · ') : '';
+          const why = best ? whyText(best) : '';
+          const rowLabel = best ? t`${seriesTitle}: best ${bestTitle}, ${score}` : t`${seriesTitle}: no candidate`;
           return (
             <li
               key={r.id}
@@ -97,7 +120,7 @@ export function MetadataReviewScreen() {
               }}
               tabIndex={0}
               className="review-row card"
-              aria-label={`${r.series_title}: ${best ? `best ${best.title}, ${percent(best.score)}` : 'no candidate'}`}
+              aria-label={rowLabel}
               onKeyDown={(e) => onKey(e, r, i)}
             >
               {best?.cover_path ? <Cover src={best.cover_path} alt="" className="candidate-cover" /> : <span className="candidate-cover" />}
@@ -105,27 +128,32 @@ export function MetadataReviewScreen() {
                 <Link to="/series/$seriesId" params={{ seriesId: r.series_id }}>
                   {r.series_title}
                 </Link>
-                <span className="hint">Searched for "{r.query}"</span>
+                <span className="hint">
+                  <Trans>Searched for "{query}"</Trans>
+                </span>
                 {best ? (
                   <span>
-                    Best: <strong>{best.title}</strong> {[best.year, best.publisher, best.provider_label].filter(Boolean).join(' · ')} —
-                    score {percent(best.score)} ({whyText(best)})
+                    <Trans>
+                      Best: <strong>{bestTitle}</strong> {details} — score {score} ({why})
+                    </Trans>
                   </span>
                 ) : (
-                  <span>No candidate.</span>
+                  <span>
+                    <Trans>No candidate.</Trans>
+                  </span>
                 )}
                 <div className="inline">
                   {decidable && best && (
                     <button type="button" className="primary" disabled={accept.isPending} onClick={() => accept.mutate(r.id)}>
-                      Accept
+                      <Trans>Accept</Trans>
                     </button>
                   )}
                   <button type="button" onClick={() => setIdentify(r.series_id)}>
-                    {best ? 'Pick another…' : 'Search…'}
+                    {best ? <Trans>Pick another…</Trans> : <Trans>Search…</Trans>}
                   </button>
                   {decidable && (
                     <button type="button" disabled={reject.isPending} onClick={() => reject.mutate(r.id)}>
-                      Reject
+                      <Trans>Reject</Trans>
                     </button>
                   )}
                 </div>

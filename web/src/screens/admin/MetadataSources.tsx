@@ -1,3 +1,6 @@
+import type { MessageDescriptor } from '@lingui/core';
+import { msg, plural } from '@lingui/core/macro';
+import { Trans, useLingui } from '@lingui/react/macro';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useState, type FormEvent } from 'react';
 import { api, ok, type components } from '../../api/client';
@@ -9,13 +12,14 @@ type Provider = components['schemas']['MetadataProvider'];
 type Update = components['schemas']['MetadataProviderUpdate'];
 type MediaType = Provider['media_types'][number];
 
-const MEDIA: ReadonlyArray<[MediaType, string]> = [
-  ['manga', 'Manga'],
-  ['comics', 'Comics'],
-  ['books', 'Books'],
+const MEDIA: ReadonlyArray<[MediaType, MessageDescriptor]> = [
+  ['manga', msg`Manga`],
+  ['comics', msg`Comics`],
+  ['books', msg`Books`],
 ];
 
-const time = (iso: string) => new Date(iso).toLocaleTimeString(undefined, { hour: '2-digit', minute: '2-digit' });
+/** An example of the header a key is sent in (a header name, the same in every language). */
+const HEADER_EXAMPLE = 'X-Api-Key';
 
 /** Administration → Metadata sources: each online database, off until turned on, with its key, limits and a test. */
 export function MetadataSourcesScreen() {
@@ -26,14 +30,22 @@ export function MetadataSourcesScreen() {
   return (
     <section aria-labelledby="sources-heading">
       <div className="section-head">
-        <h2 id="sources-heading">Metadata sources</h2>
+        <h2 id="sources-heading">
+          <Trans>Metadata sources</Trans>
+        </h2>
       </div>
       <p className="hint">
-        Online databases that fill in what the files leave out: titles, summaries, authors, genres, age ratings. Nothing is sent to a source
-        until it is turned on here, and then only titles, years, ISBNs and the first author's name.
+        <Trans>
+          Online databases that fill in what the files leave out: titles, summaries, authors, genres, age ratings. Nothing is sent to a
+          source until it is turned on here, and then only titles, years, ISBNs and the first author's name.
+        </Trans>
       </p>
       <ErrorMessage error={providers.error} />
-      {providers.isPending && <p role="status">Loading the sources…</p>}
+      {providers.isPending && (
+        <p role="status">
+          <Trans>Loading the sources…</Trans>
+        </p>
+      )}
       <ul className="stack sources">
         {providers.data?.data.map((p) => (
           <SourceCard key={p.name} provider={p} />
@@ -45,6 +57,7 @@ export function MetadataSourcesScreen() {
 }
 
 function SourceCard({ provider: p }: { provider: Provider }) {
+  const { t, i18n } = useLingui();
   const queryClient = useQueryClient();
   const [key, setKey] = useState('');
   const save = useMutation({
@@ -63,6 +76,27 @@ function SourceCard({ provider: p }: { provider: Provider }) {
     onSuccess: () => queryClient.invalidateQueries({ queryKey: queryKeys.metadataProviders }),
   });
   const headingId = `source-${p.name}`;
+  const perSecond = p.rate.requests_per_second;
+  const rate = plural(perSecond, { one: `${perSecond} requests a second`, other: `${perSecond} requests a second` });
+  let quotaText = '';
+  if (p.quota) {
+    const { used, requests } = p.quota;
+    quotaText =
+      p.quota.window_hours === 1
+        ? plural(requests, {
+            one: `${used} of ${requests} requests used this hour`,
+            other: `${used} of ${requests} requests used this hour`,
+          })
+        : plural(requests, {
+            one: `${used} of ${requests} requests used this day`,
+            other: `${used} of ${requests} requests used this day`,
+          });
+  }
+  const pausedTime = p.paused_until ? i18n.date(p.paused_until, { hour: '2-digit', minute: '2-digit' }) : '';
+  const pausedDate = p.paused_until ? formatDate(p.paused_until) : '';
+  const problem = p.last_problem;
+  const keyName = p.needs_key ? t`API key` : t`Key (optional)`;
+  const keyState = p.key_set ? t({ message: 'set', context: 'API key' }) : t({ message: 'not set', context: 'API key' });
   const toggleMedia = (m: MediaType, on: boolean) => {
     const next = on ? [...new Set([...p.media_types, m])] : p.media_types.filter((x) => x !== m);
     if (next.length > 0) save.mutate({ media_types: next });
@@ -71,7 +105,12 @@ function SourceCard({ provider: p }: { provider: Provider }) {
     <li className="card stack" aria-labelledby={headingId}>
       <div className="section-head">
         <h3 id={headingId}>
-          {p.label} {p.kind === 'http' && <span className="hint">(HTTP provider)</span>}
+          {p.label}{' '}
+          {p.kind === 'http' && (
+            <span className="hint">
+              <Trans>(HTTP provider)</Trans>
+            </span>
+          )}
         </h3>
         <label className="check">
           <input
@@ -80,34 +119,38 @@ function SourceCard({ provider: p }: { provider: Provider }) {
             disabled={save.isPending}
             onChange={(e) => save.mutate({ enabled: e.target.checked })}
           />
-          Turned on
+          <Trans>Turned on</Trans>
         </label>
       </div>
       <p className="meta-line">
-        {p.base_url} · {p.rate.requests_per_second} requests a second
-        {p.quota && ` · ${p.quota.used} of ${p.quota.requests} requests used this ${p.quota.window_hours === 1 ? 'hour' : 'day'}`}
+        {p.base_url} · {rate}
+        {p.quota && ` · ${quotaText}`}
       </p>
       {p.paused_until && (
         <p className="error-text" role="status">
-          Paused until {time(p.paused_until)} ({formatDate(p.paused_until)}): nothing is sent before then.
+          <Trans>
+            Paused until {pausedTime} ({pausedDate}): nothing is sent before then.
+          </Trans>
         </p>
       )}
       {p.last_problem && (
         <p className="error-text" role="status">
-          Last problem: {p.last_problem}
+          <Trans>Last problem: {problem}</Trans>
         </p>
       )}
       <fieldset className="inline">
-        <legend>Asked about</legend>
+        <legend>
+          <Trans>Asked about</Trans>
+        </legend>
         {MEDIA.map(([m, label]) => (
           <label key={m} className="check">
             <input type="checkbox" checked={p.media_types.includes(m)} onChange={(e) => toggleMedia(m, e.target.checked)} />
-            {label}
+            {i18n._(label)}
           </label>
         ))}
       </fieldset>
       <label>
-        Priority (lower is asked first){' '}
+        <Trans>Priority (lower is asked first)</Trans>{' '}
         <input
           type="number"
           min={0}
@@ -125,15 +168,15 @@ function SourceCard({ provider: p }: { provider: Provider }) {
           }}
         >
           <label className="grow">
-            {p.needs_key ? 'API key' : 'Key (optional)'} — {p.key_set ? 'set' : 'not set'}
+            {keyName} — {keyState}
             <input type="password" autoComplete="off" value={key} onChange={(e) => setKey(e.target.value)} placeholder={p.key_hint ?? ''} />
           </label>
           <button type="submit" disabled={!key.trim() || save.isPending}>
-            Save key
+            <Trans>Save key</Trans>
           </button>
           {p.key_set && (
             <button type="button" onClick={() => save.mutate({ key: null, enabled: p.needs_key ? false : p.enabled })}>
-              Remove key
+              <Trans>Remove key</Trans>
             </button>
           )}
         </form>
@@ -141,18 +184,22 @@ function SourceCard({ provider: p }: { provider: Provider }) {
       {p.key_hint && <span className="hint">{p.key_hint}</span>}
       <div className="inline">
         <button type="button" onClick={() => test.mutate()} disabled={test.isPending}>
-          Test connection
+          <Trans>Test connection</Trans>
         </button>
         {p.kind === 'http' && (
           <button type="button" onClick={() => remove.mutate()} disabled={remove.isPending}>
-            Remove source
+            <Trans>Remove source</Trans>
           </button>
         )}
         <a href={p.limits_doc} target="_blank" rel="noreferrer noopener">
-          Its limits
+          <Trans>Its limits</Trans>
         </a>
       </div>
-      {test.isPending && <p role="status">Testing…</p>}
+      {test.isPending && (
+        <p role="status">
+          <Trans>Testing…</Trans>
+        </p>
+      )}
       {test.data && (
         <p role="status" className={test.data.ok ? 'hint' : 'error-text'}>
           {test.data.ok ? '✓ ' : ''}
@@ -191,27 +238,31 @@ function AddHttpSource() {
   };
   return (
     <form className="card stack" onSubmit={submit} aria-labelledby="add-source-heading">
-      <h3 id="add-source-heading">Add an HTTP source</h3>
+      <h3 id="add-source-heading">
+        <Trans>Add an HTTP source</Trans>
+      </h3>
       <p className="hint">
-        Any service answering the HTTP provider contract (two JSON requests, described in the API reference and docs/metadata-sources.md).
-        It is added turned off.
+        <Trans>
+          Any service answering the HTTP provider contract (two JSON requests, described in the API reference and docs/metadata-sources.md).
+          It is added turned off.
+        </Trans>
       </p>
       <label>
-        Name (lower-case letters, digits and -)
+        <Trans>Name (lower-case letters, digits and -)</Trans>
         <input required pattern="[a-z][a-z0-9-]{1,39}" value={name} onChange={(e) => setName(e.target.value)} placeholder="my-source" />
       </label>
       <label>
-        Address
+        <Trans>Address</Trans>
         <input required type="url" value={url} onChange={(e) => setUrl(e.target.value)} placeholder="https://metadata.example.org" />
       </label>
       <label>
-        Header the key is sent in (optional)
-        <input value={header} onChange={(e) => setHeader(e.target.value)} placeholder="X-Api-Key" />
+        <Trans>Header the key is sent in (optional)</Trans>
+        <input value={header} onChange={(e) => setHeader(e.target.value)} placeholder={HEADER_EXAMPLE} />
       </label>
       <ErrorMessage error={add.error} />
       <div className="inline">
         <button type="submit" className="primary" disabled={add.isPending}>
-          Add source
+          <Trans>Add source</Trans>
         </button>
       </div>
     </form>

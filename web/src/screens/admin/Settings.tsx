@@ -1,3 +1,6 @@
+import { i18n } from '@lingui/core';
+import { msg, plural } from '@lingui/core/macro';
+import { Trans, useLingui } from '@lingui/react/macro';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
 import { api, ok, type components } from '../../api/client';
@@ -9,21 +12,32 @@ import { formatDate, formatDateTime } from '../../lib/format';
 type Setting = components['schemas']['Setting'];
 
 const labelOf = (key: string) => key.replace(/_/g, ' ').replace(/^./, (c) => c.toUpperCase());
+const NO_VALUE = msg({ message: 'default', context: 'setting value' });
+
+/** A setting's value as text; no value is the default (in the active language: called while drawing). */
 const show = (value: unknown) =>
-  value === null || value === undefined ? 'default' : typeof value === 'string' ? value : JSON.stringify(value);
+  value === null || value === undefined ? i18n._(NO_VALUE) : typeof value === 'string' ? value : JSON.stringify(value);
 
 /** Server settings: edit each (saved on change), reset to default, and see who changed what when. */
 export function SettingsScreen() {
   const settings = useQuery({ queryKey: queryKeys.adminSettings.all, queryFn: () => ok(api.GET('/api/v1/admin/settings')) });
   return (
     <section aria-labelledby="settings-heading">
-      <h2 id="settings-heading">Settings</h2>
-      <p className="hint">Changes apply at once, on every instance within 5 seconds. Each change is kept in the setting's history.</p>
+      <h2 id="settings-heading">
+        <Trans>Settings</Trans>
+      </h2>
+      <p className="hint">
+        <Trans>Changes apply at once, on every instance within 5 seconds. Each change is kept in the setting's history.</Trans>
+      </p>
       <ErrorMessage error={settings.error} />
       {settings.isPending ? (
-        <p>Loading…</p>
+        <p>
+          <Trans>Loading…</Trans>
+        </p>
       ) : !settings.data ? null : (settings.data ?? []).length === 0 ? (
-        <p className="empty">This server has no settings to change.</p>
+        <p className="empty">
+          <Trans>This server has no settings to change.</Trans>
+        </p>
       ) : (
         <ul className="settings-list">
           {settings.data?.map((s) => (
@@ -36,6 +50,7 @@ export function SettingsScreen() {
 }
 
 function SettingRow({ setting }: { setting: Setting }) {
+  const { t } = useLingui();
   const queryClient = useQueryClient();
   const [showHistory, setShowHistory] = useState(false);
   const id = `setting-${setting.key}`;
@@ -53,24 +68,30 @@ function SettingRow({ setting }: { setting: Setting }) {
     onSuccess: replace,
   });
 
+  const label = labelOf(setting.key);
+  const defaultValue = show(setting.default);
   return (
-    <li className="setting-row" aria-label={labelOf(setting.key)}>
+    <li className="setting-row" aria-label={label}>
       <div className="setting-text">
-        <label htmlFor={id}>{labelOf(setting.key)}</label>
+        <label htmlFor={id}>{label}</label>
         <span className="hint" id={`${id}-desc`}>
           {setting.description}
-          {setting.is_default ? ' (default)' : ` (default: ${show(setting.default)})`}
+          {setting.is_default ? ` ${t`(default)`}` : ` ${t`(default: ${defaultValue})`}`}
         </span>
       </div>
       <div className="setting-control">
         <SettingInput id={id} setting={setting} onChange={(v) => save.mutate(v)} />
         {!setting.is_default && (
           <button type="button" className="small" onClick={() => reset.mutate()}>
-            Reset<span className="visually-hidden"> {labelOf(setting.key)}</span>
+            <Trans>
+              Reset<span className="visually-hidden"> {label}</span>
+            </Trans>
           </button>
         )}
         <button type="button" className="small" aria-expanded={showHistory} onClick={() => setShowHistory((h) => !h)}>
-          History<span className="visually-hidden"> of {labelOf(setting.key)}</span>
+          <Trans>
+            History<span className="visually-hidden"> of {label}</span>
+          </Trans>
         </button>
         <SavedNote save={save} />
       </div>
@@ -115,28 +136,49 @@ function SettingInput({ id, setting, onChange }: { id: string; setting: Setting;
 }
 
 function SettingHistory({ settingKey }: { settingKey: string }) {
+  const { t } = useLingui();
   const history = useQuery({
     queryKey: queryKeys.adminSettings.history(settingKey),
     queryFn: () => ok(api.GET('/api/v1/admin/settings/{key}/history', { params: { path: { key: settingKey }, query: { pageSize: 20 } } })),
   });
   if (history.error) return <ErrorMessage error={history.error} />;
-  if (history.isPending) return <p>Loading…</p>;
+  if (history.isPending)
+    return (
+      <p>
+        <Trans>Loading…</Trans>
+      </p>
+    );
   if (history.data.data.length === 0)
-    return <p className="hint history">Never changed: it still has the value from the configuration file.</p>;
+    return (
+      <p className="hint history">
+        <Trans>Never changed: it still has the value from the configuration file.</Trans>
+      </p>
+    );
+  const label = labelOf(settingKey);
+  const earlier = history.data.total - history.data.data.length;
+  const oldest = formatDate(history.data.data.at(-1)?.changed_at);
+  // The English has always said "changes" (there are several whenever this shows); the plural lets other languages be right.
+  const earlierText = plural(earlier, {
+    one: `…and ${earlier} earlier changes (${oldest} and before)`,
+    other: `…and ${earlier} earlier changes (${oldest} and before)`,
+  });
   return (
-    <ol className="history" aria-label={`History of ${labelOf(settingKey)}`}>
-      {history.data.data.map((c) => (
-        <li key={c.id}>
-          <time dateTime={c.changed_at}>{formatDateTime(c.changed_at)}</time> — {c.changed_by?.username ?? 'someone'} changed{' '}
-          {show(c.old_value)} → {c.new_value === null ? 'default (reset)' : show(c.new_value)}
-        </li>
-      ))}
-      {history.data.total > history.data.data.length && (
-        <li className="hint">
-          …and {history.data.total - history.data.data.length} earlier changes ({formatDate(history.data.data.at(-1)?.changed_at)} and
-          before)
-        </li>
-      )}
+    <ol className="history" aria-label={t`History of ${label}`}>
+      {history.data.data.map((c) => {
+        const changedAt = c.changed_at;
+        const when = formatDateTime(c.changed_at);
+        const who = c.changed_by?.username ?? t({ message: 'someone', context: 'who changed a setting' });
+        const before = show(c.old_value);
+        const after = c.new_value === null ? t`default (reset)` : show(c.new_value);
+        return (
+          <li key={c.id}>
+            <Trans>
+              <time dateTime={changedAt}>{when}</time> — {who} changed {before} → {after}
+            </Trans>
+          </li>
+        );
+      })}
+      {earlier > 0 && <li className="hint">{earlierText}</li>}
     </ol>
   );
 }

@@ -1,3 +1,6 @@
+import type { I18n, MessageDescriptor } from '@lingui/core';
+import { msg, plural } from '@lingui/core/macro';
+import { Trans, useLingui } from '@lingui/react/macro';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useEffect, useState } from 'react';
 import { api, ok, type components } from '../../api/client';
@@ -13,18 +16,71 @@ import { applyTaskProgress } from '../../lib/task-list';
 type Task = components['schemas']['Task'];
 type Status = Task['status'];
 
-const TYPE_WORDS: Record<string, string> = {
-  scan_library: 'Library scan',
-  analyze_book: 'Book analysis',
-  analyze_series: 'Series analysis',
-  generate_thumbnails: 'Thumbnails',
-  detect_duplicates: 'Duplicate detection',
-  purge_deleted: 'Purge of deleted books',
+const TYPE_WORDS: Record<string, MessageDescriptor> = {
+  scan_library: msg`Library scan`,
+  analyze_book: msg`Book analysis`,
+  analyze_series: msg`Series analysis`,
+  generate_thumbnails: msg`Thumbnails`,
+  detect_duplicates: msg`Duplicate detection`,
+  purge_deleted: msg`Purge of deleted books`,
 };
 const STATUSES: Status[] = ['pending', 'running', 'completed', 'failed', 'cancelled'];
 
+/** A task's status as its tag says it (the API's value). */
+const STATUS_WORDS: Record<Status, MessageDescriptor> = {
+  pending: msg({ message: 'pending', context: 'task status' }),
+  running: msg({ message: 'running', context: 'task status' }),
+  completed: msg({ message: 'completed', context: 'task status' }),
+  failed: msg({ message: 'failed', context: 'task status' }),
+  cancelled: msg({ message: 'cancelled', context: 'task status' }),
+};
+
+/** The status filter's choices. */
+const STATUS_CHOICES: Record<Status, MessageDescriptor> = {
+  pending: msg({ message: 'Pending', context: 'task status' }),
+  running: msg({ message: 'Running', context: 'task status' }),
+  completed: msg({ message: 'Completed', context: 'task status' }),
+  failed: msg({ message: 'Failed', context: 'task status' }),
+  cancelled: msg({ message: 'Cancelled', context: 'task status' }),
+};
+
+/** The list under a status filter that holds nothing. */
+const NONE_WITH_STATUS: Record<Status, MessageDescriptor> = {
+  pending: msg`No pending tasks.`,
+  running: msg`No running tasks.`,
+  completed: msg`No completed tasks.`,
+  failed: msg`No failed tasks.`,
+  cancelled: msg`No cancelled tasks.`,
+};
+
+/** "3 completed": how many tasks have a status (each its own message, as the word agrees with the number elsewhere). */
+function statusCount(status: Status, n: number): string {
+  switch (status) {
+    case 'pending':
+      return plural(n, { one: `${n} pending`, other: `${n} pending` });
+    case 'running':
+      return plural(n, { one: `${n} running`, other: `${n} running` });
+    case 'completed':
+      return plural(n, { one: `${n} completed`, other: `${n} completed` });
+    case 'failed':
+      return plural(n, { one: `${n} failed`, other: `${n} failed` });
+    case 'cancelled':
+      return plural(n, { one: `${n} cancelled`, other: `${n} cancelled` });
+  }
+}
+
+const typeLabel = (i18n: I18n, type: string) => {
+  const words = TYPE_WORDS[type];
+  return words ? i18n._(words) : type;
+};
+const statusLabel = (i18n: I18n, status: Status) => {
+  const words = STATUS_WORDS[status];
+  return words ? i18n._(words) : status;
+};
+
 /** Background tasks, newest first, kept live by the task stream: progress bars move, cancelled tasks end. */
 export function TasksScreen() {
+  const { t, i18n } = useLingui();
   const queryClient = useQueryClient();
   const [status, setStatus] = useState<Status | ''>('');
   const tasks = useQuery({
@@ -59,35 +115,43 @@ export function TasksScreen() {
   }, [queryClient]);
 
   const list = tasks.data?.data ?? [];
+  let statsText = '';
+  if (stats.data) {
+    const { total, by_status: byStatus, average_duration_ms: averageMs } = stats.data;
+    const kept = plural(total, { one: `${total} tasks kept`, other: `${total} tasks kept` });
+    const counts = STATUSES.map((s) => statusCount(s, byStatus[s] ?? 0)).join(' · ');
+    const average = averageMs !== null ? formatDuration(averageMs / 1000) : '';
+    statsText = `${kept} · ${counts}${averageMs !== null ? ` · ${t`${average} on average`}` : ''}`;
+  }
+  const emptyText = status ? i18n._(NONE_WITH_STATUS[status]) : t`No tasks yet — scanning a library from Libraries starts one.`;
   return (
     <section aria-labelledby="tasks-heading">
       <div className="section-head">
-        <h2 id="tasks-heading">Tasks</h2>
+        <h2 id="tasks-heading">
+          <Trans>Tasks</Trans>
+        </h2>
         <label className="inline-label">
-          Show
+          <Trans>Show</Trans>
           <select value={status} onChange={(e) => setStatus(e.target.value as Status | '')}>
-            <option value="">All tasks</option>
+            <option value="">{t`All tasks`}</option>
             {STATUSES.map((s) => (
               <option key={s} value={s}>
-                {s[0]?.toUpperCase() + s.slice(1)}
+                {i18n._(STATUS_CHOICES[s])}
               </option>
             ))}
           </select>
         </label>
       </div>
-      {stats.data && (
-        <p className="hint">
-          {stats.data.total} tasks kept · {STATUSES.map((s) => `${stats.data.by_status[s] ?? 0} ${s}`).join(' · ')}
-          {stats.data.average_duration_ms !== null ? ` · ${formatDuration(stats.data.average_duration_ms / 1000)} on average` : ''}
-        </p>
-      )}
+      {stats.data && <p className="hint">{statsText}</p>}
       <ErrorMessage error={tasks.error} />
       {tasks.isPending ? (
-        <p>Loading…</p>
+        <p>
+          <Trans>Loading…</Trans>
+        </p>
       ) : !tasks.data ? null : list.length === 0 ? (
-        <p className="empty">{status ? `No ${status} tasks.` : 'No tasks yet — scanning a library from Libraries starts one.'}</p>
+        <p className="empty">{emptyText}</p>
       ) : (
-        <ul className="row-list" aria-label="Tasks">
+        <ul className="row-list" aria-label={t`Tasks`}>
           {list.map((t) => (
             <TaskRow key={t.id} task={t} />
           ))}
@@ -98,37 +162,50 @@ export function TasksScreen() {
 }
 
 function TaskRow({ task }: { task: Task }) {
+  const { t, i18n } = useLingui();
   const queryClient = useQueryClient();
   const cancel = useMutation({
     mutationFn: () => ok(api.POST('/api/v1/tasks/{id}/cancel', { params: { path: { id: task.id } } })),
     onSuccess: () => queryClient.invalidateQueries({ queryKey: queryKeys.tasks.all }),
   });
   const active = task.status === 'running' || task.status === 'pending';
-  const label = TYPE_WORDS[task.task_type] ?? task.task_type;
+  const label = typeLabel(i18n, task.task_type);
+  const state = statusLabel(i18n, task.status);
   const p = task.progress;
   const started = task.started_at ? new Date(task.started_at) : null;
   const ended = task.finished_at ? new Date(task.finished_at) : null;
+  const startedAt = started ? formatDateTime(started) : '';
+  const queuedAt = formatDateTime(task.created_at);
+  const { current, total } = p;
+  const count = t`${current} of ${total}`;
+  const took = started && ended ? formatDuration((ended.getTime() - started.getTime()) / 1000) : '';
   return (
-    <li className="row-item task-row" aria-label={`${label}, ${task.status}`}>
+    <li className="row-item task-row" aria-label={`${label}, ${state}`}>
       <div className="row-main">
         <strong>
-          {label} <span className={`tag status-${task.status}`}>{task.status}</span>
-          {task.cancel_requested && active && <span className="tag warn">cancelling</span>}
+          {label} <span className={`tag status-${task.status}`}>{state}</span>
+          {task.cancel_requested && active && (
+            <span className="tag warn">
+              <Trans>cancelling</Trans>
+            </span>
+          )}
         </strong>
         {task.status === 'running' && (
-          <ProgressBar value={p.total > 0 ? p.current / p.total : 0} label={`${label} progress`} indeterminate={p.total === 0} />
+          <ProgressBar value={p.total > 0 ? p.current / p.total : 0} label={t`${label} progress`} indeterminate={p.total === 0} />
         )}
         <span className="hint">
-          {progressText(p)}
-          {started ? ` · started ${formatDateTime(started)}` : ` · queued ${formatDateTime(task.created_at)}`}
-          {started && ended ? ` · took ${formatDuration((ended.getTime() - started.getTime()) / 1000)}` : ''}
+          {progressText(p, count)}
+          {started ? ` · ${t`started ${startedAt}`}` : ` · ${t`queued ${queuedAt}`}`}
+          {started && ended ? ` · ${t`took ${took}`}` : ''}
         </span>
         {task.error && <span className="error-text">{task.error}</span>}
       </div>
       {active && (
         <div className="row-actions">
           <button type="button" className="danger" disabled={cancel.isPending || task.cancel_requested} onClick={() => cancel.mutate()}>
-            Cancel<span className="visually-hidden"> {label}</span>
+            <Trans>
+              Cancel<span className="visually-hidden"> {label}</span>
+            </Trans>
           </button>
         </div>
       )}
@@ -137,9 +214,11 @@ function TaskRow({ task }: { task: Task }) {
   );
 }
 
-/** "12 of 30 · Scanning", or the task's own message alone when it already says the count ("Covers: 30 of 30"). */
-function progressText(p: { current: number; total: number; message?: string | null }): string {
-  const count = p.total > 0 ? `${p.current} of ${p.total}` : '';
-  if (count && p.message?.includes(count)) return p.message;
-  return [count, p.message].filter(Boolean).join(' · ');
+/**
+ * "12 of 30 · Scanning", or the task's own message alone when it already says the count ("Covers: 30 of 30"). The
+ * server writes its messages in English: the count is looked for as it writes it; `count` is the same in words.
+ */
+function progressText(p: { current: number; total: number; message?: string | null }, count: string): string {
+  if (p.total > 0 && p.message?.includes(`${p.current} of ${p.total}`)) return p.message;
+  return [p.total > 0 ? count : '', p.message].filter(Boolean).join(' · ');
 }

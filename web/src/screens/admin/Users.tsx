@@ -1,3 +1,4 @@
+import { Trans, useLingui } from '@lingui/react/macro';
 import { useQuery } from '@tanstack/react-query';
 import { useState } from 'react';
 import { api, ok } from '../../api/client';
@@ -13,6 +14,7 @@ import { UserRow } from './users/UserRow';
  * what it sees (users/UserRow.tsx, with the access editor in users/AccessForm.tsx).
  */
 export function UsersScreen() {
+  const { t } = useLingui();
   const users = useQuery({
     queryKey: queryKeys.users.all,
     queryFn: () => ok(api.GET('/api/v1/users', { params: { query: { pageSize: 500 } } })),
@@ -26,21 +28,27 @@ export function UsersScreen() {
   return (
     <section aria-labelledby="users-heading">
       <div className="section-head">
-        <h2 id="users-heading">Users</h2>
+        <h2 id="users-heading">
+          <Trans>Users</Trans>
+        </h2>
         {!creating && (
           <button type="button" className="primary" onClick={() => setCreating(true)}>
-            Add user
+            <Trans>Add user</Trans>
           </button>
         )}
       </div>
       {creating && <NewUserForm allPermissions={allPermissions} onDone={() => setCreating(false)} />}
       <ErrorMessage error={users.error} />
       {users.isPending ? (
-        <p>Loading…</p>
+        <p>
+          <Trans>Loading…</Trans>
+        </p>
       ) : !users.data ? null : list.length === 0 ? (
-        <p className="empty">No users yet — add one.</p>
+        <p className="empty">
+          <Trans>No users yet — add one.</Trans>
+        </p>
       ) : (
-        <ul className="row-list" aria-label="Users">
+        <ul className="row-list" aria-label={t`Users`}>
           {list.map((u) => (
             <UserRow key={u.id} user={u} isMe={u.id === me.data?.id} allPermissions={allPermissions} />
           ))}

@@ -5,6 +5,9 @@ import { queryKeys } from '../../api/query-keys';
 import { meQuery, readListsQuery } from '../../api/queries';
 import { AddToList } from '../../components/AddToList';
 
+/** Which kind of list AddToList offers (a value it chooses its own words by, not a text shown). */
+const LIST_KIND = 'read list';
+
 /**
  * "Add to read list…" of the book page and of the library grid's selection of books: one of the read lists (the
  * books go at its end) or a new one. For one book, the read lists already holding it are listed as links.
@@ -19,7 +22,7 @@ export function AddToReadList({ bookIds, title }: { bookIds: string[]; title: st
   const canShare = useQuery(meQuery).data?.permissions.includes('read-lists-write') === true;
   return (
     <AddToList
-      noun="read list"
+      noun={LIST_KIND}
       what={title}
       listsQuery={readListsQuery}
       holding={holding.data?.data}

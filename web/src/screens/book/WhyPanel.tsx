@@ -1,3 +1,4 @@
+import { Trans } from '@lingui/react/macro';
 import { useQuery } from '@tanstack/react-query';
 import { useState } from 'react';
 import { api, ok } from '../../api/client';
@@ -17,10 +18,20 @@ export function WhyPanel({ bookId }: { bookId: string }) {
   });
   return (
     <details className="why-panel" onToggle={(e) => setOpen((e.target as HTMLDetailsElement).open)}>
-      <summary>Why?</summary>
+      <summary>
+        <Trans>Why?</Trans>
+      </summary>
       <ErrorMessage error={explain.error} />
-      {open && explain.isPending && <p role="status">Loading why…</p>}
-      {explain.data && explain.data.sentences.length === 0 && <p className="hint">Nothing to explain about this book yet.</p>}
+      {open && explain.isPending && (
+        <p role="status">
+          <Trans>Loading why…</Trans>
+        </p>
+      )}
+      {explain.data && explain.data.sentences.length === 0 && (
+        <p className="hint">
+          <Trans>Nothing to explain about this book yet.</Trans>
+        </p>
+      )}
       {explain.data && <Sentences sentences={explain.data.sentences} />}
     </details>
   );

@@ -1,3 +1,4 @@
+import { Plural, Trans } from '@lingui/react/macro';
 import type { ReactNode } from 'react';
 
 /**
@@ -8,15 +9,17 @@ export function SelectionBar({ count, label, onClear, children }: { count: numbe
   return (
     <div className="selection-bar" role="region" aria-label={label}>
       <span className="selection-count" role="status">
-        {count} selected
+        <Plural value={count} one={`${count} selected`} other={`${count} selected`} />
       </span>
       {count === 0 ? (
-        <span className="hint">Click or press Space on a cover to select it; Shift-click selects a range.</span>
+        <span className="hint">
+          <Trans>Click or press Space on a cover to select it; Shift-click selects a range.</Trans>
+        </span>
       ) : (
         <div className="selection-actions">{children}</div>
       )}
       <button type="button" className="small" disabled={count === 0} onClick={onClear}>
-        Clear
+        <Trans>Clear</Trans>
       </button>
     </div>
   );

@@ -1,3 +1,4 @@
+import { Trans, useLingui } from '@lingui/react/macro';
 import { useQuery } from '@tanstack/react-query';
 import { useId, useState } from 'react';
 import { api, ok } from '../../api/client';
@@ -13,6 +14,7 @@ const RESULTS = 8;
  * full-text search, only what the caller sees) and pick one of the first results.
  */
 export function BookFinder({ entry, onPick }: { entry: string; onPick(book: { id: string; label: string }): void }) {
+  const { t } = useLingui();
   const [text, setText] = useState('');
   const q = useDebounced(text.trim(), 300);
   const inputId = useId();
@@ -24,19 +26,25 @@ export function BookFinder({ entry, onPick }: { entry: string; onPick(book: { id
   return (
     <div className="book-finder">
       <label htmlFor={inputId} className="inline-label">
-        Find a book for {entry}
+        <Trans>Find a book for {entry}</Trans>
       </label>
-      <input id={inputId} type="search" value={text} onChange={(e) => setText(e.target.value)} placeholder="Title or series…" />
+      <input id={inputId} type="search" value={text} onChange={(e) => setText(e.target.value)} placeholder={t`Title or series…`} />
       <ErrorMessage error={found.error} />
       {q.length >= 2 && found.data && (
-        <ul className="finder-results" aria-label={`Books found for ${entry}`}>
-          {found.data.data.length === 0 && <li className="hint">No book matches “{q}”.</li>}
+        <ul className="finder-results" aria-label={t`Books found for ${entry}`}>
+          {found.data.data.length === 0 && (
+            <li className="hint">
+              <Trans>No book matches “{q}”.</Trans>
+            </li>
+          )}
           {found.data.data.map((b) => {
             const label = `${b.metadata.series ? `${b.metadata.series} ` : ''}${bookLabel(b)}`;
             return (
               <li key={b.id}>
                 <button type="button" className="small" onClick={() => onPick({ id: b.id, label })}>
-                  Pick<span className="visually-hidden">:</span> {label}
+                  <Trans>
+                    Pick<span className="visually-hidden">:</span> {label}
+                  </Trans>
                 </button>
               </li>
             );

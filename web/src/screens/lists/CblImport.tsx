@@ -1,3 +1,5 @@
+import { msg } from '@lingui/core/macro';
+import { Plural, Trans, useLingui } from '@lingui/react/macro';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useNavigate } from '@tanstack/react-router';
 import { useEffect, useId, useRef, useState } from 'react';
@@ -26,7 +28,11 @@ async function importCbl(file: File, dryRun: boolean, resolutions: Record<string
 const entryLabel = (e: Entry) =>
   `${e.series}${e.volume ? ` (${e.volume})` : ''}${e.number ? ` #${e.number}` : ''}${e.year ? `, ${e.year}` : ''}`;
 
-const STATUS_LABEL = { matched: 'Matched', ambiguous: 'Ambiguous', missing: 'Missing' } as const;
+const STATUS_LABEL = {
+  matched: msg({ message: 'Matched', context: 'reading list entry' }),
+  ambiguous: msg({ message: 'Ambiguous', context: 'reading list entry' }),
+  missing: msg({ message: 'Missing', context: 'reading list entry' }),
+} as const;
 
 /**
  * The Read lists page's "Import a reading list (.cbl)" dialog: choose a file, see how its entries match the library
@@ -34,6 +40,7 @@ const STATUS_LABEL = { matched: 'Matched', ambiguous: 'Ambiguous', missing: 'Mis
  * import. Entries left missing are kept in the list and filled when a scan adds their book.
  */
 export function CblImportDialog({ onClose }: { onClose(): void }) {
+  const { t, i18n } = useLingui();
   const dialog = useRef<HTMLDialogElement>(null);
   const queryClient = useQueryClient();
   const navigate = useNavigate();
@@ -68,11 +75,17 @@ export function CblImportDialog({ onClose }: { onClose(): void }) {
       }
     : null;
   const unresolved = report ? report.entries.filter((e) => e.status === 'ambiguous' && !choices[String(e.index)]).length : 0;
+  const { matched, ambiguous, missing } = counts ?? { matched: 0, ambiguous: 0, missing: 0 };
+  const listName = report?.name ?? '';
   return (
     <dialog ref={dialog} className="app-dialog" aria-labelledby={titleId} onClose={onClose}>
-      <h2 id={titleId}>Import a reading list (.cbl)</h2>
+      <h2 id={titleId}>
+        <Trans>Import a reading list (.cbl)</Trans>
+      </h2>
       <div className="field">
-        <label htmlFor={fileId}>Reading list file</label>
+        <label htmlFor={fileId}>
+          <Trans>Reading list file</Trans>
+        </label>
         <input
           id={fileId}
           type="file"
@@ -88,87 +101,116 @@ export function CblImportDialog({ onClose }: { onClose(): void }) {
           }}
         />
       </div>
-      {check.isPending && <p role="status">Matching the entries with the library…</p>}
+      {check.isPending && (
+        <p role="status">
+          <Trans>Matching the entries with the library…</Trans>
+        </p>
+      )}
       <ErrorMessage error={check.error} />
       {report && counts && (
         <>
           <h3>{report.name}</h3>
           <p role="status">
-            {counts.matched} matched, {counts.ambiguous} ambiguous, {counts.missing} missing (missing entries are kept, and filled when a
-            scan adds their book).
+            <Trans>
+              <Plural value={matched} one="# matched" other="# matched" />,{' '}
+              <Plural value={ambiguous} one="# ambiguous" other="# ambiguous" />,{' '}
+              <Plural value={missing} one="# missing" other="# missing" /> (missing entries are kept, and filled when a scan adds their
+              book).
+            </Trans>
           </p>
-          <ol className="cbl-report" aria-label="Entries of the reading list">
-            {report.entries.map((e) => (
-              <li key={e.index} className={`cbl-entry ${e.status}`} data-testid="cbl-entry">
-                <span>{entryLabel(e)}</span>{' '}
-                <span className={`state-mark ${e.status}`}>
-                  {STATUS_LABEL[e.status]}
-                  {e.duplicate ? ' (already in the list)' : ''}
-                </span>
-                {e.status === 'ambiguous' && (
-                  <label className="inline-label">
-                    Book for {entryLabel(e)}
-                    <select
-                      value={choices[String(e.index)] ?? ''}
-                      onChange={(ev) => setChoices((c) => ({ ...c, [String(e.index)]: ev.target.value }))}
-                    >
-                      <option value="">Not chosen (kept as missing)</option>
-                      {(e.candidates ?? []).map((c) => (
-                        <option key={c.book_id} value={c.book_id}>
-                          {c.series_name}
-                          {c.number ? ` #${c.number}` : ''}
-                          {c.year ? ` (${c.year})` : ''}
-                        </option>
-                      ))}
-                    </select>
-                  </label>
-                )}
-                {e.status === 'missing' &&
-                  (picked[String(e.index)] ? (
-                    <span className="inline-label">
-                      Picked: {picked[String(e.index)]}
-                      <button
-                        type="button"
-                        className="small"
-                        onClick={() => {
-                          const key = String(e.index);
-                          setPicked(({ [key]: _p, ...rest }) => rest);
-                          setChoices(({ [key]: _c, ...rest }) => rest);
-                        }}
+          <ol className="cbl-report" aria-label={t`Entries of the reading list`}>
+            {report.entries.map((e) => {
+              const label = entryLabel(e);
+              const pickedLabel = picked[String(e.index)];
+              return (
+                <li key={e.index} className={`cbl-entry ${e.status}`} data-testid="cbl-entry">
+                  <span>{label}</span>{' '}
+                  <span className={`state-mark ${e.status}`}>
+                    {i18n._(STATUS_LABEL[e.status])}
+                    {e.duplicate ? (
+                      <>
+                        {' '}
+                        <Trans>(already in the list)</Trans>
+                      </>
+                    ) : (
+                      ''
+                    )}
+                  </span>
+                  {e.status === 'ambiguous' && (
+                    <label className="inline-label">
+                      <Trans>Book for {label}</Trans>
+                      <select
+                        value={choices[String(e.index)] ?? ''}
+                        onChange={(ev) => setChoices((c) => ({ ...c, [String(e.index)]: ev.target.value }))}
                       >
-                        Undo<span className="visually-hidden">: {entryLabel(e)}</span>
-                      </button>
-                    </span>
-                  ) : (
-                    <BookFinder
-                      entry={entryLabel(e)}
-                      onPick={(book) => {
-                        setPicked((p) => ({ ...p, [String(e.index)]: book.label }));
-                        setChoices((c) => ({ ...c, [String(e.index)]: book.id }));
-                      }}
-                    />
-                  ))}
-              </li>
-            ))}
+                        <option value="">{t`Not chosen (kept as missing)`}</option>
+                        {(e.candidates ?? []).map((c) => (
+                          <option key={c.book_id} value={c.book_id}>
+                            {c.series_name}
+                            {c.number ? ` #${c.number}` : ''}
+                            {c.year ? ` (${c.year})` : ''}
+                          </option>
+                        ))}
+                      </select>
+                    </label>
+                  )}
+                  {e.status === 'missing' &&
+                    (pickedLabel ? (
+                      <span className="inline-label">
+                        <Trans>Picked: {pickedLabel}</Trans>
+                        <button
+                          type="button"
+                          className="small"
+                          onClick={() => {
+                            const key = String(e.index);
+                            setPicked(({ [key]: _p, ...rest }) => rest);
+                            setChoices(({ [key]: _c, ...rest }) => rest);
+                          }}
+                        >
+                          <Trans>
+                            Undo<span className="visually-hidden">: {label}</span>
+                          </Trans>
+                        </button>
+                      </span>
+                    ) : (
+                      <BookFinder
+                        entry={label}
+                        onPick={(book) => {
+                          setPicked((p) => ({ ...p, [String(e.index)]: book.label }));
+                          setChoices((c) => ({ ...c, [String(e.index)]: book.id }));
+                        }}
+                      />
+                    ))}
+                </li>
+              );
+            })}
           </ol>
           {canShare && (
             <label htmlFor={sharedId} className="inline-label">
               <input id={sharedId} type="checkbox" className="checkbox" checked={shared} onChange={(ev) => setShared(ev.target.checked)} />
-              Shared with everyone
+              <Trans>Shared with everyone</Trans>
             </label>
           )}
-          {unresolved > 0 && <p className="hint">{unresolved} ambiguous entries have no book chosen: they are kept as missing.</p>}
+          {unresolved > 0 && (
+            <p className="hint">
+              <Plural
+                value={unresolved}
+                one="# ambiguous entries have no book chosen: they are kept as missing."
+                other="# ambiguous entries have no book chosen: they are kept as missing."
+              />
+            </p>
+          )}
         </>
       )}
       <ErrorMessage error={run.error} />
       <div className="actions">
         {report && (
           <button type="button" className="primary" disabled={run.isPending} onClick={() => run.mutate()}>
-            Import “{report.name}”
+            <Trans>Import “{listName}”</Trans>
           </button>
         )}
         <button type="button" onClick={() => dialog.current?.close()}>
-          Cancel
+          <Trans>Cancel</Trans>
         </button>
       </div>
     </dialog>

@@ -1,3 +1,5 @@
+import { plural } from '@lingui/core/macro';
+import { Trans, useLingui } from '@lingui/react/macro';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { getRouteApi, Link, useNavigate } from '@tanstack/react-router';
 import { useId } from 'react';
@@ -6,7 +8,6 @@ import { queryKeys } from '../../api/query-keys';
 import { meQuery } from '../../api/queries';
 import { SeriesCard } from '../../components/Cards';
 import { ErrorMessage } from '../../components/ErrorView';
-import { plural } from '../../lib/format';
 import { ListManage } from './ListManage';
 
 const route = getRouteApi('/app/collections/$collectionId');
@@ -24,6 +25,7 @@ function moved(ids: string[], from: number, to: number): string[] {
  * series, moves them up and down (an ordered collection), shares it (with libraries-write) and deletes it.
  */
 export function CollectionPage() {
+  const { t } = useLingui();
   const { collectionId } = route.useParams();
   const queryClient = useQueryClient();
   const navigate = useNavigate();
@@ -62,7 +64,12 @@ export function CollectionPage() {
     },
   });
   if (collection.error) throw collection.error;
-  if (collection.isPending) return <p className="page">Loading…</p>;
+  if (collection.isPending)
+    return (
+      <p className="page">
+        <Trans>Loading…</Trans>
+      </p>
+    );
   const c = collection.data;
   // A private collection is its owner's alone, who changes it; a shared one needs collections-write (-delete to delete).
   const mayShare = permissions.includes('collections-write');
@@ -71,21 +78,27 @@ export function CollectionPage() {
   const busy = update.isPending || reorder.isPending || remove.isPending || destroy.isPending;
   const shown = series.data?.data ?? [];
   const ids = shown.map((s) => s.id);
+  const seriesCount = c.series_count;
+  const name = c.name;
   return (
     <div className="page">
       <p className="eyebrow">
-        <Link to="/collections">Collections</Link>
+        <Link to="/collections">
+          <Trans>Collections</Trans>
+        </Link>
       </p>
       <h1>{c.name}</h1>
       <p className="meta-line">
-        {[plural(c.series_count, 'series', 'series'), c.ordered ? 'in its own order' : 'by name', c.shared ? 'shared' : 'yours alone'].join(
-          ' · ',
-        )}
+        {[
+          plural(seriesCount, { one: '# series', other: '# series' }),
+          c.ordered ? t`in its own order` : t`by name`,
+          c.shared ? t({ message: 'shared', context: 'list' }) : t`yours alone`,
+        ].join(' · ')}
       </p>
       {c.summary && <p className="summary">{c.summary}</p>}
       {(canEdit || canDelete) && (
         <ListManage
-          noun="collection"
+          kind="collection"
           name={c.name}
           shared={c.shared}
           canShare={canEdit && mayShare}
@@ -104,48 +117,65 @@ export function CollectionPage() {
                 disabled={busy}
                 onChange={(e) => update.mutate({ ordered: e.target.checked })}
               />
-              Keep its own order (else by name)
+              <Trans>Keep its own order (else by name)</Trans>
             </label>
           )}
         </ListManage>
       )}
       <ErrorMessage error={series.error ?? update.error ?? reorder.error ?? remove.error ?? destroy.error} />
-      {series.data?.data.length === 0 && <p className="empty">No series in this collection that you can see.</p>}
-      {canEdit && c.ordered && shown.length > 1 && <p className="hint">Move a series up or down to change the order.</p>}
+      {series.data?.data.length === 0 && (
+        <p className="empty">
+          <Trans>No series in this collection that you can see.</Trans>
+        </p>
+      )}
+      {canEdit && c.ordered && shown.length > 1 && (
+        <p className="hint">
+          <Trans>Move a series up or down to change the order.</Trans>
+        </p>
+      )}
       {shown.length > 0 && (
-        <ol className="grid" aria-label={`Series of ${c.name}`}>
-          {shown.map((s, i) => (
-            <li key={s.id} data-testid="collection-item">
-              <SeriesCard series={s} />
-              {canEdit && (
-                <div className="row-actions">
-                  {c.ordered && (
-                    <>
-                      <button
-                        type="button"
-                        className="small"
-                        disabled={busy || i === 0}
-                        onClick={() => reorder.mutate(moved(ids, i, i - 1))}
-                      >
-                        Move up<span className="visually-hidden">: {s.metadata.title}</span>
-                      </button>
-                      <button
-                        type="button"
-                        className="small"
-                        disabled={busy || i === shown.length - 1}
-                        onClick={() => reorder.mutate(moved(ids, i, i + 1))}
-                      >
-                        Move down<span className="visually-hidden">: {s.metadata.title}</span>
-                      </button>
-                    </>
-                  )}
-                  <button type="button" className="small" disabled={busy} onClick={() => remove.mutate(s.id)}>
-                    Remove<span className="visually-hidden">: {s.metadata.title}</span>
-                  </button>
-                </div>
-              )}
-            </li>
-          ))}
+        <ol className="grid" aria-label={t`Series of ${name}`}>
+          {shown.map((s, i) => {
+            const label = s.metadata.title;
+            return (
+              <li key={s.id} data-testid="collection-item">
+                <SeriesCard series={s} />
+                {canEdit && (
+                  <div className="row-actions">
+                    {c.ordered && (
+                      <>
+                        <button
+                          type="button"
+                          className="small"
+                          disabled={busy || i === 0}
+                          onClick={() => reorder.mutate(moved(ids, i, i - 1))}
+                        >
+                          <Trans>
+                            Move up<span className="visually-hidden">: {label}</span>
+                          </Trans>
+                        </button>
+                        <button
+                          type="button"
+                          className="small"
+                          disabled={busy || i === shown.length - 1}
+                          onClick={() => reorder.mutate(moved(ids, i, i + 1))}
+                        >
+                          <Trans>
+                            Move down<span className="visually-hidden">: {label}</span>
+                          </Trans>
+                        </button>
+                      </>
+                    )}
+                    <button type="button" className="small" disabled={busy} onClick={() => remove.mutate(s.id)}>
+                      <Trans>
+                        Remove<span className="visually-hidden">: {label}</span>
+                      </Trans>
+                    </button>
+                  </div>
+                )}
+              </li>
+            );
+          })}
         </ol>
       )}
     </div>

@@ -1,3 +1,4 @@
+import { Trans } from '@lingui/react/macro';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useNavigate } from '@tanstack/react-router';
 import { useId, useState, type FormEvent } from 'react';
@@ -14,14 +15,20 @@ export function CollectionsPage() {
   return (
     <div className="page">
       <div className="grid-head">
-        <h1>Collections</h1>
+        <h1>
+          <Trans>Collections</Trans>
+        </h1>
         <NewCollection />
       </div>
       <ErrorMessage error={collections.error} />
-      {collections.isPending && <p role="status">Loading collections…</p>}
+      {collections.isPending && (
+        <p role="status">
+          <Trans>Loading collections…</Trans>
+        </p>
+      )}
       {collections.data?.data.length === 0 && (
         <p className="empty">
-          No collections yet. "New collection" starts one; on a series page, "Add to collection…" adds the series to one.
+          <Trans>No collections yet. "New collection" starts one; on a series page, "Add to collection…" adds the series to one.</Trans>
         </p>
       )}
       {collections.data && collections.data.data.length > 0 && (
@@ -68,39 +75,49 @@ function NewCollection() {
   };
   return (
     <DialogTrigger>
-      <Button className="fold-button primary-fold">New collection</Button>
+      <Button className="fold-button primary-fold">
+        <Trans>New collection</Trans>
+      </Button>
       <ModalOverlay className="modal-overlay" isDismissable>
         <Modal className="modal">
           <Dialog className="app-dialog add-to-dialog">
             {({ close }) => (
               <form className="stack" onSubmit={submit}>
-                <Heading slot="title">New collection</Heading>
+                <Heading slot="title">
+                  <Trans>New collection</Trans>
+                </Heading>
                 <label htmlFor={nameId}>
-                  Name
+                  <Trans>Name</Trans>
                   <input id={nameId} required maxLength={200} value={name} onChange={(e) => setName(e.target.value)} autoFocus />
                 </label>
                 <label htmlFor={summaryId}>
-                  Summary (optional)
+                  <Trans>Summary (optional)</Trans>
                   <textarea id={summaryId} rows={3} value={summary} onChange={(e) => setSummary(e.target.value)} />
                 </label>
                 <label className="choice">
                   <input type="checkbox" checked={ordered} onChange={(e) => setOrdered(e.target.checked)} />
-                  <span>Keep the series in the order they are added (else sorted by name)</span>
+                  <span>
+                    <Trans>Keep the series in the order they are added (else sorted by name)</Trans>
+                  </span>
                 </label>
                 {canShare && (
                   <label className="choice">
                     <input type="checkbox" checked={shared} onChange={(e) => setShared(e.target.checked)} />
-                    <span>Shared with everyone</span>
+                    <span>
+                      <Trans>Shared with everyone</Trans>
+                    </span>
                   </label>
                 )}
-                <p className="hint">Series are added from a series page or from a library&apos;s selection, with "Add to collection…".</p>
+                <p className="hint">
+                  <Trans>Series are added from a series page or from a library&apos;s selection, with "Add to collection…".</Trans>
+                </p>
                 <ErrorMessage error={create.error} />
                 <div className="actions">
                   <button type="submit" className="primary" disabled={!name.trim() || create.isPending}>
-                    {create.isPending ? 'Creating…' : 'Create collection'}
+                    {create.isPending ? <Trans>Creating…</Trans> : <Trans>Create collection</Trans>}
                   </button>
                   <button type="button" onClick={close}>
-                    Cancel
+                    <Trans>Cancel</Trans>
                   </button>
                 </div>
               </form>

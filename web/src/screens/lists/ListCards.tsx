@@ -1,13 +1,14 @@
+import { Plural, Trans } from '@lingui/react/macro';
 import { Link } from '@tanstack/react-router';
 import type { components } from '../../api/client';
 import { Cover } from '../../components/Cover';
-import { plural } from '../../lib/format';
 
 export type Collection = components['schemas']['Collection'];
 export type ReadList = components['schemas']['ReadList'];
 
 /** A collection in a grid: its cover (its chosen or first series'), name and series count. */
 export function CollectionCard({ collection }: { collection: Collection }) {
+  const seriesCount = collection.series_count;
   return (
     <Link to="/collections/$collectionId" params={{ collectionId: collection.id }} className="card-link" data-testid="collection-card">
       <Cover src={`/api/v1/collections/${collection.id}/thumbnail`} alt="" />
@@ -16,8 +17,15 @@ export function CollectionCard({ collection }: { collection: Collection }) {
         <span className="visually-hidden">, </span>
       </span>
       <span className="card-sub">
-        {plural(collection.series_count, 'series', 'series')}
-        {collection.shared ? ' · shared' : ''}
+        <Plural value={seriesCount} one="# series" other="# series" />
+        {collection.shared ? (
+          <>
+            {' · '}
+            <Trans context="list">shared</Trans>
+          </>
+        ) : (
+          ''
+        )}
       </span>
     </Link>
   );
@@ -25,6 +33,8 @@ export function CollectionCard({ collection }: { collection: Collection }) {
 
 /** A read list in a grid: its cover (its chosen or first book's), name, book count and entries still missing. */
 export function ReadListCard({ readList }: { readList: ReadList }) {
+  const bookCount = readList.book_count;
+  const missingCount = readList.missing_count;
   return (
     <Link to="/read-lists/$readListId" params={{ readListId: readList.id }} className="card-link" data-testid="read-list-card">
       {readList.cover_book_id ? (
@@ -39,8 +49,15 @@ export function ReadListCard({ readList }: { readList: ReadList }) {
         <span className="visually-hidden">, </span>
       </span>
       <span className="card-sub">
-        {plural(readList.book_count, 'book')}
-        {readList.missing_count > 0 ? ` · ${readList.missing_count} missing` : ''}
+        <Plural value={bookCount} one="# book" other="# books" />
+        {missingCount > 0 ? (
+          <>
+            {' · '}
+            <Plural value={missingCount} one="# missing" other="# missing" />
+          </>
+        ) : (
+          ''
+        )}
       </span>
     </Link>
   );

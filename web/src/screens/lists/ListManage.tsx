@@ -1,3 +1,4 @@
+import { Trans, useLingui } from '@lingui/react/macro';
 import { useId, type ReactNode } from 'react';
 
 /**
@@ -6,7 +7,7 @@ import { useId, type ReactNode } from 'react';
  * confirmation; what the list holds stays in the library).
  */
 export function ListManage({
-  noun,
+  kind,
   name,
   shared,
   canShare,
@@ -16,7 +17,8 @@ export function ListManage({
   busy,
   children,
 }: {
-  noun: string;
+  /** Which kind of list: each has its own whole sentences (a translation may need the noun's gender or case). */
+  kind: 'collection' | 'read-list';
   name: string;
   shared: boolean;
   canShare: boolean;
@@ -26,9 +28,14 @@ export function ListManage({
   busy: boolean;
   children?: ReactNode;
 }) {
+  const { t } = useLingui();
   const sharedId = useId();
+  const collection = kind === 'collection';
+  const confirmation = collection
+    ? t`Delete the collection “${name}”? What it holds stays in the library.`
+    : t`Delete the read list “${name}”? What it holds stays in the library.`;
   return (
-    <div className="list-manage" role="group" aria-label={`Manage the ${noun}`}>
+    <div className="list-manage" role="group" aria-label={collection ? t`Manage the collection` : t`Manage the read list`}>
       {canShare && (
         <label htmlFor={sharedId} className="inline-label">
           <input
@@ -39,7 +46,7 @@ export function ListManage({
             disabled={busy}
             onChange={(e) => onShare(e.target.checked)}
           />
-          Shared with everyone
+          <Trans>Shared with everyone</Trans>
         </label>
       )}
       {children}
@@ -49,10 +56,10 @@ export function ListManage({
           className="small danger"
           disabled={busy}
           onClick={() => {
-            if (window.confirm(`Delete the ${noun} “${name}”? What it holds stays in the library.`)) onDelete();
+            if (window.confirm(confirmation)) onDelete();
           }}
         >
-          Delete {noun}
+          {collection ? <Trans>Delete collection</Trans> : <Trans>Delete read list</Trans>}
         </button>
       )}
     </div>

@@ -1,3 +1,6 @@
+import type { I18n } from '@lingui/core';
+import { msg } from '@lingui/core/macro';
+import { Trans, useLingui } from '@lingui/react/macro';
 import { Link } from '@tanstack/react-router';
 import { useState } from 'react';
 import type { components } from '../../api/client';
@@ -7,7 +10,11 @@ import { bookLabel } from '../../lib/format';
 
 type Item = components['schemas']['ReadListItem'];
 
-const STATE_LABEL = { read: 'Read', 'in-progress': 'In progress', unread: 'Unread' } as const;
+const STATE_LABEL = {
+  read: msg({ message: 'Read', context: 'book state' }),
+  'in-progress': msg`In progress`,
+  unread: msg`Unread`,
+} as const;
 
 /** The items in the order of `bookIds` (a reorder on its way): entries waiting for a book keep their places. */
 export function inBookOrder(items: Item[], bookIds: string[] | undefined): Item[] {
@@ -18,12 +25,12 @@ export function inBookOrder(items: Item[], bookIds: string[] | undefined): Item[
 }
 
 /** What a CBL entry with no book asked for: "Klaus (2015) #3, 2016". */
-function wantedLabel(item: Item): string {
+function wantedLabel(item: Item, i18n: I18n): string {
   const w = item.wanted;
-  if (!w) return 'A book no longer in the library';
+  if (!w) return i18n._(msg`A book no longer in the library`);
   const volume = w.volume ? ` (${w.volume})` : '';
   const number = w.number ? ` #${w.number}` : '';
-  return `${w.series ?? 'Unknown series'}${volume}${number}${w.year ? `, ${w.year}` : ''}`;
+  return `${w.series ?? i18n._(msg`Unknown series`)}${volume}${number}${w.year ? `, ${w.year}` : ''}`;
 }
 
 /**
@@ -45,6 +52,7 @@ export function ReadListItems({
   onReorder(bookIds: string[]): void;
   onRemove(bookId: string): void;
 }) {
+  const { t, i18n } = useLingui();
   const [dragged, setDragged] = useState<string | null>(null);
   const bookIds = items.flatMap((i) => (i.book_id ? [i.book_id] : []));
   const move = (bookId: string, to: number) => {
@@ -56,7 +64,7 @@ export function ReadListItems({
     onReorder(next);
   };
   return (
-    <ol className="book-list read-list-items" aria-label={`Books of ${listName}`}>
+    <ol className="book-list read-list-items" aria-label={t`Books of ${listName}`}>
       {items.map((item) => {
         const b = item.book;
         if (!b) {
@@ -66,8 +74,10 @@ export function ReadListItems({
                 <div className="cover-placeholder" aria-hidden="true" />
               </div>
               <div className="book-row-body">
-                <span>{wantedLabel(item)}</span>
-                <span className="state-mark">Missing: it joins the list when a scan adds it</span>
+                <span>{wantedLabel(item, i18n)}</span>
+                <span className="state-mark">
+                  <Trans>Missing: it joins the list when a scan adds it</Trans>
+                </span>
               </div>
             </li>
           );
@@ -102,12 +112,14 @@ export function ReadListItems({
                 {label}
               </Link>
               <span className="card-sub">{b.metadata.series ?? ''}</span>
-              <span className={`state-mark ${state}`}>{STATE_LABEL[state]}</span>
+              <span className={`state-mark ${state}`}>{i18n._(STATE_LABEL[state])}</span>
             </div>
             {canEdit && (
               <div className="row-actions">
                 <button type="button" className="small" disabled={busy || index === 0} onClick={() => move(b.id, index - 1)}>
-                  Move up<span className="visually-hidden">: {label}</span>
+                  <Trans>
+                    Move up<span className="visually-hidden">: {label}</span>
+                  </Trans>
                 </button>
                 <button
                   type="button"
@@ -115,10 +127,14 @@ export function ReadListItems({
                   disabled={busy || index === bookIds.length - 1}
                   onClick={() => move(b.id, index + 1)}
                 >
-                  Move down<span className="visually-hidden">: {label}</span>
+                  <Trans>
+                    Move down<span className="visually-hidden">: {label}</span>
+                  </Trans>
                 </button>
                 <button type="button" className="small" disabled={busy} onClick={() => onRemove(b.id)}>
-                  Remove<span className="visually-hidden">: {label}</span>
+                  <Trans>
+                    Remove<span className="visually-hidden">: {label}</span>
+                  </Trans>
                 </button>
               </div>
             )}

@@ -1,3 +1,5 @@
+import { plural } from '@lingui/core/macro';
+import { Trans, useLingui } from '@lingui/react/macro';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { getRouteApi, Link, useNavigate } from '@tanstack/react-router';
 import { api, ok } from '../../api/client';
@@ -5,7 +7,7 @@ import { queryKeys } from '../../api/query-keys';
 import { meQuery } from '../../api/queries';
 import { ErrorMessage } from '../../components/ErrorView';
 import { ProgressBar } from '../../components/ProgressBar';
-import { bookLabel, plural } from '../../lib/format';
+import { bookLabel } from '../../lib/format';
 import { ListManage } from './ListManage';
 import { inBookOrder, ReadListItems } from './ReadListItems';
 
@@ -17,6 +19,7 @@ const route = getRouteApi('/app/read-lists/$readListId');
  * the list's next book).
  */
 export function ReadListPage() {
+  const { t } = useLingui();
   const { readListId } = route.useParams();
   const queryClient = useQueryClient();
   const navigate = useNavigate();
@@ -55,7 +58,12 @@ export function ReadListPage() {
   });
 
   if (list.error) throw list.error;
-  if (list.isPending) return <p className="page">Loading…</p>;
+  if (list.isPending)
+    return (
+      <p className="page">
+        <Trans>Loading…</Trans>
+      </p>
+    );
   const l = list.data;
   // A private list is its owner's alone, who changes it; a shared one needs read-lists-write (-delete to delete).
   const mayShare = permissions.includes('read-lists-write');
@@ -64,21 +72,33 @@ export function ReadListPage() {
   const items = inBookOrder(l.items, reorder.isPending ? reorder.variables : undefined);
   const p = progress.data;
   const started = p ? p.read + p.in_progress > 0 : false;
+  const bookCount = l.book_count;
+  const missingCount = l.missing_count;
+  const read = p?.read ?? 0;
+  const total = p?.total ?? 0;
+  const inProgress = p?.in_progress ?? 0;
+  const nextLabel = p?.next_book ? bookLabel(p.next_book) : '';
   return (
     <div className="page">
       <p className="eyebrow">
-        <Link to="/read-lists">Read lists</Link>
+        <Link to="/read-lists">
+          <Trans>Read lists</Trans>
+        </Link>
       </p>
       <h1>{l.name}</h1>
       <p className="meta-line">
-        {[plural(l.book_count, 'book'), l.missing_count > 0 ? `${l.missing_count} missing` : '', l.shared ? 'shared' : 'yours alone']
+        {[
+          plural(bookCount, { one: '# book', other: '# books' }),
+          missingCount > 0 ? plural(missingCount, { one: '# missing', other: '# missing' }) : '',
+          l.shared ? t({ message: 'shared', context: 'list' }) : t`yours alone`,
+        ]
           .filter(Boolean)
           .join(' · ')}
       </p>
       {l.summary && <p className="summary">{l.summary}</p>}
       {(canEdit || canDelete) && (
         <ListManage
-          noun="read list"
+          kind="read-list"
           name={l.name}
           shared={l.shared}
           canShare={canEdit && mayShare}
@@ -92,23 +112,46 @@ export function ReadListPage() {
       <ErrorMessage error={progress.error} />
       {p && p.total > 0 && (
         <>
-          <ProgressBar value={p.read / p.total} label={`${p.read} of ${p.total} books read`} />
+          <ProgressBar
+            value={p.read / p.total}
+            label={plural(total, { one: `${read} of # books read`, other: `${read} of # books read` })}
+          />
           <p className="hint">
-            {p.read} of {p.total} read{p.in_progress > 0 ? `, ${p.in_progress} in progress` : ''}
+            {inProgress > 0 ? (
+              <Trans>
+                {read} of {total} read, {inProgress} in progress
+              </Trans>
+            ) : (
+              <Trans>
+                {read} of {total} read
+              </Trans>
+            )}
           </p>
         </>
       )}
       <div className="actions">
         {p?.next_book && (
           <Link to="/books/$bookId/read" params={{ bookId: p.next_book.id }} search={{ readList: l.id }} className="button primary">
-            {started ? 'Continue' : 'Read'}: {bookLabel(p.next_book)}
+            {started ? <Trans>Continue: {nextLabel}</Trans> : <Trans context="verb">Read: {nextLabel}</Trans>}
           </Link>
         )}
-        {p && p.total > 0 && !p.next_book && <p className="hint">You have read every book of this list.</p>}
+        {p && p.total > 0 && !p.next_book && (
+          <p className="hint">
+            <Trans>You have read every book of this list.</Trans>
+          </p>
+        )}
       </div>
       <ErrorMessage error={reorder.error ?? remove.error} />
-      {l.items.length === 0 && <p className="empty">This read list is empty. On a book page, "Add to read list…" adds to it.</p>}
-      {canEdit && l.book_count > 1 && <p className="hint">Drag a book, or use its Move up and Move down buttons, to change the order.</p>}
+      {l.items.length === 0 && (
+        <p className="empty">
+          <Trans>This read list is empty. On a book page, "Add to read list…" adds to it.</Trans>
+        </p>
+      )}
+      {canEdit && l.book_count > 1 && (
+        <p className="hint">
+          <Trans>Drag a book, or use its Move up and Move down buttons, to change the order.</Trans>
+        </p>
+      )}
       <ReadListItems
         listName={l.name}
         items={items}

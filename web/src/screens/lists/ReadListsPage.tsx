@@ -1,3 +1,4 @@
+import { Trans } from '@lingui/react/macro';
 import { useQuery } from '@tanstack/react-query';
 import { useState } from 'react';
 import { meQuery, readListsQuery } from '../../api/queries';
@@ -15,18 +16,26 @@ export function ReadListsPage() {
   return (
     <div className="page">
       <div className="shelf-head">
-        <h1>Read lists</h1>
+        <h1>
+          <Trans>Read lists</Trans>
+        </h1>
         {canImport && (
           <button type="button" onClick={() => setImporting(true)}>
-            Import a reading list (.cbl)…
+            <Trans>Import a reading list (.cbl)…</Trans>
           </button>
         )}
       </div>
       {importing && <CblImportDialog onClose={() => setImporting(false)} />}
       <ErrorMessage error={lists.error} />
-      {lists.isPending && <p>Loading…</p>}
+      {lists.isPending && (
+        <p>
+          <Trans>Loading…</Trans>
+        </p>
+      )}
       {lists.data?.data.length === 0 && (
-        <p className="empty">No read lists yet. On a book page, "Add to read list…" starts one; or import a ComicRack reading list.</p>
+        <p className="empty">
+          <Trans>No read lists yet. On a book page, "Add to read list…" starts one; or import a ComicRack reading list.</Trans>
+        </p>
       )}
       {lists.data && lists.data.data.length > 0 && (
         <ul className="grid">

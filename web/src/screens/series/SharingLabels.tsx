@@ -1,3 +1,4 @@
+import { Trans, useLingui } from '@lingui/react/macro';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { api, ok } from '../../api/client';
 import { queryKeys } from '../../api/query-keys';
@@ -13,6 +14,7 @@ import { SavedNote } from '../../components/SavedNote';
  */
 export function SharingLabels({ series }: { series: Series }) {
   const queryClient = useQueryClient();
+  const { t } = useLingui();
   const save = useMutation({
     mutationFn: (labels: string[]) =>
       ok(api.PATCH('/api/v1/series/{id}', { params: { path: { id: series.id } }, body: { sharing_labels: labels } })),
@@ -22,12 +24,13 @@ export function SharingLabels({ series }: { series: Series }) {
     },
   });
   const labels = save.isPending && save.variables ? save.variables : series.sharing_labels;
+  const list = labels.join(', ');
   return (
     <details className="sharing-labels">
-      <summary>Sharing labels{labels.length > 0 ? `: ${labels.join(', ')}` : ' (none)'}</summary>
+      <summary>{labels.length > 0 ? <Trans>Sharing labels: {list}</Trans> : <Trans>Sharing labels (none)</Trans>}</summary>
       <LabelsInput
-        label="Sharing labels of this series"
-        hint="Users whose access (Administration → Users) allows or excludes one of these see or miss this series by it."
+        label={t`Sharing labels of this series`}
+        hint={t`Users whose access (Administration → Users) allows or excludes one of these see or miss this series by it.`}
         values={labels}
         onChange={(next) => save.mutate(next)}
       />

@@ -1,3 +1,4 @@
+import { Trans } from '@lingui/react/macro';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { api, ok } from '../../api/client';
 import { queryKeys } from '../../api/query-keys';
@@ -31,7 +32,8 @@ export function WantToReadToggle({ seriesId }: { seriesId: string }) {
         disabled={!shelf.data || toggle.isPending}
         onClick={() => toggle.mutate(!onShelf)}
       >
-        {onShelf ? '★ ' : '☆ '}Want to read
+        {onShelf ? '★ ' : '☆ '}
+        <Trans>Want to read</Trans>
       </button>
       <ErrorMessage error={toggle.error ?? shelf.error} />
     </>

@@ -1,3 +1,4 @@
+import { Trans, useLingui } from '@lingui/react/macro';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useMemo, useState, type FormEvent } from 'react';
 import { api, ok, type components } from '../../../api/client';
@@ -18,6 +19,7 @@ type User = components['schemas']['User'];
  * what the user would see counted by the server as the form changes (AccessPreview.tsx). Saved with one PATCH.
  */
 export function AccessForm({ user }: { user: User }) {
+  const { t } = useLingui();
   const queryClient = useQueryClient();
   const libraries = useQuery(librariesQuery);
   const known = libraries.data?.data ?? [];
@@ -42,12 +44,20 @@ export function AccessForm({ user }: { user: User }) {
     if (changed) save.mutate();
   };
   const id = `access-${user.id}`;
+  const { username } = user;
+  const ageHint = !draft.ageLimited
+    ? t`Choose “Only series rated for an age up to…” to set an age.`
+    : body === null
+      ? t`Type a whole number from 0 to 99.`
+      : t`A series is as old as its highest rating (ComicInfo AgeRating: “Everyone” is 0, “Teen” 13, “Mature 17+” 17).`;
 
   return (
-    <form className="access-form" onSubmit={submit} aria-label={`Access of ${user.username}`}>
+    <form className="access-form" onSubmit={submit} aria-label={t`Access of ${username}`}>
       <div className="access-fields">
         <fieldset>
-          <legend>Libraries</legend>
+          <legend>
+            <Trans>Libraries</Trans>
+          </legend>
           <label className="check">
             <input
               type="checkbox"
@@ -61,17 +71,17 @@ export function AccessForm({ user }: { user: User }) {
                 )
               }
             />
-            All libraries, also future ones
+            <Trans>All libraries, also future ones</Trans>
           </label>
           <div
             className="choice-group"
             role="group"
-            aria-label="Only these libraries"
+            aria-label={t`Only these libraries`}
             aria-describedby={draft.allLibraries ? `${id}-libraries-why` : undefined}
           >
             {draft.allLibraries && (
               <p className="hint disabled-reason" id={`${id}-libraries-why`}>
-                Untick “All libraries” to choose among them.
+                <Trans>Untick “All libraries” to choose among them.</Trans>
               </p>
             )}
             {known.map((l) => (
@@ -87,28 +97,40 @@ export function AccessForm({ user }: { user: User }) {
                 {l.name}
               </label>
             ))}
-            {libraries.isPending && <p className="hint">Loading the libraries…</p>}
-            {libraries.data && known.length === 0 && <p className="hint">There are no libraries yet.</p>}
+            {libraries.isPending && (
+              <p className="hint">
+                <Trans>Loading the libraries…</Trans>
+              </p>
+            )}
+            {libraries.data && known.length === 0 && (
+              <p className="hint">
+                <Trans>There are no libraries yet.</Trans>
+              </p>
+            )}
             <ErrorMessage error={libraries.error} />
             {!draft.allLibraries && libraries.data && draft.libraryIds.filter((x) => known.some((l) => l.id === x)).length === 0 && (
-              <p className="hint">None ticked: {user.username} sees no library at all.</p>
+              <p className="hint">
+                <Trans>None ticked: {username} sees no library at all.</Trans>
+              </p>
             )}
           </div>
         </fieldset>
 
         <fieldset>
-          <legend>Age limit</legend>
+          <legend>
+            <Trans>Age limit</Trans>
+          </legend>
           <label className="choice">
             <input type="radio" name={`${id}-age`} checked={!draft.ageLimited} onChange={() => change({ ageLimited: false })} />
-            No age limit
+            <Trans>No age limit</Trans>
           </label>
           <label className="choice">
             <input type="radio" name={`${id}-age`} checked={draft.ageLimited} onChange={() => change({ ageLimited: true })} />
-            Only series rated for an age up to…
+            <Trans>Only series rated for an age up to…</Trans>
           </label>
           <div className="stack access-age">
             <label className="inline-label">
-              Maximum age
+              <Trans>Maximum age</Trans>
               <input
                 type="number"
                 min={0}
@@ -124,11 +146,7 @@ export function AccessForm({ user }: { user: User }) {
               />
             </label>
             <span className="hint" id={`${id}-age-hint`}>
-              {!draft.ageLimited
-                ? 'Choose “Only series rated for an age up to…” to set an age.'
-                : body === null
-                  ? 'Type a whole number from 0 to 99.'
-                  : 'A series is as old as its highest rating (ComicInfo AgeRating: “Everyone” is 0, “Teen” 13, “Mature 17+” 17).'}
+              {ageHint}
             </span>
             <label className="check">
               <input
@@ -137,26 +155,30 @@ export function AccessForm({ user }: { user: User }) {
                 checked={draft.includeUnrated}
                 onChange={(e) => change({ includeUnrated: e.target.checked })}
               />
-              Include series without a rating
+              <Trans>Include series without a rating</Trans>
             </label>
           </div>
         </fieldset>
 
         <fieldset>
-          <legend>Sharing labels</legend>
+          <legend>
+            <Trans>Sharing labels</Trans>
+          </legend>
           <LabelsInput
-            label="Labels allowed"
-            hint="Only series carrying one of these are shown. None: no such rule."
+            label={t`Labels allowed`}
+            hint={t`Only series carrying one of these are shown. None: no such rule.`}
             values={draft.labelsAllow}
             onChange={(labelsAllow) => change({ labelsAllow })}
           />
           <LabelsInput
-            label="Labels excluded"
-            hint="Series carrying any of these are never shown, even when allowed above."
+            label={t`Labels excluded`}
+            hint={t`Series carrying any of these are never shown, even when allowed above.`}
             values={draft.labelsExclude}
             onChange={(labelsExclude) => change({ labelsExclude })}
           />
-          <p className="hint">A series gets its labels on its own page.</p>
+          <p className="hint">
+            <Trans>A series gets its labels on its own page.</Trans>
+          </p>
         </fieldset>
       </div>
 
@@ -165,11 +187,13 @@ export function AccessForm({ user }: { user: User }) {
       <UserError error={save.error} />
       <div className="inline">
         <button type="submit" className="small primary" disabled={!changed || save.isPending}>
-          Save access<span className="visually-hidden"> of {user.username}</span>
+          <Trans>
+            Save access<span className="visually-hidden"> of {username}</span>
+          </Trans>
         </button>
         {changed && (
           <button type="button" className="small" onClick={() => change(draftOf(user, []))}>
-            Undo changes
+            <Trans>Undo changes</Trans>
           </button>
         )}
         <SavedNote save={save} />

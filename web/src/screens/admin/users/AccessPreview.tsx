@@ -1,3 +1,5 @@
+import { useLingui } from '@lingui/react';
+import { Trans } from '@lingui/react/macro';
 import { keepPreviousData, useQuery } from '@tanstack/react-query';
 import { api, ok } from '../../../api/client';
 import { queryKeys } from '../../../api/query-keys';
@@ -10,6 +12,8 @@ import { booksSentence, summarySentence, type AccessPreviewBody } from '../../..
  * `access`: the edited access as JSON, once it has stopped changing (`typing` meanwhile); "null" while invalid.
  */
 export function AccessPreview({ userId, access, changed, typing }: { userId: string; access: string; changed: boolean; typing: boolean }) {
+  // The sentences come from lib/content-access.ts in the active language: a change of language renders them again.
+  useLingui();
   const body = JSON.parse(access) as Required<AccessPreviewBody> | null;
   const summary = useQuery({
     queryKey: queryKeys.users.accessSummary(userId),
@@ -26,21 +30,25 @@ export function AccessPreview({ userId, access, changed, typing }: { userId: str
   const shown = changed ? preview : summary;
   const counts = shown.data;
   const busy = typing || shown.isFetching;
+  const sees = counts ? summarySentence(counts) : '';
+  const books = counts ? booksSentence(counts) : '';
 
   return (
     <>
       <p className="access-preview" role="status" aria-busy={busy}>
         {changed && body === null && !typing ? (
-          <span className="hint">Type a valid age to see what this would show.</span>
+          <span className="hint">
+            <Trans>Type a valid age to see what this would show.</Trans>
+          </span>
         ) : counts ? (
           <>
-            <strong>{summarySentence(counts)}</strong>{' '}
-            <span className="hint">
-              ({booksSentence(counts)}){changed ? ' with these changes, once saved' : ''}
-            </span>
+            <strong>{sees}</strong>{' '}
+            <span className="hint">{changed ? <Trans>({books}) with these changes, once saved</Trans> : <>({books})</>}</span>
           </>
         ) : shown.isError ? null : (
-          <span className="hint">Counting…</span>
+          <span className="hint">
+            <Trans>Counting…</Trans>
+          </span>
         )}
       </p>
       <ErrorMessage error={shown.error} />

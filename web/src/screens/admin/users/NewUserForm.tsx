@@ -1,3 +1,4 @@
+import { Trans, useLingui } from '@lingui/react/macro';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { useState, type FormEvent } from 'react';
 import { api, ok } from '../../../api/client';
@@ -8,6 +9,7 @@ import { UserError } from './UserError';
 
 /** Administration → Users → Add user. What the new account may see is set on its row once it exists. */
 export function NewUserForm({ allPermissions, onDone }: { allPermissions: Permission[]; onDone(): void }) {
+  const { t, i18n } = useLingui();
   const queryClient = useQueryClient();
   const [form, setForm] = useState({ username: '', email: '', password: '', role: 'reader' as Role });
   const [permissions, setPermissions] = useState<Permission[]>([]);
@@ -25,27 +27,29 @@ export function NewUserForm({ allPermissions, onDone }: { allPermissions: Permis
     create.mutate();
   };
   return (
-    <form className="card stack" onSubmit={submit} aria-label="Add a user">
-      <h3>Add a user</h3>
+    <form className="card stack" onSubmit={submit} aria-label={t`Add a user`}>
+      <h3>
+        <Trans>Add a user</Trans>
+      </h3>
       <div className="form-grid">
         <label>
-          Username
+          <Trans>Username</Trans>
           <input required minLength={2} maxLength={64} autoComplete="off" value={form.username} onChange={set('username')} />
         </label>
         <label>
-          E-mail
+          <Trans>E-mail</Trans>
           <input type="email" required autoComplete="off" value={form.email} onChange={set('email')} />
         </label>
         <label>
-          Password
+          <Trans>Password</Trans>
           <input type="password" required minLength={8} autoComplete="new-password" value={form.password} onChange={set('password')} />
         </label>
         <label>
-          Role
+          <Trans>Role</Trans>
           <select value={form.role} onChange={(e) => setForm((f) => ({ ...f, role: e.target.value as Role }))}>
             {ROLES.map(([r, label]) => (
               <option key={r} value={r}>
-                {label}
+                {i18n._(label)}
               </option>
             ))}
           </select>
@@ -53,16 +57,18 @@ export function NewUserForm({ allPermissions, onDone }: { allPermissions: Permis
       </div>
       <PermissionPicker all={allPermissions} role={form.role} selected={permissions} onChange={setPermissions} idPrefix="new-user" />
       <p className="hint">
-        Which libraries, ages and labels the new user sees is set on its row once it is created (until then, the setting “New users see all
-        libraries” decides).
+        <Trans>
+          Which libraries, ages and labels the new user sees is set on its row once it is created (until then, the setting “New users see
+          all libraries” decides).
+        </Trans>
       </p>
       <UserError error={create.error} />
       <div className="inline">
         <button type="submit" className="primary" disabled={create.isPending}>
-          Create user
+          <Trans>Create user</Trans>
         </button>
         <button type="button" onClick={onDone}>
-          Cancel
+          <Trans>Cancel</Trans>
         </button>
       </div>
     </form>

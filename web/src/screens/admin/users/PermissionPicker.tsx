@@ -1,3 +1,5 @@
+import { plural } from '@lingui/core/macro';
+import { Trans, useLingui } from '@lingui/react/macro';
 import type { components } from '../../../api/client';
 import { permissionGroups, permissionInfo } from './permission-names';
 
@@ -22,24 +24,39 @@ export function PermissionPicker({
   onChange(p: Permission[]): void;
   idPrefix: string;
 }) {
+  // The names come from permission-names.ts in the active language: a change of language renders them again.
+  const { t } = useLingui();
+  const selectedCount = selected.length;
   return (
     <details className="permission-picker">
-      <summary>Custom permissions ({selected.length})</summary>
+      <summary>
+        <Trans>Custom permissions ({selectedCount})</Trans>
+      </summary>
       <p className="hint">
-        Held on top of the role. Admin-only permissions take effect only for administrators.
-        {role === 'admin' ? ' An administrator already holds every permission.' : ''}
+        {role === 'admin' ? (
+          <Trans>
+            Held on top of the role. Admin-only permissions take effect only for administrators. An administrator already holds every
+            permission.
+          </Trans>
+        ) : (
+          <Trans>Held on top of the role. Admin-only permissions take effect only for administrators.</Trans>
+        )}
       </p>
-      {all.length === 0 && <p className="hint">Loading the permissions…</p>}
+      {all.length === 0 && (
+        <p className="hint">
+          <Trans>Loading the permissions…</Trans>
+        </p>
+      )}
       <div className="permission-areas">
         {permissionGroups(all).map((group) => {
           const ticked = group.codes.filter((p) => selected.includes(p)).length;
+          const total = group.codes.length;
+          const count =
+            ticked > 0 ? plural(ticked, { one: `# of ${total} ticked`, other: `# of ${total} ticked` }) : t`${total}, none ticked`;
           return (
             <details key={group.area} className="permission-area">
               <summary>
-                {group.area}{' '}
-                <span className="hint">
-                  ({ticked > 0 ? `${ticked} of ${group.codes.length} ticked` : `${group.codes.length}, none ticked`})
-                </span>
+                {group.area} <span className="hint">({count})</span>
               </summary>
               <div className="permission-list" role="group" aria-label={group.area}>
                 {group.codes.map((p) => {
