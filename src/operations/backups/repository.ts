@@ -138,7 +138,8 @@ export class BackupRepository {
         await migrateToLatestIn(here);
         await sql`COMMIT`.execute(conn);
       } catch (err) {
-        await sql`ROLLBACK`.execute(conn);
+        // The failure's own error is the one to report, not a ROLLBACK's after SQLite rolled back by itself.
+        await sql`ROLLBACK`.execute(conn).catch(() => undefined);
         throw err;
       }
     });

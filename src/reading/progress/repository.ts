@@ -36,10 +36,17 @@ export class ProgressRepository {
 
   /** The position and the history event that moved it, together: a backup's snapshot or a crash never holds one without the other. */
   async saveWithEvent(row: ProgressRow, event: ProgressEventRow): Promise<void> {
-    await this.db.transaction().execute(async (trx) => {
+    const trx = await this.db.startTransaction().execute();
+    try {
       await this.save(row, trx);
       await trx.insertInto('progress_events').values(event).execute();
-    });
+      await trx.commit().execute();
+    } catch (err) {
+      // The write's own error is what the caller must see (a full disk is a 507): SQLite may have rolled back
+      // already, and a ROLLBACK of nothing would say only "no transaction is active".
+      await trx.rollback().execute().catch(() => undefined);
+      throw err;
+    }
   }
 
   async delete(userId: string, bookIds: readonly string[]): Promise<number> {
