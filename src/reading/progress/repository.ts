@@ -44,7 +44,10 @@ export class ProgressRepository {
     } catch (err) {
       // The write's own error is what the caller must see (a full disk is a 507): SQLite may have rolled back
       // already, and a ROLLBACK of nothing would say only "no transaction is active".
-      await trx.rollback().execute().catch(() => undefined);
+      await trx
+        .rollback()
+        .execute()
+        .catch(() => undefined);
       throw err;
     }
   }
