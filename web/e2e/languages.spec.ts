@@ -21,13 +21,21 @@ function englishLeft(locale: string): string[] {
       i.msgstr[0] ?? '',
     ]),
   );
-  return english.items
-    .filter((i) => /^[^{}<>]+$/.test(i.msgid) && i.msgid.trim().split(/\s+/).length >= 2)
-    .filter((i) => {
-      const other = translated.get(`${i.msgctxt ?? ''}\u0004${i.msgid}`);
-      return other !== undefined && other.trim() !== '' && other !== i.msgid;
-    })
-    .map((i) => i.msgid);
+  const phrases = new Set<string>();
+  for (const item of english.items) {
+    const other = translated.get(`${item.msgctxt ?? ''}\u0004${item.msgid}`);
+    if (other === undefined || other.trim() === '' || other === item.msgid || /\{\w+,\s*(plural|select)/.test(item.msgid)) continue;
+    // A message without variables whole (two words or more); around variables and tags, its runs of three words or more.
+    if (/^[^{}<>]+$/.test(item.msgid)) {
+      if (item.msgid.trim().split(/\s+/).length >= 2) phrases.add(item.msgid);
+      continue;
+    }
+    for (const run of item.msgid.split(/\{[^}]*\}|<\/?\d+\/?>/)) {
+      const words = run.trim();
+      if (words.split(/\s+/).length >= 3 && !other.includes(words)) phrases.add(words);
+    }
+  }
+  return [...phrases];
 }
 
 /** What is on the screen now: English messages left, and controls whose text is cut off. */

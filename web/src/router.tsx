@@ -349,7 +349,7 @@ export const routeTree = rootRoute.addChildren([
 ]);
 
 export function createAppRouter(queryClient: QueryClient) {
-  return createRouter({
+  const router = createRouter({
     routeTree,
     context: { queryClient },
     defaultPreload: 'intent',
@@ -357,6 +357,10 @@ export function createAppRouter(queryClient: QueryClient) {
     defaultNotFoundComponent: NotFound,
     scrollRestoration: true,
   });
+  // Every screen's path, read by the accessibility test that visits them all (web/e2e/a11y-routes.spec.ts): a new
+  // screen is covered without editing the test.
+  (globalThis as { colophonRoutes?: string[] }).colophonRoutes = Object.keys(router.routesByPath);
+  return router;
 }
 
 declare module '@tanstack/react-router' {
