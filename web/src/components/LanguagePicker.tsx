@@ -7,6 +7,12 @@ import { queryKeys } from '../api/query-keys';
 import { preferencesQuery } from '../api/queries';
 import { activateLanguage, closestLanguage, isLanguage, LANGUAGE_CODES, LANGUAGES, type Language } from '../i18n';
 
+/** The account's language: set, or reset to "as the browser" (null). */
+const saveLanguage = (language: Language | null) =>
+  language
+    ? ok(api.PUT('/api/v1/user/preferences/{key}', { params: { path: { key: 'language' } }, body: { value: language } }))
+    : ok(api.DELETE('/api/v1/user/preferences/{key}', { params: { path: { key: 'language' } } }));
+
 /** Chosen before signing in (the sign-in page): saved to the account once signed in, so that it follows the person. */
 const CHOSEN_SIGNED_OUT = 'colophon.language.chosen';
 
@@ -21,10 +27,7 @@ export function LanguagePicker({ signedIn }: { signedIn: boolean }) {
   const preferences = useQuery({ ...preferencesQuery, enabled: signedIn });
   const stored = preferences.data?.find((p) => p.key === 'language');
   const save = useMutation({
-    mutationFn: (language: Language | null) =>
-      language
-        ? ok(api.PUT('/api/v1/user/preferences/{key}', { params: { path: { key: 'language' } }, body: { value: language } }))
-        : ok(api.DELETE('/api/v1/user/preferences/{key}', { params: { path: { key: 'language' } } })),
+    mutationFn: saveLanguage,
     onSuccess: () => queryClient.invalidateQueries({ queryKey: queryKeys.preferences }),
   });
   const value = signedIn && stored && stored.is_default ? 'browser' : i18n.locale;
@@ -74,9 +77,7 @@ export function useAccountLanguage(): void {
     const chosen = localStorage.getItem(CHOSEN_SIGNED_OUT);
     if (stored.is_default && isLanguage(chosen)) {
       localStorage.removeItem(CHOSEN_SIGNED_OUT);
-      void ok(api.PUT('/api/v1/user/preferences/{key}', { params: { path: { key: 'language' } }, body: { value: chosen } })).then(() =>
-        queryClient.invalidateQueries({ queryKey: queryKeys.preferences }),
-      );
+      void saveLanguage(chosen).then(() => queryClient.invalidateQueries({ queryKey: queryKeys.preferences }));
       return;
     }
     const value = String(stored.value);
