@@ -60,7 +60,7 @@ test.describe('Administration', () => {
     await cron.fill('30 3 * * 1');
     await expect(cron).toHaveAttribute('aria-invalid', 'false');
     await expect(form.getByText(/^Next runs: /)).toBeVisible();
-    await form.getByLabel('Scheduled scans are').selectOption('deep');
+    await form.getByLabel('Scheduled scan mode').selectOption('deep');
     // Writing edits into the files: off unless chosen, and said what it does.
     const writeBack = form.getByRole('checkbox', { name: 'Write metadata edits into the CBZ files (ComicInfo.xml)' });
     await expect(writeBack).not.toBeChecked();

@@ -199,7 +199,7 @@ export function LibraryForm({
             </span>
           </div>
           <label>
-            <Trans>Scheduled scans are</Trans>
+            <Trans>Scheduled scan mode</Trans>
             <select
               value={config.default_mode}
               onChange={(e) => setConfig({ ...config, default_mode: e.target.value as ScanningConfig['default_mode'] })}
@@ -277,7 +277,7 @@ export function LibraryForm({
             </Trans>
           </span>
           <label>
-            <Trans>This library holds</Trans>
+            <Trans>Library type</Trans>
             <select
               value={config.media_type}
               onChange={(e) => setConfig({ ...config, media_type: e.target.value as ScanningConfig['media_type'] })}

@@ -87,7 +87,7 @@ const EPUB_FIELDS: Field[] = [
     label: msg`Font`,
     kind: 'select',
     options: [
-      ['original', msg`The book's`],
+      ['original', msg`The book's own font`],
       ['serif', msg`Serif`],
       ['sans-serif', msg`Sans serif`],
       ['monospace', msg`Monospace`],
