@@ -34,7 +34,7 @@ module.exports = {
       name: 'infrastructure-knows-no-area',
       severity: 'error',
       comment: 'db/, http/ (plumbing), config/, events/, tasks/ and util/ know no area and not the wiring.',
-      from: { path: '^src/(db|http|config|events|tasks|util)/' },
+      from: { path: '^src/(db|http|config|events|tasks|util|i18n)/' },
       to: { path: `^src/${AREA}/|^src/(app|composition-root)\\.ts$` },
     },
     {

@@ -19,7 +19,7 @@
 // load from node_modules as before.
 import { build } from 'esbuild';
 import { performance } from 'node:perf_hooks';
-import { readFile } from 'node:fs/promises';
+import { cp, readFile } from 'node:fs/promises';
 import { join, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
@@ -124,6 +124,8 @@ for (const file of outputs) {
     process.exit(1);
   }
 }
+// The server's message catalogues are read at run time, next to the code that reads them (src/i18n/messages.ts).
+await cp(join(root, 'src', 'i18n', 'locales'), join(root, 'dist', 'i18n', 'locales'), { recursive: true });
 console.log(
   `bundled dist/cli.js, the analysis and walk workers and ${outputs.length - 3} chunks in ${Math.round(performance.now() - started)} ms`,
 );

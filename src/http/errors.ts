@@ -5,6 +5,9 @@ import { hasZodFastifySchemaValidationErrors, isResponseSerializationError } fro
 import { z } from 'zod';
 import { DATABASE_RETRY_AFTER_SECONDS, isDatabaseUnavailable } from '../db/unavailable.js';
 import { isDiskFullError } from '../db/disk-full.js';
+import type { Language } from '../i18n/languages.js';
+import { requestLanguage } from '../i18n/request.js';
+import { localize, phrase, textIn } from '../i18n/messages.js';
 
 /** The one error body of the API: `{error, message, details}`. */
 export const ErrorBody = z
@@ -37,8 +40,9 @@ export const badRequest = (message: string, details: unknown = null) => new AppE
 export const conflict = (message: string, details: unknown = null) => new AppError(409, 'Conflict', message, details);
 export const forbidden = (message: string, details: unknown = null) => new AppError(403, 'Forbidden', message, details);
 
-const DISK_FULL_MESSAGE =
-  'The server is out of disk space, so the change was not saved. Reading still works; try again once space has been freed.';
+const DISK_FULL_MESSAGE = phrase(
+  'The server is out of disk space, so the change was not saved. Reading still works; try again once space has been freed.',
+);
 
 const CODE_BY_STATUS: Record<number, string> = {
   400: 'BadRequest',
@@ -71,15 +75,58 @@ export function errorBody(code: string, message: string, details: unknown = null
  * Errors the router raises before any route or hook runs (a URL that does not decode, a path parameter over
  * the length limit): Fastify would answer them with its own body; they get the API's.
  */
-export function frameworkErrorHandler(error: FastifyError, _request: FastifyRequest, reply: FastifyReply): void {
+export function frameworkErrorHandler(error: FastifyError, request: FastifyRequest, reply: FastifyReply): void {
   const status = typeof error.statusCode === 'number' && error.statusCode >= 400 && error.statusCode < 500 ? error.statusCode : 400;
   const message =
     error.code === 'FST_ERR_BAD_URL'
-      ? 'The URL is not valid (a malformed percent-encoding?)'
+      ? phrase('The URL is not valid (a malformed percent-encoding?)')
       : error.code === 'FST_ERR_MAX_PARAM_LENGTH'
-        ? 'A path segment of the URL is too long'
+        ? phrase('A path segment of the URL is too long')
         : error.message;
-  void reply.code(status).send(errorBody(codeForStatus(status), message));
+  void reply.code(status).send(errorBody(codeForStatus(status), localize(requestLanguage(request), message)));
+}
+
+/**
+ * A validation failure in the caller's language: zod's own messages through zod's locale of that language; a
+ * message the schema itself gives (a refinement's) through the server catalogue.
+ */
+function validationMessage(language: Language, code: string, params: Record<string, unknown>, message: string): string {
+  if (language === 'en') return message;
+  const issue = { ...params, code, message, path: [] } as unknown as z.core.$ZodRawIssue;
+  const english = messageOf(z.locales.en().localeError, issue);
+  if (english !== message) return localize(language, message);
+  return messageOf(ZOD_LOCALES[language]().localeError, issue) ?? message;
+}
+
+const ZOD_LOCALES: Record<Exclude<Language, 'en'>, () => { localeError: z.core.$ZodErrorMap }> = {
+  fr: z.locales.fr,
+  de: z.locales.de,
+  es: z.locales.es,
+  it: z.locales.it,
+  'pt-BR': z.locales.ptBR,
+  nl: z.locales.nl,
+  pl: z.locales.pl,
+  ja: z.locales.ja,
+  'zh-Hans': z.locales.zhCN,
+  ko: z.locales.ko,
+  ar: z.locales.ar,
+};
+
+/** The refused value itself (zod leaves it out of the issue), so zod's message for it can be said again in another language. */
+function valueAt(request: FastifyRequest, context: string | undefined, instancePath: string): unknown {
+  const part = { body: request.body, querystring: request.query, params: request.params, headers: request.headers }[context ?? 'body'];
+  return instancePath
+    .split('/')
+    .slice(1)
+    .reduce<unknown>(
+      (value, key) => (value !== null && typeof value === 'object' ? (value as Record<string, unknown>)[key] : undefined),
+      part,
+    );
+}
+
+function messageOf(map: z.core.$ZodErrorMap, issue: z.core.$ZodRawIssue): string | undefined {
+  const said = map(issue);
+  return typeof said === 'string' ? said : said?.message;
 }
 
 /**
@@ -126,38 +173,46 @@ export interface ErrorHandlingHooks {
 /** Maps every error (ours, zod's, Fastify's) to the error body; anything unexpected is a logged 500. */
 export function registerErrorHandling(app: FastifyInstance, hooks: ErrorHandlingHooks = {}): void {
   app.setErrorHandler((err: FastifyError | AppError | Error, request, reply) => {
+    const language = requestLanguage(request);
     if (err instanceof AppError) {
       return reply
         .code(err.statusCode)
         .headers(err.headers)
-        .send({ ...errorBody(err.code, err.message, err.details), ...err.extraBody });
+        .send({ ...errorBody(err.code, localize(language, err.message), err.details), ...err.extraBody });
     }
     if (hasZodFastifySchemaValidationErrors(err)) {
       const details = err.validation.map((v) => ({
         location: err.validationContext ?? 'request',
         field: fieldOf(v.instancePath, v.params),
-        message: v.message ?? 'invalid value',
+        message: validationMessage(
+          language,
+          v.keyword,
+          { ...v.params, input: valueAt(request, err.validationContext, v.instancePath) },
+          v.message ?? 'invalid value',
+        ),
       }));
       const first = details[0];
-      const summary = first
-        ? `${first.location} ${first.field ? `field "${first.field}"` : ''}: ${first.message}`.replace(/ {2}/g, ' ')
-        : 'invalid request';
-      return reply.code(400).send(errorBody('BadRequest', `Invalid request: ${summary}`, details));
+      const summary = !first
+        ? textIn(language, 'Invalid request')
+        : first.field
+          ? textIn(language, 'Invalid request: {0} field "{1}": {2}', [first.location, first.field, first.message])
+          : textIn(language, 'Invalid request: {0}: {1}', [first.location, first.message]);
+      return reply.code(400).send(errorBody('BadRequest', summary, details));
     }
     if (isResponseSerializationError(err)) {
       request.log.error({ err, issues: err.cause.issues }, 'response did not match its schema');
-      return reply.code(500).send(errorBody('InternalServerError', 'The server produced an invalid response'));
+      return reply.code(500).send(errorBody('InternalServerError', textIn(language, 'The server produced an invalid response')));
     }
     const fastifyErr = err as FastifyError;
     const status = typeof fastifyErr.statusCode === 'number' ? fastifyErr.statusCode : 500;
     if (status >= 400 && status < 500) {
       const message =
         fastifyErr.code === 'FST_ERR_CTP_INVALID_JSON_BODY' || err instanceof SyntaxError
-          ? 'Malformed JSON in request body'
+          ? phrase('Malformed JSON in request body')
           : fastifyErr.code === 'FST_ERR_CTP_BODY_TOO_LARGE'
-            ? 'Request body is too large'
+            ? phrase('Request body is too large')
             : err.message;
-      return reply.code(status).send(errorBody(codeForStatus(status), message));
+      return reply.code(status).send(errorBody(codeForStatus(status), localize(language, message)));
     }
     if (isDatabaseUnavailable(err)) {
       // Not a bug of the request: the database is down, restarting or dropped the connection; the pool reconnects.
@@ -167,7 +222,7 @@ export function registerErrorHandling(app: FastifyInstance, hooks: ErrorHandling
         .code(503)
         .header('retry-after', String(DATABASE_RETRY_AFTER_SECONDS))
         .send(
-          errorBody('ServiceUnavailable', 'The database is unreachable right now; try again shortly', {
+          errorBody('ServiceUnavailable', textIn(language, 'The database is unreachable right now; try again shortly'), {
             retry_after: DATABASE_RETRY_AFTER_SECONDS,
           }),
         );
@@ -176,14 +231,15 @@ export function registerErrorHandling(app: FastifyInstance, hooks: ErrorHandling
       // Not a bug: the disk is full. Reads keep working; the client may retry once space is freed.
       request.log.error({ err }, 'write refused: out of disk space');
       hooks.onDiskFull?.(err);
-      return reply.code(507).send(errorBody('InsufficientStorage', DISK_FULL_MESSAGE));
+      return reply.code(507).send(errorBody('InsufficientStorage', localize(language, DISK_FULL_MESSAGE)));
     }
     request.log.error({ err }, 'unhandled error');
-    return reply.code(500).send(errorBody('InternalServerError', 'An unexpected error occurred'));
+    return reply.code(500).send(errorBody('InternalServerError', textIn(language, 'An unexpected error occurred')));
   });
 
   app.setNotFoundHandler((request, reply) => {
-    reply.code(404).send(errorBody('NotFound', `No route for ${request.method} ${request.url.split('?')[0]}`));
+    const path = request.url.split('?')[0];
+    reply.code(404).send(errorBody('NotFound', textIn(requestLanguage(request), 'No route for {0} {1}', [request.method, path])));
   });
 }
 

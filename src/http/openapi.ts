@@ -10,7 +10,10 @@ All routes below are relative to the server root; the REST API lives under \`/ap
 **Authentication.** JWT bearer token (\`POST /api/v1/auth/login\`), API key (\`X-API-Key\` header or
 \`Authorization: Bearer <key>\`), or HTTP Basic (username:password, or \`api\`:full API key).
 
-**Errors** always have the body \`{error, message, details}\`.
+**Errors** always have the body \`{error, message, details}\`. \`error\` is a stable code; \`message\` is written
+for a person, in the language of the request's \`Accept-Language\` when it is one of en, fr, de, es, it, pt-BR, nl,
+pl, ja, zh-Hans, ko, ar (the closest: \`zh-CN\` is zh-Hans), else English; so are OPDS feed titles (which vary by it).
+\`details\` keep field names and values as sent.
 
 **Pagination.** \`page\` (1-based, default 1), \`pageSize\` (default 50, values above 500 are capped at 500;
 \`page_size\` is accepted as an alias) always go in the query string, also for POST list endpoints. The

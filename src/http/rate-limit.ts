@@ -1,4 +1,6 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
+import { localize } from '../i18n/messages.js';
+import { requestLanguage } from '../i18n/request.js';
 import { errorBody } from './errors.js';
 
 export interface BucketLimits {
@@ -91,7 +93,13 @@ export function createRateLimitHook(buckets: TokenBuckets, options: RateLimitOpt
       const wait = Math.max(1, result.resetSeconds);
       reply.header('Retry-After', String(wait));
       await reply.code(429).send({
-        ...errorBody('rate_limit_exceeded', `Rate limit exceeded: retry in ${wait} second${wait === 1 ? '' : 's'}`),
+        ...errorBody(
+          'rate_limit_exceeded',
+          localize(
+            requestLanguage(request),
+            wait === 1 ? 'Rate limit exceeded: retry in 1 second' : `Rate limit exceeded: retry in ${wait} seconds`,
+          ),
+        ),
         retry_after: wait,
       });
     }

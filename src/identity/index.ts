@@ -157,6 +157,7 @@ export function compose(deps: IdentityDeps): ComposedArea<IdentityServices> {
   const keysRepo = new ApiKeysRepository(db);
   const summaries = new AccessSummaryRepository(db);
   const revocations = new RevocationsRepository(db);
+  const preferencesRepo = new PreferencesRepository(db);
   const tokens = new TokenIssuer(() => resolveJwtSecret(config), config.auth.jwt_expiry_seconds);
   const passwords = new PasswordChecks(usersRepo, new LoginThrottle(new LoginFailuresRepository(db)));
   const auth = new AuthService(
@@ -167,6 +168,10 @@ export function compose(deps: IdentityDeps): ComposedArea<IdentityServices> {
     new EmailTokens(new EmailTokensRepository(db)),
     createMailer(config, deps.log, deps.mailTransport),
     settings,
+    async (userId) => {
+      const chosen = (await preferencesRepo.all(userId)).get('language')?.value;
+      return typeof chosen === 'string' ? chosen : undefined;
+    },
   );
   const oidcRepo = new OidcRepository(db);
   const oidcProviders = new ProviderRegistry(config.auth.oidc.providers, oidcRepo);
@@ -205,7 +210,7 @@ export function compose(deps: IdentityDeps): ComposedArea<IdentityServices> {
   );
   const apiKeys = new ApiKeysService(keysRepo);
   const passwordChange = new PasswordChangeService(usersRepo, passwords);
-  const preferences = new PreferencesService(new PreferencesRepository(db));
+  const preferences = new PreferencesService(preferencesRepo);
   const publicUrl = config.server.public_url;
   return {
     services: {

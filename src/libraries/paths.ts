@@ -2,6 +2,7 @@ import { constants } from 'node:fs';
 import { access, realpath, stat } from 'node:fs/promises';
 import path from 'node:path';
 import { badRequest, conflict } from '../http/errors.js';
+import { phrase } from '../i18n/messages.js';
 
 /** Who asks, and which folders may hold libraries (`libraries.allowed_roots`; empty means any folder). */
 export interface LibraryPathPolicy {
@@ -14,7 +15,7 @@ export interface LibraryPathPolicy {
  * The one answer below admin for a path that is missing, not a directory, unreadable or outside the allowed
  * roots: telling them apart would let a maintainer probe which server paths exist.
  */
-export const REFUSED_PATH_MESSAGE = 'path is not a folder this server may publish as a library';
+export const REFUSED_PATH_MESSAGE = phrase('path is not a folder this server may publish as a library');
 
 /**
  * A library path must be absolute, exist, be a readable directory, lie inside an allowed root (when roots are

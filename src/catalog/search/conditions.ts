@@ -201,7 +201,7 @@ function parseAuthorLeaf<F extends string>(field: F, op: Operator, value: unknow
     name = text(value, `${at}.value`);
   }
   if (name === null && (role === null || op === 'contains' || op === 'beginsWith')) {
-    throw badRequest(`${at}.value needs an author name${op === 'is' || op === 'isNot' ? ' or a role' : ''}`, {
+    throw badRequest(op === 'is' || op === 'isNot' ? `${at}.value needs an author name or a role` : `${at}.value needs an author name`, {
       path: `${at}.value`,
       field,
     });

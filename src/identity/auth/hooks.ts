@@ -184,8 +184,13 @@ export function registerAuthHooks(
 
   const unauthenticated = async (request: FastifyRequest): Promise<never> => {
     if (request.authError) throw request.authError;
-    const hint = (await deps.isSetupRequired()) ? ' No administrator exists yet: complete setup with POST /api/v1/setup/initialize.' : '';
-    throw new AppError(401, 'Unauthorized', `Authentication required.${hint}`);
+    throw new AppError(
+      401,
+      'Unauthorized',
+      (await deps.isSetupRequired())
+        ? 'Authentication required. No administrator exists yet: complete setup with POST /api/v1/setup/initialize.'
+        : 'Authentication required.',
+    );
   };
   app.addHook('onRequest', (request, _reply, done) => {
     if (request.is404) return done();

@@ -3,9 +3,10 @@ import { AppError } from '../../http/errors.js';
 import type { UserAccounts, UserRow } from './accounts.js';
 import { accountSubject, unknownNameSubject, type LoginThrottle } from './login-throttle.js';
 import { verifyPassword } from './passwords.js';
+import { phrase } from '../../i18n/messages.js';
 
 /** One generic message for every credential failure, so responses never tell which accounts exist. */
-export const INVALID_CREDENTIALS = 'Invalid username or password';
+export const INVALID_CREDENTIALS = phrase('Invalid username or password');
 
 const tooManyFailures = (seconds: number) =>
   new AppError(

@@ -5,7 +5,8 @@ import { toUserSummary } from './accounts.js';
 import { callerOf } from './hooks.js';
 import { sortPermissions } from '../access/permissions.js';
 import { Email, LoginBody, LoginResponse, MeView, NewAccountBody } from './schemas.js';
-import type { AuthService } from './service.js';
+import type { AuthService, ReplyContext } from './service.js';
+import { requestLanguage, say } from '../../i18n/request.js';
 
 const RegisterResponse = z
   .object({
@@ -18,6 +19,7 @@ const Accepted = z.object({ message: z.string() });
 
 export function registerAuthRoutes(app: App, auth: AuthService, publicUrl: string | undefined): void {
   const baseUrl = (req: FastifyRequest) => publicUrl?.replace(/\/$/, '') ?? `${req.protocol}://${req.host}`;
+  const replyTo = (req: FastifyRequest): ReplyContext => ({ baseUrl: baseUrl(req), language: requestLanguage(req) });
 
   app.route({
     method: 'POST',
@@ -48,7 +50,7 @@ export function registerAuthRoutes(app: App, auth: AuthService, publicUrl: strin
       body: NewAccountBody,
       response: { 201: RegisterResponse },
     },
-    handler: async (req, reply) => reply.code(201).send(await auth.register(req.body, baseUrl(req))),
+    handler: async (req, reply) => reply.code(201).send(await auth.register(req.body, replyTo(req))),
   });
 
   app.route({
@@ -122,8 +124,10 @@ export function registerAuthRoutes(app: App, auth: AuthService, publicUrl: strin
       response: { 202: Accepted },
     },
     handler: async (req, reply) => {
-      await auth.resendVerification(req.body.email, baseUrl(req));
-      return reply.code(202).send({ message: 'If an unverified account uses this address, a new verification message is on its way.' });
+      await auth.resendVerification(req.body.email, replyTo(req));
+      return reply
+        .code(202)
+        .send({ message: say(req, 'If an unverified account uses this address, a new verification message is on its way.') });
     },
   });
 }

@@ -13,6 +13,8 @@ import { hashPassword } from './passwords.js';
 import { newSecurityStamp } from './security-stamp.js';
 import type { RevocationsRepository } from './revocations-repository.js';
 import type { TokenIssuer } from './tokens.js';
+import { isLanguage, type Language } from '../../i18n/languages.js';
+import { phrase, textIn } from '../../i18n/messages.js';
 
 export interface LoginResponse {
   access_token: string;
@@ -28,8 +30,15 @@ export interface NewAccount {
 }
 
 const VERIFY_PURPOSE = 'verify-email';
-const REGISTRATION_CONFLICT =
-  'This username or e-mail address cannot be registered; choose another username, or log in if you already have an account';
+const REGISTRATION_CONFLICT = phrase(
+  'This username or e-mail address cannot be registered; choose another username, or log in if you already have an account',
+);
+
+/** Where a mail's link points and the language of the request that caused it. */
+export interface ReplyContext {
+  baseUrl: string;
+  language: Language;
+}
 
 export class AuthService {
   constructor(
@@ -40,6 +49,8 @@ export class AuthService {
     private readonly emailTokens: EmailTokens,
     private readonly mailer: Mailer,
     private readonly settings: AuthSettings,
+    /** The interface language a user chose (preference `language`), so mail to them is in it. */
+    private readonly chosenLanguage: (userId: string) => Promise<string | undefined> = async () => undefined,
   ) {}
 
   /** Wrong credentials answer one generic 401, so responses never tell which accounts exist. */
@@ -95,7 +106,7 @@ export class AuthService {
 
   async register(
     account: NewAccount,
-    baseUrl: string,
+    reply: ReplyContext,
   ): Promise<{ user: ReturnType<typeof toUserSummary>; verification_required: boolean }> {
     if (!(await this.settings.get('registration_enabled'))) {
       throw forbidden('Registration is disabled on this server; ask an administrator for an account');
@@ -105,7 +116,7 @@ export class AuthService {
       // One answer for a taken name and a taken address (after the same hashing work as a success), so
       // registration cannot tell which accounts exist; the owner of the address is told of the attempt.
       await hashPassword(account.password);
-      if (conflicts.email) await this.sendRegistrationNotice(account.email, baseUrl);
+      if (conflicts.email) await this.sendRegistrationNotice(account.email, reply);
       throw new AppError(409, 'Conflict', REGISTRATION_CONFLICT);
     }
     const verificationRequired = await this.settings.get('email_verification_required');
@@ -114,7 +125,7 @@ export class AuthService {
     });
     // The account exists now: a mail server that is down must not make the answer a failure (a retry would be
     // 409). The mailer logs the mail; `resend-verification` sends it again.
-    if (verificationRequired) await this.sendVerification(user, baseUrl).catch(() => undefined);
+    if (verificationRequired) await this.sendVerification(user, reply).catch(() => undefined);
     return { user: toUserSummary(user), verification_required: verificationRequired };
   }
 
@@ -171,32 +182,48 @@ export class AuthService {
   }
 
   /** Always accepted, whatever the address, so the answer reveals nothing about accounts. */
-  async resendVerification(email: string, baseUrl: string): Promise<void> {
+  async resendVerification(email: string, reply: ReplyContext): Promise<void> {
     const user = await this.users.findByEmail(email);
     if (!user || user.email_verified || user.disabled) return;
-    await this.sendVerification(user, baseUrl);
+    await this.sendVerification(user, reply);
+  }
+
+  /** A mail's language: the one its recipient chose, else the one the request that caused it asked for. */
+  private async languageFor(user: UserRow, reply: ReplyContext): Promise<Language> {
+    const chosen = await this.chosenLanguage(user.id).catch(() => undefined);
+    return isLanguage(chosen) ? chosen : reply.language;
   }
 
   /** Best-effort: a mail server that is down must not turn the answer into a different one. */
-  private async sendRegistrationNotice(email: string, baseUrl: string): Promise<void> {
+  private async sendRegistrationNotice(email: string, reply: ReplyContext): Promise<void> {
     const user = await this.users.findByEmail(email);
     if (!user || user.disabled) return;
+    const language = await this.languageFor(user, reply);
     await this.mailer
       .send({
         to: user.email,
-        subject: 'Someone tried to register with your e-mail address',
-        text: `Hello ${user.username},\n\nsomeone tried to create a new Colophon account with this e-mail address, which already belongs to your account.\nIf it was you, log in at ${baseUrl} instead. If it was not, you can ignore this message.\n`,
+        subject: textIn(language, 'Someone tried to register with your e-mail address'),
+        text: textIn(
+          language,
+          'Hello {0},\n\nsomeone tried to create a new Colophon account with this e-mail address, which already belongs to your account.\nIf it was you, log in at {1} instead. If it was not, you can ignore this message.\n',
+          [user.username, reply.baseUrl],
+        ),
       })
       .catch(() => undefined);
   }
 
-  private async sendVerification(user: UserRow, baseUrl: string): Promise<void> {
+  private async sendVerification(user: UserRow, reply: ReplyContext): Promise<void> {
     const token = await this.emailTokens.create(user.id, VERIFY_PURPOSE);
-    const link = `${baseUrl}/verify-email?token=${encodeURIComponent(token)}`;
+    const link = `${reply.baseUrl}/verify-email?token=${encodeURIComponent(token)}`;
+    const language = await this.languageFor(user, reply);
     await this.mailer.send({
       to: user.email,
-      subject: 'Verify your Colophon account',
-      text: `Hello ${user.username},\n\nconfirm your e-mail address by opening this link within 24 hours:\n${link}\n\nOr send the token to POST /api/v1/auth/verify-email: ${token}\n`,
+      subject: textIn(language, 'Verify your Colophon account'),
+      text: textIn(
+        language,
+        'Hello {0},\n\nconfirm your e-mail address by opening this link within 24 hours:\n{1}\n\nOr send the token to POST /api/v1/auth/verify-email: {2}\n',
+        [user.username, link, token],
+      ),
     });
   }
 }

@@ -102,9 +102,14 @@ export class CollectionsService {
     const found = await repo.visibleSeries(wanted, scopeFor(caller));
     const unknown = wanted.filter((id) => !found.has(id));
     if (unknown.length > 0)
-      throw badRequest(`Unknown series: ${unknown.slice(0, 5).join(', ')}${unknown.length > 5 ? ` and ${unknown.length - 5} more` : ''}`, {
-        series_ids: unknown,
-      });
+      throw badRequest(
+        unknown.length > 5
+          ? `Unknown series: ${unknown.slice(0, 5).join(', ')} and ${unknown.length - 5} more`
+          : `Unknown series: ${unknown.join(', ')}`,
+        {
+          series_ids: unknown,
+        },
+      );
     return wanted;
   }
 

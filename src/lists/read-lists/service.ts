@@ -219,7 +219,10 @@ export class ReadListsService {
     const unique = [...new Set(ids)];
     const shown = await this.repo.shownBooks(viewerOf(caller), unique);
     const unknown = unique.filter((id) => !shown.has(id));
-    if (unknown.length > 0) throw badRequest(`Unknown book${unknown.length > 1 ? 's' : ''}: ${unknown.join(', ')}`, { book_ids: unknown });
+    if (unknown.length > 0)
+      throw badRequest(unknown.length > 1 ? `Unknown books: ${unknown.join(', ')}` : `Unknown book: ${unknown.join(', ')}`, {
+        book_ids: unknown,
+      });
     return unique;
   }
 

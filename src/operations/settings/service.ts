@@ -78,7 +78,9 @@ export class SettingsService {
   async setMany(values: Record<string, unknown>, actorId: string | null): Promise<SettingView[]> {
     const unknown = Object.keys(values).filter((k) => !isSettingKey(k));
     if (unknown.length > 0)
-      throw badRequest(`Unknown setting${unknown.length > 1 ? 's' : ''}: ${unknown.join(', ')}`, { unknown_keys: unknown });
+      throw badRequest(unknown.length > 1 ? `Unknown settings: ${unknown.join(', ')}` : `Unknown setting: ${unknown.join(', ')}`, {
+        unknown_keys: unknown,
+      });
     const entries = Object.entries(values).map(([k, v]): [SettingKey, unknown] => [k as SettingKey, this.validate(k as SettingKey, v)]);
     await this.repo.writeMany(entries, actorId);
     await this.changed(entries);

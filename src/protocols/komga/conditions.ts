@@ -55,7 +55,12 @@ const and = (nodes: (Node | null)[]): Node | null => {
 function refuse(q: Partial<KomgaListQuery>, names: (keyof KomgaListQuery)[], list: string): void {
   const given = names.filter((n) => q[n] !== undefined && !(Array.isArray(q[n]) && (q[n] as unknown[]).length === 0));
   if (given.length)
-    throw badRequest(`Unsupported filter parameter${given.length > 1 ? 's' : ''} ${given.join(', ')} for ${list}`, { parameters: given });
+    throw badRequest(
+      given.length > 1
+        ? `Unsupported filter parameters ${given.join(', ')} for ${list}`
+        : `Unsupported filter parameter ${given.join(', ')} for ${list}`,
+      { parameters: given },
+    );
 }
 
 /** `author=name,role` (repeatable, any of them): our `author` leaf; an empty name with a role matches the role. */

@@ -75,9 +75,14 @@ function filterListBooks(books: BookView[], q: Partial<KomgaListQuery>): BookVie
     ] as const
   ).filter((n) => q[n] !== undefined && !(Array.isArray(q[n]) && (q[n] as unknown[]).length === 0));
   if (unsupported.length)
-    throw badRequest(`Unsupported filter parameter${unsupported.length > 1 ? 's' : ''} ${unsupported.join(', ')} for read list books`, {
-      parameters: unsupported,
-    });
+    throw badRequest(
+      unsupported.length > 1
+        ? `Unsupported filter parameters ${unsupported.join(', ')} for read list books`
+        : `Unsupported filter parameter ${unsupported.join(', ')} for read list books`,
+      {
+        parameters: unsupported,
+      },
+    );
   if (q.deleted === true || q.oneshot === true) return [];
   const libraries = new Set(listParam(q.library_id));
   const statuses = new Set(listParam(q.read_status).map(readStatusOf));

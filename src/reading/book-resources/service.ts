@@ -95,9 +95,14 @@ export class BookResourcesService {
   ): Promise<T> {
     const book = await this.access.book(caller, bookId);
     if (!book.format || !ZIP_FORMATS.has(book.format)) {
-      throw badRequest(`This book is a ${book.format ?? 'file of unknown format'}: only EPUB and CBZ books are served by resource`, {
-        format: book.format,
-      });
+      throw badRequest(
+        book.format
+          ? `This book is a ${book.format}: only EPUB and CBZ books are served by resource`
+          : 'This book is a file of unknown format: only EPUB and CBZ books are served by resource',
+        {
+          format: book.format,
+        },
+      );
     }
     const file = await resolveBookFile(book);
     const limits = resolveLimits();

@@ -30,6 +30,8 @@ const auth: Middleware = {
   onRequest({ request }) {
     const session = getSession();
     if (session && !request.headers.has('Authorization')) request.headers.set('Authorization', `Bearer ${session.token}`);
+    // The server writes its messages (errors shown here) in the language chosen in this app, not the browser's.
+    if (i18n.locale) request.headers.set('Accept-Language', i18n.locale);
     return request;
   },
   onResponse({ request, response }) {

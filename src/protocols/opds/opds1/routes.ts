@@ -8,6 +8,8 @@ import type { SeriesView } from '../../../catalog/index.js';
 import { publicBaseUrl } from '../../../http/public-url.js';
 import { sendImage } from '../../../http/send-image.js';
 import { registerBookResources } from '../shared/book-resources.js';
+import { phrase } from '../../../i18n/messages.js';
+import { say } from '../../../i18n/request.js';
 import { sendFeed, type FeedValidators } from '../shared/conditional.js';
 import type { FeedBook, FeedCatalog, Listing } from '../shared/feed-catalog.js';
 import { ATOM_ACQUISITION, ATOM_ENTRY, ATOM_NAVIGATION, OPENSEARCH_DESCRIPTION } from '../shared/media-types.js';
@@ -87,23 +89,42 @@ function registerTree(app: App, prefix: string, deps: Opds1Deps): void {
       selfHref: paths.catalog(),
       updated,
       entries: [
-        fixed('keep-reading', 'Keep reading', paths.keepReading(), 'acquisition', 'Books you started and have not finished'),
-        fixed('on-deck', 'On deck', paths.onDeck(), 'acquisition', 'The next book of the series you are reading'),
-        fixed('recently-added', 'Recently added books', paths.recentlyAdded(), 'acquisition', 'The newest books first', REL.sortNew),
-        fixed('series', 'All series', paths.allSeries(), 'navigation', 'Every series, by name'),
+        fixed(
+          'keep-reading',
+          say(req, 'Keep reading'),
+          paths.keepReading(),
+          'acquisition',
+          say(req, 'Books you started and have not finished'),
+        ),
+        fixed('on-deck', say(req, 'On deck'), paths.onDeck(), 'acquisition', say(req, 'The next book of the series you are reading')),
+        fixed(
+          'recently-added',
+          say(req, 'Recently added books'),
+          paths.recentlyAdded(),
+          'acquisition',
+          say(req, 'The newest books first'),
+          REL.sortNew,
+        ),
+        fixed('series', say(req, 'All series'), paths.allSeries(), 'navigation', say(req, 'Every series, by name')),
         ...(holdsRule(caller.permissions, BROWSE_COLLECTIONS)
-          ? [fixed('collections', 'Collections', paths.collections(), 'navigation', 'Groups of series')]
+          ? [fixed('collections', say(req, 'Collections'), paths.collections(), 'navigation', say(req, 'Groups of series'))]
           : []),
         ...(holdsRule(caller.permissions, BROWSE_READ_LISTS)
-          ? [fixed('readlists', 'Read lists', paths.readLists(), 'navigation', 'Books across series, in reading order')]
+          ? [fixed('readlists', say(req, 'Read lists'), paths.readLists(), 'navigation', say(req, 'Books across series, in reading order'))]
           : []),
-        fixed('want-to-read', 'Want to read', paths.wantToRead(), 'navigation', 'Series on your want-to-read shelf, newest first'),
+        fixed(
+          'want-to-read',
+          say(req, 'Want to read'),
+          paths.wantToRead(),
+          'navigation',
+          say(req, 'Series on your want-to-read shelf, newest first'),
+        ),
         fixed(
           'libraries',
           'Libraries',
           paths.libraries(),
           'navigation',
-          libraries.length === 1 ? '1 library' : `${libraries.length} libraries`,
+          libraries.length === 1 ? say(req, '1 library') : say(req, '{0} libraries', [libraries.length]),
         ),
         ...libraries.map((l) => libraryEntry(paths, l)),
       ],
@@ -127,7 +148,7 @@ function registerTree(app: App, prefix: string, deps: Opds1Deps): void {
     const libraries = await catalog.libraries(callerOf(req));
     return send(req, reply, {
       id: 'urn:colophon:opds:libraries',
-      title: 'Libraries',
+      title: say(req, 'Libraries'),
       kind: 'navigation',
       selfHref: paths.libraries(),
       upHref: paths.catalog(),
@@ -173,7 +194,11 @@ function registerTree(app: App, prefix: string, deps: Opds1Deps): void {
     'All series (navigation feed, paginated)',
     'series-read',
     (req, reply) =>
-      seriesList(req, reply, callerOf(req), undefined, { id: 'urn:colophon:opds:series', title: 'All series', upHref: paths.catalog() }),
+      seriesList(req, reply, callerOf(req), undefined, {
+        id: 'urn:colophon:opds:series',
+        title: say(req, 'All series'),
+        upHref: paths.catalog(),
+      }),
     {
       querystring: FeedPageQuery,
     },
@@ -223,7 +248,7 @@ function registerTree(app: App, prefix: string, deps: Opds1Deps): void {
       const { total, data } = await catalog.collections(callerOf(req), page);
       return send(req, reply, {
         id: 'urn:colophon:opds:collections',
-        title: 'Collections',
+        title: say(req, 'Collections'),
         kind: 'navigation',
         selfHref: pageHref(req.url, page.page, page.pageSize),
         upHref: paths.catalog(),
@@ -271,7 +296,7 @@ function registerTree(app: App, prefix: string, deps: Opds1Deps): void {
       const { total, data } = await catalog.readLists(callerOf(req), page);
       return send(req, reply, {
         id: 'urn:colophon:opds:readlists',
-        title: 'Read lists',
+        title: say(req, 'Read lists'),
         kind: 'navigation',
         selfHref: pageHref(req.url, page.page, page.pageSize),
         upHref: paths.catalog(),
@@ -315,7 +340,7 @@ function registerTree(app: App, prefix: string, deps: Opds1Deps): void {
       const caller = callerOf(req);
       return seriesOf(req, reply, (page) => catalog.wantToRead(caller, page), {
         id: 'urn:colophon:opds:want-to-read',
-        title: 'Want to read',
+        title: say(req, 'Want to read'),
         upHref: paths.catalog(),
       });
     },
@@ -334,13 +359,17 @@ function registerTree(app: App, prefix: string, deps: Opds1Deps): void {
       'books-read',
       async (req, reply) => {
         const page = feedPage(req.query);
-        return send(req, reply, acquisitionList(req, page, await list(callerOf(req), page), { id: `urn:colophon:opds:${id}`, title }));
+        return send(
+          req,
+          reply,
+          acquisitionList(req, page, await list(callerOf(req), page), { id: `urn:colophon:opds:${id}`, title: say(req, title) }),
+        );
       },
       { querystring: FeedPageQuery },
     );
-  bookList('/books/recently-added', 'recently-added', 'Recently added books', (c, p) => catalog.recentlyAdded(c, p));
-  bookList('/books/keep-reading', 'keep-reading', 'Keep reading', (c, p) => catalog.keepReading(c, p));
-  bookList('/books/on-deck', 'on-deck', 'On deck', (c, p) => catalog.onDeck(c, p));
+  bookList('/books/recently-added', 'recently-added', phrase('Recently added books'), (c, p) => catalog.recentlyAdded(c, p));
+  bookList('/books/keep-reading', 'keep-reading', phrase('Keep reading'), (c, p) => catalog.keepReading(c, p));
+  bookList('/books/on-deck', 'on-deck', phrase('On deck'), (c, p) => catalog.onDeck(c, p));
 
   route(
     '/search',
@@ -357,7 +386,7 @@ function registerTree(app: App, prefix: string, deps: Opds1Deps): void {
       const largest = Math.max(series.total, books.total);
       return send(req, reply, {
         id: `urn:colophon:opds:search:${encodeURIComponent(terms)}`,
-        title: terms ? `Search: ${terms}` : 'Search',
+        title: terms ? say(req, 'Search: {0}', [terms]) : say(req, 'Search'),
         kind: 'acquisition',
         selfHref: pageHref(req.url, page.page, page.pageSize),
         upHref: paths.catalog(),
@@ -377,7 +406,7 @@ function registerTree(app: App, prefix: string, deps: Opds1Deps): void {
       el('OpenSearchDescription', { xmlns: 'http://a9.com/-/spec/opensearch/1.1/' }, [
         textEl('ShortName', 'Colophon'),
         textEl('LongName', 'Colophon library search'),
-        textEl('Description', 'Search series and books by title, author, publisher, genre or tag'),
+        textEl('Description', say(req, 'Search series and books by title, author, publisher, genre or tag')),
         textEl('InputEncoding', 'UTF-8'),
         textEl('OutputEncoding', 'UTF-8'),
         el('Url', { type: ATOM_ACQUISITION, template: `${search}?q={searchTerms}&page={startPage?}`, pageOffset: 1 }),

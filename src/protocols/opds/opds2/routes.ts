@@ -8,6 +8,8 @@ import type { SeriesView } from '../../../catalog/index.js';
 import { publicBaseUrl } from '../../../http/public-url.js';
 import { sendImage } from '../../../http/send-image.js';
 import { registerBookResources } from '../shared/book-resources.js';
+import { phrase } from '../../../i18n/messages.js';
+import { say } from '../../../i18n/request.js';
 import { sendFeed, type FeedValidators } from '../shared/conditional.js';
 import type { FeedBook, FeedCatalog, Listing } from '../shared/feed-catalog.js';
 import { DIVINA_MANIFEST, OPDS2_FEED, OPDS2_PUBLICATION, OPDS_PROGRESSION } from '../shared/media-types.js';
@@ -115,27 +117,27 @@ export function registerOpds2Routes(app: App, deps: Opds2Deps): void {
         metadata: { title: 'Colophon' },
         links: feedLinks(base(req), paths.root()),
         navigation: [
-          { href: paths.keepReading(), type: OPDS2_FEED, title: 'Keep reading', rel: 'subsection' },
-          { href: paths.onDeck(), type: OPDS2_FEED, title: 'On deck', rel: 'subsection' },
-          { href: paths.recentlyAdded(), type: OPDS2_FEED, title: 'Recently added books', rel: REL.sortNew },
-          { href: paths.allSeries(), type: OPDS2_FEED, title: 'All series', rel: 'subsection' },
+          { href: paths.keepReading(), type: OPDS2_FEED, title: say(req, 'Keep reading'), rel: 'subsection' },
+          { href: paths.onDeck(), type: OPDS2_FEED, title: say(req, 'On deck'), rel: 'subsection' },
+          { href: paths.recentlyAdded(), type: OPDS2_FEED, title: say(req, 'Recently added books'), rel: REL.sortNew },
+          { href: paths.allSeries(), type: OPDS2_FEED, title: say(req, 'All series'), rel: 'subsection' },
           ...(holdsRule(caller.permissions, BROWSE_COLLECTIONS)
-            ? [{ href: paths.collections(), type: OPDS2_FEED, title: 'Collections', rel: 'subsection' }]
+            ? [{ href: paths.collections(), type: OPDS2_FEED, title: say(req, 'Collections'), rel: 'subsection' }]
             : []),
           ...(holdsRule(caller.permissions, BROWSE_READ_LISTS)
-            ? [{ href: paths.readLists(), type: OPDS2_FEED, title: 'Read lists', rel: 'subsection' }]
+            ? [{ href: paths.readLists(), type: OPDS2_FEED, title: say(req, 'Read lists'), rel: 'subsection' }]
             : []),
-          { href: paths.wantToRead(), type: OPDS2_FEED, title: 'Want to read', rel: 'subsection' },
+          { href: paths.wantToRead(), type: OPDS2_FEED, title: say(req, 'Want to read'), rel: 'subsection' },
           {
             href: paths.libraries(),
             type: OPDS2_FEED,
-            title: 'Libraries',
+            title: say(req, 'Libraries'),
             rel: 'subsection',
             properties: { numberOfItems: libraries.length },
           },
           ...libraries.map(libraryLink),
         ],
-        groups: group('Keep reading', paths.keepReading(), reading),
+        groups: group(say(req, 'Keep reading'), paths.keepReading(), reading),
       }),
     );
   };
@@ -155,7 +157,7 @@ export function registerOpds2Routes(app: App, deps: Opds2Deps): void {
       req,
       reply,
       withItems({
-        metadata: { title: 'Libraries', numberOfItems: libraries.length },
+        metadata: { title: say(req, 'Libraries'), numberOfItems: libraries.length },
         links: feedLinks(base(req), paths.libraries()),
         navigation: libraries.map(libraryLink),
       }),
@@ -197,7 +199,7 @@ export function registerOpds2Routes(app: App, deps: Opds2Deps): void {
     '/series',
     'All series (navigation, paginated)',
     'series-read',
-    (req, reply) => seriesList(req, reply, callerOf(req), undefined, 'All series'),
+    (req, reply) => seriesList(req, reply, callerOf(req), undefined, say(req, 'All series')),
     { querystring: FeedPageQuery },
   );
 
@@ -270,7 +272,7 @@ export function registerOpds2Routes(app: App, deps: Opds2Deps): void {
         req,
         reply,
         withItems({
-          metadata: { title: 'Collections', ...paginationMetadata(page, total) },
+          metadata: { title: say(req, 'Collections'), ...paginationMetadata(page, total) },
           links: feedLinks(base(req), hrefFor(page.page), [...paginationLinks(page, total, hrefFor), ...up(paths.root())]),
           navigation: data.map((c) => ({
             href: paths.collection(c.id),
@@ -313,7 +315,7 @@ export function registerOpds2Routes(app: App, deps: Opds2Deps): void {
         req,
         reply,
         withItems({
-          metadata: { title: 'Read lists', ...paginationMetadata(page, total) },
+          metadata: { title: say(req, 'Read lists'), ...paginationMetadata(page, total) },
           links: feedLinks(base(req), hrefFor(page.page), [...paginationLinks(page, total, hrefFor), ...up(paths.root())]),
           navigation: data.map((l) => ({
             href: paths.readList(l.id),
@@ -344,7 +346,7 @@ export function registerOpds2Routes(app: App, deps: Opds2Deps): void {
     'series-read',
     async (req, reply) => {
       const caller = callerOf(req);
-      return seriesOf(req, reply, 'Want to read', (page) => catalog.wantToRead(caller, page), up(paths.root()));
+      return seriesOf(req, reply, say(req, 'Want to read'), (page) => catalog.wantToRead(caller, page), up(paths.root()));
     },
     { querystring: FeedPageQuery },
   );
@@ -356,13 +358,13 @@ export function registerOpds2Routes(app: App, deps: Opds2Deps): void {
       'books-read',
       async (req, reply) => {
         const page = feedPage(req.query);
-        return send(req, reply, publicationList(req, page, await list(callerOf(req), page), title));
+        return send(req, reply, publicationList(req, page, await list(callerOf(req), page), say(req, title)));
       },
       { querystring: FeedPageQuery },
     );
-  bookList('/books/recently-added', 'Recently added books', (c, p) => catalog.recentlyAdded(c, p));
-  bookList('/books/keep-reading', 'Keep reading', (c, p) => catalog.keepReading(c, p));
-  bookList('/books/on-deck', 'On deck', (c, p) => catalog.onDeck(c, p));
+  bookList('/books/recently-added', phrase('Recently added books'), (c, p) => catalog.recentlyAdded(c, p));
+  bookList('/books/keep-reading', phrase('Keep reading'), (c, p) => catalog.keepReading(c, p));
+  bookList('/books/on-deck', phrase('On deck'), (c, p) => catalog.onDeck(c, p));
 
   route(
     '/search',
@@ -378,14 +380,15 @@ export function registerOpds2Routes(app: App, deps: Opds2Deps): void {
       const largest = Math.max(series.total, books.total);
       const groups: Group[] = [];
       if (series.data.length)
-        groups.push({ metadata: { title: 'Series', numberOfItems: series.total }, navigation: series.data.map(seriesLink) });
-      if (books.data.length) groups.push({ metadata: { title: 'Books', numberOfItems: books.total }, publications: books.data.map(pub) });
+        groups.push({ metadata: { title: say(req, 'Series'), numberOfItems: series.total }, navigation: series.data.map(seriesLink) });
+      if (books.data.length)
+        groups.push({ metadata: { title: say(req, 'Books'), numberOfItems: books.total }, publications: books.data.map(pub) });
       return send(
         req,
         reply,
         withItems({
           metadata: {
-            title: terms ? `Search: ${terms}` : 'Search',
+            title: terms ? say(req, 'Search: {0}', [terms]) : say(req, 'Search'),
             numberOfItems: series.total + books.total,
             itemsPerPage: page.pageSize,
             currentPage: page.page,
@@ -469,7 +472,7 @@ export function registerOpds2Routes(app: App, deps: Opds2Deps): void {
     },
     handler: async (req, reply) => {
       const doc = await readProgression(catalog, callerOf(req), req.params.id);
-      if (!doc) return reply.code(404).send({ error: 'NotFound', message: 'No progression for this book yet', details: null });
+      if (!doc) return reply.code(404).send({ error: 'NotFound', message: say(req, 'No progression for this book yet'), details: null });
       return reply.header('content-type', OPDS_PROGRESSION).header('cache-control', 'private, no-store').send(JSON.stringify(doc));
     },
   });

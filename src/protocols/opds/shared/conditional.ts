@@ -62,14 +62,15 @@ export function sendFeed(
   contentType: string,
 ): FastifyReply {
   const etag = `"${createHash('sha256').update(body).digest('base64url').slice(0, 32)}"`;
-  const key = `${request.caller?.user.id ?? '-'} ${request.url}`;
+  // The language is part of what the body says (feed titles follow Accept-Language).
+  const key = `${request.caller?.user.id ?? '-'} ${request.headers['accept-language'] ?? ''} ${request.url}`;
   const lastModified = validators.stamp(key, etag);
   reply
     .header('content-type', contentType)
     .header('etag', etag)
     .header('last-modified', new Date(lastModified).toUTCString())
     .header('cache-control', 'private, no-cache')
-    .header('vary', 'Authorization, X-API-Key');
+    .header('vary', 'Authorization, X-API-Key, Accept-Language');
   if (isNotModified(request, etag, lastModified)) return reply.code(304).send();
   return reply.send(body);
 }
