@@ -77,14 +77,14 @@ export default defineConfig({
     {
       name: 'reader',
       grepInvert: /@phone/,
-      testMatch: /reader\.spec\.ts/,
+      testMatch: /(reader|offline)\.spec\.ts/,
       dependencies: ['live', 'pixel-7'],
       use: { ...devices['Desktop Chrome'], launchOptions },
     },
     {
       name: 'reader-phone',
       grep: /@phone/,
-      testMatch: /reader\.spec\.ts/,
+      testMatch: /(reader|offline)\.spec\.ts/,
       dependencies: ['live', 'pixel-7'],
       use: { ...devices['Pixel 7'], launchOptions },
     },

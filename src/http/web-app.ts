@@ -43,8 +43,11 @@ export function isAppNavigation(method: string, url: string, accept: string | un
   return !last.includes('.');
 }
 
+/** Asked again on every load: the service worker (a new one is how a new version is found) and the app manifest. */
+const ALWAYS_REVALIDATED = new Set(['index.html', 'sw.js', 'manifest.webmanifest']);
+
 function cacheControlFor(relativePath: string): string {
-  if (relativePath === 'index.html') return INDEX_CACHE;
+  if (ALWAYS_REVALIDATED.has(relativePath)) return INDEX_CACHE;
   if (relativePath.startsWith('assets/')) return IMMUTABLE;
   return ROOT_FILE_CACHE;
 }

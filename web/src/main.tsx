@@ -16,6 +16,8 @@ const queryClient = new QueryClient({
       retry: shouldRetryQuery,
       retryDelay: queryRetryDelay,
       refetchOnWindowFocus: false,
+      // Asked even when the browser says it is offline: the service worker answers for downloaded books.
+      networkMode: 'always',
     },
   },
 });
@@ -33,3 +35,5 @@ void activateLanguage(initialLanguage()).then(() =>
     </StrictMode>,
   ),
 );
+// After the first screen: the service worker, the update bar and the offline bar (issue 54).
+window.addEventListener('load', () => void import('./offline/register').then((m) => m.startOffline(router)));

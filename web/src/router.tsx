@@ -13,6 +13,16 @@ interface RouterContext {
   queryClient: QueryClient;
 }
 
+/**
+ * The setup status; when the server cannot be reached (fetch's TypeError) and there is a session, setup is taken as
+ * done: the app opens on what it has offline (issue 54).
+ */
+const signedInSetupStatus = (queryClient: QueryClient) =>
+  queryClient.ensureQueryData(setupStatusQuery).catch((err: unknown) => {
+    if (getSession() && err instanceof TypeError) return { setup_required: false };
+    throw err;
+  });
+
 const rootRoute = createRootRouteWithContext<RouterContext>()({
   component: Outlet,
   errorComponent: RouteError,
@@ -75,7 +85,7 @@ const appRoute = createRoute({
   getParentRoute: () => rootRoute,
   id: 'app',
   beforeLoad: async ({ context, location }) => {
-    const status = await context.queryClient.ensureQueryData(setupStatusQuery);
+    const status = await signedInSetupStatus(context.queryClient);
     if (status.setup_required) throw redirect({ to: '/setup' });
     if (!getSession()) throw redirect({ to: '/sign-in', search: { redirect: location.href } });
   },
@@ -145,6 +155,13 @@ const bookRoute = createRoute({
   errorComponent: RouteError,
 });
 
+const downloadsRoute = createRoute({
+  getParentRoute: () => appRoute,
+  path: '/downloads',
+  component: lazyRouteComponent(() => import('./screens/Downloads'), 'Downloads'),
+  errorComponent: RouteError,
+});
+
 const collectionsRoute = createRoute({
   getParentRoute: () => appRoute,
   path: '/collections',
@@ -186,7 +203,7 @@ export const readerRoute = createRoute({
     };
   },
   beforeLoad: async ({ context, location }) => {
-    const status = await context.queryClient.ensureQueryData(setupStatusQuery);
+    const status = await signedInSetupStatus(context.queryClient);
     if (status.setup_required) throw redirect({ to: '/setup' });
     if (!getSession()) throw redirect({ to: '/sign-in', search: { redirect: location.href } });
   },
@@ -338,6 +355,7 @@ export const routeTree = rootRoute.addChildren([
     librariesRoute,
     libraryRoute,
     searchRoute,
+    downloadsRoute,
     seriesRoute,
     bookRoute,
     collectionsRoute,

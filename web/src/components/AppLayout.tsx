@@ -95,6 +95,9 @@ function MainLinks({ showAdmin, onClick }: { showAdmin: boolean; onClick?: () =>
       <Link to="/read-lists" onClick={onClick}>
         <Trans>Read lists</Trans>
       </Link>
+      <Link to="/downloads" onClick={onClick}>
+        <Trans>Downloads</Trans>
+      </Link>
       {/* Account and administration (shown by permission). */}
       {showAdmin && (
         <Link to="/admin" onClick={onClick}>

@@ -5,7 +5,7 @@ import { preferencesQuery, seriesBooksQuery } from '../api/queries';
 import { fetchWaitingOutRateLimit } from '../api/retry';
 import type { LoadedPage } from './preload';
 import { bookQuery, pagesQuery, seriesQuery } from './queries';
-import { sendPending, type ProgressBody, type ProgressTransport } from './progress';
+import { readPending, sendPending, type ProgressBody, type ProgressTransport } from './progress';
 import type { StoredReaderSettings } from './settings';
 
 export type Book = components['schemas']['Book'];
@@ -184,5 +184,9 @@ export async function savedPage(queryClient: QueryClient, bookId: string): Promi
   // open where the server then says. A failure leaves it queued, and the book is asked for all the same.
   await sendPending(progressTransport, localStorage, bookId).catch(() => 0);
   const book = await queryClient.fetchQuery({ ...bookQuery(bookId), staleTime: 0 });
+  // Still queued (offline: the book came from its downloaded copy): the place this device reached since wins.
+  const queued = readPending(localStorage).find((p) => p.bookId === bookId && p.body.kind === 'page');
+  if (queued?.body.kind === 'page' && (!book.progress || queued.at > Date.parse(book.progress.updated_at)))
+    return { current_page: queued.body.current_page, is_completed: false };
   return book.progress ? { current_page: book.progress.current_page, is_completed: book.progress.is_completed } : null;
 }

@@ -1,3 +1,4 @@
+import { DownloadButton } from '../offline/DownloadButton';
 import { Trans, useLingui } from '@lingui/react/macro';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { getRouteApi, Link } from '@tanstack/react-router';
@@ -148,6 +149,7 @@ export function BookPage() {
             <button type="button" onClick={() => mark.mutate(state !== 'read')} disabled={mark.isPending}>
               {state === 'read' ? <Trans>Mark unread</Trans> : <Trans>Mark read</Trans>}
             </button>
+            {b.page_count > 0 && <DownloadButton bookId={b.id} />}
             {canEdit && (
               <button type="button" onClick={() => setEditOpen(true)}>
                 <Trans>Edit</Trans>

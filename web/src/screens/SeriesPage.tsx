@@ -1,4 +1,5 @@
 import type { MessageDescriptor } from '@lingui/core';
+import { DownloadNextButton } from '../offline/DownloadButton';
 import { msg, plural } from '@lingui/core/macro';
 import { Plural, Trans, useLingui } from '@lingui/react/macro';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
@@ -194,6 +195,7 @@ export function SeriesPage() {
               <Trans>Mark series unread</Trans>
             </button>
             <WantToReadToggle seriesId={s.id} />
+            <DownloadNextButton kind="series" books={all.map((b) => ({ id: b.id, unread: readState(b) !== 'read' }))} />
             {canEditSeries && (
               <button type="button" onClick={() => setEditOpen(true)}>
                 <Trans>Edit</Trans>

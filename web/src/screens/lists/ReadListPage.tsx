@@ -8,6 +8,7 @@ import { meQuery } from '../../api/queries';
 import { ErrorMessage } from '../../components/ErrorView';
 import { ProgressBar } from '../../components/ProgressBar';
 import { bookLabel } from '../../lib/format';
+import { DownloadNextButton } from '../../offline/DownloadButton';
 import { ListManage } from './ListManage';
 import { inBookOrder, ReadListItems } from './ReadListItems';
 
@@ -135,6 +136,10 @@ export function ReadListPage() {
             {started ? <Trans>Continue: {nextLabel}</Trans> : <Trans context="verb">Read: {nextLabel}</Trans>}
           </Link>
         )}
+        <DownloadNextButton
+          kind="list"
+          books={items.flatMap((i) => (i.book && i.book.page_count > 0 ? [{ id: i.book.id, unread: !i.book.progress?.is_completed }] : []))}
+        />
         {p && p.total > 0 && !p.next_book && (
           <p className="hint">
             <Trans>You have read every book of this list.</Trans>
