@@ -1,17 +1,10 @@
-import { spawn } from 'node:child_process';
 import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import type { Locator, Page } from '@playwright/test';
 import { makeCbz } from '../../test/media/fixtures.js';
 import { expect, test } from './fixtures.js';
-import { freePort, waitForHealth } from './global-setup.js';
-
-const root = path.resolve(import.meta.dirname, '../..');
-const serverEnv = (extra: Record<string, string>): NodeJS.ProcessEnv => ({
-  ...Object.fromEntries(Object.entries(process.env).filter(([k]) => !k.startsWith('COLOPHON_E2E_'))),
-  ...extra,
-});
+import { freshServer } from './fresh-server.js';
 
 /** What has the focus, and whether it is drawn (an outline or a ring), read in the page. */
 const focusState = (page: Page) =>
@@ -62,20 +55,9 @@ test('keyboard only: setup → library → series → ten pages → mark read �
     pageSize: { width: 300, height: 450 },
     comicInfo: { Series: 'Harbour Walk', Number: 1, Title: 'Low tide' },
   });
-  const port = await freePort();
-  const server = spawn(process.execPath, [path.join(root, 'dist/cli.js'), 'serve'], {
-    env: serverEnv({
-      COLOPHON_DATA_DIR: path.join(work, 'data'),
-      COLOPHON_SERVER__HOST: '127.0.0.1',
-      COLOPHON_SERVER__PORT: String(port),
-      COLOPHON_LOGGING__LEVEL: 'warn',
-    }),
-    stdio: 'ignore',
-  });
-  const url = `http://127.0.0.1:${port}`;
-  const context = await browser.newContext({ baseURL: url });
+  const server = await freshServer(path.join(work, 'data'));
+  const context = await browser.newContext({ baseURL: server.url });
   try {
-    await waitForHealth(url, 30_000);
     const page = await context.newPage();
     const keys = page.keyboard;
 
@@ -176,8 +158,7 @@ test('keyboard only: setup → library → series → ten pages → mark read �
     await expect(created.getByLabel('API key')).toHaveValue(/^colophon_[A-Za-z0-9]{8}_\S+$/);
   } finally {
     await context.close();
-    server.kill('SIGTERM');
-    await new Promise((r) => server.once('exit', r));
+    await server.stop();
     rmSync(work, { recursive: true, force: true });
   }
 });

@@ -4,6 +4,7 @@ import { ADMIN, expect, serverUrl, test } from './fixtures.js';
 import { newReader, readerLibrary, useSession } from './reader-fixtures.js';
 
 // Issue 54: books downloaded into the browser, read with no network, their positions sent home afterwards.
+test.use({ serviceWorkers: 'allow' });
 
 const docs = path.resolve(import.meta.dirname, '../../docs/screenshots');
 const api = (request: APIRequestContext, token: string) => ({
@@ -175,7 +176,7 @@ test('a full quota: the download stops with a message that says so', async ({ pa
 test('the Downloaded shelf on a phone @phone', async ({ browser, request }) => {
   const { books } = await readerLibrary(request);
   const user = await newReader(request);
-  const context = await browser.newContext({ ...devices['Pixel 7'], baseURL: serverUrl() });
+  const context = await browser.newContext({ ...devices['Pixel 7'], baseURL: serverUrl(), serviceWorkers: 'allow' });
   try {
     await useSession(context, user);
     const page = await context.newPage();

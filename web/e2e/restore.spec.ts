@@ -1,17 +1,12 @@
-import { execFileSync, spawn } from 'node:child_process';
+import { execFileSync } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { E2E_ENV } from './env.js';
 import { ADMIN, expect, serverUrl, signIn, test } from './fixtures.js';
-import { freePort, waitForHealth } from './global-setup.js';
+import { freshServer, serverEnv } from './fresh-server.js';
 
 const root = path.resolve(import.meta.dirname, '../..');
-/** The environment without the tests' own COLOPHON_E2E_* variables, which the server would take for config keys. */
-const serverEnv = (extra: Record<string, string | undefined>): NodeJS.ProcessEnv => ({
-  ...Object.fromEntries(Object.entries(process.env).filter(([k]) => !k.startsWith('COLOPHON_E2E_'))),
-  ...extra,
-});
 
 // A second server on a fresh data folder, restored from a backup of the first one through the setup wizard (issue 52).
 test('restore from the setup wizard, then sign in as a restored user and open their Keep reading shelf', async ({ page, browser }) => {
@@ -37,20 +32,9 @@ test('restore from the setup wizard, then sign in as a restored user and open th
   } catch (err) {
     throw new Error(`colophon backup failed: ${String((err as { stderr?: Buffer }).stderr ?? err).slice(-1500)}`);
   }
-  const port = await freePort();
-  const second = spawn(process.execPath, [path.join(root, 'dist/cli.js'), 'serve'], {
-    env: serverEnv({
-      COLOPHON_DATA_DIR: path.join(work, 'data'),
-      COLOPHON_SERVER__HOST: '127.0.0.1',
-      COLOPHON_SERVER__PORT: String(port),
-      COLOPHON_LOGGING__LEVEL: 'warn',
-    }),
-    stdio: 'ignore',
-  });
-  const url = `http://127.0.0.1:${port}`;
-  const context = await browser.newContext({ baseURL: url });
+  const second = await freshServer(path.join(work, 'data'));
+  const context = await browser.newContext({ baseURL: second.url });
   try {
-    await waitForHealth(url, 30_000);
     const fresh = await context.newPage();
     await fresh.goto('/setup');
     await fresh.getByText('Restore from a backup instead').click();
@@ -65,8 +49,7 @@ test('restore from the setup wizard, then sign in as a restored user and open th
     await expect(shelf).toContainText(book.title);
   } finally {
     await context.close();
-    second.kill('SIGTERM');
-    await new Promise((r) => second.once('exit', r));
+    await second.stop();
     rmSync(work, { recursive: true, force: true });
     await page.request.delete(`${serverUrl()}/api/v1/books/${book.id}/progress`, { headers });
   }

@@ -70,7 +70,7 @@ test.describe('rough edges (issue 48)', () => {
         const drawer = page.getByRole('dialog', { name: 'Menu' });
         await expect(drawer).toBeVisible();
         const nav = drawer.getByRole('navigation', { name: 'Main' });
-        await expect(nav.getByRole('link')).toHaveText(['Home', 'Libraries', 'Collections', 'Read lists', 'Administration']);
+        await expect(nav.getByRole('link')).toHaveText(['Home', 'Libraries', 'Collections', 'Read lists', 'Downloads', 'Administration']);
         await expect(drawer.getByRole('link', { name: 'admin, your account' })).toBeVisible();
         await expect(drawer.getByRole('button', { name: 'Sign out' })).toBeVisible();
         await expectNothingOverlaps(page, drawer, size.width);
