@@ -81,6 +81,35 @@ describe("Conflicts: two devices, an offline device's older position, restore fr
     expect((await historyOf(reader.headers))[0]).toMatchObject({ page: 4, applied: true, device_id: 'hdr:web' });
   });
 
+  it('a queued position sent twice (its first answer lost) is recorded once (entry_id)', async () => {
+    const reader = await createUser(t, 'reader');
+    const as = { ...reader.headers, 'x-device-id': 'train-phone' };
+    const entry = { current_page: 5, recorded_at: minutesAgo(5), entry_id: '0190d7a2-6a6b-7c3e-9d2f-1a2b3c4d5e6f' };
+    const first = await call<Progress>(t, as, 'PUT', `/api/v1/books/${book.id}/progress`, entry);
+    expect(first.status).toBe(200);
+    expect(first.body.current_page).toBe(5);
+    // Meanwhile another device reads on; the replay of the same entry changes nothing, and adds nothing.
+    await call(t, { ...reader.headers, 'x-device-id': 'tablet' }, 'PUT', `/api/v1/books/${book.id}/progress`, { current_page: 7 });
+    const again = await call<Progress>(t, as, 'PUT', `/api/v1/books/${book.id}/progress`, { ...entry, entryId: undefined });
+    expect(again.status).toBe(200);
+    expect(again.body.current_page).toBe(7);
+    const history = await historyOf(reader.headers);
+    expect(history.map((e) => [e.device_id, e.page])).toEqual([
+      ['hdr:tablet', 7],
+      ['hdr:train-phone', 5],
+    ]);
+    // The id is the user's: another user may send the same one.
+    const other = await createUser(t, 'reader');
+    expect((await call<Progress>(t, other.headers, 'PUT', `/api/v1/books/${book.id}/progress`, entry)).body.current_page).toBe(5);
+    // Not a UUID: refused with the field named.
+    const bad = await call<{ details: { field: string }[] }>(t, as, 'PUT', `/api/v1/books/${book.id}/progress`, {
+      current_page: 2,
+      entry_id: 'x',
+    });
+    expect(bad.status).toBe(400);
+    expect(bad.body.details[0]!.field).toBe('entry_id');
+  });
+
   it("a client that says its position is newer (recorded_at after the current one's) overwrites it; camelCase recordedAt too", async () => {
     const reader = await createUser(t, 'reader');
     const as = (device: string) => ({ ...reader.headers, 'x-device-id': device });
@@ -244,7 +273,7 @@ describe('Migration 0014 from a database with history', () => {
           is_completed: Number(r.is_completed),
           applied: Number(r.applied),
         })),
-      ).toEqual(events.map((e) => ({ ...e, client_at: null, applied: 1 })));
+      ).toEqual(events.map((e) => ({ ...e, client_at: null, client_entry_id: null, applied: 1 })));
     } finally {
       await drop();
     }

@@ -23,6 +23,7 @@ import { watching } from './0023_watching.js';
 import { koboDeliveryProblem } from './0024_kobo_delivery_problem.js';
 import { metadataResponses } from './0025_metadata_responses.js';
 import { identify } from './0026_identify.js';
+import { progressEntryIds } from './0027_progress_entry_ids.js';
 
 /** Every migration, applied in key order. Append only: never edit one that has shipped. */
 export const migrations: Record<string, DialectMigration> = {
@@ -50,4 +51,5 @@ export const migrations: Record<string, DialectMigration> = {
   '0024_kobo_delivery_problem': koboDeliveryProblem,
   '0025_metadata_responses': metadataResponses,
   '0026_identify': identify,
+  '0027_progress_entry_ids': progressEntryIds,
 };

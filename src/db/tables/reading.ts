@@ -1,3 +1,4 @@
+import type { ColumnType } from 'kysely';
 /**
  * Reading: current progress per user and book, and the statistics records (read-throughs, daily activity,
  * devices).
@@ -98,6 +99,8 @@ export interface ProgressEventsTable {
   client_at: string | null;
   /** 0/1: 0 for a position older than the current one when it arrived (history only, never the position). */
   applied: number;
+  /** The client's own id of a queued position (ProgressUpdate.entry_id): the same one twice is recorded once. */
+  client_entry_id: ColumnType<string | null, string | null | undefined, string | null>;
 }
 
 /** The last position KOReader sent per user and document id (protocols/koreader); book_id null until a book matches. */

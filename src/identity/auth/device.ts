@@ -56,4 +56,6 @@ export interface ProgressOrigin {
   clientAt?: string;
   /** The reader app's own identity, when the protocol carries one (KOReader's device_id and device name). */
   client?: { id?: string | null; name?: string | null };
+  /** The client's id of a queued position: one already recorded for this user is not recorded again. */
+  entryId?: string;
 }

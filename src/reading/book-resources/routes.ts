@@ -36,6 +36,10 @@ const LocatorUpdate = z
         'Optional: when the reader was at this position (RFC 3339), for a position sent late (the device was offline). ' +
           "Recorded before the current position's time: kept in the history, the position stays. A time in the future counts as now.",
       ),
+    entry_id: z
+      .uuid()
+      .optional()
+      .describe("Optional: the client's own id of this position; one this user already sent is not recorded again (as ProgressUpdate)."),
   })
   .meta({ id: 'LocatorUpdate' });
 

@@ -37,6 +37,8 @@ export interface LocatorUpdate {
   percentage: number;
   /** When the reader was there (a position sent late); older than the current position: history only. */
   recorded_at?: string;
+  /** The client's own id of the position (sent again after a lost answer: recorded once). */
+  entry_id?: string;
 }
 
 export interface LocatorView {
@@ -219,6 +221,7 @@ export class BookResourcesService {
       position: { locator: input.locator, percentage: input.percentage },
       percentage: completed ? 1 : input.percentage,
       ...(input.recorded_at ? { clientAt: input.recorded_at } : {}),
+      ...(input.entry_id ? { entryId: input.entry_id } : {}),
     });
     return this.locator(caller, bookId);
   }

@@ -92,6 +92,17 @@ export class ProgressRepository {
     return { total: Number(count.n), rows };
   }
 
+  /** Whether the user sent a position with this client id before (ProgressUpdate.entry_id). */
+  async hasEntry(userId: string, entryId: string): Promise<boolean> {
+    const row = await this.db
+      .selectFrom('progress_events')
+      .select('id')
+      .where('user_id', '=', userId)
+      .where('client_entry_id', '=', entryId)
+      .executeTakeFirst();
+    return row !== undefined;
+  }
+
   async appendEvent(row: ProgressEventRow): Promise<void> {
     await this.db.insertInto('progress_events').values(row).execute();
   }

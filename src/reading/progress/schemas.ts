@@ -10,6 +10,7 @@ export const ProgressUpdate = z
         current_page: body.current_page ?? body.currentPage,
         is_completed: body.is_completed ?? body.isCompleted,
         recorded_at: body.recorded_at ?? body.recordedAt,
+        entry_id: body.entry_id ?? body.entryId,
       };
     },
     z.object({
@@ -33,10 +34,17 @@ export const ProgressUpdate = z
             "one's time is kept in the history (applied false) but does not change the position; a later one (the client says it is newer) does. " +
             'Omitted: the time the server receives it, so the write becomes the position. A time in the future counts as now. Alias recordedAt.',
         ),
+      entry_id: z
+        .uuid()
+        .optional()
+        .describe(
+          "Optional: the client's own id of this position (a queued one sent again after a lost answer): a position whose id this " +
+            'user already sent is not recorded again, and the answer is the current progress. Alias entryId.',
+        ),
     }),
   )
   .meta({ id: 'ProgressUpdate' });
-export type ProgressUpdate = { current_page?: number; is_completed?: boolean; recorded_at?: string };
+export type ProgressUpdate = { current_page?: number; is_completed?: boolean; recorded_at?: string; entry_id?: string };
 
 export const ProgressView = z
   .object({

@@ -133,8 +133,12 @@ export class ProgressService {
     if (input.current_page === undefined && input.is_completed === undefined)
       throw badRequest('Send current_page, is_completed, or both', { fields: ['current_page', 'is_completed'] });
     const book = await this.book(caller, bookId);
-    const { recorded_at: recordedAt, ...position } = input;
-    return this.apply(caller, book, position, await this.device(caller, hint), { ...origin, clientAt: origin.clientAt ?? recordedAt });
+    const { recorded_at: recordedAt, entry_id: entryId, ...position } = input;
+    return this.apply(caller, book, position, await this.device(caller, hint), {
+      ...origin,
+      clientAt: origin.clientAt ?? recordedAt,
+      entryId: origin.entryId ?? entryId,
+    });
   }
 
   async markRead(caller: Caller, bookId: string, hint: DeviceHint, origin: ProgressOrigin = NATIVE): Promise<ProgressView> {
@@ -172,6 +176,7 @@ export class ProgressService {
       is_completed: 0,
       received_at: nowIso(),
       client_at: null,
+      client_entry_id: null,
       applied: 1,
     });
   }
@@ -273,6 +278,11 @@ export class ProgressService {
       }
     }
     const current = await this.repo.get(userId, book.id);
+    // Sent before (its answer lost): recorded once, answered with the position as it is.
+    if (origin.entryId !== undefined && (await this.repo.hasEntry(userId, origin.entryId))) {
+      const progress = current ?? (await this.repo.get(userId, book.id));
+      if (progress) return { progress: view(progress, pageCount), applied: false };
+    }
     const wasCompleted = current ? toBool(current.is_completed) : false;
     const completed =
       input.is_completed ?? (input.current_page !== undefined ? pageCount > 0 && input.current_page === pageCount : wasCompleted);
@@ -291,6 +301,7 @@ export class ProgressService {
       is_completed: completed ? 1 : 0,
       received_at: now,
       client_at: clientAt,
+      client_entry_id: origin.entryId ?? null,
     };
     const touch = { protocol: origin.protocol, clientId: origin.client?.id, clientName: origin.client?.name };
     if (current && clientAt !== null && Date.parse(clientAt) < Date.parse(await this.positionTime(current))) {

@@ -92,10 +92,14 @@ export const releasePage = (page: LoadedPage): void => URL.revokeObjectURL(page.
 
 /** Progress over HTTP; a refusal that will not change by retrying (400, 404) is not kept for later. */
 export const progressTransport: ProgressTransport = {
-  async send(bookId: string, body: ProgressBody, keepalive: boolean, recordedAt?: number): Promise<boolean> {
+  async send(bookId: string, body: ProgressBody, keepalive: boolean, recordedAt?: number, entryId?: string): Promise<boolean> {
     const url = body.kind === 'page' ? `/api/v1/books/${bookId}/progress` : `/api/v1/books/${bookId}/progress/locator`;
     const position = body.kind === 'page' ? { current_page: body.current_page } : { locator: body.locator, percentage: body.percentage };
-    const payload = recordedAt === undefined ? position : { ...position, recorded_at: new Date(recordedAt).toISOString() };
+    const payload = {
+      ...position,
+      ...(recordedAt === undefined ? {} : { recorded_at: new Date(recordedAt).toISOString() }),
+      ...(entryId === undefined ? {} : { entry_id: entryId }),
+    };
     const response = await fetch(url, {
       method: 'PUT',
       keepalive,
@@ -185,7 +189,9 @@ export async function savedPage(queryClient: QueryClient, bookId: string): Promi
   await sendPending(progressTransport, localStorage, bookId).catch(() => 0);
   const book = await queryClient.fetchQuery({ ...bookQuery(bookId), staleTime: 0 });
   // Still queued (offline: the book came from its downloaded copy): the place this device reached since wins.
-  const queued = readPending(localStorage).find((p) => p.bookId === bookId && p.body.kind === 'page');
+  const queued = readPending(localStorage)
+    .filter((p) => p.bookId === bookId && p.body.kind === 'page')
+    .reduce<ReturnType<typeof readPending>[number] | undefined>((latest, p) => (!latest || p.at > latest.at ? p : latest), undefined);
   if (queued?.body.kind === 'page' && (!book.progress || queued.at > Date.parse(book.progress.updated_at)))
     return { current_page: queued.body.current_page, is_completed: false };
   return book.progress ? { current_page: book.progress.current_page, is_completed: book.progress.is_completed } : null;

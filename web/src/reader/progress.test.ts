@@ -71,3 +71,45 @@ describe('sendPending: positions sent late', () => {
     expect(readPending(storage).map((p) => p.bookId)).toEqual(['book-1']);
   });
 });
+
+describe('the outbox: every position read offline, each with its time and id', () => {
+  it('keeps each position, sends them oldest first with their ids, and the same id again when an answer was lost', async () => {
+    let up = false;
+    let loseNextAnswer = false;
+    const calls: { page: number; at: number | undefined; id: string | undefined }[] = [];
+    const transport: ProgressTransport = {
+      send: (_bookId, body, _keepalive, recordedAt, entryId) => {
+        if (!up) return Promise.reject(new TypeError('Failed to fetch'));
+        calls.push({ page: body.kind === 'page' ? body.current_page : -1, at: recordedAt, id: entryId });
+        if (loseNextAnswer) {
+          loseNextAnswer = false;
+          return Promise.reject(new TypeError('Failed to fetch'));
+        }
+        return Promise.resolve(true);
+      },
+    };
+    const storage = memoryStorage();
+    const saver = new ProgressSaver('book-1', transport, storage, 0);
+    for (const page of [2, 3, 4]) {
+      saver.moved({ kind: 'page', current_page: page });
+      await saver.flush(false);
+    }
+    const queued = readPending(storage);
+    expect(queued.map((p) => p.body.kind === 'page' && p.body.current_page)).toEqual([2, 3, 4]);
+    expect(new Set(queued.map((p) => p.id)).size).toBe(3);
+    up = true;
+    loseNextAnswer = true;
+    // The first answer is lost: that position stays queued, the others go.
+    expect(await sendPending(transport, storage)).toBe(2);
+    expect(readPending(storage).map((p) => p.id)).toEqual([queued[0]!.id]);
+    expect(await sendPending(transport, storage)).toBe(1);
+    expect(calls.map((c) => [c.page, c.id])).toEqual([
+      [2, queued[0]!.id],
+      [3, queued[1]!.id],
+      [4, queued[2]!.id],
+      [2, queued[0]!.id],
+    ]);
+    expect(calls.every((c, i) => i === 0 || i === 3 || c.at! >= calls[i - 1]!.at!)).toBe(true);
+    expect(readPending(storage)).toEqual([]);
+  });
+});

@@ -2,7 +2,9 @@
  * Saves the reader's position as it moves: debounced while pages turn, at once when the page is hidden or
  * left (with `keepalive`, so the request outlives the tab), and never in the way of page images (saves go out
  * one at a time, after the turn). A save the server did not take (offline, server restarting) is kept in
- * localStorage and sent when the connection returns or the reader next opens: no position is lost.
+ * localStorage — the outbox: every position with the time the reader was there and an id of its own — and sent,
+ * oldest first, when the connection returns or the reader next opens: no position is lost, and one sent twice
+ * (its answer lost) is recorded once (the server knows its id).
  */
 
 export type ProgressBody =
@@ -14,13 +16,23 @@ interface Pending {
   body: ProgressBody;
   /** When the reader moved there (ms since the epoch): sent as the position's time, so that a late one stays history. */
   at: number;
+  /** The position's own id (sent as `entry_id`); absent in entries queued before ids were given. */
+  id?: string;
 }
+
+/** The most positions of one book the outbox keeps (a week of reading offline is far fewer); the oldest go first. */
+const MAX_PER_BOOK = 500;
+
+const newEntryId = (): string | undefined => (typeof crypto !== 'undefined' && 'randomUUID' in crypto ? crypto.randomUUID() : undefined);
 
 const QUEUE_KEY = 'colophon.reader.pending-progress';
 
 export interface ProgressTransport {
-  /** `recordedAt`: for a position sent late, when the reader was there; omitted, the server's time of arrival. */
-  send(bookId: string, body: ProgressBody, keepalive: boolean, recordedAt?: number): Promise<boolean>;
+  /**
+   * `recordedAt`: for a position sent late, when the reader was there; omitted, the server's time of arrival.
+   * `entryId`: the queued position's id, so a second sending of it is not recorded again.
+   */
+  send(bookId: string, body: ProgressBody, keepalive: boolean, recordedAt?: number, entryId?: string): Promise<boolean>;
 }
 
 export function readPending(storage: Pick<Storage, 'getItem'>): Pending[] {
@@ -83,12 +95,16 @@ export class ProgressSaver {
   }
 
   private settle(ok: boolean, body: ProgressBody, key: string, at: number): void {
-    const rest = readPending(this.storage).filter((p) => p.bookId !== this.bookId);
     if (ok) {
+      // Positions of this book still queued stay: they are older, and go to the history when sent.
       this.sent = key;
-      writePending(this.storage, rest);
     } else {
-      writePending(this.storage, [...rest, { bookId: this.bookId, body, at }]);
+      const queued = readPending(this.storage);
+      const mine = queued.filter((p) => p.bookId === this.bookId);
+      const others = queued.filter((p) => p.bookId !== this.bookId);
+      const id = newEntryId();
+      const entry: Pending = { bookId: this.bookId, body, at, ...(id ? { id } : {}) };
+      writePending(this.storage, [...others, ...[...mine, entry].slice(-MAX_PER_BOOK)]);
     }
     this.setQueued(!ok);
   }
@@ -137,7 +153,7 @@ export async function sendPending(
   for (const p of pending) {
     let ok = false;
     try {
-      ok = await transport.send(p.bookId, p.body, false, p.at);
+      ok = await transport.send(p.bookId, p.body, false, p.at, p.id);
     } catch {
       ok = false;
     }
@@ -146,7 +162,7 @@ export async function sendPending(
       // Re-read: a save made meanwhile for another book must not be lost.
       writePending(
         storage,
-        readPending(storage).filter((q) => !(q.bookId === p.bookId && q.at === p.at)),
+        readPending(storage).filter((q) => !(q.bookId === p.bookId && q.at === p.at && q.id === p.id)),
       );
     }
   }
