@@ -156,6 +156,28 @@ test('download a comic and an EPUB, read both offline, and the positions come ho
   await expect.poll(() => page.evaluate(async () => (await caches.keys()).filter((k) => k.startsWith('colophon-offline-')).length)).toBe(0);
 });
 
+test('a session the server no longer takes (the account disabled) removes the downloads at the next sync', async ({
+  page,
+  request,
+  context,
+}) => {
+  const { books } = await readerLibrary(request);
+  const user = await newReader(request);
+  const me = await api(request, user.token).get<{ id: string }>('/api/v1/auth/me');
+  await useSession(context, user);
+  await controlled(page);
+  await download(page, books['Paged two']!.id);
+  const offlineCaches = () => page.evaluate(async () => (await caches.keys()).filter((k) => k.startsWith('colophon-offline-')).length);
+  expect(await offlineCaches()).toBe(1);
+  await context.setOffline(true);
+  await page.goto('/downloads');
+  const login = await request.post(`${serverUrl()}/api/v1/auth/login`, { data: { username: ADMIN.username, password: ADMIN.password } });
+  const admin = api(request, ((await login.json()) as { access_token: string }).access_token);
+  expect((await admin.patch(`/api/v1/users/${me.id}`, { disabled: true })).status()).toBe(200);
+  await context.setOffline(false);
+  await expect.poll(offlineCaches, { timeout: 20_000 }).toBe(0);
+});
+
 test('a full quota: the download stops with a message that says so', async ({ page, request, context }) => {
   const { books } = await readerLibrary(request);
   const user = await newReader(request);
@@ -185,6 +207,12 @@ test('the Downloaded shelf on a phone @phone', async ({ browser, request }) => {
     await page.goto('/downloads');
     await expect(page.getByTestId('downloaded-book')).toHaveCount(2);
     await page.screenshot({ path: path.join(docs, 'downloads-phone.png') });
+    // Remove: the book leaves the shelf and the device.
+    await page.getByRole('button', { name: /^Remove .*Paged one.* from this device$/ }).click();
+    await expect(page.getByTestId('downloaded-book')).toHaveCount(1);
+    await page.reload();
+    await expect(page.getByTestId('downloaded-book')).toHaveCount(1);
+    await expect(page.getByTestId('downloaded-book')).toContainText('Novel one');
   } finally {
     await context.close();
   }

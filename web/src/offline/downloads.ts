@@ -195,17 +195,24 @@ export async function removeDownload(bookId: string): Promise<void> {
 
 /**
  * Brings this browser's copies in line with what the server lets the person see: a book the server no longer
- * shows them (removed, or its library taken from them) is deleted here. Returns the ids removed. Run when the
- * connection comes back and when the app opens.
+ * shows them (removed, or its library taken from them) is deleted here; a session the server refuses (revoked,
+ * the account disabled) deletes them all. Returns the ids removed. Run when the connection comes back and when the
+ * app opens.
  */
 export async function syncDownloads(): Promise<string[]> {
   const removed: string[] = [];
+  const user = currentUser();
   for (const book of await listDownloads()) {
     let status: number;
     try {
       status = (await fetch(`/api/v1/books/${book.bookId}`, { headers: authHeaders(), cache: 'no-store' })).status;
     } catch {
       return removed; // Still offline: nothing is decided.
+    }
+    if (status === 401 && user) {
+      const all = (await listDownloads()).map((d) => d.bookId);
+      await forgetDownloads(user);
+      return [...removed, ...all];
     }
     if (status === 404 || status === 403) {
       await removeDownload(book.bookId);

@@ -1,6 +1,6 @@
 import { t } from '@lingui/core/macro';
 import { registerSW } from 'virtual:pwa-register';
-import { onSessionChange } from '../api/session';
+import { getSession, onSessionChange } from '../api/session';
 import { progressTransport } from '../reader/data';
 import { sendPending } from '../reader/progress';
 import { currentUser, forgetDownloads, syncDownloads } from './downloads';
@@ -100,12 +100,17 @@ export function startOffline(appRouter: Navigator): void {
   void probe().finally(again);
 
   // Sign-out: nothing the person downloaded stays readable in this browser.
+  // So does a session the server refused before its time (revoked, the account disabled): a token that merely ran
+  // out keeps them for the next sign-in.
   let user = currentUser();
+  let until = getSession()?.expiresAt ?? 0;
   onSessionChange((session, reason) => {
-    if (reason === 'signed-out' && user) {
+    const refused = reason === 'expired' && until > Date.now();
+    if ((reason === 'signed-out' || refused) && user) {
       forgetJob();
       void forgetDownloads(user);
     }
     user = session ? currentUser() : null;
+    until = session?.expiresAt ?? 0;
   });
 }
