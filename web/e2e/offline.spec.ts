@@ -178,6 +178,58 @@ test('a session the server no longer takes (the account disabled) removes the do
   await expect.poll(offlineCaches, { timeout: 20_000 }).toBe(0);
 });
 
+test('a download pauses and resumes, waits through a lost connection and goes on by itself, and cancels', async ({ browser, request }) => {
+  test.setTimeout(90_000);
+  const { books } = await readerLibrary(request);
+  const user = await newReader(request);
+  // The downloads run in the page (the worker only answers offline): routes slow the page images and cut the network.
+  const context = await browser.newContext({ baseURL: serverUrl(), serviceWorkers: 'block' });
+  try {
+    await useSession(context, user);
+    const page = await context.newPage();
+    let cut = false;
+    await context.route(/\/api\/v1\/books\/[^/]+\/pages\/\d+\?|\/health$/, async (route) => {
+      if (cut) return route.abort('internetdisconnected');
+      await new Promise((r) => setTimeout(r, 150));
+      return route.continue();
+    });
+    await page.goto(`/books/${books['Webtoon one']!.id}`);
+    const group = page.getByRole('group', { name: 'Offline copy' });
+    await page.getByRole('button', { name: 'Download for offline' }).click();
+    await expect(group.getByRole('status')).toContainText(/Downloading: [1-9]\d* of 40 files/);
+    await group.getByRole('button', { name: 'Pause' }).click();
+    await expect(group.getByRole('status')).toContainText(/Paused at \d+ of 40 files/);
+    const pausedAt = Number(/Paused at (\d+)/.exec((await group.getByRole('status').textContent()) ?? '')?.[1]);
+    expect(pausedAt).toBeLessThan(40);
+    await group.getByRole('button', { name: 'Resume' }).click();
+    await expect(group.getByRole('status')).toContainText('Downloading:');
+    // The connection goes: the download waits, and goes on by itself once the server answers again.
+    cut = true;
+    await expect(group.getByRole('status')).toContainText('Waiting for the connection', { timeout: 15_000 });
+    cut = false;
+    await expect(group.getByRole('status')).toContainText('On this device', { timeout: 40_000 });
+    // Remove takes the copy away; Cancel stops a download and takes what it kept.
+    await group.getByRole('button', { name: 'Remove from this device' }).click();
+    await page.getByRole('button', { name: 'Download for offline' }).click();
+    await expect(group.getByRole('status')).toContainText(/Downloading: [1-9]\d* of 40 files/);
+    await group.getByRole('button', { name: 'Cancel' }).click();
+    await expect(page.getByRole('button', { name: 'Download for offline' })).toBeVisible();
+    expect(
+      await page.evaluate(
+        async () =>
+          await (
+            await caches.keys()
+          ).reduce(
+            async (n, k) => (await n) + (await (await caches.open(k)).keys()).filter((r) => r.url.includes('/pages/')).length,
+            Promise.resolve(0),
+          ),
+      ),
+    ).toBe(0);
+  } finally {
+    await context.close();
+  }
+});
+
 test('a full quota: the download stops with a message that says so', async ({ page, request, context }) => {
   const { books } = await readerLibrary(request);
   const user = await newReader(request);

@@ -44,6 +44,7 @@ async function runQueue(): Promise<void> {
     const book = await downloadBook(bookId, controller.signal, (b) =>
       set(bookId, { status: 'downloading', done: b.done, total: b.total, bytes: b.bytes }),
     );
+    retries.delete(bookId);
     if (book.complete) set(bookId, { status: 'done', book });
     else if (jobs.get(bookId)?.status !== 'paused') set(bookId, { status: 'paused', done: book.done, total: book.total, reason: 'asked' });
   } catch (err) {
@@ -53,6 +54,7 @@ async function runQueue(): Promise<void> {
     } else if (err instanceof DownloadError && err.reason === 'network') {
       const at = current?.status === 'downloading' ? current : { done: 0, total: 0 };
       set(bookId, { status: 'paused', done: at.done, total: at.total, reason: 'offline' });
+      retryLater(bookId);
     } else {
       set(bookId, { status: 'failed', reason: err instanceof DownloadError && err.reason === 'quota' ? 'quota' : 'refused' });
     }
@@ -60,6 +62,20 @@ async function runQueue(): Promise<void> {
     running = null;
     void runQueue();
   }
+}
+
+/** Tries a download cut by the network again, 5 s later, then less and less often (at most every minute). */
+const retries = new Map<string, number>();
+function retryLater(bookId: string): void {
+  const attempt = (retries.get(bookId) ?? 0) + 1;
+  retries.set(bookId, attempt);
+  setTimeout(
+    () => {
+      const state = jobs.get(bookId);
+      if (state?.status === 'paused' && state.reason === 'offline') startDownload(bookId);
+    },
+    Math.min(60_000, 5_000 * attempt),
+  );
 }
 
 export function startDownload(bookId: string): void {
