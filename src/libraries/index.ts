@@ -8,6 +8,7 @@
  * - watching: folder watching (`scanning_config.watch`): targeted scans of the folders that changed.
  * - explain: why a file is, or is not, a book, and why the book looks as it does.
  * - filesystem: folder browsing for an administrator choosing a library path, within `libraries.allowed_roots`.
+ * - inbox: new books filed into a library under a naming template (issue 55; so far the template itself).
  *
  * The face: what other areas may use of this one.
  */
