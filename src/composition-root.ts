@@ -115,7 +115,20 @@ export function composeServices(deps: CompositionDeps): Services {
     reanalyze: (libraryId, bookIds, signal) => late.libraries!.scanner.analyzeBooks(libraryId, bookIds, signal),
   });
   const { access } = composedCatalog.services;
-  const composedLibraries = libraries.compose({ config, database, log, bus, queue, worker, scheduler, renderer, access });
+  const composedLibraries = libraries.compose({
+    config,
+    database,
+    log,
+    bus,
+    queue,
+    worker,
+    scheduler,
+    renderer,
+    access,
+    autoThreshold: () => settings.peek('metadata_auto_threshold'),
+    uploadMaxBytes: () => settings.peek('inbox_upload_max_mb') * 1024 * 1024,
+    carryProgress: (from, to) => late.reading!.progress.carryOver(from, to),
+  });
   const composedReading = reading.compose({
     config,
     database,

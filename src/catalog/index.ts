@@ -33,6 +33,7 @@ export { registerCoverRoutes } from './covers/routes.js';
 export { CoverService } from './covers/service.js';
 export { DuplicatesRepository } from './duplicates/repository.js';
 export { IDENTIFY_TASK } from './identify/service.js';
+export { foldTitle } from './identify/names.js';
 export { registerDuplicateRoutes } from './duplicates/routes.js';
 export { DuplicatesService } from './duplicates/service.js';
 export { CoverHistoryLog } from './metadata/cover-history.js';

@@ -187,6 +187,16 @@ export const ConfigSchema = z.strictObject({
         .default([]),
     })
     .prefault({}),
+  inbox: z
+    .strictObject({
+      /** Seconds a file in an inbox folder must keep its size and time before it is taken (a copy still being written is not). */
+      quiet_seconds: z.number().min(0.05).max(3600).default(5),
+      /** How often inbox folders are looked at even without file-system events (and their watch leases renewed). */
+      check_seconds: z.number().min(0.1).max(3600).default(30),
+      /** Where uploads wait until they are complete; empty: `<data_dir>/uploads`. */
+      uploads_dir: text().default(''),
+    })
+    .prefault({}),
   koreader: z
     .strictObject({
       /** KOReader's progress sync server (kosync protocol). */

@@ -1,6 +1,7 @@
 import type { DuplicateTables } from './tables/duplicates.js';
 import type { CatalogTables } from './tables/catalog.js';
 import type { CoverTables } from './tables/covers.js';
+import type { InboxTables } from './tables/inbox.js';
 import type { IdentityTables } from './tables/identity.js';
 import type { KoboTables } from './tables/kobo.js';
 import type { ListTables } from './tables/lists.js';
@@ -29,4 +30,5 @@ export interface DB
     KoboTables,
     MetadataTables,
     OidcTables,
-    WatchingTables {}
+    WatchingTables,
+    InboxTables {}

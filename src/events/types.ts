@@ -80,7 +80,25 @@ export interface TaskProgressPublished extends TaskProgressEvent {
   library_id: string | null;
 }
 
+/** The inbox's events on `/events/stream` (libraries/inbox): heard only by those who may file into the library. */
+export const INBOX_EVENTS = ['inbox_item_added', 'inbox_item_filed'] as const;
+export type InboxEventName = (typeof INBOX_EVENTS)[number];
+
+export interface InboxEvent {
+  type: InboxEventName;
+  item_id: string;
+  library_id: string;
+  /** The item's status: `review`, `duplicate`, `clash`, `damaged` when added; `filed` when filed. */
+  status: string;
+  /** On `inbox_item_filed`: the book the file became and its series. */
+  book_id?: string;
+  series_id?: string;
+  timestamp: string;
+}
+
 export type EventMap = { [K in EntityEventName]: EntityEvent } & { [K in ScanEventName]: ScanEvent } & {
+  [K in InboxEventName]: InboxEvent;
+} & {
   task_progress: TaskProgressPublished;
 };
 export type EventName = keyof EventMap;

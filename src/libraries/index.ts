@@ -8,7 +8,8 @@
  * - watching: folder watching (`scanning_config.watch`): targeted scans of the folders that changed.
  * - explain: why a file is, or is not, a book, and why the book looks as it does.
  * - filesystem: folder browsing for an administrator choosing a library path, within `libraries.allowed_roots`.
- * - inbox: new books filed into a library under a naming template (issue 55; so far the template itself).
+ * - inbox: folders whose new files (dropped there or uploaded) are identified, named by a template, reviewed and
+ *   filed into a library.
  *
  * The face: what other areas may use of this one.
  */
@@ -33,8 +34,10 @@ export { libraryFor } from './views.js';
 export { WatchLeaseRepository } from './watching/repository.js';
 export { registerWatchRoutes } from './watching/routes.js';
 export { WatchService } from './watching/service.js';
+export { InboxService } from './inbox/service.js';
 
 import os from 'node:os';
+import path from 'node:path';
 import type { FastifyBaseLogger } from 'fastify';
 import type { AccessService } from '../identity/index.js';
 import { fileCoverReader } from '../catalog/index.js';
@@ -47,6 +50,10 @@ import type { TaskQueue } from '../tasks/queue.js';
 import type { Scheduler } from '../tasks/scheduler.js';
 import type { TaskWorker } from '../tasks/worker.js';
 import { ExplainRepository } from './explain/repository.js';
+import { InboxRepository } from './inbox/repository.js';
+import { registerInboxRoutes, registerUploadRoutes } from './inbox/routes.js';
+import { InboxService } from './inbox/service.js';
+import { InboxUploads } from './inbox/uploads.js';
 import { registerExplainRoutes } from './explain/routes.js';
 import { ExplainService } from './explain/service.js';
 import { registerFilesystemRoutes } from './filesystem/routes.js';
@@ -78,6 +85,12 @@ export interface LibrariesDeps {
   renderer: IsolatedRenderer;
   /** The catalog's access rules (the explainer answers only about books the caller sees). */
   access: AccessService;
+  /** The identification's automatic threshold: the inbox files without review at or above it. */
+  autoThreshold: () => number;
+  /** The setting `inbox_upload_max_mb`, in bytes. */
+  uploadMaxBytes: () => number;
+  /** Readers' progress of a book, given to another (a book moved in through the inbox from another library). */
+  carryProgress: (fromBookId: string, toBookId: string) => Promise<void>;
 }
 
 /** What other areas read of the library table, without its repository: names, ids, folders. */
@@ -97,6 +110,8 @@ export interface LibrariesServices {
   watching: WatchService;
   /** Why a file is (or is not) a book, and why the book looks as it does. */
   explain: ExplainService;
+  /** New books through inbox folders and uploads. */
+  inbox: InboxService;
   directory: LibraryDirectory;
 }
 
@@ -105,6 +120,7 @@ export function compose(deps: LibrariesDeps): ComposedArea<LibrariesServices> {
   const threads = config.scanner.workers || os.availableParallelism();
   const scanRepo = new ScanRepository(database);
   let analyzer: FileAnalyzer | undefined;
+  let inboxAnalyzer: FileAnalyzer | undefined;
   const scanner = new LibraryScanner({
     repo: scanRepo,
     bus,
@@ -131,13 +147,34 @@ export function compose(deps: LibrariesDeps): ComposedArea<LibrariesServices> {
   );
   const explain = new ExplainService({ repo: new ExplainRepository(database), access: deps.access, libraries, watching });
   const filesystem = new FilesystemService(config.libraries.allowed_roots);
+  const inbox = new InboxService({
+    repo: new InboxRepository(database),
+    libraries: libraryRepo,
+    access: deps.access,
+    // Its own single thread: a scan's end lets the scanner's threads go at once, and would cut an inbox file short.
+    analyzer: () => (inboxAnalyzer ??= createMediaAnalyzer({ threads: 1, fileTimeoutSeconds: config.scanner.file_timeout_seconds })),
+    scans,
+    bus,
+    autoThreshold: deps.autoThreshold,
+    carryProgress: deps.carryProgress,
+    allowedRoots: config.libraries.allowed_roots,
+    log,
+    quietMs: config.inbox.quiet_seconds * 1000,
+    checkMs: config.inbox.check_seconds * 1000,
+  });
+  const uploads = new InboxUploads({
+    inbox,
+    directory: config.inbox.uploads_dir || path.join(config.data_dir, 'uploads'),
+    maxBytes: deps.uploadMaxBytes,
+    log,
+  });
   const directory: LibraryDirectory = {
     list: () => libraryRepo.list(),
     existing: (ids) => libraryRepo.existing(ids),
     root: async (id) => (await libraryRepo.get(id))?.path,
   };
   return {
-    services: { libraries, scans, scanner, watching, explain, directory },
+    services: { libraries, scans, scanner, watching, explain, inbox, directory },
     wiring: {
       api: [
         (v1) => registerLibraryRoutes(v1, libraries),
@@ -145,7 +182,14 @@ export function compose(deps: LibrariesDeps): ComposedArea<LibrariesServices> {
         (v1) => registerWatchRoutes(v1, { watching, libraries }),
         (v1) => registerExplainRoutes(v1, explain),
         (v1) => registerFilesystemRoutes(v1, filesystem),
+        (v1) => registerInboxRoutes(v1, inbox),
+        (v1) => v1.register(async (scope) => registerUploadRoutes(scope, uploads)),
       ],
+      listen: (events) => {
+        events.on('scan_completed', (scan) => {
+          void inbox.afterScan(scan.library_id).catch((err: unknown) => log.warn({ err }, 'inbox: filed books not looked for'));
+        });
+      },
       tasks: {
         ...scannerTasks(scanner, scanRepo),
         purge_deleted: async (ctx) => {
@@ -156,13 +200,17 @@ export function compose(deps: LibrariesDeps): ComposedArea<LibrariesServices> {
       async start() {
         await libraries.scheduleAll({ startup: true });
         if (config.scanner.watch) await watching.start();
+        await uploads.start();
+        await inbox.start();
       },
       async stop() {
+        await inbox.stop();
         await watching.stop();
       },
       async release() {
-        await analyzer?.close();
+        await Promise.all([analyzer?.close(), inboxAnalyzer?.close()]);
         analyzer = undefined;
+        inboxAnalyzer = undefined;
       },
     },
   };

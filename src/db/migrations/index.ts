@@ -24,6 +24,7 @@ import { koboDeliveryProblem } from './0024_kobo_delivery_problem.js';
 import { metadataResponses } from './0025_metadata_responses.js';
 import { identify } from './0026_identify.js';
 import { progressEntryIds } from './0027_progress_entry_ids.js';
+import { inbox } from './0028_inbox.js';
 
 /** Every migration, applied in key order. Append only: never edit one that has shipped. */
 export const migrations: Record<string, DialectMigration> = {
@@ -52,4 +53,5 @@ export const migrations: Record<string, DialectMigration> = {
   '0025_metadata_responses': metadataResponses,
   '0026_identify': identify,
   '0027_progress_entry_ids': progressEntryIds,
+  '0028_inbox': inbox,
 };

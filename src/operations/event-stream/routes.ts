@@ -3,7 +3,9 @@ import { z } from 'zod';
 import type { EventBus } from '../../events/bus.js';
 import {
   ENTITY_EVENTS,
+  INBOX_EVENTS,
   SCAN_EVENTS,
+  type InboxEventName,
   type EntityEventName,
   type EventMap,
   type ScanEventName,
@@ -11,7 +13,7 @@ import {
   type TaskProgressPublished,
 } from '../../events/types.js';
 import type { SseHub } from '../../http/sse.js';
-import { EntityEventMessage, ScanEventMessage, streamOf, TaskProgressMessage } from './schemas.js';
+import { EntityEventMessage, InboxEventMessage, ScanEventMessage, streamOf, TaskProgressMessage } from './schemas.js';
 import type { App } from '../../http/types.js';
 import { type AccessService, type Caller, type CallerAgain, holdsRule, inScope, type Permission, scopeFor } from '../../identity/index.js';
 
@@ -41,6 +43,8 @@ Events (data: \`{type, book_id?, series_id, library_id, timestamp}\`, \`type\` e
 - \`series_created\`, \`series_updated\`, \`series_deleted\` (scans: a new folder, changed metadata or book count, a folder whose books all disappeared; library deletion and purge)
 - \`book_created\`, \`book_updated\`, \`book_deleted\` (scans: new or restored file, changed/re-analysed/moved file, missing file; analysis tasks; purge). A restored book (its file back after a soft delete) is \`book_created\` and its series, if it was soft-deleted too, \`series_created\`: they reappear in lists as if new, keeping their ids. Deleting a library sends \`series_deleted\` per series and \`library_deleted\`, not one \`book_deleted\` per book
 - \`cover_updated\` (a book's cover changed during a scan or analysis)
+
+- \`inbox_item_added\` (a file in an inbox folder analysed and put in the review queue), \`inbox_item_filed\` (an accepted file became a book: \`book_id\`, \`series_id\`), data \`{type, item_id, library_id, status, book_id?, series_id?, timestamp}\`; only to callers with books-write on the library
 
 Only events about what the caller may see are sent (its libraries; for a user with an age limit or sharing labels, its series). Not rate limited.`;
 
@@ -114,9 +118,14 @@ export function registerEventRoutes(app: App, deps: EventRouteDeps): void {
       tags: ['events'],
       headers: SSE_HEADERS,
       produces: ['text/event-stream'],
-      response: streamOf(EntityEventMessage, 'Entity events, as `event: <type>` and `data: <EntityEvent>`.'),
+      response: streamOf(
+        z.union([EntityEventMessage, InboxEventMessage]),
+        'Entity and inbox events, as `event: <type>` and `data: <EntityEvent | InboxEvent>`.',
+      ),
     },
-    handler: stream<EntityEventName>(ENTITY_EVENTS, 'libraries-read', (caller, e) => mayHear(access, caller, e)),
+    handler: stream<EntityEventName | InboxEventName>([...ENTITY_EVENTS, ...INBOX_EVENTS], 'libraries-read', (caller, e) =>
+      'item_id' in e && !caller.permissions.has('books-write') ? false : mayHear(access, caller, e),
+    ),
   });
 
   app.route({

@@ -1,6 +1,14 @@
 import { z } from 'zod';
 import { ScanCountersView } from '../../events/schemas.js';
-import { ENTITY_EVENTS, SCAN_EVENTS, type EntityEvent, type ScanEvent, type TaskProgressEvent } from '../../events/types.js';
+import {
+  ENTITY_EVENTS,
+  INBOX_EVENTS,
+  SCAN_EVENTS,
+  type EntityEvent,
+  type InboxEvent,
+  type ScanEvent,
+  type TaskProgressEvent,
+} from '../../events/types.js';
 import { TaskStatus } from '../tasks/schemas.js';
 
 /**
@@ -16,6 +24,18 @@ export const EntityEventMessage = z
     timestamp: z.string(),
   })
   .meta({ id: 'EntityEvent', description: 'The data of a message of `/events/stream`; `type` equals the event name.' });
+
+export const InboxEventMessage = z
+  .object({
+    type: z.enum(INBOX_EVENTS),
+    item_id: z.string(),
+    library_id: z.string(),
+    status: z.string(),
+    book_id: z.string().optional().describe('Only on inbox_item_filed.'),
+    series_id: z.string().optional().describe('Only on inbox_item_filed.'),
+    timestamp: z.string(),
+  })
+  .meta({ id: 'InboxEvent', description: 'An inbox message of `/events/stream` (to callers with books-write on the library).' });
 
 export const ScanEventMessage = ScanCountersView.extend({
   type: z.enum(SCAN_EVENTS),
@@ -40,8 +60,9 @@ type Same<A, B> = [A] extends [B] ? ([B] extends [A] ? true : false) : false;
 const drift: [
   Same<z.infer<typeof EntityEventMessage>, EntityEvent>,
   Same<z.infer<typeof ScanEventMessage>, ScanEvent>,
+  Same<z.infer<typeof InboxEventMessage>, InboxEvent>,
   Same<Omit<z.infer<typeof TaskProgressMessage>, 'status'>, Omit<TaskProgressEvent, 'status'>>,
-] = [true, true, true];
+] = [true, true, true, true];
 void drift;
 
 /** A stream's 200 answer in the OpenAPI document: `text/event-stream` whose messages carry `data`. */

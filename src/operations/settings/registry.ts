@@ -86,6 +86,11 @@ export const SETTINGS = {
     'The web app offers only the sign-in providers (OpenID Connect): password sign-in is refused, except for administrators (so the last one is never locked out; `?local=1` shows them the form). API keys, and so OPDS, KOReader and Komga apps, keep working.',
     () => false,
   ),
+  inbox_upload_max_mb: define(
+    z.number().int().min(1).max(1_048_576),
+    'The largest file an upload into an inbox folder may be, in megabytes (an upload also needs that much free space, and 64 MB more).',
+    () => 4096,
+  ),
   task_retention_days: define(z.number().int().min(1).max(3650), 'Finished background tasks older than this are removed.', () => 30),
 } satisfies Record<string, SettingDefinition<boolean> | SettingDefinition<number> | SettingDefinition<string>>;
 

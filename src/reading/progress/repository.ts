@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto';
 import { bookVisible, type ContentScope, type Device } from '../../identity/index.js';
 import { sql, type Insertable, type Selectable } from 'kysely';
 import type { Database } from '../../db/connection.js';
@@ -93,6 +94,39 @@ export class ProgressRepository {
   }
 
   /** Whether the user sent a position with this client id before (ProgressUpdate.entry_id). */
+  /**
+   * Every reader's position and history of one book given to another (a file moved between libraries is a new
+   * book there): a reader who already has a position on the new book keeps it. Returns the positions carried.
+   */
+  async carryOver(fromBookId: string, toBookId: string): Promise<number> {
+    const [positions, taken] = await Promise.all([
+      this.db.selectFrom('read_progress').selectAll().where('book_id', '=', fromBookId).execute(),
+      this.db.selectFrom('read_progress').select('user_id').where('book_id', '=', toBookId).execute(),
+    ]);
+    const has = new Set(taken.map((r) => r.user_id));
+    const carried = positions.filter((p) => !has.has(p.user_id));
+    if (carried.length === 0) return 0;
+    const users = carried.map((p) => p.user_id);
+    const events = await this.db
+      .selectFrom('progress_events')
+      .selectAll()
+      .where('book_id', '=', fromBookId)
+      .where('user_id', 'in', users)
+      .execute();
+    await this.db.transaction().execute(async (trx) => {
+      await trx
+        .insertInto('read_progress')
+        .values(carried.map((p) => ({ ...p, book_id: toBookId })))
+        .execute();
+      for (let i = 0; i < events.length; i += 200)
+        await trx
+          .insertInto('progress_events')
+          .values(events.slice(i, i + 200).map((e) => ({ ...e, id: randomUUID(), book_id: toBookId, client_entry_id: null })))
+          .execute();
+    });
+    return carried.length;
+  }
+
   async hasEntry(userId: string, entryId: string): Promise<boolean> {
     const row = await this.db
       .selectFrom('progress_events')

@@ -97,6 +97,11 @@ export class ProgressService {
     return resolveDevice(apiKey, hint);
   }
 
+  /** Positions and history of a book given to the book it became elsewhere (libraries/inbox: a file moved in). */
+  async carryOver(fromBookId: string, toBookId: string): Promise<void> {
+    await this.repo.carryOver(fromBookId, toBookId);
+  }
+
   async get(caller: Caller, bookId: string): Promise<ProgressView> {
     const book = await this.book(caller, bookId);
     const row = await this.repo.get(caller.user.id, bookId);
