@@ -16,6 +16,8 @@ export interface RouteIds {
   koreaderKey?: string;
   /** The API key in a Kobo's `api_endpoint` (`/kobo/{key}/`). */
   koboKey?: string;
+  /** An item of the inbox's review queue (`/inbox/items/:id`). */
+  inboxItem?: string;
 }
 
 /**
@@ -43,6 +45,13 @@ function valueFor(previous: string, name: string, ids: RouteIds): string | undef
       return ids.library;
     case 'users':
       return ids.user ?? randomUUID();
+    case 'items':
+      return ids.inboxItem ?? randomUUID();
+    // An inbox folder or an upload that is not there.
+    case 'folders':
+      return randomUUID();
+    case 'uploads':
+      return 'no-such-upload';
     // Things a fresh catalog has none of (or the caller cannot see): an id that exists nowhere.
     case 'api-keys':
     case 'tasks':

@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto';
+import { mkdir } from 'node:fs/promises';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildApp } from '../../src/app.js';
@@ -28,6 +29,7 @@ import {
   type Secret,
 } from '../helpers/household.js';
 import { md5 } from '../helpers/koreader.js';
+import { makeTempDir } from '../helpers/temp-dir.js';
 import { getRoutes, type RouteIds } from '../helpers/route-table.js';
 import { comicInfoXml, makeCbz } from '../media/fixtures.js';
 
@@ -89,9 +91,18 @@ function headersFor(url: string, user: HouseholdUser, how: 'jwt' | 'key' = 'jwt'
 }
 
 beforeAll(async () => {
-  t = await createCatalogApp({ komga_api: { enabled: true } });
+  t = await createCatalogApp({ komga_api: { enabled: true }, inbox: { quiet_seconds: 0.2, check_seconds: 1 } });
   catalog = await buildHouseholdCatalog(t);
   secrets = secretsOf(catalog);
+  // A file waiting in the inbox of each library: the hidden one's is as hidden as its books.
+  inboxItems = {
+    visible: await inboxItemIn(catalog.visibleLibrary.id, 'Visible Inbox Arrival 001.cbz'),
+    hidden: await inboxItemIn(catalog.hiddenLibrary.id, `${HIDDEN_WORD} Inbox Arrival 001.cbz`),
+  };
+  inboxSecrets.push(
+    { what: 'inbox item of the hidden library: id', value: inboxItems.hidden, kind: 'core' },
+    { what: 'inbox item of the hidden library: file name', value: `${HIDDEN_WORD} Inbox Arrival`, kind: 'core' },
+  );
   core = secrets.filter((s) => s.kind === 'core');
 
   // The reader first sees everything and reads: progress, On Deck and reading history then hold hidden books too.
@@ -121,6 +132,27 @@ beforeAll(async () => {
   base = await t.app.listen({ host: '127.0.0.1', port: 0 });
 });
 afterAll(() => t.close());
+
+let inboxItems: { visible: string; hidden: string };
+/** What the inbox holds of the hidden library: as secret as its books (not in the catalog, so apart from `core`). */
+const inboxSecrets: Secret[] = [];
+
+/** An inbox folder for the library with one book dropped in; the id of its review item. */
+async function inboxItemIn(libraryId: string, fileName: string): Promise<string> {
+  const dir = path.join(makeTempDir('colophon-inbox-'), 'inbox');
+  await mkdir(dir, { recursive: true });
+  const folder = await api(t, 'POST', '/api/v1/inbox/folders', { path: dir, library_id: libraryId });
+  if (folder.status !== 201) throw new Error(`inbox folder: ${folder.status} ${JSON.stringify(folder.body)}`);
+  await makeCbz(dir, fileName, { pages: 1 });
+  const deadline = Date.now() + 60_000;
+  for (;;) {
+    const items = await api<{ data: Array<{ id: string; file_name: string }> }>(t, 'GET', '/api/v1/inbox/items?pageSize=500');
+    const item = items.body.data.find((i) => i.file_name === fileName);
+    if (item) return item.id;
+    if (Date.now() > deadline) throw new Error(`no inbox item for ${fileName}`);
+    await new Promise((r) => setTimeout(r, 100));
+  }
+}
 
 // ---------------------------------------------------------------------------------------------------------------
 // The walk: every call is made once, the checks below read the answers.
@@ -155,6 +187,7 @@ const visibleIds = (user: HouseholdUser): RouteIds => ({
   koreaderDocument: catalog.visible.books[0]!.document,
   koreaderKey: user.apiKey,
   koboKey: user.apiKey,
+  inboxItem: inboxItems.visible,
 });
 
 /** The kinds of id a route parameter takes, each with the hidden values and one that exists nowhere. */
@@ -174,6 +207,7 @@ function idKinds(
       values: [{ value: catalog.hiddenLibrary.id, what: `library "${catalog.hiddenLibrary.name}"` }],
       missing: randomUUID(),
     },
+    { kind: 'inboxItem', values: [{ value: inboxItems.hidden, what: 'inbox item of the hidden library' }], missing: randomUUID() },
     {
       kind: 'koreaderDocument',
       values: firstBooks(series)
@@ -527,7 +561,7 @@ describe('A restricted reader (and a restricted maintainer) is told nothing abou
   }, 120_000); // the walk itself: about 2000 requests (20 s on SQLite, 40 s on PostgreSQL on two idle cores)
 
   it("no answer names a hidden series, book or library (id, name, title): visible ids, hidden ids, filters and searches naming them, Mihon's calls", async () => {
-    const report = await everyWalk((_, answers) => leakReport(answers, core));
+    const report = await everyWalk((_, answers) => leakReport(answers, [...core, ...inboxSecrets]));
     expect(report, `${report.length} leaks:\n${report.join('\n')}`).toEqual([]);
   }, 60_000);
 

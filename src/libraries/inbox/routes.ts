@@ -39,7 +39,7 @@ export function registerInboxRoutes(app: App, inbox: InboxService): void {
     url: '/inbox/folders',
     config: manage,
     schema: { summary: 'List inbox folders', tags, response: { 200: z.object({ data: z.array(InboxFolderView) }) } },
-    handler: async () => ({ data: (await inbox.folders()).map((f) => folderView(f, inbox.watchOf(f.id))) }),
+    handler: async (req) => ({ data: (await inbox.folders(callerOf(req))).map((f) => folderView(f, inbox.watchOf(f.id))) }),
   });
 
   app.route({
@@ -55,7 +55,7 @@ export function registerInboxRoutes(app: App, inbox: InboxService): void {
       response: { 201: InboxFolderView, ...errors },
     },
     handler: async (req, reply) => {
-      const folder = await inbox.createFolder(req.body);
+      const folder = await inbox.createFolder(callerOf(req), req.body);
       return reply.code(201).send(folderView(folder, inbox.watchOf(folder.id)));
     },
   });
@@ -73,7 +73,7 @@ export function registerInboxRoutes(app: App, inbox: InboxService): void {
       response: { 200: InboxFolderView, ...errors },
     },
     handler: async (req) => {
-      const folder = await inbox.updateFolder(req.params.id, req.body);
+      const folder = await inbox.updateFolder(callerOf(req), req.params.id, req.body);
       return folderView(folder, inbox.watchOf(folder.id));
     },
   });
@@ -90,7 +90,7 @@ export function registerInboxRoutes(app: App, inbox: InboxService): void {
       response: { 204: z.null().describe('Removed'), 404: ErrorBody },
     },
     handler: async (req, reply) => {
-      await inbox.deleteFolder(req.params.id);
+      await inbox.deleteFolder(callerOf(req), req.params.id);
       return reply.code(204).send(null);
     },
   });

@@ -8,22 +8,20 @@ import type { InboxFolderRow, InboxItemRow } from './repository.js';
 const TEMPLATE_DOC =
   'Where a filed book goes inside the library: `{field}` for a value (`series`, `title`, `number`, `volume`, `year`, `publisher`, `ext`, `original`), `{field:03}` zero-padded, `[…]` left out when a field inside has no value, `/` between folders (docs/inbox.md).';
 
-export const InboxFolderInput = z
-  .strictObject({
-    path: z.string().min(1).max(4096).describe('Absolute folder on the server, outside every library (and no library inside it).'),
-    library_id: Uuid.describe('The library its files are filed into.'),
-    template: z
-      .string()
-      .min(1)
-      .max(500)
-      .optional()
-      .describe(`${TEMPLATE_DOC} Default \`{series}/{series}[ v{volume:02}][ #{number:03}][ ({year})].{ext}\`.`),
-    auto_file: z
-      .boolean()
-      .optional()
-      .describe('File without review when the match is certain (score at or above the setting `metadata_auto_threshold`). Default false.'),
-  })
-  .meta({ id: 'InboxFolderInput' });
+export const InboxFolderInput = z.strictObject({
+  path: z.string().min(1).max(4096).describe('Absolute folder on the server, outside every library (and no library inside it).'),
+  library_id: Uuid.describe('The library its files are filed into.'),
+  template: z
+    .string()
+    .min(1)
+    .max(500)
+    .optional()
+    .describe(`${TEMPLATE_DOC} Default \`{series}/{series}[ v{volume:02}][ #{number:03}][ ({year})].{ext}\`.`),
+  auto_file: z
+    .boolean()
+    .optional()
+    .describe('File without review when the match is certain (score at or above the setting `metadata_auto_threshold`). Default false.'),
+});
 
 export const InboxFolderView = z
   .object({
@@ -139,29 +137,27 @@ export const InboxItemsQuery = PaginationQuery.extend({
   folder_id: Uuid.optional(),
 });
 
-export const InboxItemChanges = z
-  .strictObject({
-    series_id: Uuid.nullable().optional().describe('File into this series of the library (null: a new series named `series_name`).'),
-    series_name: z
-      .string()
-      .min(1)
-      .max(500)
-      .optional()
-      .describe('The series; matched to an existing one of that name unless `series_id` is given.'),
-    number: z.string().max(20).nullable().optional(),
-    volume: z.number().int().min(0).max(100_000).nullable().optional(),
-    year: z.number().int().min(0).max(9999).nullable().optional(),
-    title: z.string().max(1000).nullable().optional(),
-    proposed_path: z
-      .string()
-      .min(1)
-      .max(4096)
-      .optional()
-      .describe(
-        "The path inside the library, as a person wants it (keeping the file's extension); without it the template names the changed proposal.",
-      ),
-  })
-  .meta({ id: 'InboxItemChanges' });
+export const InboxItemChanges = z.strictObject({
+  series_id: Uuid.nullable().optional().describe('File into this series of the library (null: a new series named `series_name`).'),
+  series_name: z
+    .string()
+    .min(1)
+    .max(500)
+    .optional()
+    .describe('The series; matched to an existing one of that name unless `series_id` is given.'),
+  number: z.string().max(20).nullable().optional(),
+  volume: z.number().int().min(0).max(100_000).nullable().optional(),
+  year: z.number().int().min(0).max(9999).nullable().optional(),
+  title: z.string().max(1000).nullable().optional(),
+  proposed_path: z
+    .string()
+    .min(1)
+    .max(4096)
+    .optional()
+    .describe(
+      "The path inside the library, as a person wants it (keeping the file's extension); without it the template names the changed proposal.",
+    ),
+});
 
 export const DuplicateChoice = z
   .enum(['keep_both', 'replace'])
@@ -171,9 +167,7 @@ export const DuplicateChoice = z
 
 export const AcceptRequest = z.strictObject({ duplicate: DuplicateChoice.optional() }).meta({ id: 'InboxAcceptRequest' });
 
-export const AcceptManyRequest = z
-  .strictObject({ ids: z.array(Uuid).min(1).max(500), duplicate: DuplicateChoice.optional() })
-  .meta({ id: 'InboxAcceptManyRequest' });
+export const AcceptManyRequest = z.strictObject({ ids: z.array(Uuid).min(1).max(500), duplicate: DuplicateChoice.optional() });
 
 export const AcceptManyResult = z
   .object({

@@ -127,8 +127,10 @@ export class InboxService {
 
   // Folders -----------------------------------------------------------------------------------------------------
 
-  async folders(): Promise<InboxFolderRow[]> {
-    return this.deps.repo.listFolders();
+  /** The folders of libraries the caller sees (a maintainer kept out of a library is kept out of its inbox). */
+  async folders(caller: Caller): Promise<InboxFolderRow[]> {
+    const scope = scopeFor(caller);
+    return (await this.deps.repo.listFolders()).filter((f) => inScope(scope, f.library_id));
   }
 
   watchOf(folderId: string): { state: string; being_written: string[] } {
@@ -137,15 +139,15 @@ export class InboxService {
     return { state: watch.state, being_written: watch.beingWritten() };
   }
 
-  async folder(id: string): Promise<InboxFolderRow> {
+  async folder(id: string, caller?: Caller): Promise<InboxFolderRow> {
     const row = await this.deps.repo.getFolder(id);
-    if (!row) throw notFound('Inbox folder');
+    if (!row || (caller && !inScope(scopeFor(caller), row.library_id))) throw notFound('Inbox folder');
     return row;
   }
 
-  private async library(id: string): Promise<LibraryRow> {
+  private async library(caller: Caller, id: string): Promise<LibraryRow> {
     const library = await this.deps.libraries.get(id);
-    if (!library) throw badRequest('library_id names no library', { field: 'library_id' });
+    if (!library || !inScope(scopeFor(caller), id)) throw badRequest('library_id names no library', { field: 'library_id' });
     return library;
   }
 
@@ -202,10 +204,10 @@ export class InboxService {
     return normalised;
   }
 
-  async createFolder(input: FolderInput): Promise<InboxFolderRow> {
+  async createFolder(caller: Caller, input: FolderInput): Promise<InboxFolderRow> {
     const template = input.template ?? DEFAULT_TEMPLATE;
     this.template(template);
-    await this.library(input.library_id);
+    await this.library(caller, input.library_id);
     const folderPath = await this.checkFolderPath(input.path, null);
     const now = new Date().toISOString();
     const id = randomUUID();
@@ -222,11 +224,11 @@ export class InboxService {
     return this.folder(id);
   }
 
-  async updateFolder(id: string, input: FolderInput): Promise<InboxFolderRow> {
-    const before = await this.folder(id);
+  async updateFolder(caller: Caller, id: string, input: FolderInput): Promise<InboxFolderRow> {
+    const before = await this.folder(id, caller);
     const template = input.template ?? before.template;
     this.template(template);
-    await this.library(input.library_id);
+    await this.library(caller, input.library_id);
     const folderPath = path.resolve(input.path) === before.path ? before.path : await this.checkFolderPath(input.path, id);
     await this.deps.repo.updateFolder(id, {
       path: folderPath,
@@ -244,8 +246,8 @@ export class InboxService {
     return after;
   }
 
-  async deleteFolder(id: string): Promise<void> {
-    await this.folder(id);
+  async deleteFolder(caller: Caller, id: string): Promise<void> {
+    await this.folder(id, caller);
     await this.stopWatch(id);
     await this.deps.repo.deleteFolder(id);
   }

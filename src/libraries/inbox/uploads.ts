@@ -5,7 +5,7 @@ import { Server } from '@tus/server';
 import { Metadata } from '@tus/utils';
 import { AppError, badRequest, notFound } from '../../http/errors.js';
 import { fill, phrase } from '../../i18n/messages.js';
-import { type Caller, inScope, scopeFor } from '../../identity/index.js';
+import type { Caller } from '../../identity/index.js';
 import { isBookFileName } from '../../media/index.js';
 import { freeName, moveNoClobber } from './file-move.js';
 import type { InboxService } from './service.js';
@@ -84,8 +84,8 @@ export class InboxUploads {
         fill(phrase('{0} is not a format Colophon reads (CBZ, CBR, CB7, EPUB, PDF…)'), [path.extname(filename) || filename]),
         { field: 'filename' },
       );
-    const folder = await this.deps.inbox.folder(folderId).catch(() => null);
-    if (!folder || !inScope(scopeFor(caller), folder.library_id)) throw notFound('Inbox folder');
+    const folder = await this.deps.inbox.folder(folderId, caller).catch(() => null);
+    if (!folder) throw notFound('Inbox folder');
     const lengthHeader = headers['upload-length'];
     const length = typeof lengthHeader === 'string' && /^\d+$/.test(lengthHeader) ? Number(lengthHeader) : NaN;
     if (!Number.isSafeInteger(length))
