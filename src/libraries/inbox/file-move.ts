@@ -48,6 +48,22 @@ async function syncFolder(folder: string): Promise<void> {
   await handle.close();
 }
 
+/**
+ * The target's folders made. Node's recursive mkdir answers ENOENT where a folder cannot be made (a read-only
+ * filesystem): the first missing one is made alone, to say why (EROFS, EACCES).
+ */
+async function makeFolders(folder: string): Promise<void> {
+  try {
+    await mkdir(folder, { recursive: true });
+  } catch (err) {
+    if (code(err) !== 'ENOENT') throw err;
+    let missing = folder;
+    while (!(await exists(path.dirname(missing))) && path.dirname(missing) !== missing) missing = path.dirname(missing);
+    await mkdir(missing);
+    throw err;
+  }
+}
+
 /** Links `from` to `to`; false when links are not supported here. Throws NameTaken when `to` exists. */
 async function linkNoClobber(from: string, to: string): Promise<boolean> {
   try {
@@ -95,7 +111,7 @@ export async function moveNoClobber(
   expectedHash: string | null,
   onBytes?: (bytes: number) => void,
 ): Promise<MoveWay> {
-  await mkdir(path.dirname(to), { recursive: true });
+  await makeFolders(path.dirname(to));
   try {
     if (await linkNoClobber(from, to)) {
       await unlink(from);

@@ -258,7 +258,7 @@ export function registerUploadRoutes(app: App, uploads: InboxUploads): void {
       },
     },
     handler: async (req, reply) => {
-      req.raw.headers['upload-metadata'] = await uploads.checkCreation(callerOf(req), req.headers);
+      await uploads.checkCreation(callerOf(req), req.raw);
       reply.hijack();
       await uploads.tus.handle(req.raw, reply.raw);
     },

@@ -1,4 +1,5 @@
 import { mkdir, stat, statfs } from 'node:fs/promises';
+import type { IncomingMessage } from 'node:http';
 import path from 'node:path';
 import { FileStore } from '@tus/file-store';
 import { Server } from '@tus/server';
@@ -45,6 +46,7 @@ async function freeBytes(folder: string): Promise<number> {
 export class InboxUploads {
   readonly tus: Server;
   private readonly store: FileStore;
+  private readonly checked = new WeakMap<IncomingMessage, Record<string, string>>();
 
   constructor(private readonly deps: UploadDeps) {
     this.store = new FileStore({ directory: deps.directory, expirationPeriodInMilliseconds: EXPIRES_MS });
@@ -53,6 +55,13 @@ export class InboxUploads {
       datastore: this.store,
       relativeLocation: true,
       maxSize: () => deps.maxBytes(),
+      // The metadata checked before tus saw the request (with its creator), in place of what the client sent.
+      onUploadCreate: async (req) => {
+        const node = (req as { runtime?: { node?: { req?: IncomingMessage } } }).runtime?.node?.req;
+        const checked = node ? this.checked.get(node) : undefined;
+        if (!checked) throw { status_code: 400, body: 'Upload not checked' };
+        return { metadata: { ...checked } };
+      },
       onUploadFinish: async (_req, upload) => {
         const item = await this.finished(upload.id, upload.metadata ?? {});
         const headers: Record<string, string> = item ? { 'Inbox-Item-Id': item } : {};
@@ -70,8 +79,9 @@ export class InboxUploads {
     return this.tus.cleanUpExpiredUploads().catch(() => 0);
   }
 
-  /** Before an upload is created: the folder, the name, the size, the space. Returns the metadata to pass on. */
-  async checkCreation(caller: Caller, headers: Record<string, string | string[] | undefined>): Promise<string> {
+  /** Before an upload is created: the folder, the name, the size, the space; what passed is kept for tus's creation. */
+  async checkCreation(caller: Caller, request: IncomingMessage): Promise<void> {
+    const headers = request.headers;
     const raw = Metadata.parse(typeof headers['upload-metadata'] === 'string' ? headers['upload-metadata'] : undefined);
     const folderId = raw.folder_id ?? '';
     const filename = path.basename((raw.filename ?? '').replace(/\\/g, '/')).trim();
@@ -108,7 +118,7 @@ export class InboxUploads {
         needed_bytes: length + SPARE_BYTES,
       });
     const metadata: UploadMetadata = { filename, folder_id: folder.id, user_id: caller.user.id };
-    return Metadata.stringify(metadata as unknown as Record<string, string>);
+    this.checked.set(request, { ...metadata });
   }
 
   /** An upload the caller created (anyone else's, or one that does not exist, is not found). */
