@@ -267,6 +267,11 @@ const adminLibrariesRoute = createRoute({
   path: '/libraries',
   component: lazyRouteComponent(() => import('./screens/admin/Libraries'), 'LibrariesScreen'),
 });
+const adminInboxRoute = createRoute({
+  getParentRoute: () => adminRoute,
+  path: '/inbox',
+  component: lazyRouteComponent(() => import('./screens/admin/inbox/InboxScreen'), 'InboxScreen'),
+});
 const adminUsersRoute = createRoute({
   getParentRoute: () => adminRoute,
   path: '/users',
@@ -327,6 +332,7 @@ const accountAndAdminRoutes = [
     accountStatsRoute,
   ]),
   adminRoute.addChildren([
+    adminInboxRoute,
     adminIndexRoute,
     adminLibrariesRoute,
     adminUsersRoute,

@@ -37,9 +37,19 @@ export function registerInboxRoutes(app: App, inbox: InboxService): void {
   app.route({
     method: 'GET',
     url: '/inbox/folders',
-    config: manage,
-    schema: { summary: 'List inbox folders', tags, response: { 200: z.object({ data: z.array(InboxFolderView) }) } },
-    handler: async (req) => ({ data: (await inbox.folders(callerOf(req))).map((f) => folderView(f, inbox.watchOf(f.id))) }),
+    config: review,
+    schema: {
+      summary: 'List inbox folders',
+      description:
+        "The folders of the libraries the caller may file into (to upload into). Their `path` is shown to those who manage libraries (libraries-write) only, as libraries' folders are.",
+      tags,
+      response: { 200: z.object({ data: z.array(InboxFolderView) }) },
+    },
+    handler: async (req) => {
+      const caller = callerOf(req);
+      const paths = caller.permissions.has('libraries-write');
+      return { data: (await inbox.folders(caller)).map((f) => folderView(f, inbox.watchOf(f.id), paths)) };
+    },
   });
 
   app.route({
@@ -56,7 +66,7 @@ export function registerInboxRoutes(app: App, inbox: InboxService): void {
     },
     handler: async (req, reply) => {
       const folder = await inbox.createFolder(callerOf(req), req.body);
-      return reply.code(201).send(folderView(folder, inbox.watchOf(folder.id)));
+      return reply.code(201).send(folderView(folder, inbox.watchOf(folder.id), true));
     },
   });
 
@@ -74,7 +84,7 @@ export function registerInboxRoutes(app: App, inbox: InboxService): void {
     },
     handler: async (req) => {
       const folder = await inbox.updateFolder(callerOf(req), req.params.id, req.body);
-      return folderView(folder, inbox.watchOf(folder.id));
+      return folderView(folder, inbox.watchOf(folder.id), true);
     },
   });
 

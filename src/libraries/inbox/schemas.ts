@@ -26,7 +26,7 @@ export const InboxFolderInput = z.strictObject({
 export const InboxFolderView = z
   .object({
     id: z.uuid(),
-    path: z.string(),
+    path: z.string().nullable().describe('Null for callers who do not manage libraries (libraries-write).'),
     library_id: z.uuid(),
     template: z.string(),
     auto_file: z.boolean(),
@@ -183,14 +183,18 @@ export const AcceptManyResult = z
 
 type ItemView = z.infer<typeof InboxItemView>;
 
-export function folderView(row: InboxFolderRow, watch: { state: string; being_written: string[] }): z.infer<typeof InboxFolderView> {
+export function folderView(
+  row: InboxFolderRow,
+  watch: { state: string; being_written: string[] },
+  showPath: boolean,
+): z.infer<typeof InboxFolderView> {
   return {
     id: row.id,
-    path: row.path,
+    path: showPath ? row.path : null,
     library_id: row.library_id,
     template: row.template,
     auto_file: row.auto_file === 1,
-    watch: watch as z.infer<typeof InboxFolderView>['watch'],
+    watch: (showPath ? watch : { state: watch.state, being_written: [] }) as z.infer<typeof InboxFolderView>['watch'],
     created_at: row.created_at,
     updated_at: row.updated_at,
   };

@@ -18,6 +18,9 @@ export function staleKeysFor(eventName: string): Array<readonly string[]> {
     case 'library_updated':
     case 'library_deleted':
       return [queryKeys.libraries.all, queryKeys.series.all, queryKeys.books.all, queryKeys.shelves.all];
+    case 'inbox_item_added':
+    case 'inbox_item_filed':
+      return [queryKeys.inbox.all];
     case 'cover_updated':
       return [queryKeys.covers.all];
     default:

@@ -10,6 +10,7 @@ export type Permission = components['schemas']['CurrentUser']['permissions'][num
  */
 export const ADMIN_SECTIONS = [
   { path: '/admin/libraries', message: msg`Libraries`, needs: 'libraries-write' },
+  { path: '/admin/inbox', message: msg`Inbox`, needs: 'books-write' },
   { path: '/admin/users', message: msg`Users`, needs: 'users-read' },
   { path: '/admin/settings', message: msg`Settings`, needs: 'system-admin' },
   { path: '/admin/sign-in', message: msg`Sign-in`, needs: 'system-admin' },
