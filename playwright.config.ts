@@ -48,7 +48,7 @@ export default defineConfig({
     { name: 'first-run', testMatch: /first-run\.spec\.ts/, use: { ...devices['Desktop Chrome'], launchOptions } },
     {
       name: 'desktop',
-      testIgnore: /(first-run|live|admin|account|scale|reader|identify|restore|keyboard|offline)\.spec\.ts/,
+      testIgnore: /(first-run|live|admin|account|scale|reader|identify|restore|keyboard|offline|inbox)\.spec\.ts/,
       dependencies: ['first-run'],
       use: { ...devices['Desktop Chrome'], launchOptions },
     },
@@ -62,7 +62,7 @@ export default defineConfig({
     // Last: these add libraries and series, which the counts above do not expect.
     {
       name: 'live',
-      testMatch: /(live|admin|account|scale|identify|restore|keyboard)\.spec\.ts/,
+      testMatch: /(live|admin|account|scale|identify|restore|keyboard|inbox)\.spec\.ts/,
       dependencies: ['desktop', 'phone'],
       use: { ...devices['Desktop Chrome'], launchOptions },
     },

@@ -5,6 +5,8 @@ import { queryKeys } from './query-keys';
  * (`['series', ...]`, `['books', ...]`); a book change also changes its series' counts and the home shelves.
  */
 export function staleKeysFor(eventName: string): Array<readonly string[]> {
+  // inbox_item_added, inbox_item_filed: Administration → Inbox (its keys are in screens/admin/inbox/keys.ts).
+  if (eventName.startsWith('inbox_')) return [['inbox']];
   switch (eventName) {
     case 'book_created':
     case 'book_updated':
@@ -18,9 +20,6 @@ export function staleKeysFor(eventName: string): Array<readonly string[]> {
     case 'library_updated':
     case 'library_deleted':
       return [queryKeys.libraries.all, queryKeys.series.all, queryKeys.books.all, queryKeys.shelves.all];
-    case 'inbox_item_added':
-    case 'inbox_item_filed':
-      return [queryKeys.inbox.all];
     case 'cover_updated':
       return [queryKeys.covers.all];
     default:

@@ -29,13 +29,6 @@ export const queryKeys = {
   metadataProviders: ['metadata-providers'] as const,
   /** The review queue, by status after it; a series' identification changes it. */
   metadataReview: ['series', 'metadata-review'] as const,
-  /** Administration → Inbox: folders, the review queue (by tab after it), template previews. */
-  inbox: {
-    all: ['inbox'] as const,
-    folders: ['inbox', 'folders'] as const,
-    items: ['inbox', 'items'] as const,
-    preview: ['inbox', 'preview'] as const,
-  },
   libraries: {
     all: ['libraries'] as const,
     scanStatus: (libraryId: string) => ['libraries', libraryId, 'scan-status'] as const,

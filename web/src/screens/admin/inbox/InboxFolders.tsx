@@ -2,7 +2,7 @@ import { Trans, useLingui } from '@lingui/react/macro';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useEffect, useState, type FormEvent } from 'react';
 import { api, ok, type components } from '../../../api/client';
-import { queryKeys } from '../../../api/query-keys';
+import { inboxKeys } from './keys';
 import { librariesQuery, meQuery } from '../../../api/queries';
 import { ErrorMessage } from '../../../components/ErrorView';
 import { FolderPicker } from '../../../components/FolderPicker';
@@ -19,7 +19,7 @@ function useTemplatePreview(template: string) {
     return () => clearTimeout(timer);
   }, [template]);
   return useQuery({
-    queryKey: [...queryKeys.inbox.preview, debounced],
+    queryKey: [...inboxKeys.preview, debounced],
     queryFn: () => ok(api.POST('/api/v1/inbox/template-preview', { body: { template: debounced } })),
     enabled: debounced.trim() !== '',
     retry: false,
@@ -46,7 +46,7 @@ function FolderForm({ folder, onDone }: { folder?: Folder; onDone(): void }) {
         : ok(api.POST('/api/v1/inbox/folders', { body }));
     },
     onSuccess: async () => {
-      await queryClient.invalidateQueries({ queryKey: queryKeys.inbox.all });
+      await queryClient.invalidateQueries({ queryKey: inboxKeys.all });
       onDone();
     },
   });
@@ -155,12 +155,12 @@ function FolderForm({ folder, onDone }: { folder?: Folder; onDone(): void }) {
 export function InboxFolders() {
   const { t } = useLingui();
   const queryClient = useQueryClient();
-  const folders = useQuery({ queryKey: queryKeys.inbox.folders, queryFn: () => ok(api.GET('/api/v1/inbox/folders')) });
+  const folders = useQuery({ queryKey: inboxKeys.folders, queryFn: () => ok(api.GET('/api/v1/inbox/folders')) });
   const libraries = useQuery(librariesQuery);
   const [editing, setEditing] = useState<string | null>(null);
   const remove = useMutation({
     mutationFn: (id: string) => ok(api.DELETE('/api/v1/inbox/folders/{id}', { params: { path: { id } } })),
-    onSuccess: () => queryClient.invalidateQueries({ queryKey: queryKeys.inbox.all }),
+    onSuccess: () => queryClient.invalidateQueries({ queryKey: inboxKeys.all }),
   });
   const list = folders.data?.data ?? [];
   const libraryOf = (id: string) => libraries.data?.data.find((l) => l.id === id)?.name ?? id;

@@ -5,7 +5,7 @@ import { keepPreviousData, useMutation, useQuery, useQueryClient } from '@tansta
 import { Link } from '@tanstack/react-router';
 import { useState } from 'react';
 import { api, ok, type components, type paths } from '../../../api/client';
-import { queryKeys } from '../../../api/query-keys';
+import { inboxKeys } from './keys';
 import { librariesQuery, meQuery } from '../../../api/queries';
 import { ErrorMessage } from '../../../components/ErrorView';
 import { InboxFolders } from './InboxFolders';
@@ -45,14 +45,14 @@ export function InboxScreen() {
   const [tab, setTab] = useState('waiting');
   const statuses = TABS.find(([key]) => key === tab)?.[2] ?? WAITING;
   const items = useQuery({
-    queryKey: [...queryKeys.inbox.items, tab],
+    queryKey: [...inboxKeys.items, tab],
     queryFn: () => ok(api.GET('/api/v1/inbox/items', { params: { query: { status: statuses.join(','), pageSize: 500 } } })),
     placeholderData: keepPreviousData,
     // Filing ends with a scan: the book's link comes a moment later.
     refetchInterval: (q) => (q.state.data?.data.some((i) => i.status === 'filing' || (i.status === 'filed' && !i.book_id)) ? 1500 : false),
   });
   const [selected, setSelected] = useState<ReadonlySet<string>>(new Set());
-  const refresh = () => queryClient.invalidateQueries({ queryKey: queryKeys.inbox.all });
+  const refresh = () => queryClient.invalidateQueries({ queryKey: inboxKeys.all });
   const acceptMany = useMutation({
     mutationFn: (ids: string[]) => ok(api.POST('/api/v1/inbox/items/accept', { body: { ids } })),
     onSuccess: () => {

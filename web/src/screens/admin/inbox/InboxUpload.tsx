@@ -2,7 +2,7 @@ import { Trans, useLingui } from '@lingui/react/macro';
 import { useQuery } from '@tanstack/react-query';
 import { useState, type DragEvent } from 'react';
 import { api, ok } from '../../../api/client';
-import { queryKeys } from '../../../api/query-keys';
+import { inboxKeys } from './keys';
 import { librariesQuery } from '../../../api/queries';
 import { ErrorMessage } from '../../../components/ErrorView';
 import { ProgressBar } from '../../../components/ProgressBar';
@@ -14,7 +14,7 @@ const ACCEPT = '.cbz,.cbr,.cb7,.cbt,.zip,.rar,.7z,.epub,.kepub,.pdf';
 /** Drag and drop (or choose) books to upload into an inbox folder, each with its own progress. */
 export function InboxUpload({ onUploaded }: { onUploaded(): void }) {
   const { t } = useLingui();
-  const folders = useQuery({ queryKey: queryKeys.inbox.folders, queryFn: () => ok(api.GET('/api/v1/inbox/folders')), retry: false });
+  const folders = useQuery({ queryKey: inboxKeys.folders, queryFn: () => ok(api.GET('/api/v1/inbox/folders')), retry: false });
   const libraries = useQuery(librariesQuery);
   const [folderId, setFolderId] = useState('');
   const [over, setOver] = useState(false);
