@@ -7,8 +7,10 @@ import { sizeBudget } from './size-budget.ts';
 
 // The first screen's JavaScript (the entry chunk and what it imports statically) must stay under this, gzipped.
 // 151 kB since issue 54: the offline start (service worker registration, the offline-aware routes) and the
-// chunk the app's shared modules then split into cost 1.1 kB (docs/decisions/047-offline-reading.md).
-const FIRST_SCREEN_BUDGET_BYTES = 151 * 1024;
+// chunk the app's shared modules then split into cost 1.1 kB (docs/decisions/047-offline-reading.md); 152 kB since
+// issue 55: the inbox's route and section (0.1 kB, after the sections' names moved to the admin chunk) left the
+// first screen within a few bytes of 151, where the lazy chunks' hashed names alone move it across.
+const FIRST_SCREEN_BUDGET_BYTES = 152 * 1024;
 // The comic reader route on top of that (the EPUB engine is a lazy chunk of its own and does not count).
 const COMIC_READER_BUDGET_BYTES = 120 * 1024;
 

@@ -5,7 +5,9 @@ import { api, ok } from '../../api/client';
 import { queryKeys } from '../../api/query-keys';
 import { meQuery } from '../../api/queries';
 import { ErrorMessage } from '../../components/ErrorView';
-import { adminSectionsFor } from '../../lib/admin-access';
+import type { MessageDescriptor } from '@lingui/core';
+import { msg } from '@lingui/core/macro';
+import { adminSectionsFor, type AdminPath } from '../../lib/admin-access';
 import '../../admin.css';
 
 /**
@@ -32,6 +34,22 @@ function ServerProblems() {
     </div>
   );
 }
+
+/** Each section's name in the menu. */
+export const SECTION_NAMES: Record<AdminPath, MessageDescriptor> = {
+  '/admin/libraries': msg`Libraries`,
+  '/admin/inbox': msg`Inbox`,
+  '/admin/users': msg`Users`,
+  '/admin/settings': msg`Settings`,
+  '/admin/sign-in': msg`Sign-in`,
+  '/admin/tasks': msg`Tasks`,
+  '/admin/duplicates': msg`Duplicates`,
+  '/admin/metadata-review': msg`Metadata review`,
+  '/admin/metadata-sources': msg`Metadata sources`,
+  '/admin/analysis-errors': msg`Analysis errors`,
+  '/admin/backups': msg`Backups`,
+  '/admin/server': msg`Server`,
+};
 
 /** The administration area: a menu of the sections this user may open; without any, a plain refusal. */
 export function AdminLayout() {
@@ -71,7 +89,7 @@ export function AdminLayout() {
       <nav aria-label={t`Administration`} className="section-tabs admin-tabs">
         {sections.map((s) => (
           <Link key={s.path} to={s.path}>
-            {i18n._(s.message)}
+            {i18n._(SECTION_NAMES[s.path])}
           </Link>
         ))}
       </nav>
