@@ -22,6 +22,7 @@ test('inbox: upload two files, fix a series, file both, open the book', async ({
   const inbox = path.join(mkdtempSync(path.join(os.tmpdir(), 'colophon-e2e-inbox-')), 'inbox');
   mkdirSync(inbox);
   try {
+    await request.post(`${serverUrl()}/api/v1/libraries/${library.id}/scan`, { headers });
     await expect
       .poll(
         async () =>
