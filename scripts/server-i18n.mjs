@@ -4,7 +4,8 @@
 //                                          keeps extra, leaves untranslated or changes the placeholders of a message
 // A message is a string or template literal in the message place of `new AppError(status, code, message)`,
 // `badRequest/conflict/forbidden/unauthorized/notFound(message)`, `errorBody(code, message)`,
-// `textIn(language, message)` or `phrase(message)`; `${…}` becomes {0}, {1}… and a literal brace is doubled
+// `textIn(language, message)`, `phrase(message)` or `sentence(template)`; `${…}` becomes {0}, {1}… and a literal brace is doubled
+// (`textIn`, `say` and `sentence` take templates already written so)
 // (Python brace format, which Weblate checks). Both branches of `a ? 'x' : 'y'` are messages.
 import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
@@ -17,7 +18,7 @@ const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const srcDir = process.env.COLOPHON_I18N_SRC ? path.resolve(process.env.COLOPHON_I18N_SRC) : path.join(root, 'src');
 const localesDir = path.join(srcDir, 'i18n', 'locales');
 const LANGUAGES = ['en', 'fr', 'de', 'es', 'it', 'pt-BR', 'nl', 'pl', 'ja', 'zh-Hans', 'ko', 'ar'];
-const TEMPLATE_TAKERS = new Set(['textIn', 'say']);
+const TEMPLATE_TAKERS = new Set(['textIn', 'say', 'sentence']);
 const MESSAGE_ARGUMENT = new Map([
   ['badRequest', 0],
   ['conflict', 0],
@@ -25,6 +26,7 @@ const MESSAGE_ARGUMENT = new Map([
   ['unauthorized', 0],
   ['notFound', 0],
   ['phrase', 0],
+  ['sentence', 0],
   ['errorBody', 1],
   ['textIn', 1],
   ['say', 1],

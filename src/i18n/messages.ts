@@ -34,6 +34,12 @@ const PLACEHOLDER = /\{\{|\}\}|\{(\d+)\}/g;
 /** Marks an English text the catalogue translates where it is not written as a call below (a constant). */
 export const phrase = (english: string): string => english;
 
+/**
+ * Marks an English template the catalogue translates, filled later with `fill` (and localised whole by `localize`):
+ * `{0}`, `{1}`… are its values and `{{`, `}}` literal braces, as the catalogue writes them.
+ */
+export const sentence = (template: string): string => template;
+
 /** Fills a template's placeholders; `{{` and `}}` are literal braces. */
 export function fill(template: string, values: readonly unknown[] = []): string {
   return template.replace(PLACEHOLDER, (token, index: string | undefined) => {

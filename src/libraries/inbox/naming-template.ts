@@ -8,7 +8,7 @@
  * - `/` separates folders. Each folder and file name is made safe for every filesystem a library may sit on:
  *   characters Windows, macOS or Linux refuse are replaced, trailing dots and spaces removed, `.` and `..` refused.
  */
-import { fill, phrase } from '../../i18n/messages.js';
+import { fill, sentence } from '../../i18n/messages.js';
 
 export const TEMPLATE_FIELDS = ['series', 'title', 'number', 'volume', 'year', 'publisher', 'ext', 'original'] as const;
 export type TemplateField = (typeof TEMPLATE_FIELDS)[number];
@@ -39,10 +39,10 @@ const isField = (name: string): name is TemplateField => (TEMPLATE_FIELDS as rea
 
 /** Parses a template, or throws TemplateError naming what is wrong and where. */
 export function parseTemplate(source: string): NamingTemplate {
-  if (source.trim() === '') throw new TemplateError(phrase('The template is empty'), [], 0);
+  if (source.trim() === '') throw new TemplateError(sentence('The template is empty'), [], 0);
   if (source.startsWith('/') || /^[A-Za-z]:[\\/]/.test(source))
-    throw new TemplateError(phrase('The template is a path inside the library: it cannot start with /'), [], 0);
-  if (source.length > 500) throw new TemplateError(phrase('The template is longer than 500 characters'), [], 500);
+    throw new TemplateError(sentence('The template is a path inside the library: it cannot start with /'), [], 0);
+  if (source.length > 500) throw new TemplateError(sentence('The template is longer than 500 characters'), [], 500);
   let index = 0;
   const read = (inOptional: boolean): Part[] => {
     const parts: Part[] = [];
@@ -55,29 +55,29 @@ export function parseTemplate(source: string): NamingTemplate {
       const char = source[index]!;
       if (char === '{') {
         const end = source.indexOf('}', index);
-        if (end < 0) throw new TemplateError(phrase('A {{ is not closed'), [], index);
+        if (end < 0) throw new TemplateError(sentence('A {{ is not closed'), [], index);
         const [name = '', padding] = source.slice(index + 1, end).split(':');
         if (!isField(name))
           throw new TemplateError(
-            phrase('Unknown field {{{0}}}; the fields are {1}'),
+            sentence('Unknown field {{{0}}}; the fields are {1}'),
             [name, TEMPLATE_FIELDS.map((f) => `{${f}}`).join(', ')],
             index,
           );
         if (padding !== undefined && !/^0[1-9]$/.test(padding))
-          throw new TemplateError(phrase('{{{0}:{1}}}: the width is written 02, 03 ... (at most 09)'), [name, padding], index);
+          throw new TemplateError(sentence('{{{0}:{1}}}: the width is written 02, 03 ... (at most 09)'), [name, padding], index);
         flush();
         parts.push({ kind: 'field', field: name, pad: padding === undefined ? null : Number(padding) });
         index = end + 1;
       } else if (char === '}') {
-        throw new TemplateError(phrase('A }} has no {{'), [], index);
+        throw new TemplateError(sentence('A }} has no {{'), [], index);
       } else if (char === '[') {
-        if (inOptional) throw new TemplateError(phrase('Optional parts [ ] cannot be nested'), [], index);
+        if (inOptional) throw new TemplateError(sentence('Optional parts [ ] cannot be nested'), [], index);
         flush();
         const start = index;
         index += 1;
         const inner = read(true);
-        if (source[index] !== ']') throw new TemplateError(phrase('A [ is not closed'), [], start);
-        if (!inner.some((p) => p.kind === 'field')) throw new TemplateError(phrase('An optional part [ ] holds no field'), [], start);
+        if (source[index] !== ']') throw new TemplateError(sentence('A [ is not closed'), [], start);
+        if (!inner.some((p) => p.kind === 'field')) throw new TemplateError(sentence('An optional part [ ] holds no field'), [], start);
         parts.push({ kind: 'optional', parts: inner });
         index += 1;
       } else if (char === ']') {
@@ -85,7 +85,7 @@ export function parseTemplate(source: string): NamingTemplate {
           flush();
           return parts;
         }
-        throw new TemplateError(phrase('A ] has no ['), [], index);
+        throw new TemplateError(sentence('A ] has no ['), [], index);
       } else {
         text += char;
         index += 1;
@@ -96,7 +96,7 @@ export function parseTemplate(source: string): NamingTemplate {
   };
   const parts = read(false);
   if (!parts.some((p) => p.kind === 'field' && p.field === 'ext'))
-    throw new TemplateError(phrase('The template must end the file name with {{ext}}'), [], source.length);
+    throw new TemplateError(sentence('The template must end the file name with {{ext}}'), [], source.length);
   return { source, parts };
 }
 
@@ -145,9 +145,9 @@ export function renderTemplate(template: NamingTemplate, values: TemplateValues)
   const whole = render(template.parts);
   const missing = template.parts.find((p) => p.kind === 'field' && field(p.field, p.pad) === null);
   if (whole === null)
-    throw new TemplateError(phrase('The book has no {{{0}}} for this template'), [missing?.kind === 'field' ? missing.field : '?'], 0);
+    throw new TemplateError(sentence('The book has no {{{0}}} for this template'), [missing?.kind === 'field' ? missing.field : '?'], 0);
   const segments = whole.split('/').map(safeSegment);
   if (segments.some((s) => s === '' || s === '.' || s === '..'))
-    throw new TemplateError(phrase('A folder or file name of the result is empty'), [], 0);
+    throw new TemplateError(sentence('A folder or file name of the result is empty'), [], 0);
   return segments.join('/');
 }

@@ -7,7 +7,7 @@ import type { EventBus } from '../../events/bus.js';
 import type { InboxEventName } from '../../events/types.js';
 import { AppError, badRequest, conflict, notFound } from '../../http/errors.js';
 import { type AccessService, type Caller, inScope, scopeFor } from '../../identity/index.js';
-import { fill, phrase } from '../../i18n/messages.js';
+import { fill, sentence } from '../../i18n/messages.js';
 import type { CatalogAnalysis } from '../../media/index.js';
 import type { MetadataSource } from '../../media/metadata/metadata-types.js';
 import { checkLibraryPath, withinAny } from '../paths.js';
@@ -67,21 +67,21 @@ function fsProblem(err: unknown): string {
 }
 
 const SERIES_REASON: Record<MetadataSource, string> = {
-  comicinfo: phrase('The series "{0}" is named in the file\'s ComicInfo.xml'),
-  opf: phrase('The series "{0}" is named in the book\'s OPF metadata'),
-  pdf: phrase('The series "{0}" is named in the PDF\'s properties'),
-  filename: phrase('The series "{0}" is read from the file name'),
-  folder: phrase('The series "{0}" is the name of the folder the file came in'),
-  file: phrase('The series "{0}" is read from the file name'),
+  comicinfo: sentence('The series "{0}" is named in the file\'s ComicInfo.xml'),
+  opf: sentence('The series "{0}" is named in the book\'s OPF metadata'),
+  pdf: sentence('The series "{0}" is named in the PDF\'s properties'),
+  filename: sentence('The series "{0}" is read from the file name'),
+  folder: sentence('The series "{0}" is the name of the folder the file came in'),
+  file: sentence('The series "{0}" is read from the file name'),
 };
 
 const NUMBER_REASON: Record<MetadataSource, string> = {
-  comicinfo: phrase("The number {0} is given by the file's ComicInfo.xml"),
-  opf: phrase("The number {0} is given by the book's OPF metadata"),
-  pdf: phrase("The number {0} is given by the PDF's properties"),
-  filename: phrase('The number {0} is read from the file name'),
-  folder: phrase('The number {0} is read from the file name'),
-  file: phrase('The number {0} is read from the file name'),
+  comicinfo: sentence("The number {0} is given by the file's ComicInfo.xml"),
+  opf: sentence("The number {0} is given by the book's OPF metadata"),
+  pdf: sentence("The number {0} is given by the PDF's properties"),
+  filename: sentence('The number {0} is read from the file name'),
+  folder: sentence('The number {0} is read from the file name'),
+  file: sentence('The number {0} is read from the file name'),
 };
 
 /** The inbox's proposal for a file: what it is, where it goes, how sure, and why. */
@@ -376,7 +376,7 @@ export class InboxService {
       ? await this.deps
           .analyzer()
           .analyzeMany([file.path], { libraryRoot: folder.path, stats: [{ size: file.size, mtimeMs: file.mtimeMs }] })
-      : [new Error(fill(phrase('{0} is not a format Colophon reads (CBZ, CBR, CB7, EPUB, PDF…)'), [path.extname(file.path) || file.path]))];
+      : [new Error(fill(sentence('{0} is not a format Colophon reads (CBZ, CBR, CB7, EPUB, PDF…)'), [path.extname(file.path) || file.path]))];
     const id = waiting?.id ?? randomUUID();
     if (!outcome || outcome instanceof Error) {
       const problem = outcome?.message ?? 'not analysed';
@@ -384,7 +384,7 @@ export class InboxService {
         ...base,
         status: 'damaged',
         problem,
-        reasons: JSON.stringify([fill(phrase('The file cannot be read: {0}'), [problem])]),
+        reasons: JSON.stringify([fill(sentence('The file cannot be read: {0}'), [problem])]),
         hash: null,
         format: null,
         metadata: '{}',
@@ -444,10 +444,10 @@ export class InboxService {
     reasons.push(
       named
         ? fill(SERIES_REASON[seriesSource], [seriesName])
-        : fill(phrase('No series is named: the file name "{0}" is taken as the series'), [seriesName]),
+        : fill(sentence('No series is named: the file name "{0}" is taken as the series'), [seriesName]),
     );
     if (metadata.number !== null) reasons.push(fill(NUMBER_REASON[sources.number ?? 'filename'], [metadata.number]));
-    else reasons.push(phrase("No number was found: the template's optional parts that need it are left out"));
+    else reasons.push(sentence("No number was found: the template's optional parts that need it are left out"));
 
     const wanted = foldTitle(seriesName);
     const matches = series.filter((s) => foldTitle(s.name) === wanted || foldTitle(path.posix.basename(s.path)) === wanted);
@@ -460,7 +460,7 @@ export class InboxService {
       seriesId = match.id;
       name = match.name;
       score = fromMetadata ? 1 : 0.95;
-      reasons.push(fill(phrase('It matches the series "{0}" already in the library (folder {1})'), [match.name, match.path]));
+      reasons.push(fill(sentence('It matches the series "{0}" already in the library (folder {1})'), [match.name, match.path]));
     } else if (matches.length > 1) {
       // As identification does: a runner-up as good as the best is no certainty; the first is proposed.
       const match = matches[0]!;
@@ -468,11 +468,11 @@ export class InboxService {
       name = match.name;
       score = 0.7;
       reasons.push(
-        fill(phrase('{0} series of the library are named "{1}": the first is proposed, check it'), [matches.length, match.name]),
+        fill(sentence('{0} series of the library are named "{1}": the first is proposed, check it'), [matches.length, match.name]),
       );
     } else {
       score = fromMetadata ? 0.5 : 0.4;
-      reasons.push(fill(phrase('No series of the library is named "{0}": a new series is proposed'), [seriesName]));
+      reasons.push(fill(sentence('No series of the library is named "{0}": a new series is proposed'), [seriesName]));
     }
     if (metadata.number === null && metadata.format !== 'epub' && metadata.format !== 'pdf') score = Math.max(0, score - 0.2);
     return {
@@ -501,7 +501,7 @@ export class InboxService {
       } catch (err) {
         if (!(err instanceof TemplateError)) throw err;
         proposed = null;
-        reasons.push(fill(phrase('The template cannot name this book: {0}'), [err.message]));
+        reasons.push(fill(sentence('The template cannot name this book: {0}'), [err.message]));
       }
     }
     patch.proposed_path = proposed;
@@ -511,13 +511,13 @@ export class InboxService {
         if (present) {
           patch.status = 'duplicate';
           patch.duplicate_of = other.id;
-          reasons.push(fill(phrase('The same file is already in a library: {0}'), [other.path]));
+          reasons.push(fill(sentence('The same file is already in a library: {0}'), [other.path]));
           break;
         }
         patch.moved_from ??= other.id;
       }
       if (patch.moved_from && patch.status !== 'duplicate')
-        reasons.push(phrase("This file was in a library before: its readers' progress will follow it"));
+        reasons.push(sentence("This file was in a library before: its readers' progress will follow it"));
     }
     if (patch.status === 'review' && item.series_id && item.number !== null) {
       const same = await this.deps.repo.bookNumbered(item.series_id, item.number, item.volume);
@@ -525,7 +525,7 @@ export class InboxService {
         patch.status = 'duplicate';
         patch.duplicate_of = same.id;
         reasons.push(
-          fill(phrase('The series already has number {0} ({1}): keep both, replace it (its progress is kept), or reject this one'), [
+          fill(sentence('The series already has number {0} ({1}): keep both, replace it (its progress is kept), or reject this one'), [
             item.number,
             same.path,
           ]),
@@ -534,7 +534,7 @@ export class InboxService {
     }
     if (patch.status === 'review' && proposed !== null && (await stat(path.join(library.path, proposed)).catch(() => null))) {
       patch.status = 'clash';
-      reasons.push(fill(phrase('A file named {0} is already in the library: change the name'), [proposed]));
+      reasons.push(fill(sentence('A file named {0} is already in the library: change the name'), [proposed]));
     }
     patch.moved_from = patch.status === 'duplicate' ? null : patch.moved_from;
     patch.reasons = JSON.stringify(reasons);
@@ -544,12 +544,12 @@ export class InboxService {
   }
 
   private static readonly SETTLE_REASONS = [
-    phrase('The template cannot name this book: {0}'),
-    phrase('The same file is already in a library: {0}'),
-    phrase("This file was in a library before: its readers' progress will follow it"),
-    phrase('The series already has number {0} ({1}): keep both, replace it (its progress is kept), or reject this one'),
-    phrase('A file named {0} is already in the library: change the name'),
-    phrase('Filed without review: the match is certain (score {0}, threshold {1})'),
+    sentence('The template cannot name this book: {0}'),
+    sentence('The same file is already in a library: {0}'),
+    sentence("This file was in a library before: its readers' progress will follow it"),
+    sentence('The series already has number {0} ({1}): keep both, replace it (its progress is kept), or reject this one'),
+    sentence('A file named {0} is already in the library: change the name'),
+    sentence('Filed without review: the match is certain (score {0}, threshold {1})'),
   ].map((t) => new RegExp(`^${t.replace(/[.*+?^${}()|[\]\\]/g, '\\$&').replace(/\\\{\d\\\}/g, '.*')}$`, 's'));
 
   private isSettleReason(reason: string): boolean {
@@ -733,7 +733,7 @@ export class InboxService {
       if (err instanceof NameTaken) {
         const reasons = [
           ...(JSON.parse(item.reasons) as string[]),
-          fill(phrase('A file named {0} is already in the library: change the name'), [relative]),
+          fill(sentence('A file named {0} is already in the library: change the name'), [relative]),
         ];
         await back({ status: 'clash', reasons: JSON.stringify(reasons) });
         throw conflict('A file of the proposed name is already in the library: change the name first', { proposed_path: relative });
@@ -751,7 +751,7 @@ export class InboxService {
     const reasons = JSON.parse(item.reasons) as string[];
     if (!caller)
       reasons.push(
-        fill(phrase('Filed without review: the match is certain (score {0}, threshold {1})'), [
+        fill(sentence('Filed without review: the match is certain (score {0}, threshold {1})'), [
           item.score.toFixed(2),
           this.deps.autoThreshold().toFixed(2),
         ]),
@@ -844,7 +844,7 @@ function checkedRelativePath(input: string, fileName: string): string {
   if (clean === '' || parts.some((p) => p === '' || p === '.' || p === '..'))
     throw badRequest('proposed_path must be a path inside the library, like Series/Series 01.cbz', { field: 'proposed_path' });
   if (path.posix.extname(clean).toLowerCase() !== path.extname(fileName).toLowerCase())
-    throw badRequest(fill(phrase("proposed_path must keep the file's extension ({0})"), [path.extname(fileName)]), {
+    throw badRequest(fill(sentence("proposed_path must keep the file's extension ({0})"), [path.extname(fileName)]), {
       field: 'proposed_path',
     });
   return clean;

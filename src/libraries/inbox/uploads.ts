@@ -5,7 +5,7 @@ import { FileStore } from '@tus/file-store';
 import { Server } from '@tus/server';
 import { Metadata } from '@tus/utils';
 import { AppError, badRequest, notFound } from '../../http/errors.js';
-import { fill, phrase } from '../../i18n/messages.js';
+import { fill, sentence } from '../../i18n/messages.js';
 import type { Caller } from '../../identity/index.js';
 import { isBookFileName } from '../../media/index.js';
 import { freeName, moveNoClobber } from './file-move.js';
@@ -91,7 +91,7 @@ export class InboxUploads {
       throw badRequest('The file name cannot start with a dot or be longer than 255 characters', { field: 'filename' });
     if (!isBookFileName(filename))
       throw badRequest(
-        fill(phrase('{0} is not a format Colophon reads (CBZ, CBR, CB7, EPUB, PDF…)'), [path.extname(filename) || filename]),
+        fill(sentence('{0} is not a format Colophon reads (CBZ, CBR, CB7, EPUB, PDF…)'), [path.extname(filename) || filename]),
         { field: 'filename' },
       );
     const folder = await this.deps.inbox.folder(folderId, caller).catch(() => null);
@@ -105,7 +105,7 @@ export class InboxUploads {
       throw new AppError(
         413,
         'PayloadTooLarge',
-        fill(phrase('The file is larger than uploads may be ({0} MB; setting inbox_upload_max_mb)'), [Math.round(max / 1048576)]),
+        fill(sentence('The file is larger than uploads may be ({0} MB; setting inbox_upload_max_mb)'), [Math.round(max / 1048576)]),
         {
           max_bytes: max,
         },

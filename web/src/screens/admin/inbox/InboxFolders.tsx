@@ -9,6 +9,10 @@ import { FolderPicker } from '../../../components/FolderPicker';
 
 type Folder = components['schemas']['InboxFolder'];
 
+/** What a template may say, written as typed (literal braces: values of the sentence, not its placeholders). */
+const FIELDS = '{series} {title} {number} {volume} {year} {publisher} {ext} {original}';
+const PADDED = '{number:03}';
+
 const DEFAULT_TEMPLATE = '{series}/{series}[ v{volume:02}][ #{number:03}][ ({year})].{ext}';
 
 /** Where sample books would go under a template, asked of the server as it is typed (a moment after the last key). */
@@ -114,8 +118,7 @@ function FolderForm({ folder, onDone }: { folder?: Folder; onDone(): void }) {
         />
         <span id={`inbox-template-help-${id}`} className="hint">
           <Trans>
-            Fields: {'{series}'} {'{title}'} {'{number}'} {'{volume}'} {'{year}'} {'{publisher}'} {'{ext}'} {'{original}'}; {'{number:03}'}{' '}
-            pads with zeros; [ ] around a part leaves it out when a field inside has no value; / makes folders.
+            Fields: {FIELDS}; {PADDED} pads with zeros; [ ] around a part leaves it out when a field inside has no value; / makes folders.
           </Trans>
         </span>
         <div id={`inbox-template-preview-${id}`} aria-live="polite">
