@@ -204,6 +204,7 @@ export function compose(deps: LibrariesDeps): ComposedArea<LibrariesServices> {
         await inbox.start();
       },
       async stop() {
+        uploads.stop();
         await inbox.stop();
         await watching.stop();
       },

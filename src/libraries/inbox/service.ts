@@ -376,7 +376,11 @@ export class InboxService {
       ? await this.deps
           .analyzer()
           .analyzeMany([file.path], { libraryRoot: folder.path, stats: [{ size: file.size, mtimeMs: file.mtimeMs }] })
-      : [new Error(fill(sentence('{0} is not a format Colophon reads (CBZ, CBR, CB7, EPUB, PDF…)'), [path.extname(file.path) || file.path]))];
+      : [
+          new Error(
+            fill(sentence('{0} is not a format Colophon reads (CBZ, CBR, CB7, EPUB, PDF…)'), [path.extname(file.path) || file.path]),
+          ),
+        ];
     const id = waiting?.id ?? randomUUID();
     if (!outcome || outcome instanceof Error) {
       const problem = outcome?.message ?? 'not analysed';

@@ -44,17 +44,24 @@ async function freeBytes(folder: string): Promise<number> {
  * Finished, the file is moved into the inbox folder and analysed at once (it is complete: no quiet period).
  */
 export class InboxUploads {
-  readonly tus: Server;
-  private readonly store: FileStore;
+  private server: Server | undefined;
+  private fileStore: FileStore | undefined;
   private readonly checked = new WeakMap<IncomingMessage, Record<string, string>>();
+  private timer: NodeJS.Timeout | undefined;
 
-  constructor(private readonly deps: UploadDeps) {
-    this.store = new FileStore({ directory: deps.directory, expirationPeriodInMilliseconds: EXPIRES_MS });
-    this.tus = new Server({
+  constructor(private readonly deps: UploadDeps) {}
+
+  /** Made when first needed: the file store makes its folder, which `colophon openapi` (no data folder) must not. */
+  private get store(): FileStore {
+    return (this.fileStore ??= new FileStore({ directory: this.deps.directory, expirationPeriodInMilliseconds: EXPIRES_MS }));
+  }
+
+  get tus(): Server {
+    return (this.server ??= new Server({
       path: '/api/v1/inbox/uploads',
       datastore: this.store,
       relativeLocation: true,
-      maxSize: () => deps.maxBytes(),
+      maxSize: () => this.deps.maxBytes(),
       // The metadata checked before tus saw the request (with its creator), in place of what the client sent.
       onUploadCreate: async (req) => {
         const node = (req as { runtime?: { node?: { req?: IncomingMessage } } }).runtime?.node?.req;
@@ -67,15 +74,22 @@ export class InboxUploads {
         const headers: Record<string, string> = item ? { 'Inbox-Item-Id': item } : {};
         return { headers };
       },
-    });
+    }));
   }
 
+  /** The uploads folder made; uploads left unfinished for a day removed now and every hour. */
   async start(): Promise<void> {
     await mkdir(this.deps.directory, { recursive: true });
-    await this.tus.cleanUpExpiredUploads().catch(() => 0);
+    await this.cleanUp();
+    this.timer = setInterval(() => void this.cleanUp(), 60 * 60 * 1000);
+    this.timer.unref();
   }
 
-  cleanUp(): Promise<number> {
+  stop(): void {
+    clearInterval(this.timer);
+  }
+
+  private cleanUp(): Promise<number> {
     return this.tus.cleanUpExpiredUploads().catch(() => 0);
   }
 
