@@ -5,7 +5,7 @@ import { serializerCompiler, validatorCompiler, type ZodTypeProvider } from 'fas
 import type { Transporter } from 'nodemailer';
 import type { Config } from './config/schema.js';
 import type { Database } from './db/connection.js';
-import { clientErrorHandler, frameworkErrorHandler, registerErrorHandling } from './http/errors.js';
+import { clientErrorHandler, errorBody, frameworkErrorHandler, registerErrorHandling } from './http/errors.js';
 import { registerJsonBodyParser } from './http/json-body.js';
 import { httpServerOptions, limitConnectionsPerAddress, throttledPerAddress } from './http/connection-limits.js';
 import { registerOpenApi } from './http/openapi.js';
@@ -108,6 +108,12 @@ export async function buildApp(options: BuildAppOptions): Promise<App> {
     onDatabaseUnavailable: (err) => services.outage.refused(err, 'request'),
   });
   registerJsonBodyParser(app);
+  // A worker serves /health (an orchestrator's and a load balancer's check) and nothing else.
+  if (config.server.role === 'worker')
+    app.addHook('onRequest', (request, reply, done) => {
+      if (request.url === '/health' || request.url.startsWith('/health/') || request.url.startsWith('/health?')) return done();
+      void reply.code(404).send(errorBody('NotFound', 'This instance is a worker (server.role): it answers /health only'));
+    });
   // First of all hooks: whatever the request reads of the database sees every commit made before it came.
   if (database.readChangeVersionAfresh) {
     const afresh = database.readChangeVersionAfresh;

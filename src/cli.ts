@@ -25,8 +25,14 @@ program
   .command('serve')
   .description('Start the server (SQLite under ./data unless configured otherwise)')
   .option('-c, --config <file>', 'YAML configuration file (env COLOPHON_CONFIG)')
-  .action(async (opts: { config?: string }) => {
-    const config = loadConfig({ file: opts.config });
+  .addOption(
+    new Option('--role <role>', 'all (default), web (requests only) or worker (background work, /health only); config server.role').choices(
+      ['all', 'web', 'worker'],
+    ),
+  )
+  .action(async (opts: { config?: string; role?: 'all' | 'web' | 'worker' }) => {
+    const loaded = loadConfig({ file: opts.config });
+    const config = opts.role ? { ...loaded, server: { ...loaded.server, role: opts.role } } : loaded;
     const server = await startServer(config);
     growYoungGenerationWhenBusy();
     installShutdownHandlers(server);

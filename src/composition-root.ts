@@ -41,7 +41,10 @@ export interface Background {
   tasks: operations.OperationsServices['tasks'];
   /** Folder watching (scanning_config.watch): targeted scans of changed folders. */
   watching: libraries.LibrariesServices['watching'];
-  /** Starts background work: task worker (recovering abandoned tasks), cron schedules, scan_on_start scans, watching. */
+  /**
+   * Starts background work: task worker (recovering abandoned tasks), cron schedules, scan_on_start scans, watching.
+   * A `web` instance (server.role) starts none of it: what it queues is a worker's to run.
+   */
   start(): Promise<void>;
   stop(): Promise<void>;
 }
@@ -217,6 +220,7 @@ export function composeServices(deps: CompositionDeps): Services {
     tasks: composedOperations.services.tasks,
     watching,
     async start() {
+      if (config.server.role === 'web') return;
       await worker.start();
       scheduler.start();
       for (const area of wiring) await area.start?.();

@@ -17,6 +17,10 @@ export interface RunningServer {
 
 /** Everything `colophon serve` does: data dir, database and migrations, the app, background work, listening. */
 export async function startServer(config: Config, options: Pick<BuildAppOptions, 'logger'> = {}): Promise<RunningServer> {
+  if (config.server.role !== 'all' && config.database.type !== 'postgres')
+    throw new Error(
+      `server.role "${config.server.role}" needs PostgreSQL (database.type: postgres): a web instance hears a worker's events through it. With SQLite, run one process (role "all").`,
+    );
   ensureDataDir(config);
   const adopted = adoptFormerDatabaseFile(config);
   const database = openDatabase(config);

@@ -68,6 +68,12 @@ const bucket = (rps: number, burst: number) =>
 export const ConfigSchema = z.strictObject({
   server: z
     .strictObject({
+      /**
+       * What this process does: `all` (requests and background work, one process), `web` (requests only: scans,
+       * analysis, covers, identification and backups are queued for a worker), `worker` (the background work, and
+       * no HTTP but `/health`). `web` and `worker` need PostgreSQL: their events travel through it (docs/scaling.md).
+       */
+      role: z.enum(['all', 'web', 'worker']).default('all'),
       host: text().default('0.0.0.0'),
       port: port.default(8080),
       /** Believe X-Forwarded-For (only behind a reverse proxy you control). */

@@ -64,7 +64,8 @@ export async function uploadFiles(files: readonly File[], folderId: string, onFi
     for (const l of listeners) l();
     const upload = new Upload(file, {
       endpoint: '/api/v1/inbox/uploads',
-      chunkSize: 50 * 1024 * 1024,
+      // Each PATCH well within the server's request timeout (server.request_timeout_seconds, 60 s) on a slow uplink.
+      chunkSize: 8 * 1024 * 1024,
       retryDelays: [0, 1000, 3000, 5000, 10000],
       metadata: { filename: file.name, folder_id: folderId },
       headers: { ...authHeaders(), 'Accept-Language': i18n.locale },
