@@ -1,15 +1,21 @@
 import { randomUUID } from 'node:crypto';
 import type { EventMap, EventName } from './types.js';
 
-export type Listener<K extends EventName> = (payload: EventMap[K], event: K) => void;
+/** `id`: the event's id, the same in every process (an SSE message's `id:`, what `Last-Event-ID` names). */
+export type Listener<K extends EventName> = (payload: EventMap[K], event: K, id: string) => void;
 export type AnyListener = <K extends EventName>(event: K, payload: EventMap[K]) => void;
 
 /** An event as it travels between processes: the origin lets a bridge drop its own echo. */
 export interface EventEnvelope<K extends EventName = EventName> {
   origin: string;
+  /** Unique across processes: `<time base 36>-<origin>-<sequence>`. */
+  id: string;
   event: K;
   payload: EventMap[K];
 }
+
+/** Events kept for clients that reconnect (`Last-Event-ID`): a few minutes of a busy scan's. */
+const RECENT_EVENTS = 5000;
 
 /**
  * Typed in-process publish/subscribe. Listeners run synchronously after the publisher's work is done
@@ -25,6 +31,8 @@ export class EventBus {
   private readonly listeners = new Map<EventName, Set<Listener<EventName>>>();
   private readonly anyListeners = new Set<AnyListener>();
   private readonly forwarders = new Set<(envelope: EventEnvelope) => void>();
+  private readonly recent: EventEnvelope[] = [];
+  private sequence = 0;
 
   constructor(private readonly onListenerError: (err: unknown, event: EventName) => void = () => undefined) {}
 
@@ -45,11 +53,24 @@ export class EventBus {
   }
 
   publish<K extends EventName>(event: K, payload: EventMap[K]): void {
-    this.notify(event, payload);
-    if (this.forwarders.size > 0) {
-      const envelope: EventEnvelope = { origin: this.origin, event, payload } as EventEnvelope;
-      for (const forward of this.forwarders) this.guard(event, () => forward(envelope));
-    }
+    this.sequence += 1;
+    const envelope = {
+      origin: this.origin,
+      id: `${Date.now().toString(36)}-${this.origin}-${this.sequence}`,
+      event,
+      payload,
+    } as EventEnvelope;
+    this.notify(envelope);
+    for (const forward of this.forwarders) this.guard(event, () => forward(envelope));
+  }
+
+  /**
+   * The events this process has heard (its own and, through a bridge, every other's) after the one with `id`, in
+   * the order heard; null when `id` is not among the last ones kept (too old, or from before this process started).
+   */
+  since(id: string): EventEnvelope[] | null {
+    const at = this.recent.findLastIndex((e) => e.id === id);
+    return at < 0 ? null : this.recent.slice(at + 1);
   }
 
   addForwarder(forward: (envelope: EventEnvelope) => void): () => void {
@@ -60,7 +81,8 @@ export class EventBus {
   /** An event published by another process; ignored when it is our own echo. */
   deliverRemote(envelope: EventEnvelope): void {
     if (envelope.origin === this.origin) return;
-    this.notify(envelope.event, envelope.payload);
+    // A process of an older version sends no id: one is made here (it cannot be named by another process).
+    this.notify(envelope.id ? envelope : { ...envelope, id: `${Date.now().toString(36)}-${envelope.origin}-r${(this.sequence += 1)}` });
   }
 
   listenerCount(): number {
@@ -69,9 +91,13 @@ export class EventBus {
     return n;
   }
 
-  private notify<K extends EventName>(event: K, payload: EventMap[K]): void {
+  private notify(envelope: EventEnvelope): void {
+    const { event, payload, id } = envelope;
+    this.recent.push(envelope);
+    // Trimmed by the hundred, not one by one: a shift of thousands per event would cost a busy scan.
+    if (this.recent.length > RECENT_EVENTS + 500) this.recent.splice(0, this.recent.length - RECENT_EVENTS);
     const set = this.listeners.get(event);
-    if (set) for (const listener of [...set]) this.guard(event, () => listener(payload, event));
+    if (set) for (const listener of [...set]) this.guard(event, () => listener(payload, event, id));
     for (const listener of [...this.anyListeners]) this.guard(event, () => listener(event, payload));
   }
 

@@ -1,8 +1,8 @@
 import type { FastifyReply } from 'fastify';
 
 export interface SseStream {
-  /** Writes one `event:`/`data:` frame; ignored once the client has gone. */
-  send(event: string, data: unknown): void;
+  /** Writes one `event:`/`data:` frame (with `id:` when given); ignored once the client has gone. */
+  send(event: string, data: unknown, id?: string): void;
   /** Runs when the client disconnects or the server closes the stream. */
   onClose(fn: () => void): void;
   /** Ends the stream from the server's side. */
@@ -57,8 +57,8 @@ export class SseHub {
     this.streams.add(close);
 
     return {
-      send: (event, data) => {
-        if (!closed) res.write(`event: ${event}\ndata: ${JSON.stringify(data)}\n\n`);
+      send: (event, data, id) => {
+        if (!closed) res.write(`${id ? `id: ${id}\n` : ''}event: ${event}\ndata: ${JSON.stringify(data)}\n\n`);
       },
       onClose: (fn) => {
         closers.push(fn);

@@ -11,12 +11,15 @@ export interface Frame {
  */
 export function connect(base: string, path: string, headers: Record<string, string>, names: string[]) {
   const frames: Frame[] = [];
-  const state = { errors: 0 };
+  const state = { errors: 0, lastEventId: null as string | null };
   const source = new EventSource(`${base}${path}`, {
     fetch: (input, init) => fetch(input, { ...init, headers: { ...(init?.headers as Record<string, string>), ...headers } }),
   });
   for (const name of names)
-    source.addEventListener(name, (e) => frames.push({ event: name, data: JSON.parse(e.data) as Record<string, unknown> }));
+    source.addEventListener(name, (e) => {
+      state.lastEventId = e.lastEventId || state.lastEventId;
+      frames.push({ event: name, data: JSON.parse(e.data) as Record<string, unknown> });
+    });
   const opened = new Promise<void>((resolve, reject) => {
     source.onopen = () => resolve();
     source.onerror = (err) => {
@@ -25,7 +28,7 @@ export function connect(base: string, path: string, headers: Record<string, stri
     };
   });
   opened.catch(() => undefined);
-  return { frames, source, opened, state };
+  return { frames, source, opened, state, lastEventId: () => state.lastEventId };
 }
 
 export async function until(check: () => boolean, timeoutMs = 10_000): Promise<void> {

@@ -34,7 +34,7 @@ async function mayHear(access: AccessService, caller: Caller, e: { library_id: s
 const SSE_HEADERS = z.object({ accept: z.string().optional() });
 
 const STREAM_DOC =
-  'Server-sent events: send `Accept: text/event-stream`. Each message is `event: <name>` then `data: <JSON>`; every connection receives the comment `: keep-alive` every 15 seconds (config `events.keepalive_seconds`). What a stream may carry is judged with its caller as they are when each event happens (access taken away applies to the next event), and a stream whose caller is refused since it opened (key revoked, logged out, account disabled, permission gone) is closed.';
+  'Server-sent events: send `Accept: text/event-stream`. Each message is `id: <id>`, `event: <name>` then `data: <JSON>`; a client that reconnects with `Last-Event-ID` (EventSource does) first gets the events it missed since that one, from the last 5,000 the instance heard (every instance behind a load balancer hears every event); every connection receives the comment `: keep-alive` every 15 seconds (config `events.keepalive_seconds`). What a stream may carry is judged with its caller as they are when each event happens (access taken away applies to the next event), and a stream whose caller is refused since it opened (key revoked, logged out, account disabled, permission gone) is closed.';
 
 const ENTITY_DOC = `${STREAM_DOC}
 
@@ -92,17 +92,31 @@ export function registerEventRoutes(app: App, deps: EventRouteDeps): void {
       let caller: Promise<Caller | undefined> | undefined;
       // Checks may ask the database: chained, so a connection gets its events in the order they happened.
       let sent: Promise<void> = Promise.resolve();
+      const deliver = (name: K, payload: EventMap[K], id: string) => {
+        caller = undefined;
+        sent = sent
+          .then(async () => {
+            if (sse.closed) return;
+            const now = await (caller ??= deps.callerAgain(req));
+            if (!now || !holdsRule(now.permissions, permission)) return sse.close();
+            if (await filter(now, payload)) sse.send(name, onWire(payload), id);
+          })
+          .catch(() => undefined);
+      };
+      // A client back after a lost connection (`Last-Event-ID`, which EventSource sends by itself) first gets what it
+      // missed, from the events this instance has heard: every instance hears every event, so it may reconnect to any.
+      const lastId = req.headers['last-event-id'];
+      const missed = typeof lastId === 'string' && lastId !== '' ? (bus.since(lastId) ?? []) : [];
+      const wanted = new Set<string>(names);
+      const replayed = new Set<string>();
+      for (const e of missed)
+        if (wanted.has(e.event)) {
+          replayed.add(e.id);
+          deliver(e.event as K, e.payload as EventMap[K], e.id);
+        }
       for (const name of names) {
-        const off = bus.on(name, (payload) => {
-          caller = undefined;
-          sent = sent
-            .then(async () => {
-              if (sse.closed) return;
-              const now = await (caller ??= deps.callerAgain(req));
-              if (!now || !holdsRule(now.permissions, permission)) return sse.close();
-              if (await filter(now, payload)) sse.send(name, onWire(payload));
-            })
-            .catch(() => undefined);
+        const off = bus.on(name, (payload, _event, id) => {
+          if (!replayed.has(id)) deliver(name, payload, id);
         });
         sse.onClose(off);
       }
