@@ -5,6 +5,8 @@ import { serializerCompiler, validatorCompiler, type ZodTypeProvider } from 'fas
 import type { Transporter } from 'nodemailer';
 import type { Config } from './config/schema.js';
 import type { Database } from './db/connection.js';
+import { textIn } from './i18n/messages.js';
+import { requestLanguage } from './i18n/request.js';
 import { clientErrorHandler, errorBody, frameworkErrorHandler, registerErrorHandling } from './http/errors.js';
 import { registerJsonBodyParser } from './http/json-body.js';
 import { httpServerOptions, limitConnectionsPerAddress, throttledPerAddress } from './http/connection-limits.js';
@@ -112,7 +114,9 @@ export async function buildApp(options: BuildAppOptions): Promise<App> {
   if (config.server.role === 'worker')
     app.addHook('onRequest', (request, reply, done) => {
       if (request.url === '/health' || request.url.startsWith('/health/') || request.url.startsWith('/health?')) return done();
-      void reply.code(404).send(errorBody('NotFound', 'This instance is a worker (server.role): it answers /health only'));
+      void reply
+        .code(404)
+        .send(errorBody('NotFound', textIn(requestLanguage(request), 'This instance is a worker (server.role): it answers /health only')));
     });
   // First of all hooks: whatever the request reads of the database sees every commit made before it came.
   if (database.readChangeVersionAfresh) {

@@ -68,6 +68,11 @@ export class EventBus {
    * The events this process has heard (its own and, through a bridge, every other's) after the one with `id`, in
    * the order heard; null when `id` is not among the last ones kept (too old, or from before this process started).
    */
+  /** The id of the last event this process heard; undefined before the first. */
+  latestId(): string | undefined {
+    return this.recent.at(-1)?.id;
+  }
+
   since(id: string): EventEnvelope[] | null {
     const at = this.recent.findLastIndex((e) => e.id === id);
     return at < 0 ? null : this.recent.slice(at + 1);

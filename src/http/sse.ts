@@ -3,6 +3,12 @@ import type { FastifyReply } from 'fastify';
 export interface SseStream {
   /** Writes one `event:`/`data:` frame (with `id:` when given); ignored once the client has gone. */
   send(event: string, data: unknown, id?: string): void;
+  /**
+   * Tells the client where the stream starts: an event `ready` (data `{}`) with that id, the one EventSource sends
+   * back as `Last-Event-ID` if it has to reconnect before the first real event (an `id:` line alone would be the
+   * standard way, but not every client library keeps an id without data).
+   */
+  position(id: string): void;
   /** Runs when the client disconnects or the server closes the stream. */
   onClose(fn: () => void): void;
   /** Ends the stream from the server's side. */
@@ -36,7 +42,7 @@ export class SseHub {
     if (reply.request.method === 'HEAD') {
       // The headers are the answer: Node drops a HEAD response's body writes, so a stream would never flush them.
       res.end();
-      return { send: () => undefined, onClose: (fn) => fn(), close: () => undefined, closed: true };
+      return { send: () => undefined, position: () => undefined, onClose: (fn) => fn(), close: () => undefined, closed: true };
     }
     res.write(': connected\n\n');
 
@@ -59,6 +65,9 @@ export class SseHub {
     return {
       send: (event, data, id) => {
         if (!closed) res.write(`${id ? `id: ${id}\n` : ''}event: ${event}\ndata: ${JSON.stringify(data)}\n\n`);
+      },
+      position: (id) => {
+        if (!closed) res.write(`id: ${id}\nevent: ready\ndata: {}\n\n`);
       },
       onClose: (fn) => {
         closers.push(fn);

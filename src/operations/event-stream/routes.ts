@@ -34,7 +34,7 @@ async function mayHear(access: AccessService, caller: Caller, e: { library_id: s
 const SSE_HEADERS = z.object({ accept: z.string().optional() });
 
 const STREAM_DOC =
-  'Server-sent events: send `Accept: text/event-stream`. Each message is `id: <id>`, `event: <name>` then `data: <JSON>`; a client that reconnects with `Last-Event-ID` (EventSource does) first gets the events it missed since that one, from the last 5,000 the instance heard (every instance behind a load balancer hears every event); every connection receives the comment `: keep-alive` every 15 seconds (config `events.keepalive_seconds`). What a stream may carry is judged with its caller as they are when each event happens (access taken away applies to the next event), and a stream whose caller is refused since it opened (key revoked, logged out, account disabled, permission gone) is closed.';
+  'Server-sent events: send `Accept: text/event-stream`. Each message is `id: <id>`, `event: <name>` then `data: <JSON>`; a new stream starts with an event `ready` (data `{}`) whose id marks where it starts; a client that reconnects with `Last-Event-ID` (EventSource does) first gets the events it missed since that one, from the last 5,000 the instance heard (every instance behind a load balancer hears every event); every connection receives the comment `: keep-alive` every 15 seconds (config `events.keepalive_seconds`). What a stream may carry is judged with its caller as they are when each event happens (access taken away applies to the next event), and a stream whose caller is refused since it opened (key revoked, logged out, account disabled, permission gone) is closed.';
 
 const ENTITY_DOC = `${STREAM_DOC}
 
@@ -106,7 +106,11 @@ export function registerEventRoutes(app: App, deps: EventRouteDeps): void {
       // A client back after a lost connection (`Last-Event-ID`, which EventSource sends by itself) first gets what it
       // missed, from the events this instance has heard: every instance hears every event, so it may reconnect to any.
       const lastId = req.headers['last-event-id'];
-      const missed = typeof lastId === 'string' && lastId !== '' ? (bus.since(lastId) ?? []) : [];
+      const known = typeof lastId === 'string' && lastId !== '' ? bus.since(lastId) : null;
+      const missed = known ?? [];
+      // Where a new stream starts, for a client that loses it before its first event (a replay names its own).
+      const latest = bus.latestId();
+      if (known === null && latest) sse.position(latest);
       const wanted = new Set<string>(names);
       const replayed = new Set<string>();
       for (const e of missed)
