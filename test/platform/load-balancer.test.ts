@@ -1,6 +1,6 @@
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { mkdirSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 import path from 'node:path';
 import pg from 'pg';
@@ -43,7 +43,7 @@ async function healthy(url: string, timeoutMs = 60_000): Promise<void> {
 
 /**
  * The topology of docker-compose.scale.yml without Docker: PostgreSQL, one worker, two web instances and HAProxy
- * (Debian's) in front, checking /health, retrying idempotent requests on the other instance, passing SSE through.
+ * (Debian's, with the compose file's deploy/haproxy.cfg) in front, checking /health, retrying idempotent requests on the other instance, passing SSE through.
  * Under 200 connections of reads, one web instance is killed (SIGKILL) and started again: no read fails, event
  * streams reconnect (Last-Event-ID) and miss nothing, and a scan running on the worker completes.
  */
@@ -89,33 +89,15 @@ describe.skipIf(!runs)(title('behind a load balancer: two web instances and a wo
     await start('worker', 'worker');
     await Promise.all([start('web1', 'web'), start('web2', 'web')]);
     const config = path.join(data, 'haproxy.cfg');
+    // deploy/haproxy.cfg, the compose file's, with this test's ports for Docker's names.
+    const shipped = readFileSync(path.join(root, 'deploy/haproxy.cfg'), 'utf8');
     writeFileSync(
       config,
-      `global
-  maxconn 2000
-defaults
-  mode http
-  timeout connect 1s
-  timeout client 60s
-  timeout server 60s
-  timeout tunnel 1h
-  retries 3
-  option redispatch 1
-  retry-on conn-failure empty-response response-timeout
-frontend colophon
-  bind 127.0.0.1:${ports.balancer}
-  default_backend web
-backend web
-  balance roundrobin
-  # Only reads are tried again on the other instance: a POST may have been done before the connection broke.
-  http-request disable-l7-retry if !METH_GET !METH_HEAD
-  option httpchk GET /health
-  http-check expect status 200
-  timeout check 3s
-  default-server inter 500ms fall 2 rise 1
-  server web1 127.0.0.1:${ports.web1} check
-  server web2 127.0.0.1:${ports.web2} check
-`,
+      shipped
+        .replace('bind :8080', `bind 127.0.0.1:${ports.balancer}`)
+        .replace(/server web1 web1:8080 .*/, `server web1 127.0.0.1:${ports.web1} check`)
+        .replace(/server web2 web2:8080 .*/, `server web2 127.0.0.1:${ports.web2} check`)
+        .replace(/^resolvers docker[\s\S]*$/m, ''),
     );
     const check = spawnSync('haproxy', ['-c', '-f', config], { encoding: 'utf8' });
     expect(check.status, check.stderr).toBe(0);
