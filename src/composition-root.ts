@@ -131,6 +131,7 @@ export function composeServices(deps: CompositionDeps): Services {
     autoThreshold: () => settings.peek('metadata_auto_threshold'),
     uploadMaxBytes: () => settings.peek('inbox_upload_max_mb') * 1024 * 1024,
     carryProgress: (from, to) => late.reading!.progress.carryOver(from, to),
+    identifyOnline: (title, year) => composedCatalog.services.identify.lookup(title, year),
   });
   const composedReading = reading.compose({
     config,

@@ -89,6 +89,11 @@ export interface LibrariesDeps {
   autoThreshold: () => number;
   /** The setting `inbox_upload_max_mb`, in bytes. */
   uploadMaxBytes: () => number;
+  /** Online identification's candidates for a title (the inbox matches a file to a series identified as that work). */
+  identifyOnline: (
+    title: string,
+    year: number | null,
+  ) => Promise<Array<{ provider: string; external_id: string; title: string; score: number }>>;
   /** Readers' progress of a book, given to another (a book moved in through the inbox from another library). */
   carryProgress: (fromBookId: string, toBookId: string) => Promise<void>;
 }
@@ -157,6 +162,7 @@ export function compose(deps: LibrariesDeps): ComposedArea<LibrariesServices> {
     bus,
     autoThreshold: deps.autoThreshold,
     carryProgress: deps.carryProgress,
+    identifyOnline: deps.identifyOnline,
     allowedRoots: config.libraries.allowed_roots,
     log,
     quietMs: config.inbox.quiet_seconds * 1000,

@@ -7,9 +7,9 @@ import * as tus from 'tus-js-client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createUser } from '../helpers/auth.js';
 import { asRoot, makeTempDir } from '../helpers/temp-dir.js';
-import { makeCbz, makeImage, writeZip } from '../media/fixtures.js';
-import { api, createCatalogApp, createLibrary, libraryDir, scan, type CatalogTestApp } from '../scanner/helpers.js';
-import { addInbox, inboxDir, waitForItems, type Item } from './helpers.js';
+import { makeCbz, writeZip } from '../media/fixtures.js';
+import { api, createLibrary, type CatalogTestApp } from '../scanner/helpers.js';
+import { addInbox, inboxDir, sagaLibrary, waitForItems, type Item } from './helpers.js';
 
 const sha256 = (file: string) => createHash('sha256').update(readFileSync(file)).digest('hex');
 
@@ -55,17 +55,7 @@ describe('filing from the inbox', { timeout: 240_000 }, () => {
   let page: Buffer;
 
   beforeAll(async () => {
-    t = await createCatalogApp({ inbox: { quiet_seconds: 1, check_seconds: 1 } });
-    page = await makeImage({ width: 8, height: 8, format: 'png' });
-    lib = libraryDir();
-    mkdirSync(path.join(lib, 'Saga'));
-    await makeCbz(path.join(lib, 'Saga'), 'Saga #001.cbz', {
-      pages: [{ name: 'p.png', data: page }],
-      comicInfo: { Series: 'Saga', Number: 1 },
-    });
-    libraryId = (await createLibrary(t, lib)).id;
-    await scan(t, libraryId);
-    base = await t.app.listen({ host: '127.0.0.1', port: 0 });
+    ({ t, base, lib, libraryId, page } = await sagaLibrary(1));
   }, 60_000);
 
   afterAll(async () => {

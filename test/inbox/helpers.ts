@@ -1,7 +1,8 @@
 import { mkdirSync } from 'node:fs';
 import path from 'node:path';
 import { expect } from 'vitest';
-import { api, type CatalogTestApp } from '../scanner/helpers.js';
+import { makeCbz, makeImage } from '../media/fixtures.js';
+import { api, createCatalogApp, createLibrary, libraryDir, scan, type CatalogTestApp } from '../scanner/helpers.js';
 import { makeTempDir } from '../helpers/temp-dir.js';
 
 export interface Item {
@@ -57,14 +58,34 @@ export async function waitForItems(t: CatalogTestApp, done: (items: Item[]) => b
     const res = await api<{ data: Item[] }>(
       t,
       'GET',
-      '/api/v1/inbox/items?pageSize=500&status=review,duplicate,clash,damaged,filing,failed,filed,rejected',
+      '/api/v1/inbox/items?pageSize=500&status=analysing,review,duplicate,clash,damaged,filing,failed,filed,rejected',
     );
     expect(res.status, JSON.stringify(res.body)).toBe(200);
-    if (done(res.body.data)) return res.body.data;
+    // An item still being analysed has no proposal yet: the queue is judged without it.
+    const settled = res.body.data.filter((i) => i.status !== 'analysing');
+    if (done(settled)) return settled;
     if (Date.now() > deadline)
       throw new Error(
         `${what}: not after ${timeoutMs} ms; items: ${JSON.stringify(res.body.data.map((i) => [i.file_name, i.status, i.proposed_path, i.book_id]))}`,
       );
     await new Promise((r) => setTimeout(r, 100));
   }
+}
+
+/** An app on the engine under test, listening, with one library holding `Saga/Saga #001.cbz` (scanned). */
+export async function sagaLibrary(
+  quietSeconds: number,
+): Promise<{ t: CatalogTestApp; base: string; lib: string; libraryId: string; page: Buffer }> {
+  const t = await createCatalogApp({ inbox: { quiet_seconds: quietSeconds, check_seconds: 1 } });
+  const page = await makeImage({ width: 8, height: 8, format: 'png' });
+  const lib = libraryDir();
+  mkdirSync(path.join(lib, 'Saga'));
+  await makeCbz(path.join(lib, 'Saga'), 'Saga #001.cbz', {
+    pages: [{ name: 'p.png', data: page }],
+    comicInfo: { Series: 'Saga', Number: 1 },
+  });
+  const libraryId = (await createLibrary(t, lib)).id;
+  await scan(t, libraryId);
+  const base = await t.app.listen({ host: '127.0.0.1', port: 0 });
+  return { t, base, lib, libraryId, page };
 }

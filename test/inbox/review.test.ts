@@ -1,11 +1,11 @@
-import { existsSync, mkdirSync, readdirSync } from 'node:fs';
+import { existsSync, readdirSync } from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createUser } from '../helpers/auth.js';
 import { connect, until } from '../helpers/sse-client.js';
-import { makeCbz, makeImage } from '../media/fixtures.js';
-import { api, createCatalogApp, createLibrary, libraryDir, scan, type CatalogTestApp } from '../scanner/helpers.js';
-import { addInbox, inboxDir, waitForItems, type Item } from './helpers.js';
+import { makeCbz } from '../media/fixtures.js';
+import { api, type CatalogTestApp } from '../scanner/helpers.js';
+import { addInbox, inboxDir, sagaLibrary, waitForItems, type Item } from './helpers.js';
 
 /** The inbox's folder rules, the template preview, the events, and a replacement that keeps the book and its progress. */
 describe('inbox review', { timeout: 120_000 }, () => {
@@ -16,17 +16,7 @@ describe('inbox review', { timeout: 120_000 }, () => {
   let page: Buffer;
 
   beforeAll(async () => {
-    t = await createCatalogApp({ inbox: { quiet_seconds: 0.3, check_seconds: 1 } });
-    page = await makeImage({ width: 8, height: 8, format: 'png' });
-    lib = libraryDir();
-    mkdirSync(path.join(lib, 'Saga'));
-    await makeCbz(path.join(lib, 'Saga'), 'Saga #001.cbz', {
-      pages: [{ name: 'p.png', data: page }],
-      comicInfo: { Series: 'Saga', Number: 1 },
-    });
-    libraryId = (await createLibrary(t, lib)).id;
-    await scan(t, libraryId);
-    base = await t.app.listen({ host: '127.0.0.1', port: 0 });
+    ({ t, base, lib, libraryId, page } = await sagaLibrary(0.3));
   }, 60_000);
   afterAll(async () => {
     await t?.close();

@@ -11,7 +11,7 @@ import type { MetadataService } from '../metadata/service.js';
 import { ProviderError } from './client.js';
 import { folderTitle } from './names.js';
 import { problemOf, type ActiveProvider, type ProviderProblem, type ProvidersService } from './providers-service.js';
-import type { FetchedFields, MediaType, ProviderEntry } from './providers/provider.js';
+import { MEDIA_TYPES, type FetchedFields, type MediaType, type ProviderEntry } from './providers/provider.js';
 import type { IdentifyRepository, ReviewRow, SeriesFacts } from './repository.js';
 import { decide, scoreCandidate, type MatchQuery, type MatchScore, type MatchThresholds } from './score.js';
 
@@ -198,6 +198,36 @@ export class IdentifyService {
     }
     scored.sort((a, b) => b.score.score - a.score.score);
     return { query, mediaTypes, scored, problems, asked: active.length };
+  }
+
+  /**
+   * Which works of the online databases a title names (the inbox asks, for a file that matched no series of its
+   * library by name): the candidates of every turned-on provider, scored against the title and year, best first.
+   * A provider that cannot answer is reported on its settings and left out.
+   */
+  async lookup(
+    title: string,
+    year: number | null,
+  ): Promise<Array<{ provider: string; external_id: string; title: string; score: number }>> {
+    const active = await this.deps.providers.active(MEDIA_TYPES);
+    const answers = await Promise.all(
+      active.map(async (a) => {
+        try {
+          const entries = await this.search(a, { title, year, isbn: null, author: null });
+          await this.deps.providers.report(a.row.name, null);
+          return entries.map((entry) => ({
+            provider: a.row.name,
+            external_id: entry.external_id,
+            title: entry.title,
+            score: scoreCandidate({ title, year }, entry.candidate).score,
+          }));
+        } catch (err) {
+          await this.deps.providers.report(a.row.name, err);
+          return [];
+        }
+      }),
+    );
+    return answers.flat().sort((x, y) => y.score - x.score);
   }
 
   /** A provider address or id a person pasted, and the provider it names. */

@@ -12,6 +12,8 @@ export interface SeriesForMatch {
   name: string;
   /** The series' folder relative to the library (a loose file's own path). */
   path: string;
+  /** JSON `[{provider, id}]`: what identification found it to be in the online databases. */
+  external_ids: string;
 }
 
 /** A book elsewhere with a file's hash. */
@@ -152,7 +154,7 @@ export class InboxRepository {
   seriesOf(libraryId: string): Promise<SeriesForMatch[]> {
     return this.db
       .selectFrom('series')
-      .select(['id', 'name', 'path'])
+      .select(['id', 'name', 'path', 'external_ids'])
       .where('library_id', '=', libraryId)
       .where('deleted_at', 'is', null)
       .execute();

@@ -137,7 +137,7 @@ export function registerInboxRoutes(app: App, inbox: InboxService): void {
     },
     handler: async (req) => {
       const page = pageRequest(req.query);
-      const status = req.query.status ?? ['review', 'duplicate', 'clash', 'damaged', 'filing', 'failed'];
+      const status = req.query.status ?? ['analysing', 'review', 'duplicate', 'clash', 'damaged', 'filing', 'failed'];
       const { rows, total } = await inbox.items(
         callerOf(req),
         { status, ...(req.query.folder_id ? { folderId: req.query.folder_id } : {}) },

@@ -59,7 +59,7 @@ export const TemplatePreview = z
   })
   .meta({ id: 'InboxTemplatePreview' });
 
-export const ITEM_STATUSES = ['review', 'duplicate', 'clash', 'damaged', 'filing', 'failed', 'filed', 'rejected'] as const;
+export const ITEM_STATUSES = ['analysing', 'review', 'duplicate', 'clash', 'damaged', 'filing', 'failed', 'filed', 'rejected'] as const;
 
 export const InboxItemView = z
   .object({

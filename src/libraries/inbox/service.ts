@@ -3,6 +3,7 @@ import { constants } from 'node:fs';
 import { access, stat } from 'node:fs/promises';
 import path from 'node:path';
 import { foldTitle } from '../../catalog/index.js';
+import { parseJsonColumn } from '../../db/json-column.js';
 import type { EventBus } from '../../events/bus.js';
 import type { InboxEventName } from '../../events/types.js';
 import { AppError, badRequest, conflict, notFound } from '../../http/errors.js';
@@ -52,6 +53,14 @@ export interface InboxDeps {
   bus: EventBus;
   /** The identification's automatic threshold (setting `metadata_auto_threshold`): a match at or above it is certain. */
   autoThreshold: () => number;
+  /**
+   * Online identification (when providers are turned on): the works a title names, scored, best first. A file whose
+   * series matches no series of the library by name matches one that identification found to be the same work.
+   */
+  identifyOnline?: (
+    title: string,
+    year: number | null,
+  ) => Promise<Array<{ provider: string; external_id: string; title: string; score: number }>>;
   /** Readers' progress of a book moved in from elsewhere, given to the book it became. */
   carryProgress: (fromBookId: string, toBookId: string) => Promise<void>;
   allowedRoots: readonly string[];
@@ -401,7 +410,7 @@ export class InboxService {
     }
     const metadata = metadataOf(outcome);
     const library = await this.deps.libraries.get(folder.library_id);
-    const proposal = this.propose(
+    const proposal = await this.propose(
       metadata,
       JSON.parse(outcome.metadataJson) as { sources?: Record<string, MetadataSource> },
       file,
@@ -411,7 +420,8 @@ export class InboxService {
       ...base,
       hash: outcome.hash,
       format: outcome.format,
-      status: 'review',
+      // Until its path and what stands in the way are known (settle): not yet in the review queue.
+      status: 'analysing',
       series_id: proposal.seriesId,
       series_name: proposal.seriesName,
       number: proposal.number,
@@ -434,12 +444,12 @@ export class InboxService {
   }
 
   /** The series, number and title a file's analysis gives, matched against the library's series. */
-  private propose(
+  private async propose(
     metadata: Metadata,
     stored: { sources?: Record<string, MetadataSource> },
     file: InboxFile,
     series: readonly SeriesForMatch[],
-  ): Proposal {
+  ): Promise<Proposal> {
     const reasons: string[] = [];
     const sources = stored.sources ?? {};
     const named = metadata.series?.trim() || null;
@@ -475,8 +485,22 @@ export class InboxService {
         fill(sentence('{0} series of the library are named "{1}": the first is proposed, check it'), [matches.length, match.name]),
       );
     } else {
-      score = fromMetadata ? 0.5 : 0.4;
-      reasons.push(fill(sentence('No series of the library is named "{0}": a new series is proposed'), [seriesName]));
+      const online = await this.identified(seriesName, metadata.year, series);
+      if (online) {
+        seriesId = online.series.id;
+        name = online.series.name;
+        score = Math.min(online.score, 0.95);
+        reasons.push(
+          fill(sentence('Identified online as "{0}" ({1}): the series "{2}" of the library is that work'), [
+            online.title,
+            online.provider,
+            online.series.name,
+          ]),
+        );
+      } else {
+        score = fromMetadata ? 0.5 : 0.4;
+        reasons.push(fill(sentence('No series of the library is named "{0}": a new series is proposed'), [seriesName]));
+      }
     }
     if (metadata.number === null && metadata.format !== 'epub' && metadata.format !== 'pdf') score = Math.max(0, score - 0.2);
     return {
@@ -489,6 +513,25 @@ export class InboxService {
       score,
       reasons,
     };
+  }
+
+  /**
+   * A series of the library that identification found to be the work the title names: the best candidates (at the
+   * review threshold or above) looked for among the series' online ids. A provider that cannot answer means no match.
+   */
+  private async identified(title: string, year: number | null, series: readonly SeriesForMatch[]) {
+    if (!this.deps.identifyOnline) return null;
+    const known = new Map<string, SeriesForMatch>();
+    for (const s of series)
+      for (const id of parseJsonColumn<Array<{ provider?: string; id?: string }>>(s.external_ids, []))
+        if (id.provider && id.id) known.set(`${id.provider}:${id.id}`, s);
+    if (known.size === 0) return null;
+    const candidates = await this.deps.identifyOnline(title, year).catch(() => []);
+    for (const c of candidates.filter((x) => x.score >= 0.7)) {
+      const match = known.get(`${c.provider}:${c.external_id}`);
+      if (match) return { series: match, title: c.title, provider: c.provider, score: c.score };
+    }
+    return null;
   }
 
   /**
@@ -619,6 +662,7 @@ export class InboxService {
     if (item.status === 'filed') throw conflict('This item is filed already', { status: item.status, book_id: item.book_id });
     if (item.status === 'rejected') throw conflict('This item was rejected: its file is in the rejected folder', { status: item.status });
     if (item.status === 'filing') throw conflict('This item is being filed', { status: item.status });
+    if (item.status === 'analysing') throw conflict('This item is still being analysed: try again in a moment', { status: item.status });
   }
 
   async change(caller: Caller, id: string, changes: ItemChanges): Promise<InboxItemRow> {

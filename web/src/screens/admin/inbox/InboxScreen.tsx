@@ -15,7 +15,7 @@ type Item = components['schemas']['InboxItem'];
 type Status = Item['status'];
 type Changes = NonNullable<paths['/api/v1/inbox/items/{id}']['patch']['requestBody']>['content']['application/json'];
 
-const WAITING: Status[] = ['review', 'duplicate', 'clash', 'damaged', 'filing', 'failed'];
+const WAITING: Status[] = ['analysing', 'review', 'duplicate', 'clash', 'damaged', 'filing', 'failed'];
 
 const TABS: ReadonlyArray<[string, MessageDescriptor, Status[]]> = [
   ['waiting', msg`To review`, WAITING],
@@ -24,6 +24,7 @@ const TABS: ReadonlyArray<[string, MessageDescriptor, Status[]]> = [
 ];
 
 const STATUS_TEXT: Record<Status, MessageDescriptor> = {
+  analysing: msg`Being looked at…`,
   review: msg`Ready to file`,
   duplicate: msg`Duplicate`,
   clash: msg`Name taken`,
@@ -49,7 +50,10 @@ export function InboxScreen() {
     queryFn: () => ok(api.GET('/api/v1/inbox/items', { params: { query: { status: statuses.join(','), pageSize: 500 } } })),
     placeholderData: keepPreviousData,
     // Filing ends with a scan: the book's link comes a moment later.
-    refetchInterval: (q) => (q.state.data?.data.some((i) => i.status === 'filing' || (i.status === 'filed' && !i.book_id)) ? 1500 : false),
+    refetchInterval: (q) =>
+      q.state.data?.data.some((i) => i.status === 'analysing' || i.status === 'filing' || (i.status === 'filed' && !i.book_id))
+        ? 1500
+        : false,
   });
   const [selected, setSelected] = useState<ReadonlySet<string>>(new Set());
   const refresh = () => queryClient.invalidateQueries({ queryKey: inboxKeys.all });
@@ -196,7 +200,7 @@ function InboxRow({
     mutationFn: () => ok(api.POST('/api/v1/inbox/items/{id}/reject', { params: { path: { id: item.id } } })),
     onSuccess: onChanged,
   });
-  const waiting = !['filed', 'rejected', 'filing'].includes(item.status);
+  const waiting = !['filed', 'rejected', 'filing', 'analysing'].includes(item.status);
   const editable = waiting && item.status !== 'damaged';
   const seriesChanged = series.trim() !== (item.proposed_series ?? '') || number.trim() !== (item.number ?? '');
   const nameChanged = name.trim() !== (item.proposed_path ?? '');
