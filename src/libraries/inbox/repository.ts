@@ -199,6 +199,17 @@ export class InboxRepository {
       .executeTakeFirst();
   }
 
+  /** Gives a filed item its book, if no one has yet: of the instances that heard the scan end, one goes on. */
+  async attachBook(id: string, bookId: string): Promise<boolean> {
+    const result = await this.db
+      .updateTable('inbox_items')
+      .set({ book_id: bookId, updated_at: new Date().toISOString() })
+      .where('id', '=', id)
+      .where('book_id', 'is', null)
+      .executeTakeFirst();
+    return Number(result.numUpdatedRows) > 0;
+  }
+
   /** Marks an item `filing` if it still has `status`: of two acceptances at once, one files. */
   async claim(id: string, status: string): Promise<boolean> {
     const result = await this.db

@@ -844,8 +844,9 @@ export class InboxService {
         missing = true;
         continue;
       }
+      // Every instance hears a scan end (the event bridge): the one that attaches the book carries on.
+      if (!(await this.deps.repo.attachBook(item.id, book.id))) continue;
       if (item.moved_from) await this.deps.carryProgress(item.moved_from, book.id);
-      await this.deps.repo.updateItem(item.id, { book_id: book.id, updated_at: new Date().toISOString() });
       this.publish('inbox_item_filed', { ...item, status: 'filed' }, book);
     }
     // The scan that ended may have walked the folder before the file came (a scan was running): once more.
