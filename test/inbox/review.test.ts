@@ -1,10 +1,11 @@
-import { existsSync, readdirSync } from 'node:fs';
+import { copyFileSync, existsSync, mkdirSync, readdirSync } from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createUser } from '../helpers/auth.js';
 import { connect, until } from '../helpers/sse-client.js';
 import { makeCbz } from '../media/fixtures.js';
-import { api, type CatalogTestApp } from '../scanner/helpers.js';
+import { api, createLibrary, libraryDir, scan, type CatalogTestApp } from '../scanner/helpers.js';
+import { setAccess } from '../helpers/household.js';
 import { addInbox, inboxDir, sagaLibrary, waitForItems, type Item } from './helpers.js';
 
 /** The inbox's folder rules, the template preview, the events, and a replacement that keeps the book and its progress. */
@@ -100,5 +101,29 @@ describe('inbox review', { timeout: 120_000 }, () => {
     expect(other.frames).toEqual([]);
     filer.source.close();
     other.source.close();
+  });
+
+  it("a filer kept out of another library is not told of that library's copy: no id, no path", async () => {
+    const other = libraryDir();
+    mkdirSync(path.join(other, 'Secret Shelf'));
+    const secret = await makeCbz(path.join(other, 'Secret Shelf'), 'Secret Shelf 001.cbz', { pages: 4 });
+    const otherId = (await createLibrary(t, other)).id;
+    await scan(t, otherId);
+    const filer = await createUser(t, 'maintainer');
+    await setAccess(t, filer.id, { library_access: { all: false, library_ids: [libraryId] } });
+    const inbox = inboxDir();
+    await addInbox(t, inbox, libraryId);
+    copyFileSync(secret, path.join(inbox, 'copy of something.cbz'));
+    const [item] = (await waitForItems(t, (all) => all.some((i) => i.file_name === 'copy of something.cbz'), 'the copy')).filter(
+      (i) => i.file_name === 'copy of something.cbz',
+    );
+    expect(item!.status).toBe('duplicate');
+    expect(item!.duplicate_of).not.toBeNull();
+    const seen = await t.app.inject({ method: 'GET', url: `/api/v1/inbox/items/${item!.id}`, headers: filer.headers });
+    expect(seen.statusCode).toBe(200);
+    const body = seen.json<Item>();
+    expect(body.duplicate_of).toBeNull();
+    expect(JSON.stringify(body)).not.toContain('Secret Shelf');
+    expect(body.reasons.join(' ')).toContain('a library you do not see');
   });
 });

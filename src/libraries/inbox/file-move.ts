@@ -76,11 +76,33 @@ async function linkNoClobber(from: string, to: string): Promise<boolean> {
   }
 }
 
+/**
+ * Where links are not supported: the name is taken first by an empty file created exclusively (refused atomically
+ * when the name exists), then the file renamed over that placeholder, which is ours.
+ */
+async function renameOverPlaceholder(from: string, to: string): Promise<void> {
+  try {
+    await (await open(to, 'wx')).close();
+  } catch (err) {
+    if (code(err) === 'EEXIST') throw new NameTaken(to);
+    throw err;
+  }
+  try {
+    await rename(from, to);
+  } catch (err) {
+    await unlink(to).catch(() => undefined);
+    throw err;
+  }
+}
+
 /** Copies with its SHA-256 computed on the way; flushed to disk before it returns. */
 async function copyHashed(from: string, to: string, onBytes?: (bytes: number) => void): Promise<string> {
   const hash = createHash('sha256');
   const source = await open(from, 'r');
-  const target = await open(to, 'wx');
+  const target = await open(to, 'wx').catch(async (err: unknown) => {
+    await source.close();
+    throw err;
+  });
   try {
     const buffer = Buffer.allocUnsafe(1024 * 1024);
     let done = 0;
@@ -118,8 +140,7 @@ export async function moveNoClobber(
       await syncFolder(path.dirname(to));
       return 'renamed';
     }
-    if (await exists(to)) throw new NameTaken(to);
-    await rename(from, to);
+    await renameOverPlaceholder(from, to);
     await syncFolder(path.dirname(to));
     return 'renamed';
   } catch (err) {
@@ -129,10 +150,7 @@ export async function moveNoClobber(
   try {
     const copied = await copyHashed(from, partial, onBytes);
     if (expectedHash !== null && copied !== expectedHash) throw new ContentChanged(expectedHash, copied);
-    if (!(await linkNoClobber(partial, to))) {
-      if (await exists(to)) throw new NameTaken(to);
-      await rename(partial, to);
-    }
+    if (!(await linkNoClobber(partial, to))) await renameOverPlaceholder(partial, to);
     await syncFolder(path.dirname(to));
   } finally {
     await unlink(partial).catch(() => undefined);

@@ -139,6 +139,38 @@ export class InboxRepository {
     await this.db.deleteFrom('inbox_items').where('id', '=', id).execute();
   }
 
+  /** Forgets an item whose file went, if nothing (a filing, a rejection) changed its status meanwhile. */
+  async deleteItemIf(id: string, status: string): Promise<void> {
+    await this.db.deleteFrom('inbox_items').where('id', '=', id).where('status', '=', status).execute();
+  }
+
+  /** Changes an item unless it is being filed or is settled (filed, rejected): a proposal never undoes a filing. */
+  async updateWaiting(id: string, patch: InboxItemPatch): Promise<void> {
+    await this.db
+      .updateTable('inbox_items')
+      .set(patch)
+      .where('id', '=', id)
+      .where('status', 'not in', ['filing', ...SETTLED])
+      .execute();
+  }
+
+  /** Items left `filing` since before `before` (their process stopped mid-move). */
+  async staleFiling(before: string): Promise<InboxItemRow[]> {
+    const rows = await this.db
+      .selectFrom('inbox_items')
+      .selectAll()
+      .where('status', '=', 'filing')
+      .where('updated_at', '<', before)
+      .execute();
+    return rows.map(numbers);
+  }
+
+  /** The books (present or not) with these ids, with what their visibility is judged by. */
+  booksByIds(ids: readonly string[]): Promise<Array<{ id: string; library_id: string; series_id: string }>> {
+    if (ids.length === 0) return Promise.resolve([]);
+    return this.db.selectFrom('books').select(['id', 'library_id', 'series_id']).where('id', 'in', ids).execute();
+  }
+
   /** Filed items of a library whose book the scan has not been looked for yet. */
   async filedWithoutBook(libraryId: string): Promise<InboxItemRow[]> {
     const rows = await this.db
@@ -190,10 +222,10 @@ export class InboxRepository {
     return query.executeTakeFirst();
   }
 
-  bookIn(id: string): Promise<{ id: string; library_id: string; path: string } | undefined> {
+  bookIn(id: string): Promise<{ id: string; library_id: string; series_id: string; path: string } | undefined> {
     return this.db
       .selectFrom('books')
-      .select(['id', 'library_id', 'path'])
+      .select(['id', 'library_id', 'series_id', 'path'])
       .where('id', '=', id)
       .where('deleted_at', 'is', null)
       .executeTakeFirst();

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { AppError, ErrorBody, errorBody } from '../../http/errors.js';
+import { AppError, badRequest, ErrorBody, errorBody } from '../../http/errors.js';
 import { pageRequest, paginated, toPage } from '../../http/pagination.js';
 import { IdParams } from '../../http/params.js';
 import type { App } from '../../http/types.js';
@@ -289,9 +289,11 @@ export function registerUploadRoutes(app: App, uploads: InboxUploads): void {
         tags,
         params: z.object({ id: z.string().regex(/^[A-Za-z0-9_-]{1,100}$/) }),
         headers: TusHeaders,
-        response: { 204: z.null(), 200: z.null(), 404: ErrorBody, 409: ErrorBody },
+        response: { 204: z.null(), 200: z.null(), 400: ErrorBody, 404: ErrorBody, 409: ErrorBody },
       },
       handler: async (req, reply) => {
+        // tus reads the id from the whole URL: with a query string it could name another upload than the one checked.
+        if (req.url.includes('?')) throw badRequest('An upload address takes no query string', { field: 'url' });
         await uploads.checkOwner(callerOf(req), req.params.id);
         reply.hijack();
         await uploads.tus.handle(req.raw, reply.raw);

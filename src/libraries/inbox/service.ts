@@ -21,6 +21,9 @@ import { type InboxFile, InboxFolderWatch, REJECTED_FOLDER } from './folder-watc
 import { parseTemplate, renderTemplate, TemplateError, type NamingTemplate, type TemplateValues } from './naming-template.js';
 import type { InboxFolderRow, InboxItemPatch, InboxItemRow, InboxRepository, SeriesForMatch } from './repository.js';
 
+/** A filing older than this when the server starts was cut short by a stopped process. */
+const STALE_FILING_MS = 60 * 60 * 1000;
+
 export const DEFAULT_TEMPLATE = '{series}/{series}[ v{volume:02}][ #{number:03}][ ({year})].{ext}';
 
 /** What a person may change of a proposal (PATCH /inbox/items/{id}). */
@@ -74,6 +77,9 @@ function fsProblem(err: unknown): string {
   const e = err as NodeJS.ErrnoException;
   return e.code ? `${e.code}: ${e.message}` : String(err);
 }
+
+/** What a caller who may not see the other copy is told of a duplicate. */
+const phraseDuplicateElsewhere = sentence('The same file is already in a library you do not see: keep both, or reject this one');
 
 const SERIES_REASON: Record<MetadataSource, string> = {
   comicinfo: sentence('The series "{0}" is named in the file\'s ComicInfo.xml'),
@@ -265,6 +271,14 @@ export class InboxService {
 
   async start(): Promise<void> {
     this.running = true;
+    // A move cut short by a stopped process (its copy is a hidden .part beside the target, removed on the next try).
+    const stale = await this.deps.repo.staleFiling(new Date(Date.now() - STALE_FILING_MS).toISOString());
+    for (const item of stale)
+      await this.deps.repo.updateItem(item.id, {
+        status: 'failed',
+        problem: sentence('Filing was interrupted (the server stopped): try again'),
+        updated_at: new Date().toISOString(),
+      });
     await this.check();
     const tick = () => {
       this.timer = setTimeout(() => {
@@ -327,7 +341,7 @@ export class InboxService {
     const present = new Set(files.map((f) => f.path));
     for (const item of await this.deps.repo.waitingIn(folderId)) {
       if (present.has(item.file_path) || item.status === 'filing') continue;
-      if (!(await stat(item.file_path).catch(() => null))) await this.deps.repo.deleteItem(item.id);
+      if (!(await stat(item.file_path).catch(() => null))) await this.deps.repo.deleteItemIf(item.id, item.status);
     }
     for (const file of files)
       await this.arrived(folderId, file).catch((err: unknown) =>
@@ -351,7 +365,8 @@ export class InboxService {
       const folder = await this.deps.repo.getFolder(folderId);
       if (!folder) return undefined;
       const waiting = await this.deps.repo.waitingAt(file.path);
-      if (waiting && waiting.size === file.size && waiting.mtime_ms === Math.floor(file.mtimeMs)) return waiting;
+      if (waiting && waiting.status !== 'analysing' && waiting.size === file.size && waiting.mtime_ms === Math.floor(file.mtimeMs))
+        return waiting;
       const item = await this.analyse(folder, file, waiting);
       this.publish('inbox_item_added', item);
       if (folder.auto_file === 1 && this.certain(item)) {
@@ -440,7 +455,14 @@ export class InboxService {
     if (waiting) await this.deps.repo.updateItem(id, row);
     else await this.deps.repo.insertItem({ id, ...row, created_at: now });
     const item = (await this.deps.repo.item(id))!;
-    return library ? this.settle(folder, library, item) : item;
+    if (!library) return item;
+    try {
+      return await this.settle(folder, library, item);
+    } catch (err) {
+      // Never left `analysing`: a person sees what went wrong, and the next change of the file tries again.
+      await this.deps.repo.updateItem(id, { status: 'failed', problem: err instanceof Error ? err.message : String(err) });
+      return (await this.deps.repo.item(id)) ?? item;
+    }
   }
 
   /** The series, number and title a file's analysis gives, matched against the library's series. */
@@ -586,8 +608,10 @@ export class InboxService {
     patch.moved_from = patch.status === 'duplicate' ? null : patch.moved_from;
     patch.reasons = JSON.stringify(reasons);
     patch.updated_at = new Date().toISOString();
-    await this.deps.repo.updateItem(item.id, patch);
-    return (await this.deps.repo.item(item.id))!;
+    await this.deps.repo.updateWaiting(item.id, patch);
+    const settled = await this.deps.repo.item(item.id);
+    if (!settled) throw notFound('Inbox item');
+    return settled;
   }
 
   private static readonly SETTLE_REASONS = [
@@ -638,7 +662,11 @@ export class InboxService {
   async items(caller: Caller, filter: { status?: string[]; folderId?: string }, offset: number, limit: number) {
     const scope = scopeFor(caller);
     const libraryIds = scope.all || scope.libraryIds === null ? null : [...scope.libraryIds];
-    if (scope.all || scope.series === null) return this.deps.repo.items({ libraryIds, ...filter }, offset, limit);
+    if (scope.all) return this.deps.repo.items({ libraryIds, ...filter }, offset, limit);
+    if (scope.series === null) {
+      const page = await this.deps.repo.items({ libraryIds, ...filter }, offset, limit);
+      return { rows: await this.withoutHiddenBooks(caller, page.rows), total: page.total };
+    }
     // Series rules: an item matched to a series the caller may not see is not theirs to see (queues are short).
     const { rows } = await this.deps.repo.items({ libraryIds, ...filter }, 0, 100_000);
     const visible = await this.visibleItems(caller, rows);
@@ -648,14 +676,44 @@ export class InboxService {
   private async visibleItems(caller: Caller, rows: readonly InboxItemRow[]): Promise<InboxItemRow[]> {
     const matched = rows.filter((r) => r.series_id !== null).map((r) => ({ library_id: r.library_id, series_id: r.series_id! }));
     const seen = new Set((await this.deps.access.visible(caller, matched)).map((s) => s.series_id));
-    return rows.filter((r) => r.series_id === null || seen.has(r.series_id));
+    return this.withoutHiddenBooks(
+      caller,
+      rows.filter((r) => r.series_id === null || seen.has(r.series_id)),
+    );
+  }
+
+  /**
+   * The books an item names beside its own (the one it duplicates, the one it was): left out, with their reasons, when
+   * the caller may not see them (another library, a hidden series).
+   */
+  private async withoutHiddenBooks(caller: Caller, rows: InboxItemRow[]): Promise<InboxItemRow[]> {
+    const ids = [...new Set(rows.flatMap((r) => [r.duplicate_of, r.moved_from]).filter((id): id is string => id !== null))];
+    if (ids.length === 0) return rows;
+    const books = await this.deps.repo.booksByIds(ids);
+    const visible = new Set((await this.deps.access.visible(caller, books)).map((b) => b.id));
+    return rows.map((r) => {
+      const hideDuplicate = r.duplicate_of !== null && !visible.has(r.duplicate_of);
+      const hideMoved = r.moved_from !== null && !visible.has(r.moved_from);
+      if (!hideDuplicate && !hideMoved) return r;
+      const reasons = (JSON.parse(r.reasons) as string[]).filter(
+        (reason) =>
+          !(hideDuplicate && InboxService.SETTLE_REASONS[1]!.test(reason)) && !(hideMoved && InboxService.SETTLE_REASONS[2]!.test(reason)),
+      );
+      return {
+        ...r,
+        duplicate_of: hideDuplicate ? null : r.duplicate_of,
+        moved_from: hideMoved ? null : r.moved_from,
+        reasons: JSON.stringify(hideDuplicate ? [...reasons, phraseDuplicateElsewhere] : reasons),
+      };
+    });
   }
 
   async item(caller: Caller, id: string): Promise<InboxItemRow> {
     const item = await this.deps.repo.item(id);
     if (!item || !inScope(scopeFor(caller), item.library_id)) throw notFound('Inbox item');
-    if ((await this.visibleItems(caller, [item])).length === 0) throw notFound('Inbox item');
-    return item;
+    const [visible] = await this.visibleItems(caller, [item]);
+    if (!visible) throw notFound('Inbox item');
+    return visible;
   }
 
   private waitingOnly(item: InboxItemRow): void {
@@ -672,7 +730,17 @@ export class InboxService {
     const folder = await this.deps.repo.getFolder(item.folder_id);
     const library = await this.deps.libraries.get(item.library_id);
     if (!folder || !library) throw notFound('Inbox item');
-    const series = await this.deps.repo.seriesOf(item.library_id);
+    const all = await this.deps.repo.seriesOf(item.library_id);
+    const seen = new Set(
+      (
+        await this.deps.access.visible(
+          caller,
+          all.map((x) => ({ library_id: item.library_id, series_id: x.id })),
+        )
+      ).map((x) => x.series_id),
+    );
+    // Only the series the caller sees can be chosen, by id or by name.
+    const series = all.filter((x) => seen.has(x.id));
     // A name a person gives stands (edited 2); otherwise the template names the changed proposal (edited 1).
     const patch: InboxItemPatch = {
       edited: changes.proposed_path !== undefined ? 2 : 1,
@@ -699,8 +767,11 @@ export class InboxService {
     if (changes.year !== undefined) patch.year = changes.year;
     if (changes.title !== undefined) patch.title = changes.title;
     if (changes.proposed_path !== undefined) patch.proposed_path = checkedRelativePath(changes.proposed_path, item.file_name);
-    await this.deps.repo.updateItem(id, patch);
-    return this.settle(folder, library, (await this.deps.repo.item(id))!);
+    await this.deps.repo.updateWaiting(id, patch);
+    const changed = await this.deps.repo.item(id);
+    if (!changed) throw notFound('Inbox item');
+    await this.settle(folder, library, changed);
+    return this.item(caller, id);
   }
 
   async reject(caller: Caller, id: string): Promise<InboxItemRow> {
@@ -708,6 +779,8 @@ export class InboxService {
     this.waitingOnly(item);
     const folder = await this.deps.repo.getFolder(item.folder_id);
     if (!folder) throw notFound('Inbox item');
+    // Claimed as a filing is: a rejection and an acceptance at once cannot both move the file.
+    if (!(await this.deps.repo.claim(item.id, item.status))) throw conflict('This item is being filed', { status: 'filing' });
     const target = await freeName(path.join(folder.path, REJECTED_FOLDER), item.file_name);
     try {
       await moveNoClobber(item.file_path, target, item.hash);
@@ -716,6 +789,7 @@ export class InboxService {
         await this.deps.repo.deleteItem(item.id);
         throw notFound('Inbox item');
       }
+      await this.deps.repo.updateItem(item.id, { status: item.status, updated_at: new Date().toISOString() });
       throw conflict('The file could not be moved to the rejected folder', { problem: fsProblem(err) });
     }
     await this.deps.repo.updateItem(id, {
@@ -724,7 +798,9 @@ export class InboxService {
       decided_by: caller.user.id,
       updated_at: new Date().toISOString(),
     });
-    return (await this.deps.repo.item(id))!;
+    const rejected = await this.deps.repo.item(id);
+    if (!rejected) throw notFound('Inbox item');
+    return rejected;
   }
 
   async accept(caller: Caller | null, id: string, options: { duplicate?: DuplicateChoice | undefined }): Promise<InboxItemRow> {
@@ -756,7 +832,8 @@ export class InboxService {
     let replaced: { id: string; path: string } | null = null;
     if (item.status === 'duplicate' && options.duplicate === 'replace' && item.duplicate_of) {
       const old = (await this.deps.repo.bookIn(item.duplicate_of)) ?? null;
-      if (!old || old.library_id !== item.library_id)
+      const seen = old && caller ? (await this.deps.access.visible(caller, [old])).length > 0 : old !== null;
+      if (!old || old.library_id !== item.library_id || !seen)
         throw conflict('Only a book of the same library can be replaced: keep both or reject', { duplicate_of: item.duplicate_of });
       replaced = { id: old.id, path: old.path };
       relative = old.path;
@@ -767,10 +844,13 @@ export class InboxService {
     if (!claimed) throw conflict('This item is being filed', { status: 'filing' });
     const back = (patch: InboxItemPatch) =>
       this.deps.repo.updateItem(item.id, { status: item.status, ...patch, updated_at: new Date().toISOString() });
+    let aside: string | null = null;
     try {
       if (replaced) {
+        // The new file must be there before the older one is moved aside; if the move in fails, the older goes back.
+        await stat(item.file_path);
         const folder = await this.deps.repo.getFolder(item.folder_id);
-        const aside = await freeName(
+        aside = await freeName(
           path.join(folder?.path ?? path.dirname(item.file_path), REJECTED_FOLDER),
           `replaced - ${path.basename(replaced.path)}`,
         );
@@ -778,6 +858,10 @@ export class InboxService {
       }
       await moveNoClobber(item.file_path, target, item.hash);
     } catch (err) {
+      if (aside)
+        await moveNoClobber(aside, target, null).catch((e: unknown) =>
+          this.deps.log.warn({ err: e, aside }, 'inbox: the replaced file could not be put back'),
+        );
       if (err instanceof NameTaken) {
         const reasons = [
           ...(JSON.parse(item.reasons) as string[]),
@@ -814,7 +898,9 @@ export class InboxService {
       updated_at: new Date().toISOString(),
     });
     await this.scanFor(item.library_id, relative);
-    return (await this.deps.repo.item(item.id))!;
+    const filed = await this.deps.repo.item(item.id);
+    if (!filed) throw notFound('Inbox item');
+    return filed;
   }
 
   /**
@@ -863,7 +949,8 @@ export class InboxService {
       item_id: item.id,
       library_id: item.library_id,
       status: item.status,
-      ...(book ? { book_id: book.id, series_id: book.series_id } : {}),
+      // The series decides who hears of it (a series-restricted filer does not hear of a hidden series' file).
+      ...(book ? { book_id: book.id, series_id: book.series_id } : item.series_id ? { series_id: item.series_id } : {}),
       timestamp: new Date().toISOString(),
     });
   }

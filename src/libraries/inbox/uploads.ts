@@ -4,7 +4,7 @@ import path from 'node:path';
 import { FileStore } from '@tus/file-store';
 import { Server } from '@tus/server';
 import { Metadata } from '@tus/utils';
-import { AppError, badRequest, notFound } from '../../http/errors.js';
+import { AppError, badRequest, conflict, notFound } from '../../http/errors.js';
 import { fill, sentence } from '../../i18n/messages.js';
 import type { Caller } from '../../identity/index.js';
 import { isBookFileName } from '../../media/index.js';
@@ -96,7 +96,12 @@ export class InboxUploads {
   /** Before an upload is created: the folder, the name, the size, the space; what passed is kept for tus's creation. */
   async checkCreation(caller: Caller, request: IncomingMessage): Promise<void> {
     const headers = request.headers;
-    const raw = Metadata.parse(typeof headers['upload-metadata'] === 'string' ? headers['upload-metadata'] : undefined);
+    let raw: Record<string, string | null>;
+    try {
+      raw = Metadata.parse(typeof headers['upload-metadata'] === 'string' ? headers['upload-metadata'] : undefined);
+    } catch {
+      throw badRequest('Upload-Metadata is not written as tus writes it (key base64, key base64…)', { field: 'Upload-Metadata' });
+    }
     const folderId = raw.folder_id ?? '';
     const filename = path.basename((raw.filename ?? '').replace(/\\/g, '/')).trim();
     if (!filename)
@@ -124,7 +129,15 @@ export class InboxUploads {
           max_bytes: max,
         },
       );
-    const [here, there] = await Promise.all([freeBytes(this.deps.directory), freeBytes(folder.path)]);
+    await mkdir(this.deps.directory, { recursive: true });
+    const [here, there] = await Promise.all([
+      freeBytes(this.deps.directory),
+      freeBytes(folder.path).catch(() => {
+        throw conflict('The inbox folder is missing on the server: nothing can be uploaded into it until it is back', {
+          folder_id: folder.id,
+        });
+      }),
+    ]);
     const free = Math.min(here, there);
     if (free < length + SPARE_BYTES)
       throw new AppError(507, 'InsufficientStorage', 'The server has not enough free space for this file', {
