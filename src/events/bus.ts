@@ -14,6 +14,15 @@ export interface EventEnvelope<K extends EventName = EventName> {
   payload: EventMap[K];
 }
 
+/** An id's process and sequence (`<time>-<origin>-<sequence>`; the origin is a UUID, dashes included). */
+function parts(id: string): { origin: string; sequence: number } | null {
+  const first = id.indexOf('-');
+  const last = id.lastIndexOf('-');
+  if (first < 0 || last <= first) return null;
+  const sequence = Number(id.slice(last + 1).replace(/^r/, ''));
+  return Number.isFinite(sequence) ? { origin: id.slice(first + 1, last), sequence } : null;
+}
+
 /** Events kept for clients that reconnect (`Last-Event-ID`): a few minutes of a busy scan's. */
 const RECENT_EVENTS = 5000;
 
@@ -75,7 +84,14 @@ export class EventBus {
 
   since(id: string): EventEnvelope[] | null {
     const at = this.recent.findLastIndex((e) => e.id === id);
-    return at < 0 ? null : this.recent.slice(at + 1);
+    if (at < 0) return null;
+    // Instances hear each other's events a moment after their own, so their orders differ a little: of the events
+    // after `id` here, those its own process published before it were already sent on the stream that named it.
+    const named = parts(id);
+    return this.recent.slice(at + 1).filter((e) => {
+      const p = parts(e.id);
+      return !(named && p && p.origin === named.origin && p.sequence <= named.sequence);
+    });
   }
 
   addForwarder(forward: (envelope: EventEnvelope) => void): () => void {

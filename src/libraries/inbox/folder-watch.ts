@@ -56,6 +56,11 @@ export class InboxFolderWatch {
     private readonly onError: (err: Error) => void,
   ) {}
 
+  /** The folder it watches. */
+  get path(): string {
+    return this.root;
+  }
+
   async start(): Promise<void> {
     try {
       this.subscription = await watcher.subscribe(
@@ -66,6 +71,8 @@ export class InboxFolderWatch {
         },
         { ignore: ['**/.*', '**/.*/**', `${REJECTED_FOLDER}/**`] },
       );
+      // Closed while subscribing: nothing else will let go of it.
+      if (this.closed) await this.subscription.unsubscribe().catch(() => undefined);
     } catch (err) {
       // A folder that cannot be watched (gone, a share without events) is still swept on every check.
       this.state = 'failed';

@@ -308,8 +308,17 @@ export class InboxService {
     await this.deps.repo.releaseLease(id, this.holder).catch(() => undefined);
   }
 
+  private checking: Promise<void> = Promise.resolve();
+
+  /** One look at a time (the timer, a folder added or changed): a look never works from a list another has outdated. */
+  private check(): Promise<void> {
+    const next = this.checking.then(() => this.checkNow());
+    this.checking = next.catch(() => undefined);
+    return next;
+  }
+
   /** Leases renewed, folders gone stopped, new ones watched; every watched folder swept (a missed event is caught here). */
-  private async check(): Promise<void> {
+  private async checkNow(): Promise<void> {
     if (!this.running) return;
     const folders = await this.deps.repo.listFolders();
     const ids = new Set(folders.map((f) => f.id));
@@ -321,10 +330,12 @@ export class InboxService {
         if (watch) await this.stopWatch(folder.id);
         continue;
       }
-      if (watch) {
+      if (watch && watch.path === folder.path) {
         watch.sweepSoon();
         continue;
       }
+      if (watch) await this.stopWatch(folder.id);
+      if (!this.running) return;
       const created = new InboxFolderWatch(
         folder.path,
         this.deps.quietMs,
